@@ -1,0 +1,72 @@
+#include "cli_commands.h"
+
+#include <cstdio>
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+
+#include "riglens/core/version.h"
+
+namespace riglens::cli {
+namespace {
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const QStringList& args);  // nullptr: not in this build yet
+};
+
+// The full command set of riglens-cli. Each entry's runner arrives with the
+// engine feature it exposes; until then the command says so and fails.
+constexpr Command kCommands[] = {
+    {"inspect", "Load a run, rig.json, run record or .glb and list parts, joints, animations, warnings.", nullptr},
+    {"pose", "Print each part's world matrix for caller values and/or an animation time.", nullptr},
+    {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", nullptr},
+    {"render", "Render a model offscreen to PNG (tints, poses, turntables).", nullptr},
+    {"samples", "Write the bundled sample runs to a folder.", nullptr},
+};
+
+QString usageText() {
+  QString text = QStringLiteral(
+      "Usage: riglens-cli <command> [options]\n"
+      "RigLens %1 - the RigLens engine from the command line.\n\n"
+      "Commands:\n").arg(QString::fromUtf8(core::kVersion));
+  for (const auto& command : kCommands)
+    text += QStringLiteral("  %1 %2\n").arg(QString::fromUtf8(command.name), -9).arg(QString::fromUtf8(command.summary));
+  text += QStringLiteral(
+      "\nOptions:\n"
+      "  -h, --help     Show this help (or a command's help: riglens-cli <command> --help).\n"
+      "  -v, --version  Show the version.\n\n"
+      "Exit codes: 0 success, 1 bad input (message on stderr), 2 usage error.\n");
+  return text;
+}
+
+}  // namespace
+
+int run(const QStringList& args) {
+  if (args.size() < 2) {
+    std::fputs(qPrintable(usageText()), stderr);
+    return kExitUsage;
+  }
+  const QString first = args.at(1);
+  if (first == QLatin1String("-h") || first == QLatin1String("--help") || first == QLatin1String("help")) {
+    std::fputs(qPrintable(usageText()), stdout);
+    return kExitOk;
+  }
+  if (first == QLatin1String("-v") || first == QLatin1String("--version")) {
+    std::printf("riglens-cli %s\n", core::kVersion);
+    return kExitOk;
+  }
+  for (const auto& command : kCommands) {
+    if (first != QLatin1String(command.name)) continue;
+    if (!command.run) {
+      std::fprintf(stderr, "riglens-cli: '%s' is not available in this build yet\n", command.name);
+      return kExitBadInput;
+    }
+    return command.run(args.mid(1));
+  }
+  std::fprintf(stderr, "riglens-cli: unknown command '%s'\n\n%s", qPrintable(first), qPrintable(usageText()));
+  return kExitUsage;
+}
+
+}  // namespace riglens::cli

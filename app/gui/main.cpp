@@ -1,0 +1,106 @@
+// riglens: the Qt Quick viewer.
+//
+//   riglens [PATH] [--screenshot FILE.png [--size WxH]]
+//
+// --screenshot waits for the first complete frames, saves the whole window
+// as PNG, prints the path and exits (0 on success, 1 on failure): for docs,
+// tests and headless machines (run under xvfb-run there).
+#include <cstdio>
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QDir>
+#include <QtGui/QGuiApplication>
+#include <QtQml/QQmlApplicationEngine>
+#include <QtQml/QQmlExtensionPlugin>
+#include <QtQuick/QQuickWindow>
+
+#include "app_controller.h"
+#include "main_window.h"
+#include "riglens/core/version.h"
+
+Q_IMPORT_QML_PLUGIN(RigLensPlugin)
+
+namespace {
+
+bool parseSize(const QString& text, QSize* size) {
+  const QStringList parts = text.split('x');
+  if (parts.size() != 2) return false;
+  bool okW = false, okH = false;
+  const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
+  if (!okW || !okH || w < 64 || h < 64 || w > 8192 || h > 8192) return false;
+  *size = QSize(w, h);
+  return true;
+}
+
+// Saves the window after `framesToWait` swapped frames, then quits.
+void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* controller,
+                           const QString& path, int framesToWait) {
+  auto* frames = new int(0);
+  QObject::connect(window, &QQuickWindow::frameSwapped, window, [=] {
+    if (++*frames < framesToWait) {
+      window->update();  // a static scene stops after one frame; ask for more
+      return;
+    }
+    QObject::disconnect(window, &QQuickWindow::frameSwapped, window, nullptr);
+    delete frames;
+    const bool ok = controller->saveScreenshot(window, path);
+    if (ok) {
+      std::printf("%s\n", qPrintable(QDir(path).absolutePath()));
+    } else {
+      std::fprintf(stderr, "riglens: %s\n", qPrintable(controller->lastError()));
+    }
+    QCoreApplication::exit(ok ? 0 : 1);
+  }, Qt::QueuedConnection);
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  QGuiApplication::setOrganizationName(QStringLiteral("RigLens"));
+  QGuiApplication::setApplicationName(QStringLiteral("RigLens"));
+  QGuiApplication::setApplicationVersion(QString::fromUtf8(riglens::core::kVersion));
+  QGuiApplication app(argc, argv);
+  QGuiApplication::setDesktopFileName(QStringLiteral("riglens"));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("RigLens: review voxel rigs and splat characters."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("path"),
+                               QStringLiteral("A run folder, rig.json, run record or .glb to open."),
+                               QStringLiteral("[path]"));
+  const QCommandLineOption screenshotOption(
+      QStringLiteral("screenshot"),
+      QStringLiteral("Save the window as PNG after the first complete frame, print its path and exit."),
+      QStringLiteral("file.png"));
+  const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                      QStringLiteral("Window size for --screenshot (default 1280x800)."),
+                                      QStringLiteral("WxH"), QStringLiteral("1280x800"));
+  parser.addOption(screenshotOption);
+  parser.addOption(sizeOption);
+  parser.process(app);
+
+  QSize size;
+  if (!parseSize(parser.value(sizeOption), &size)) {
+    std::fprintf(stderr, "riglens: --size must be WxH between 64 and 8192, got '%s'\n",
+                 qPrintable(parser.value(sizeOption)));
+    return 2;
+  }
+
+  riglens::app::AppController controller;
+  QQmlApplicationEngine engine;
+  QString error;
+  QQuickWindow* window = riglens::app::createMainWindow(engine, controller, &error);
+  if (!window) {
+    std::fprintf(stderr, "riglens: cannot create the main window:\n%s\n", qPrintable(error));
+    return 1;
+  }
+  if (!parser.positionalArguments().isEmpty()) controller.open(parser.positionalArguments().first());
+
+  if (parser.isSet(screenshotOption)) {
+    window->resize(size);
+    screenshotAfterFrames(window, &controller, parser.value(screenshotOption), 3);
+  }
+  return QGuiApplication::exec();
+}

@@ -1,0 +1,31 @@
+#include "main_window.h"
+
+#include <QtQml/QQmlApplicationEngine>
+#include <QtQml/QQmlComponent>
+#include <QtQuick/QQuickWindow>
+
+#include "app_controller.h"
+
+namespace riglens::app {
+
+QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller,
+                               QString* error) {
+  QStringList warnings;
+  const auto connection = QObject::connect(&engine, &QQmlEngine::warnings, &engine,
+      [&warnings](const QList<QQmlError>& list) {
+        for (const auto& e : list) warnings << e.toString();
+      });
+  engine.setInitialProperties({{QStringLiteral("controller"), QVariant::fromValue(&controller)}});
+  engine.load(QUrl(QStringLiteral("qrc:/RigLens/Main.qml")));
+  QObject::disconnect(connection);
+  QQuickWindow* window = engine.rootObjects().isEmpty()
+                             ? nullptr
+                             : qobject_cast<QQuickWindow*>(engine.rootObjects().constFirst());
+  if (!window && error) {
+    *error = warnings.isEmpty() ? QStringLiteral("qrc:/RigLens/Main.qml did not create a window")
+                                : warnings.join('\n');
+  }
+  return window;
+}
+
+}  // namespace riglens::app

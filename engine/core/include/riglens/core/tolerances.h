@@ -1,0 +1,19 @@
+// Every numeric tolerance the tests and parity checks use, in one place, with
+// the reason for its size. Loosening one needs a reason in the commit.
+#pragma once
+
+namespace riglens::core::tolerance {
+
+// float32 matrix * point for coordinates up to ~1e3 voxels: a handful of ulps
+// of the largest term (1e3 * 2^-23 ~ 1.2e-4), so 1e-3 voxel is generous but
+// still far below anything a viewer could show.
+inline constexpr float kPointVoxels = 1e-3f;
+
+// GPU vs CPU for the same float32 arithmetic: the GPU may fuse multiply-adds
+// (FMA) where the CPU rounds twice; the difference stays within a few ulps.
+inline constexpr float kGpuCpuRelative = 1e-5f;
+
+// 8-bit colour channels read back from a render target: one step of rounding.
+inline constexpr int kColorChannel = 1;
+
+}  // namespace riglens::core::tolerance

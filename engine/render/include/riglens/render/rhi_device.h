@@ -1,0 +1,51 @@
+// RhiDevice: a QRhi the engine can render and compute with, either created
+// here for windowless work (CLI, tests) or borrowed from Qt Quick's window.
+//
+// Threading: a device and everything created from it are used on the thread
+// that created it (the render thread in the app, the main thread elsewhere).
+// This header is public and free of QRhi's private headers so that app/ and
+// tests can hold a device; the QRhi itself is reached only inside
+// engine/render.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "riglens/core/expected.h"
+
+class QRhi;
+
+namespace riglens::render {
+
+enum class Backend { Vulkan, OpenGL };
+
+const char* backendName(Backend backend);
+
+class RhiDevice {
+ public:
+  ~RhiDevice();
+  RhiDevice(const RhiDevice&) = delete;
+  RhiDevice& operator=(const RhiDevice&) = delete;
+
+  // A windowless device. Vulkan needs a Vulkan driver (lavapipe on headless
+  // machines) and works on QT_QPA_PLATFORM=vkkhrdisplay; OpenGL needs a display
+  // (Xvfb on headless machines). The error says which step failed and why.
+  static core::Expected<std::unique_ptr<RhiDevice>> createOffscreen(Backend backend);
+
+  // Wraps a QRhi owned by someone else (Qt Quick); it is not destroyed here.
+  static std::unique_ptr<RhiDevice> borrow(QRhi* rhi);
+
+  QRhi* rhi() const { return m_rhi; }
+  Backend backend() const;
+  bool supportsCompute() const;
+  std::string deviceName() const;  // "llvmpipe (LLVM 15.0.6)" on lavapipe
+
+ private:
+  struct Owned;
+  RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi);
+
+  std::unique_ptr<Owned> m_owned;  // instance/surface + QRhi when created here
+  QRhi* m_rhi = nullptr;
+};
+
+}  // namespace riglens::render

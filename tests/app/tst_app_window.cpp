@@ -1,0 +1,123 @@
+// The real main window, loaded from the RigLens QML module on a real X
+// server (Xvfb) with Qt Quick on Vulkan: the layout and the File menu exist,
+// and a rendered frame can be grabbed and is not blank.
+#include <QtTest/QtTest>
+
+#include <QtGui/QImage>
+#include <QtQml/QQmlApplicationEngine>
+#include <QtQml/QQmlExtensionPlugin>
+#include <QtQuick/QQuickItem>
+#include <QtQuick/QQuickWindow>
+
+#include <set>
+
+#include "app_controller.h"
+#include "main_window.h"
+#include "test_paths.h"
+
+Q_IMPORT_QML_PLUGIN(RigLensPlugin)
+
+using namespace riglens;
+
+class TestAppWindow : public QObject {
+  Q_OBJECT
+  std::unique_ptr<app::AppController> m_controller;
+  std::unique_ptr<QQmlApplicationEngine> m_engine;
+  QQuickWindow* m_window = nullptr;
+
+ private slots:
+  void initTestCase() {
+    QCoreApplication::setOrganizationName(QStringLiteral("RigLensTests"));
+    QStandardPaths::setTestModeEnabled(true);  // keep QSettings out of the user's config
+    m_controller = std::make_unique<app::AppController>();
+    m_controller->clearRecentFiles();
+    m_engine = std::make_unique<QQmlApplicationEngine>();
+    QString error;
+    m_window = app::createMainWindow(*m_engine, *m_controller, &error);
+    QVERIFY2(m_window, qPrintable(error));
+    QVERIFY(QTest::qWaitForWindowExposed(m_window));
+  }
+
+  void usesQRhiOnVulkan() {
+    // Not the software renderer: the viewport will draw through Quick's QRhi.
+    QCOMPARE(m_window->rendererInterface()->graphicsApi(), QSGRendererInterface::Vulkan);
+  }
+
+  void hasTheFinalLayout() {
+    for (const char* name : {"leftPanel", "viewport", "rightPanel", "scenePanel", "jointsPanel",
+                             "animationPanel", "expressionPanel", "memoryPanel"}) {
+      auto* item = m_window->findChild<QQuickItem*>(QString::fromLatin1(name));
+      QVERIFY2(item, name);
+      QVERIFY2(item->width() > 0 && item->height() > 0, name);
+    }
+    auto* left = m_window->findChild<QQuickItem*>(QStringLiteral("leftPanel"));
+    auto* viewport = m_window->findChild<QQuickItem*>(QStringLiteral("viewport"));
+    auto* right = m_window->findChild<QQuickItem*>(QStringLiteral("rightPanel"));
+    const qreal leftX = left->mapToScene({0, 0}).x();
+    const qreal viewportX = viewport->mapToScene({0, 0}).x();
+    const qreal rightX = right->mapToScene({0, 0}).x();
+    QVERIFY(leftX < viewportX && viewportX < rightX);
+    QVERIFY(viewport->width() > left->width());
+  }
+
+  void fileMenuHasEveryAction() {
+    QStringList texts;
+    for (const char* name : {"openAction", "exportAction", "screenshotAction", "quitAction"}) {
+      QObject* action = m_window->findChild<QObject*>(QString::fromLatin1(name));
+      QVERIFY2(action, name);
+      texts << action->property("text").toString();
+    }
+    QCOMPARE(texts, (QStringList{"&Open…", "&Export GLB…", "&Screenshot…", "&Quit"}));
+    QVERIFY(m_window->findChild<QObject*>(QStringLiteral("recentMenu")));
+    // Nothing to export before a rig is open.
+    QCOMPARE(m_window->findChild<QObject*>(QStringLiteral("exportAction"))->property("enabled").toBool(), false);
+  }
+
+  void openingAMissingPathShowsTheErrorAndKeepsState() {
+    m_controller->open(QStringLiteral("/nonexistent/run/rig.json"));
+    QVERIFY(m_controller->lastError().contains("/nonexistent/run/rig.json"));
+    QVERIFY(m_controller->recentFiles().isEmpty());
+    QVERIFY(!m_controller->hasDocument());
+    auto* banner = m_window->findChild<QQuickItem*>(QStringLiteral("errorBanner"));
+    QVERIFY(banner);
+    QTRY_VERIFY(banner->isVisible());
+    m_controller->clearError();
+    QTRY_VERIFY(!banner->isVisible());
+  }
+
+  void grabIsNotBlank() {
+    m_window->update();
+    const QImage image = m_window->grabWindow();
+    QVERIFY(!image.isNull());
+    image.save(test::outputPath("app_main_window.png"));
+    QCOMPARE(image.size(), m_window->size() * m_window->devicePixelRatio());
+    // A rendered window has panels, text and a viewport: many distinct colours.
+    std::set<QRgb> colors;
+    for (int y = 0; y < image.height(); y += 4)
+      for (int x = 0; x < image.width(); x += 4) colors.insert(image.pixel(x, y) | 0xff000000u);
+    QVERIFY2(colors.size() > 8, qPrintable(QString::number(colors.size())));
+    // The viewport's background colour is where the viewport is.
+    auto* viewport = m_window->findChild<QQuickItem*>(QStringLiteral("viewport"));
+    const QPointF corner = viewport->mapToScene({10, 10}) * m_window->devicePixelRatio();
+    QCOMPARE(QColor(image.pixel(corner.toPoint())).name(), QStringLiteral("#20262e"));
+  }
+
+  void savesScreenshotThroughTheController() {
+    const QString path = test::outputPath(QStringLiteral("app_screenshot.png"));
+    QFile::remove(path);
+    QVERIFY(m_controller->saveScreenshot(m_window, path));
+    QImage saved(path);
+    QVERIFY(!saved.isNull());
+    QVERIFY(!m_controller->saveScreenshot(m_window, QStringLiteral("/nonexistent/dir/x.png")));
+    QVERIFY(m_controller->lastError().contains("/nonexistent/dir/x.png"));
+    m_controller->clearError();
+  }
+
+  void cleanupTestCase() {
+    m_engine.reset();
+    m_controller.reset();
+  }
+};
+
+QTEST_MAIN(TestAppWindow)
+#include "tst_app_window.moc"

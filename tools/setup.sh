@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs the Debian packages RigLens needs (only the missing ones), then
+# configures and builds the project with CMake + Ninja.
+#
+#   tools/setup.sh [--no-build] [--build-dir DIR] [extra cmake -D options...]
+#
+# Works as root or through sudo. Safe to run again: a no-op when everything is
+# installed and the build is up to date.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${RIGLENS_BUILD_DIR:-$repo/build}"
+do_build=1
+cmake_args=()
+while (($#)); do
+  case "$1" in
+    --no-build) do_build=0 ;;
+    --build-dir) build_dir="$2"; shift ;;
+    *) cmake_args+=("$1") ;;
+  esac
+  shift
+done
+
+log() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else log "need root to install packages: run as root or install sudo"; exit 1
+  fi
+}
+
+mapfile -t wanted < <(grep -Ev '^\s*(#|$)' "$repo/tools/packages.txt")
+missing=()
+for pkg in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+done
+# Node.js (with npm) runs the interop tests; a machine may already carry a
+# newer Node from elsewhere, which ships its own npm, so only fall back to
+# Debian's when there is none.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+
+if ((${#missing[@]})); then
+  log "installing ${#missing[@]} missing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update -qq
+  as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  log "all Debian packages present"
+fi
+
+((do_build)) || exit 0
+
+log "configuring in $build_dir"
+cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" "${cmake_args[@]}" >/dev/null
+log "building"
+cmake --build "$build_dir" --parallel "$(nproc)"
