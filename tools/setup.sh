@@ -2,7 +2,10 @@
 # Installs the Debian packages RigLens needs (only the missing ones), then
 # configures and builds the project with CMake + Ninja.
 #
-#   tools/setup.sh [--no-build] [--build-dir DIR] [extra cmake -D options...]
+#   tools/setup.sh [--tests] [--no-build] [--build-dir DIR] [extra cmake -D options...]
+#
+# --tests also installs the node packages the interop tests run (npm ci in
+# tests/interop, from its package-lock.json).
 #
 # Works as root or through sudo. Safe to run again: a no-op when everything is
 # installed and the build is up to date.
@@ -11,10 +14,12 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${RIGLENS_BUILD_DIR:-$repo/build}"
 do_build=1
+with_tests=0
 cmake_args=()
 while (($#)); do
   case "$1" in
     --no-build) do_build=0 ;;
+    --tests) with_tests=1 ;;
     --build-dir) build_dir="$2"; shift ;;
     *) cmake_args+=("$1") ;;
   esac
@@ -48,6 +53,18 @@ if ((${#missing[@]})); then
   as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 else
   log "all Debian packages present"
+fi
+
+if ((with_tests)); then
+  lock="$repo/tests/interop/package-lock.json"
+  stamp="$repo/tests/interop/node_modules/.riglens-lock"
+  if [[ ! -f "$stamp" ]] || ! cmp -s "$lock" "$stamp"; then
+    log "installing the interop tests' node packages (npm ci)"
+    (cd "$repo/tests/interop" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    cp "$lock" "$stamp"
+  else
+    log "interop node packages present"
+  fi
 fi
 
 ((do_build)) || exit 0
