@@ -59,14 +59,12 @@ int main(int argc, char* argv[]) {
   QGuiApplication::setOrganizationName(QStringLiteral("RigLens"));
   QGuiApplication::setApplicationName(QStringLiteral("RigLens"));
   QGuiApplication::setApplicationVersion(QString::fromUtf8(riglens::core::kVersion));
-  QGuiApplication app(argc, argv);
-  QGuiApplication::setDesktopFileName(QStringLiteral("riglens"));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(
       QStringLiteral("RigLens: review voxel rigs and splat characters."));
-  parser.addHelpOption();
-  parser.addVersionOption();
+  const QCommandLineOption helpOption = parser.addHelpOption();
+  const QCommandLineOption versionOption = parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("path"),
                                QStringLiteral("A run folder, rig.json, run record or .glb to open."),
                                QStringLiteral("[path]"));
@@ -79,14 +77,32 @@ int main(int argc, char* argv[]) {
                                       QStringLiteral("WxH"), QStringLiteral("1280x800"));
   parser.addOption(screenshotOption);
   parser.addOption(sizeOption);
-  parser.process(app);
 
+  // Parse before any window system is touched, so --help, --version and
+  // usage errors work on a machine without a display.
+  QStringList arguments;
+  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  if (!parser.parse(arguments)) {
+    std::fprintf(stderr, "riglens: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
+    return 2;
+  }
+  if (parser.isSet(helpOption)) {
+    std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("riglens"))), stdout);
+    return 0;
+  }
+  if (parser.isSet(versionOption)) {
+    std::printf("riglens %s\n", riglens::core::kVersion);
+    return 0;
+  }
   QSize size;
   if (!parseSize(parser.value(sizeOption), &size)) {
     std::fprintf(stderr, "riglens: --size must be WxH between 64 and 8192, got '%s'\n",
                  qPrintable(parser.value(sizeOption)));
     return 2;
   }
+
+  QGuiApplication app(argc, argv);
+  QGuiApplication::setDesktopFileName(QStringLiteral("riglens"));
 
   riglens::app::AppController controller;
   QQmlApplicationEngine engine;
