@@ -1,0 +1,119 @@
+#include "riglens/core/rig_controller.h"
+
+#include <cmath>
+
+#include "riglens/core/fcurve.h"
+#include "riglens/core/pose.h"
+
+namespace riglens::core {
+
+std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::optional<double>> caller,
+                                       double clockMs, bool autoPlay, int playable, double playTimeMs) {
+  const auto& joints = rig.joints();
+  std::vector<double> values(joints.size());
+  for (std::size_t j = 0; j < joints.size(); ++j)
+    values[j] = (j < caller.size() && caller[j]) ? *caller[j] : joints[j].rest;
+  if (autoPlay)
+    for (const Animation& anim : rig.animations())
+      if (anim.autoPlay)
+        for (const auto& [joint, value] : sampleAnimation(anim, clockMs)) values[joint] = value;
+  if (playable != kNoIndex)
+    for (const auto& [joint, value] : sampleAnimation(rig.animations()[playable], playTimeMs)) values[joint] = value;
+  for (std::size_t j = 0; j < joints.size(); ++j) values[j] = clampJointValue(joints[j], values[j]);
+  return values;
+}
+
+RigController::RigController(const Rig& rig)
+    : m_rig(rig), m_caller(rig.joints().size()), m_worlds(rig.parts().size()) {}
+
+Expected<void> RigController::setCaller(std::string_view joint, double value) {
+  const int j = m_rig.findJoint(joint);
+  if (j == kNoIndex) return makeError(ErrorCode::Usage, "unknown joint '" + std::string(joint) + "'");
+  if (m_rig.joints()[j].drive != Drive::Caller)
+    return makeError(ErrorCode::Usage, "joint '" + std::string(joint) + "' is driven by animations, not by the caller");
+  if (!std::isfinite(value))
+    return makeError(ErrorCode::Usage, "joint '" + std::string(joint) + "': value is not finite");
+  m_caller[j] = value;
+  m_dirty = true;
+  return {};
+}
+
+void RigController::resetCaller(std::string_view joint) {
+  if (const int j = m_rig.findJoint(joint); j != kNoIndex) {
+    m_caller[j].reset();
+    m_dirty = true;
+  }
+}
+
+void RigController::resetAllCallers() {
+  for (auto& c : m_caller) c.reset();
+  m_dirty = true;
+}
+
+Expected<void> RigController::play(std::optional<std::string_view> name) {
+  if (!name) {
+    m_playable = kNoIndex;
+  } else {
+    const int a = m_rig.findAnimation(*name);
+    if (a == kNoIndex) return makeError(ErrorCode::Usage, "unknown animation '" + std::string(*name) + "'");
+    m_playable = a;
+  }
+  m_playTimeMs = 0.0;
+  m_dirty = true;
+  return {};
+}
+
+std::optional<std::string> RigController::playing() const {
+  if (m_playable == kNoIndex) return std::nullopt;
+  return m_rig.animations()[m_playable].name;
+}
+
+bool RigController::finished() const {
+  if (m_playable == kNoIndex) return false;
+  const Animation& anim = m_rig.animations()[m_playable];
+  return !anim.looping && m_playTimeMs >= anim.periodMs;
+}
+
+void RigController::seekPlayable(double timeMs) {
+  m_playTimeMs = std::max(0.0, timeMs);
+  m_dirty = true;
+}
+
+void RigController::update(double dtSeconds) {
+  if (!(dtSeconds > 0)) return;
+  const double dtMs = dtSeconds * 1000.0;
+  m_clockMs += dtMs;
+  if (m_playable != kNoIndex) {
+    const Animation& anim = m_rig.animations()[m_playable];
+    m_playTimeMs += dtMs;
+    // A one-shot clip holds its last frame: keep its clock at the end.
+    if (!anim.looping && m_playTimeMs > anim.periodMs) m_playTimeMs = anim.periodMs;
+  }
+  m_dirty = true;
+}
+
+Expected<JointRange> RigController::jointRange(std::string_view joint) const {
+  const int j = m_rig.findJoint(joint);
+  if (j == kNoIndex) return makeError(ErrorCode::Usage, "unknown joint '" + std::string(joint) + "'");
+  const Joint& spec = m_rig.joints()[j];
+  return JointRange{spec.min, spec.max, spec.rest};
+}
+
+void RigController::evaluate() {
+  if (!m_dirty) return;
+  m_values = layeredJointValues(m_rig, m_caller, m_clockMs, m_autoPlay, m_playable, m_playTimeMs);
+  poseRig(m_rig, m_values, m_worlds);
+  m_dirty = false;
+}
+
+const std::vector<double>& RigController::jointValues() {
+  evaluate();
+  return m_values;
+}
+
+const std::vector<glm::mat4>& RigController::partWorlds() {
+  evaluate();
+  return m_worlds;
+}
+
+}  // namespace riglens::core
