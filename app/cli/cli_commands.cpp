@@ -8,6 +8,11 @@
 #include "riglens/core/version.h"
 
 namespace riglens::cli {
+
+int runInspect(const QStringList& args);
+int runPose(const QStringList& args);
+int runSamples(const QStringList& args);
+
 namespace {
 
 struct Command {
@@ -19,11 +24,11 @@ struct Command {
 // The full command set of riglens-cli. Each entry's runner arrives with the
 // engine feature it exposes; until then the command says so and fails.
 constexpr Command kCommands[] = {
-    {"inspect", "Load a run, rig.json, run record or .glb and list parts, joints, animations, warnings.", nullptr},
-    {"pose", "Print each part's world matrix for caller values and/or an animation time.", nullptr},
+    {"inspect", "Load a run, rig.json, run record or .glb and list parts, joints, animations, warnings.", runInspect},
+    {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", nullptr},
     {"render", "Render a model offscreen to PNG (tints, poses, turntables).", nullptr},
-    {"samples", "Write the bundled sample runs to a folder.", nullptr},
+    {"samples", "Write the bundled sample runs to a folder.", runSamples},
 };
 
 QString usageText() {

@@ -13,12 +13,17 @@ std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::opti
   std::vector<double> values(joints.size());
   for (std::size_t j = 0; j < joints.size(); ++j)
     values[j] = (j < caller.size() && caller[j]) ? *caller[j] : joints[j].rest;
+  // A sampled value that is not finite never reaches the pose: the joint
+  // keeps its caller/rest value. (The reference's wrap segment divides by
+  // zero for a looping two-key Bezier track; sampling keeps that parity.)
+  const auto overlay = [&values](const Animation& anim, double t) {
+    for (const auto& [joint, value] : sampleAnimation(anim, t))
+      if (std::isfinite(value)) values[joint] = value;
+  };
   if (autoPlay)
     for (const Animation& anim : rig.animations())
-      if (anim.autoPlay)
-        for (const auto& [joint, value] : sampleAnimation(anim, clockMs)) values[joint] = value;
-  if (playable != kNoIndex)
-    for (const auto& [joint, value] : sampleAnimation(rig.animations()[playable], playTimeMs)) values[joint] = value;
+      if (anim.autoPlay) overlay(anim, clockMs);
+  if (playable != kNoIndex) overlay(rig.animations()[playable], playTimeMs);
   for (std::size_t j = 0; j < joints.size(); ++j) values[j] = clampJointValue(joints[j], values[j]);
   return values;
 }

@@ -1,0 +1,35 @@
+// riglens-cli samples --out DIR [--name NAME]... [--large]
+#include <QtCore/QDir>
+
+#include "cli_common.h"
+#include "riglens/core/sample_runs.h"
+
+namespace riglens::cli {
+
+int runSamples(const QStringList& args) {
+  QCommandLineParser parser;
+  const QCommandLineOption out("out", "Folder to write the sample runs into (one subfolder each).", "DIR");
+  const QCommandLineOption name("name", "Write only this sample (repeatable).", "NAME");
+  const QCommandLineOption large("large", "Also write 'large' (64 parts, > 1M triangles, ~90 MB) for benchmarks.");
+  parser.addOptions({out, name, large});
+  if (auto done = parseCommand(parser, args, "samples", "Write the bundled sample runs to a folder.", nullptr))
+    return *done;
+  if (!parser.isSet(out)) return usageError("samples", "missing --out DIR");
+  if (!parser.positionalArguments().isEmpty()) return usageError("samples", "unexpected argument '" + parser.positionalArguments().first() + "'");
+
+  std::vector<std::string> names;
+  for (const QString& n : parser.values(name)) names.push_back(n.toStdString());
+  if (names.empty()) names = core::bundledSampleNames();
+  if (parser.isSet(large)) names.push_back("large");
+
+  const std::filesystem::path folder = parser.value(out).toStdString();
+  for (const auto& n : names) {
+    auto sample = core::makeSampleRun(n);
+    if (!sample) return usageError("samples", QString::fromStdString(sample.error().message));
+    if (auto written = core::writeSampleRun(*sample, folder / n); !written) return inputError(written.error().message);
+    std::printf("%s\n", (folder / n).string().c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace riglens::cli
