@@ -17,3 +17,16 @@ inline constexpr float kGpuCpuRelative = 1e-5f;
 inline constexpr int kColorChannel = 1;
 
 }  // namespace riglens::core::tolerance
+
+namespace riglens::core::tolerance {
+
+// F-curve values: the Bezier solve runs 40 bisection steps (2^-40 of the
+// segment in time), so values agree with an exact solve to ~1e-9 relative;
+// 1e-7 leaves room for the cubic's own rounding.
+inline constexpr double kCurveValue = 1e-7;
+
+// Posed matrices: computed in double, stored as float; |entries| up to ~1e2
+// voxels, so float rounding is ~1e-5. 1e-4 voxel is invisible.
+inline constexpr double kPoseMatrix = 1e-4;
+
+}  // namespace riglens::core::tolerance
