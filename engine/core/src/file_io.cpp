@@ -25,6 +25,10 @@ template <class Container>
 Expected<Container> readWhole(const std::filesystem::path& path) {
   errno = 0;
   std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    errno = 0;
+    return ioError(path, "no such file");
+  }
   if (std::filesystem::is_directory(path, ec)) {
     errno = 0;
     return ioError(path, "is a folder, not a file");

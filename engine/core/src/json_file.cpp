@@ -7,7 +7,7 @@ namespace riglens::core {
 Expected<nlohmann::json> parseJson(std::string_view text, std::string_view sourceName) {
   try {
     return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     // e.what() is "[json.exception.parse_error.101] parse error at line 3,
     // column 5: ..."; keep the part after the id, which a user can act on.
     std::string what = e.what();
