@@ -1,0 +1,293 @@
+// Decoding part meshes: every accessor layout glTF allows for our attributes
+// (built here with tinygltf), sockets, node transforms, skins, and the
+// malformed-input list (each refusal names the file and the problem).
+#include <QtTest/QtTest>
+
+#include <cstring>
+#include <sstream>
+
+#include <tiny_gltf.h>
+
+#include "riglens/core/glb_reader.h"
+#include "riglens/core/glb_writer.h"
+
+using namespace riglens::core;
+
+namespace {
+
+// A tiny glTF builder over tinygltf for fixtures: one buffer, views appended.
+struct GltfBuilder {
+  tinygltf::Model model;
+  GltfBuilder() {
+    model.asset.version = "2.0";
+    model.buffers.emplace_back();
+  }
+  int view(const void* data, std::size_t bytes, int stride = 0) {
+    auto& buf = model.buffers[0].data;
+    while (buf.size() % 4) buf.push_back(0);
+    tinygltf::BufferView v;
+    v.buffer = 0;
+    v.byteOffset = buf.size();
+    v.byteLength = bytes;
+    v.byteStride = static_cast<std::size_t>(stride);
+    buf.insert(buf.end(), static_cast<const std::uint8_t*>(data), static_cast<const std::uint8_t*>(data) + bytes);
+    model.bufferViews.push_back(v);
+    return static_cast<int>(model.bufferViews.size() - 1);
+  }
+  int accessor(int viewIndex, int componentType, int type, std::size_t count, std::size_t offset = 0,
+               bool normalized = false) {
+    tinygltf::Accessor a;
+    a.bufferView = viewIndex;
+    a.componentType = componentType;
+    a.type = type;
+    a.count = count;
+    a.byteOffset = offset;
+    a.normalized = normalized;
+    model.accessors.push_back(a);
+    return static_cast<int>(model.accessors.size() - 1);
+  }
+  template <class T>
+  int data(const std::vector<T>& values, int componentType, int type, bool normalized = false) {
+    const int comps = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type));
+    return accessor(view(values.data(), values.size() * sizeof(T)), componentType, type, values.size() / comps, 0, normalized);
+  }
+  void primitive(std::map<std::string, int> attributes, int indices = -1, int mode = TINYGLTF_MODE_TRIANGLES) {
+    if (model.meshes.empty()) {
+      model.meshes.emplace_back();
+      tinygltf::Node node;
+      node.mesh = 0;
+      model.nodes.push_back(node);
+      tinygltf::Scene scene;
+      scene.nodes = {0};
+      model.scenes.push_back(scene);
+      model.defaultScene = 0;
+    }
+    tinygltf::Primitive p;
+    p.attributes = std::move(attributes);
+    p.indices = indices;
+    p.mode = mode;
+    model.meshes[0].primitives.push_back(p);
+  }
+  std::vector<std::uint8_t> glb() {
+    std::ostringstream out;
+    tinygltf::TinyGLTF writer;
+    writer.WriteGltfSceneToStream(&model, out, false, true);
+    const std::string s = out.str();
+    return {s.begin(), s.end()};
+  }
+};
+
+const std::vector<float> kTriangle{0, 0, 0, 2, 0, 0, 0, 2, 0};
+
+Expected<DecodedGltf> decode(GltfBuilder& b) { return decodeGlb(b.glb(), "part.glb"); }
+
+void setU32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t v) { std::memcpy(bytes.data() + at, &v, 4); }
+
+}  // namespace
+
+class TestGlbReader : public QObject {
+  Q_OBJECT
+ private slots:
+  void roundTripsWhatTheMeshersWrite() {
+    PartMesh mesh;
+    mesh.positions = kTriangle;
+    mesh.normals = {0, 0, 1, 0, 0, 1, 0, 0, 1};
+    mesh.colors = {0.2f, 0.4f, 0.6f, 1, 0, 0, 0, 1, 0};
+    mesh.indices = {0, 1, 2};
+    auto decoded = decodeGlb(encodePartGlb(mesh), "hull.glb");
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QCOMPARE(decoded->mesh.positions, mesh.positions);
+    QCOMPARE(decoded->mesh.normals, mesh.normals);
+    QCOMPARE(decoded->mesh.colors, mesh.colors);
+    QCOMPARE(decoded->mesh.indices, mesh.indices);
+    QVERIFY(!decoded->skin);
+  }
+
+  void socketDecodesToAnEmptyMesh() {
+    auto decoded = decodeGlb(encodePartGlb(PartMesh{}), "muzzle.glb");
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY(decoded->mesh.empty());
+  }
+
+  void normalizedAndVec4Colours_data() {
+    QTest::addColumn<int>("componentType");
+    QTest::addColumn<int>("type");
+    QTest::newRow("u8 vec3") << TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE << TINYGLTF_TYPE_VEC3;
+    QTest::newRow("u8 vec4") << TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE << TINYGLTF_TYPE_VEC4;
+    QTest::newRow("u16 vec3") << TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT << TINYGLTF_TYPE_VEC3;
+    QTest::newRow("u16 vec4") << TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT << TINYGLTF_TYPE_VEC4;
+    QTest::newRow("float vec4") << TINYGLTF_COMPONENT_TYPE_FLOAT << TINYGLTF_TYPE_VEC4;
+  }
+  void normalizedAndVec4Colours() {
+    QFETCH(int, componentType);
+    QFETCH(int, type);
+    GltfBuilder b;
+    const int comps = type == TINYGLTF_TYPE_VEC4 ? 4 : 3;
+    const double full = componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ? 255 : componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 65535 : 1;
+    std::vector<double> rgba;
+    for (int v = 0; v < 3; ++v)
+      for (int c = 0; c < comps; ++c) rgba.push_back(c == 3 ? full : full > 1 ? std::round(full * (v + 1) / 4.0) : (v + 1) / 4.0);
+    int color = -1;
+    if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) color = b.data(std::vector<std::uint8_t>(rgba.begin(), rgba.end()), componentType, type, true);
+    else if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) color = b.data(std::vector<std::uint16_t>(rgba.begin(), rgba.end()), componentType, type, true);
+    else color = b.data(std::vector<float>(rgba.begin(), rgba.end()), componentType, type);
+    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}, {"COLOR_0", color}});
+    auto decoded = decode(b);
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QCOMPARE(decoded->mesh.colors.size(), std::size_t(9));
+    for (int v = 0; v < 3; ++v)
+      for (int c = 0; c < 3; ++c)
+        QVERIFY(std::abs(decoded->mesh.colors[v * 3 + c] - rgba[v * comps + c] / full) < 1e-6);
+    // No indices: the vertices in order. No normals: computed (+z here).
+    QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{0, 1, 2}));
+    QCOMPARE(decoded->mesh.normals, (std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1}));
+  }
+
+  void indexWidths() {
+    for (int type : {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT}) {
+      GltfBuilder b;
+      int indices = -1;
+      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) indices = b.data(std::vector<std::uint8_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
+      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) indices = b.data(std::vector<std::uint16_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
+      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) indices = b.data(std::vector<std::uint32_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
+      b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, indices);
+      auto decoded = decode(b);
+      QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+      QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{2, 1, 0}));
+      QCOMPARE(decoded->mesh.normals[2], -1.0f);  // clockwise from +z: the normal faces -z
+      QCOMPARE(decoded->mesh.colors[0], 0.8f);    // no COLOR_0, no material: neutral grey
+    }
+  }
+
+  void interleavedViewWithStride() {
+    // position xyz + colour rgb interleaved in one view with a 24-byte stride.
+    std::vector<float> interleaved;
+    for (int v = 0; v < 3; ++v) {
+      interleaved.insert(interleaved.end(), {kTriangle[v * 3], kTriangle[v * 3 + 1], kTriangle[v * 3 + 2]});
+      interleaved.insert(interleaved.end(), {0.1f * v, 0.5f, 1.0f});
+    }
+    GltfBuilder b;
+    const int view = b.view(interleaved.data(), interleaved.size() * 4, 24);
+    const int pos = b.accessor(view, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3, 0);
+    const int col = b.accessor(view, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3, 12);
+    b.primitive({{"POSITION", pos}, {"COLOR_0", col}});
+    auto decoded = decode(b);
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QCOMPARE(decoded->mesh.positions, kTriangle);
+    QCOMPARE(decoded->mesh.colors[3], 0.1f);
+    QCOMPARE(decoded->mesh.colors[8], 1.0f);
+  }
+
+  void severalPrimitivesStripsAndNodeTransforms() {
+    GltfBuilder b;
+    const int pos = b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
+    b.primitive({{"POSITION", pos}});
+    const std::vector<float> quad{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
+    b.primitive({{"POSITION", b.data(quad, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, -1, TINYGLTF_MODE_TRIANGLE_STRIP);
+    b.primitive({{"POSITION", pos}}, -1, TINYGLTF_MODE_LINE);  // skipped with a warning
+    b.model.nodes[0].translation = {10, 0, 0};
+    auto decoded = decode(b);
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QCOMPARE(decoded->mesh.vertexCount(), std::size_t(7));
+    QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 5, 4, 6}));
+    QCOMPARE(decoded->mesh.positions[0], 10.0f);  // node translation baked in
+    QCOMPARE(decoded->warnings.size(), std::size_t(1));
+  }
+
+  void skinIsRead() {
+    GltfBuilder b;
+    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+                 {"JOINTS_0", b.data(std::vector<std::uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4)},
+                 {"WEIGHTS_0", b.data(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0}, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}});
+    tinygltf::Node hull, turret;
+    hull.name = "hull";
+    turret.name = "turret";
+    b.model.nodes.push_back(hull);
+    b.model.nodes.push_back(turret);
+    tinygltf::Skin skin;
+    skin.joints = {1, 2};
+    b.model.skins.push_back(skin);
+    b.model.nodes[0].skin = 0;
+    auto decoded = decode(b);
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY(decoded->skin);
+    QCOMPARE(decoded->skin->boneNames, (std::vector<std::string>{"hull", "turret"}));
+    QCOMPARE(decoded->skin->joints[4], 1u);
+    QCOMPARE(decoded->skin->weights[9], 0.5f);
+    QCOMPARE(decoded->skin->inverseBinds.size(), std::size_t(2));
+  }
+
+  void refusesMalformedFiles_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expected");
+    PartMesh mesh;
+    mesh.positions = kTriangle;
+    mesh.normals = {0, 0, 1, 0, 0, 1, 0, 0, 1};
+    mesh.colors = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    mesh.indices = {0, 1, 2};
+    const auto good = encodePartGlb(mesh);
+    const auto bytes = [](const std::vector<std::uint8_t>& v) { return QByteArray(reinterpret_cast<const char*>(v.data()), int(v.size())); };
+    QTest::newRow("empty") << QByteArray() << "file too short for a GLB header (0 bytes)";
+    auto magic = good; magic[0] = 'x';
+    QTest::newRow("bad magic") << bytes(magic) << "bad magic: not a GLB file";
+    auto version = good; setU32(version, 4, 1);
+    QTest::newRow("version 1") << bytes(version) << "GLB version 1 is not 2";
+    auto truncated = good; truncated.resize(good.size() - 10);
+    QTest::newRow("truncated") << bytes(truncated) << "truncated or padded";
+    auto longJson = good; setU32(longJson, 12, 1u << 20);
+    QTest::newRow("json chunk too long") << bytes(longJson) << "JSON chunk length 1048576 runs past the end of the file";
+    std::uint32_t jsonLength; std::memcpy(&jsonLength, good.data() + 12, 4);
+    auto longBin = good; setU32(longBin, 20 + jsonLength, 1u << 20);
+    QTest::newRow("bin chunk too long") << bytes(longBin) << "declares 1048576 bytes, past the end of the file";
+    auto notJson = good; setU32(notJson, 16, 0x12345678u);
+    QTest::newRow("first chunk not json") << bytes(notJson) << "first chunk is not JSON";
+    auto badJson = good; badJson[20] = '#';
+    QTest::newRow("json syntax") << bytes(badJson) << "not valid JSON";
+
+    GltfBuilder past;
+    const int pos = past.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
+    past.model.accessors[pos].count = 50;
+    past.primitive({{"POSITION", pos}});
+    QTest::newRow("accessor past view") << bytes(past.glb()) << "POSITION (accessor 0): 50 elements run past bufferView 0";
+    GltfBuilder index;
+    index.primitive({{"POSITION", index.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
+                    index.data(std::vector<std::uint32_t>{0, 1, 7}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR));
+    QTest::newRow("index past vertices") << bytes(index.glb()) << "index 7 at position 2 is past the vertex count 3";
+    GltfBuilder nan;
+    std::vector<float> nanTriangle = kTriangle;
+    nanTriangle[4] = std::numeric_limits<float>::quiet_NaN();
+    nan.primitive({{"POSITION", nan.data(nanTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    QTest::newRow("nan position") << bytes(nan.glb()) << "POSITION: vertex 1 is not finite";
+    GltfBuilder partial;
+    partial.primitive({{"POSITION", partial.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
+                      partial.data(std::vector<std::uint32_t>{0, 1}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR));
+    QTest::newRow("partial triangle") << bytes(partial.glb()) << "2 indices is not a whole number of triangles";
+    GltfBuilder noPosition;
+    noPosition.primitive({{"NORMAL", noPosition.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    QTest::newRow("no position") << bytes(noPosition.glb()) << "no POSITION attribute";
+  }
+  void refusesMalformedFiles() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expected);
+    auto decoded = decodeGlb({reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())}, "meshes/hull.glb");
+    QVERIFY(!decoded);
+    const QString message = QString::fromStdString(decoded.error().message);
+    QVERIFY2(message.startsWith("meshes/hull.glb: "), qPrintable(message));
+    QVERIFY2(message.contains(expected), qPrintable(message));
+  }
+
+  void readsGltfJsonFiles() {
+    GltfBuilder b;
+    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("model.gltf").toStdString();
+    tinygltf::TinyGLTF writer;
+    QVERIFY(writer.WriteGltfSceneToFile(&b.model, path, true, true, false, false));
+    auto decoded = readGltfFile(path);
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QCOMPARE(decoded->mesh.positions, kTriangle);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestGlbReader)
+#include "tst_core_glb_reader.moc"
