@@ -9,6 +9,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "riglens/core/point_transform.h"
+#include "riglens/core/rig_controller.h"
+#include "riglens/core/run_loader.h"
+#include "riglens/core/sample_runs.h"
 #include "riglens/core/tolerances.h"
 #include "riglens/render/gpu_point_transform.h"
 #include "riglens/render/offscreen_draw.h"
@@ -91,6 +94,41 @@ class TestRenderSmoke : public QObject {
     QVERIFY2(qGreen(nearLeft) > 180 && qRed(nearLeft) < 60, qPrintable(QColor(nearLeft).name()));
     const QRgb nearRight = image->pixel(54, 56);
     QVERIFY2(qBlue(nearRight) > 180 && qRed(nearRight) < 60, qPrintable(QColor(nearRight).name()));
+  }
+
+  void drawsAPosedSampleRun() {
+    // Every part of the generated tank, posed by the core (turret turned,
+    // gun raised), flattened into one unlit triangle list: the geometry and
+    // the poses reach the GPU intact.
+    auto sample = core::makeSampleRun("tank-cubes");
+    QVERIFY(sample);
+    QTemporaryDir dir;
+    QVERIFY(core::writeSampleRun(*sample, dir.path().toStdString()));
+    auto run = core::loadRun(dir.path().toStdString());
+    QVERIFY(run);
+    core::RigController controller(run->rig);
+    QVERIFY(controller.setCaller("turret_yaw", 0.8));
+    QVERIFY(controller.setCaller("gun_pitch", 0.5));
+    const auto& worlds = controller.partWorlds();
+    std::vector<render::ColorVertex> vertices;
+    for (std::size_t p = 0; p < run->meshes.size(); ++p) {
+      const auto& mesh = run->meshes[p];
+      for (std::uint32_t index : mesh.indices) {
+        const glm::vec4 v = worlds[p] * glm::vec4(mesh.positions[index * 3], mesh.positions[index * 3 + 1],
+                                                  mesh.positions[index * 3 + 2], 1.0f);
+        vertices.push_back({v.x, v.y, v.z, mesh.colors[index * 3], mesh.colors[index * 3 + 1], mesh.colors[index * 3 + 2]});
+      }
+    }
+    const glm::mat4 view = glm::lookAt(glm::vec3(60, 45, 70), glm::vec3(16, 8, 20), glm::vec3(0, 1, 0));
+    const glm::mat4 proj = glm::perspective(glm::radians(40.0f), 1.0f, 1.0f, 500.0f);
+    const QColor clear(32, 38, 46);
+    auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(256, 256), vertices, proj * view, clear);
+    QVERIFY2(image.hasValue(), image ? "" : image.error().message.c_str());
+    image->save(test::outputPath("render_smoke_tank.png"));
+    int covered = 0;
+    for (int y = 0; y < 256; ++y)
+      for (int x = 0; x < 256; ++x) covered += !colorNear(image->pixel(x, y), clear, 2);
+    QVERIFY2(covered > 256 * 256 / 10, qPrintable(QString::number(covered)));
   }
 
   void cleanupTestCase() { m_device.reset(); }
