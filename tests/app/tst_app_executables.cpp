@@ -3,9 +3,14 @@
 // runs under xvfb-run, so the viewer finds the X server in DISPLAY).
 #include <QtTest/QtTest>
 
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 
+#include "reference_math.h"
 #include "riglens/core/version.h"
 #include "test_paths.h"
 
@@ -67,6 +72,68 @@ class TestAppExecutables : public QObject {
     const Run gui = runProgram(kGui, {"--version"}, headless);
     QCOMPARE(gui.exitCode, 0);
     QCOMPARE(gui.out.trimmed(), QStringLiteral("riglens %1").arg(riglens::core::kVersion));
+  }
+
+  void cliSamplesInspectAndPose() {
+    QTemporaryDir dir;
+    const Run samples = runProgram(kCli, {"samples", "--out", dir.path()});
+    QVERIFY2(samples.exitCode == 0, qPrintable(samples.err));
+    QCOMPARE(samples.out.split('\n', Qt::SkipEmptyParts).size(), 4);
+    const QString tank = dir.filePath("tank-cubes");
+
+    const Run inspect = runProgram(kCli, {"inspect", tank, "--json"});
+    QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
+    const auto info = QJsonDocument::fromJson(inspect.out.toUtf8()).object();
+    QCOMPARE(info["parts"].toArray().size(), 5);
+    QCOMPARE(info["parts"].toArray()[3].toObject()["socket"].toBool(), true);
+    QCOMPARE(info["joints"].toArray()[1].toObject()["axis"].toString(), QString("x"));
+    QCOMPARE(info["warnings"].toArray().size(), 0);
+    QVERIFY(runProgram(kCli, {"inspect", tank}).out.contains("fire"));
+
+    // The documented pose: turret_yaw 0.64, gun_pitch 0.3, `fire` at 60 ms
+    // (its recoil key: exactly -3), radar autoPlay at 60 ms of its 2 s spin.
+    const Run pose = runProgram(kCli, {"pose", tank, "--set", "turret_yaw=0.64", "--set", "gun_pitch=0.3",
+                                       "--play", "fire", "--time-ms", "60", "--json"});
+    QVERIFY2(pose.exitCode == 0, qPrintable(pose.err));
+    const auto doc = QJsonDocument::fromJson(pose.out.toUtf8()).object();
+    const auto joints = doc["joints"].toObject();
+    QCOMPARE(joints["turret_yaw"].toDouble(), 0.64);
+    QCOMPARE(joints["gun_recoil"].toDouble(), -3.0);
+    const double pitch = joints["gun_pitch"].toDouble();  // the clip overlays gun_pitch (ease-in 0 -> 0.12 over 80 ms)
+    const double expectedPitch = 0.12 * riglens::test::bezierAtX(0, 0, 0.42, 0, 1, 1, 1, 1, 60.0 / 80.0);
+    QVERIFY2(std::abs(pitch - expectedPitch) < 1e-9, qPrintable(QString::number(pitch)));
+    QVERIFY(std::abs(joints["radar_spin"].toDouble() - 2 * 3.14159265358979 * 60 / 2000) < 1e-9);
+    using namespace riglens::test;
+    const glm::dmat4 turret = aboutPivot(rotY(0.64), 16, 9, 19);
+    const glm::dmat4 barrel = turret * aboutPivot(rotX(pitch), 16, 11, 26) * trans(0, 0, -3);
+    const auto parts = doc["parts"].toArray();
+    QCOMPARE(parts.size(), 5);
+    const auto check = [&](int index, const char* name, const glm::dmat4& expected) {
+      const auto part = parts[index].toObject();
+      QCOMPARE(part["name"].toString(), QString(name));
+      const auto world = part["world"].toArray();
+      QCOMPARE(world.size(), 16);
+      for (int k = 0; k < 16; ++k)
+        QVERIFY2(std::abs(world[k].toDouble() - expected[k / 4][k % 4]) < 1e-4, qPrintable(QString("%1[%2]").arg(name).arg(k)));
+    };
+    check(0, "hull", glm::dmat4(1.0));
+    check(1, "turret", turret);
+    check(2, "barrel", barrel);
+    check(3, "muzzle", barrel);
+    check(4, "radar", turret * aboutPivot(rotY(2 * 3.14159265358979 * 60 / 2000), 13, 15, 16));
+
+    // Bad input exits 1 with the message; bad usage exits 2.
+    const Run unknownJoint = runProgram(kCli, {"pose", tank, "--set", "turret_roll=1", "--json"});
+    QCOMPARE(unknownJoint.exitCode, 1);
+    QVERIFY(unknownJoint.err.contains("unknown joint 'turret_roll'"));
+    QCOMPARE(runProgram(kCli, {"pose", tank, "--set", "turret_yaw"}).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"pose", tank, "--time-ms", "soon"}).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"pose"}).exitCode, 2);
+    const Run missing = runProgram(kCli, {"inspect", dir.filePath("nothing-here")});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY(missing.err.contains("no such file or folder"));
+    QCOMPARE(runProgram(kCli, {"samples"}).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"inspect", "--help"}).exitCode, 0);
   }
 
   void guiRefusesBadArguments() {

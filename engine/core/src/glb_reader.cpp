@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <type_traits>
 
 #include <glm/gtc/matrix_inverse.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -63,7 +64,9 @@ class AccessorReader {
  public:
   AccessorReader(const tinygltf::Model& model, std::string_view source) : m_model(model), m_source(source) {}
 
-  Expected<std::vector<double>> read(int accessorIndex, const std::string& what, int* componentsOut) const {
+  // Floats for attributes; integers (exact past 2^24) for indices and joints.
+  template <class Out>
+  Expected<std::vector<Out>> read(int accessorIndex, const std::string& what, int* componentsOut) const {
     if (accessorIndex < 0 || accessorIndex >= static_cast<int>(m_model.accessors.size()))
       return refuse(m_source, what + ": accessor " + std::to_string(accessorIndex) + " does not exist");
     const tinygltf::Accessor& acc = m_model.accessors[accessorIndex];
@@ -73,7 +76,7 @@ class AccessorReader {
     const int componentSize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(acc.componentType));
     if (components <= 0 || componentSize <= 0) return refuse(m_source, name + ": unknown type or component type");
     *componentsOut = components;
-    std::vector<double> out(acc.count * static_cast<std::size_t>(components), 0.0);
+    std::vector<Out> out(acc.count * static_cast<std::size_t>(components), Out{});
     if (acc.bufferView < 0) return out;  // all zeros, as glTF says
     if (acc.bufferView >= static_cast<int>(m_model.bufferViews.size()))
       return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " does not exist");
@@ -91,10 +94,15 @@ class AccessorReader {
       return refuse(m_source, name + ": " + std::to_string(acc.count) + " elements run past bufferView " +
                                   std::to_string(acc.bufferView) + " (" + std::to_string(view.byteLength) + " bytes)");
     const std::uint8_t* base = buffer.data() + view.byteOffset + acc.byteOffset;
+    if (stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
+        acc.componentType == (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
+      std::memcpy(out.data(), base, out.size() * sizeof(Out));  // the meshers' layout: tightly packed
+      return out;
+    }
     for (std::size_t i = 0; i < acc.count; ++i) {
       const std::uint8_t* element = base + i * stride;
       for (int c = 0; c < components; ++c)
-        out[i * components + c] = component(element + c * componentSize, acc.componentType, acc.normalized);
+        out[i * components + c] = static_cast<Out>(component(element + c * componentSize, acc.componentType, acc.normalized));
     }
     return out;
   }
@@ -206,23 +214,23 @@ class MeshAssembler {
     auto posIt = prim.attributes.find("POSITION");
     if (posIt == prim.attributes.end()) return refuse(m_source, where + ": no POSITION attribute");
     int comps = 0;
-    auto positions = m_reader.read(posIt->second, where + " POSITION", &comps);
+    auto positions = m_reader.read<float>(posIt->second, where + " POSITION", &comps);
     if (!positions) return positions.error();
     if (comps != 3) return refuse(m_source, where + " POSITION: expected VEC3");
     const std::size_t count = positions->size() / 3;
     const std::size_t base = m_out.mesh.vertexCount();
 
-    std::vector<double> normals;
+    std::vector<float> normals;
     if (auto it = prim.attributes.find("NORMAL"); it != prim.attributes.end()) {
-      auto read = m_reader.read(it->second, where + " NORMAL", &comps);
+      auto read = m_reader.read<float>(it->second, where + " NORMAL", &comps);
       if (!read) return read.error();
       if (comps != 3 || read->size() != count * 3) return refuse(m_source, where + " NORMAL: expected one VEC3 per vertex");
       normals = std::move(read).value();
     }
-    std::vector<double> colors;
+    std::vector<float> colors;
     int colorComps = 3;
     if (auto it = prim.attributes.find("COLOR_0"); it != prim.attributes.end()) {
-      auto read = m_reader.read(it->second, where + " COLOR_0", &colorComps);
+      auto read = m_reader.read<float>(it->second, where + " COLOR_0", &colorComps);
       if (!read) return read.error();
       if ((colorComps != 3 && colorComps != 4) || read->size() != count * colorComps)
         return refuse(m_source, where + " COLOR_0: expected one VEC3 or VEC4 per vertex");
@@ -236,21 +244,18 @@ class MeshAssembler {
 
     std::vector<std::uint32_t> indices;
     if (prim.indices >= 0) {
-      auto read = m_reader.read(prim.indices, where + " indices", &comps);
+      auto read = m_reader.read<std::uint32_t>(prim.indices, where + " indices", &comps);
       if (!read) return read.error();
       if (comps != 1) return refuse(m_source, where + " indices: expected SCALAR");
       const auto type = m_model.accessors[prim.indices].componentType;
       if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
           type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
         return refuse(m_source, where + " indices: component type must be an unsigned integer");
-      indices.reserve(read->size());
-      for (std::size_t i = 0; i < read->size(); ++i) {
-        const double v = (*read)[i];
-        if (v >= static_cast<double>(count))
-          return refuse(m_source, where + ": index " + std::to_string(static_cast<std::uint64_t>(v)) + " at position " +
+      for (std::size_t i = 0; i < read->size(); ++i)
+        if ((*read)[i] >= count)
+          return refuse(m_source, where + ": index " + std::to_string((*read)[i]) + " at position " +
                                       std::to_string(i) + " is past the vertex count " + std::to_string(count));
-        indices.push_back(static_cast<std::uint32_t>(v));
-      }
+      indices = std::move(read).value();
     } else {
       for (std::size_t i = 0; i < count; ++i) indices.push_back(static_cast<std::uint32_t>(i));
     }
@@ -258,27 +263,45 @@ class MeshAssembler {
     if (mode == TINYGLTF_MODE_TRIANGLES && indices.size() % 3 != 0)
       return refuse(m_source, where + ": " + std::to_string(indices.size()) + " indices is not a whole number of triangles");
 
-    const glm::dmat3 normalMatrix = glm::inverseTranspose(glm::dmat3(world));
     auto& mesh = m_out.mesh;
-    for (std::size_t v = 0; v < count; ++v) {
-      const glm::dvec4 p = world * glm::dvec4((*positions)[v * 3], (*positions)[v * 3 + 1], (*positions)[v * 3 + 2], 1.0);
-      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-        return refuse(m_source, where + " POSITION: vertex " + std::to_string(v) + " is not finite");
-      mesh.positions.insert(mesh.positions.end(), {float(p.x), float(p.y), float(p.z)});
-      if (!normals.empty()) {
-        glm::dvec3 n = normalMatrix * glm::dvec3(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
+    for (std::size_t i = 0; i < positions->size(); ++i)
+      if (!std::isfinite((*positions)[i]))
+        return refuse(m_source, where + " POSITION: vertex " + std::to_string(i / 3) + " is not finite");
+    const bool identity = world == glm::dmat4(1.0);
+    if (identity) {
+      mesh.positions.insert(mesh.positions.end(), positions->begin(), positions->end());
+    } else {
+      for (std::size_t v = 0; v < count; ++v) {
+        const glm::dvec4 p = world * glm::dvec4((*positions)[v * 3], (*positions)[v * 3 + 1], (*positions)[v * 3 + 2], 1.0);
+        mesh.positions.insert(mesh.positions.end(), {float(p.x), float(p.y), float(p.z)});
+      }
+    }
+    if (!normals.empty()) {
+      const glm::dmat3 normalMatrix = glm::inverseTranspose(glm::dmat3(world));
+      mesh.normals.reserve(mesh.normals.size() + count * 3);
+      for (std::size_t v = 0; v < count; ++v) {
+        glm::dvec3 n(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
+        if (!identity) n = normalMatrix * n;
         const double len = glm::length(n);
         n = len > 0 ? n / len : glm::dvec3(0, 1, 0);
         mesh.normals.insert(mesh.normals.end(), {float(n.x), float(n.y), float(n.z)});
-        m_needsNormal.push_back(false);
-      } else {
-        mesh.normals.insert(mesh.normals.end(), {0.0f, 0.0f, 0.0f});
-        m_needsNormal.push_back(true);
-        m_anyNormalsMissing = true;
       }
-      for (int c = 0; c < 3; ++c)
-        mesh.colors.push_back(float(colors.empty() ? fallbackColor[c] : colors[v * colorComps + c]));
+      m_needsNormal.insert(m_needsNormal.end(), count, false);
+    } else {
+      mesh.normals.insert(mesh.normals.end(), count * 3, 0.0f);
+      m_needsNormal.insert(m_needsNormal.end(), count, true);
+      m_anyNormalsMissing = true;
     }
+    if (colors.empty()) {
+      for (std::size_t v = 0; v < count; ++v)
+        mesh.colors.insert(mesh.colors.end(), {float(fallbackColor[0]), float(fallbackColor[1]), float(fallbackColor[2])});
+    } else if (colorComps == 3) {
+      mesh.colors.insert(mesh.colors.end(), colors.begin(), colors.end());
+    } else {
+      for (std::size_t v = 0; v < count; ++v)
+        mesh.colors.insert(mesh.colors.end(), {colors[v * 4], colors[v * 4 + 1], colors[v * 4 + 2]});
+    }
+    mesh.indices.reserve(mesh.indices.size() + indices.size());
     for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
 
     if (!m_model.skins.empty()) return addSkinAttributes(prim, where, count);
@@ -291,15 +314,15 @@ class MeshAssembler {
     if (jIt == prim.attributes.end() || wIt == prim.attributes.end())
       return refuse(m_source, where + ": a skinned mesh needs JOINTS_0 and WEIGHTS_0");
     int comps = 0;
-    auto joints = m_reader.read(jIt->second, where + " JOINTS_0", &comps);
+    auto joints = m_reader.read<std::uint32_t>(jIt->second, where + " JOINTS_0", &comps);
     if (!joints) return joints.error();
     if (comps != 4 || joints->size() != count * 4) return refuse(m_source, where + " JOINTS_0: expected one VEC4 per vertex");
-    auto weights = m_reader.read(wIt->second, where + " WEIGHTS_0", &comps);
+    auto weights = m_reader.read<float>(wIt->second, where + " WEIGHTS_0", &comps);
     if (!weights) return weights.error();
     if (comps != 4 || weights->size() != count * 4) return refuse(m_source, where + " WEIGHTS_0: expected one VEC4 per vertex");
     auto& skin = m_skin;
-    for (double j : *joints) skin.joints.push_back(static_cast<std::uint32_t>(j));
-    for (double w : *weights) skin.weights.push_back(static_cast<float>(w));
+    skin.joints.insert(skin.joints.end(), joints->begin(), joints->end());
+    skin.weights.insert(skin.weights.end(), weights->begin(), weights->end());
     return {};
   }
 
@@ -314,12 +337,12 @@ class MeshAssembler {
     m_skin.inverseBinds.assign(bones, glm::mat4(1.0f));
     if (gltfSkin.inverseBindMatrices >= 0) {
       int comps = 0;
-      auto read = m_reader.read(gltfSkin.inverseBindMatrices, "skin 0 inverseBindMatrices", &comps);
+      auto read = m_reader.read<float>(gltfSkin.inverseBindMatrices, "skin 0 inverseBindMatrices", &comps);
       if (!read) return read.error();
       if (comps != 16 || read->size() != bones * 16)
         return refuse(m_source, "skin 0: inverseBindMatrices must be one MAT4 per joint");
       for (std::size_t b = 0; b < bones; ++b)
-        for (int k = 0; k < 16; ++k) m_skin.inverseBinds[b][k / 4][k % 4] = float((*read)[b * 16 + k]);
+        for (int k = 0; k < 16; ++k) m_skin.inverseBinds[b][k / 4][k % 4] = (*read)[b * 16 + k];
     }
     for (std::size_t i = 0; i < m_skin.joints.size(); ++i)
       if (m_skin.joints[i] >= bones)

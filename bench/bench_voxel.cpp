@@ -1,0 +1,140 @@
+// Voxel core benchmarks on the generated "large" run (64 parts, > 1M
+// triangles), written once to a temporary folder.
+//
+// Baselines measured in the same run:
+//   BM_AssimpImportParts  Assimp 5.2 importing the same 64 .glb files
+//                         (triangulated, no post-processing): compare with
+//                         BM_LoadLargeRun (rig.json + tinygltf + our decode).
+//   BM_PoseRestIdentity   a pass over the parts doing nothing but writing the
+//                         identity: the floor BM_PoseLargeRig is measured against.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include <assimp/Importer.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include "riglens/core/fcurve.h"
+#include "riglens/core/pose.h"
+#include "riglens/core/rig_controller.h"
+#include "riglens/core/run_loader.h"
+#include "riglens/core/sample_runs.h"
+
+namespace fs = std::filesystem;
+using namespace riglens::core;
+
+namespace {
+
+const fs::path& largeRun() {
+  static const fs::path folder = [] {
+    const fs::path dir = fs::temp_directory_path() / "riglens-bench-large";
+    if (!fs::exists(dir / "rig.json")) {
+      auto sample = makeSampleRun("large");
+      if (!sample || !writeSampleRun(*sample, dir)) {
+        std::fprintf(stderr, "cannot write the large sample to %s\n", dir.string().c_str());
+        std::exit(1);
+      }
+    }
+    return dir;
+  }();
+  return folder;
+}
+
+std::size_t triangles(const LoadedRun& run) {
+  std::size_t n = 0;
+  for (const auto& m : run.meshes) n += m.triangleCount();
+  return n;
+}
+
+void BM_LoadLargeRun(benchmark::State& state) {
+  std::size_t tris = 0;
+  for (auto _ : state) {
+    auto run = loadRun(largeRun());
+    if (!run) state.SkipWithError(run.error().message.c_str());
+    tris = triangles(*run);
+    benchmark::DoNotOptimize(run);
+  }
+  state.counters["triangles"] = double(tris);
+  state.SetItemsProcessed(state.iterations() * std::int64_t(tris));
+}
+
+void BM_AssimpImportParts(benchmark::State& state) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(largeRun() / "meshes")) files.push_back(e.path());
+  std::size_t tris = 0;
+  for (auto _ : state) {
+    tris = 0;
+    for (const auto& file : files) {
+      Assimp::Importer importer;
+      const aiScene* scene = importer.ReadFile(file.string(), aiProcess_Triangulate);
+      if (!scene) {
+        state.SkipWithError(importer.GetErrorString());
+        return;
+      }
+      for (unsigned m = 0; m < scene->mNumMeshes; ++m) tris += scene->mMeshes[m]->mNumFaces;
+      benchmark::DoNotOptimize(scene);
+    }
+  }
+  state.counters["triangles"] = double(tris);
+  state.SetItemsProcessed(state.iterations() * std::int64_t(tris));
+}
+
+void BM_PoseLargeRig(benchmark::State& state) {
+  auto run = loadRun(largeRun());
+  std::vector<double> values = restJointValues(run->rig);
+  for (std::size_t j = 0; j < values.size(); ++j) values[j] = 0.01 * double(j % 7);
+  std::vector<glm::mat4> worlds(run->rig.parts().size());
+  for (auto _ : state) {
+    poseRig(run->rig, values, worlds);
+    benchmark::DoNotOptimize(worlds.data());
+  }
+  state.SetItemsProcessed(state.iterations() * std::int64_t(worlds.size()));
+}
+
+void BM_PoseRestIdentity(benchmark::State& state) {
+  std::vector<glm::mat4> worlds(64);
+  for (auto _ : state) {
+    for (auto& w : worlds) w = glm::mat4(1.0f);
+    benchmark::DoNotOptimize(worlds.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * 64);
+}
+
+void BM_SampleAllTracks(benchmark::State& state) {
+  auto run = loadRun(largeRun());
+  double t = 0;
+  std::size_t tracks = 0;
+  for (auto _ : state) {
+    tracks = 0;
+    for (const auto& anim : run->rig.animations()) {
+      auto values = sampleAnimation(anim, t);
+      tracks += values.size();
+      benchmark::DoNotOptimize(values.data());
+    }
+    t += 16.7;
+  }
+  state.SetItemsProcessed(state.iterations() * std::int64_t(tracks));
+}
+
+void BM_ControllerFrame(benchmark::State& state) {
+  // One app frame: advance the clock, layer the animations, pose every part.
+  auto run = loadRun(largeRun());
+  RigController controller(run->rig);
+  for (auto _ : state) {
+    controller.update(1.0 / 60.0);
+    benchmark::DoNotOptimize(controller.partWorlds().data());
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_LoadLargeRun)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_AssimpImportParts)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_PoseLargeRig);
+BENCHMARK(BM_PoseRestIdentity);
+BENCHMARK(BM_SampleAllTracks);
+BENCHMARK(BM_ControllerFrame);
+BENCHMARK_MAIN();
