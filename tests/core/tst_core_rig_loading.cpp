@@ -5,7 +5,11 @@
 
 #include <fstream>
 
+#include "gltf_builder.h"
+#include "reference_math.h"
 #include "rig_fixtures.h"
+#include "riglens/core/pose.h"
+#include "riglens/core/skinning.h"
 #include "riglens/core/glb_writer.h"
 #include "riglens/core/run_loader.h"
 
@@ -106,6 +110,41 @@ class TestRigLoading : public QObject {
       QCOMPARE(loaded->rig.parts().size(), std::size_t(1));
       QCOMPARE(loaded->meshes[0].vertexCount(), std::size_t(3));
     }
+  }
+
+  void loadsSkinnedMeshBesideARig() {
+    // rig.json + one skinned mesh.glb (no meshes/): bones named after parts.
+    const fs::path run = root() / "skinned";
+    writeText(run / "rig.json", kTankRig);
+    riglens::test::GltfBuilder b;
+    const std::vector<float> positions{16, 0, 20, 16, 12, 20, 17, 12, 20};
+    b.primitive({{"POSITION", b.data(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+                 {"JOINTS_0", b.data(std::vector<std::uint16_t>{0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
+                 {"WEIGHTS_0", b.data(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}});
+    for (const char* bone : {"hull", "turret", "antenna"}) {
+      tinygltf::Node node;
+      node.name = bone;
+      b.model.nodes.push_back(node);
+    }
+    tinygltf::Skin skin;
+    skin.joints = {1, 2, 3};
+    b.model.skins.push_back(skin);
+    b.model.nodes[0].skin = 0;
+    const auto bytes = b.glb();
+    std::ofstream(run / "mesh.glb", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+
+    auto loaded = loadRun(run);
+    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    QCOMPARE(loaded->kind, RunKind::SkinnedMesh);
+    QCOMPARE(loaded->boneParts, (std::vector<int>{0, 1, kNoIndex}));
+    QCOMPARE(loaded->warnings.size(), std::size_t(1));  // the antenna bone is no part
+    QVERIFY(QString::fromStdString(loaded->warnings[0].describe()).contains("bone 'antenna' is not a rig part"));
+    const auto worlds = poseRig(loaded->rig, std::vector<double>{1.5707963267948966});
+    const auto bones = boneMatrices(*loaded->skin, loaded->boneParts, worlds);
+    const PartMesh posed = skinMesh(loaded->meshes[0], *loaded->skin, bones);
+    // The turret vertex (16,12,20) turns 90 deg about y through (16,10,16): -> (20,12,16).
+    QVERIFY(std::abs(posed.positions[3] - 20) < 1e-4 && std::abs(posed.positions[5] - 16) < 1e-4);
+    QCOMPARE(posed.positions[2], 20.0f);  // the hull vertex stays
   }
 
   void acceptsLegacyAutoClips() {
