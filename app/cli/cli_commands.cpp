@@ -9,6 +9,7 @@
 
 namespace riglens::cli {
 
+int runExport(const QStringList& args);
 int runInspect(const QStringList& args);
 int runPose(const QStringList& args);
 int runSamples(const QStringList& args);
@@ -26,7 +27,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"inspect", "Load a run, rig.json, run record or .glb and list parts, joints, animations, warnings.", runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
-    {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", nullptr},
+    {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
     {"render", "Render a model offscreen to PNG (tints, poses, turntables).", nullptr},
     {"samples", "Write the bundled sample runs to a folder.", runSamples},
 };

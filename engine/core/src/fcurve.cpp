@@ -39,22 +39,19 @@ double solveBezier(Point p0, Point p1, Point p2, Point p3, double t) {
   return bezierComponent(p0.v, p1.v, p2.v, p3.v, 0.5 * (lo + hi));
 }
 
-double evaluateSegment(const SegmentKeys& k, double t) {
+// The inner control points of a Bezier-shaped segment (the ease presets'
+// fixed handles, or explicit / auto-tangent handles).
+std::pair<Point, Point> controlPoints(const SegmentKeys& k) {
   const Keyframe& a = *k.a;
   const Point pa = k.aPos, pb = k.bPos;
   const double dt = pb.t - pa.t;
-  if (dt <= 0) return pb.v;
   switch (a.interp) {
-    case Interp::Constant:
-      return pa.v;
-    case Interp::Linear:
-      return pa.v + (pb.v - pa.v) * ((t - pa.t) / dt);
     case Interp::EaseIn:  // cubic-bezier(0.42, 0, 1, 1)
-      return solveBezier(pa, {pa.t + 0.42 * dt, pa.v}, pb, pb, t);
+      return {{pa.t + 0.42 * dt, pa.v}, pb};
     case Interp::EaseOut:  // cubic-bezier(0, 0, 0.58, 1)
-      return solveBezier(pa, pa, {pb.t - 0.42 * dt, pb.v}, pb, t);
+      return {pa, {pb.t - 0.42 * dt, pb.v}};
     case Interp::EaseInOut:  // cubic-bezier(0.42, 0, 0.58, 1)
-      return solveBezier(pa, {pa.t + 0.42 * dt, pa.v}, {pb.t - 0.42 * dt, pb.v}, pb, t);
+      return {{pa.t + 0.42 * dt, pa.v}, {pb.t - 0.42 * dt, pb.v}};
     case Interp::Bezier: {
       const double h = dt / 3.0;
       Point p1, p2;
@@ -70,10 +67,55 @@ double evaluateSegment(const SegmentKeys& k, double t) {
         const double slope = k.next ? (k.next->v - pa.v) / (k.next->t - pa.t) : (pb.v - pa.v) / dt;
         p2 = {pb.t - h, pb.v - slope * h};
       }
+      return {p1, p2};
+    }
+    case Interp::Constant:
+    case Interp::Linear:
+      break;
+  }
+  return {pa, pb};
+}
+
+double evaluateSegment(const SegmentKeys& k, double t) {
+  const Point pa = k.aPos, pb = k.bPos;
+  const double dt = pb.t - pa.t;
+  if (dt <= 0) return pb.v;
+  switch (k.a->interp) {
+    case Interp::Constant:
+      return pa.v;
+    case Interp::Linear:
+      return pa.v + (pb.v - pa.v) * ((t - pa.t) / dt);
+    default: {
+      const auto [p1, p2] = controlPoints(k);
       return solveBezier(pa, p1, p2, pb, t);
     }
   }
-  return pa.v;
+}
+
+// The segment from key i (i == n - 1: the wrap segment) with its neighbours.
+SegmentKeys segmentKeys(std::span<const Keyframe> keys, std::size_t i, double periodMs, bool wraps) {
+  const std::size_t n = keys.size();
+  const Keyframe& first = keys.front();
+  const Keyframe& last = keys.back();
+  if (i == n - 1) {
+    // The wrap segment: last -> a synthetic key at the period with the first
+    // value and no in-handle; its auto-tangent neighbours are keys[n-2] and
+    // keys[1] taken unshifted (a quirk of the reference, kept for parity).
+    return SegmentKeys{&last, {last.tMs, last.value}, {periodMs, first.value}, std::nullopt,
+                       Point{keys[n - 2].tMs, keys[n - 2].value}, Point{keys[1].tMs, keys[1].value}};
+  }
+  const Keyframe& a = keys[i];
+  const Keyframe& b = keys[i + 1];
+  SegmentKeys seg{&a, {a.tMs, a.value}, {b.tMs, b.value}, b.inHandle, std::nullopt, std::nullopt};
+  if (i > 0)
+    seg.prev = Point{keys[i - 1].tMs, keys[i - 1].value};
+  else if (wraps)
+    seg.prev = Point{last.tMs - periodMs, last.value};
+  if (i + 2 < n)
+    seg.next = Point{keys[i + 2].tMs, keys[i + 2].value};
+  else if (wraps)
+    seg.next = Point{first.tMs + periodMs, first.value};
+  return seg;
 }
 
 }  // namespace
@@ -92,30 +134,34 @@ double sampleKeyframes(std::span<const Keyframe> keys, double tMs, double period
 
   if (t >= last.tMs) {
     if (!(wraps && periodMs > last.tMs)) return last.value;
-    // The wrap segment: last -> a synthetic key at the period with the first
-    // value and no in-handle; its auto-tangent neighbours are keys[n-2] and
-    // keys[1] taken unshifted (a quirk of the reference, kept for parity).
-    SegmentKeys seg{&last, {last.tMs, last.value}, {periodMs, first.value}, std::nullopt,
-                    Point{keys[n - 2].tMs, keys[n - 2].value}, Point{keys[1].tMs, keys[1].value}};
-    return evaluateSegment(seg, t);
+    return evaluateSegment(segmentKeys(keys, n - 1, periodMs, wraps), t);
   }
 
-  for (std::size_t i = 0; i + 1 < n; ++i) {
-    const Keyframe& a = keys[i];
-    const Keyframe& b = keys[i + 1];
-    if (t < a.tMs || t > b.tMs) continue;
-    SegmentKeys seg{&a, {a.tMs, a.value}, {b.tMs, b.value}, b.inHandle, std::nullopt, std::nullopt};
-    if (i > 0)
-      seg.prev = Point{keys[i - 1].tMs, keys[i - 1].value};
-    else if (wraps)
-      seg.prev = Point{last.tMs - periodMs, last.value};
-    if (i + 2 < n)
-      seg.next = Point{keys[i + 2].tMs, keys[i + 2].value};
-    else if (wraps)
-      seg.next = Point{first.tMs + periodMs, first.value};
-    return evaluateSegment(seg, t);
-  }
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    if (t >= keys[i].tMs && t <= keys[i + 1].tMs) return evaluateSegment(segmentKeys(keys, i, periodMs, wraps), t);
   return last.value;
+}
+
+std::size_t segmentCount(std::span<const Keyframe> keys, double periodMs, bool looping) {
+  if (keys.size() < 2) return 0;
+  const bool wrapSegment = looping && periodMs > 0 && periodMs > keys.back().tMs;
+  return keys.size() - 1 + (wrapSegment ? 1 : 0);
+}
+
+SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs, bool looping) {
+  const SegmentKeys k = segmentKeys(keys, index, periodMs, looping && periodMs > 0);
+  SegmentShape shape;
+  shape.interp = k.a->interp;
+  shape.t0 = k.aPos.t;
+  shape.v0 = k.aPos.v;
+  shape.t1 = k.bPos.t;
+  shape.v1 = k.bPos.v;
+  const auto [p1, p2] = controlPoints(k);
+  shape.p1t = p1.t;
+  shape.p1v = p1.v;
+  shape.p2t = p2.t;
+  shape.p2v = p2.v;
+  return shape;
 }
 
 std::vector<std::pair<int, double>> sampleAnimation(const Animation& animation, double tMs) {
