@@ -4,8 +4,9 @@
 #
 #   tools/setup.sh [--tests] [--no-build] [--build-dir DIR] [extra cmake -D options...]
 #
-# --tests also installs the node packages the interop tests run (npm ci in
-# tests/interop, from its package-lock.json).
+# --tests also installs the node packages the interop tests run (npm ci from
+# tests/interop/package-lock.json into BUILD_DIR/interop-node, which CMake
+# fills with the package files and scripts at configure time).
 #
 # Works as root or through sudo. Safe to run again: a no-op when everything is
 # installed and the build is up to date.
@@ -55,21 +56,21 @@ else
   log "all Debian packages present"
 fi
 
-if ((with_tests)); then
-  lock="$repo/tests/interop/package-lock.json"
-  stamp="$repo/tests/interop/node_modules/.riglens-lock"
-  if [[ ! -f "$stamp" ]] || ! cmp -s "$lock" "$stamp"; then
-    log "installing the interop tests' node packages (npm ci)"
-    (cd "$repo/tests/interop" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-    cp "$lock" "$stamp"
-  else
-    log "interop node packages present"
-  fi
-fi
-
 ((do_build)) || exit 0
 
 log "configuring in $build_dir"
 cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" "${cmake_args[@]}" >/dev/null
+
+if ((with_tests)); then
+  node_dir="$build_dir/interop-node"
+  stamp="$node_dir/node_modules/.riglens-lock"
+  if [[ ! -f "$stamp" ]] || ! cmp -s "$node_dir/package-lock.json" "$stamp"; then
+    log "installing the interop tests' node packages (npm ci in $node_dir)"
+    (cd "$node_dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+    cp "$node_dir/package-lock.json" "$stamp"
+  else
+    log "interop node packages present"
+  fi
+fi
 log "building"
 cmake --build "$build_dir" --parallel "$(nproc)"

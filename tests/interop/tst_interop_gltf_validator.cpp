@@ -3,42 +3,14 @@
 // reported as broken, which proves the validator really ran.
 #include <QtTest/QtTest>
 
-#include <QtCore/QJsonDocument>
-#include <QtCore/QJsonObject>
-#include <QtCore/QProcess>
 
+#include "interop_clients.h"
 #include "riglens/core/file_io.h"
 #include "riglens/core/glb_writer.h"
 
 using namespace riglens::core;
 
 namespace {
-
-struct Report {
-  int errors = -1;
-  QString messages;
-};
-
-// Runs validate_gltf.mjs on one file and parses its JSON line.
-Report validate(const QString& file) {
-  const QString interop = QStringLiteral(RIGLENS_INTEROP_DIR);
-  if (!QFileInfo::exists(interop + "/node_modules/gltf-validator")) {
-    qWarning("gltf-validator is not installed: run tools/setup.sh --tests (npm ci in tests/interop)");
-    return {};
-  }
-  QProcess node;
-  node.setWorkingDirectory(interop);
-  node.start(QStringLiteral(RIGLENS_NODE), {interop + "/validate_gltf.mjs", file});
-  if (!node.waitForFinished(60000) || node.exitCode() != 0) {
-    qWarning("validator run failed: %s", node.readAllStandardError().constData());
-    return {};
-  }
-  const auto json = QJsonDocument::fromJson(node.readAllStandardOutput().trimmed()).object();
-  Report report;
-  report.errors = json.value("numErrors").toInt(-1);
-  for (const auto& m : json.value("messages").toArray()) report.messages += m.toString() + "\n";
-  return report;
-}
 
 PartMesh voxelCube() {
   // A unit voxel cube: 6 faces x 4 vertices, flat normals, one colour per face.
@@ -70,8 +42,8 @@ class TestInteropGltfValidator : public QObject {
   void partGlbHasNoValidatorErrors() {
     const QString path = m_dir.filePath("cube.glb");
     QVERIFY(writePartGlb(voxelCube(), path.toStdString()));
-    const Report report = validate(path);
-    QVERIFY2(report.errors == 0, qPrintable(report.messages));
+    const auto report = riglens::test::validateGltf(path.toStdString());
+    QVERIFY2(report.errors == 0, report.messages.c_str());
   }
 
   void truncatedGlbIsReportedBroken() {
@@ -79,8 +51,8 @@ class TestInteropGltfValidator : public QObject {
     bytes.resize(bytes.size() / 2);
     const QString path = m_dir.filePath("truncated.glb");
     QVERIFY(writeFileAtomically(path.toStdString(), bytes));
-    const Report report = validate(path);
-    QVERIFY2(report.errors > 0, qPrintable(QString("errors=%1").arg(report.errors)));
+    const auto report = riglens::test::validateGltf(path.toStdString());
+    QVERIFY2(report.errors > 0, qPrintable(QString("errors=%1 %2").arg(report.errors).arg(QString::fromStdString(report.messages))));
   }
 };
 

@@ -1,0 +1,24 @@
+// Running the independent clients of the interop tests (node scripts in
+// RIGLENS_INTEROP_NODE_DIR) and reading their JSON answers.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace riglens::test {
+
+struct ValidatorReport {
+  int errors = -1;
+  std::string messages;
+};
+
+// The Khronos glTF-Validator's report for one file; errors == -1 when the
+// validator could not run (the reason is in messages).
+ValidatorReport validateGltf(const std::string& file);
+
+// Runs three_probe.mjs on `request` (see the script); nullopt + `error` on failure.
+std::optional<nlohmann::json> runThreeProbe(const nlohmann::json& request, std::string* error);
+
+}  // namespace riglens::test

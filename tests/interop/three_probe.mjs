@@ -1,0 +1,63 @@
+// A real glTF client: three.js GLTFLoader (in node) reads a GLB and reports
+// every node's world matrix for a list of evaluations:
+//   {"clip": "<animation name>", "time": seconds}   sample that clip's tracks
+//   {"drive": {"<joint>": value, ...}}              drive caller joints the way a
+//        game reads <stem>.interface.json: rotate the joint's node from its
+//        default rotation about axisVector by (value - rest), or translate it
+//        from its default position along axisVector by (value - rest).
+// Usage: node three_probe.mjs request.json   (request: {glb, interface?, evaluations[]})
+// Prints {"evaluations": [{"worlds": {"<node>": [16 numbers, column-major]}}]}.
+import { readFile } from 'node:fs/promises';
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+
+const request = JSON.parse(await readFile(process.argv[2], 'utf8'));
+const bytes = await readFile(request.glb);
+const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(arrayBuffer, '', resolve, reject));
+const iface = request.interface ? JSON.parse(await readFile(request.interface, 'utf8')) : { joints: [] };
+
+const scene = gltf.scene;
+const nodes = [];
+scene.traverse((o) => { if (o !== scene) nodes.push(o); });
+const defaults = new Map(nodes.map((o) => [o, { p: o.position.clone(), q: o.quaternion.clone(), s: o.scale.clone() }]));
+const reset = () => {
+  for (const [o, d] of defaults) { o.position.copy(d.p); o.quaternion.copy(d.q); o.scale.copy(d.s); }
+};
+
+const results = [];
+for (const evaluation of request.evaluations) {
+  reset();
+  if (evaluation.clip !== undefined) {
+    const clip = gltf.animations.find((a) => a.name === evaluation.clip);
+    if (!clip) throw new Error(`no animation named ${evaluation.clip}`);
+    for (const track of clip.tracks) {
+      const dot = track.name.lastIndexOf('.');
+      const target = scene.getObjectByName(track.name.slice(0, dot));
+      const property = track.name.slice(dot + 1);
+      const value = track.createInterpolant().evaluate(evaluation.time);
+      if (property === 'quaternion') target.quaternion.fromArray(value).normalize();
+      else if (property === 'position') target.position.fromArray(value);
+      else if (property === 'scale') target.scale.fromArray(value);
+    }
+  }
+  if (evaluation.drive) {
+    for (const [name, value] of Object.entries(evaluation.drive)) {
+      const joint = iface.joints.find((j) => j.name === name);
+      if (!joint) throw new Error(`no caller joint ${name} in the interface`);
+      const node = scene.getObjectByName(joint.node);
+      const d = defaults.get(node);
+      const axis = new THREE.Vector3().fromArray(joint.axisVector);
+      if (joint.kind === 'rotation') {
+        node.quaternion.copy(d.q).multiply(new THREE.Quaternion().setFromAxisAngle(axis, value - joint.rest));
+      } else {
+        node.position.copy(d.p).addScaledVector(axis, value - joint.rest);
+      }
+    }
+  }
+  scene.updateMatrixWorld(true);
+  const worlds = {};
+  for (const o of nodes) worlds[o.name] = Array.from(o.matrixWorld.elements);
+  results.push({ worlds });
+}
+console.log(JSON.stringify({ evaluations: results, animations: gltf.animations.map((a) => a.name) }));
