@@ -7,16 +7,23 @@
 //                         BM_LoadLargeRun (rig.json + tinygltf + our decode).
 //   BM_PoseRestIdentity   a pass over the parts doing nothing but writing the
 //                         identity: the floor BM_PoseLargeRig is measured against.
+//   BM_KeysVs30Hz         for every track of the large run: the keys a fixed
+//                         30 Hz LINEAR bake needs, its max error against the
+//                         1 ms truth, and the keys our reduction keeps at that
+//                         same max error (counters keys30Hz, keysReduced).
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "riglens/core/curve_reduction.h"
 #include "riglens/core/fcurve.h"
+#include "riglens/core/gltf_export.h"
 #include "riglens/core/pose.h"
 #include "riglens/core/rig_controller.h"
 #include "riglens/core/run_loader.h"
@@ -129,8 +136,64 @@ void BM_ControllerFrame(benchmark::State& state) {
   }
 }
 
+void BM_ExportLarge(benchmark::State& state) {
+  auto run = loadRun(largeRun());
+  const fs::path out = fs::temp_directory_path() / "riglens-bench-large.glb";
+  ExportReport last;
+  for (auto _ : state) {
+    auto report = exportRun(*run, out);
+    if (!report) {
+      state.SkipWithError(report.error().message.c_str());
+      return;
+    }
+    last = *report;
+  }
+  state.counters["fileMB"] = double(last.bytes) / 1e6;
+  state.counters["keys"] = double(last.keysWritten);
+  state.counters["denseSamples"] = double(last.denseSamples);
+  state.counters["channels"] = double(last.channels);
+}
+
+void BM_KeysVs30Hz(benchmark::State& state) {
+  auto run = loadRun(largeRun());
+  std::map<std::string, double> counters;
+  for (auto _ : state) {
+    counters.clear();
+    for (const auto& anim : run->rig.animations())
+      for (const auto& track : anim.tracks) {
+        const Joint& joint = run->rig.joints()[track.joint];
+        const double end = anim.periodMs;
+        const auto value = [&](double t) {
+          const double v = t >= end ? sampleKeyframes(track.keyframes, end - 1e-6, end, anim.looping)
+                                    : sampleKeyframes(track.keyframes, t, end, anim.looping);
+          return clampJointValue(joint, v);
+        };
+        std::vector<double> t, v;
+        for (double x = 0; x <= end; x += 1.0) { t.push_back(x); v.push_back(value(x)); }
+        // 30 Hz samples, linear between them, measured against the 1 ms truth.
+        std::vector<double> t30, v30;
+        for (double x = 0; x < end; x += 1000.0 / 30.0) { t30.push_back(x); v30.push_back(value(x)); }
+        t30.push_back(end);
+        v30.push_back(value(end));
+        double err = 0;
+        for (std::size_t i = 0, k = 0; i < t.size(); ++i) {
+          while (k + 2 < t30.size() && t30[k + 1] < t[i]) ++k;
+          const double u = (t[i] - t30[k]) / (t30[k + 1] - t30[k]);
+          err = std::max(err, std::abs(v30[k] + (v30[k + 1] - v30[k]) * u - v[i]));
+        }
+        const auto kept = reduceLinearKeys(t, v, std::max(err, 1e-9), 1e9);
+        counters[anim.name + ".keys30Hz"] += double(t30.size());
+        counters[anim.name + ".keysReduced"] += double(kept.size());
+        counters[anim.name + ".maxError30Hz"] = std::max(counters[anim.name + ".maxError30Hz"], err);
+      }
+  }
+  for (const auto& [name, value] : counters) state.counters[name] = value;
+}
+
 }  // namespace
 
+BENCHMARK(BM_ExportLarge)->Unit(benchmark::kMillisecond)->Iterations(2);
+BENCHMARK(BM_KeysVs30Hz)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_LoadLargeRun)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_AssimpImportParts)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_PoseLargeRig);

@@ -133,6 +133,18 @@ class TestAppExecutables : public QObject {
     QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains("no such file or folder"));
     QCOMPARE(runProgram(kCli, {"samples"}).exitCode, 2);
+
+    // export: writes the GLB + interface; refuses what it cannot do.
+    const Run exported = runProgram(kCli, {"export", tank, "--out", dir.filePath("tank.glb"), "--cubic", "--tolerance", "1e-3"});
+    QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
+    QVERIFY(QFileInfo(dir.filePath("tank.glb")).size() > 1000);
+    QVERIFY(QFileInfo::exists(dir.filePath("tank.interface.json")));
+    const Run unwritable = runProgram(kCli, {"export", tank, "--out", dir.filePath("missing/dir/tank.glb")});
+    QCOMPARE(unwritable.exitCode, 1);
+    QVERIFY(unwritable.err.contains("tank.glb"));
+    QCOMPARE(runProgram(kCli, {"export", tank, "--out", dir.filePath("x.glb"), "--scale", "-2"}).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"export", tank, "--out", dir.filePath("x.fbx")}).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"export", tank}).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"inspect", "--help"}).exitCode, 0);
   }
 

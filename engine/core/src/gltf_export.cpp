@@ -184,7 +184,9 @@ Expected<std::uintmax_t> writeGltfPair(const tinygltf::Model& built, const fs::p
   const fs::path folder = output.parent_path().empty() ? fs::path(".") : output.parent_path();
   const fs::path temp = folder / ("." + stem + ".riglens-tmp-" + randomSuffix());
   std::error_code ec;
-  fs::create_directories(temp, ec);
+  if (!fs::is_directory(folder, ec))
+    return makeError(ErrorCode::Io, output.string() + ": folder " + folder.string() + " does not exist");
+  fs::create_directory(temp, ec);
   if (ec) return makeError(ErrorCode::Io, output.string() + ": cannot write into " + folder.string() + ": " + ec.message());
   if (!model.buffers.empty()) model.buffers[0].uri = stem + ".bin";
   tinygltf::TinyGLTF writer;

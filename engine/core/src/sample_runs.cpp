@@ -202,8 +202,21 @@ SampleRun large() {
     run.meshes.emplace_back(name, std::move(mesh));
   }
   (void)kExtent;
-  run.rig["animations"] = {{{"name", "spin"}, {"periodMs", 4000}, {"looping", true}, {"autoPlay", true},
-                            {"tracks", spinTracks}}};
+  // A playable with eased Bezier motion on every fourth block's yaw, and a
+  // one-shot with constant steps: the exporter's three curve kinds.
+  json waveTracks = json::array(), stepTracks = json::array();
+  for (int i = 0; i < kGrid * kGrid; i += 4) {
+    const std::string yaw = "block_" + std::to_string(i) + "_yaw";
+    const double amplitude = 0.3 + 0.01 * i;
+    waveTracks.push_back({{"joint", yaw}, {"keyframes", {key(0, 0, "bezier"), key(500, amplitude, "ease-in-out"),
+                                                         key(1000, -amplitude, "bezier"), key(1500, 0, "linear")}}});
+    stepTracks.push_back({{"joint", yaw}, {"keyframes", {key(0, 0, "constant"), key(250, 0.5, "constant"),
+                                                         key(500, 1.0, "constant"), key(750, 0, "constant")}}});
+  }
+  run.rig["animations"] = {
+      {{"name", "spin"}, {"periodMs", 4000}, {"looping", true}, {"autoPlay", true}, {"tracks", spinTracks}},
+      {{"name", "wave"}, {"periodMs", 2000}, {"looping", true}, {"autoPlay", false}, {"tracks", waveTracks}},
+      {{"name", "steps"}, {"periodMs", 1000}, {"looping", false}, {"autoPlay", false}, {"tracks", stepTracks}}};
   return run;
 }
 
