@@ -12,6 +12,7 @@ namespace riglens::cli {
 int runExport(const QStringList& args);
 int runInspect(const QStringList& args);
 int runPose(const QStringList& args);
+int runRender(const QStringList& args);
 int runSamples(const QStringList& args);
 
 namespace {
@@ -28,7 +29,7 @@ constexpr Command kCommands[] = {
     {"inspect", "Load a run, rig.json, run record or .glb and list parts, joints, animations, warnings.", runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
-    {"render", "Render a model offscreen to PNG (tints, poses, turntables).", nullptr},
+    {"render", "Render a model offscreen to PNG (tints, poses, turntables).", runRender},
     {"samples", "Write the bundled sample runs to a folder.", runSamples},
 };
 

@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include <cmath>
+
 namespace riglens::cli {
 
 std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& args, const char* command,
@@ -42,6 +44,31 @@ std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser,
     return std::nullopt;
   }
   return std::move(run).value();
+}
+
+std::optional<QString> PoseOptions::read(const QCommandLineParser& parser) {
+  bool ok = false;
+  timeMs = parser.value(time).toDouble(&ok);
+  if (!ok || !std::isfinite(timeMs)) return "--time-ms needs a number, got '" + parser.value(time) + "'";
+  callers.clear();
+  for (const QString& assignment : parser.values(set)) {
+    const int eq = assignment.indexOf('=');
+    const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
+    if (eq <= 0 || !ok) return "--set needs NAME=VALUE, got '" + assignment + "'";
+    callers.emplace_back(assignment.left(eq).toStdString(), value);
+  }
+  return std::nullopt;
+}
+
+core::Expected<void> PoseOptions::apply(const QCommandLineParser& parser, core::RigController& controller) const {
+  for (const auto& [name, value] : callers)
+    if (auto ok = controller.setCaller(name, value); !ok) return ok;
+  if (parser.isSet(play)) {
+    if (auto ok = controller.play(parser.value(play).toStdString()); !ok) return ok;
+    controller.seekPlayable(timeMs);
+  }
+  controller.setClockMs(timeMs);
+  return {};
 }
 
 }  // namespace riglens::cli

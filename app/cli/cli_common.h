@@ -9,6 +9,7 @@
 #include <QtCore/QStringList>
 
 #include "cli_commands.h"
+#include "riglens/core/rig_controller.h"
 #include "riglens/core/run_loader.h"
 
 namespace riglens::cli {
@@ -24,5 +25,21 @@ int inputError(const std::string& message);
 
 // Loads the one positional PATH or reports why not.
 std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser, const char* command, int* exitCode);
+
+// --set NAME=VALUE..., --play NAME, --time-ms T: shared by pose and render.
+struct PoseOptions {
+  QCommandLineOption set{"set", "Set a caller joint (repeatable), e.g. --set turret_yaw=0.64.", "NAME=VALUE"};
+  QCommandLineOption play{"play", "Play this animation from 0 ms.", "NAME"};
+  QCommandLineOption time{"time-ms", "The clock in ms (autoPlay animations and the played one).", "T", "0"};
+
+  std::vector<std::pair<std::string, double>> callers;
+  double timeMs = 0;
+
+  void addTo(QCommandLineParser& parser) const { parser.addOptions({set, play, time}); }
+  // Reads the values; returns a usage message when they are malformed.
+  std::optional<QString> read(const QCommandLineParser& parser);
+  // Poses the controller; a bad joint or animation name is bad input.
+  core::Expected<void> apply(const QCommandLineParser& parser, core::RigController& controller) const;
+};
 
 }  // namespace riglens::cli

@@ -7,12 +7,29 @@
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
+#include <QtGui/QGuiApplication>
+
+#include <memory>
 
 #include "cli_commands.h"
 #include "riglens/core/version.h"
 
 int main(int argc, char* argv[]) {
-  QCoreApplication app(argc, argv);
+  // `render` needs a GPU: a QGuiApplication on a windowless platform that has
+  // Vulkan (vkkhrdisplay) unless the caller chose one (xcb for OpenGL).
+  const bool needsGui = argc > 1 && std::string_view(argv[1]) == "render";
+  std::unique_ptr<QCoreApplication> app;
+  if (needsGui) {
+    bool opengl = false;
+    for (int i = 2; i + 1 < argc; ++i)
+      if (std::string_view(argv[i]) == "--backend" && std::string_view(argv[i + 1]) == "opengl") opengl = true;
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", opengl ? "xcb" : "vkkhrdisplay");
+    // vkkhrdisplay prints a harmless warning when it finds no display to use.
+    qputenv("QT_LOGGING_RULES", "qt.qpa.*=false");
+    app = std::make_unique<QGuiApplication>(argc, argv);
+  } else {
+    app = std::make_unique<QCoreApplication>(argc, argv);
+  }
   QCoreApplication::setApplicationName(QStringLiteral("riglens-cli"));
   QCoreApplication::setApplicationVersion(QString::fromUtf8(riglens::core::kVersion));
   return riglens::cli::run(QCoreApplication::arguments());

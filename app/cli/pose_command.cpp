@@ -1,6 +1,4 @@
 // riglens-cli pose PATH [--set NAME=VALUE]... [--play NAME] [--time-ms T] [--json]
-#include <cmath>
-
 #include <nlohmann/json.hpp>
 
 #include "cli_common.h"
@@ -10,38 +8,20 @@ namespace riglens::cli {
 
 int runPose(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption set("set", "Set a caller joint (repeatable), e.g. --set turret_yaw=0.64.", "NAME=VALUE");
-  const QCommandLineOption play("play", "Play this animation from 0 ms.", "NAME");
-  const QCommandLineOption time("time-ms", "The clock in ms (autoPlay animations and the played one).", "T", "0");
+  PoseOptions pose;
+  pose.addTo(parser);
   const QCommandLineOption json("json", "Print JSON: {parts: [{name, world[16] column-major}], joints: {name: value}}.");
-  parser.addOptions({set, play, time, json});
+  parser.addOption(json);
   if (auto done = parseCommand(parser, args, "pose",
                                "Print each part's world matrix for caller values and an animation time.", "PATH"))
     return *done;
-
-  bool ok = false;
-  const double timeMs = parser.value(time).toDouble(&ok);
-  if (!ok || !std::isfinite(timeMs)) return usageError("pose", "--time-ms needs a number, got '" + parser.value(time) + "'");
-  std::vector<std::pair<std::string, double>> callers;
-  for (const QString& assignment : parser.values(set)) {
-    const int eq = assignment.indexOf('=');
-    const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
-    if (eq <= 0 || !ok) return usageError("pose", "--set needs NAME=VALUE, got '" + assignment + "'");
-    callers.emplace_back(assignment.left(eq).toStdString(), value);
-  }
+  if (auto problem = pose.read(parser)) return usageError("pose", *problem);
 
   int code = kExitOk;
   auto run = loadRunArgument(parser, "pose", &code);
   if (!run) return code;
   core::RigController controller(run->rig);
-  for (const auto& [name, value] : callers)
-    if (auto set_ = controller.setCaller(name, value); !set_) return inputError(set_.error().message);
-  if (parser.isSet(play)) {
-    if (auto started = controller.play(parser.value(play).toStdString()); !started)
-      return inputError(started.error().message);
-    controller.seekPlayable(timeMs);
-  }
-  controller.setClockMs(timeMs);
+  if (auto posed = pose.apply(parser, controller); !posed) return inputError(posed.error().message);
   const auto& worlds = controller.partWorlds();
   const auto& values = controller.jointValues();
 

@@ -1,0 +1,43 @@
+// FrameState: a plain snapshot of everything one frame of a rig needs. The
+// app's viewport item fills it on the GUI thread and hands a copy to the
+// renderer on the render thread; the CLI and the tests fill it directly.
+// No Qt, no GPU types.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "riglens/core/rig_tints.h"
+
+namespace riglens::render {
+
+struct SocketMarker {
+  std::string name;
+  glm::vec3 position{0.0f};  // world space
+};
+
+struct FrameState {
+  glm::mat4 view{1.0f};
+  glm::mat4 projection{1.0f};         // OpenGL conventions; the renderer corrects per backend
+  glm::vec3 eye{0.0f, 0.0f, 10.0f};
+  core::TintMode tint = core::TintMode::Color;
+  std::vector<glm::mat4> partWorlds;  // one per part of the model set on the renderer
+  std::vector<glm::vec3> partTints;   // linear RGB per part (part/joint modes)
+  int highlightPart = -1;
+  std::vector<glm::mat4> bones;       // skinned models: bone matrices (core::boneMatrices)
+  std::vector<SocketMarker> sockets;  // drawn in the sockets mode
+  float markerSize = 1.0f;            // socket marker half-size, world units
+  bool showGrid = true;
+  bool showAxes = true;
+  glm::vec3 gridCenter{0.0f};         // on the ground plane (y = 0), snapped to the step
+  float gridExtent = 32.0f;           // half-size of the ground grid, world units
+  float gridStep = 4.0f;
+  glm::vec4 background{0.125f, 0.149f, 0.180f, 1.0f};  // display (sRGB) colour: #20262e
+};
+
+}  // namespace riglens::render

@@ -1,0 +1,67 @@
+#version 440
+// Review shading: vertex colour (or a QA tint) lit by a key and a fill light
+// over a hemispheric ambient term, in linear space, encoded to sRGB on output.
+layout(location = 0) in vec3 vNormal;
+layout(location = 1) in vec3 vColor;
+layout(location = 2) in vec3 vBary;
+
+layout(std140, binding = 0) uniform Frame {
+    mat4 viewProj;
+    vec4 cameraPos;
+    vec4 keyDir;
+    vec4 fillDir;
+    vec4 skyColor;
+    vec4 groundColor;
+    vec4 highlightColor;
+    ivec4 mode;
+    vec4 wire;
+} frame;
+
+layout(std140, binding = 1) uniform Part {
+    mat4 model;
+    mat4 normalMatrix;
+    vec4 tint;
+} part;
+
+layout(location = 0) out vec4 fragColor;
+
+// Tint modes, as core::TintMode.
+const int kColor = 0, kPart = 1, kJoint = 2, kNormals = 3, kWireframe = 4, kSockets = 5;
+
+vec3 encodeSrgb(vec3 c)
+{
+    c = clamp(c, 0.0, 1.0);
+    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+}
+
+void main()
+{
+    vec3 n = normalize(vNormal);
+    if (!gl_FrontFacing)
+        n = -n;
+    int mode = frame.mode.x;
+    vec3 rgb;
+    if (mode == kNormals) {
+        rgb = n * 0.5 + 0.5;  // shown as is: a debugging view, not lit
+        fragColor = vec4(rgb, 1.0);
+        if (part.tint.w > 0.5)
+            fragColor.rgb = mix(fragColor.rgb, frame.highlightColor.rgb, frame.highlightColor.w);
+        return;
+    }
+    vec3 base = (mode == kPart || mode == kJoint) ? part.tint.rgb : vColor;
+    float hemi = n.y * 0.5 + 0.5;
+    vec3 light = mix(frame.groundColor.rgb, frame.skyColor.rgb, hemi) * frame.skyColor.w
+               + max(dot(n, frame.keyDir.xyz), 0.0) * frame.keyDir.w
+               + max(dot(n, frame.fillDir.xyz), 0.0) * frame.fillDir.w;
+    rgb = base * light;
+    if (part.tint.w > 0.5)
+        rgb = mix(rgb, frame.highlightColor.rgb, frame.highlightColor.w);
+    if (frame.mode.z != 0) {
+        // Distance to the nearest edge in pixels, from the barycentrics.
+        vec3 d = fwidth(vBary);
+        vec3 a = smoothstep(vec3(0.0), d * frame.wire.x, vBary);
+        float edge = 1.0 - min(min(a.x, a.y), a.z);
+        rgb = mix(rgb, frame.wire.yzw, edge);
+    }
+    fragColor = vec4(frame.mode.y != 0 ? encodeSrgb(rgb) : rgb, 1.0);
+}
