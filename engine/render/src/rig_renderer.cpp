@@ -10,6 +10,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "gpu_layouts.h"
+#include "gpu_skinning.h"
 #include "shader_library.h"
 
 namespace riglens::render {
@@ -17,8 +18,6 @@ namespace riglens::render {
 namespace {
 
 using Buffer = std::unique_ptr<QRhiBuffer>;
-
-constexpr int kSkinWorkgroup = 64;  // local_size_x in skin.comp
 
 glm::mat4 toGlm(const QMatrix4x4& q) {
   glm::mat4 out;
@@ -41,14 +40,6 @@ struct GpuPart {
   std::size_t vertexBytes = 0, indexBytes = 0, wireBytes = 0;
 };
 
-struct GpuSkin {
-  Buffer params, restPositions, restNormals, joints, weights, bones;
-  std::unique_ptr<QRhiShaderResourceBindings> srb;
-  std::unique_ptr<QRhiComputePipeline> pipeline;
-  quint32 vertexCount = 0, boneCount = 0;
-  std::size_t bytes = 0;
-};
-
 }  // namespace
 
 struct RigRenderer::Impl {
@@ -59,7 +50,7 @@ struct RigRenderer::Impl {
   std::shared_ptr<const core::LoadedRun> uploadedRun;
   bool needsUpload = false;
   std::vector<GpuPart> parts;
-  std::unique_ptr<GpuSkin> skin;
+  std::unique_ptr<GpuSkinning> skin;
 
   Buffer frameUbo, partUbo, constantBary, lineVbuf;
   int partSlot = 0;
@@ -113,39 +104,9 @@ struct RigRenderer::Impl {
       parts.push_back(std::move(part));
     }
     if (skinned && !run.meshes.empty() && !run.meshes[0].empty()) {
-      if (!device.supportsCompute()) return fail("GPU skinning needs compute shaders");
-      const core::PartMesh& mesh = run.meshes[0];
-      const core::SkinData& data = *run.skin;
-      skin = std::make_unique<GpuSkin>();
-      skin->vertexCount = static_cast<quint32>(mesh.vertexCount());
-      skin->boneCount = static_cast<quint32>(data.boneNames.size());
-      const auto sto = QRhiBuffer::StorageBuffer;
-      skin->restPositions = staticBuffer(sto, mesh.positions.data(), mesh.positions.size() * 4, batch, QRhiBuffer::Static);
-      skin->restNormals = staticBuffer(sto, mesh.normals.data(), mesh.normals.size() * 4, batch, QRhiBuffer::Static);
-      skin->joints = staticBuffer(sto, data.joints.data(), data.joints.size() * 4, batch, QRhiBuffer::Static);
-      skin->weights = staticBuffer(sto, data.weights.data(), data.weights.size() * 4, batch, QRhiBuffer::Static);
-      skin->bones = staticBuffer(sto, nullptr, std::max<std::size_t>(1, data.boneNames.size()) * 64, batch, QRhiBuffer::Static);
-      skin->params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SkinParams)));
-      if (!skin->restPositions || !skin->restNormals || !skin->joints || !skin->weights || !skin->bones || !skin->params->create())
-        return fail("cannot create skinning buffers");
-      skin->bytes = (mesh.positions.size() + mesh.normals.size() + data.joints.size() + data.weights.size()) * 4 +
-                    std::max<std::size_t>(1, data.boneNames.size()) * 64 + sizeof(gpu::SkinParams);
-      auto cs = loadShader("skin.comp");
-      if (!cs) return fail(cs.error().message.c_str());
-      skin->srb.reset(rhi->newShaderResourceBindings());
-      const auto stage = QRhiShaderResourceBinding::ComputeStage;
-      skin->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, skin->params.get()),
-                              QRhiShaderResourceBinding::bufferLoad(1, stage, skin->restPositions.get()),
-                              QRhiShaderResourceBinding::bufferLoad(2, stage, skin->restNormals.get()),
-                              QRhiShaderResourceBinding::bufferLoad(3, stage, skin->joints.get()),
-                              QRhiShaderResourceBinding::bufferLoad(4, stage, skin->weights.get()),
-                              QRhiShaderResourceBinding::bufferLoad(5, stage, skin->bones.get()),
-                              QRhiShaderResourceBinding::bufferStore(6, stage, parts[0].positions.get()),
-                              QRhiShaderResourceBinding::bufferStore(7, stage, parts[0].normals.get())});
-      skin->pipeline.reset(rhi->newComputePipeline());
-      skin->pipeline->setShaderStage({QRhiShaderStage::Compute, *cs});
-      skin->pipeline->setShaderResourceBindings(skin->srb.get());
-      if (!skin->srb->create() || !skin->pipeline->create()) return fail("cannot create the skinning pipeline");
+      auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, parts[0].positions.get(), parts[0].normals.get());
+      if (!created) return fail(created.error().message.c_str());
+      skin = std::move(created).value();
     }
     // Per-part uniform slots.
     partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
@@ -393,16 +354,7 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
   d.writeUniforms(batch);
 
   if (d.skin) {
-    gpu::SkinParams params{d.skin->vertexCount, d.skin->boneCount, {0, 0}};
-    batch->updateDynamicBuffer(d.skin->params.get(), 0, sizeof(params), &params);
-    std::vector<glm::mat4> bones = state.bones;
-    bones.resize(std::max<std::size_t>(1, d.skin->boneCount), glm::mat4(1.0f));
-    batch->uploadStaticBuffer(d.skin->bones.get(), 0, static_cast<int>(bones.size() * 64), bones.data());
-    cb->beginComputePass(batch);
-    cb->setComputePipeline(d.skin->pipeline.get());
-    cb->setShaderResources();
-    cb->dispatch(static_cast<int>((d.skin->vertexCount + kSkinWorkgroup - 1) / kSkinWorkgroup), 1, 1);
-    cb->endComputePass();
+    d.skin->record(cb, batch, state.bones);
   } else {
     cb->resourceUpdate(batch);
   }
@@ -472,7 +424,7 @@ MemoryReport RigRenderer::memoryReport() const {
     report.parts.push_back(std::move(m));
   }
   report.uniformBytes = (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) + (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
-  report.storageBytes = d.skin ? d.skin->bytes : 0;
+  report.storageBytes = d.skin ? d.skin->bytes() : 0;
   report.overlayBytes = static_cast<std::size_t>(d.lineCapacity) + (d.constantBary ? 12 : 0);
   report.cpuBytes = run ? run->cpuBytes() : 0;
   return report;

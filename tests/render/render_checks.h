@@ -1,0 +1,56 @@
+// Helpers of the render tests: sample runs posed into a FrameState, golden
+// image comparison (tolerances stated by the caller), and a shading-free
+// check of which part a pixel shows.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <QtGui/QImage>
+
+#include "riglens/core/orbit_camera.h"
+#include "riglens/core/rig_controller.h"
+#include "riglens/core/run_loader.h"
+#include "riglens/render/frame_builder.h"
+
+namespace riglens::test {
+
+// A generated sample run, loaded (written once per process to a temp folder).
+std::shared_ptr<const core::LoadedRun> sampleRun(const std::string& name);
+
+struct Pose {
+  std::vector<std::pair<std::string, double>> callers;
+  std::string play;  // empty: none
+  double timeMs = 0;
+};
+
+// Part worlds for a pose (autoPlay at timeMs, the playable from 0 to timeMs).
+std::vector<glm::mat4> posedWorlds(const core::LoadedRun& run, const Pose& pose);
+
+// The default camera framed on the run's rest bounds (stable across poses).
+core::OrbitCamera defaultCamera(const core::LoadedRun& run);
+
+struct GoldenTolerance {
+  int channel = 8;              // |actual - golden| per 8-bit channel still counted as equal
+  double maxDifferingFraction;  // of all pixels
+};
+
+// Compares `actual` with tests/render/golden/<name>.png. On a mismatch or a
+// missing golden, writes <test-output>/golden/<name>.png (and a diff image)
+// and returns what is wrong; returns an empty string when it matches.
+QString compareWithGolden(const QImage& actual, const QString& name, GoldenTolerance tolerance);
+
+// The part (index into `tints`) whose tint is closest in chromaticity to the
+// pixel: independent of how bright the lighting made it. -1 for background-like
+// (grey) pixels.
+int nearestTint(QRgb pixel, const std::vector<glm::vec3>& tints);
+
+// For each part with geometry: a point on it that the camera sees (ray cast
+// against every posed triangle), projected to pixel coordinates (top row
+// first); nullopt when no sampled point of the part is visible.
+std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds,
+                                                     const core::OrbitCamera& camera, QSize size);
+
+}  // namespace riglens::test
