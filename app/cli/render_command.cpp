@@ -2,6 +2,7 @@
 //   [--play NAME --time-ms T] [--tint MODE] [--yaw DEG --pitch DEG]
 //   [--turntable N --out-pattern shot_{i}.png] [--backend vulkan|opengl]
 #include <chrono>
+#include <cstring>
 
 #include <QtCore/QDir>
 #include <QtGui/QImage>
@@ -37,12 +38,13 @@ int runRender(const QStringList& args) {
   const QCommandLineOption pitch("pitch", "Camera pitch in degrees (default 25).", "DEG", "25");
   const QCommandLineOption turntable("turntable", "Render N shots around the model (yaw steps of 360/N).", "N");
   const QCommandLineOption pattern("out-pattern", "File names for --turntable; {i} is the shot number.", "PATTERN");
+  const QCommandLineOption strip("strip", "With --turntable: also write all shots side by side into one PNG.", "FILE.png");
   const QCommandLineOption highlight("highlight", "Highlight this part.", "PART");
   const QCommandLineOption noGrid("no-grid", "Hide the ground grid.");
   const QCommandLineOption noAxes("no-axes", "Hide the axis gizmo.");
   const QCommandLineOption backend("backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API", "vulkan");
   const QCommandLineOption samples("samples", "MSAA samples (default: 4 when available).", "N", "0");
-  parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, highlight, noGrid, noAxes, backend, samples});
+  parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend, samples});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
 
@@ -58,8 +60,8 @@ int runRender(const QStringList& args) {
   if (parser.isSet(turntable)) {
     shots = parser.value(turntable).toInt(&ok1);
     if (!ok1 || shots < 1 || shots > 720) return usageError("render", "--turntable needs a count between 1 and 720");
-    if (!parser.isSet(pattern) || !parser.value(pattern).contains("{i}"))
-      return usageError("render", "--turntable needs --out-pattern with {i}");
+    if ((!parser.isSet(pattern) || !parser.value(pattern).contains("{i}")) && !parser.isSet(strip))
+      return usageError("render", "--turntable needs --out-pattern with {i} or --strip FILE.png");
   } else if (!parser.isSet(out)) {
     return usageError("render", "missing --out FILE.png");
   }
@@ -92,15 +94,28 @@ int runRender(const QStringList& args) {
   core::OrbitCamera camera;
   camera.frame(core::posedBounds(*run, worlds));
   const float aspect = float(imageSize.width()) / float(imageSize.height());
+  QImage stripImage;
+  if (parser.isSet(strip)) {
+    stripImage = QImage(imageSize.width() * shots, imageSize.height(), QImage::Format_RGBA8888);
+    stripImage.fill(Qt::transparent);
+  }
   for (int i = 0; i < shots; ++i) {
     camera.setAngles(yawDeg + 360.0f * float(i) / float(shots), pitchDeg);
     const render::FrameState state = render::buildFrameState(*run, worlds, camera, aspect, view);
     auto image = (*canvas)->render(renderer, state);
     if (!image) return inputError(image.error().message);
+    if (!stripImage.isNull())
+      for (int y = 0; y < imageSize.height(); ++y)
+        std::memcpy(stripImage.scanLine(y) + 4 * imageSize.width() * i, image->constScanLine(y), 4 * std::size_t(imageSize.width()));
+    if (parser.isSet(turntable) && !parser.isSet(pattern)) continue;
     QString file = parser.isSet(turntable) ? parser.value(pattern) : parser.value(out);
     file.replace("{i}", QString::number(i));
     if (!image->save(file, "PNG")) return inputError(file.toStdString() + ": cannot write the PNG");
     std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
+  }
+  if (!stripImage.isNull()) {
+    if (!stripImage.save(parser.value(strip), "PNG")) return inputError(parser.value(strip).toStdString() + ": cannot write the PNG");
+    std::printf("%s\n", qPrintable(QDir(parser.value(strip)).absolutePath()));
   }
   return kExitOk;
 }

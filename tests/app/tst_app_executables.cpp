@@ -145,6 +145,27 @@ class TestAppExecutables : public QObject {
     QCOMPARE(runProgram(kCli, {"export", tank, "--out", dir.filePath("x.glb"), "--scale", "-2"}).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"export", tank, "--out", dir.filePath("x.fbx")}).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"export", tank}).exitCode, 2);
+
+    // render: one PNG, a turntable, and the refusals.
+    auto windowless = QProcessEnvironment::systemEnvironment();
+    windowless.remove("QT_QPA_PLATFORM");  // the CLI picks vkkhrdisplay by itself
+    const QString png = dir.filePath("tank.png");
+    const Run rendered = runProgram(kCli, {"render", tank, "--out", png, "--size", "160x120", "--tint", "joint",
+                                           "--set", "turret_yaw=0.5", "--play", "fire", "--time-ms", "60"}, windowless);
+    QVERIFY2(rendered.exitCode == 0, qPrintable(rendered.err));
+    QCOMPARE(QImage(png).size(), QSize(160, 120));
+    const Run turntable = runProgram(kCli, {"render", tank, "--turntable", "4", "--out-pattern", dir.filePath("spin_{i}.png"),
+                                            "--size", "64x64"}, windowless);
+    QVERIFY2(turntable.exitCode == 0, qPrintable(turntable.err));
+    for (int i = 0; i < 4; ++i) QVERIFY(QFileInfo::exists(dir.filePath(QString("spin_%1.png").arg(i))));
+    QVERIFY(QImage(dir.filePath("spin_0.png")) != QImage(dir.filePath("spin_1.png")));
+    QCOMPARE(runProgram(kCli, {"render", tank, "--out", png, "--tint", "plaid"}, windowless).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"render", tank, "--turntable", "3"}, windowless).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"render", tank, "--out", png, "--size", "0x0"}, windowless).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"render", dir.filePath("nothing"), "--out", png}, windowless).exitCode, 1);
+    const Run badPart = runProgram(kCli, {"render", tank, "--out", png, "--highlight", "wheel"}, windowless);
+    QCOMPARE(badPart.exitCode, 1);
+    QVERIFY(badPart.err.contains("no part named 'wheel'"));
     QCOMPARE(runProgram(kCli, {"inspect", "--help"}).exitCode, 0);
   }
 
