@@ -15,6 +15,9 @@ ApplicationWindow {
     width: 1280
     height: 800
     visible: true
+    // The engine draws the viewport under the QML scene: the window clears to
+    // the viewport's background, the panels are opaque.
+    color: "#20262e"
     title: controller.documentTitle.length > 0
            ? controller.documentTitle + " — RigLens"
            : "RigLens"
@@ -110,6 +113,7 @@ ApplicationWindow {
         }
 
         Viewport {
+            id: viewportItem
             objectName: "viewport"
             SplitView.fillWidth: true
             SplitView.minimumWidth: 320

@@ -1,11 +1,17 @@
-// The viewport: where the engine draws the model. Until a model is loaded it
-// shows how to open one. Drag and drop of a file opens it.
+// The viewport: the engine draws the model underneath (RigViewport), the QML
+// here only adds the empty state, the loading indicator and drag-and-drop.
 import QtQuick
 import QtQuick.Controls
+import RigLens.Engine
 
-Rectangle {
+RigViewport {
     id: viewport
-    color: "#20262e"
+    controller: ApplicationWindow.window.controller
+    focus: true
+
+    Keys.onPressed: (event) => {
+        if (event.key === Qt.Key_F) { viewport.frameAll(); event.accepted = true }
+    }
 
     DropArea {
         anchors.fill: parent
@@ -15,10 +21,17 @@ Rectangle {
         }
     }
 
+    BusyIndicator {
+        objectName: "loadingIndicator"
+        anchors.centerIn: parent
+        running: ApplicationWindow.window.controller.loading
+        visible: running
+    }
+
     Column {
         anchors.centerIn: parent
         spacing: 8
-        visible: !ApplicationWindow.window.controller.hasDocument
+        visible: !ApplicationWindow.window.controller.hasDocument && !ApplicationWindow.window.controller.loading
         Label {
             anchors.horizontalCenter: parent.horizontalCenter
             text: qsTr("No model open")

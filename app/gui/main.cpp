@@ -113,9 +113,16 @@ int main(int argc, char* argv[]) {
     return 1;
   }
   if (!parser.positionalArguments().isEmpty()) controller.open(parser.positionalArguments().first());
+  else controller.openDefault();
 
   if (parser.isSet(screenshotOption)) {
     window->resize(size);
+    // The first frames after the model is in (or its load failed).
+    controller.waitForLoad();
+    if (!controller.hasDocument()) {
+      std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
+      return 1;
+    }
     screenshotAfterFrames(window, &controller, parser.value(screenshotOption), 3);
   }
   return QGuiApplication::exec();

@@ -3,9 +3,17 @@
 // error shown in the banner. Lives on the GUI thread.
 #pragma once
 
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QFutureWatcher>
 #include <QtCore/QObject>
 #include <QtCore/QStringList>
+#include <QtCore/QTimer>
 #include <QtCore/QUrl>
+
+#include <memory>
+
+#include "document.h"
+#include "riglens/core/expected.h"
 
 class QQuickWindow;
 
@@ -24,6 +32,8 @@ class AppController : public QObject {
   Q_PROPERTY(qint64 gpuBytes READ gpuBytes NOTIFY documentChanged)
   Q_PROPERTY(QStringList recentFiles READ recentFiles NOTIFY recentFilesChanged)
   Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
+  Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
+  Q_PROPERTY(QStringList warnings READ warnings NOTIFY documentChanged)
 
  public:
   static constexpr int kMaxRecentFiles = 10;
@@ -31,19 +41,29 @@ class AppController : public QObject {
   explicit AppController(QObject* parent = nullptr);
 
   QString documentTitle() const { return m_documentTitle; }
-  bool hasDocument() const { return !m_documentPath.isEmpty(); }
-  bool canExport() const { return false; }  // true once a voxel rig is loaded
-  QStringList partNames() const { return {}; }
-  QStringList jointNames() const { return {}; }
-  QStringList animationNames() const { return {}; }
-  QStringList expressionChannels() const { return {}; }
-  qint64 cpuBytes() const { return 0; }
-  qint64 gpuBytes() const { return 0; }
+  bool hasDocument() const { return m_document != nullptr; }
+  bool canExport() const { return m_document != nullptr; }
+  QStringList partNames() const;
+  QStringList jointNames() const;
+  QStringList animationNames() const;
+  QStringList expressionChannels() const { return {}; }  // splat characters: not in this build
+  qint64 cpuBytes() const;
+  qint64 gpuBytes() const { return m_gpuBytes; }
+  bool loading() const { return m_loading; }
+  QStringList warnings() const;
+  Document* document() { return m_document.get(); }
   QStringList recentFiles() const { return m_recentFiles; }
   QString lastError() const { return m_lastError; }
 
   // `location` is a QUrl (from dialogs and drops) or a local path string.
+  // Loads off the GUI thread; the current model stays until the new one is
+  // ready, and stays if it fails (lastError says why).
   Q_INVOKABLE void open(const QVariant& location);
+  // Opens the bundled sample (generated once into the cache folder).
+  Q_INVOKABLE void openDefault();
+  // Blocks until no load is running (for --screenshot, tests).
+  void waitForLoad();
+  void setGpuBytes(qint64 bytes);
   Q_INVOKABLE void exportGlb(const QVariant& location);
   // Grabs the window's current frame and writes it as PNG. Returns false and
   // sets lastError when the file cannot be written.
@@ -58,11 +78,22 @@ class AppController : public QObject {
   void documentChanged();
   void recentFilesChanged();
   void lastErrorChanged();
+  void loadingChanged();
+  void poseChanged();  // joint values / part worlds changed (animation tick, slider)
 
  private:
   void setError(const QString& message);
   void rememberRecent(const QString& path);
+  void finishLoad();
+  void tick();
 
+  std::unique_ptr<Document> m_document;
+  QFutureWatcher<core::Expected<core::LoadedRun>> m_load;
+  QString m_loadingPath;
+  bool m_loading = false;
+  qint64 m_gpuBytes = 0;
+  QTimer m_clock;
+  QElapsedTimer m_sinceTick;
   QString m_documentPath;
   QString m_documentTitle;
   QStringList m_recentFiles;

@@ -5,11 +5,13 @@
 #include <QtQuick/QQuickWindow>
 
 #include "app_controller.h"
+#include "app_types.h"
 
 namespace riglens::app {
 
 QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller,
                                QString* error) {
+  registerAppTypes();
   QStringList warnings;
   const auto connection = QObject::connect(&engine, &QQmlEngine::warnings, &engine,
       [&warnings](const QList<QQmlError>& list) {

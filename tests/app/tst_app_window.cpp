@@ -11,7 +11,10 @@
 
 #include <set>
 
+#include <fstream>
+
 #include "app_controller.h"
+#include "riglens/core/sample_runs.h"
 #include "main_window.h"
 #include "test_paths.h"
 
@@ -100,6 +103,41 @@ class TestAppWindow : public QObject {
     auto* viewport = m_window->findChild<QQuickItem*>(QStringLiteral("viewport"));
     const QPointF corner = viewport->mapToScene({10, 10}) * m_window->devicePixelRatio();
     QCOMPARE(QColor(image.pixel(corner.toPoint())).name(), QStringLiteral("#20262e"));
+  }
+
+  void opensASampleAndTheViewportDrawsIt() {
+    QTemporaryDir dir;
+    QVERIFY(riglens::core::writeSampleRun(*riglens::core::makeSampleRun("tank-cubes"), dir.filePath("tank").toStdString()));
+    m_controller->open(dir.filePath("tank"));
+    QVERIFY(m_controller->loading());
+    QTRY_VERIFY_WITH_TIMEOUT(!m_controller->loading(), 20000);
+    QVERIFY2(m_controller->hasDocument(), qPrintable(m_controller->lastError()));
+    QCOMPARE(m_controller->partNames(), (QStringList{"hull", "turret", "barrel", "muzzle", "radar"}));
+    QVERIFY(m_controller->recentFiles().first().endsWith("tank"));
+    auto* viewport = m_window->findChild<QQuickItem*>(QStringLiteral("viewport"));
+    QTRY_VERIFY_WITH_TIMEOUT(viewport->property("framesRendered").toInt() > 0, 10000);
+    QTRY_VERIFY(viewport->property("gpuBytes").toLongLong() > 100000);
+    QCOMPARE(m_controller->gpuBytes(), viewport->property("gpuBytes").toLongLong());
+    const QImage image = m_window->grabWindow();
+    image.save(test::outputPath("app_tank.png"));
+    // The model covers the middle of the viewport: not the background colour.
+    const QPointF centre = viewport->mapToScene({viewport->width() / 2, viewport->height() / 2}) * m_window->devicePixelRatio();
+    QVERIFY(QColor(image.pixel(centre.toPoint())).name() != QStringLiteral("#20262e"));
+    // Tint modes switch at runtime: the part tint changes the pixels.
+    viewport->setProperty("tint", "part");
+    const int before = viewport->property("framesRendered").toInt();
+    QTRY_VERIFY(viewport->property("framesRendered").toInt() > before);
+    const QImage tinted = m_window->grabWindow();
+    QVERIFY(tinted.pixel(centre.toPoint()) != image.pixel(centre.toPoint()));
+    viewport->setProperty("tint", "color");
+
+    // A bad file: the error shows and the tank stays.
+    std::ofstream(dir.filePath("bad.json").toStdString()) << R"({"parts": [{"name": 3}]})";
+    m_controller->open(dir.filePath("bad.json"));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_controller->loading(), 20000);
+    QVERIFY(m_controller->lastError().contains("/parts/0/name: expected a string"));
+    QCOMPARE(m_controller->partNames().size(), 5);
+    m_controller->clearError();
   }
 
   void savesScreenshotThroughTheController() {

@@ -60,7 +60,7 @@ core::Expected<void> OffscreenCanvas::frame(RigRenderer& renderer, const FrameSt
   }
   const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
   cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});
-  renderer.record(cb, m_size);
+  renderer.record(cb, QRect(QPoint(0, 0), m_size), m_size);
   QRhiReadbackResult readback;
   QRhiResourceUpdateBatch* batch = nullptr;
   if (out) {

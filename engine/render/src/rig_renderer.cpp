@@ -191,7 +191,8 @@ struct RigRenderer::Impl {
     ps->setVertexInputLayout(layout);
     ps->setDepthTest(true);
     ps->setDepthWrite(true);
-    ps->setCullMode(QRhiGraphicsPipeline::None);  // meshers differ in winding care; the shader flips back faces
+    ps->setCullMode(QRhiGraphicsPipeline::None);
+    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);  // meshers differ in winding care; the shader flips back faces
     ps->setSampleCount(samples);
     ps->setShaderResourceBindings(partSrb.get());
     ps->setRenderPassDescriptor(rp);
@@ -206,6 +207,7 @@ struct RigRenderer::Impl {
     std::unique_ptr<QRhiGraphicsPipeline> ps(rhi->newGraphicsPipeline());
     ps->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
     ps->setTopology(QRhiGraphicsPipeline::Lines);
+    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
     QRhiVertexInputLayout layout;
     layout.setBindings({{sizeof(gpu::LineVertex)}});
     layout.setAttributes({{0, 0, QRhiVertexInputAttribute::Float3, 0},
@@ -361,14 +363,18 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
   return true;
 }
 
-void RigRenderer::record(QRhiCommandBuffer* cb, QSize outputSize) {
+void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
   Impl& d = *m_impl;
-  if (!d.partPipeline) return;
-  // QRhi sets the viewport on the bound pipeline: bind first, then set it.
-  const QRhiViewport viewport(0, 0, float(outputSize.width()), float(outputSize.height()));
+  if (!d.partPipeline || rect.isEmpty()) return;
+  // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
+  // the bound pipeline: bind first, then set them.
+  const int bottom = targetSize.height() - (rect.y() + rect.height());
+  const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height()));
+  const QRhiScissor scissor(rect.x(), bottom, rect.width(), rect.height());
   const auto bind = [&](QRhiGraphicsPipeline* ps) {
     cb->setGraphicsPipeline(ps);
     cb->setViewport(viewport);
+    cb->setScissor(scissor);
   };
   const bool wire = d.state.tint == core::TintMode::Wireframe;
   for (std::size_t p = 0; p < d.parts.size(); ++p) {

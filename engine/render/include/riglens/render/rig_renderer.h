@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include <QtCore/QRect>
 #include <QtCore/QSize>
 
 #include "riglens/core/run_loader.h"
@@ -60,8 +61,10 @@ class RigRenderer {
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state);
 
-  // Inside a pass on that target: one draw per part, then the overlays.
-  void record(QRhiCommandBuffer* cb, QSize outputSize);
+  // Inside a pass on that target: one draw per part, then the overlays,
+  // into `viewport` (pixels, top-left origin) of a target of `targetSize`;
+  // nothing is drawn outside it.
+  void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize);
 
   MemoryReport memoryReport() const;
 

@@ -1,0 +1,8 @@
+// Registers the C++ types the QML panels use (the viewport item) under
+// "RigLens.Engine 1.0". Called by the riglens executable and the app tests
+// before they load the QML.
+#pragma once
+
+namespace riglens::app {
+void registerAppTypes();
+}

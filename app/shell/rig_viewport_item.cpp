@@ -1,0 +1,259 @@
+#include "rig_viewport_item.h"
+
+#include <cmath>
+
+#include <QtCore/QRunnable>
+#include <QtGui/QMouseEvent>
+#include <QtGui/QWheelEvent>
+#include <QtGui/QCursor>
+#include <QtQuick/QQuickWindow>
+#include <QtQuick/QSGRendererInterface>
+
+#include "app_controller.h"
+#include "riglens/core/scene_bounds.h"
+#include "riglens/render/frame_builder.h"
+#include "riglens/render/window_renderer.h"
+
+namespace riglens::app {
+
+// Lives on the render thread. Receives a snapshot in sync() (GUI thread
+// blocked), draws it in the window's frame.
+class ViewportRenderer : public QObject {
+ public:
+  explicit ViewportRenderer(QQuickWindow* window) : m_window(window) {}
+
+  void setSnapshot(std::shared_ptr<const core::LoadedRun> run, bool modelChanged, render::FrameState state, QRect viewport) {
+    if (modelChanged) {
+      m_run = std::move(run);
+      m_modelPending = true;
+    }
+    m_state = std::move(state);
+    m_viewport = viewport;
+  }
+
+  // beforeRendering: render thread, outside the main pass.
+  void prepare() {
+    QSGRendererInterface* rif = m_window->rendererInterface();
+    auto* rhi = static_cast<QRhi*>(rif->getResource(m_window, QSGRendererInterface::RhiResource));
+    auto* swapchain = static_cast<QRhiSwapChain*>(rif->getResource(m_window, QSGRendererInterface::RhiSwapchainResource));
+    m_swapchain = swapchain;
+    if (!rhi || !swapchain) return;  // the software renderer: nothing to draw with
+    if (!m_renderer) m_renderer = std::make_unique<render::WindowRenderer>(rhi);
+    if (m_modelPending) {
+      m_renderer->setModel(m_run);
+      m_modelPending = false;
+    }
+    if (!m_run || m_viewport.isEmpty()) {
+      m_ready = false;
+      return;
+    }
+    m_ready = m_renderer->prepare(swapchain, m_state, m_viewport);
+    if (m_ready) m_gpuBytes = qint64(m_renderer->memoryReport().gpuBytes());
+  }
+
+  // beforeRenderPassRecording: inside the main pass, under the QML scene.
+  void record() {
+    if (!m_ready || !m_swapchain) return;
+    m_window->beginExternalCommands();
+    m_renderer->record(m_swapchain);
+    m_window->endExternalCommands();
+    ++m_frames;
+  }
+
+  qint64 gpuBytes() const { return m_gpuBytes; }
+  int frames() const { return m_frames; }
+
+ private:
+  QQuickWindow* m_window;
+  std::unique_ptr<render::WindowRenderer> m_renderer;
+  QRhiSwapChain* m_swapchain = nullptr;
+  std::shared_ptr<const core::LoadedRun> m_run;
+  bool m_modelPending = false;
+  render::FrameState m_state;
+  QRect m_viewport;
+  bool m_ready = false;
+  qint64 m_gpuBytes = 0;
+  int m_frames = 0;
+};
+
+namespace {
+
+class CleanupJob : public QRunnable {
+ public:
+  explicit CleanupJob(ViewportRenderer* renderer) : m_renderer(renderer) {}
+  void run() override { delete m_renderer; }
+
+ private:
+  ViewportRenderer* m_renderer;
+};
+
+}  // namespace
+
+RigViewportItem::RigViewportItem(QQuickItem* parent) : QQuickItem(parent) {
+  setAcceptedMouseButtons(Qt::LeftButton | Qt::RightButton | Qt::MiddleButton);
+  setFlag(ItemAcceptsInputMethod, false);
+  connect(this, &QQuickItem::windowChanged, this, &RigViewportItem::handleWindowChanged);
+  connect(this, &QQuickItem::widthChanged, this, &RigViewportItem::requestFrame);
+  connect(this, &QQuickItem::heightChanged, this, &RigViewportItem::requestFrame);
+}
+
+RigViewportItem::~RigViewportItem() = default;
+
+QObject* RigViewportItem::controllerObject() const { return m_controller; }
+
+void RigViewportItem::setControllerObject(QObject* object) {
+  auto* controller = qobject_cast<AppController*>(object);
+  if (controller == m_controller) return;
+  if (m_controller) disconnect(m_controller, nullptr, this, nullptr);
+  m_controller = controller;
+  if (m_controller) {
+    connect(m_controller, &AppController::documentChanged, this, &RigViewportItem::documentChanged);
+    connect(m_controller, &AppController::poseChanged, this, &RigViewportItem::requestFrame);
+  }
+  documentChanged();
+  emit controllerChanged();
+}
+
+void RigViewportItem::documentChanged() {
+  m_modelChanged = true;
+  m_framed = false;
+  requestFrame();
+}
+
+void RigViewportItem::setTint(const QString& tint) {
+  core::TintMode mode;
+  if (tint == m_tint || !core::parseTintMode(tint.toStdString(), &mode)) return;
+  m_tint = tint;
+  emit viewChanged();
+  requestFrame();
+}
+
+void RigViewportItem::setHighlightPart(int part) {
+  if (part == m_highlightPart) return;
+  m_highlightPart = part;
+  emit viewChanged();
+  requestFrame();
+}
+
+void RigViewportItem::setShowGrid(bool show) {
+  if (show == m_showGrid) return;
+  m_showGrid = show;
+  emit viewChanged();
+  requestFrame();
+}
+
+void RigViewportItem::setShowAxes(bool show) {
+  if (show == m_showAxes) return;
+  m_showAxes = show;
+  emit viewChanged();
+  requestFrame();
+}
+
+void RigViewportItem::setYaw(double deg) {
+  m_camera.setAngles(float(deg), m_camera.pitchDeg());
+  emit viewChanged();
+  requestFrame();
+}
+
+void RigViewportItem::setPitch(double deg) {
+  m_camera.setAngles(m_camera.yawDeg(), float(deg));
+  emit viewChanged();
+  requestFrame();
+}
+
+void RigViewportItem::frameAll() {
+  m_framed = false;
+  requestFrame();
+}
+
+void RigViewportItem::requestFrame() {
+  if (window()) window()->update();
+}
+
+void RigViewportItem::handleWindowChanged(QQuickWindow* window) {
+  if (!window) return;
+  connect(window, &QQuickWindow::beforeSynchronizing, this, &RigViewportItem::sync, Qt::DirectConnection);
+  connect(window, &QQuickWindow::sceneGraphInvalidated, this, &RigViewportItem::cleanup, Qt::DirectConnection);
+  // The engine draws first; QML panels draw over it. Quick must not clear over
+  // the viewport after we drew: it clears before beforeRenderPassRecording.
+}
+
+// GUI thread blocked, render thread running: the only place state crosses.
+void RigViewportItem::sync() {
+  QQuickWindow* win = window();
+  if (!m_renderer) {
+    m_renderer = new ViewportRenderer(win);
+    connect(win, &QQuickWindow::beforeRendering, m_renderer, &ViewportRenderer::prepare, Qt::DirectConnection);
+    connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer, &ViewportRenderer::record, Qt::DirectConnection);
+    m_modelChanged = true;
+  }
+  if (m_renderer->gpuBytes() != m_gpuBytes) {
+    m_gpuBytes = m_renderer->gpuBytes();
+    if (m_controller) m_controller->setGpuBytes(m_gpuBytes);
+    QMetaObject::invokeMethod(this, &RigViewportItem::gpuBytesChanged, Qt::QueuedConnection);
+  }
+  if (m_renderer->frames() != m_framesRendered) {
+    m_framesRendered = m_renderer->frames();
+    QMetaObject::invokeMethod(this, &RigViewportItem::framesRenderedChanged, Qt::QueuedConnection);
+  }
+  Document* doc = m_controller ? m_controller->document() : nullptr;
+  const qreal dpr = win->effectiveDevicePixelRatio();
+  const QPointF topLeft = mapToScene(QPointF(0, 0)) * dpr;
+  const QRect viewport(topLeft.toPoint(), (size() * dpr).toSize());
+  if (!doc) {
+    m_renderer->setSnapshot(nullptr, m_modelChanged, {}, viewport);
+    m_modelChanged = false;
+    return;
+  }
+  const auto& worlds = doc->controller().partWorlds();
+  if (!m_framed) {
+    m_camera.frame(core::posedBounds(*doc->run(), worlds));
+    m_framed = true;
+  }
+  render::ViewSettings view;
+  core::parseTintMode(m_tint.toStdString(), &view.tint);
+  view.highlightPart = m_highlightPart;
+  view.showGrid = m_showGrid;
+  view.showAxes = m_showAxes;
+  const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
+  m_renderer->setSnapshot(doc->run(), m_modelChanged, render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view), viewport);
+  m_modelChanged = false;
+}
+
+void RigViewportItem::cleanup() {
+  delete m_renderer;  // render thread, scene graph going away
+  m_renderer = nullptr;
+}
+
+void RigViewportItem::releaseResources() {
+  if (m_renderer && window()) window()->scheduleRenderJob(new CleanupJob(m_renderer), QQuickWindow::BeforeSynchronizingStage);
+  m_renderer = nullptr;
+}
+
+void RigViewportItem::mousePressEvent(QMouseEvent* event) {
+  m_lastMouse = event->position();
+  forceActiveFocus();
+  event->accept();
+}
+
+void RigViewportItem::mouseMoveEvent(QMouseEvent* event) {
+  const QPointF delta = event->position() - m_lastMouse;
+  m_lastMouse = event->position();
+  if (event->buttons() & Qt::LeftButton) {
+    m_camera.orbit(float(-delta.x() * 0.4), float(delta.y() * 0.4));
+  } else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton)) {
+    m_camera.pan(float(delta.x() / std::max(1.0, height())), float(delta.y() / std::max(1.0, height())));
+  }
+  emit viewChanged();
+  requestFrame();
+  event->accept();
+}
+
+void RigViewportItem::wheelEvent(QWheelEvent* event) {
+  const double steps = event->angleDelta().y() / 120.0;
+  m_camera.dolly(float(std::pow(0.9, steps)));
+  requestFrame();
+  event->accept();
+}
+
+}  // namespace riglens::app

@@ -1,0 +1,89 @@
+// RigViewportItem: the 3D viewport. The item lives on the GUI thread and only
+// copies a plain FrameState snapshot in sync(); a ViewportRenderer on Qt
+// Quick's render thread owns the engine renderer and draws under the QML
+// scene through Quick's own QRhi (beforeRendering / beforeRenderPassRecording),
+// as Qt's rhiunderqml example does. Mouse: left-drag orbits, right/middle-drag
+// pans, the wheel dollies; frameAll() refits the camera.
+#pragma once
+
+#include <memory>
+
+#include <QtQuick/QQuickItem>
+
+#include "riglens/core/orbit_camera.h"
+#include "riglens/render/frame_state.h"
+
+namespace riglens::app {
+
+class AppController;
+class ViewportRenderer;
+
+class RigViewportItem : public QQuickItem {
+  Q_OBJECT
+  Q_PROPERTY(QObject* controller READ controllerObject WRITE setControllerObject NOTIFY controllerChanged)
+  Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY viewChanged)
+  Q_PROPERTY(int highlightPart READ highlightPart WRITE setHighlightPart NOTIFY viewChanged)
+  Q_PROPERTY(bool showGrid READ showGrid WRITE setShowGrid NOTIFY viewChanged)
+  Q_PROPERTY(bool showAxes READ showAxes WRITE setShowAxes NOTIFY viewChanged)
+  Q_PROPERTY(double yaw READ yaw WRITE setYaw NOTIFY viewChanged)
+  Q_PROPERTY(double pitch READ pitch WRITE setPitch NOTIFY viewChanged)
+  Q_PROPERTY(qint64 gpuBytes READ gpuBytes NOTIFY gpuBytesChanged)
+  Q_PROPERTY(int framesRendered READ framesRendered NOTIFY framesRenderedChanged)
+
+ public:
+  explicit RigViewportItem(QQuickItem* parent = nullptr);
+  ~RigViewportItem() override;
+
+  QObject* controllerObject() const;
+  void setControllerObject(QObject* controller);
+  QString tint() const { return m_tint; }
+  void setTint(const QString& tint);
+  int highlightPart() const { return m_highlightPart; }
+  void setHighlightPart(int part);
+  bool showGrid() const { return m_showGrid; }
+  void setShowGrid(bool show);
+  bool showAxes() const { return m_showAxes; }
+  void setShowAxes(bool show);
+  double yaw() const { return m_camera.yawDeg(); }
+  void setYaw(double deg);
+  double pitch() const { return m_camera.pitchDeg(); }
+  void setPitch(double deg);
+  qint64 gpuBytes() const { return m_gpuBytes; }
+  int framesRendered() const { return m_framesRendered; }
+
+  Q_INVOKABLE void frameAll();
+
+ signals:
+  void controllerChanged();
+  void viewChanged();
+  void gpuBytesChanged();
+  void framesRenderedChanged();
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void releaseResources() override;
+
+ private:
+  void handleWindowChanged(QQuickWindow* window);
+  void sync();
+  void cleanup();
+  void documentChanged();
+  void requestFrame();
+
+  AppController* m_controller = nullptr;
+  ViewportRenderer* m_renderer = nullptr;  // render thread; deleted there
+  core::OrbitCamera m_camera;
+  QString m_tint = QStringLiteral("color");
+  int m_highlightPart = -1;
+  bool m_showGrid = true;
+  bool m_showAxes = true;
+  bool m_modelChanged = false;
+  bool m_framed = false;
+  QPointF m_lastMouse;
+  qint64 m_gpuBytes = 0;
+  int m_framesRendered = 0;
+};
+
+}  // namespace riglens::app
