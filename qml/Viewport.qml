@@ -21,6 +21,28 @@ RigViewport {
         }
     }
 
+    // Socket names beside their markers (sockets tint).
+    Repeater {
+        model: viewport.sockets
+        delegate: Label {
+            required property var modelData
+            x: modelData.x + 8
+            y: modelData.y - height / 2
+            text: modelData.name
+            color: "#ff6fd8"
+            font.bold: true
+        }
+    }
+
+    Label {
+        objectName: "renderError"
+        anchors { left: parent.left; right: parent.right; bottom: parent.bottom; margins: 12 }
+        visible: viewport.renderError.length > 0
+        text: viewport.renderError
+        wrapMode: Text.Wrap
+        color: "#ffb4b4"
+    }
+
     BusyIndicator {
         objectName: "loadingIndicator"
         anchors.centerIn: parent

@@ -91,9 +91,9 @@ int runRender(const QStringList& args) {
   renderer.setModel(run);
 
   const auto& worlds = controller.partWorlds();
-  core::OrbitCamera camera;
-  camera.frame(core::posedBounds(*run, worlds));
   const float aspect = float(imageSize.width()) / float(imageSize.height());
+  core::OrbitCamera camera;
+  camera.frame(core::posedBounds(*run, worlds), aspect);
   QImage stripImage;
   if (parser.isSet(strip)) {
     stripImage = QImage(imageSize.width() * shots, imageSize.height(), QImage::Format_RGBA8888);

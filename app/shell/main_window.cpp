@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <QtGui/QSurfaceFormat>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlComponent>
 #include <QtQuick/QQuickWindow>
@@ -12,6 +13,11 @@ namespace riglens::app {
 QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller,
                                QString* error) {
   registerAppTypes();
+  // 4x MSAA for the window (and so the viewport the engine draws into),
+  // on every QRhi backend; a device without it falls back to 1 sample.
+  QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+  format.setSamples(4);
+  QSurfaceFormat::setDefaultFormat(format);
   QStringList warnings;
   const auto connection = QObject::connect(&engine, &QQmlEngine::warnings, &engine,
       [&warnings](const QList<QQmlError>& list) {

@@ -37,7 +37,10 @@ class ViewportRenderer : public QObject {
     auto* rhi = static_cast<QRhi*>(rif->getResource(m_window, QSGRendererInterface::RhiResource));
     auto* swapchain = static_cast<QRhiSwapChain*>(rif->getResource(m_window, QSGRendererInterface::RhiSwapchainResource));
     m_swapchain = swapchain;
-    if (!rhi || !swapchain) return;  // the software renderer: nothing to draw with
+    if (!rhi || !swapchain) {  // the software renderer: nothing to draw with
+      m_unavailable = true;
+      return;
+    }
     if (!m_renderer) m_renderer = std::make_unique<render::WindowRenderer>(rhi);
     if (m_modelPending) {
       m_renderer->setModel(m_run);
@@ -54,14 +57,16 @@ class ViewportRenderer : public QObject {
   // beforeRenderPassRecording: inside the main pass, under the QML scene.
   void record() {
     if (!m_ready || !m_swapchain) return;
-    m_window->beginExternalCommands();
+    // QRhi calls on Quick's own command buffer: no begin/endExternalCommands
+    // (those are for native API calls, and crash the GL backend in a pass not
+    // begun for external content).
     m_renderer->record(m_swapchain);
-    m_window->endExternalCommands();
     ++m_frames;
   }
 
   qint64 gpuBytes() const { return m_gpuBytes; }
   int frames() const { return m_frames; }
+  bool unavailable() const { return m_unavailable; }
 
  private:
   QQuickWindow* m_window;
@@ -74,6 +79,7 @@ class ViewportRenderer : public QObject {
   bool m_ready = false;
   qint64 m_gpuBytes = 0;
   int m_frames = 0;
+  bool m_unavailable = false;
 };
 
 namespace {
@@ -196,6 +202,11 @@ void RigViewportItem::sync() {
     m_framesRendered = m_renderer->frames();
     QMetaObject::invokeMethod(this, &RigViewportItem::framesRenderedChanged, Qt::QueuedConnection);
   }
+  if (m_renderer->unavailable() && m_renderError.isEmpty()) {
+    m_renderError = tr("3D view unavailable: Qt Quick runs without a GPU API (software renderer). "
+                       "Use a platform with Vulkan or OpenGL (QSG_RHI_BACKEND=vulkan or opengl).");
+    QMetaObject::invokeMethod(this, &RigViewportItem::renderErrorChanged, Qt::QueuedConnection);
+  }
   Document* doc = m_controller ? m_controller->document() : nullptr;
   const qreal dpr = win->effectiveDevicePixelRatio();
   const QPointF topLeft = mapToScene(QPointF(0, 0)) * dpr;
@@ -206,8 +217,9 @@ void RigViewportItem::sync() {
     return;
   }
   const auto& worlds = doc->controller().partWorlds();
-  if (!m_framed) {
-    m_camera.frame(core::posedBounds(*doc->run(), worlds));
+  const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
+  if (!m_framed && width() > 0 && height() > 0) {
+    m_camera.frame(core::posedBounds(*doc->run(), worlds), aspect);
     m_framed = true;
   }
   render::ViewSettings view;
@@ -215,8 +227,24 @@ void RigViewportItem::sync() {
   view.highlightPart = m_highlightPart;
   view.showGrid = m_showGrid;
   view.showAxes = m_showAxes;
-  const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
-  m_renderer->setSnapshot(doc->run(), m_modelChanged, render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view), viewport);
+  render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view);
+  // Socket names for the QML overlay, projected into item coordinates.
+  QVariantList sockets;
+  if (view.tint == core::TintMode::Sockets) {
+    const glm::mat4 viewProj = state.projection * state.view;
+    for (const auto& socket : state.sockets) {
+      const glm::vec4 clip = viewProj * glm::vec4(socket.position, 1.0f);
+      if (clip.w <= 0) continue;
+      sockets.append(QVariantMap{{"name", QString::fromStdString(socket.name)},
+                                 {"x", (clip.x / clip.w * 0.5 + 0.5) * width()},
+                                 {"y", (0.5 - clip.y / clip.w * 0.5) * height()}});
+    }
+  }
+  if (sockets != m_sockets) {
+    m_sockets = sockets;
+    QMetaObject::invokeMethod(this, &RigViewportItem::socketsChanged, Qt::QueuedConnection);
+  }
+  m_renderer->setSnapshot(doc->run(), m_modelChanged, std::move(state), viewport);
   m_modelChanged = false;
 }
 

@@ -29,6 +29,11 @@ class RigViewportItem : public QQuickItem {
   Q_PROPERTY(double pitch READ pitch WRITE setPitch NOTIFY viewChanged)
   Q_PROPERTY(qint64 gpuBytes READ gpuBytes NOTIFY gpuBytesChanged)
   Q_PROPERTY(int framesRendered READ framesRendered NOTIFY framesRenderedChanged)
+  // Empty while the engine can draw; otherwise why it cannot (no QRhi: Qt
+  // Quick fell back to its software renderer).
+  Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
+  // Socket markers of the current frame: [{name, x, y}] in item coordinates.
+  Q_PROPERTY(QVariantList sockets READ sockets NOTIFY socketsChanged)
 
  public:
   explicit RigViewportItem(QQuickItem* parent = nullptr);
@@ -50,6 +55,8 @@ class RigViewportItem : public QQuickItem {
   void setPitch(double deg);
   qint64 gpuBytes() const { return m_gpuBytes; }
   int framesRendered() const { return m_framesRendered; }
+  QString renderError() const { return m_renderError; }
+  QVariantList sockets() const { return m_sockets; }
 
   Q_INVOKABLE void frameAll();
 
@@ -58,6 +65,8 @@ class RigViewportItem : public QQuickItem {
   void viewChanged();
   void gpuBytesChanged();
   void framesRenderedChanged();
+  void renderErrorChanged();
+  void socketsChanged();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -84,6 +93,8 @@ class RigViewportItem : public QQuickItem {
   QPointF m_lastMouse;
   qint64 m_gpuBytes = 0;
   int m_framesRendered = 0;
+  QString m_renderError;
+  QVariantList m_sockets;
 };
 
 }  // namespace riglens::app

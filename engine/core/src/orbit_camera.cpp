@@ -19,11 +19,13 @@ void Bounds::include(const glm::vec3& p) {
 
 float Bounds::radius() const { return empty ? 1.0f : std::max(0.5f * glm::length(max - min), 1e-3f); }
 
-void OrbitCamera::frame(const Bounds& bounds) {
+void OrbitCamera::frame(const Bounds& bounds, float aspect) {
   m_target = bounds.empty ? glm::vec3(0.0f) : bounds.center();
   const float radius = bounds.radius();
-  // The sphere fits the vertical field of view with a 10% margin.
-  m_distance = 1.1f * radius / std::sin(glm::radians(m_fovDeg) * 0.5f);
+  // The sphere fits the narrower field of view with a 10% margin.
+  const float halfV = glm::radians(m_fovDeg) * 0.5f;
+  const float halfH = std::atan(std::tan(halfV) * (aspect > 0 ? aspect : 1.0f));
+  m_distance = 1.1f * radius / std::sin(std::min(halfV, halfH));
   m_near = std::max(m_distance - 4.0f * radius, m_distance * 0.01f);
   m_far = m_distance + 4.0f * radius;
 }

@@ -27,8 +27,9 @@ class OrbitCamera {
   static constexpr float kDefaultPitchDeg = 25.0f;
   static constexpr float kDefaultFovDeg = 40.0f;
 
-  // Looks at the bounds from the default direction, far enough to fit them.
-  void frame(const Bounds& bounds);
+  // Looks at the bounds, far enough to fit them in a view of this aspect
+  // (width / height) whichever side is narrower.
+  void frame(const Bounds& bounds, float aspect = 1.0f);
 
   void orbit(float dyawDeg, float dpitchDeg);  // pitch clamped to +-89 deg
   void pan(float dx, float dy);                // in units of the view height at the target
