@@ -98,6 +98,32 @@ class TestController : public QObject {
     QCOMPARE(c.jointValues()[0], -0.5);  // the caller value is back
   }
 
+  void reviewControlsPauseLoopAndSpeed() {
+    RigController c(m_rig);
+    QVERIFY(c.play("fire"));
+    c.setSpeed(2.0);
+    c.update(0.05);  // 100 ms of clip time at 2x
+    QCOMPARE(c.playableTimeMs(), 100.0);
+    QVERIFY(std::abs(c.jointValues()[1] - -3.0) < 1e-9);
+    c.setPaused(true);
+    c.update(0.05);
+    QCOMPARE(c.playableTimeMs(), 100.0);  // frozen
+    QVERIFY(std::abs(c.clockMs() - 200.0) < 1e-9);  // the autoPlay clock runs on
+    c.setPaused(false);
+    c.setLoopOverride(true);  // loop the one-shot: 100 + 400 -> 500 wraps to 100
+    c.update(0.2);
+    QCOMPARE(c.playableTimeMs(), 100.0);
+    QVERIFY(!c.finished());
+    c.setLoopOverride(false);
+    c.update(1.0);
+    QVERIFY(c.finished());
+    QVERIFY(std::abs(c.jointValues()[1] - -1.0) < 1e-9);
+    c.setSpeed(100);
+    QCOMPARE(c.speed(), 4.0);
+    c.setSpeed(0);
+    QCOMPARE(c.speed(), 0.1);
+  }
+
   void namesAndRanges() {
     RigController c(m_rig);
     QCOMPARE(c.jointNames(Drive::Caller), (std::vector<std::string>{"turret_yaw"}));

@@ -1,5 +1,6 @@
 #include "riglens/core/rig_controller.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "riglens/core/fcurve.h"
@@ -8,7 +9,8 @@
 namespace riglens::core {
 
 std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::optional<double>> caller,
-                                       double clockMs, bool autoPlay, int playable, double playTimeMs) {
+                                       double clockMs, bool autoPlay, int playable, double playTimeMs,
+                                       std::optional<bool> playableLooping) {
   const auto& joints = rig.joints();
   std::vector<double> values(joints.size());
   for (std::size_t j = 0; j < joints.size(); ++j)
@@ -16,14 +18,19 @@ std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::opti
   // A sampled value that is not finite never reaches the pose: the joint
   // keeps its caller/rest value. (The reference's wrap segment divides by
   // zero for a looping two-key Bezier track; sampling keeps that parity.)
-  const auto overlay = [&values](const Animation& anim, double t) {
-    for (const auto& [joint, value] : sampleAnimation(anim, t))
-      if (std::isfinite(value)) values[joint] = value;
+  const auto overlay = [&values](const Animation& anim, double t, bool looping) {
+    for (const Track& track : anim.tracks) {
+      const double value = sampleKeyframes(track.keyframes, t, anim.periodMs, looping);
+      if (std::isfinite(value)) values[track.joint] = value;
+    }
   };
   if (autoPlay)
     for (const Animation& anim : rig.animations())
-      if (anim.autoPlay) overlay(anim, clockMs);
-  if (playable != kNoIndex) overlay(rig.animations()[playable], playTimeMs);
+      if (anim.autoPlay) overlay(anim, clockMs, anim.looping);
+  if (playable != kNoIndex) {
+    const Animation& anim = rig.animations()[playable];
+    overlay(anim, playTimeMs, playableLooping.value_or(anim.looping));
+  }
   for (std::size_t j = 0; j < joints.size(); ++j) values[j] = clampJointValue(joints[j], values[j]);
   return values;
 }
@@ -73,10 +80,18 @@ std::optional<std::string> RigController::playing() const {
   return m_rig.animations()[m_playable].name;
 }
 
+bool RigController::playableLooping() const {
+  if (m_playable == kNoIndex) return false;
+  return m_loopOverride.value_or(m_rig.animations()[m_playable].looping);
+}
+
+void RigController::setSpeed(double speed) {
+  if (std::isfinite(speed)) m_speed = std::clamp(speed, 0.1, 4.0);
+}
+
 bool RigController::finished() const {
   if (m_playable == kNoIndex) return false;
-  const Animation& anim = m_rig.animations()[m_playable];
-  return !anim.looping && m_playTimeMs >= anim.periodMs;
+  return !playableLooping() && m_playTimeMs >= m_rig.animations()[m_playable].periodMs;
 }
 
 void RigController::seekPlayable(double timeMs) {
@@ -86,13 +101,18 @@ void RigController::seekPlayable(double timeMs) {
 
 void RigController::update(double dtSeconds) {
   if (!(dtSeconds > 0)) return;
-  const double dtMs = dtSeconds * 1000.0;
+  const double dtMs = dtSeconds * 1000.0 * m_speed;
   m_clockMs += dtMs;
-  if (m_playable != kNoIndex) {
+  if (m_playable != kNoIndex && !m_paused) {
     const Animation& anim = m_rig.animations()[m_playable];
     m_playTimeMs += dtMs;
-    // A one-shot clip holds its last frame: keep its clock at the end.
-    if (!anim.looping && m_playTimeMs > anim.periodMs) m_playTimeMs = anim.periodMs;
+    if (playableLooping()) {
+      // Keep the clock inside one period (the sampler wraps anyway; this keeps
+      // the timeline's time readable).
+      if (anim.periodMs > 0) m_playTimeMs = std::fmod(m_playTimeMs, anim.periodMs);
+    } else if (m_playTimeMs > anim.periodMs) {
+      m_playTimeMs = anim.periodMs;  // a one-shot clip holds its last frame
+    }
   }
   m_dirty = true;
 }
@@ -106,7 +126,8 @@ Expected<JointRange> RigController::jointRange(std::string_view joint) const {
 
 void RigController::evaluate() {
   if (!m_dirty) return;
-  m_values = layeredJointValues(m_rig, m_caller, m_clockMs, m_autoPlay, m_playable, m_playTimeMs);
+  m_values = layeredJointValues(m_rig, m_caller, m_clockMs, m_autoPlay, m_playable, m_playTimeMs,
+                                m_playable == kNoIndex ? std::nullopt : std::optional<bool>(playableLooping()));
   poseRig(m_rig, m_values, m_worlds);
   m_dirty = false;
 }

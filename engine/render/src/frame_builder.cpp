@@ -15,6 +15,7 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
   state.eye = camera.eye();
   state.tint = settings.tint;
   state.highlightPart = settings.highlightPart;
+  state.partHidden = settings.partHidden;
   state.showGrid = settings.showGrid;
   state.showAxes = settings.showAxes;
   state.background = settings.background;

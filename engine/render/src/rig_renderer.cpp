@@ -380,6 +380,7 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
   for (std::size_t p = 0; p < d.parts.size(); ++p) {
     const GpuPart& part = d.parts[p];
     if (part.indexCount == 0) continue;  // a socket
+    if (p < d.state.partHidden.size() && d.state.partHidden[p]) continue;
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(p) * quint32(d.partSlot));
     if (wire && part.wirePositions) {
       bind(d.wirePipeline.get());

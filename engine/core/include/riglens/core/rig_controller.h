@@ -44,6 +44,16 @@ class RigController {
   bool finished() const;  // the playable is non-looping and past its end
   double playableTimeMs() const { return m_playTimeMs; }
   void seekPlayable(double timeMs);
+  // Pausing freezes the playable's clock (autoPlay idles keep running).
+  void setPaused(bool paused) { m_paused = paused; }
+  bool paused() const { return m_paused; }
+  // Overrides the playable's looping flag (the review UI's loop toggle);
+  // nullopt uses the clip's own.
+  void setLoopOverride(std::optional<bool> loop) { m_loopOverride = loop; m_dirty = true; }
+  bool playableLooping() const;
+  // Playback speed multiplier for update(), clamped to 0.1..4.
+  void setSpeed(double speed);
+  double speed() const { return m_speed; }
 
   // Autoplay layers run by default; muting freezes them out of the pose.
   void setAutoPlayEnabled(bool enabled) { m_autoPlay = enabled; m_dirty = true; }
@@ -70,6 +80,9 @@ class RigController {
   std::vector<std::optional<double>> m_caller;
   int m_playable = kNoIndex;
   double m_playTimeMs = 0.0;
+  bool m_paused = false;
+  std::optional<bool> m_loopOverride;
+  double m_speed = 1.0;
   double m_clockMs = 0.0;
   bool m_autoPlay = true;
   bool m_dirty = true;
@@ -80,7 +93,9 @@ class RigController {
 // The values of every joint at a clock, as `riglens-cli pose` computes them:
 // caller values, autoPlay animations at `clockMs`, and the playable (if any)
 // started at 0 and sampled at `clockMs`.
+// `playableLooping` overrides the playable clip's own looping flag.
 std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::optional<double>> caller,
-                                       double clockMs, bool autoPlay, int playable, double playTimeMs);
+                                       double clockMs, bool autoPlay, int playable, double playTimeMs,
+                                       std::optional<bool> playableLooping = std::nullopt);
 
 }  // namespace riglens::core

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
@@ -18,6 +19,7 @@ namespace riglens::render {
 struct ViewSettings {
   core::TintMode tint = core::TintMode::Color;
   int highlightPart = -1;
+  std::vector<bool> partHidden;
   bool showGrid = true;
   bool showAxes = true;
   glm::vec4 background{0.125f, 0.149f, 0.180f, 1.0f};

@@ -29,6 +29,7 @@ struct FrameState {
   std::vector<glm::mat4> partWorlds;  // one per part of the model set on the renderer
   std::vector<glm::vec3> partTints;   // linear RGB per part (part/joint modes)
   int highlightPart = -1;
+  std::vector<bool> partHidden;       // per part; empty or false = drawn
   std::vector<glm::mat4> bones;       // skinned models: bone matrices (core::boneMatrices)
   std::vector<SocketMarker> sockets;  // drawn in the sockets mode
   float markerSize = 1.0f;            // socket marker half-size, world units
