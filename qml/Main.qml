@@ -1,5 +1,6 @@
-// The RigLens main window: menu bar, scene/joints on the left, the viewport
-// in the middle, animation/expression/memory on the right.
+// The RigLens main window: menu bar and tool bar on top, scene/joints on the
+// left, the engine's viewport in the middle, animation/expression/memory on
+// the right, a status bar below. Dark theme (Fusion) for 3D work.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -9,18 +10,29 @@ ApplicationWindow {
     id: window
     objectName: "mainWindow"
 
-    // Set from C++ (app/gui): the controller that owns documents and settings.
+    // Set from C++ (app/shell): the controller that owns documents and settings.
     required property QtObject controller
+    readonly property var tintModes: ["color", "part", "joint", "normals", "wireframe", "sockets"]
+    property bool turntable: false
 
     width: 1280
     height: 800
+    minimumWidth: 900
+    minimumHeight: 560
     visible: true
     // The engine draws the viewport under the QML scene: the window clears to
     // the viewport's background, the panels are opaque.
     color: "#20262e"
-    title: controller.documentTitle.length > 0
-           ? controller.documentTitle + " — RigLens"
-           : "RigLens"
+    title: controller.documentTitle.length > 0 ? controller.documentTitle + " — RigLens" : "RigLens"
+
+    palette {
+        window: "#2b3038"; windowText: "#dfe4ea"; base: "#23272e"; alternateBase: "#30353d"
+        text: "#dfe4ea"; button: "#363c45"; buttonText: "#dfe4ea"; brightText: "#ffffff"
+        highlight: "#3f7fd8"; highlightedText: "#ffffff"; toolTipBase: "#3a4049"; toolTipText: "#dfe4ea"
+        placeholderText: "#8b95a1"; mid: "#40464f"; dark: "#1c2026"; light: "#4a515b"
+    }
+
+    function openShortcuts() { shortcutsDialog.open() }
 
     menuBar: MenuBar {
         Menu {
@@ -31,6 +43,12 @@ ApplicationWindow {
                 text: qsTr("&Open…")
                 shortcut: StandardKey.Open
                 onTriggered: openDialog.open()
+            }
+            Action {
+                objectName: "openFolderAction"
+                text: qsTr("Open &Folder…")
+                shortcut: "Ctrl+Shift+O"
+                onTriggered: folderDialog.open()
             }
             Menu {
                 id: recentMenu
@@ -56,9 +74,8 @@ ApplicationWindow {
                 objectName: "exportAction"
                 text: qsTr("&Export GLB…")
                 shortcut: "Ctrl+E"
-                // Enabled once a rig is loaded (nothing to export before).
                 enabled: window.controller.canExport
-                onTriggered: exportDialog.open()
+                onTriggered: exportOptions.open()
             }
             Action {
                 objectName: "screenshotAction"
@@ -74,29 +91,98 @@ ApplicationWindow {
                 onTriggered: Qt.quit()
             }
         }
+        Menu {
+            title: qsTr("&View")
+            Repeater {
+                model: window.tintModes
+                delegate: MenuItem {
+                    required property string modelData
+                    required property int index
+                    text: qsTr("Tint: %1").arg(modelData) + "\t" + (index + 1)
+                    checkable: true
+                    checked: viewportItem.tint === modelData
+                    onTriggered: viewportItem.tint = modelData
+                }
+            }
+            MenuSeparator {}
+            MenuItem { text: qsTr("Ground grid") + "\tG"; checkable: true; checked: viewportItem.showGrid; onTriggered: viewportItem.showGrid = checked }
+            MenuItem { text: qsTr("Axes") + "\tA"; checkable: true; checked: viewportItem.showAxes; onTriggered: viewportItem.showAxes = checked }
+            MenuItem { text: qsTr("Turntable") + "\tT"; checkable: true; checked: window.turntable; onTriggered: window.turntable = checked }
+            MenuItem { text: qsTr("Frame all") + "\tF"; onTriggered: viewportItem.frameAll() }
+        }
+        Menu {
+            title: qsTr("&Help")
+            Action { text: qsTr("&Keyboard Shortcuts"); shortcut: "F1"; onTriggered: shortcutsDialog.open() }
+        }
+    }
+
+    header: ViewToolBar {
+        viewport: viewportItem
+        tintModes: window.tintModes
+        onTurntableToggled: (on) => window.turntable = on
+        turntable: window.turntable
+    }
+
+    footer: StatusBar {
+        controller: window.controller
+        viewport: viewportItem
+    }
+
+    // Shortcuts that are not menu actions (the menus show the letters).
+    Repeater {
+        model: window.tintModes
+        delegate: Item {
+            required property string modelData
+            required property int index
+            Shortcut { sequence: String(index + 1); onActivated: viewportItem.tint = modelData }
+        }
+    }
+    Shortcut { sequence: "G"; onActivated: viewportItem.showGrid = !viewportItem.showGrid }
+    Shortcut { sequence: "A"; onActivated: viewportItem.showAxes = !viewportItem.showAxes }
+    Shortcut { sequence: "F"; onActivated: viewportItem.frameAll() }
+    Shortcut { sequence: "T"; onActivated: window.turntable = !window.turntable }
+    Shortcut { sequence: "Space"; onActivated: window.controller.togglePause() }
+    Shortcut { sequence: "Left"; onActivated: window.controller.stepFrame(-1) }
+    Shortcut { sequence: "Right"; onActivated: window.controller.stepFrame(1) }
+    Shortcut { sequence: "S"; onActivated: window.controller.stop() }
+    Shortcut { sequence: "R"; onActivated: window.controller.resetAllJoints() }
+    Shortcut { sequence: "M"; onActivated: window.controller.autoPlayMuted = !window.controller.autoPlayMuted }
+    Shortcut { sequence: "Escape"; onActivated: window.controller.selectedPart = -1 }
+
+    Timer {
+        interval: 16
+        running: window.turntable
+        repeat: true
+        onTriggered: viewportItem.yaw = viewportItem.yaw + 0.5
     }
 
     FileDialog {
         id: openDialog
-        title: qsTr("Open a run, rig.json, run record or .glb")
+        title: qsTr("Open a rig.json, run record or .glb")
         nameFilters: [qsTr("RigLens inputs (*.json *.glb *.gltf)"), qsTr("All files (*)")]
         onAccepted: window.controller.open(selectedFile)
     }
-    FileDialog {
-        id: exportDialog
-        title: qsTr("Export GLB")
-        fileMode: FileDialog.SaveFile
-        defaultSuffix: "glb"
-        nameFilters: [qsTr("glTF binary (*.glb)"), qsTr("glTF + bin (*.gltf)")]
-        onAccepted: window.controller.exportGlb(selectedFile)
+    FolderDialog {
+        id: folderDialog
+        title: qsTr("Open a run folder")
+        onAccepted: window.controller.open(selectedFolder)
+    }
+    ExportDialog {
+        id: exportOptions
+        controller: window.controller
+        anchors.centerIn: parent
     }
     FileDialog {
         id: screenshotDialog
-        title: qsTr("Save a screenshot")
+        title: qsTr("Save the viewport as PNG")
         fileMode: FileDialog.SaveFile
         defaultSuffix: "png"
         nameFilters: [qsTr("PNG image (*.png)")]
-        onAccepted: window.controller.saveScreenshot(window, selectedFile)
+        onAccepted: window.controller.saveViewportScreenshot(viewportItem, selectedFile)
+    }
+    ShortcutsDialog {
+        id: shortcutsDialog
+        anchors.centerIn: parent
     }
 
     SplitView {
@@ -106,10 +192,10 @@ ApplicationWindow {
         SplitView {
             objectName: "leftPanel"
             orientation: Qt.Vertical
-            SplitView.preferredWidth: 280
-            SplitView.minimumWidth: 200
-            ScenePanel { SplitView.preferredHeight: window.height * 0.4; SplitView.minimumHeight: 120 }
-            JointsPanel { SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
+            SplitView.preferredWidth: 290
+            SplitView.minimumWidth: 220
+            ScenePanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.38; SplitView.minimumHeight: 120 }
+            JointsPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 150 }
         }
 
         Viewport {
@@ -122,11 +208,11 @@ ApplicationWindow {
         SplitView {
             objectName: "rightPanel"
             orientation: Qt.Vertical
-            SplitView.preferredWidth: 300
-            SplitView.minimumWidth: 220
-            AnimationPanel { SplitView.preferredHeight: window.height * 0.4; SplitView.minimumHeight: 120 }
-            ExpressionPanel { SplitView.fillHeight: true; SplitView.minimumHeight: 100 }
-            MemoryPanel { SplitView.preferredHeight: implicitHeight; SplitView.minimumHeight: implicitHeight }
+            SplitView.preferredWidth: 320
+            SplitView.minimumWidth: 240
+            AnimationPanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220 }
+            ExpressionPanel { SplitView.preferredHeight: 90; SplitView.minimumHeight: 70 }
+            MemoryPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
         }
     }
 

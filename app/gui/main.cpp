@@ -6,12 +6,14 @@
 // as PNG, prints the path and exits (0 on success, 1 on failure): for docs,
 // tests and headless machines (run under xvfb-run there).
 #include <cstdio>
+#include <optional>
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QDir>
 #include <QtGui/QGuiApplication>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlExtensionPlugin>
+#include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
 
 #include "app_controller.h"
@@ -53,6 +55,31 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
   }, Qt::QueuedConnection);
 }
 
+// --tint, --play/--time-ms, --set: a reproducible view for screenshots.
+std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuickWindow* window,
+                                        riglens::app::AppController& controller, const QCommandLineOption& tint,
+                                        const QCommandLineOption& play, const QCommandLineOption& time,
+                                        const QCommandLineOption& set) {
+  if (auto* viewport = window->findChild<QQuickItem*>(QStringLiteral("viewport"))) {
+    viewport->setProperty("tint", parser.value(tint));
+    if (viewport->property("tint").toString() != parser.value(tint))
+      return QStringLiteral("unknown --tint '%1'").arg(parser.value(tint));
+  }
+  for (const QString& assignment : parser.values(set)) {
+    const int eq = assignment.indexOf('=');
+    bool ok = false;
+    const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
+    if (!ok) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
+    if (!controller.setJointValue(assignment.left(eq), value)) return controller.lastError();
+  }
+  if (parser.isSet(play)) {
+    if (!controller.play(parser.value(play))) return controller.lastError();
+    controller.setPaused(true);
+    controller.seek(parser.value(time).toDouble());
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -75,8 +102,21 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption sizeOption(QStringLiteral("size"),
                                       QStringLiteral("Window size for --screenshot (default 1280x800)."),
                                       QStringLiteral("WxH"), QStringLiteral("1280x800"));
+  const QCommandLineOption tintOption(QStringLiteral("tint"),
+                                      QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets."),
+                                      QStringLiteral("mode"), QStringLiteral("color"));
+  const QCommandLineOption playOption(QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."),
+                                      QStringLiteral("name"));
+  const QCommandLineOption timeOption(QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
+                                      QStringLiteral("T"), QStringLiteral("0"));
+  const QCommandLineOption setOption(QStringLiteral("set"), QStringLiteral("Set a caller joint (repeatable)."),
+                                     QStringLiteral("NAME=VALUE"));
   parser.addOption(screenshotOption);
   parser.addOption(sizeOption);
+  parser.addOption(tintOption);
+  parser.addOption(playOption);
+  parser.addOption(timeOption);
+  parser.addOption(setOption);
 
   // Parse before any window system is touched, so --help, --version and
   // usage errors work on a machine without a display.
@@ -121,6 +161,10 @@ int main(int argc, char* argv[]) {
     controller.waitForLoad();
     if (!controller.hasDocument()) {
       std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
+      return 1;
+    }
+    if (auto problem = applyViewOptions(parser, window, controller, tintOption, playOption, timeOption, setOption)) {
+      std::fprintf(stderr, "riglens: %s\n", qPrintable(*problem));
       return 1;
     }
     screenshotAfterFrames(window, &controller, parser.value(screenshotOption), 3);

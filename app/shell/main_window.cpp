@@ -2,6 +2,7 @@
 
 #include <QtGui/QSurfaceFormat>
 #include <QtQml/QQmlApplicationEngine>
+#include <QtQuickControls2/QQuickStyle>
 #include <QtQml/QQmlComponent>
 #include <QtQuick/QQuickWindow>
 
@@ -13,6 +14,8 @@ namespace riglens::app {
 QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller,
                                QString* error) {
   registerAppTypes();
+  // Fusion with the dark palette Main.qml sets: plain, dense, readable on 3D.
+  if (QQuickStyle::name().isEmpty()) QQuickStyle::setStyle(QStringLiteral("Fusion"));
   // 4x MSAA for the window (and so the viewport the engine draws into),
   // on every QRhi backend; a device without it falls back to 1 sample.
   QSurfaceFormat format = QSurfaceFormat::defaultFormat();

@@ -51,8 +51,24 @@ class ViewportRenderer : public QObject {
       return;
     }
     m_ready = m_renderer->prepare(swapchain, m_state, m_viewport);
-    if (m_ready) m_gpuBytes = qint64(m_renderer->memoryReport().gpuBytes());
+    if (m_ready) {
+      const render::MemoryReport report = m_renderer->memoryReport();
+      m_gpuBytes = qint64(report.gpuBytes());
+      QVariantList parts;
+      for (const auto& p : report.parts)
+        parts.append(QVariantMap{{"name", QString::fromStdString(p.name)}, {"vertexBytes", qint64(p.vertexBytes)},
+                                 {"indexBytes", qint64(p.indexBytes)}, {"uniformBytes", qint64(p.uniformBytes)},
+                                 {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
+      m_report = QVariantMap{{"gpuBytes", m_gpuBytes},          {"vertexBytes", qint64(report.vertexBytes)},
+                             {"indexBytes", qint64(report.indexBytes)}, {"uniformBytes", qint64(report.uniformBytes)},
+                             {"storageBytes", qint64(report.storageBytes)}, {"textureBytes", qint64(report.textureBytes)},
+                             {"overlayBytes", qint64(report.overlayBytes)}, {"cpuBytes", qint64(report.cpuBytes)},
+                             {"parts", parts}};
+    }
   }
+
+  // Read in sync() only (GUI thread blocked).
+  QVariantMap memoryReport() const { return m_report; }
 
   // beforeRenderPassRecording: inside the main pass, under the QML scene.
   void record() {
@@ -78,6 +94,7 @@ class ViewportRenderer : public QObject {
   QRect m_viewport;
   bool m_ready = false;
   qint64 m_gpuBytes = 0;
+  QVariantMap m_report;
   int m_frames = 0;
   bool m_unavailable = false;
 };
@@ -115,6 +132,7 @@ void RigViewportItem::setControllerObject(QObject* object) {
   if (m_controller) {
     connect(m_controller, &AppController::documentChanged, this, &RigViewportItem::documentChanged);
     connect(m_controller, &AppController::poseChanged, this, &RigViewportItem::requestFrame);
+    connect(m_controller, &AppController::selectionChanged, this, &RigViewportItem::requestFrame);
   }
   documentChanged();
   emit controllerChanged();
@@ -195,7 +213,10 @@ void RigViewportItem::sync() {
   }
   if (m_renderer->gpuBytes() != m_gpuBytes) {
     m_gpuBytes = m_renderer->gpuBytes();
-    if (m_controller) m_controller->setGpuBytes(m_gpuBytes);
+    if (m_controller) {
+      const QVariantMap report = m_renderer->memoryReport();
+      QMetaObject::invokeMethod(m_controller, [c = m_controller, report] { c->setMemoryReport(report); }, Qt::QueuedConnection);
+    }
     QMetaObject::invokeMethod(this, &RigViewportItem::gpuBytesChanged, Qt::QueuedConnection);
   }
   if (m_renderer->frames() != m_framesRendered) {
@@ -224,7 +245,8 @@ void RigViewportItem::sync() {
   }
   render::ViewSettings view;
   core::parseTintMode(m_tint.toStdString(), &view.tint);
-  view.highlightPart = m_highlightPart;
+  view.highlightPart = m_highlightPart >= 0 ? m_highlightPart : m_controller->selectedPart();
+  view.partHidden = m_controller->hiddenPartFlags();
   view.showGrid = m_showGrid;
   view.showAxes = m_showAxes;
   render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view);

@@ -1,37 +1,114 @@
-// The model's animations, with transport controls.
+// The model's animations and the transport: play/pause/stop, loop, speed,
+// step a frame, a timeline with the clip's key times, mute the idles.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
 PanelSection {
+    id: panel
     objectName: "animationPanel"
+    required property QtObject controller
     title: qsTr("Animation")
 
     ColumnLayout {
         anchors.fill: parent
+        spacing: 6
         ListView {
             id: clips
             objectName: "animationList"
             Layout.fillWidth: true
             Layout.fillHeight: true
+            Layout.minimumHeight: 60
             clip: true
-            model: ApplicationWindow.window.controller.animationNames
+            model: panel.controller.animations
+            ScrollBar.vertical: ScrollBar {}
             delegate: ItemDelegate {
-                required property string modelData
+                id: clip
+                required property string name
+                required property real periodMs
+                required property bool looping
+                required property bool autoPlay
+                required property var keyTimes
+                objectName: "clip_" + name
                 width: ListView.view.width
-                text: modelData
+                highlighted: panel.controller.playingAnimation === name
+                onClicked: panel.controller.play(name)
+                contentItem: RowLayout {
+                    Label { text: clip.name; font.bold: clip.highlighted; Layout.fillWidth: true }
+                    Label {
+                        text: (clip.periodMs / 1000).toFixed(2) + " s" + (clip.looping ? " · loop" : " · once")
+                              + (clip.autoPlay ? " · idle" : "")
+                        font.pixelSize: 11
+                        opacity: 0.7
+                    }
+                }
             }
             EmptyState {
                 visible: clips.count === 0
                 text: qsTr("Animations of the open rig are listed here.")
             }
         }
+
+        Timeline {
+            objectName: "timeline"
+            Layout.fillWidth: true
+            controller: panel.controller
+            keyTimes: {
+                const i = panel.controller.animationNames.indexOf(panel.controller.playingAnimation)
+                if (i < 0) return []
+                return clips.itemAtIndex(i) ? clips.itemAtIndex(i).keyTimes : []
+            }
+        }
+
         RowLayout {
             Layout.alignment: Qt.AlignHCenter
             enabled: clips.count > 0
-            Button { objectName: "playButton"; text: qsTr("Play") }
-            Button { objectName: "pauseButton"; text: qsTr("Pause") }
-            Button { objectName: "stopButton"; text: qsTr("Stop") }
+            spacing: 2
+            ToolButton { objectName: "stepBack"; text: "‹ 1f"; enabled: panel.controller.playingAnimation.length > 0; onClicked: panel.controller.stepFrame(-1); ToolTip.visible: hovered; ToolTip.text: qsTr("Previous frame (←)") }
+            Button {
+                objectName: "playButton"
+                text: panel.controller.playingAnimation.length > 0 && !panel.controller.paused ? qsTr("Pause") : qsTr("Play")
+                onClicked: {
+                    if (panel.controller.playingAnimation.length === 0)
+                        panel.controller.play(clips.currentIndex >= 0 ? panel.controller.animationNames[clips.currentIndex] : panel.controller.animationNames[0])
+                    else
+                        panel.controller.togglePause()
+                }
+            }
+            Button { objectName: "stopButton"; text: qsTr("Stop"); enabled: panel.controller.playingAnimation.length > 0; onClicked: panel.controller.stop() }
+            ToolButton { objectName: "stepForward"; text: "1f ›"; enabled: panel.controller.playingAnimation.length > 0; onClicked: panel.controller.stepFrame(1); ToolTip.visible: hovered; ToolTip.text: qsTr("Next frame (→)") }
+        }
+
+        GridLayout {
+            columns: 3
+            Layout.fillWidth: true
+            enabled: clips.count > 0
+            CheckBox {
+                objectName: "loopToggle"
+                text: qsTr("Loop")
+                enabled: panel.controller.playingAnimation.length > 0
+                checked: panel.controller.loop
+                onToggled: panel.controller.loop = checked
+                Layout.columnSpan: 1
+            }
+            CheckBox {
+                objectName: "muteIdles"
+                text: qsTr("Mute idles")
+                checked: panel.controller.autoPlayMuted
+                onToggled: panel.controller.autoPlayMuted = checked
+                Layout.columnSpan: 2
+            }
+            Label { text: qsTr("Speed") }
+            Slider {
+                id: speed
+                objectName: "speedSlider"
+                Layout.fillWidth: true
+                from: 0.1
+                to: 4
+                value: panel.controller.speed
+                onMoved: panel.controller.speed = value
+            }
+            Label { text: panel.controller.speed.toFixed(1) + "×"; font.family: "monospace" }
         }
     }
 }

@@ -1,21 +1,89 @@
-// One control per caller joint, built from jointRange; auto joints read-only.
+// One slider per caller joint, built from its range (min, max, rest), with a
+// reset; auto joints listed read-only with their live values.
 import QtQuick
 import QtQuick.Controls
+import QtQuick.Layouts
 
 PanelSection {
+    id: panel
     objectName: "jointsPanel"
+    required property QtObject controller
     title: qsTr("Joints")
 
-    ListView {
-        id: joints
-        objectName: "jointList"
+    ColumnLayout {
         anchors.fill: parent
-        clip: true
-        model: ApplicationWindow.window.controller.jointNames
-        delegate: ItemDelegate {
-            required property string modelData
-            width: ListView.view.width
-            text: modelData
+        spacing: 4
+        ListView {
+            id: joints
+            objectName: "jointList"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            spacing: 2
+            model: panel.controller.joints
+            ScrollBar.vertical: ScrollBar {}
+            delegate: Pane {
+                id: row
+                required property string name
+                required property string kind
+                required property string axis
+                required property bool caller
+                required property string units
+                required property real min
+                required property real max
+                required property real rest
+                required property real value
+                required property string partName
+                width: ListView.view.width
+                padding: 6
+                background: Rectangle { color: row.caller ? palette.alternateBase : "transparent"; radius: 3 }
+                ColumnLayout {
+                    anchors.fill: parent
+                    spacing: 0
+                    RowLayout {
+                        Label { text: row.name; font.bold: row.caller; Layout.fillWidth: true; elide: Text.ElideRight }
+                        Label {
+                            objectName: "value_" + row.name
+                            text: row.value.toFixed(3) + " " + row.units
+                            font.family: "monospace"
+                            font.pixelSize: 11
+                        }
+                        ToolButton {
+                            visible: row.caller
+                            text: "⟲"
+                            font.pixelSize: 12
+                            implicitHeight: 22
+                            onClicked: panel.controller.resetJoint(row.name)
+                            ToolTip.visible: hovered
+                            ToolTip.text: qsTr("Reset to rest (%1)").arg(row.rest)
+                        }
+                    }
+                    Label {
+                        text: qsTr("%1 %2 on %3 · %4 … %5, rest %6").arg(row.kind).arg(row.axis).arg(row.partName)
+                                  .arg(row.min.toFixed(2)).arg(row.max.toFixed(2)).arg(row.rest.toFixed(2))
+                              + (row.caller ? "" : qsTr(" · auto"))
+                        font.pixelSize: 10
+                        opacity: 0.65
+                    }
+                    Slider {
+                        objectName: "slider_" + row.name
+                        visible: row.caller
+                        Layout.fillWidth: true
+                        from: row.min
+                        to: row.max
+                        value: row.value
+                        stepSize: 0
+                        onMoved: panel.controller.setJointValue(row.name, value)
+                    }
+                }
+            }
+        }
+        Button {
+            objectName: "resetAllJoints"
+            text: qsTr("Reset all to rest")
+            visible: joints.count > 0
+            Layout.fillWidth: true
+            onClicked: panel.controller.resetAllJoints()
         }
     }
     EmptyState {

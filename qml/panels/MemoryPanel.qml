@@ -1,27 +1,67 @@
-// CPU and GPU memory held for the open model.
+// CPU and GPU memory held for the open model, by resource kind and by part.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 
 PanelSection {
+    id: panel
     objectName: "memoryPanel"
+    required property QtObject controller
+    readonly property var report: controller.memoryReport
     title: qsTr("Memory")
-    implicitHeight: 110
 
-    GridLayout {
+    ColumnLayout {
         anchors.fill: parent
-        columns: 2
-        Label { text: qsTr("CPU") }
-        Label {
-            objectName: "cpuBytes"
-            Layout.alignment: Qt.AlignRight
-            text: ApplicationWindow.window.controller.formatBytes(ApplicationWindow.window.controller.cpuBytes)
+        spacing: 2
+        GridLayout {
+            columns: 2
+            Layout.fillWidth: true
+            rowSpacing: 1
+            Label { text: qsTr("CPU (geometry)"); font.bold: true }
+            Label { objectName: "cpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.controller.cpuBytes) }
+            Label { text: qsTr("GPU total"); font.bold: true }
+            Label { objectName: "gpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.controller.gpuBytes) }
+            Repeater {
+                model: [["vertexBytes", qsTr("  vertex buffers")], ["indexBytes", qsTr("  index buffers")],
+                        ["uniformBytes", qsTr("  uniform buffers")], ["storageBytes", qsTr("  storage (skinning)")],
+                        ["overlayBytes", qsTr("  overlays")], ["textureBytes", qsTr("  textures")]]
+                delegate: Label {
+                    required property var modelData
+                    required property int index
+                    Layout.row: 2 + index
+                    Layout.column: 0
+                    text: modelData[1]
+                    opacity: 0.75
+                }
+            }
+            Repeater {
+                model: ["vertexBytes", "indexBytes", "uniformBytes", "storageBytes", "overlayBytes", "textureBytes"]
+                delegate: Label {
+                    required property string modelData
+                    required property int index
+                    Layout.row: 2 + index
+                    Layout.column: 1
+                    Layout.alignment: Qt.AlignRight
+                    text: panel.controller.formatBytes(panel.report[modelData] || 0)
+                    opacity: 0.75
+                }
+            }
         }
-        Label { text: qsTr("GPU") }
-        Label {
-            objectName: "gpuBytes"
-            Layout.alignment: Qt.AlignRight
-            text: ApplicationWindow.window.controller.formatBytes(ApplicationWindow.window.controller.gpuBytes)
+        Label { text: qsTr("Per part (GPU)"); font.bold: true; topPadding: 4; visible: parts.count > 0 }
+        ListView {
+            id: parts
+            objectName: "memoryParts"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: panel.report.parts || []
+            ScrollBar.vertical: ScrollBar {}
+            delegate: RowLayout {
+                required property var modelData
+                width: ListView.view.width
+                Label { text: modelData.name; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
+                Label { text: panel.controller.formatBytes(modelData.totalBytes); font.pixelSize: 11; opacity: 0.8 }
+            }
         }
     }
 }

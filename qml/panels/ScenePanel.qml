@@ -1,9 +1,13 @@
-// The part tree of the open model, with sockets marked.
+// The part tree: select a part to highlight it, toggle its visibility;
+// sockets (parts without geometry) are marked.
 import QtQuick
 import QtQuick.Controls
+import QtQuick.Layouts
 
 PanelSection {
+    id: panel
     objectName: "scenePanel"
+    required property QtObject controller
     title: qsTr("Scene")
 
     ListView {
@@ -11,11 +15,39 @@ PanelSection {
         objectName: "partList"
         anchors.fill: parent
         clip: true
-        model: ApplicationWindow.window.controller.partNames
+        model: panel.controller.parts
+        ScrollBar.vertical: ScrollBar {}
         delegate: ItemDelegate {
-            required property string modelData
+            id: row
+            required property string name
+            required property int partIndex
+            required property int depth
+            required property bool socket
+            required property bool partVisible
+            required property bool selected
+            required property int triangles
+            objectName: "part_" + name
             width: ListView.view.width
-            text: modelData
+            highlighted: selected
+            onClicked: panel.controller.selectedPart = selected ? -1 : partIndex
+            contentItem: RowLayout {
+                spacing: 6
+                Item { Layout.preferredWidth: row.depth * 14 }
+                CheckBox {
+                    objectName: "visible_" + row.name
+                    checked: row.partVisible
+                    padding: 0
+                    onToggled: panel.controller.setPartVisible(row.partIndex, checked)
+                    ToolTip.visible: hovered
+                    ToolTip.text: qsTr("Show / hide")
+                }
+                Label { text: row.name; Layout.fillWidth: true; elide: Text.ElideRight; font.bold: row.selected }
+                Label {
+                    text: row.socket ? qsTr("socket") : qsTr("%1 tris").arg(row.triangles)
+                    color: row.socket ? "#ff6fd8" : palette.placeholderText
+                    font.pixelSize: 11
+                }
+            }
         }
     }
     EmptyState {

@@ -1,0 +1,59 @@
+// List models the QML panels show for the open rig: parts (as an indented
+// tree), joints (with live values) and animations. They read the Document
+// owned by AppController and are reset when it changes. GUI thread.
+#pragma once
+
+#include <QtCore/QAbstractListModel>
+
+namespace riglens::app {
+
+class AppController;
+
+class PartListModel : public QAbstractListModel {
+  Q_OBJECT
+ public:
+  enum Role { NameRole = Qt::UserRole + 1, PartIndexRole, DepthRole, ParentRole, SocketRole, VisibleRole, TrianglesRole, SelectedRole };
+  explicit PartListModel(AppController* app);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QHash<int, QByteArray> roleNames() const override;
+  void reload();           // the document changed
+  void refreshFlags();     // visibility / selection changed
+
+ private:
+  AppController* m_app;
+  std::vector<std::pair<int, int>> m_rows;  // (part index, depth) in tree order
+};
+
+class JointListModel : public QAbstractListModel {
+  Q_OBJECT
+ public:
+  enum Role { NameRole = Qt::UserRole + 1, KindRole, AxisRole, DriveRole, CallerRole, UnitsRole, MinRole, MaxRole, RestRole, ValueRole, PartRole };
+  explicit JointListModel(AppController* app);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QHash<int, QByteArray> roleNames() const override;
+  void reload();
+  void refreshValues();  // the pose changed: only the value role
+
+ private:
+  AppController* m_app;
+  int m_count = 0;
+};
+
+class AnimationListModel : public QAbstractListModel {
+  Q_OBJECT
+ public:
+  enum Role { NameRole = Qt::UserRole + 1, PeriodRole, LoopingRole, AutoPlayRole, KeyTimesRole, TracksRole };
+  explicit AnimationListModel(AppController* app);
+  int rowCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role) const override;
+  QHash<int, QByteArray> roleNames() const override;
+  void reload();
+
+ private:
+  AppController* m_app;
+  int m_count = 0;
+};
+
+}  // namespace riglens::app

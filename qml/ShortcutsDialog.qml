@@ -1,0 +1,43 @@
+// Help → Keyboard Shortcuts.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+Dialog {
+    objectName: "shortcutsDialog"
+    title: qsTr("Keyboard shortcuts")
+    modal: true
+    standardButtons: Dialog.Close
+
+    GridLayout {
+        columns: 2
+        columnSpacing: 24
+        rowSpacing: 4
+        Repeater {
+            model: [
+                ["Ctrl+O", qsTr("Open a file")], ["Ctrl+Shift+O", qsTr("Open a run folder")],
+                ["Ctrl+E", qsTr("Export GLB")], ["Ctrl+Shift+S", qsTr("Save the viewport as PNG")],
+                ["1 … 6", qsTr("Tint: color, part, joint, normals, wireframe, sockets")],
+                ["G / A", qsTr("Ground grid / axes")], ["F", qsTr("Frame all")], ["T", qsTr("Turntable")],
+                ["Space", qsTr("Pause / resume the clip")], ["← / →", qsTr("Step one frame (1/30 s)")],
+                ["S", qsTr("Stop the clip")], ["M", qsTr("Mute the autoPlay idles")],
+                ["R", qsTr("Reset every joint to rest")], ["Esc", qsTr("Clear the selection")],
+                [qsTr("Left drag"), qsTr("Orbit")], [qsTr("Right / middle drag"), qsTr("Pan")], [qsTr("Wheel"), qsTr("Dolly")],
+                ["F1", qsTr("This sheet")], ["Ctrl+Q", qsTr("Quit")]
+            ]
+            delegate: Item {
+                required property var modelData
+                implicitWidth: row.implicitWidth
+                implicitHeight: row.implicitHeight
+                Layout.columnSpan: 2
+                Layout.fillWidth: true
+                RowLayout {
+                    id: row
+                    anchors.fill: parent
+                    Label { text: modelData[0]; font.bold: true; Layout.preferredWidth: 150 }
+                    Label { text: modelData[1]; Layout.fillWidth: true }
+                }
+            }
+        }
+    }
+}

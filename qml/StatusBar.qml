@@ -1,0 +1,57 @@
+// The status bar: model, size, frame rate and the last message.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+ToolBar {
+    id: bar
+    required property QtObject controller
+    required property Item viewport
+    property int fps: 0
+    property int lastFrames: 0
+
+    Timer {
+        interval: 1000
+        running: true
+        repeat: true
+        onTriggered: {
+            bar.fps = bar.viewport.framesRendered - bar.lastFrames
+            bar.lastFrames = bar.viewport.framesRendered
+        }
+    }
+
+    RowLayout {
+        anchors.fill: parent
+        anchors.leftMargin: 8
+        anchors.rightMargin: 8
+        spacing: 16
+        Label {
+            objectName: "statusModel"
+            text: bar.controller.hasDocument ? bar.controller.documentTitle : qsTr("No model")
+            font.bold: true
+        }
+        Label {
+            objectName: "statusSize"
+            visible: bar.controller.hasDocument
+            text: qsTr("%1 parts · %2 triangles").arg(bar.controller.partNames.length)
+                      .arg(Number(bar.controller.triangleCount).toLocaleString(Qt.locale(), "f", 0))
+            opacity: 0.8
+        }
+        Label {
+            visible: bar.controller.warnings.length > 0
+            text: qsTr("%1 warning(s)").arg(bar.controller.warnings.length)
+            color: "#ffcf6e"
+            ToolTip.visible: warningsArea.containsMouse
+            ToolTip.text: bar.controller.warnings.join("\n")
+            MouseArea { id: warningsArea; anchors.fill: parent; hoverEnabled: true }
+        }
+        Label {
+            objectName: "statusMessage"
+            Layout.fillWidth: true
+            text: bar.controller.statusMessage
+            elide: Text.ElideMiddle
+            opacity: 0.8
+        }
+        Label { objectName: "statusFps"; text: qsTr("%1 fps").arg(bar.fps); opacity: 0.7 }
+    }
+}

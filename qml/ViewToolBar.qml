@@ -1,0 +1,40 @@
+// The tool bar: tint modes (1-6), grid, axes, frame all, turntable.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+ToolBar {
+    id: bar
+    required property Item viewport
+    required property var tintModes
+    property bool turntable: false
+    signal turntableToggled(bool on)
+
+    RowLayout {
+        anchors.fill: parent
+        spacing: 2
+        Label { text: qsTr("Tint"); leftPadding: 8; rightPadding: 4; opacity: 0.7 }
+        ButtonGroup { id: tints }
+        Repeater {
+            model: bar.tintModes
+            delegate: ToolButton {
+                required property string modelData
+                required property int index
+                objectName: "tint_" + modelData
+                text: modelData
+                checkable: true
+                checked: bar.viewport.tint === modelData
+                ButtonGroup.group: tints
+                onClicked: bar.viewport.tint = modelData
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Tint: %1 (%2)").arg(modelData).arg(index + 1)
+            }
+        }
+        ToolSeparator {}
+        ToolButton { objectName: "gridToggle"; text: qsTr("Grid"); checkable: true; checked: bar.viewport.showGrid; onToggled: bar.viewport.showGrid = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Ground grid (G)") }
+        ToolButton { objectName: "axesToggle"; text: qsTr("Axes"); checkable: true; checked: bar.viewport.showAxes; onToggled: bar.viewport.showAxes = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Axis gizmo (A)") }
+        ToolButton { text: qsTr("Frame"); onClicked: bar.viewport.frameAll(); ToolTip.visible: hovered; ToolTip.text: qsTr("Frame all (F)") }
+        ToolButton { text: qsTr("Turntable"); checkable: true; checked: bar.turntable; onToggled: bar.turntableToggled(checked); ToolTip.visible: hovered; ToolTip.text: qsTr("Spin the camera (T)") }
+        Item { Layout.fillWidth: true }
+    }
+}
