@@ -176,6 +176,22 @@ class TestAppExecutables : public QObject {
     QVERIFY(run.err.contains("--size"));
   }
 
+  void guiScreenshotOfARunWithAViewAndBadPaths() {
+    QTemporaryDir dir;
+    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode == 0);
+    const QString shot = dir.filePath("tank.png");
+    const Run run = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--size", "800x500", "--tint", "part",
+                                      "--play", "fire", "--time-ms", "60", "--set", "turret_yaw=0.5"});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    QCOMPARE(QImage(shot).size(), QSize(800, 500));
+    const Run missing = runProgram(kGui, {dir.filePath("nope"), "--screenshot", shot});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY(missing.err.contains("no such file or folder"));
+    const Run badTint = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--tint", "plaid"});
+    QCOMPARE(badTint.exitCode, 1);
+    QVERIFY(badTint.err.contains("plaid"));
+  }
+
   void guiScreenshotWritesTheWindow() {
     const QString path = riglens::test::outputPath("riglens_screenshot_cli.png");
     QFile::remove(path);
