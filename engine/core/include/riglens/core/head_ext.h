@@ -1,0 +1,48 @@
+// head_ext: the packed GNM rig vector (contract/CHARACTER.md section 2):
+// exprDim expression coefficients tiled by region in declaration order, then
+// gazeDim gaze angles [pitch_L, yaw_L, pitch_R, yaw_R] (radians; pitch > 0
+// looks down about +X, yaw > 0 looks toward character-left about +Y).
+#pragma once
+
+#include <array>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "riglens/core/aosrig.h"
+#include "riglens/core/expected.h"
+
+namespace riglens::core {
+
+struct CoeffRange {
+  int start = 0, end = 0;  // half-open
+};
+
+// Each region's coefficient range; gaze is not included.
+std::map<std::string, CoeffRange> regionSlices(const HeadExtLayout& layout);
+
+// <region>_000 ... per coefficient, then gaze_pitch_l, gaze_yaw_l, gaze_pitch_r, gaze_yaw_r.
+std::vector<std::string> headExtNames(const HeadExtLayout& layout);
+
+struct UnpackedHeadExt {
+  std::vector<float> expr;  // exprDim
+  std::vector<float> gaze;  // gazeDim
+};
+
+// Splits one frame; a shorter vector is refused, a longer one's tail ignored.
+Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const HeadExtLayout& layout);
+
+// The reduced ML view (sum of layout.reduced counts + gaze) widened to dim:
+// each region's reduced coefficients fill the start of its range, the rest
+// is zero; gaze copied. Refused when the layout has no reduced view or the
+// length is wrong.
+Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced, const HeadExtLayout& layout);
+
+// q = qx(pitch) * qy(yaw) per eye: (w,x,y,z) = (cp*cy, sp*cy, cp*sy, sp*sy)
+// of the half angles. Left, then right.
+std::array<glm::dquat, 2> gazeToEyeRotations(std::span<const float, 4> gaze);
+
+}  // namespace riglens::core

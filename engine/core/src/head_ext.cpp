@@ -1,0 +1,70 @@
+#include "riglens/core/head_ext.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace riglens::core {
+
+std::map<std::string, CoeffRange> regionSlices(const HeadExtLayout& layout) {
+  std::map<std::string, CoeffRange> out;
+  int at = 0;
+  for (const auto& r : layout.regions) {
+    out[r.name] = {at, at + r.count};
+    at += r.count;
+  }
+  return out;
+}
+
+std::vector<std::string> headExtNames(const HeadExtLayout& layout) {
+  std::vector<std::string> names;
+  for (const auto& r : layout.regions)
+    for (int i = 0; i < r.count; ++i) {
+      char suffix[16];
+      std::snprintf(suffix, sizeof suffix, "_%03d", i);
+      names.push_back(r.name + suffix);
+    }
+  for (const char* g : {"gaze_pitch_l", "gaze_yaw_l", "gaze_pitch_r", "gaze_yaw_r"})
+    if (int(names.size()) < layout.dim) names.push_back(g);
+  return names;
+}
+
+Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const HeadExtLayout& layout) {
+  if (int(headExt.size()) < layout.dim)
+    return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) + " values, the layout declares " +
+                                           std::to_string(layout.dim));
+  UnpackedHeadExt out;
+  out.expr.assign(headExt.begin(), headExt.begin() + layout.exprDim);
+  out.gaze.assign(headExt.begin() + layout.exprDim, headExt.begin() + layout.dim);
+  return out;
+}
+
+Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced, const HeadExtLayout& layout) {
+  if (layout.reduced.empty()) return makeError(ErrorCode::Usage, "this pack declares no reduced view");
+  std::size_t reducedExpr = 0;
+  for (const auto& r : layout.reduced) reducedExpr += std::size_t(r.count);
+  if (reduced.size() != reducedExpr + std::size_t(layout.gazeDim))
+    return makeError(ErrorCode::Usage, "the reduced view has " + std::to_string(reduced.size()) + " values, expected " +
+                                           std::to_string(reducedExpr + layout.gazeDim));
+  std::vector<float> wide(std::size_t(layout.dim), 0.0f);
+  const auto slices = regionSlices(layout);
+  std::size_t at = 0;
+  for (const auto& r : layout.reduced) {
+    const CoeffRange range = slices.at(r.name);
+    for (int i = 0; i < r.count && range.start + i < range.end; ++i) wide[std::size_t(range.start + i)] = reduced[at + std::size_t(i)];
+    at += std::size_t(r.count);
+  }
+  for (int g = 0; g < layout.gazeDim; ++g) wide[std::size_t(layout.exprDim + g)] = reduced[at + std::size_t(g)];
+  return wide;
+}
+
+std::array<glm::dquat, 2> gazeToEyeRotations(std::span<const float, 4> gaze) {
+  std::array<glm::dquat, 2> out;
+  for (int e = 0; e < 2; ++e) {
+    const double hp = 0.5 * gaze[std::size_t(e * 2)], hy = 0.5 * gaze[std::size_t(e * 2 + 1)];
+    const double cp = std::cos(hp), sp = std::sin(hp), cy = std::cos(hy), sy = std::sin(hy);
+    out[std::size_t(e)] = glm::dquat(cp * cy, sp * cy, cp * sy, sp * sy);  // (w, x, y, z)
+  }
+  return out;
+}
+
+}  // namespace riglens::core
