@@ -9,6 +9,7 @@
 
 namespace riglens::cli {
 
+int runCharacter(const QStringList& args);
 int runExport(const QStringList& args);
 int runInspect(const QStringList& args);
 int runPose(const QStringList& args);
@@ -31,6 +32,7 @@ constexpr Command kCommands[] = {
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
     {"render", "Render a model offscreen to PNG (tints, poses, turntables).", runRender},
     {"samples", "Write the bundled sample runs to a folder.", runSamples},
+    {"character", "Splat characters: inspect, pose (GNM), orl-deform, make-sample.", runCharacter},
 };
 
 QString usageText() {

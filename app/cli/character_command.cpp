@@ -1,0 +1,215 @@
+// riglens-cli character inspect PATH [--json]
+// riglens-cli character pose PACK --controls FILE.json [--joint-worlds FILE.json]
+//                              [--override NAME=w,x,y,z]... --out FILE [--json]
+// riglens-cli character orl-deform PACK --outputs FILE.json --out FILE [--json]
+// riglens-cli character make-sample --out DIR [--ict DIR]
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_common.h"
+#include "riglens/core/aosrig.h"
+#include "riglens/core/bundle.h"
+#include "riglens/core/character_sample.h"
+#include "riglens/core/file_io.h"
+#include "riglens/core/gnm.h"
+#include "riglens/core/head_ext.h"
+#include "riglens/core/json_file.h"
+#include "riglens/core/orl_pack.h"
+
+#ifndef RIGLENS_SHARED_DATA_DIR
+#define RIGLENS_SHARED_DATA_DIR ""
+#endif
+
+namespace riglens::cli {
+namespace {
+
+using nlohmann::json;
+
+bool isOrl(const std::vector<std::uint8_t>& bytes) { return bytes.size() >= 8 && std::memcmp(bytes.data(), "ORLPACK1", 8) == 0; }
+
+// Posed vertices as little-endian f32 (the machines we build for are little-endian).
+int writeVertices(const std::vector<float>& v, const QString& out, bool asJson) {
+  if (asJson) {
+    const std::string text = json(v).dump() + "\n";
+    if (auto ok = core::writeFileAtomically(out.toStdString(), {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}); !ok)
+      return inputError(ok.error().message);
+  } else if (auto ok = core::writeFileAtomically(out.toStdString(), {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * 4}); !ok) {
+    return inputError(ok.error().message);
+  }
+  std::printf("%s: %zu vertices\n", qPrintable(out), v.size() / 3);
+  return kExitOk;
+}
+
+json packSummary(const core::AosRigPack& p) {
+  json joints = json::array();
+  for (const auto& j : p.joints) joints.push_back({{"name", j.name}, {"parent", j.parent}});
+  json regions = json::array();
+  for (const auto& r : p.headExt.regions) regions.push_back({{"name", r.name}, {"count", r.count}});
+  json buffers = json::array();
+  for (const auto& b : p.buffers) buffers.push_back({{"name", b.name}, {"dtype", core::dtypeName(b.dtype)}, {"shape", b.shape}, {"bytes", b.byteLength}});
+  return {{"kind", "aosrig"}, {"vertexCount", p.vertexCount}, {"coeffCount", p.coeffCount}, {"faces", p.faces.size() / 3},
+          {"headExt", {{"dim", p.headExt.dim}, {"exprDim", p.headExt.exprDim}, {"gazeDim", p.headExt.gazeDim}, {"regions", regions}}},
+          {"joints", joints}, {"eyes", {p.eyeNames[0], p.eyeNames[1]}}, {"basis", p.basisI8.empty() ? "f16" : "i8"},
+          {"uv", p.uv.size() > 0}, {"stitch", p.stitchLocal.size() > 0}, {"mouth", p.mouth.has_value()}, {"buffers", buffers}};
+}
+
+int inspect(const QStringList& args) {
+  QCommandLineParser parser;
+  const QCommandLineOption asJson("json", "Print JSON.");
+  parser.addOption(asJson);
+  if (auto done = parseCommand(parser, args, "character inspect", "Describe an .aosrig, ORL pack or bundle folder.", "PATH")) return *done;
+  if (parser.positionalArguments().size() != 1) return usageError("character inspect", "expected one PATH");
+  const std::string path = parser.positionalArguments().first().toStdString();
+  json out;
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    auto bundle = core::loadBundle(path);
+    if (!bundle) return inputError(bundle.error().message);
+    json files = json::array(), problems = json::array(), meshes = json::array();
+    for (const auto& f : bundle->files) files.push_back({{"name", f.name}, {"role", f.role}, {"eager", f.eager}, {"present", f.present}, {"bytes", f.bytes}});
+    for (const auto& p : bundle->problems) problems.push_back(p.describe());
+    for (const auto& m : bundle->meshes) meshes.push_back({{"branch", m.branch}, {"vertices", m.vertexCount}, {"faces", m.faceCount}});
+    out = {{"kind", "bundle"}, {"subject", bundle->subject}, {"schema", bundle->schema}, {"branches", bundle->branches},
+           {"rig", bundle->rig}, {"rigDerived", bundle->rigDerived},
+           {"expressionSpace", {{"kind", core::expressionKindName(bundle->expression.kind)}, {"dim", bundle->expression.dim},
+                                {"derived", bundle->expressionDerived}}},
+           {"meshes", meshes}, {"files", files}, {"residentBytes", bundle->residentBytes}, {"problems", problems}};
+  } else {
+    auto bytes = core::readFileBytes(path);
+    if (!bytes) return inputError(bytes.error().message);
+    if (isOrl(*bytes)) {
+      auto pack = core::parseOrlPack(*bytes, path);
+      if (!pack) return inputError(pack.error().message);
+      out = {{"kind", "orl"}, {"vertexCount", pack->vertexCount}, {"jointCount", pack->jointCount}, {"channels", pack->channelCount},
+             {"targets", pack->targets.size()}, {"members", pack->members}, {"manifest", pack->manifest}};
+    } else {
+      auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)), path);
+      if (!pack) return inputError(pack.error().message);
+      out = packSummary(*pack);
+    }
+  }
+  if (parser.isSet(asJson)) {
+    std::printf("%s\n", out.dump(2).c_str());
+  } else {
+    for (const auto& [key, value] : out.items())
+      std::printf("%-16s %s\n", key.c_str(), value.is_primitive() ? value.dump().c_str() : (value.dump().substr(0, 160) + (value.dump().size() > 160 ? " ..." : "")).c_str());
+  }
+  return kExitOk;
+}
+
+int pose(const QStringList& args) {
+  QCommandLineParser parser;
+  const QCommandLineOption controls("controls", "JSON array in the pack's control order, or {name: value}.", "FILE.json");
+  const QCommandLineOption worlds("joint-worlds", "JSON array of J row-major 4x4 matrices (16 numbers each).", "FILE.json");
+  const QCommandLineOption override("override", "A joint rotation override (repeatable): NAME=w,x,y,z.", "NAME=w,x,y,z");
+  const QCommandLineOption out("out", "Posed vertices: V*3 little-endian f32, metres.", "FILE");
+  const QCommandLineOption asJson("json", "Write the vertices as a JSON array instead (small packs).");
+  parser.addOptions({controls, worlds, override, out, asJson});
+  if (auto done = parseCommand(parser, args, "character pose", "Pose a GNM pack on the CPU.", "PACK")) return *done;
+  if (parser.positionalArguments().size() != 1 || !parser.isSet(controls) || !parser.isSet(out))
+    return usageError("character pose", "needs PACK, --controls FILE.json and --out FILE");
+  auto pack = core::readAosRig(parser.positionalArguments().first().toStdString());
+  if (!pack) return inputError(pack.error().message);
+  auto doc = core::readJsonFile(parser.value(controls).toStdString());
+  if (!doc) return inputError(doc.error().message);
+  std::vector<float> headExt;
+  if (doc->is_array()) {
+    for (const auto& v : *doc) {
+      if (!v.is_number()) return inputError(parser.value(controls).toStdString() + ": the control array holds a non-number");
+      headExt.push_back(v.get<float>());
+    }
+  } else if (doc->is_object()) {
+    const auto names = core::headExtNames(pack->headExt);
+    headExt.assign(names.size(), 0.0f);
+    for (const auto& [name, value] : doc->items()) {
+      const auto it = std::find(names.begin(), names.end(), name);
+      if (it == names.end()) return inputError(parser.value(controls).toStdString() + ": unknown control '" + name + "'");
+      headExt[std::size_t(it - names.begin())] = value.get<float>();
+    }
+  } else {
+    return inputError(parser.value(controls).toStdString() + ": expected an array or an object of controls");
+  }
+  core::GnmJointState joints(*pack);
+  if (parser.isSet(worlds)) {
+    auto w = core::readJsonFile(parser.value(worlds).toStdString());
+    if (!w || !w->is_array()) return inputError(w ? parser.value(worlds).toStdString() + ": expected an array of matrices" : w.error().message);
+    std::vector<float> flat;
+    for (const auto& m : *w)
+      for (const auto& x : m) flat.push_back(x.get<float>());
+    if (auto ok = joints.setJointWorlds(flat); !ok) return inputError(ok.error().message);
+  }
+  std::vector<std::pair<std::string, glm::dquat>> overrides;
+  for (const QString& o : parser.values(override)) {
+    const int eq = o.indexOf('=');
+    const QStringList q = eq > 0 ? o.mid(eq + 1).split(',') : QStringList();
+    if (q.size() != 4) return usageError("character pose", "--override needs NAME=w,x,y,z, got '" + o + "'");
+    overrides.emplace_back(o.left(eq).toStdString(), glm::dquat(q[0].toDouble(), q[1].toDouble(), q[2].toDouble(), q[3].toDouble()));
+  }
+  if (!overrides.empty()) joints.setJointOverrides(overrides);
+  auto posed = core::gnmPose(*pack, headExt, &joints);
+  if (!posed) return inputError(posed.error().message);
+  return writeVertices(*posed, parser.value(out), parser.isSet(asJson));
+}
+
+int orlDeform(const QStringList& args) {
+  QCommandLineParser parser;
+  const QCommandLineOption outputs("outputs", "JSON {jointOut: [J*9], bsOut: [channels]}.", "FILE.json");
+  const QCommandLineOption out("out", "Deformed vertices: V*3 little-endian f32, centimetres.", "FILE");
+  const QCommandLineOption asJson("json", "Write the vertices as a JSON array instead.");
+  parser.addOptions({outputs, out, asJson});
+  if (auto done = parseCommand(parser, args, "character orl-deform", "Deform an ORL pack from joint outputs and channel weights.", "PACK")) return *done;
+  if (parser.positionalArguments().size() != 1 || !parser.isSet(outputs) || !parser.isSet(out))
+    return usageError("character orl-deform", "needs PACK, --outputs FILE.json and --out FILE");
+  const std::string packPath = parser.positionalArguments().first().toStdString();
+  auto bytes = core::readFileBytes(packPath);
+  if (!bytes) return inputError(bytes.error().message);
+  auto pack = core::parseOrlPack(*bytes, packPath);
+  if (!pack) return inputError(pack.error().message);
+  auto doc = core::readJsonFile(parser.value(outputs).toStdString());
+  if (!doc) return inputError(doc.error().message);
+  if (!doc->contains("jointOut") || !doc->contains("bsOut"))
+    return inputError(parser.value(outputs).toStdString() + ": expected {jointOut, bsOut}");
+  auto deformed = core::orlDeform(*pack, (*doc)["jointOut"].get<std::vector<float>>(), (*doc)["bsOut"].get<std::vector<float>>());
+  if (!deformed) return inputError(deformed.error().message);
+  return writeVertices(*deformed, parser.value(out), parser.isSet(asJson));
+}
+
+int makeSample(const QStringList& args) {
+  QCommandLineParser parser;
+  const QCommandLineOption out("out", "Folder for sample-face.aosrig and sample-bundle/.", "DIR");
+  const QCommandLineOption ict("ict", "The ICT-FaceKit face data (default: the project's shared/data/ict-face).", "DIR",
+                               QStringLiteral(RIGLENS_SHARED_DATA_DIR "/ict-face"));
+  parser.addOptions({out, ict});
+  if (auto done = parseCommand(parser, args, "character make-sample", "Write the sample character.", nullptr)) return *done;
+  if (!parser.isSet(out)) return usageError("character make-sample", "missing --out DIR");
+  if (auto ok = core::writeSampleCharacter(parser.value(ict).toStdString(), parser.value(out).toStdString()); !ok)
+    return inputError(ok.error().message);
+  std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n", qPrintable(parser.value(out)), qPrintable(parser.value(out)));
+  return kExitOk;
+}
+
+}  // namespace
+
+int runCharacter(const QStringList& args) {
+  const QString usage = QStringLiteral(
+      "Usage: riglens-cli character <inspect|pose|orl-deform|make-sample> ...\n"
+      "  inspect PATH [--json]                          an .aosrig, ORL pack or bundle folder\n"
+      "  pose PACK --controls F.json [--joint-worlds F.json] [--override N=w,x,y,z]... --out FILE [--json]\n"
+      "  orl-deform PACK --outputs F.json --out FILE [--json]\n"
+      "  make-sample --out DIR [--ict DIR]              the sample character from ICT-FaceKit\n");
+  if (args.size() < 2 || args[1] == "--help" || args[1] == "-h") {
+    std::fputs(qPrintable(usage), args.size() < 2 ? stderr : stdout);
+    return args.size() < 2 ? kExitUsage : kExitOk;
+  }
+  const QString sub = args[1];
+  const QStringList rest = QStringList{"character " + sub} + args.mid(2);
+  if (sub == "inspect") return inspect(rest);
+  if (sub == "pose") return pose(rest);
+  if (sub == "orl-deform") return orlDeform(rest);
+  if (sub == "make-sample") return makeSample(rest);
+  std::fprintf(stderr, "riglens-cli character: unknown subcommand '%s'\n%s", qPrintable(sub), qPrintable(usage));
+  return kExitUsage;
+}
+
+}  // namespace riglens::cli
