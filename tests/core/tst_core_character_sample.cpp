@@ -1,0 +1,174 @@
+// The sample character built from the real ICT-FaceKit face: the pack parses,
+// GNM on it equals an independent straightforward evaluation written here
+// (dense loops, double precision, fp16 decoded bit by bit), gaze and joints
+// behave; bundles: the real myra scene.json, the sample bundle, the schema-1
+// layout, branch meshes and their refusals.
+#include <QtTest/QtTest>
+
+#include <QtCore/QFile>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "riglens/core/bundle.h"
+#include "riglens/core/character_sample.h"
+#include "riglens/core/file_io.h"
+#include "riglens/core/gnm.h"
+#include "riglens/core/head_ext.h"
+
+using namespace riglens::core;
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const fs::path kIct = RIGLENS_SHARED_DATA_DIR "/ict-face";
+
+// binary16 decoded from its fields, independent of the engine's converter.
+double halfValue(std::uint16_t h) {
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (e == 0) return sign * std::ldexp(m, -24);
+  return sign * std::ldexp(1024 + m, e - 25);
+}
+
+}  // namespace
+
+class TestCharacterSample : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  std::optional<AosRigPack> m_pack;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY2(fs::exists(kIct / "neutral.f32"), "shared/data/ict-face is missing (the project's shared/ folder)");
+    auto ok = writeSampleCharacter(kIct, m_dir.path().toStdString());
+    QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+    auto pack = readAosRig((fs::path(m_dir.path().toStdString()) / "sample-face.aosrig").string());
+    QVERIFY2(pack, pack ? "" : pack.error().message.c_str());
+    m_pack = std::move(pack).value();
+    QCOMPARE(m_pack->vertexCount, std::size_t(9409));
+    QCOMPARE(m_pack->coeffCount, std::size_t(53));
+    QCOMPARE(m_pack->faces.size(), std::size_t(18460 * 3));
+  }
+
+  void gnmMatchesAStraightforwardEvaluation() {
+    const AosRigPack& p = *m_pack;
+    const std::size_t V = p.vertexCount, E = p.coeffCount;
+    std::vector<float> controls(std::size_t(p.headExt.dim), 0.0f);
+    for (std::size_t c = 0; c < E; c += 7) controls[c] = 0.1f * float(c % 10) - 0.3f;
+    controls[E + 0] = 0.2f;   // left pitch
+    controls[E + 3] = -0.3f;  // right yaw
+    auto engine = gnmForward(p, controls);
+    QVERIFY(engine);
+    // Dense reference: every coefficient, no skipping, fp16 by its fields.
+    std::vector<double> ref(V * 3);
+    for (std::size_t v = 0; v < V; ++v)
+      for (int k = 0; k < 3; ++k) {
+        double x = p.neutral[v * 3 + std::size_t(k)];
+        for (std::size_t c = 0; c < E; ++c)
+          x += double(controls[c]) * p.basisScale[c] * halfValue(p.basisHalf[(v * E + c) * 3 + std::size_t(k)]);
+        ref[v * 3 + std::size_t(k)] = x;
+      }
+    for (int e = 0; e < 2; ++e) {
+      const double pitch = controls[E + std::size_t(2 * e)], yaw = controls[E + std::size_t(2 * e + 1)];
+      // R = Rx(pitch) * Ry(yaw), written out.
+      const double cp = std::cos(pitch), sp = std::sin(pitch), cy = std::cos(yaw), sy = std::sin(yaw);
+      const double R[3][3] = {{cy, 0, sy}, {sp * sy, cp, -sp * cy}, {-cp * sy, sp, cp * cy}};
+      for (std::size_t v = 0; v < V; ++v) {
+        const double w = p.eyeWeights[std::size_t(e) * V + v];
+        if (w == 0) continue;
+        double d[3];
+        for (int k = 0; k < 3; ++k) d[k] = ref[v * 3 + std::size_t(k)] - p.eyePositions[std::size_t(e * 3 + k)];
+        for (int r = 0; r < 3; ++r) ref[v * 3 + std::size_t(r)] += w * (R[r][0] * d[0] + R[r][1] * d[1] + R[r][2] * d[2] - d[r]);
+      }
+    }
+    double worst = 0;
+    for (std::size_t i = 0; i < V * 3; ++i) worst = std::max(worst, std::abs((*engine)[i] - ref[i]));
+    // float accumulation over 53 terms of ~1e-2 m: ~1e-8 m; 1e-6 m (a micron) leaves margin.
+    QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    // Some vertices did move, and the eyes' neighbourhoods rotated.
+    double moved = 0;
+    for (std::size_t i = 0; i < V * 3; ++i) moved = std::max(moved, std::abs(ref[i] - p.neutral[i]));
+    QVERIFY(moved > 1e-3);
+  }
+
+  void jointsDriveTheSkin() {
+    const AosRigPack& p = *m_pack;
+    GnmJointState joints(p);
+    // Open the jaw 0.3 rad about +x: vertices under the mouth move, the forehead does not.
+    joints.setJointOverrides({{"jaw", glm::angleAxis(0.3, glm::dvec3(1, 0, 0))}});
+    auto posed = gnmPose(p, std::vector<float>{}, &joints);
+    QVERIFY(posed);
+    std::size_t top = 0, bottom = 0;
+    for (std::size_t v = 0; v < p.vertexCount; ++v) {
+      if (p.neutral[v * 3 + 1] > p.neutral[top * 3 + 1]) top = v;
+      if (p.skinWeight[v * 4 + 1] > p.skinWeight[bottom * 4 + 1]) bottom = v;
+    }
+    QVERIFY(std::abs((*posed)[top * 3 + 1] - p.neutral[top * 3 + 1]) < 1e-6);
+    QVERIFY(glm::length(glm::dvec3((*posed)[bottom * 3], (*posed)[bottom * 3 + 1], (*posed)[bottom * 3 + 2]) -
+                        glm::dvec3(p.neutral[bottom * 3], p.neutral[bottom * 3 + 1], p.neutral[bottom * 3 + 2])) > 1e-3);
+  }
+
+  void loadsTheSampleBundle() {
+    auto bundle = loadBundle(fs::path(m_dir.path().toStdString()) / "sample-bundle");
+    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QCOMPARE(bundle->rig["backend"].get<std::string>(), std::string("gnm"));
+    QCOMPARE(bundle->rig["control_names"].size(), std::size_t(57));
+    QVERIFY(bundle->expressionDerived);
+    QCOMPARE(bundle->expression.segments.back().name, std::string("gaze"));
+    QVERIFY(bundle->gnmPack.has_value());
+    QVERIFY(bundle->residentBytes > 3'000'000);
+  }
+
+  void loadsTheRealMyraManifest() {
+    // The real scene.json, with two small files present and the rest missing.
+    const fs::path dir = fs::path(m_dir.path().toStdString()) / "myra";
+    fs::create_directories(dir);
+    fs::copy_file(RIGLENS_SHARED_DATA_DIR "/character/bundle-scene-myra.json", dir / "scene.json");
+    std::ofstream(dir / "geom_head.onnx") << std::string(1000, 'x');
+    std::ofstream(dir / "geom_head_fp16.onnx") << std::string(500, 'x');
+    // A branch mesh: 3 vertices, 1 face.
+    const std::vector<std::uint32_t> faces{0, 1, 2};
+    const std::vector<float> verts{0, 0, 0, 1, 0, 0, 0, 1, 0};
+    std::vector<std::uint8_t> bin(12 + 36);
+    std::memcpy(bin.data(), faces.data(), 12);
+    std::memcpy(bin.data() + 12, verts.data(), 36);
+    QVERIFY(writeFileAtomically(dir / "mesh_head.bin", bin));
+    std::ofstream(dir / "mesh_head.json") << json{{"uv_res", 256}, {"num_vertices", 3}, {"num_faces", 1},
+        {"buffers", {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {1, 3}}, {"offset", 0}, {"byte_length", 12}},
+                     {{"name", "neutral_vertices"}, {"dtype", "f32"}, {"shape", {3, 3}}, {"offset", 12}, {"byte_length", 36}}}}}.dump();
+    auto bundle = loadBundle(dir);
+    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QCOMPARE(bundle->subject, std::string("myra"));
+    QCOMPARE(bundle->branches, (std::vector<std::string>{"head", "eyes"}));
+    QCOMPARE(bundle->rig["backend"].get<std::string>(), std::string("none"));  // no pack in the folder
+    QCOMPARE(bundle->expression.kind, ExpressionKind::Arkit52);
+    QCOMPARE(bundle->meshes.size(), std::size_t(1));
+    QCOMPARE(bundle->meshes[0].faces, faces);
+    bool sawDecoder = false, sawFp16 = false;
+    for (const auto& f : bundle->files) {
+      sawDecoder |= f.name == "geom_head.onnx" && !f.eager && f.bytes == 1000;
+      sawFp16 |= f.name == "geom_head_fp16.onnx" && !f.eager;
+    }
+    QVERIFY(sawDecoder && sawFp16);
+    QVERIFY(!bundle->problems.empty());  // eager files the manifest names but the folder lacks
+    // Decoders are listed, not resident.
+    std::uintmax_t eager = 0;
+    for (const auto& f : bundle->files) eager += f.eager && f.present ? f.bytes : 0;
+    QCOMPARE(bundle->residentBytes, eager);
+    // A branch mesh whose faces point past its vertices is refused.
+    std::ofstream(dir / "mesh_head.json") << json{{"num_vertices", 2}, {"num_faces", 1},
+        {"buffers", {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {1, 3}}, {"offset", 0}, {"byte_length", 12}}}}}.dump();
+    auto bad = loadBundle(dir);
+    QVERIFY(!bad);
+    QVERIFY(QString::fromStdString(bad.error().message).contains("faces name vertex 2 past num_vertices"));
+    QVERIFY(!loadBundle(fs::path(m_dir.path().toStdString()) / "nowhere"));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCharacterSample)
+#include "tst_core_character_sample.moc"
