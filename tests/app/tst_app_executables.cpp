@@ -169,6 +169,63 @@ class TestAppExecutables : public QObject {
     QCOMPARE(runProgram(kCli, {"inspect", "--help"}).exitCode, 0);
   }
 
+  void cliCharacterCommands() {
+    QTemporaryDir dir;
+    const Run sample = runProgram(kCli, {"character", "make-sample", "--out", dir.path()});
+    QVERIFY2(sample.exitCode == 0, qPrintable(sample.err));
+    const QString pack = dir.filePath("sample-face.aosrig");
+    const Run inspect = runProgram(kCli, {"character", "inspect", pack, "--json"});
+    QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
+    const auto info = QJsonDocument::fromJson(inspect.out.toUtf8()).object();
+    QCOMPARE(info["vertexCount"].toInt(), 9409);
+    QCOMPARE(info["headExt"].toObject()["dim"].toInt(), 57);
+    QCOMPARE(runProgram(kCli, {"character", "inspect", dir.filePath("sample-bundle")}).exitCode, 0);
+
+    // Controls by name; the output is V*3 little-endian f32.
+    QFile controls(dir.filePath("controls.json"));
+    QVERIFY(controls.open(QIODevice::WriteOnly));
+    controls.write(R"({"lower_face_000": 1.0, "gaze_yaw_l": 0.2})");
+    controls.close();
+    const Run posed = runProgram(kCli, {"character", "pose", pack, "--controls", dir.filePath("controls.json"),
+                                        "--override", "jaw=0.9950042,0.0998334,0,0", "--out", dir.filePath("posed.bin")});
+    QVERIFY2(posed.exitCode == 0, qPrintable(posed.err));
+    QCOMPARE(QFileInfo(dir.filePath("posed.bin")).size(), qint64(9409 * 3 * 4));
+    controls.open(QIODevice::WriteOnly);
+    controls.write(R"({"no_such_control": 1})");
+    controls.close();
+    const Run badControl = runProgram(kCli, {"character", "pose", pack, "--controls", dir.filePath("controls.json"), "--out", dir.filePath("x.bin")});
+    QCOMPARE(badControl.exitCode, 1);
+    QVERIFY(badControl.err.contains("unknown control 'no_such_control'"));
+    QCOMPARE(runProgram(kCli, {"character", "pose", pack}).exitCode, 2);
+
+    // orl-deform on the real fixture's "mixed" case.
+    QFile fixtureFile(QStringLiteral(RIGLENS_SHARED_DATA_DIR "/orl/deform-synthetic.json"));
+    QVERIFY(fixtureFile.open(QIODevice::ReadOnly));
+    const auto fixture = QJsonDocument::fromJson(fixtureFile.readAll()).object();
+    QFile orl(dir.filePath("orl_pack.bin"));
+    QVERIFY(orl.open(QIODevice::WriteOnly));
+    orl.write(QByteArray::fromBase64(fixture["packBase64"].toString().toLatin1()));
+    orl.close();
+    const auto mixed = fixture["cases"].toArray()[4].toObject();
+    QFile outputs(dir.filePath("outputs.json"));
+    QVERIFY(outputs.open(QIODevice::WriteOnly));
+    outputs.write(QJsonDocument(QJsonObject{{"jointOut", mixed["jointOut"]}, {"bsOut", mixed["bsOut"]}}).toJson());
+    outputs.close();
+    const Run deformed = runProgram(kCli, {"character", "orl-deform", dir.filePath("orl_pack.bin"), "--outputs", dir.filePath("outputs.json"),
+                                           "--out", dir.filePath("orl.json"), "--json"});
+    QVERIFY2(deformed.exitCode == 0, qPrintable(deformed.err));
+    QFile result(dir.filePath("orl.json"));
+    QVERIFY(result.open(QIODevice::ReadOnly));
+    const auto values = QJsonDocument::fromJson(result.readAll()).array();
+    const auto expected = mixed["expected"].toArray();
+    QCOMPARE(values.size(), expected.size());
+    for (int i = 0; i < values.size(); ++i) QVERIFY(std::abs(values[i].toDouble() - expected[i].toDouble()) < 1e-4);
+    QCOMPARE(runProgram(kCli, {"character", "frobnicate"}).exitCode, 2);
+    const Run notAPack = runProgram(kCli, {"character", "inspect", dir.filePath("controls.json")});
+    QCOMPARE(notAPack.exitCode, 1);
+    QVERIFY(notAPack.err.contains("bad magic"));
+  }
+
   void guiRefusesBadArguments() {
     QCOMPARE(runProgram(kGui, {"--no-such-option"}).exitCode, 2);
     const Run run = runProgram(kGui, {"--screenshot", "x.png", "--size", "huge"});
