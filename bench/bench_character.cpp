@@ -5,6 +5,7 @@
 //   BM_MemoryBandwidth   memcpy of a 64 MB buffer: bytes/s the machine moves
 //   BM_GnmForward/383    every coefficient: reads the whole fp16 basis (40.9 MB)
 //   BM_GnmForward/30     a typical ARKit-driven frame
+//   BM_GnmForwardThreaded  the same on every hardware thread (real time)
 //   BM_GnmPose/30        + seam + 4-influence skinning
 // GB/s counters count the basis bytes a frame must read (V*E*3*2 dense; the
 // strided reads of the active columns for the sparse case).
@@ -78,6 +79,16 @@ void BM_GnmForward(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
 
+void BM_GnmForwardThreaded(benchmark::State& state) {
+  const AosRigPack& pack = fullHead();
+  const auto c = controls(int(state.range(0)));
+  for (auto _ : state) {
+    auto out = gnmForward(pack, c, 0);
+    benchmark::DoNotOptimize(out);
+  }
+  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
+}
+
 void BM_GnmPose(benchmark::State& state) {
   const AosRigPack& pack = fullHead();
   const auto c = controls(int(state.range(0)));
@@ -93,5 +104,6 @@ void BM_GnmPose(benchmark::State& state) {
 
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GnmForward)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GnmForwardThreaded)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmPose)->Arg(30)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -64,6 +64,9 @@ class TestCharacterSample : public QObject {
     controls[E + 3] = -0.3f;  // right yaw
     auto engine = gnmForward(p, controls);
     QVERIFY(engine);
+    auto threaded = gnmForward(p, controls, 4);
+    QVERIFY(threaded);
+    QCOMPARE(*threaded, *engine);  // the vertex split changes nothing
     // Dense reference: every coefficient, no skipping, fp16 by its fields.
     std::vector<double> ref(V * 3);
     for (std::size_t v = 0; v < V; ++v)

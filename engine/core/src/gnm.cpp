@@ -2,6 +2,7 @@
 
 #include <array>
 #include <functional>
+#include <thread>
 #include <cmath>
 
 #include "riglens/core/half_float.h"
@@ -29,7 +30,7 @@ glm::dmat4 fromRowMajor(const float* m) {
   return out;
 }
 
-Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt) {
+Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads) {
   const HeadExtLayout& layout = pack.headExt;
   if (int(headExt.size()) > layout.dim)
     return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) + " values; the pack takes at most " +
@@ -48,7 +49,8 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
   if (!active.empty()) {
     const auto& table = halfTable();
     const bool half = pack.basisI8.empty();
-    for (std::size_t v = 0; v < V; ++v) {
+    const auto range = [&](std::size_t from, std::size_t to) {
+    for (std::size_t v = from; v < to; ++v) {
       float x = 0, y = 0, z = 0;
       const std::size_t row = v * E * 3;
       for (const auto& [c, s] : active) {
@@ -66,6 +68,16 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
       p[v * 3] += x;
       p[v * 3 + 1] += y;
       p[v * 3 + 2] += z;
+    }
+    };
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, V / 1024)));
+    if (threads <= 1) {
+      range(0, V);
+    } else {  // each worker owns a contiguous vertex range: no sharing, same sums
+      std::vector<std::thread> workers;
+      for (unsigned t = 0; t < threads; ++t) workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
+      for (auto& w : workers) w.join();
     }
   }
   // 2. gaze: left then right, each on the updated positions.
@@ -140,8 +152,9 @@ std::vector<glm::dmat4> GnmJointState::skinMatrices() const {
   return skin;
 }
 
-Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt, const GnmJointState* joints) {
-  auto forward = gnmForward(pack, headExt);
+Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt, const GnmJointState* joints,
+                                     unsigned threads) {
+  auto forward = gnmForward(pack, headExt, threads);
   if (!forward) return forward.error();
   std::vector<float>& p = *forward;
   const std::size_t V = pack.vertexCount;

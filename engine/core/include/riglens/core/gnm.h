@@ -27,8 +27,10 @@
 namespace riglens::core {
 
 // Steps 1-2: head-local vertices (V*3) before the seam and skinning. A
-// shorter head_ext is zero-padded; a longer one is refused.
-Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt);
+// shorter head_ext is zero-padded; a longer one is refused. `threads` splits
+// the expression loop over vertex ranges (1: on the calling thread, 0: one
+// per hardware thread); results are identical whatever the count.
+Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads = 1);
 
 // Joint worlds for skinning, with overrides (rebuilt from rest on every call).
 class GnmJointState {
@@ -55,7 +57,7 @@ class GnmJointState {
 
 // The whole path: gnmForward, the seam, skinning with `joints` (rest when null).
 Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt,
-                                     const GnmJointState* joints = nullptr);
+                                     const GnmJointState* joints = nullptr, unsigned threads = 1);
 
 // Row-major 16 floats -> column-major matrix.
 glm::dmat4 fromRowMajor(const float* m);
