@@ -9,6 +9,7 @@
 
 #include <tiny_gltf.h>
 
+#include "gltf_buffer_views.h"
 #include "riglens/core/file_io.h"
 
 namespace riglens::core {
@@ -44,25 +45,9 @@ std::vector<std::uint8_t> encodeSocketGlb() {
   return out;
 }
 
-// Appends `values` to the buffer as one bufferView and returns its index.
-template <class T>
-int addView(tinygltf::Model& model, const std::vector<T>& values, int target) {
-  auto& data = model.buffers[0].data;
-  while (data.size() % 4 != 0) data.push_back(0);
-  tinygltf::BufferView view;
-  view.buffer = 0;
-  view.byteOffset = data.size();
-  view.byteLength = values.size() * sizeof(T);
-  view.target = target;
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(values.data());
-  data.insert(data.end(), bytes, bytes + view.byteLength);
-  model.bufferViews.push_back(std::move(view));
-  return static_cast<int>(model.bufferViews.size() - 1);
-}
-
 int addVec3Accessor(tinygltf::Model& model, const std::vector<float>& xyz, bool withBounds) {
   tinygltf::Accessor accessor;
-  accessor.bufferView = addView(model, xyz, kArrayBuffer);
+  accessor.bufferView = appendBufferView(model, xyz, kArrayBuffer);
   accessor.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
   accessor.type = TINYGLTF_TYPE_VEC3;
   accessor.count = xyz.size() / 3;
@@ -101,7 +86,7 @@ std::vector<std::uint8_t> encodePartGlb(const PartMesh& mesh) {
   if (!mesh.colors.empty()) primitive.attributes["COLOR_0"] = addVec3Accessor(model, mesh.colors, false);
   if (!mesh.indices.empty()) {
     tinygltf::Accessor indices;
-    indices.bufferView = addView(model, mesh.indices, kElementArrayBuffer);
+    indices.bufferView = appendBufferView(model, mesh.indices, kElementArrayBuffer);
     indices.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
     indices.type = TINYGLTF_TYPE_SCALAR;
     indices.count = mesh.indices.size();

@@ -7,6 +7,7 @@
 
 #include <tiny_gltf.h>
 
+#include "gltf_buffer_views.h"
 #include "riglens/core/file_io.h"
 #include "riglens/core/version.h"
 
@@ -93,24 +94,9 @@ class ModelWriter {
   }
 
  private:
-  template <class T>
-  int addView(const std::vector<T>& values, int target) {
-    auto& data = m_model.buffers[0].data;
-    while (data.size() % 4) data.push_back(0);
-    tinygltf::BufferView view;
-    view.buffer = 0;
-    view.byteOffset = data.size();
-    view.byteLength = values.size() * sizeof(T);
-    view.target = target;
-    const auto* bytes = reinterpret_cast<const std::uint8_t*>(values.data());
-    data.insert(data.end(), bytes, bytes + view.byteLength);
-    m_model.bufferViews.push_back(view);
-    return static_cast<int>(m_model.bufferViews.size() - 1);
-  }
-
   int addAccessor(const std::vector<float>& values, int type, int components, bool bounds, int target) {
     tinygltf::Accessor accessor;
-    accessor.bufferView = addView(values, target);
+    accessor.bufferView = appendBufferView(m_model, values, target);
     accessor.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
     accessor.type = type;
     accessor.count = values.size() / static_cast<std::size_t>(components);
@@ -134,7 +120,7 @@ class ModelWriter {
     if (!mesh.normals.empty()) primitive.attributes["NORMAL"] = addAccessor(mesh.normals, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
     if (!mesh.colors.empty()) primitive.attributes["COLOR_0"] = addAccessor(mesh.colors, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
     tinygltf::Accessor indices;
-    indices.bufferView = addView(mesh.indices, kElementArrayBuffer);
+    indices.bufferView = appendBufferView(m_model, mesh.indices, kElementArrayBuffer);
     indices.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
     indices.type = TINYGLTF_TYPE_SCALAR;
     indices.count = mesh.indices.size();
