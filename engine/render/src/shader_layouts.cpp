@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu_layouts.h"
+#include "riglens/core/character_view.h"
 #include "shader_library.h"
 
 namespace riglens::render {
@@ -24,6 +25,10 @@ const Offsets kFrame{{"viewProj", offsetof(gpu::FrameBlock, viewProj)},
 const Offsets kPart{{"model", offsetof(gpu::PartBlock, model)},
                     {"normalMatrix", offsetof(gpu::PartBlock, normalMatrix)},
                     {"tint", offsetof(gpu::PartBlock, tint)}};
+// lift.comp's LiftParams is the 96-byte uniform core::writeDebugLiftParams writes.
+const Offsets kLift{{"vertexCount", 0}, {"slotOffset", 4}, {"slotCount", 8}, {"shading", 12}, {"row0", 16}, {"row1", 32},
+                    {"row2", 48}, {"sigma", 64}, {"opacity", 68}, {"pad", 72}, {"centre", 80}};
+const Offsets kGnm{{"vertexCount", 0}, {"coeffCount", 4}, {"activeCount", 8}, {"flags", 12}, {"eyePos", 16}, {"eyeRot", 48}};
 const Offsets kSkin{{"vertexCount", offsetof(gpu::SkinParams, vertexCount)},
                     {"boneCount", offsetof(gpu::SkinParams, boneCount)}};
 
@@ -59,7 +64,9 @@ core::Expected<void> verifyShaderLayouts() {
                         {"lines.vert", "Frame", &kFrame, sizeof(gpu::FrameBlock)},
                         {"part.vert", "Part", &kPart, sizeof(gpu::PartBlock)},
                         {"part.frag", "Part", &kPart, sizeof(gpu::PartBlock)},
-                        {"skin.comp", "Params", &kSkin, sizeof(gpu::SkinParams)}};
+                        {"skin.comp", "Params", &kSkin, sizeof(gpu::SkinParams)},
+                        {"lift.comp", "LiftParams", &kLift, int(core::kDebugLiftParamsSize)},
+                        {"gnm.comp", "Params", &kGnm, 176}};
   for (const Case& c : cases)
     if (auto ok = check(c.file, c.block, *c.offsets, c.size); !ok) return ok;
   return {};
