@@ -16,6 +16,8 @@
 #include "riglens/core/head_ext.h"
 #include "riglens/core/json_file.h"
 #include "riglens/core/orl_pack.h"
+#include "riglens/render/gpu_character.h"
+#include "riglens/render/rhi_device.h"
 
 #ifndef RIGLENS_SHARED_DATA_DIR
 #define RIGLENS_SHARED_DATA_DIR ""
@@ -105,7 +107,8 @@ int pose(const QStringList& args) {
   const QCommandLineOption override("override", "A joint rotation override (repeatable): NAME=w,x,y,z.", "NAME=w,x,y,z");
   const QCommandLineOption out("out", "Posed vertices: V*3 little-endian f32, metres.", "FILE");
   const QCommandLineOption asJson("json", "Write the vertices as a JSON array instead (small packs).");
-  parser.addOptions({controls, worlds, override, out, asJson});
+  const QCommandLineOption backend("backend", "cpu (default) or gpu (the Vulkan compute pass, read back).", "cpu|gpu", "cpu");
+  parser.addOptions({controls, worlds, override, out, asJson, backend});
   if (auto done = parseCommand(parser, args, "character pose", "Pose a GNM pack on the CPU.", "PACK")) return *done;
   if (parser.positionalArguments().size() != 1 || !parser.isSet(controls) || !parser.isSet(out))
     return usageError("character pose", "needs PACK, --controls FILE.json and --out FILE");
@@ -147,6 +150,14 @@ int pose(const QStringList& args) {
     overrides.emplace_back(o.left(eq).toStdString(), glm::dquat(q[0].toDouble(), q[1].toDouble(), q[2].toDouble(), q[3].toDouble()));
   }
   if (!overrides.empty()) joints.setJointOverrides(overrides);
+  if (parser.value(backend) != "cpu" && parser.value(backend) != "gpu") return usageError("character pose", "--backend must be cpu or gpu");
+  if (parser.value(backend) == "gpu") {
+    auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
+    if (!device) return inputError("cannot start the GPU: " + device.error().message);
+    auto posed = render::gnmPoseOnGpu(**device, *pack, headExt, &joints);
+    if (!posed) return inputError(posed.error().message);
+    return writeVertices(*posed, parser.value(out), parser.isSet(asJson));
+  }
   auto posed = core::gnmPose(*pack, headExt, &joints);
   if (!posed) return inputError(posed.error().message);
   return writeVertices(*posed, parser.value(out), parser.isSet(asJson));

@@ -17,7 +17,10 @@
 int main(int argc, char* argv[]) {
   // `render` needs a GPU: a QGuiApplication on a windowless platform that has
   // Vulkan (vkkhrdisplay) unless the caller chose one (xcb for OpenGL).
-  const bool needsGui = argc > 1 && std::string_view(argv[1]) == "render";
+  bool gpuBackend = false;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string_view(argv[i]) == "--backend" && std::string_view(argv[i + 1]) == "gpu") gpuBackend = true;
+  const bool needsGui = argc > 1 && (std::string_view(argv[1]) == "render" || gpuBackend);
   std::unique_ptr<QCoreApplication> app;
   if (needsGui) {
     bool opengl = false;

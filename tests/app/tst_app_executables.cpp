@@ -190,6 +190,19 @@ class TestAppExecutables : public QObject {
                                         "--override", "jaw=0.9950042,0.0998334,0,0", "--out", dir.filePath("posed.bin")});
     QVERIFY2(posed.exitCode == 0, qPrintable(posed.err));
     QCOMPARE(QFileInfo(dir.filePath("posed.bin")).size(), qint64(9409 * 3 * 4));
+    // The same pose through the GPU pass: the same vertices within 10 um.
+    auto windowless = QProcessEnvironment::systemEnvironment();
+    windowless.remove("QT_QPA_PLATFORM");
+    const Run gpu = runProgram(kCli, {"character", "pose", pack, "--controls", dir.filePath("controls.json"), "--backend", "gpu",
+                                      "--override", "jaw=0.9950042,0.0998334,0,0", "--out", dir.filePath("posed-gpu.bin")}, windowless);
+    QVERIFY2(gpu.exitCode == 0, qPrintable(gpu.err));
+    QFile cpuFile(dir.filePath("posed.bin")), gpuFile(dir.filePath("posed-gpu.bin"));
+    QVERIFY(cpuFile.open(QIODevice::ReadOnly) && gpuFile.open(QIODevice::ReadOnly));
+    const QByteArray cpuBytes = cpuFile.readAll(), gpuBytes = gpuFile.readAll();
+    QCOMPARE(cpuBytes.size(), gpuBytes.size());
+    const auto* a = reinterpret_cast<const float*>(cpuBytes.constData());
+    const auto* b = reinterpret_cast<const float*>(gpuBytes.constData());
+    for (int i = 0; i < cpuBytes.size() / 4; ++i) QVERIFY(std::abs(a[i] - b[i]) <= 1e-5f);
     controls.open(QIODevice::WriteOnly);
     controls.write(R"({"no_such_control": 1})");
     controls.close();
