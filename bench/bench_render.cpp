@@ -13,9 +13,13 @@
 
 #include <QtGui/QGuiApplication>
 
+#include <cstring>
 #include <filesystem>
+#include <random>
 
+#include "riglens/core/gnm_bake.h"
 #include "riglens/core/orbit_camera.h"
+#include "riglens/render/gpu_character.h"
 #include "riglens/core/pose.h"
 #include "riglens/core/rig_controller.h"
 #include "riglens/core/run_loader.h"
@@ -76,6 +80,66 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
 }
 
 void BM_RenderFrame(benchmark::State& state, const char* name) { renderFrames(state, name, false); }
+
+// The baseline for the GNM pass: bytes/s a plain copy moves on this machine.
+void BM_MemoryBandwidth(benchmark::State& state) {
+  std::vector<std::uint8_t> a(64 << 20, 1), b(64 << 20);
+  for (auto _ : state) {
+    std::memcpy(b.data(), a.data(), a.size());
+    benchmark::DoNotOptimize(b.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * std::int64_t(a.size()) * 2);
+}
+
+const core::AosRigPack& fullHead() {
+  static const core::AosRigPack pack = [] {
+    core::GnmBake b;
+    b.vertexCount = 17821;
+    b.coeffCount = 383;
+    b.regions = {{"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
+    b.joints = {{"neck", -1}, {"head", 0}};
+    b.eyeNames = {"head", "head"};
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> u(-0.01f, 0.01f);
+    b.neutral.resize(b.vertexCount * 3);
+    for (auto& x : b.neutral) x = u(rng);
+    b.basis.resize(b.vertexCount * b.coeffCount * 3);
+    for (auto& x : b.basis) x = u(rng);
+    for (std::size_t v = 0; v < b.vertexCount; ++v) {
+      b.skinIndex.insert(b.skinIndex.end(), {1, 0, 0, 0});
+      b.skinWeight.insert(b.skinWeight.end(), {0.8f, 0.2f, 0, 0});
+    }
+    b.eyeWeights.assign(2 * b.vertexCount, 0.0f);
+    const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    for (int j = 0; j < 2; ++j) b.restWorld.insert(b.restWorld.end(), identity, identity + 16);
+    b.faces = {0, 1, 2};
+    auto bytes = core::bakeAosRig(b);
+    return std::move(core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "synthetic")).value();
+  }();
+  return pack;
+}
+
+// One submitted frame holding only the GNM compute pass (V 17,821, E 383).
+void BM_GnmGpu(benchmark::State& state) {
+  const core::AosRigPack& pack = fullHead();
+  auto gnm = render::GpuGnm::create(*device(), pack);
+  if (!gnm) {
+    state.SkipWithError(gnm.error().message.c_str());
+    return;
+  }
+  std::vector<float> controls(387, 0.0f);
+  for (int i = 0; i < state.range(0); ++i) controls[std::size_t(i * 383 / state.range(0))] = 0.5f;
+  const core::GnmJointState joints(pack);
+  const auto frame = [&] {
+    (void)(*gnm)->setControls(controls, joints);
+    (void)(*gnm)->runOffscreenFrame();  // waits for the GPU
+  };
+  frame();  // uploads the basis
+  for (auto _ : state) frame();
+  // Bytes a frame must read from the basis (the active columns of every row).
+  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
+}
 void BM_RenderFrameReadback(benchmark::State& state) { renderFrames(state, "large", true); }
 
 }  // namespace
@@ -85,6 +149,8 @@ void BM_RenderFrameReadback(benchmark::State& state) { renderFrames(state, "larg
 BENCHMARK_CAPTURE(BM_RenderFrame, tank, "tank-cubes")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_RenderFrame, large, "large")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "vkkhrdisplay");

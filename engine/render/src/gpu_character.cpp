@@ -168,6 +168,14 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
   cb->endComputePass();
 }
 
+core::Expected<void> GpuGnm::runOffscreenFrame() {
+  QRhiCommandBuffer* cb = nullptr;
+  if (m_impl->rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+  encode(cb);
+  if (m_impl->rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the GNM GPU frame failed");
+  return {};
+}
+
 QRhiBuffer* GpuGnm::posedBuffer() const { return m_impl->posed.get(); }
 std::size_t GpuGnm::vertexCount() const { return m_impl->V; }
 std::size_t GpuGnm::gpuBytes() const { return m_impl->bytes; }

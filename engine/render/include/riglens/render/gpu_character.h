@@ -37,6 +37,9 @@ class GpuGnm {
   core::Expected<void> setControls(std::span<const float> headExt, const core::GnmJointState& joints);
   // Records the uploads and the compute pass (outside any render pass).
   void encode(QRhiCommandBuffer* cb);
+  // One offscreen frame holding only this pass; returns when the GPU is done
+  // (benchmarks, windowless tools).
+  core::Expected<void> runOffscreenFrame();
 
   QRhiBuffer* posedBuffer() const;  // V*3 floats after encode
   std::size_t vertexCount() const;
