@@ -12,7 +12,6 @@
 #include <benchmark/benchmark.h>
 
 #include <cstring>
-#include <random>
 
 #include "riglens/core/gnm.h"
 #include "riglens/core/gnm_bake.h"
@@ -23,29 +22,7 @@ namespace {
 
 const AosRigPack& fullHead() {
   static const AosRigPack pack = [] {
-    GnmBake b;
-    b.vertexCount = 17821;
-    b.coeffCount = 383;
-    b.regions = {{"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
-    b.joints = {{"neck", -1}, {"head", 0}, {"jaw", 1}, {"eye_l", 1}, {"eye_r", 1}};
-    b.eyeNames = {"eye_l", "eye_r"};
-    std::mt19937 rng(42);
-    std::uniform_real_distribution<float> u(-0.01f, 0.01f);
-    const std::size_t V = b.vertexCount, E = b.coeffCount;
-    b.neutral.resize(V * 3);
-    for (auto& x : b.neutral) x = u(rng) * 10.0f;
-    b.basis.resize(V * E * 3);
-    for (auto& x : b.basis) x = u(rng);
-    for (std::size_t v = 0; v < V; ++v) {
-      b.skinIndex.insert(b.skinIndex.end(), {1, 2, 0, 3});
-      b.skinWeight.insert(b.skinWeight.end(), {0.7f, 0.2f, 0.1f, 0.0f});
-    }
-    b.eyeWeights.assign(2 * V, 0.0f);
-    for (std::size_t v = 0; v < 400; ++v) b.eyeWeights[v] = b.eyeWeights[V + 400 + v] = 1.0f;
-    const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    for (int j = 0; j < 5; ++j) b.restWorld.insert(b.restWorld.end(), identity, identity + 16);
-    b.faces = {0, 1, 2};
-    auto bytes = bakeAosRig(b);
+    auto bytes = bakeAosRig(syntheticGnmHead());
     auto parsed = parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "synthetic");
     return std::move(parsed).value();
   }();

@@ -15,7 +15,6 @@
 
 #include <cstring>
 #include <filesystem>
-#include <random>
 
 #include "riglens/core/gnm_bake.h"
 #include "riglens/core/orbit_camera.h"
@@ -94,27 +93,7 @@ void BM_MemoryBandwidth(benchmark::State& state) {
 
 const core::AosRigPack& fullHead() {
   static const core::AosRigPack pack = [] {
-    core::GnmBake b;
-    b.vertexCount = 17821;
-    b.coeffCount = 383;
-    b.regions = {{"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
-    b.joints = {{"neck", -1}, {"head", 0}};
-    b.eyeNames = {"head", "head"};
-    std::mt19937 rng(42);
-    std::uniform_real_distribution<float> u(-0.01f, 0.01f);
-    b.neutral.resize(b.vertexCount * 3);
-    for (auto& x : b.neutral) x = u(rng);
-    b.basis.resize(b.vertexCount * b.coeffCount * 3);
-    for (auto& x : b.basis) x = u(rng);
-    for (std::size_t v = 0; v < b.vertexCount; ++v) {
-      b.skinIndex.insert(b.skinIndex.end(), {1, 0, 0, 0});
-      b.skinWeight.insert(b.skinWeight.end(), {0.8f, 0.2f, 0, 0});
-    }
-    b.eyeWeights.assign(2 * b.vertexCount, 0.0f);
-    const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-    for (int j = 0; j < 2; ++j) b.restWorld.insert(b.restWorld.end(), identity, identity + 16);
-    b.faces = {0, 1, 2};
-    auto bytes = core::bakeAosRig(b);
+    auto bytes = core::bakeAosRig(core::syntheticGnmHead());
     return std::move(core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "synthetic")).value();
   }();
   return pack;

@@ -6,7 +6,6 @@
 #include <QtTest/QtTest>
 
 #include <cmath>
-#include <random>
 
 #include "riglens/core/character_sample.h"
 #include "riglens/core/character_view.h"
@@ -31,33 +30,7 @@ core::AosRigPack parse(std::vector<std::uint8_t> bytes) {
   return std::move(pack).value();
 }
 
-core::AosRigPack syntheticFullHead() {
-  core::GnmBake b;
-  b.vertexCount = 17821;
-  b.coeffCount = 383;
-  b.regions = {{"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
-  b.joints = {{"neck", -1}, {"head", 0}, {"jaw", 1}};
-  b.eyeNames = {"head", "head"};
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<float> u(-0.005f, 0.005f);
-  const std::size_t V = b.vertexCount, E = b.coeffCount;
-  b.neutral.resize(V * 3);
-  for (auto& x : b.neutral) x = u(rng) * 20.0f;
-  b.basis.resize(V * E * 3);
-  for (auto& x : b.basis) x = u(rng);
-  for (std::size_t v = 0; v < V; ++v) {
-    b.skinIndex.insert(b.skinIndex.end(), {1, 2, 0, 0});
-    b.skinWeight.insert(b.skinWeight.end(), {0.6f, 0.3f, 0.1f, 0.0f});
-  }
-  b.eyePositions = {0.03f, 0.05f, 0.08f, -0.03f, 0.05f, 0.08f};
-  b.eyeWeights.assign(2 * V, 0.0f);
-  for (std::size_t v = 0; v < 777; ++v) b.eyeWeights[v] = b.eyeWeights[V + 1000 + v] = 0.8f;
-  const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-  for (int j = 0; j < 3; ++j) b.restWorld.insert(b.restWorld.end(), identity, identity + 16);
-  b.faces = {0, 1, 2};
-  b.stitchLocal.assign(V * 3, 0.001f);
-  return parse(*core::bakeAosRig(b));
-}
+core::AosRigPack syntheticFullHead() { return parse(*core::bakeAosRig(core::syntheticGnmHead(17821, 383, 3))); }
 
 double worst(const std::vector<float>& a, const std::vector<float>& b) {
   double w = 0;

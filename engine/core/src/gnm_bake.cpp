@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "riglens/core/half_float.h"
 
@@ -80,6 +81,40 @@ Expected<AosRigParts> bakeAosRigParts(const GnmBake& b) {
   if (!b.uv.empty()) blobs.push_back(makeBlob("uv", DType::F32, {V, 2}, b.uv));
   if (!b.stitchLocal.empty()) blobs.push_back(makeBlob("stitchLocal", DType::F32, {V, 3}, b.stitchLocal));
   return AosRigParts{std::move(header), std::move(blobs)};
+}
+
+GnmBake syntheticGnmHead(std::size_t V, std::size_t E, unsigned seed) {
+  GnmBake b;
+  b.vertexCount = V;
+  b.coeffCount = E;
+  // The shipped layout, trimmed from the end when E is smaller.
+  int left = int(E);
+  for (const RegionCount& r : std::vector<RegionCount>{{"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}}) {
+    const int n = std::min(r.count, left);
+    if (n > 0) b.regions.push_back({r.name, n});
+    left -= n;
+  }
+  if (left > 0) b.regions.back().count += left;
+  b.joints = {{"neck", -1}, {"head", 0}, {"jaw", 1}};
+  b.eyeNames = {"head", "head"};
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-0.005f, 0.005f);
+  b.neutral.resize(V * 3);
+  for (auto& x : b.neutral) x = u(rng) * 20.0f;
+  b.basis.resize(V * E * 3);
+  for (auto& x : b.basis) x = u(rng);
+  for (std::size_t v = 0; v < V; ++v) {
+    b.skinIndex.insert(b.skinIndex.end(), {1, 2, 0, 0});
+    b.skinWeight.insert(b.skinWeight.end(), {0.6f, 0.3f, 0.1f, 0.0f});
+  }
+  b.eyePositions = {0.03f, 0.05f, 0.08f, -0.03f, 0.05f, 0.08f};
+  b.eyeWeights.assign(2 * V, 0.0f);
+  for (std::size_t v = 0; v < std::min<std::size_t>(777, V / 4); ++v) b.eyeWeights[v] = b.eyeWeights[V + V / 2 + v] = 0.8f;
+  const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  for (int j = 0; j < 3; ++j) b.restWorld.insert(b.restWorld.end(), identity, identity + 16);
+  b.faces = {0, 1, 2};
+  b.stitchLocal.assign(V * 3, 0.001f);
+  return b;
 }
 
 }  // namespace riglens::core

@@ -46,4 +46,11 @@ struct AosRigParts {
 Expected<AosRigParts> bakeAosRigParts(const GnmBake& bake);
 Expected<std::vector<std::uint8_t>> bakeAosRig(const GnmBake& bake);
 
+// A synthetic GNM head of the shipped size (V 17,821, E 383 by default) with
+// the shipped regions, deterministic random neutral and basis (|basis| <=
+// 5 mm), a neck/head/jaw joint set with 3-influence weights, two eye patches
+// and a small neck seam: for benchmarks and GPU parity tests, since no real
+// full-size pack ships with the project.
+GnmBake syntheticGnmHead(std::size_t vertexCount = 17821, std::size_t coeffCount = 383, unsigned seed = 42);
+
 }  // namespace riglens::core
