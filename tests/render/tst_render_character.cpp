@@ -5,13 +5,16 @@
 // not a multiple of the workgroup.
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "riglens/core/character_sample.h"
 #include "riglens/core/character_view.h"
 #include "riglens/core/gnm.h"
 #include "riglens/core/gnm_bake.h"
 #include "riglens/render/gpu_character.h"
+#include "riglens/render/gpu_sort.h"
 #include "riglens/render/rhi_device.h"
 #include "riglens/render/shader_layouts.h"
 
@@ -130,6 +133,31 @@ class TestRenderCharacter : public QObject {
       QCOMPARE(gpu->center[(37 + 1050) * 4 + 3], 1.0f);
       QCOMPARE(gpu->color[37 + 1100], 0x12345678u);  // past the slot range: untouched
     }
+  }
+
+  void radixSortIsAStablePermutation_data() {
+    QTest::addColumn<int>("count");
+    QTest::addColumn<int>("distinct");
+    QTest::newRow("1000, not a multiple of 256") << 1000 << 30;
+    QTest::newRow("70000 keys, many duplicates") << 70000 << 500;
+    QTest::newRow("300000 keys, 32-bit range") << 300000 << 0;
+  }
+  void radixSortIsAStablePermutation() {
+    QFETCH(int, count);
+    QFETCH(int, distinct);
+    std::mt19937 rng{std::uint32_t(count)};
+    std::vector<std::uint32_t> keys(static_cast<std::size_t>(count)), values(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+      keys[std::size_t(i)] = distinct > 0 ? rng() % std::uint32_t(distinct) : rng();
+      values[std::size_t(i)] = std::uint32_t(i);
+    }
+    auto sorted = render::radixSortOnGpu(*m_device, keys, values);
+    QVERIFY2(sorted, sorted ? "" : sorted.error().message.c_str());
+    // The CPU reference: a stable sort of the indices by key.
+    std::vector<std::uint32_t> order(values);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    QCOMPARE(sorted->second, order);
+    for (int i = 0; i < count; ++i) QCOMPARE(sorted->first[std::size_t(i)], keys[order[std::size_t(i)]]);
   }
 
   void cleanupTestCase() { m_device.reset(); }
