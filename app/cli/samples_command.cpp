@@ -2,6 +2,8 @@
 #include <QtCore/QDir>
 
 #include "cli_common.h"
+#include "riglens/core/file_io.h"
+#include "riglens/core/gaussian_ply.h"
 #include "riglens/core/sample_runs.h"
 
 namespace riglens::cli {
@@ -9,7 +11,7 @@ namespace riglens::cli {
 int runSamples(const QStringList& args) {
   QCommandLineParser parser;
   const QCommandLineOption out("out", "Folder to write the sample runs into (one subfolder each).", "DIR");
-  const QCommandLineOption name("name", "Write only this sample (repeatable).", "NAME");
+  const QCommandLineOption name("name", "Write only this sample (repeatable; 'gaussians' writes a 3DGS .ply scene).", "NAME");
   const QCommandLineOption large("large", "Also write 'large' (64 parts, > 1M triangles, ~90 MB) for benchmarks.");
   parser.addOptions({out, name, large});
   if (auto done = parseCommand(parser, args, "samples", "Write the bundled sample runs to a folder.", nullptr))
@@ -24,6 +26,14 @@ int runSamples(const QStringList& args) {
 
   const std::filesystem::path folder = parser.value(out).toStdString();
   for (const auto& n : names) {
+    if (n == "gaussians") {  // a 3DGS .ply scene rather than a run
+      const auto bytes = core::encodeGaussianPly(core::makeGaussianTorus(20000));
+      std::error_code ec;
+      std::filesystem::create_directories(folder, ec);
+      if (auto written = core::writeFileAtomically(folder / "gaussians.ply", bytes); !written) return inputError(written.error().message);
+      std::printf("%s\n", (folder / "gaussians.ply").string().c_str());
+      continue;
+    }
     auto sample = core::makeSampleRun(n);
     if (!sample) return usageError("samples", QString::fromStdString(sample.error().message));
     if (auto written = core::writeSampleRun(*sample, folder / n); !written) return inputError(written.error().message);

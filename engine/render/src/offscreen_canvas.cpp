@@ -49,7 +49,7 @@ core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevi
   return canvas;
 }
 
-core::Expected<void> OffscreenCanvas::frame(RigRenderer& renderer, const FrameState& state, QImage* out) {
+core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const FrameState& state, QImage* out) {
   QRhi* rhi = m_device.rhi();
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
@@ -77,13 +77,13 @@ core::Expected<void> OffscreenCanvas::frame(RigRenderer& renderer, const FrameSt
   return {};
 }
 
-core::Expected<QImage> OffscreenCanvas::render(RigRenderer& renderer, const FrameState& state) {
+core::Expected<QImage> OffscreenCanvas::render(FrameDrawable& renderer, const FrameState& state) {
   QImage image;
   if (auto ok = frame(renderer, state, &image); !ok) return ok.error();
   return image;
 }
 
-core::Expected<void> OffscreenCanvas::renderWithoutReadback(RigRenderer& renderer, const FrameState& state) {
+core::Expected<void> OffscreenCanvas::renderWithoutReadback(FrameDrawable& renderer, const FrameState& state) {
   return frame(renderer, state, nullptr);
 }
 

@@ -39,4 +39,9 @@ struct RawGaussian {
 };
 std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree = 0);
 
+// A generated test scene (deterministic): `count` gaussians on a torus of
+// radius 1 m around +y, coloured by angle, elongated along the ring, with a
+// few larger translucent ones inside.
+std::vector<RawGaussian> makeGaussianTorus(std::size_t count);
+
 }  // namespace riglens::core

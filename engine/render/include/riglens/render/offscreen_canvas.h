@@ -11,7 +11,7 @@
 #include "riglens/core/expected.h"
 #include "riglens/render/frame_state.h"
 #include "riglens/render/rhi_device.h"
-#include "riglens/render/rig_renderer.h"
+#include "riglens/render/frame_drawable.h"
 
 namespace riglens::render {
 
@@ -24,10 +24,10 @@ class OffscreenCanvas {
 
   // One frame: prepare, clear to the state's background, draw, read back.
   // The image is RGBA, top row first, sRGB-encoded.
-  core::Expected<QImage> render(RigRenderer& renderer, const FrameState& state);
+  core::Expected<QImage> render(FrameDrawable& renderer, const FrameState& state);
 
   // One frame without the readback (benchmarks): returns when the GPU is done.
-  core::Expected<void> renderWithoutReadback(RigRenderer& renderer, const FrameState& state);
+  core::Expected<void> renderWithoutReadback(FrameDrawable& renderer, const FrameState& state);
 
   QSize size() const { return m_size; }
   int sampleCount() const { return m_samples; }
@@ -36,7 +36,7 @@ class OffscreenCanvas {
  private:
   struct Impl;
   OffscreenCanvas(RhiDevice& device, QSize size, int samples);
-  core::Expected<void> frame(RigRenderer& renderer, const FrameState& state, QImage* out);
+  core::Expected<void> frame(FrameDrawable& renderer, const FrameState& state, QImage* out);
 
   RhiDevice& m_device;
   QSize m_size;

@@ -17,6 +17,7 @@
 #include <QtCore/QSize>
 
 #include "riglens/core/run_loader.h"
+#include "riglens/render/frame_drawable.h"
 #include "riglens/render/frame_state.h"
 #include "riglens/render/rhi_device.h"
 
@@ -44,10 +45,10 @@ struct MemoryReport {
   std::size_t cpuBytes = 0;        // the run's geometry held in memory
 };
 
-class RigRenderer {
+class RigRenderer : public FrameDrawable {
  public:
   explicit RigRenderer(RhiDevice& device);
-  ~RigRenderer();
+  ~RigRenderer() override;
   RigRenderer(const RigRenderer&) = delete;
   RigRenderer& operator=(const RigRenderer&) = delete;
 
@@ -59,12 +60,12 @@ class RigRenderer {
   // record() will draw into; pipelines are rebuilt when they change.
   // Returns false (and logs why) when a GPU object could not be created.
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
-               const FrameState& state);
+               const FrameState& state) override;
 
   // Inside a pass on that target: one draw per part, then the overlays,
   // into `viewport` (pixels, top-left origin) of a target of `targetSize`;
   // nothing is drawn outside it.
-  void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize);
+  void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
 
   MemoryReport memoryReport() const;
 

@@ -1,0 +1,25 @@
+// FrameDrawable: something that draws into a QRhi frame in two steps:
+// prepare() outside any pass (uploads, uniforms, compute), record() inside
+// the pass. RigRenderer (voxel rigs) and SplatRenderer (gaussians) are
+// drawables; OffscreenCanvas and the app's viewport drive them.
+#pragma once
+
+#include <QtCore/QRect>
+#include <QtCore/QSize>
+
+#include "riglens/render/frame_state.h"
+
+class QRhiCommandBuffer;
+class QRhiRenderPassDescriptor;
+
+namespace riglens::render {
+
+class FrameDrawable {
+ public:
+  virtual ~FrameDrawable() = default;
+  virtual bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+                       const FrameState& state) = 0;
+  virtual void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) = 0;
+};
+
+}  // namespace riglens::render

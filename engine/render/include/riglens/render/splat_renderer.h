@@ -1,0 +1,36 @@
+// SplatRenderer: draws 3D gaussians (a .ply scene or a lifted character)
+// from a fixed-capacity sink. Per frame, on the GPU: the projection pass
+// (shaders/splat_project.comp: conic, radius, culling, a back-to-front depth
+// key), the radix sort (GpuRadixSort), and premultiplied alpha-blended quads
+// (shaders/splat.vert|frag), back to front. The camera comes from the
+// FrameState like the rig renderer's.
+#pragma once
+
+#include <memory>
+
+#include "riglens/core/gaussian_ply.h"
+#include "riglens/render/frame_drawable.h"
+#include "riglens/render/rhi_device.h"
+
+namespace riglens::render {
+
+class SplatRenderer : public FrameDrawable {
+ public:
+  explicit SplatRenderer(RhiDevice& device);
+  ~SplatRenderer() override;
+
+  // Uploaded on the next prepare(); the sink's capacity is the cloud's size.
+  void setCloud(std::shared_ptr<const core::GaussianCloud> cloud);
+
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+               const FrameState& state) override;
+  void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+
+  std::size_t gpuBytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace riglens::render

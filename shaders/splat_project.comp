@@ -1,0 +1,68 @@
+#version 440
+// Splat projection: each gaussian of the sink -> screen centre, 2D conic
+// (EWA: J W Sigma W^T J^T + 0.3 px^2 low-pass, inverted), radius (3 sigma of
+// the major axis), and a depth key for the back-to-front sort. Culled
+// splats (transparent, behind the camera, off screen) get a degenerate
+// radius and the largest key. Zwicker et al., "EWA Volume Splatting" (2001);
+// Kerbl et al., "3D Gaussian Splatting" (2023).
+layout(local_size_x = 256) in;
+
+layout(std140, binding = 0) uniform View {
+    mat4 view;
+    mat4 proj;         // with the backend's clip-space correction
+    vec4 viewport;     // width, height, fx, fy (pixels)
+    uvec4 count;       // x: splats
+} u;
+
+layout(std430, binding = 1) readonly buffer Centers { vec4 centers[]; };
+layout(std430, binding = 2) readonly buffer CovA { vec4 covA[]; };
+layout(std430, binding = 3) readonly buffer CovB { vec4 covB[]; };
+layout(std430, binding = 4) readonly buffer Colors { uint colors[]; };
+layout(std430, binding = 5) writeonly buffer Projected { vec4 projected[]; };  // 2 per splat: (ndc x, ndc y, radius px, color bits), (conic a, b, c, 0)
+layout(std430, binding = 6) writeonly buffer Keys { uint keys[]; };
+layout(std430, binding = 7) writeonly buffer Values { uint values[]; };
+
+void cull(uint i)
+{
+    projected[2u * i] = vec4(0.0, 0.0, 0.0, 0.0);
+    projected[2u * i + 1u] = vec4(0.0);
+    keys[i] = 0xffffffffu;
+    values[i] = i;
+}
+
+void main()
+{
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= u.count.x)
+        return;
+    uint color = colors[i];
+    if ((color >> 24) == 0u) { cull(i); return; }
+    vec4 pv = u.view * vec4(centers[i].xyz, 1.0);
+    float depth = -pv.z;
+    if (depth <= 1e-4) { cull(i); return; }
+    vec4 clip = u.proj * pv;
+    vec2 ndc = clip.xy / clip.w;
+    vec4 a = covA[i];
+    vec4 b = covB[i];
+    mat3 sigma = mat3(a.x, a.y, a.z,  a.y, a.w, b.x,  a.z, b.x, b.y);
+    float fx = u.viewport.z, fy = u.viewport.w;
+    mat3 J = mat3(fx / depth, 0.0, 0.0,
+                  0.0, fy / depth, 0.0,
+                  fx * pv.x / (depth * depth), fy * pv.y / (depth * depth), 0.0);
+    mat3 W = mat3(u.view);
+    mat3 T = J * W;
+    mat3 cov = T * sigma * transpose(T);
+    float c00 = cov[0][0] + 0.3, c01 = cov[0][1], c11 = cov[1][1] + 0.3;
+    float det = c00 * c11 - c01 * c01;
+    if (det <= 0.0) { cull(i); return; }
+    float mid = 0.5 * (c00 + c11);
+    float lambda = mid + sqrt(max(0.1, mid * mid - det));
+    float radius = ceil(3.0 * sqrt(lambda));
+    vec2 px = (ndc * 0.5 + 0.5) * u.viewport.xy;
+    if (px.x + radius < 0.0 || px.y + radius < 0.0 || px.x - radius > u.viewport.x || px.y - radius > u.viewport.y) { cull(i); return; }
+    projected[2u * i] = vec4(ndc, radius, uintBitsToFloat(color));
+    projected[2u * i + 1u] = vec4(c11 / det, -c01 / det, c00 / det, 0.0);
+    // Back to front: the farthest first. Positive floats order like their bits.
+    keys[i] = ~floatBitsToUint(depth);
+    values[i] = i;
+}
