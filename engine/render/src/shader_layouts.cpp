@@ -29,6 +29,7 @@ const Offsets kPart{{"model", offsetof(gpu::PartBlock, model)},
 const Offsets kLift{{"vertexCount", 0}, {"slotOffset", 4}, {"slotCount", 8}, {"shading", 12}, {"row0", 16}, {"row1", 32},
                     {"row2", 48}, {"sigma", 64}, {"opacity", 68}, {"pad", 72}, {"centre", 80}};
 const Offsets kGnm{{"vertexCount", 0}, {"coeffCount", 4}, {"activeCount", 8}, {"flags", 12}, {"eyePos", 16}, {"eyeRot", 48}};
+const Offsets kSplatView{{"view", 0}, {"proj", 64}, {"viewport", 128}, {"count", 144}};
 const Offsets kSkin{{"vertexCount", offsetof(gpu::SkinParams, vertexCount)},
                     {"boneCount", offsetof(gpu::SkinParams, boneCount)}};
 
@@ -66,7 +67,9 @@ core::Expected<void> verifyShaderLayouts() {
                         {"part.frag", "Part", &kPart, sizeof(gpu::PartBlock)},
                         {"skin.comp", "Params", &kSkin, sizeof(gpu::SkinParams)},
                         {"lift.comp", "LiftParams", &kLift, int(core::kDebugLiftParamsSize)},
-                        {"gnm.comp", "Params", &kGnm, 176}};
+                        {"gnm.comp", "Params", &kGnm, 176},
+                        {"splat_project.comp", "View", &kSplatView, 160},
+                        {"splat.vert", "View", &kSplatView, 160}};
   for (const Case& c : cases)
     if (auto ok = check(c.file, c.block, *c.offsets, c.size); !ok) return ok;
   return {};
