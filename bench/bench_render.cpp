@@ -20,6 +20,8 @@
 #include "riglens/core/orbit_camera.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/gpu_sort.h"
+#include "riglens/render/splat_renderer.h"
+#include "riglens/core/gaussian_ply.h"
 #include "riglens/core/pose.h"
 #include "riglens/core/rig_controller.h"
 #include "riglens/core/run_loader.h"
@@ -144,6 +146,34 @@ void BM_RadixSortGpu(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(n) * 28 * 4);
 }
 
+// A whole splat frame at 1280x720: projection + sort + blended quads, N gaussians.
+void BM_SplatFrame(benchmark::State& state) {
+  const auto n = std::size_t(state.range(0));
+  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(core::makeGaussianTorus(n)), "torus");
+  auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
+  if (!cloud || !canvas) {
+    state.SkipWithError("setup failed");
+    return;
+  }
+  render::SplatRenderer renderer(*device());
+  renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+  core::OrbitCamera camera;
+  core::Bounds bounds;
+  bounds.include({-1.3f, -0.3f, -1.3f});
+  bounds.include({1.3f, 0.3f, 1.3f});
+  camera.frame(bounds, 16.0f / 9.0f);
+  render::FrameState frame;
+  frame.projection = camera.projection(16.0f / 9.0f);
+  (void)(*canvas)->renderWithoutReadback(renderer, frame);  // uploads
+  float yaw = 0;
+  for (auto _ : state) {
+    camera.setAngles(yaw += 1.0f, 30.0f);  // the view changes every frame: a full re-sort
+    frame.view = camera.view();
+    (void)(*canvas)->renderWithoutReadback(renderer, frame);
+  }
+  state.SetItemsProcessed(state.iterations() * std::int64_t(n));
+}
+
 }  // namespace
 
 // Real time: the rasteriser works on its own threads, so CPU time of this
@@ -153,6 +183,7 @@ BENCHMARK_CAPTURE(BM_RenderFrame, large, "large")->Unit(benchmark::kMillisecond)
 BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SplatFrame)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
