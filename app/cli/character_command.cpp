@@ -116,23 +116,9 @@ int pose(const QStringList& args) {
   if (!pack) return inputError(pack.error().message);
   auto doc = core::readJsonFile(parser.value(controls).toStdString());
   if (!doc) return inputError(doc.error().message);
-  std::vector<float> headExt;
-  if (doc->is_array()) {
-    for (const auto& v : *doc) {
-      if (!v.is_number()) return inputError(parser.value(controls).toStdString() + ": the control array holds a non-number");
-      headExt.push_back(v.get<float>());
-    }
-  } else if (doc->is_object()) {
-    const auto names = core::headExtNames(pack->headExt);
-    headExt.assign(names.size(), 0.0f);
-    for (const auto& [name, value] : doc->items()) {
-      const auto it = std::find(names.begin(), names.end(), name);
-      if (it == names.end()) return inputError(parser.value(controls).toStdString() + ": unknown control '" + name + "'");
-      headExt[std::size_t(it - names.begin())] = value.get<float>();
-    }
-  } else {
-    return inputError(parser.value(controls).toStdString() + ": expected an array or an object of controls");
-  }
+  auto parsedControls = core::controlsFromJson(pack->headExt, *doc, parser.value(controls).toStdString());
+  if (!parsedControls) return inputError(parsedControls.error().message);
+  const std::vector<float> headExt = std::move(parsedControls).value();
   core::GnmJointState joints(*pack);
   if (parser.isSet(worlds)) {
     auto w = core::readJsonFile(parser.value(worlds).toStdString());

@@ -14,6 +14,11 @@
 #include "riglens/render/rig_renderer.h"
 #include "riglens/render/splat_renderer.h"
 #include "riglens/core/gaussian_ply.h"
+#include "riglens/core/aosrig.h"
+#include "riglens/core/character_view.h"
+#include "riglens/core/head_ext.h"
+#include "riglens/core/json_file.h"
+#include "riglens/render/gpu_character.h"
 #include "riglens/core/orbit_camera.h"
 
 namespace riglens::cli {
@@ -28,22 +33,16 @@ bool parseSize(const QString& text, QSize* size) {
   return okW && okH && size->width() >= 16 && size->height() >= 16 && size->width() <= 8192 && size->height() <= 8192;
 }
 
-// A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
-int renderGaussians(const QCommandLineParser&, const QString& path, QSize size, float yaw, float pitch, int samples,
-                    const QString& out, bool vulkan) {
-  if (out.isEmpty()) return usageError("render", "missing --out FILE.png");
-  auto cloud = core::readGaussianPly(path.toStdString());
-  if (!cloud) return inputError(cloud.error().message);
-  auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
-  if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  auto canvas = render::OffscreenCanvas::create(**device, size, samples);
+// Draws a sink's gaussians with the splat renderer, framed on their centres.
+int renderCloud(render::RhiDevice& device, std::shared_ptr<const core::GaussianCloud> cloud, QSize size, float yaw, float pitch,
+                int samples, const QString& out) {
+  auto canvas = render::OffscreenCanvas::create(device, size, samples);
   if (!canvas) return inputError(canvas.error().message);
-  render::SplatRenderer renderer(**device);
-  auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
-  renderer.setCloud(shared);
+  render::SplatRenderer renderer(device);
+  renderer.setCloud(cloud);
   core::Bounds bounds;
-  for (std::size_t i = 0; i < shared->count; ++i)
-    bounds.include({shared->positions[i * 3], shared->positions[i * 3 + 1], shared->positions[i * 3 + 2]});
+  for (std::size_t i = 0; i < cloud->count; ++i)
+    bounds.include({cloud->positions[i * 3], cloud->positions[i * 3 + 1], cloud->positions[i * 3 + 2]});
   core::OrbitCamera camera;
   const float aspect = float(size.width()) / float(size.height());
   camera.frame(bounds, aspect);
@@ -57,6 +56,69 @@ int renderGaussians(const QCommandLineParser&, const QString& path, QSize size, 
   if (!image->save(out, "PNG")) return inputError(out.toStdString() + ": cannot write the PNG");
   std::printf("%s\n", qPrintable(QDir(out).absolutePath()));
   return kExitOk;
+}
+
+// A character: GNM on the GPU, the debug lift on the GPU, then the splats.
+// (The CLI reads each pass back between steps; the app chains the buffers.)
+int renderCharacter(const QCommandLineParser&, const QString& path, QSize size, float yaw, float pitch, int samples, const QString& out,
+                    const QString& controlsPath, const QString& tint, const QString& sigmaText) {
+  if (out.isEmpty()) return usageError("render", "missing --out FILE.png");
+  bool ok = false;
+  const float sigma = sigmaText.toFloat(&ok);
+  if (!ok || !(sigma > 0)) return usageError("render", "--sigma needs a positive number");
+  auto pack = core::readAosRig(path.toStdString());
+  if (!pack) return inputError(pack.error().message);
+  std::vector<float> controls;
+  if (!controlsPath.isEmpty()) {
+    auto doc = core::readJsonFile(controlsPath.toStdString());
+    if (!doc) return inputError(doc.error().message);
+    auto parsed = core::controlsFromJson(pack->headExt, *doc, controlsPath.toStdString());
+    if (!parsed) return inputError(parsed.error().message);
+    controls = std::move(parsed).value();
+  }
+  auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
+  if (!device) return inputError("cannot start the GPU: " + device.error().message);
+  auto posed = render::gnmPoseOnGpu(**device, *pack, controls);
+  if (!posed) return inputError(posed.error().message);
+  const std::size_t V = pack->vertexCount;
+  core::LiftShading shading = core::LiftShading::Tint;
+  std::vector<std::uint32_t> tints;
+  if (tint == "joint" || tint == "color") tints = core::jointTint(pack->skinIndex, pack->skinWeight, {pack->eyeWeights.data(), pack->eyeWeights.size()}, V);
+  else if (tint == "uv") tints = core::uvTint({pack->uv.data(), pack->uv.size()}, V);
+  else if (tint == "height") tints = core::heightTint(*posed);
+  else if (tint == "flat") shading = core::LiftShading::Flat;
+  else if (tint == "normals") shading = core::LiftShading::Normal;
+  else return usageError("render", "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
+  const core::FitTransform fit = core::fitVertsTransform({pack->neutral.data(), V * 3});
+  core::DebugLiftParams params;
+  params.vertexCount = std::uint32_t(V);
+  params.slotCount = std::uint32_t(V);
+  params.shading = shading;
+  params.affine = fit.rows;
+  params.sigma = sigma;
+  params.centroid = fit.centroid;
+  auto sink = render::debugLiftOnGpu(**device, params, *posed, tints, core::SplatSink(V));
+  if (!sink) return inputError(sink.error().message);
+  auto cloud = std::make_shared<core::GaussianCloud>();
+  cloud->count = V;
+  for (std::size_t i = 0; i < V; ++i) {
+    cloud->positions.insert(cloud->positions.end(), {sink->center[i * 4], sink->center[i * 4 + 1], sink->center[i * 4 + 2]});
+    cloud->covariance.insert(cloud->covariance.end(), {sink->covarianceA[i * 4], sink->covarianceA[i * 4 + 1], sink->covarianceA[i * 4 + 2],
+                                                       sink->covarianceA[i * 4 + 3], sink->covarianceB[i * 4], sink->covarianceB[i * 4 + 1]});
+  }
+  cloud->color = sink->color;
+  return renderCloud(**device, cloud, size, yaw, pitch, samples, out);
+}
+
+// A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
+int renderGaussians(const QCommandLineParser&, const QString& path, QSize size, float yaw, float pitch, int samples,
+                    const QString& out, bool vulkan) {
+  if (out.isEmpty()) return usageError("render", "missing --out FILE.png");
+  auto cloud = core::readGaussianPly(path.toStdString());
+  if (!cloud) return inputError(cloud.error().message);
+  auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
+  if (!device) return inputError("cannot start the GPU: " + device.error().message);
+  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, out);
 }
 
 }  // namespace
@@ -78,14 +140,18 @@ int runRender(const QStringList& args) {
   const QCommandLineOption noAxes("no-axes", "Hide the axis gizmo.");
   const QCommandLineOption backend("backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API", "vulkan");
   const QCommandLineOption samples("samples", "MSAA samples (default: 4 when available).", "N", "0");
-  parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend, samples});
+  const QCommandLineOption controlsOption("controls", "Characters (.aosrig): controls JSON (array or {name: value}).", "FILE.json");
+  const QCommandLineOption sigmaOption("sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002");
+  parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend, samples, controlsOption, sigmaOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
 
   QSize imageSize;
   if (!parseSize(parser.value(size), &imageSize)) return usageError("render", "--size must be WxH between 16 and 8192");
-  core::TintMode mode;
-  if (!core::parseTintMode(parser.value(tint).toStdString(), &mode)) return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
+  core::TintMode mode = core::TintMode::Color;
+  const bool character = parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".aosrig");
+  if (!character && !core::parseTintMode(parser.value(tint).toStdString(), &mode))
+    return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
   bool ok1 = false, ok2 = false, ok3 = false;
   const float yawDeg = parser.value(yaw).toFloat(&ok1), pitchDeg = parser.value(pitch).toFloat(&ok2);
   const int sampleCount = parser.value(samples).toInt(&ok3);
@@ -102,6 +168,9 @@ int runRender(const QStringList& args) {
   const QString api = parser.value(backend);
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
 
+  if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".aosrig"))
+    return renderCharacter(parser, parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, parser.value(out),
+                           parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption));
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
     return renderGaussians(parser, parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,
                            parser.value(out), api == "vulkan");

@@ -234,6 +234,11 @@ class TestAppExecutables : public QObject {
     QCOMPARE(values.size(), expected.size());
     for (int i = 0; i < values.size(); ++i) QVERIFY(std::abs(values[i].toDouble() - expected[i].toDouble()) < 1e-4);
     QCOMPARE(runProgram(kCli, {"character", "frobnicate"}).exitCode, 2);
+    // The character through GNM, the lift and the splat renderer on the GPU.
+    const Run face = runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--size", "96x96", "--tint", "joint"}, windowless);
+    QVERIFY2(face.exitCode == 0, qPrintable(face.err));
+    QCOMPARE(QImage(dir.filePath("face.png")).size(), QSize(96, 96));
+    QCOMPARE(runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--tint", "plaid"}, windowless).exitCode, 2);
     const Run notAPack = runProgram(kCli, {"character", "inspect", dir.filePath("controls.json")});
     QCOMPARE(notAPack.exitCode, 1);
     QVERIFY(notAPack.err.contains("bad magic"));

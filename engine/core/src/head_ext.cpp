@@ -1,5 +1,6 @@
 #include "riglens/core/head_ext.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -55,6 +56,27 @@ Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced,
   }
   for (int g = 0; g < layout.gazeDim; ++g) wide[std::size_t(layout.exprDim + g)] = reduced[at + std::size_t(g)];
   return wide;
+}
+
+Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const nlohmann::json& doc, std::string_view source) {
+  std::vector<float> out;
+  if (doc.is_array()) {
+    for (const auto& v : doc) {
+      if (!v.is_number()) return makeError(ErrorCode::Invalid, std::string(source) + ": the control array holds a non-number");
+      out.push_back(v.get<float>());
+    }
+    return out;
+  }
+  if (!doc.is_object()) return makeError(ErrorCode::Invalid, std::string(source) + ": expected an array or an object of controls");
+  const auto names = headExtNames(layout);
+  out.assign(names.size(), 0.0f);
+  for (const auto& [name, value] : doc.items()) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) return makeError(ErrorCode::Invalid, std::string(source) + ": unknown control '" + name + "'");
+    if (!value.is_number()) return makeError(ErrorCode::Invalid, std::string(source) + ": control '" + name + "' is not a number");
+    out[std::size_t(it - names.begin())] = value.get<float>();
+  }
+  return out;
 }
 
 std::array<glm::dquat, 2> gazeToEyeRotations(std::span<const float, 4> gaze) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <glm/gtc/quaternion.hpp>
+#include <nlohmann/json.hpp>
 
 #include "riglens/core/aosrig.h"
 #include "riglens/core/expected.h"
@@ -40,6 +41,11 @@ Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const He
 // is zero; gaze copied. Refused when the layout has no reduced view or the
 // length is wrong.
 Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced, const HeadExtLayout& layout);
+
+// Controls from JSON: an array in the pack's control order, or an object of
+// control name -> value (names from headExtNames); unknown names and
+// non-numbers are refused.
+Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const nlohmann::json& controls, std::string_view source);
 
 // q = qx(pitch) * qy(yaw) per eye: (w,x,y,z) = (cp*cy, sp*cy, cp*sy, sp*sy)
 // of the half angles. Left, then right.
