@@ -190,6 +190,19 @@ class TestRenderCharacter : public QObject {
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     // The hole in the middle shows the background; the ring does not.
     QCOMPARE(QColor(image->pixel(128, 128)).name(), QStringLiteral("#20262e"));
+    // Re-sort only when needed: the same view reuses the order (same image);
+    // a new view or markGaussiansChanged sorts again.
+    QCOMPARE(renderer.sortedFrames(), std::size_t(1));
+    auto again = (*canvas)->render(renderer, state);
+    QCOMPARE(renderer.sortedFrames(), std::size_t(1));
+    QCOMPARE(*again, *image);
+    renderer.markGaussiansChanged();
+    QVERIFY((*canvas)->render(renderer, state));
+    QCOMPARE(renderer.sortedFrames(), std::size_t(2));
+    camera.setAngles(40, 35);
+    state.view = camera.view();
+    QVERIFY((*canvas)->render(renderer, state));
+    QCOMPARE(renderer.sortedFrames(), std::size_t(3));
   }
 
   void cleanupTestCase() { m_device.reset(); }

@@ -40,6 +40,10 @@ struct SplatRenderer::Impl {
   QVector<quint32> rpFormat;
   int samples = 0;
   std::size_t bytes = 0;
+  bool dirty = true;
+  glm::mat4 lastView{0.0f}, lastProj{0.0f};
+  QSize lastSize;
+  std::size_t sortedFrames = 0;
 
   bool fail(const char* what) {
     qWarning("riglens::render::SplatRenderer: %s", what);
@@ -143,6 +147,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
   if (d.pending) {
     d.pending = false;
+    d.dirty = true;
     if (!d.upload(batch)) {
       batch->release();
       return false;
@@ -156,6 +161,15 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     batch->release();
     return false;
   }
+  if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize) {
+    cb->resourceUpdate(batch);  // the last projection and order still hold
+    return true;
+  }
+  d.dirty = false;
+  d.lastView = state.view;
+  d.lastProj = state.projection;
+  d.lastSize = size;
+  ++d.sortedFrames;
   const QMatrix4x4 corr = d.rhi->clipSpaceCorrMatrix();
   glm::mat4 correction;
   std::memcpy(&correction[0][0], corr.constData(), 64);
@@ -191,5 +205,7 @@ void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
 }
 
 std::size_t SplatRenderer::gpuBytes() const { return m_impl->bytes; }
+void SplatRenderer::markGaussiansChanged() { m_impl->dirty = true; }
+std::size_t SplatRenderer::sortedFrames() const { return m_impl->sortedFrames; }
 
 }  // namespace riglens::render

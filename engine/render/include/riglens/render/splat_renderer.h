@@ -3,7 +3,9 @@
 // (shaders/splat_project.comp: conic, radius, culling, a back-to-front depth
 // key), the radix sort (GpuRadixSort), and premultiplied alpha-blended quads
 // (shaders/splat.vert|frag), back to front. The camera comes from the
-// FrameState like the rig renderer's.
+// FrameState like the rig renderer's. Projection and sort run only when the
+// view, the output size or the gaussians changed; otherwise the last order
+// is drawn again.
 #pragma once
 
 #include <memory>
@@ -25,6 +27,12 @@ class SplatRenderer : public FrameDrawable {
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+
+  // The gaussians' data changed on the GPU (a lift wrote the sink): the next
+  // frame re-projects and re-sorts even if the view did not move.
+  void markGaussiansChanged();
+  // How many frames ran the projection + sort (the rest reused the order).
+  std::size_t sortedFrames() const;
 
   std::size_t gpuBytes() const;
 
