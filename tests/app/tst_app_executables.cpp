@@ -238,7 +238,27 @@ class TestAppExecutables : public QObject {
     const Run face = runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--size", "96x96", "--tint", "joint"}, windowless);
     QVERIFY2(face.exitCode == 0, qPrintable(face.err));
     QCOMPARE(QImage(dir.filePath("face.png")).size(), QSize(96, 96));
+    const QImage neutralFace(dir.filePath("face.png"));
+    int covered = 0;
+    for (int y = 0; y < neutralFace.height(); ++y)
+      for (int x = 0; x < neutralFace.width(); ++x) covered += neutralFace.pixel(x, y) != neutralFace.pixel(0, 0);
+    QVERIFY2(covered > 96 * 96 / 10, qPrintable(QString("only %1 pixels show the face").arg(covered)));
+    // Controls move the face: the posed render differs from the neutral one.
+    QFile faceControls(dir.filePath("face-controls.json"));
+    QVERIFY(faceControls.open(QIODevice::WriteOnly));
+    faceControls.write(R"({"lower_face_000": 1.0, "gaze_yaw_l": 0.2})");
+    faceControls.close();
+    const Run posedFace = runProgram(kCli, {"render", pack, "--out", dir.filePath("posed-face.png"), "--size", "96x96", "--tint", "joint",
+                                            "--controls", dir.filePath("face-controls.json")}, windowless);
+    QVERIFY2(posedFace.exitCode == 0, qPrintable(posedFace.err));
+    QVERIFY(QImage(dir.filePath("posed-face.png")) != neutralFace);
+    // Refusals: a bad tint or sigma is a usage error; a bad controls file names itself.
     QCOMPARE(runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--tint", "plaid"}, windowless).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--sigma", "0"}, windowless).exitCode, 2);
+    const Run refused = runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--controls", dir.filePath("controls.json")},
+                                   windowless);  // controls.json now names an unknown control (above)
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("controls.json") && refused.err.contains("unknown control"), qPrintable(refused.err));
     const Run notAPack = runProgram(kCli, {"character", "inspect", dir.filePath("controls.json")});
     QCOMPARE(notAPack.exitCode, 1);
     QVERIFY(notAPack.err.contains("bad magic"));
