@@ -15,10 +15,9 @@
 #include "riglens/render/splat_renderer.h"
 #include "riglens/core/gaussian_ply.h"
 #include "riglens/core/aosrig.h"
-#include "riglens/core/character_view.h"
 #include "riglens/core/head_ext.h"
 #include "riglens/core/json_file.h"
-#include "riglens/render/gpu_character.h"
+#include "riglens/render/character_splats.h"
 #include "riglens/core/orbit_camera.h"
 
 namespace riglens::cli {
@@ -59,13 +58,16 @@ int renderCloud(render::RhiDevice& device, std::shared_ptr<const core::GaussianC
 }
 
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
-// (The CLI reads each pass back between steps; the app chains the buffers.)
-int renderCharacter(const QCommandLineParser&, const QString& path, QSize size, float yaw, float pitch, int samples, const QString& out,
+int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const QString& out,
                     const QString& controlsPath, const QString& tint, const QString& sigmaText) {
   if (out.isEmpty()) return usageError("render", "missing --out FILE.png");
+  render::CharacterLook look;
   bool ok = false;
-  const float sigma = sigmaText.toFloat(&ok);
-  if (!ok || !(sigma > 0)) return usageError("render", "--sigma needs a positive number");
+  look.sigma = sigmaText.toFloat(&ok);
+  if (!ok || !(look.sigma > 0)) return usageError("render", "--sigma needs a positive number");
+  const auto parsedTint = render::parseCharacterTint(tint.toStdString());
+  if (!parsedTint) return usageError("render", "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
+  look.tint = *parsedTint;
   auto pack = core::readAosRig(path.toStdString());
   if (!pack) return inputError(pack.error().message);
   std::vector<float> controls;
@@ -78,36 +80,9 @@ int renderCharacter(const QCommandLineParser&, const QString& path, QSize size, 
   }
   auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  auto posed = render::gnmPoseOnGpu(**device, *pack, controls);
-  if (!posed) return inputError(posed.error().message);
-  const std::size_t V = pack->vertexCount;
-  core::LiftShading shading = core::LiftShading::Tint;
-  std::vector<std::uint32_t> tints;
-  if (tint == "joint" || tint == "color") tints = core::jointTint(pack->skinIndex, pack->skinWeight, {pack->eyeWeights.data(), pack->eyeWeights.size()}, V);
-  else if (tint == "uv") tints = core::uvTint({pack->uv.data(), pack->uv.size()}, V);
-  else if (tint == "height") tints = core::heightTint(*posed);
-  else if (tint == "flat") shading = core::LiftShading::Flat;
-  else if (tint == "normals") shading = core::LiftShading::Normal;
-  else return usageError("render", "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
-  const core::FitTransform fit = core::fitVertsTransform({pack->neutral.data(), V * 3});
-  core::DebugLiftParams params;
-  params.vertexCount = std::uint32_t(V);
-  params.slotCount = std::uint32_t(V);
-  params.shading = shading;
-  params.affine = fit.rows;
-  params.sigma = sigma;
-  params.centroid = fit.centroid;
-  auto sink = render::debugLiftOnGpu(**device, params, *posed, tints, core::SplatSink(V));
-  if (!sink) return inputError(sink.error().message);
-  auto cloud = std::make_shared<core::GaussianCloud>();
-  cloud->count = V;
-  for (std::size_t i = 0; i < V; ++i) {
-    cloud->positions.insert(cloud->positions.end(), {sink->center[i * 4], sink->center[i * 4 + 1], sink->center[i * 4 + 2]});
-    cloud->covariance.insert(cloud->covariance.end(), {sink->covarianceA[i * 4], sink->covarianceA[i * 4 + 1], sink->covarianceA[i * 4 + 2],
-                                                       sink->covarianceA[i * 4 + 3], sink->covarianceB[i * 4], sink->covarianceB[i * 4 + 1]});
-  }
-  cloud->color = sink->color;
-  return renderCloud(**device, cloud, size, yaw, pitch, samples, out);
+  auto cloud = render::characterSplatsOnGpu(**device, *pack, controls, look);
+  if (!cloud) return inputError(path.toStdString() + ": " + cloud.error().message);
+  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, out);
 }
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
@@ -169,7 +144,7 @@ int runRender(const QStringList& args) {
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
 
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".aosrig"))
-    return renderCharacter(parser, parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, parser.value(out),
+    return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, parser.value(out),
                            parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption));
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
     return renderGaussians(parser, parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,

@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 
 #include "riglens/core/character_sample.h"
 #include "riglens/core/character_view.h"
 #include "riglens/core/gnm.h"
 #include "riglens/core/gnm_bake.h"
+#include "riglens/render/character_splats.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/gpu_sort.h"
 #include "riglens/render/offscreen_canvas.h"
@@ -203,6 +205,65 @@ class TestRenderCharacter : public QObject {
     state.view = camera.view();
     QVERIFY((*canvas)->render(renderer, state));
     QCOMPARE(renderer.sortedFrames(), std::size_t(3));
+  }
+
+  void sampleCharacterGoldens() {
+    // The sample character in every tint, neutral and with an expression
+    // (eyes, jaw, gaze), through GNM, the lift and the splat renderer. The
+    // camera is framed once on the neutral face so the two expressions share
+    // a frame. Same discipline as the other goldens: 8/255, 0.5% of pixels.
+    auto bake = core::makeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face");
+    QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
+    const core::AosRigPack pack = parse(*core::bakeAosRig(*bake));
+    std::vector<float> expression(57, 0.0f);
+    expression[0] = 2.0f;    // left_eye_000
+    expression[10] = 2.0f;   // right_eye_000
+    expression[20] = 3.0f;   // lower_face_000: the jaw drops
+    expression[21] = -2.0f;  // lower_face_001
+    expression[54] = 0.3f;   // gaze yaw, left
+    expression[56] = 0.3f;   // gaze yaw, right
+    const QSize size(192, 192);
+    auto canvas = render::OffscreenCanvas::create(*m_device, size);
+    QVERIFY(canvas);
+    std::optional<core::OrbitCamera> camera;
+    for (const render::CharacterTint tint : render::kAllCharacterTints) {
+      QImage neutral;
+      for (const auto& [name, controls] : {std::pair<const char*, std::vector<float>>{"neutral", {}}, {"expression", expression}}) {
+        auto cloud = render::characterSplatsOnGpu(*m_device, pack, controls, {tint, 0.002f});
+        QVERIFY2(cloud, cloud ? "" : cloud.error().message.c_str());
+        if (!camera) {
+          core::Bounds bounds;
+          for (std::size_t i = 0; i < cloud->count; ++i)
+            bounds.include({cloud->positions[i * 3], cloud->positions[i * 3 + 1], cloud->positions[i * 3 + 2]});
+          camera.emplace();
+          camera->frame(bounds);
+          camera->setAngles(20, 10);
+        }
+        render::SplatRenderer renderer(*m_device);
+        renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+        render::FrameState state;
+        state.view = camera->view();
+        state.projection = camera->projection(1.0f);
+        state.eye = camera->eye();
+        auto image = (*canvas)->render(renderer, state);
+        QVERIFY2(image, image ? "" : image.error().message.c_str());
+        const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
+        const QString problem = test::compareWithGolden(*image, golden, {8, 0.005});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        if (neutral.isNull()) {
+          neutral = *image;
+        } else {
+          // The expression is visible: over 1% of pixels change, twice what the golden tolerance forgives.
+          int changed = 0;
+          for (int y = 0; y < size.height(); ++y)
+            for (int x = 0; x < size.width(); ++x) {
+              const QColor a(neutral.pixel(x, y)), b(image->pixel(x, y));
+              changed += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) > 24;
+            }
+          QVERIFY2(changed > size.width() * size.height() / 100, qPrintable(golden + QString(": only %1 pixels changed").arg(changed)));
+        }
+      }
+    }
   }
 
   void cleanupTestCase() { m_device.reset(); }
