@@ -19,6 +19,7 @@
 #include "riglens/core/gnm_bake.h"
 #include "riglens/core/orbit_camera.h"
 #include "riglens/render/gpu_character.h"
+#include "riglens/render/gpu_lift.h"
 #include "riglens/render/gpu_sort.h"
 #include "riglens/render/splat_renderer.h"
 #include "riglens/core/gaussian_ply.h"
@@ -122,6 +123,31 @@ void BM_GnmGpu(benchmark::State& state) {
   // Bytes a frame must read from the basis (the active columns of every row).
   state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
+// One submitted frame holding only the debug lift of V posed vertices (the
+// positions uploaded once, as the GNM pass leaves them on the GPU).
+void BM_LiftGpu(benchmark::State& state) {
+  const core::AosRigPack& pack = fullHead();
+  const std::size_t V = pack.vertexCount;
+  auto lift = render::GpuLift::create(*device(), V, core::SplatSink(V));
+  if (!lift) {
+    state.SkipWithError(lift.error().message.c_str());
+    return;
+  }
+  const core::FitTransform fit = core::fitVertsTransform({pack.neutral.data(), V * 3});
+  core::DebugLiftParams params;
+  params.vertexCount = params.slotCount = std::uint32_t(V);
+  params.shading = core::LiftShading::Normal;
+  params.affine = fit.rows;
+  params.centroid = fit.centroid;
+  (void)(*lift)->setFrame(params, {pack.neutral.data(), V * 3}, {});
+  (void)(*lift)->runOffscreenFrame();
+  for (auto _ : state) {
+    (void)(*lift)->setFrame(params, {}, {});
+    (void)(*lift)->runOffscreenFrame();  // waits for the GPU
+  }
+  // Per vertex: read 12 bytes, write 52 (centre, covariance A/B, colour).
+  state.SetBytesProcessed(state.iterations() * std::int64_t(V) * 64);
+}
 void BM_RenderFrameReadback(benchmark::State& state) { renderFrames(state, "large", true); }
 
 // The splat sort alone: upload N random depth keys and indices, 4 radix passes.
@@ -182,6 +208,7 @@ BENCHMARK_CAPTURE(BM_RenderFrame, tank, "tank-cubes")->Unit(benchmark::kMillisec
 BENCHMARK_CAPTURE(BM_RenderFrame, large, "large")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SplatFrame)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();

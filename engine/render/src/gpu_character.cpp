@@ -5,6 +5,7 @@
 #include <QtGui/private/qrhi_p.h>
 
 #include "riglens/core/head_ext.h"
+#include "compute_buffers.h"
 #include "shader_library.h"
 
 namespace riglens::render {
@@ -13,8 +14,6 @@ using core::ErrorCode;
 using core::makeError;
 
 namespace {
-
-constexpr int kWorkgroup = 64;  // local_size_x of gnm.comp and lift.comp
 
 // std140 mirror of gnm.comp's Params.
 struct GnmParams {
@@ -28,11 +27,6 @@ struct ActiveTerm {
   std::uint32_t index;
   float scale;
 };
-
-std::unique_ptr<QRhiBuffer> storage(QRhi* rhi, std::size_t bytes, QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
-  std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
-  return b->create() ? std::move(b) : nullptr;
-}
 
 }  // namespace
 
@@ -72,16 +66,16 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   if (basisBytes > std::size_t(128) << 20)
     return makeError(ErrorCode::Unsupported, "the basis (" + std::to_string(basisBytes >> 20) + " MiB) exceeds the 128 MiB storage binding limit");
   d->params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(GnmParams)));
-  d->neutral = storage(rhi, d->V * 12);
-  d->basis = storage(rhi, basisBytes);
-  d->actives = storage(rhi, std::max<std::size_t>(d->E, 1) * sizeof(ActiveTerm));
-  d->eyeWeights = storage(rhi, d->V * 8);
+  d->neutral = newStorageBuffer(rhi, d->V * 12);
+  d->basis = newStorageBuffer(rhi, basisBytes);
+  d->actives = newStorageBuffer(rhi, std::max<std::size_t>(d->E, 1) * sizeof(ActiveTerm));
+  d->eyeWeights = newStorageBuffer(rhi, d->V * 8);
   d->hasStitch = pack.stitchLocal.size() == d->V * 3;
-  d->stitch = storage(rhi, d->hasStitch ? d->V * 12 : 16);
-  d->skinIndex = storage(rhi, d->V * 16);
-  d->skinWeight = storage(rhi, d->V * 16);
-  d->skin = storage(rhi, d->J * 64);
-  d->posed = storage(rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer);
+  d->stitch = newStorageBuffer(rhi, d->hasStitch ? d->V * 12 : 16);
+  d->skinIndex = newStorageBuffer(rhi, d->V * 16);
+  d->skinWeight = newStorageBuffer(rhi, d->V * 16);
+  d->skin = newStorageBuffer(rhi, d->J * 64);
+  d->posed = newStorageBuffer(rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer);
   if (!d->params->create() || !d->neutral || !d->basis || !d->actives || !d->eyeWeights || !d->stitch || !d->skinIndex ||
       !d->skinWeight || !d->skin || !d->posed)
     return makeError(ErrorCode::Unsupported, "cannot allocate the GNM GPU buffers");
@@ -164,7 +158,7 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
   cb->beginComputePass(batch);
   cb->setComputePipeline(d.pipeline.get());
   cb->setShaderResources();
-  cb->dispatch(int((d.V + kWorkgroup - 1) / kWorkgroup), 1, 1);
+  cb->dispatch(int((d.V + kComputeWorkgroup - 1) / kComputeWorkgroup), 1, 1);
   cb->endComputePass();
 }
 
@@ -198,59 +192,6 @@ core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::A
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the GNM GPU frame failed");
   std::vector<float> out(pack.vertexCount * 3);
   std::memcpy(out.data(), result.data.constData(), out.size() * 4);
-  return out;
-}
-
-core::Expected<core::SplatSink> debugLiftOnGpu(RhiDevice& device, const core::DebugLiftParams& params, std::span<const float> positions,
-                                               std::span<const std::uint32_t> tints, const core::SplatSink& initial) {
-  if (!device.supportsCompute()) return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders");
-  auto shader = loadShader("lift.comp");
-  if (!shader) return shader.error();
-  QRhi* rhi = device.rhi();
-  const std::size_t cap = initial.capacity();
-  std::unique_ptr<QRhiBuffer> ubo(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(core::kDebugLiftParamsSize)));
-  auto pos = storage(rhi, positions.size() * 4), tint = storage(rhi, tints.size() * 4);
-  auto centers = storage(rhi, cap * 16), covA = storage(rhi, cap * 16), covB = storage(rhi, cap * 16), colors = storage(rhi, cap * 4);
-  if (!ubo->create() || !pos || !tint || !centers || !covA || !covB || !colors)
-    return makeError(ErrorCode::Unsupported, "cannot allocate the lift buffers");
-  std::unique_ptr<QRhiShaderResourceBindings> srb(rhi->newShaderResourceBindings());
-  const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, ubo.get()), QRhiShaderResourceBinding::bufferLoad(1, stage, pos.get()),
-                    QRhiShaderResourceBinding::bufferLoad(2, stage, tint.get()), QRhiShaderResourceBinding::bufferLoadStore(3, stage, centers.get()),
-                    QRhiShaderResourceBinding::bufferLoadStore(4, stage, covA.get()), QRhiShaderResourceBinding::bufferLoadStore(5, stage, covB.get()),
-                    QRhiShaderResourceBinding::bufferLoadStore(6, stage, colors.get())});
-  std::unique_ptr<QRhiComputePipeline> pipeline(rhi->newComputePipeline());
-  pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
-  pipeline->setShaderResourceBindings(srb.get());
-  if (!srb->create() || !pipeline->create()) return makeError(ErrorCode::Unsupported, "cannot create the lift pipeline");
-  QRhiCommandBuffer* cb = nullptr;
-  if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
-  QRhiResourceUpdateBatch* batch = rhi->nextResourceUpdateBatch();
-  const auto uniform = core::writeDebugLiftParams(params);
-  batch->updateDynamicBuffer(ubo.get(), 0, int(uniform.size()), uniform.data());
-  if (!positions.empty()) batch->uploadStaticBuffer(pos.get(), 0, int(positions.size() * 4), positions.data());
-  if (!tints.empty()) batch->uploadStaticBuffer(tint.get(), 0, int(tints.size() * 4), tints.data());
-  batch->uploadStaticBuffer(centers.get(), 0, int(cap * 16), initial.center.data());
-  batch->uploadStaticBuffer(covA.get(), 0, int(cap * 16), initial.covarianceA.data());
-  batch->uploadStaticBuffer(covB.get(), 0, int(cap * 16), initial.covarianceB.data());
-  batch->uploadStaticBuffer(colors.get(), 0, int(cap * 4), initial.color.data());
-  cb->beginComputePass(batch);
-  cb->setComputePipeline(pipeline.get());
-  cb->setShaderResources();
-  cb->dispatch(int((params.slotCount + kWorkgroup - 1) / kWorkgroup), 1, 1);
-  QRhiBufferReadbackResult rc, ra, rb, rcol;
-  QRhiResourceUpdateBatch* readback = rhi->nextResourceUpdateBatch();
-  readback->readBackBuffer(centers.get(), 0, int(cap * 16), &rc);
-  readback->readBackBuffer(covA.get(), 0, int(cap * 16), &ra);
-  readback->readBackBuffer(covB.get(), 0, int(cap * 16), &rb);
-  readback->readBackBuffer(colors.get(), 0, int(cap * 4), &rcol);
-  cb->endComputePass(readback);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the lift GPU frame failed");
-  core::SplatSink out(cap);
-  std::memcpy(out.center.data(), rc.data.constData(), cap * 16);
-  std::memcpy(out.covarianceA.data(), ra.data.constData(), cap * 16);
-  std::memcpy(out.covarianceB.data(), rb.data.constData(), cap * 16);
-  std::memcpy(out.color.data(), rcol.data.constData(), cap * 4);
   return out;
 }
 

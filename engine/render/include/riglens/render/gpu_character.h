@@ -8,7 +8,8 @@
 //            a storage buffer the lift reads. init (create) -> (setControls
 //            -> encode)* -> destroy; encode records into the frame's command
 //            buffer.
-//  lift      the debug vertex lift (shaders/lift.comp) into a splat sink.
+//  GpuLift   the debug vertex lift (shaders/lift.comp) into a splat sink
+//            (riglens/render/gpu_lift.h).
 //
 // CPU references: core::gnmPose and core::debugLiftCpu; parity in tests/render.
 #pragma once
@@ -21,6 +22,7 @@
 #include "riglens/core/character_view.h"
 #include "riglens/core/expected.h"
 #include "riglens/core/gnm.h"
+#include "riglens/render/gpu_lift.h"
 #include "riglens/render/rhi_device.h"
 
 class QRhiBuffer;
@@ -55,11 +57,5 @@ class GpuGnm {
 // One pose through the GPU pass, read back (parity checks, the CLI).
 core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,
                                                 const core::GnmJointState* joints = nullptr);
-
-// One debug lift through the GPU pass into a sink of `capacity` slots
-// (initially as `initial`, e.g. to show untouched slots stay), read back.
-core::Expected<core::SplatSink> debugLiftOnGpu(RhiDevice& device, const core::DebugLiftParams& params,
-                                               std::span<const float> positions, std::span<const std::uint32_t> tints,
-                                               const core::SplatSink& initial);
 
 }  // namespace riglens::render

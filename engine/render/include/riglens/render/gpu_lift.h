@@ -1,0 +1,47 @@
+// The debug vertex lift on the GPU (shaders/lift.comp): one isotropic
+// gaussian per posed vertex into a splat sink's storage buffers (centre,
+// covariance A/B, packed colour); slots past the vertex count are cleared.
+// create -> (setFrame -> encode)* ; encode records the uploads and the pass
+// into the frame's command buffer. CPU reference: core::debugLiftCpu.
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "riglens/core/character_view.h"
+#include "riglens/core/expected.h"
+#include "riglens/render/rhi_device.h"
+
+class QRhiBuffer;
+class QRhiCommandBuffer;
+
+namespace riglens::render {
+
+class GpuLift {
+ public:
+  ~GpuLift();
+  // A sink of `capacity` slots (initially as `initial`), reading `vertexCount` posed vertices.
+  static core::Expected<std::unique_ptr<GpuLift>> create(RhiDevice& device, std::size_t vertexCount, const core::SplatSink& initial);
+
+  // Stages the uniform, the tints and (when not empty) the positions to upload.
+  core::Expected<void> setFrame(const core::DebugLiftParams& params, std::span<const float> positions, std::span<const std::uint32_t> tints);
+  void encode(QRhiCommandBuffer* cb);
+  core::Expected<void> runOffscreenFrame();  // one frame holding only this pass; waits for the GPU
+  core::Expected<core::SplatSink> readBack();  // the sink's buffers, through one more frame
+
+  std::size_t capacity() const;
+  std::size_t gpuBytes() const;
+
+ private:
+  struct Impl;
+  explicit GpuLift(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+// One debug lift through the GPU pass into a sink of `capacity` slots
+// (initially as `initial`, e.g. to show untouched slots stay), read back.
+core::Expected<core::SplatSink> debugLiftOnGpu(RhiDevice& device, const core::DebugLiftParams& params,
+                                               std::span<const float> positions, std::span<const std::uint32_t> tints,
+                                               const core::SplatSink& initial);
+
+}  // namespace riglens::render
