@@ -2,6 +2,7 @@
 //   [--play NAME --time-ms T] [--tint MODE] [--yaw DEG --pitch DEG]
 //   [--turntable N --out-pattern shot_{i}.png] [--backend vulkan|opengl]
 #include <chrono>
+#include <filesystem>
 #include <cstring>
 
 #include <QtCore/QDir>
@@ -15,6 +16,7 @@
 #include "riglens/render/splat_renderer.h"
 #include "riglens/core/gaussian_ply.h"
 #include "riglens/core/aosrig.h"
+#include "riglens/core/bundle.h"
 #include "riglens/core/head_ext.h"
 #include "riglens/core/json_file.h"
 #include "riglens/render/character_splats.h"
@@ -57,6 +59,23 @@ int renderCloud(render::RhiDevice& device, std::shared_ptr<const core::GaussianC
   return kExitOk;
 }
 
+// A character folder (a bundle: scene.json or mesh.json) rather than a voxel run (rig.json).
+bool isCharacterBundle(const QString& path) {
+  const QDir dir(path);
+  return dir.exists() && !dir.exists("rig.json") && (dir.exists("scene.json") || dir.exists("mesh.json"));
+}
+
+// The GNM pack of an .aosrig or of a bundle folder whose rig backend is GNM.
+core::Expected<core::AosRigPack> characterPack(const std::string& path) {
+  if (!std::filesystem::is_directory(path)) return core::readAosRig(path);
+  auto bundle = core::loadBundle(path);
+  if (!bundle) return bundle.error();
+  if (!bundle->gnmPack)
+    return core::makeError(core::ErrorCode::Unsupported, path + ": the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) +
+                                                             "'; the GPU character path renders GNM packs");
+  return std::move(*bundle->gnmPack);
+}
+
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const QString& out,
                     const QString& controlsPath, const QString& tint, const QString& sigmaText) {
@@ -68,7 +87,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   const auto parsedTint = render::parseCharacterTint(tint.toStdString());
   if (!parsedTint) return usageError("render", "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
   look.tint = *parsedTint;
-  auto pack = core::readAosRig(path.toStdString());
+  auto pack = characterPack(path.toStdString());
   if (!pack) return inputError(pack.error().message);
   std::vector<float> controls;
   if (!controlsPath.isEmpty()) {
@@ -115,7 +134,7 @@ int runRender(const QStringList& args) {
   const QCommandLineOption noAxes("no-axes", "Hide the axis gizmo.");
   const QCommandLineOption backend("backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API", "vulkan");
   const QCommandLineOption samples("samples", "MSAA samples (default: 4 when available).", "N", "0");
-  const QCommandLineOption controlsOption("controls", "Characters (.aosrig): controls JSON (array or {name: value}).", "FILE.json");
+  const QCommandLineOption controlsOption("controls", "Characters (.aosrig or a bundle folder): controls JSON (array or {name: value}).", "FILE.json");
   const QCommandLineOption sigmaOption("sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend, samples, controlsOption, sigmaOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
@@ -124,7 +143,8 @@ int runRender(const QStringList& args) {
   QSize imageSize;
   if (!parseSize(parser.value(size), &imageSize)) return usageError("render", "--size must be WxH between 16 and 8192");
   core::TintMode mode = core::TintMode::Color;
-  const bool character = parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".aosrig");
+  const bool character = parser.positionalArguments().size() == 1 &&
+                         (parser.positionalArguments().first().endsWith(".aosrig") || isCharacterBundle(parser.positionalArguments().first()));
   if (!character && !core::parseTintMode(parser.value(tint).toStdString(), &mode))
     return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
   bool ok1 = false, ok2 = false, ok3 = false;
@@ -143,7 +163,8 @@ int runRender(const QStringList& args) {
   const QString api = parser.value(backend);
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
 
-  if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".aosrig"))
+  if (parser.positionalArguments().size() == 1 && (parser.positionalArguments().first().endsWith(".aosrig") ||
+                                                   isCharacterBundle(parser.positionalArguments().first())))
     return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, parser.value(out),
                            parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption));
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))

@@ -252,6 +252,19 @@ class TestAppExecutables : public QObject {
                                             "--controls", dir.filePath("face-controls.json")}, windowless);
     QVERIFY2(posedFace.exitCode == 0, qPrintable(posedFace.err));
     QVERIFY(QImage(dir.filePath("posed-face.png")) != neutralFace);
+    // A bundle folder renders its GNM pack: the same image as the pack itself.
+    const Run bundleFace = runProgram(kCli, {"render", dir.filePath("sample-bundle"), "--out", dir.filePath("bundle-face.png"), "--size", "96x96",
+                                             "--tint", "joint"}, windowless);
+    QVERIFY2(bundleFace.exitCode == 0, qPrintable(bundleFace.err));
+    QCOMPARE(QImage(dir.filePath("bundle-face.png")), neutralFace);
+    QVERIFY(QDir(dir.path()).mkdir("orl-bundle"));
+    QFile gnmScene(dir.filePath("sample-bundle/scene.json")), orlScene(dir.filePath("orl-bundle/scene.json"));
+    QVERIFY(gnmScene.open(QIODevice::ReadOnly) && orlScene.open(QIODevice::WriteOnly));
+    orlScene.write(gnmScene.readAll().replace("\"gnm\"", "\"orl\""));
+    orlScene.close();
+    const Run orlBundle = runProgram(kCli, {"render", dir.filePath("orl-bundle"), "--out", dir.filePath("orl.png")}, windowless);
+    QCOMPARE(orlBundle.exitCode, 1);
+    QVERIFY2(orlBundle.err.contains("rig backend is 'orl'"), qPrintable(orlBundle.err));
     // Refusals: a bad tint or sigma is a usage error; a bad controls file names itself.
     QCOMPARE(runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--tint", "plaid"}, windowless).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--sigma", "0"}, windowless).exitCode, 2);
