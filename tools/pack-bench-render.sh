@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Packs bench_render with the Debian shared libraries it needs (Qt 6.4, the
+# Vulkan loader, the vkkhrdisplay platform plugin; not glibc/libstdc++) into
+# one tarball, so the GPU benchmarks run on a machine without Qt, e.g. the
+# NVIDIA H200 host reached with /work/.library's `device` tool, whose driver
+# ships the Vulkan ICD. On that machine:
+#   tar -xJf bench-render.tar.xz && cd bench-render &&
+#   LD_LIBRARY_PATH=$PWD/lib:/usr/local/nvidia/lib64 QT_PLUGIN_PATH=$PWD/plugins \
+#   QT_QPA_PLATFORM=vkkhrdisplay ./bench_render
+# Usage: tools/pack-bench-render.sh [OUT.tar.xz]   (default build/bench-render.tar.xz)
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${RIGLENS_BUILD_DIR:-$repo/build}"
+out="${1:-$build/bench-render.tar.xz}"
+cmake --build "$build" --target bench_render >/dev/null
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+dir="$stage/bench-render"
+mkdir -p "$dir/lib" "$dir/plugins/platforms"
+cp "$build/bench/bench_render" "$dir/" && strip "$dir/bench_render"
+plugin=/usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqvkkhrdisplay.so
+cp -L "$plugin" "$dir/plugins/platforms/"
+# Every library the binary, the plugin and the Vulkan loader pull in, except
+# the C/C++ runtime the target's own (newer) glibc and libstdc++ provide.
+for binary in "$build/bench/bench_render" "$plugin" /usr/lib/x86_64-linux-gnu/libvulkan.so.1; do ldd "$binary"; done |
+  awk '$3 ~ /^\// {print $3}' | sort -u |
+  grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux-x86-64|libpthread|libdl|librt)\.so' |
+  xargs -I{} cp -L {} "$dir/lib/"
+cp -L /usr/lib/x86_64-linux-gnu/libvulkan.so.1 "$dir/lib/"
+tar -C "$stage" -cJf "$out" bench-render
+echo "$out"
