@@ -3,6 +3,7 @@
 //   [--turntable N --out-pattern shot_{i}.png] [--backend vulkan|opengl]
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <cstring>
 
 #include <QtCore/QDir>
@@ -11,6 +12,7 @@
 #include "cli_common.h"
 #include "riglens/core/scene_bounds.h"
 #include "riglens/render/frame_builder.h"
+#include "riglens/render/frame_drawable.h"
 #include "riglens/render/offscreen_canvas.h"
 #include "riglens/render/rig_renderer.h"
 #include "riglens/render/splat_renderer.h"
@@ -34,9 +36,44 @@ bool parseSize(const QString& text, QSize* size) {
   return okW && okH && size->width() >= 16 && size->height() >= 16 && size->width() <= 8192 && size->height() <= 8192;
 }
 
+// Where the images go: one --out PNG, or --turntable N shots (yaw steps of
+// 360/N) to --out-pattern and/or side by side into --strip.
+struct Shots {
+  int count = 1;
+  bool turntable = false;
+  QString out, pattern, strip;
+};
+
+// Renders every shot of `shots` with the state `stateAt(yawDeg)` and writes them.
+int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable, QSize size, const Shots& shots, float yaw,
+               const std::function<render::FrameState(float)>& stateAt) {
+  QImage stripImage;
+  if (!shots.strip.isEmpty()) {
+    stripImage = QImage(size.width() * shots.count, size.height(), QImage::Format_RGBA8888);
+    stripImage.fill(Qt::transparent);
+  }
+  for (int i = 0; i < shots.count; ++i) {
+    auto image = canvas.render(drawable, stateAt(yaw + 360.0f * float(i) / float(shots.count)));
+    if (!image) return inputError(image.error().message);
+    if (!stripImage.isNull())
+      for (int y = 0; y < size.height(); ++y)
+        std::memcpy(stripImage.scanLine(y) + 4 * size.width() * i, image->constScanLine(y), 4 * std::size_t(size.width()));
+    if (shots.turntable && shots.pattern.isEmpty()) continue;
+    QString file = shots.turntable ? shots.pattern : shots.out;
+    file.replace("{i}", QString::number(i));
+    if (!image->save(file, "PNG")) return inputError(file.toStdString() + ": cannot write the PNG");
+    std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
+  }
+  if (!stripImage.isNull()) {
+    if (!stripImage.save(shots.strip, "PNG")) return inputError(shots.strip.toStdString() + ": cannot write the PNG");
+    std::printf("%s\n", qPrintable(QDir(shots.strip).absolutePath()));
+  }
+  return kExitOk;
+}
+
 // Draws a sink's gaussians with the splat renderer, framed on their centres.
 int renderCloud(render::RhiDevice& device, std::shared_ptr<const core::GaussianCloud> cloud, QSize size, float yaw, float pitch,
-                int samples, const QString& out) {
+                int samples, const Shots& shots) {
   auto canvas = render::OffscreenCanvas::create(device, size, samples);
   if (!canvas) return inputError(canvas.error().message);
   render::SplatRenderer renderer(device);
@@ -47,16 +84,14 @@ int renderCloud(render::RhiDevice& device, std::shared_ptr<const core::GaussianC
   core::OrbitCamera camera;
   const float aspect = float(size.width()) / float(size.height());
   camera.frame(bounds, aspect);
-  camera.setAngles(yaw, pitch);
-  render::FrameState state;
-  state.view = camera.view();
-  state.projection = camera.projection(aspect);
-  state.eye = camera.eye();
-  auto image = (*canvas)->render(renderer, state);
-  if (!image) return inputError(image.error().message);
-  if (!image->save(out, "PNG")) return inputError(out.toStdString() + ": cannot write the PNG");
-  std::printf("%s\n", qPrintable(QDir(out).absolutePath()));
-  return kExitOk;
+  return writeShots(**canvas, renderer, size, shots, yaw, [&](float yawDeg) {
+    camera.setAngles(yawDeg, pitch);
+    render::FrameState state;
+    state.view = camera.view();
+    state.projection = camera.projection(aspect);
+    state.eye = camera.eye();
+    return state;
+  });
 }
 
 // A character folder (a bundle: scene.json or mesh.json) rather than a voxel run (rig.json).
@@ -77,9 +112,8 @@ core::Expected<core::AosRigPack> characterPack(const std::string& path) {
 }
 
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
-int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const QString& out,
+int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
                     const QString& controlsPath, const QString& tint, const QString& sigmaText) {
-  if (out.isEmpty()) return usageError("render", "missing --out FILE.png");
   render::CharacterLook look;
   bool ok = false;
   look.sigma = sigmaText.toFloat(&ok);
@@ -101,18 +135,16 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   auto cloud = render::characterSplatsOnGpu(**device, *pack, controls, look);
   if (!cloud) return inputError(path.toStdString() + ": " + cloud.error().message);
-  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, out);
+  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, shots);
 }
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
-int renderGaussians(const QCommandLineParser&, const QString& path, QSize size, float yaw, float pitch, int samples,
-                    const QString& out, bool vulkan) {
-  if (out.isEmpty()) return usageError("render", "missing --out FILE.png");
+int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots, bool vulkan) {
   auto cloud = core::readGaussianPly(path.toStdString());
   if (!cloud) return inputError(cloud.error().message);
   auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, out);
+  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, shots);
 }
 
 }  // namespace
@@ -163,13 +195,13 @@ int runRender(const QStringList& args) {
   const QString api = parser.value(backend);
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
 
-  if (parser.positionalArguments().size() == 1 && (parser.positionalArguments().first().endsWith(".aosrig") ||
-                                                   isCharacterBundle(parser.positionalArguments().first())))
-    return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, parser.value(out),
+  const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
+
+  if (character)
+    return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
                            parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption));
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
-    return renderGaussians(parser, parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,
-                           parser.value(out), api == "vulkan");
+    return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs, api == "vulkan");
   int code = kExitOk;
   auto loaded = loadRunArgument(parser, "render", &code);
   if (!loaded) return code;
@@ -196,30 +228,10 @@ int runRender(const QStringList& args) {
   const float aspect = float(imageSize.width()) / float(imageSize.height());
   core::OrbitCamera camera;
   camera.frame(core::posedBounds(*run, worlds), aspect);
-  QImage stripImage;
-  if (parser.isSet(strip)) {
-    stripImage = QImage(imageSize.width() * shots, imageSize.height(), QImage::Format_RGBA8888);
-    stripImage.fill(Qt::transparent);
-  }
-  for (int i = 0; i < shots; ++i) {
-    camera.setAngles(yawDeg + 360.0f * float(i) / float(shots), pitchDeg);
-    const render::FrameState state = render::buildFrameState(*run, worlds, camera, aspect, view);
-    auto image = (*canvas)->render(renderer, state);
-    if (!image) return inputError(image.error().message);
-    if (!stripImage.isNull())
-      for (int y = 0; y < imageSize.height(); ++y)
-        std::memcpy(stripImage.scanLine(y) + 4 * imageSize.width() * i, image->constScanLine(y), 4 * std::size_t(imageSize.width()));
-    if (parser.isSet(turntable) && !parser.isSet(pattern)) continue;
-    QString file = parser.isSet(turntable) ? parser.value(pattern) : parser.value(out);
-    file.replace("{i}", QString::number(i));
-    if (!image->save(file, "PNG")) return inputError(file.toStdString() + ": cannot write the PNG");
-    std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
-  }
-  if (!stripImage.isNull()) {
-    if (!stripImage.save(parser.value(strip), "PNG")) return inputError(parser.value(strip).toStdString() + ": cannot write the PNG");
-    std::printf("%s\n", qPrintable(QDir(parser.value(strip)).absolutePath()));
-  }
-  return kExitOk;
+  return writeShots(**canvas, renderer, imageSize, outputs, yawDeg, [&](float yawAt) {
+    camera.setAngles(yawAt, pitchDeg);
+    return render::buildFrameState(*run, worlds, camera, aspect, view);
+  });
 }
 
 }  // namespace riglens::cli

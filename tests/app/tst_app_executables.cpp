@@ -257,6 +257,13 @@ class TestAppExecutables : public QObject {
                                              "--tint", "joint"}, windowless);
     QVERIFY2(bundleFace.exitCode == 0, qPrintable(bundleFace.err));
     QCOMPARE(QImage(dir.filePath("bundle-face.png")), neutralFace);
+    // A turntable of the character: shot 0 is the single image; the strip holds all four.
+    const Run spin = runProgram(kCli, {"render", pack, "--turntable", "4", "--out-pattern", dir.filePath("face_{i}.png"), "--strip",
+                                       dir.filePath("face-strip.png"), "--size", "96x96", "--tint", "joint"}, windowless);
+    QVERIFY2(spin.exitCode == 0, qPrintable(spin.err));
+    QCOMPARE(QImage(dir.filePath("face_0.png")), neutralFace);
+    QVERIFY(QImage(dir.filePath("face_1.png")) != neutralFace);
+    QCOMPARE(QImage(dir.filePath("face-strip.png")).size(), QSize(4 * 96, 96));
     QVERIFY(QDir(dir.path()).mkdir("orl-bundle"));
     QFile gnmScene(dir.filePath("sample-bundle/scene.json")), orlScene(dir.filePath("orl-bundle/scene.json"));
     QVERIFY(gnmScene.open(QIODevice::ReadOnly) && orlScene.open(QIODevice::WriteOnly));
