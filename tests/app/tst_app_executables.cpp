@@ -11,6 +11,7 @@
 #include <QtGui/QImage>
 
 #include "reference_math.h"
+#include "riglens/core/tolerances.h"
 #include "riglens/core/version.h"
 #include "test_paths.h"
 
@@ -202,7 +203,7 @@ class TestAppExecutables : public QObject {
     QCOMPARE(cpuBytes.size(), gpuBytes.size());
     const auto* a = reinterpret_cast<const float*>(cpuBytes.constData());
     const auto* b = reinterpret_cast<const float*>(gpuBytes.constData());
-    for (int i = 0; i < cpuBytes.size() / 4; ++i) QVERIFY(std::abs(a[i] - b[i]) <= 1e-5f);
+    for (int i = 0; i < cpuBytes.size() / 4; ++i) QVERIFY(std::abs(a[i] - b[i]) <= riglens::core::tolerance::kGnmGpuMetres);
     controls.open(QIODevice::WriteOnly);
     controls.write(R"({"no_such_control": 1})");
     controls.close();

@@ -14,6 +14,7 @@
 #include "riglens/core/character_view.h"
 #include "riglens/core/gnm.h"
 #include "riglens/core/gnm_bake.h"
+#include "riglens/core/tolerances.h"
 #include "riglens/render/character_splats.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/gpu_sort.h"
@@ -29,10 +30,7 @@ using namespace riglens;
 
 namespace {
 
-// GPU vs CPU posed vertices: both float32, but the GPU fuses multiply-adds and
-// may sum in another order; over up to 383 terms of a few millimetres that is
-// well under a micron. 1e-5 m (10 um on a 20 cm head) is invisible.
-constexpr double kPoseToleranceMetres = 1e-5;
+constexpr double kPoseToleranceMetres = core::tolerance::kGnmGpuMetres;
 
 core::AosRigPack parse(std::vector<std::uint8_t> bytes) {
   auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes)), "pack");

@@ -30,3 +30,13 @@ inline constexpr double kCurveValue = 1e-7;
 inline constexpr double kPoseMatrix = 1e-4;
 
 }  // namespace riglens::core::tolerance
+
+namespace riglens::core::tolerance {
+
+// GNM posed vertices, GPU vs CPU: both float32, but the GPU fuses
+// multiply-adds and may sum in another order; over up to 383 terms of a few
+// millimetres that is well under a micron. 1e-5 m (10 um on a 20 cm head) is
+// invisible.
+inline constexpr double kGnmGpuMetres = 1e-5;
+
+}  // namespace riglens::core::tolerance
