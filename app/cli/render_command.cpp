@@ -155,7 +155,9 @@ int runRender(const QStringList& args) {
   pose.addTo(parser);
   const QCommandLineOption out("out", "The PNG to write.", "FILE.png");
   const QCommandLineOption size("size", "Image size (default 800x600).", "WxH", "800x600");
-  const QCommandLineOption tint("tint", "color, part, joint, normals, wireframe or sockets (default color).", "MODE", "color");
+  const QCommandLineOption tint(
+      "tint", "Runs: color, part, joint, normals, wireframe or sockets. Characters: joint, uv, height, flat or normals. (default color)", "MODE",
+      "color");
   const QCommandLineOption yaw("yaw", "Camera yaw in degrees (default 35).", "DEG", "35");
   const QCommandLineOption pitch("pitch", "Camera pitch in degrees (default 25).", "DEG", "25");
   const QCommandLineOption turntable("turntable", "Render N shots around the model (yaw steps of 360/N).", "N");
