@@ -11,6 +11,10 @@
 // strided reads of the active columns for the sparse case).
 #include <benchmark/benchmark.h>
 
+#include "memory_bandwidth.h"
+
+using riglens::bench::BM_MemoryBandwidth;
+
 #include <cstring>
 
 #include "riglens/core/gnm.h"
@@ -34,16 +38,6 @@ std::vector<float> controls(int active) {
   for (int i = 0; i < active; ++i) c[std::size_t(i * 383 / active)] = 0.5f;
   c[383] = 0.1f;  // some gaze
   return c;
-}
-
-void BM_MemoryBandwidth(benchmark::State& state) {
-  std::vector<std::uint8_t> a(64 << 20, 1), b(64 << 20);
-  for (auto _ : state) {
-    std::memcpy(b.data(), a.data(), a.size());
-    benchmark::DoNotOptimize(b.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * std::int64_t(a.size()) * 2);  // read + write
 }
 
 void BM_GnmForward(benchmark::State& state) {

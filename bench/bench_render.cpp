@@ -11,6 +11,10 @@
 // tools/bench-render.sh.
 #include <benchmark/benchmark.h>
 
+#include "memory_bandwidth.h"
+
+using riglens::bench::BM_MemoryBandwidth;
+
 #include <QtGui/QGuiApplication>
 
 #include <cstring>
@@ -83,17 +87,6 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
 }
 
 void BM_RenderFrame(benchmark::State& state, const char* name) { renderFrames(state, name, false); }
-
-// The baseline for the GNM pass: bytes/s a plain copy moves on this machine.
-void BM_MemoryBandwidth(benchmark::State& state) {
-  std::vector<std::uint8_t> a(64 << 20, 1), b(64 << 20);
-  for (auto _ : state) {
-    std::memcpy(b.data(), a.data(), a.size());
-    benchmark::DoNotOptimize(b.data());
-    benchmark::ClobberMemory();
-  }
-  state.SetBytesProcessed(state.iterations() * std::int64_t(a.size()) * 2);
-}
 
 const core::AosRigPack& fullHead() {
   static const core::AosRigPack pack = [] {

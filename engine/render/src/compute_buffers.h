@@ -1,11 +1,15 @@
-// Shared by the compute passes: the workgroup size the shaders declare and a
-// created storage buffer (QRhi refuses zero-sized buffers, so at least 16 bytes).
+// Shared by the compute passes: the workgroup size the shaders declare, a
+// created storage buffer (QRhi refuses zero-sized buffers, so at least 16
+// bytes) and one waited-for offscreen frame around a recording.
 #pragma once
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
 #include <QtGui/private/qrhi_p.h>
+
+#include "riglens/core/expected.h"
 
 namespace riglens::render {
 
@@ -16,6 +20,18 @@ inline std::unique_ptr<QRhiBuffer> newStorageBuffer(QRhi* rhi, std::size_t bytes
                                                     QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
   std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
   return b->create() ? std::move(b) : nullptr;
+}
+
+// Begins an offscreen frame, lets `record` fill its command buffer, ends it;
+// returns when the GPU is done (read-backs requested in `record` have landed).
+template <class Record>
+core::Expected<void> runOffscreenComputeFrame(QRhi* rhi, const std::string& what, Record&& record) {
+  QRhiCommandBuffer* cb = nullptr;
+  if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
+    return core::makeError(core::ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+  record(cb);
+  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return core::makeError(core::ErrorCode::Unsupported, "the " + what + " GPU frame failed");
+  return {};
 }
 
 }  // namespace riglens::render

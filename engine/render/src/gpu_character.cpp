@@ -163,11 +163,7 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
 }
 
 core::Expected<void> GpuGnm::runOffscreenFrame() {
-  QRhiCommandBuffer* cb = nullptr;
-  if (m_impl->rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
-  encode(cb);
-  if (m_impl->rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the GNM GPU frame failed");
-  return {};
+  return runOffscreenComputeFrame(m_impl->rhi, "GNM", [&](QRhiCommandBuffer* cb) { encode(cb); });
 }
 
 QRhiBuffer* GpuGnm::posedBuffer() const { return m_impl->posed.get(); }
@@ -181,15 +177,14 @@ core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::A
   if (!gnm) return gnm.error();
   const core::GnmJointState rest(pack);
   if (auto ok = (*gnm)->setControls(headExt, joints ? *joints : rest); !ok) return ok.error();
-  QRhi* rhi = device.rhi();
-  QRhiCommandBuffer* cb = nullptr;
-  if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
-  (*gnm)->encode(cb);
   QRhiBufferReadbackResult result;
-  QRhiResourceUpdateBatch* readback = rhi->nextResourceUpdateBatch();
-  readback->readBackBuffer((*gnm)->posedBuffer(), 0, int(pack.vertexCount * 12), &result);
-  cb->resourceUpdate(readback);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the GNM GPU frame failed");
+  auto ran = runOffscreenComputeFrame(device.rhi(), "GNM", [&](QRhiCommandBuffer* cb) {
+    (*gnm)->encode(cb);
+    QRhiResourceUpdateBatch* readback = device.rhi()->nextResourceUpdateBatch();
+    readback->readBackBuffer((*gnm)->posedBuffer(), 0, int(pack.vertexCount * 12), &result);
+    cb->resourceUpdate(readback);
+  });
+  if (!ran) return ran.error();
   std::vector<float> out(pack.vertexCount * 3);
   std::memcpy(out.data(), result.data.constData(), out.size() * 4);
   return out;

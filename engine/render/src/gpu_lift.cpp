@@ -101,26 +101,22 @@ void GpuLift::encode(QRhiCommandBuffer* cb) {
 }
 
 core::Expected<void> GpuLift::runOffscreenFrame() {
-  QRhiCommandBuffer* cb = nullptr;
-  if (m_impl->rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
-  encode(cb);
-  if (m_impl->rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the lift GPU frame failed");
-  return {};
+  return runOffscreenComputeFrame(m_impl->rhi, "lift", [&](QRhiCommandBuffer* cb) { encode(cb); });
 }
 
 core::Expected<core::SplatSink> GpuLift::readBack() {
   Impl& d = *m_impl;
-  QRhiCommandBuffer* cb = nullptr;
-  if (d.rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
   const std::size_t cap = d.capacity;
   QRhiBufferReadbackResult rc, ra, rb, rcol;
-  QRhiResourceUpdateBatch* readback = d.rhi->nextResourceUpdateBatch();
-  readback->readBackBuffer(d.centers.get(), 0, int(cap * 16), &rc);
-  readback->readBackBuffer(d.covA.get(), 0, int(cap * 16), &ra);
-  readback->readBackBuffer(d.covB.get(), 0, int(cap * 16), &rb);
-  readback->readBackBuffer(d.colors.get(), 0, int(cap * 4), &rcol);
-  cb->resourceUpdate(readback);
-  if (d.rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the lift read-back frame failed");
+  auto ran = runOffscreenComputeFrame(d.rhi, "lift read-back", [&](QRhiCommandBuffer* cb) {
+    QRhiResourceUpdateBatch* readback = d.rhi->nextResourceUpdateBatch();
+    readback->readBackBuffer(d.centers.get(), 0, int(cap * 16), &rc);
+    readback->readBackBuffer(d.covA.get(), 0, int(cap * 16), &ra);
+    readback->readBackBuffer(d.covB.get(), 0, int(cap * 16), &rb);
+    readback->readBackBuffer(d.colors.get(), 0, int(cap * 4), &rcol);
+    cb->resourceUpdate(readback);
+  });
+  if (!ran) return ran.error();
   core::SplatSink out(cap);
   std::memcpy(out.center.data(), rc.data.constData(), cap * 16);
   std::memcpy(out.covarianceA.data(), ra.data.constData(), cap * 16);

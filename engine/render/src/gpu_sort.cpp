@@ -5,6 +5,7 @@
 
 #include <QtGui/private/qrhi_p.h>
 
+#include "compute_buffers.h"
 #include "shader_library.h"
 
 namespace riglens::render {
@@ -123,17 +124,15 @@ void GpuRadixSort::encode(QRhiCommandBuffer* cb, std::uint32_t count) {
 core::Expected<void> GpuRadixSort::runOffscreenFrame(std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values) {
   QRhi* rhi = m_impl->rhi;
   const auto n = std::uint32_t(std::min<std::size_t>({keys.size(), values.size(), m_impl->capacity}));
-  QRhiCommandBuffer* cb = nullptr;
-  if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
-  if (n > 0) {
-    QRhiResourceUpdateBatch* upload = rhi->nextResourceUpdateBatch();
-    upload->uploadStaticBuffer(this->keys(), 0, int(n * 4), keys.data());
-    upload->uploadStaticBuffer(this->values(), 0, int(n * 4), values.data());
-    cb->resourceUpdate(upload);
-  }
-  encode(cb, n);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the sort GPU frame failed");
-  return {};
+  return runOffscreenComputeFrame(rhi, "sort", [&](QRhiCommandBuffer* cb) {
+    if (n > 0) {
+      QRhiResourceUpdateBatch* upload = rhi->nextResourceUpdateBatch();
+      upload->uploadStaticBuffer(this->keys(), 0, int(n * 4), keys.data());
+      upload->uploadStaticBuffer(this->values(), 0, int(n * 4), values.data());
+      cb->resourceUpdate(upload);
+    }
+    encode(cb, n);
+  });
 }
 
 QRhiBuffer* GpuRadixSort::keys() const { return m_impl->keys[0].get(); }
@@ -146,19 +145,19 @@ core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>
   auto sort = GpuRadixSort::create(device, std::uint32_t(keys.size()));
   if (!sort) return sort.error();
   QRhi* rhi = device.rhi();
-  QRhiCommandBuffer* cb = nullptr;
-  if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
-  QRhiResourceUpdateBatch* upload = rhi->nextResourceUpdateBatch();
-  upload->uploadStaticBuffer((*sort)->keys(), 0, int(keys.size() * 4), keys.data());
-  upload->uploadStaticBuffer((*sort)->values(), 0, int(values.size() * 4), values.data());
-  cb->resourceUpdate(upload);
-  (*sort)->encode(cb, std::uint32_t(keys.size()));
   QRhiBufferReadbackResult rk, rv;
-  QRhiResourceUpdateBatch* readback = rhi->nextResourceUpdateBatch();
-  readback->readBackBuffer((*sort)->keys(), 0, int(keys.size() * 4), &rk);
-  readback->readBackBuffer((*sort)->values(), 0, int(values.size() * 4), &rv);
-  cb->resourceUpdate(readback);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the sort GPU frame failed");
+  auto ran = runOffscreenComputeFrame(rhi, "sort", [&](QRhiCommandBuffer* cb) {
+    QRhiResourceUpdateBatch* upload = rhi->nextResourceUpdateBatch();
+    upload->uploadStaticBuffer((*sort)->keys(), 0, int(keys.size() * 4), keys.data());
+    upload->uploadStaticBuffer((*sort)->values(), 0, int(values.size() * 4), values.data());
+    cb->resourceUpdate(upload);
+    (*sort)->encode(cb, std::uint32_t(keys.size()));
+    QRhiResourceUpdateBatch* readback = rhi->nextResourceUpdateBatch();
+    readback->readBackBuffer((*sort)->keys(), 0, int(keys.size() * 4), &rk);
+    readback->readBackBuffer((*sort)->values(), 0, int(values.size() * 4), &rv);
+    cb->resourceUpdate(readback);
+  });
+  if (!ran) return ran.error();
   std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>> out;
   out.first.resize(keys.size());
   out.second.resize(keys.size());
