@@ -25,8 +25,9 @@ void main()
     vOffset = corner * radius;
     if (u.count.y != 0u)  // the backend's clip space flips y: view-space y is the other way
         vOffset.y = -vOffset.y;
-    vConic = projected[2u * s + 1u].xyz;
+    vec4 q = projected[2u * s + 1u];
+    vConic = q.xyz;
     vColor = unpackUnorm4x8(floatBitsToUint(p.w));
     vec2 ndc = p.xy + corner * radius * 2.0 / u.viewport.xy;
-    gl_Position = radius > 0.0 ? vec4(ndc, 0.5, 1.0) : vec4(0.0, 0.0, 0.0, 0.0);
+    gl_Position = radius > 0.0 ? vec4(ndc, q.w, 1.0) : vec4(0.0, 0.0, 0.0, 0.0);
 }

@@ -18,7 +18,7 @@ layout(std430, binding = 1) readonly buffer Centers { vec4 centers[]; };
 layout(std430, binding = 2) readonly buffer CovA { vec4 covA[]; };
 layout(std430, binding = 3) readonly buffer CovB { vec4 covB[]; };
 layout(std430, binding = 4) readonly buffer Colors { uint colors[]; };
-layout(std430, binding = 5) writeonly buffer Projected { vec4 projected[]; };  // 2 per splat: (ndc x, ndc y, radius px, color bits), (conic a, b, c, 0)
+layout(std430, binding = 5) writeonly buffer Projected { vec4 projected[]; };  // 2 per splat: (ndc x, ndc y, radius px, color bits), (conic a, b, c, ndc depth)
 layout(std430, binding = 6) writeonly buffer Keys { uint keys[]; };
 layout(std430, binding = 7) writeonly buffer Values { uint values[]; };
 
@@ -61,7 +61,9 @@ void main()
     vec2 px = (ndc * 0.5 + 0.5) * u.viewport.xy;
     if (px.x + radius < 0.0 || px.y + radius < 0.0 || px.x - radius > u.viewport.x || px.y - radius > u.viewport.y) { cull(i); return; }
     projected[2u * i] = vec4(ndc, radius, uintBitsToFloat(color));
-    projected[2u * i + 1u] = vec4(c11 / det, -c01 / det, c00 / det, 0.0);
+    // The centre's depth in the backend's NDC (proj is already corrected), so
+    // the quads depth-test against the voxel renderer's depth buffer.
+    projected[2u * i + 1u] = vec4(c11 / det, -c01 / det, c00 / det, clip.z / clip.w);
     // Back to front: the farthest first. Positive floats order like their bits.
     keys[i] = ~floatBitsToUint(depth);
     values[i] = i;

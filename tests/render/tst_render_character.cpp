@@ -15,7 +15,11 @@
 #include "riglens/core/gnm.h"
 #include "riglens/core/gnm_bake.h"
 #include "riglens/core/tolerances.h"
+#include "riglens/core/scene_bounds.h"
+#include "riglens/render/character_renderer.h"
 #include "riglens/render/character_splats.h"
+#include "riglens/render/drawable_stack.h"
+#include "riglens/render/rig_renderer.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/gpu_sort.h"
 #include "riglens/render/offscreen_canvas.h"
@@ -207,12 +211,15 @@ class TestRenderCharacter : public QObject {
 
   void sampleCharacterGoldens() {
     // The sample character in every tint, neutral and with an expression
-    // (eyes, jaw, gaze), through GNM, the lift and the splat renderer. The
-    // camera is framed once on the neutral face so the two expressions share
-    // a frame. Same discipline as the other goldens: 8/255, 0.5% of pixels.
+    // (eyes, jaw, gaze), through GNM, the lift and the splat renderer, by both
+    // routes: read back into a cloud (characterSplatsOnGpu) and chained on the
+    // GPU in one frame (CharacterRenderer, the app's and the CLI's path) —
+    // both must match the same golden. The camera is framed once on the
+    // neutral face so the two expressions share a frame. Same discipline as
+    // the other goldens: 8/255, 0.5% of pixels.
     auto bake = core::makeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face");
     QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
-    const core::AosRigPack pack = parse(*core::bakeAosRig(*bake));
+    const auto pack = std::make_shared<const core::AosRigPack>(parse(*core::bakeAosRig(*bake)));
     std::vector<float> expression(57, 0.0f);
     expression[0] = 2.0f;    // left_eye_000
     expression[10] = 2.0f;   // right_eye_000
@@ -224,10 +231,13 @@ class TestRenderCharacter : public QObject {
     auto canvas = render::OffscreenCanvas::create(*m_device, size);
     QVERIFY(canvas);
     std::optional<core::OrbitCamera> camera;
+    render::CharacterRenderer chained(*m_device);  // one renderer across every frame, as the app keeps it
+    chained.setPack(pack);
+    std::size_t frames = 0;
     for (const render::CharacterTint tint : render::kAllCharacterTints) {
       QImage neutral;
       for (const auto& [name, controls] : {std::pair<const char*, std::vector<float>>{"neutral", {}}, {"expression", expression}}) {
-        auto cloud = render::characterSplatsOnGpu(*m_device, pack, controls, {tint, 0.002f});
+        auto cloud = render::characterSplatsOnGpu(*m_device, *pack, controls, {tint, 0.002f});
         QVERIFY2(cloud, cloud ? "" : cloud.error().message.c_str());
         if (!camera) {
           core::Bounds bounds;
@@ -237,17 +247,30 @@ class TestRenderCharacter : public QObject {
           camera->frame(bounds);
           camera->setAngles(20, 10);
         }
-        render::SplatRenderer renderer(*m_device);
-        renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
         render::FrameState state;
         state.view = camera->view();
         state.projection = camera->projection(1.0f);
         state.eye = camera->eye();
+        const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
+
+        render::SplatRenderer renderer(*m_device);
+        renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
         auto image = (*canvas)->render(renderer, state);
         QVERIFY2(image, image ? "" : image.error().message.c_str());
-        const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
         const QString problem = test::compareWithGolden(*image, golden, {8, 0.005});
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QVERIFY2(problem.isEmpty(), qPrintable("read-back route: " + problem));
+
+        render::CharacterFrame frame;
+        frame.headExt = controls;
+        frame.look = {tint, 0.002f};
+        chained.setFrame(frame);
+        auto chainedImage = (*canvas)->render(chained, state);
+        QVERIFY2(chainedImage, chainedImage ? "" : chainedImage.error().message.c_str());
+        QVERIFY2(chained.error().empty(), chained.error().c_str());
+        QCOMPARE(chained.posedFrames(), ++frames);  // every change re-ran GNM + lift once
+        const QString chainedProblem = test::compareWithGolden(*chainedImage, golden, {8, 0.005});
+        QVERIFY2(chainedProblem.isEmpty(), qPrintable("chained route: " + chainedProblem));
+
         if (neutral.isNull()) {
           neutral = *image;
         } else {
@@ -260,6 +283,108 @@ class TestRenderCharacter : public QObject {
             }
           QVERIFY2(changed > size.width() * size.height() / 100, qPrintable(golden + QString(": only %1 pixels changed").arg(changed)));
         }
+      }
+    }
+    // An unchanged frame re-runs nothing: neither the rig passes nor the sort.
+    const std::size_t sorted = chained.sortedFrames();
+    render::FrameState same;
+    same.view = camera->view();
+    same.projection = camera->projection(1.0f);
+    QVERIFY((*canvas)->render(chained, same));
+    QCOMPARE(chained.posedFrames(), frames);
+    QCOMPARE(chained.sortedFrames(), sorted);
+    // The memory report: every buffer of the three passes, the head branch's slots.
+    const render::CharacterMemory memory = chained.memory();
+    QCOMPARE(memory.packBytes, pack->bytes->size());
+    QCOMPARE(memory.branches.size(), std::size_t(1));
+    QCOMPARE(memory.branches[0].slotsUsed, std::uint32_t(pack->vertexCount));
+    QCOMPARE(memory.branches[0].capacity, std::uint32_t(pack->vertexCount));
+    const auto named = [&](const std::string& name) {
+      for (const auto& b : memory.buffers)
+        if (b.name == name) return b.bytes;
+      return std::size_t(0);
+    };
+    QVERIFY(named("GNM basis (fp16)") >= pack->basisHalf.size() * 2);
+    QCOMPARE(named("sink centres"), pack->vertexCount * 16);
+    QVERIFY(named("sort keys A") >= pack->vertexCount * 4);
+    QCOMPARE(named("lift positions"), std::size_t(0));  // the lift reads the GNM pass's buffer, none of its own
+  }
+
+  void refusesWhatItCannotDraw() {
+    // A pack whose basis is not fp16: the GPU pass refuses, the renderer says
+    // why and draws nothing; a bad look (sigma) is refused at the frame.
+    auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
+    QVERIFY(canvas);
+    auto bake = core::makeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face");
+    QVERIFY(bake);
+    auto pack = std::make_shared<core::AosRigPack>(parse(*core::bakeAosRig(*bake)));
+    render::CharacterRenderer renderer(*m_device);
+    renderer.setPack(pack);
+    render::CharacterFrame frame;
+    frame.look.sigma = -1.0f;
+    renderer.setFrame(frame);
+    auto image = (*canvas)->render(renderer, {});
+    QVERIFY(!image);
+    QVERIFY2(renderer.error().find("sigma") != std::string::npos, renderer.error().c_str());
+    frame.look.sigma = 0.002f;
+    renderer.setFrame(frame);
+    QVERIFY((*canvas)->render(renderer, {}));
+    QVERIFY(renderer.error().empty());
+    pack->basisHalf = {};
+    renderer.setPack(pack);
+    QVERIFY(!(*canvas)->render(renderer, {}));
+    QVERIFY2(renderer.error().find("fp16") != std::string::npos, renderer.error().c_str());
+  }
+
+  void splatsCompositeWithVoxelDepth() {
+    // One small bright cloud on the camera ray through the tank's centre:
+    // behind the tank it must be hidden by the voxel depth, in front of it it
+    // must show. The splat-only frame proves the cloud covers that pixel.
+    const auto run = test::sampleRun("tank-cubes");
+    const auto worlds = test::posedWorlds(*run, {});
+    const core::OrbitCamera camera = test::defaultCamera(*run);
+    const QSize size(160, 120);
+    const float aspect = float(size.width()) / float(size.height());
+    render::ViewSettings view;
+    view.showGrid = false;
+    view.showAxes = false;
+    const render::FrameState state = render::buildFrameState(*run, worlds, camera, aspect, view);
+    const core::Bounds bounds = core::posedBounds(*run, worlds);
+    const glm::vec3 centre = bounds.center();
+    const glm::vec3 towards = centre - camera.eye();
+    const QPoint pixel(size.width() / 2, size.height() / 2);  // the camera looks at the framed centre
+    auto canvas = render::OffscreenCanvas::create(*m_device, size);
+    QVERIFY(canvas);
+    render::RigRenderer voxels(*m_device);
+    voxels.setModel(run);
+    auto tankOnly = (*canvas)->render(voxels, state);
+    QVERIFY(tankOnly);
+    QVERIFY(QColor(tankOnly->pixel(pixel)) != QColor::fromRgbF(state.background.r, state.background.g, state.background.b));  // the tank is there
+    const auto cloudAt = [&](glm::vec3 p) {
+      core::GaussianCloud cloud;
+      cloud.count = 1;
+      cloud.positions = {p.x, p.y, p.z};
+      const float sigma = 0.03f * glm::length(bounds.max - bounds.min);
+      const float s2 = sigma * sigma;
+      cloud.covariance = {s2, 0, 0, s2, 0, s2};
+      cloud.color = {core::packRgba(1.0f, 0.0f, 1.0f, 1.0f)};
+      return std::make_shared<const core::GaussianCloud>(std::move(cloud));
+    };
+    for (const bool behind : {true, false}) {
+      render::SplatRenderer splats(*m_device);
+      splats.setCloud(cloudAt(behind ? centre + towards : camera.eye() + 0.5f * towards));
+      auto splatOnly = (*canvas)->render(splats, state);
+      QVERIFY(splatOnly);
+      const QColor alone(splatOnly->pixel(pixel));
+      QVERIFY2(alone.red() > 200 && alone.green() < 80, qPrintable(alone.name()));  // magenta covers the pixel
+      render::DrawableStack both{&voxels, &splats};
+      auto composite = (*canvas)->render(both, state);
+      QVERIFY(composite);
+      const QColor seen(composite->pixel(pixel)), tank(tankOnly->pixel(pixel));
+      if (behind) {
+        QCOMPARE(seen, tank);
+      } else {
+        QVERIFY2(seen.red() > 200 && seen.green() < 80, qPrintable(seen.name()));
       }
     }
   }

@@ -1,6 +1,9 @@
 #include "riglens/render/character_splats.h"
 
+#include <cmath>
+
 #include "riglens/core/character_view.h"
+#include "riglens/core/gnm.h"
 #include "riglens/render/gpu_character.h"
 
 namespace riglens::render {
@@ -23,34 +26,47 @@ const char* characterTintName(CharacterTint tint) {
   return "joint";
 }
 
+core::Expected<CharacterLiftSetup> characterLiftSetup(const core::AosRigPack& pack, const CharacterLook& look) {
+  if (!(look.sigma > 0) || !std::isfinite(look.sigma)) return core::makeError(core::ErrorCode::Invalid, "the gaussian sigma must be a positive number");
+  if (!(look.opacity >= 0 && look.opacity <= 1)) return core::makeError(core::ErrorCode::Invalid, "the opacity must be between 0 and 1");
+  const std::size_t V = pack.vertexCount;
+  CharacterLiftSetup setup;
+  core::DebugLiftParams& params = setup.params;
+  params.shading = core::LiftShading::Tint;
+  switch (look.tint) {
+    case CharacterTint::Joint:
+      setup.tints = core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
+      break;
+    case CharacterTint::Uv: setup.tints = core::uvTint({pack.uv.data(), pack.uv.size()}, V); break;
+    case CharacterTint::Height: {
+      // Heights of the rest pose as the rig places it (bind transform
+      // included), computed once: the CPU reference with no controls.
+      auto rest = core::gnmPose(pack, {});
+      if (!rest) return rest.error();
+      setup.tints = core::heightTint(*rest);
+      break;
+    }
+    case CharacterTint::Flat: params.shading = core::LiftShading::Flat; break;
+    case CharacterTint::Normals: params.shading = core::LiftShading::Normal; break;
+  }
+  const core::FitTransform fit = core::fitVertsTransform({pack.neutral.data(), V * 3});
+  params.vertexCount = std::uint32_t(V);
+  params.slotCount = std::uint32_t(V);
+  params.affine = fit.rows;
+  params.sigma = look.sigma;
+  params.opacity = look.opacity;
+  params.centroid = fit.centroid;
+  return setup;
+}
+
 core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,
                                                          const CharacterLook& look) {
-  if (!(look.sigma > 0)) return core::makeError(core::ErrorCode::Invalid, "the gaussian sigma must be positive");
+  auto setup = characterLiftSetup(pack, look);
+  if (!setup) return setup.error();
   auto posed = gnmPoseOnGpu(device, pack, headExt);
   if (!posed) return posed.error();
   const std::size_t V = pack.vertexCount;
-  core::LiftShading shading = core::LiftShading::Tint;
-  std::vector<std::uint32_t> tints;
-  switch (look.tint) {
-    case CharacterTint::Joint:
-      tints = core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
-      break;
-    case CharacterTint::Uv: tints = core::uvTint({pack.uv.data(), pack.uv.size()}, V); break;
-    case CharacterTint::Height: tints = core::heightTint(*posed); break;
-    case CharacterTint::Flat: shading = core::LiftShading::Flat; break;
-    case CharacterTint::Normals: shading = core::LiftShading::Normal; break;
-  }
-  // Framed like the app: the neutral face fitted to the unit view, so
-  // expressions move within the same frame.
-  const core::FitTransform fit = core::fitVertsTransform({pack.neutral.data(), V * 3});
-  core::DebugLiftParams params;
-  params.vertexCount = std::uint32_t(V);
-  params.slotCount = std::uint32_t(V);
-  params.shading = shading;
-  params.affine = fit.rows;
-  params.sigma = look.sigma;
-  params.centroid = fit.centroid;
-  auto sink = debugLiftOnGpu(device, params, *posed, tints, core::SplatSink(V));
+  auto sink = debugLiftOnGpu(device, setup->params, *posed, setup->tints, core::SplatSink(V));
   if (!sink) return sink.error();
   core::GaussianCloud cloud;
   cloud.count = V;

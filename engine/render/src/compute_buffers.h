@@ -10,6 +10,7 @@
 #include <QtGui/private/qrhi_p.h>
 
 #include "riglens/core/expected.h"
+#include "riglens/render/gpu_resources.h"
 
 namespace riglens::render {
 
@@ -20,6 +21,11 @@ inline std::unique_ptr<QRhiBuffer> newStorageBuffer(QRhi* rhi, std::size_t bytes
                                                     QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
   std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
   return b->create() ? std::move(b) : nullptr;
+}
+
+// The report row of a created buffer (its real size, padding included).
+inline BufferBytes bufferBytes(std::string name, const QRhiBuffer* buffer) {
+  return {std::move(name), buffer ? std::size_t(buffer->size()) : 0};
 }
 
 // Begins an offscreen frame, lets `record` fill its command buffer, ends it;

@@ -40,7 +40,6 @@ struct GpuGnm::Impl {
   GnmParams frame{};
   std::vector<ActiveTerm> active;
   std::vector<float> skinMatrices;
-  std::size_t bytes = 0;
   bool hasStitch = false;
   const core::AosRigPack* pack = nullptr;
 };
@@ -79,7 +78,6 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   if (!d->params->create() || !d->neutral || !d->basis || !d->actives || !d->eyeWeights || !d->stitch || !d->skinIndex ||
       !d->skinWeight || !d->skin || !d->posed)
     return makeError(ErrorCode::Unsupported, "cannot allocate the GNM GPU buffers");
-  d->bytes = sizeof(GnmParams) + d->V * 12 * 2 + basisBytes + d->E * 8 + d->V * 8 + (d->hasStitch ? d->V * 12 : 16) + d->V * 32 + d->J * 64;
 
   // One-time uploads. The basis goes up as the packed u32 words the pack stores.
   d->pending = rhi->nextResourceUpdateBatch();
@@ -168,7 +166,16 @@ core::Expected<void> GpuGnm::runOffscreenFrame() {
 
 QRhiBuffer* GpuGnm::posedBuffer() const { return m_impl->posed.get(); }
 std::size_t GpuGnm::vertexCount() const { return m_impl->V; }
-std::size_t GpuGnm::gpuBytes() const { return m_impl->bytes; }
+BufferList GpuGnm::buffers() const {
+  const Impl& d = *m_impl;
+  return {bufferBytes("GNM parameters", d.params.get()),     bufferBytes("GNM neutral", d.neutral.get()),
+          bufferBytes("GNM basis (fp16)", d.basis.get()),    bufferBytes("GNM active coefficients", d.actives.get()),
+          bufferBytes("GNM eye weights", d.eyeWeights.get()), bufferBytes("GNM seam stitch", d.stitch.get()),
+          bufferBytes("GNM skin indices", d.skinIndex.get()), bufferBytes("GNM skin weights", d.skinWeight.get()),
+          bufferBytes("GNM skin matrices", d.skin.get()),    bufferBytes("GNM posed vertices", d.posed.get())};
+}
+
+std::size_t GpuGnm::gpuBytes() const { return totalBytes(buffers()); }
 std::size_t GpuGnm::activeCount() const { return m_impl->active.size(); }
 
 core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,

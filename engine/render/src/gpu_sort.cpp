@@ -135,6 +135,17 @@ core::Expected<void> GpuRadixSort::runOffscreenFrame(std::span<const std::uint32
   });
 }
 
+BufferList GpuRadixSort::buffers() const {
+  const Impl& d = *m_impl;
+  BufferList list{bufferBytes("sort keys A", d.keys[0].get()),     bufferBytes("sort keys B", d.keys[1].get()),
+                  bufferBytes("sort values A", d.values[0].get()), bufferBytes("sort values B", d.values[1].get()),
+                  bufferBytes("sort histogram", d.hist.get())};
+  std::size_t params = 0;
+  for (const auto& p : d.params) params += std::size_t(p->size());
+  list.push_back({"sort parameters", params});
+  return list;
+}
+
 QRhiBuffer* GpuRadixSort::keys() const { return m_impl->keys[0].get(); }
 QRhiBuffer* GpuRadixSort::values() const { return m_impl->values[0].get(); }
 

@@ -1,11 +1,13 @@
 #include "riglens/render/splat_renderer.h"
 
+#include <array>
 #include <cstring>
 
 #include <QtCore/QDebug>
 #include <QtGui/QMatrix4x4>
 #include <QtGui/private/qrhi_p.h>
 
+#include "compute_buffers.h"
 #include "riglens/render/gpu_sort.h"
 #include "shader_library.h"
 
@@ -30,16 +32,17 @@ struct SplatRenderer::Impl {
   QRhi* rhi;
   explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()) {}
   std::shared_ptr<const core::GaussianCloud> cloud;
-  bool pending = false;
+  bool cloudPending = false, sinkPending = false;
+  std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
+  SplatSinkBuffers sink, nextSink;
   std::uint32_t count = 0;
-  std::unique_ptr<QRhiBuffer> ubo, centers, covA, covB, colors, projected;
+  std::unique_ptr<QRhiBuffer> ubo, projected;
   std::unique_ptr<GpuRadixSort> sort;
   std::unique_ptr<QRhiShaderResourceBindings> projectSrb, drawSrb;
   std::unique_ptr<QRhiComputePipeline> project;
   std::unique_ptr<QRhiGraphicsPipeline> draw;
   QVector<quint32> rpFormat;
   int samples = 0;
-  std::size_t bytes = 0;
   bool dirty = true;
   glm::mat4 lastView{0.0f}, lastProj{0.0f};
   QSize lastSize;
@@ -50,45 +53,52 @@ struct SplatRenderer::Impl {
     return false;
   }
 
-  std::unique_ptr<QRhiBuffer> storage(std::size_t n) {
-    std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, int(std::max<std::size_t>(n, 16))));
-    return b->create() ? std::move(b) : nullptr;
-  }
-
-  bool upload(QRhiResourceUpdateBatch* batch) {
-    count = std::uint32_t(cloud ? cloud->count : 0);
-    draw.reset();
-    if (count == 0) return true;
-    std::vector<float> c(count * 4), a(count * 4), b(count * 4);
-    for (std::uint32_t i = 0; i < count; ++i) {
+  // A .ply cloud: the renderer owns the sink and uploads it once.
+  bool adoptCloud(QRhiResourceUpdateBatch* batch) {
+    const std::uint32_t n = std::uint32_t(cloud ? cloud->count : 0);
+    owned = {};
+    sink = {};
+    if (n == 0) return true;
+    std::vector<float> c(n * 4), a(n * 4), b(n * 4);
+    for (std::uint32_t i = 0; i < n; ++i) {
       for (int k = 0; k < 3; ++k) c[i * 4 + std::uint32_t(k)] = cloud->positions[i * 3 + std::uint32_t(k)];
       c[i * 4 + 3] = 1.0f;
       const float* s = &cloud->covariance[i * 6];
       a[i * 4] = s[0]; a[i * 4 + 1] = s[1]; a[i * 4 + 2] = s[2]; a[i * 4 + 3] = s[3];
       b[i * 4] = s[4]; b[i * 4 + 1] = s[5]; b[i * 4 + 2] = 0; b[i * 4 + 3] = 0;
     }
-    centers = storage(count * 16);
-    covA = storage(count * 16);
-    covB = storage(count * 16);
-    colors = storage(count * 4);
-    projected = storage(count * 32);
+    owned[0] = newStorageBuffer(rhi, n * 16);
+    owned[1] = newStorageBuffer(rhi, n * 16);
+    owned[2] = newStorageBuffer(rhi, n * 16);
+    owned[3] = newStorageBuffer(rhi, n * 4);
+    if (!owned[0] || !owned[1] || !owned[2] || !owned[3]) return fail("cannot allocate the splat buffers");
+    batch->uploadStaticBuffer(owned[0].get(), 0, int(n * 16), c.data());
+    batch->uploadStaticBuffer(owned[1].get(), 0, int(n * 16), a.data());
+    batch->uploadStaticBuffer(owned[2].get(), 0, int(n * 16), b.data());
+    batch->uploadStaticBuffer(owned[3].get(), 0, int(n * 4), cloud->color.data());
+    sink = {owned[0].get(), owned[1].get(), owned[2].get(), owned[3].get(), n};
+    return true;
+  }
+
+  // The projection output, the sort and the bindings over `sink`.
+  bool build() {
+    count = sink.capacity;
+    draw.reset();
+    sort.reset();
+    if (count == 0) return true;
+    projected = newStorageBuffer(rhi, std::size_t(count) * 32);
     ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(ViewBlock)));
-    if (!centers || !covA || !covB || !colors || !projected || !ubo->create()) return fail("cannot allocate the splat buffers");
-    batch->uploadStaticBuffer(centers.get(), 0, int(count * 16), c.data());
-    batch->uploadStaticBuffer(covA.get(), 0, int(count * 16), a.data());
-    batch->uploadStaticBuffer(covB.get(), 0, int(count * 16), b.data());
-    batch->uploadStaticBuffer(colors.get(), 0, int(count * 4), cloud->color.data());
+    if (!projected || !ubo->create()) return fail("cannot allocate the splat projection buffers");
     auto sorter = GpuRadixSort::create(device, count);
     if (!sorter) return fail(sorter.error().message.c_str());
     sort = std::move(sorter).value();
-    bytes = std::size_t(count) * (16 * 3 + 4 + 32 + 4 * 4) + sizeof(ViewBlock);
     const auto cs = QRhiShaderResourceBinding::ComputeStage;
     projectSrb.reset(rhi->newShaderResourceBindings());
     projectSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, cs, ubo.get()),
-                             QRhiShaderResourceBinding::bufferLoad(1, cs, centers.get()),
-                             QRhiShaderResourceBinding::bufferLoad(2, cs, covA.get()),
-                             QRhiShaderResourceBinding::bufferLoad(3, cs, covB.get()),
-                             QRhiShaderResourceBinding::bufferLoad(4, cs, colors.get()),
+                             QRhiShaderResourceBinding::bufferLoad(1, cs, sink.center),
+                             QRhiShaderResourceBinding::bufferLoad(2, cs, sink.covarianceA),
+                             QRhiShaderResourceBinding::bufferLoad(3, cs, sink.covarianceB),
+                             QRhiShaderResourceBinding::bufferLoad(4, cs, sink.color),
                              QRhiShaderResourceBinding::bufferStore(5, cs, projected.get()),
                              QRhiShaderResourceBinding::bufferStore(6, cs, sort->keys()),
                              QRhiShaderResourceBinding::bufferStore(7, cs, sort->values())});
@@ -121,7 +131,11 @@ struct SplatRenderer::Impl {
     blend.srcAlpha = QRhiGraphicsPipeline::One;
     blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
     draw->setTargetBlends({blend});
-    draw->setDepthTest(false);
+    // Composited with whatever drew before in the pass (the voxel renderer's
+    // depth): hidden splats are rejected; splats never write depth, their
+    // order comes from the sort.
+    draw->setDepthTest(true);
+    draw->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
     draw->setDepthWrite(false);
     draw->setFlags(QRhiGraphicsPipeline::UsesScissor);
     draw->setSampleCount(sampleCount);
@@ -139,16 +153,33 @@ SplatRenderer::~SplatRenderer() = default;
 
 void SplatRenderer::setCloud(std::shared_ptr<const core::GaussianCloud> cloud) {
   m_impl->cloud = std::move(cloud);
-  m_impl->pending = true;
+  m_impl->cloudPending = true;
+  m_impl->sinkPending = false;
+}
+
+void SplatRenderer::setSink(const SplatSinkBuffers& sink) {
+  m_impl->cloud.reset();
+  m_impl->cloudPending = false;
+  m_impl->nextSink = sink;
+  m_impl->sinkPending = true;
 }
 
 bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount, QSize size, const FrameState& state) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
-  if (d.pending) {
-    d.pending = false;
+  if (d.cloudPending || d.sinkPending) {
+    bool ok = true;
+    if (d.cloudPending) {
+      ok = d.adoptCloud(batch);
+    } else {
+      d.owned = {};
+      d.sink = d.nextSink;
+    }
+    d.cloudPending = d.sinkPending = false;
     d.dirty = true;
-    if (!d.upload(batch)) {
+    if (!ok || !d.build()) {
+      d.sink = {};
+      d.count = 0;
       batch->release();
       return false;
     }
@@ -204,7 +235,21 @@ void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
   cb->draw(6, d.count);
 }
 
-std::size_t SplatRenderer::gpuBytes() const { return m_impl->bytes; }
+BufferList SplatRenderer::buffers() const {
+  const Impl& d = *m_impl;
+  BufferList list;
+  if (d.count == 0) return list;
+  if (d.owned[0])
+    list = {bufferBytes("splat centres", d.owned[0].get()), bufferBytes("splat covariance A", d.owned[1].get()),
+            bufferBytes("splat covariance B", d.owned[2].get()), bufferBytes("splat colours", d.owned[3].get())};
+  list.push_back(bufferBytes("splat view", d.ubo.get()));
+  list.push_back(bufferBytes("splat projection", d.projected.get()));
+  if (d.sort)
+    for (auto& b : d.sort->buffers()) list.push_back(std::move(b));
+  return list;
+}
+
+std::size_t SplatRenderer::gpuBytes() const { return totalBytes(buffers()); }
 void SplatRenderer::markGaussiansChanged() { m_impl->dirty = true; }
 std::size_t SplatRenderer::sortedFrames() const { return m_impl->sortedFrames; }
 

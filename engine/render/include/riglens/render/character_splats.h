@@ -1,14 +1,16 @@
-// A character as gaussians, the way `riglens-cli render` and the render tests
-// see it: the GNM pass and the debug lift on the GPU, read back into a
-// GaussianCloud the SplatRenderer draws. One call per pose (tools, goldens);
-// a per-frame viewer chains the passes' buffers instead.
+// A character as gaussians read back to the CPU: the GNM pass and the debug
+// lift on the GPU, then a GaussianCloud (tools, parity tests). The viewer and
+// `riglens-cli render` chain the same passes without read-backs instead
+// (riglens/render/character_renderer.h).
 #pragma once
 
 #include <optional>
 #include <span>
+#include <vector>
 #include <string_view>
 
 #include "riglens/core/aosrig.h"
+#include "riglens/core/character_view.h"
 #include "riglens/core/expected.h"
 #include "riglens/core/gaussian_ply.h"
 #include "riglens/render/rhi_device.h"
@@ -26,8 +28,22 @@ inline constexpr CharacterTint kAllCharacterTints[] = {CharacterTint::Joint, Cha
 
 struct CharacterLook {
   CharacterTint tint = CharacterTint::Joint;
-  float sigma = 0.002f;  // metres
+  float sigma = 0.002f;   // metres
+  float opacity = 1.0f;   // 0..1
+  bool operator==(const CharacterLook&) const = default;
 };
+
+// What the debug lift needs for a look: its uniform (framed like the app: the
+// neutral face fitted to the unit view, so expressions move within the same
+// frame) and, for the colour tints, one colour per vertex. The tints are
+// computed once per pack and look, from the rest pose (height included),
+// so a colour stays on its patch of skin as the face moves — the seed's live
+// preview sets its tint once the same way.
+struct CharacterLiftSetup {
+  core::DebugLiftParams params;
+  std::vector<std::uint32_t> tints;  // empty for the flat and normal shadings
+};
+core::Expected<CharacterLiftSetup> characterLiftSetup(const core::AosRigPack& pack, const CharacterLook& look);
 
 // `headExt`: the pack's controls (empty: neutral).
 core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,

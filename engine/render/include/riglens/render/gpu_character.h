@@ -45,6 +45,7 @@ class GpuGnm {
 
   QRhiBuffer* posedBuffer() const;  // V*3 floats after encode
   std::size_t vertexCount() const;
+  BufferList buffers() const;  // every buffer this pass owns
   std::size_t gpuBytes() const;
   std::size_t activeCount() const;  // coefficients the last frame visits
 

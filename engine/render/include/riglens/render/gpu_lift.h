@@ -10,6 +10,7 @@
 
 #include "riglens/core/character_view.h"
 #include "riglens/core/expected.h"
+#include "riglens/render/gpu_resources.h"
 #include "riglens/render/rhi_device.h"
 
 class QRhiBuffer;
@@ -20,16 +21,23 @@ namespace riglens::render {
 class GpuLift {
  public:
   ~GpuLift();
-  // A sink of `capacity` slots (initially as `initial`), reading `vertexCount` posed vertices.
-  static core::Expected<std::unique_ptr<GpuLift>> create(RhiDevice& device, std::size_t vertexCount, const core::SplatSink& initial);
+  // A sink of `capacity` slots (initially as `initial`), reading `vertexCount`
+  // posed vertices: from its own buffer (setFrame uploads them), or from
+  // `positionSource`, a storage buffer another pass writes in the same frame
+  // (GpuGnm::posedBuffer) so no vertex goes through the CPU.
+  static core::Expected<std::unique_ptr<GpuLift>> create(RhiDevice& device, std::size_t vertexCount, const core::SplatSink& initial,
+                                                         QRhiBuffer* positionSource = nullptr);
 
-  // Stages the uniform, the tints and (when not empty) the positions to upload.
+  // Stages the uniform, the tints (when not empty: they stay until replaced)
+  // and the positions to upload (when not empty; refused with a position source).
   core::Expected<void> setFrame(const core::DebugLiftParams& params, std::span<const float> positions, std::span<const std::uint32_t> tints);
   void encode(QRhiCommandBuffer* cb);
   core::Expected<void> runOffscreenFrame();  // one frame holding only this pass; waits for the GPU
   core::Expected<core::SplatSink> readBack();  // the sink's buffers, through one more frame
 
   std::size_t capacity() const;
+  SplatSinkBuffers sink() const;  // the sink the pass writes (SplatRenderer::setSink)
+  BufferList buffers() const;     // every buffer this pass owns
   std::size_t gpuBytes() const;
 
  private:

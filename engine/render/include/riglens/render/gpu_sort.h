@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "riglens/core/expected.h"
+#include "riglens/render/gpu_resources.h"
 #include "riglens/render/rhi_device.h"
 
 class QRhiBuffer;
@@ -31,6 +32,7 @@ class GpuRadixSort {
   // Uploads keys/values and sorts them in one offscreen frame; returns when
   // the GPU is done (benchmarks, tools).
   core::Expected<void> runOffscreenFrame(std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values);
+  BufferList buffers() const;  // every buffer the sort owns
   QRhiBuffer* keys() const;    // sorted keys after encode (also the input)
   QRhiBuffer* values() const;  // the values, permuted with their keys
 

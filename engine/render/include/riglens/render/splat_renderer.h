@@ -5,13 +5,15 @@
 // (shaders/splat.vert|frag), back to front. The camera comes from the
 // FrameState like the rig renderer's. Projection and sort run only when the
 // view, the output size or the gaussians changed; otherwise the last order
-// is drawn again.
+// is drawn again. The quads are depth-tested (not written) against what the
+// pass drew before them, so splats composite with the voxel renderer.
 #pragma once
 
 #include <memory>
 
 #include "riglens/core/gaussian_ply.h"
 #include "riglens/render/frame_drawable.h"
+#include "riglens/render/gpu_resources.h"
 #include "riglens/render/rhi_device.h"
 
 namespace riglens::render {
@@ -23,6 +25,10 @@ class SplatRenderer : public FrameDrawable {
 
   // Uploaded on the next prepare(); the sink's capacity is the cloud's size.
   void setCloud(std::shared_ptr<const core::GaussianCloud> cloud);
+  // Or draw a sink another pass writes on the GPU (GpuLift::sink); the
+  // buffers must outlive this renderer's use of them. Call
+  // markGaussiansChanged() after each frame that rewrote them.
+  void setSink(const SplatSinkBuffers& sink);
 
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override;
@@ -34,6 +40,8 @@ class SplatRenderer : public FrameDrawable {
   // How many frames ran the projection + sort (the rest reused the order).
   std::size_t sortedFrames() const;
 
+  // The buffers this renderer owns (a sink set with setSink is its owner's).
+  BufferList buffers() const;
   std::size_t gpuBytes() const;
 
  private:

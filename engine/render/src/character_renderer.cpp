@@ -1,0 +1,148 @@
+#include "riglens/render/character_renderer.h"
+
+#include <optional>
+
+#include <QtGui/private/qrhi_p.h>
+
+#include "riglens/core/gnm.h"
+#include "riglens/render/gpu_character.h"
+#include "riglens/render/gpu_lift.h"
+#include "riglens/render/splat_renderer.h"
+
+namespace riglens::render {
+
+struct CharacterRenderer::Impl {
+  RhiDevice& device;
+  explicit Impl(RhiDevice& d) : device(d) {}
+
+  std::shared_ptr<const core::AosRigPack> pack;
+  bool packPending = false;
+  CharacterFrame frame;
+  bool framePending = true;
+  std::optional<CharacterLook> tintLook;  // the look whose tints are on the GPU
+
+  // Built per pack; destroyed in reverse (the splats read the lift's sink,
+  // the lift reads the GNM pass's posed buffer).
+  std::unique_ptr<GpuGnm> gnm;
+  std::unique_ptr<GpuLift> lift;
+  std::unique_ptr<SplatRenderer> splats;
+  std::unique_ptr<core::GnmJointState> joints;
+  core::SlotAllocator sinkSlots{0};
+  std::uint32_t headSlot = 0;
+
+  std::string error;
+  std::size_t posedFrames = 0;
+  bool ready = false;
+
+  void reset() {
+    splats.reset();
+    lift.reset();
+    gnm.reset();
+    joints.reset();
+    tintLook.reset();
+  }
+
+  bool fail(std::string message) {
+    error = std::move(message);
+    ready = false;
+    return false;
+  }
+
+  bool build() {
+    reset();
+    if (!pack) return true;
+    auto g = GpuGnm::create(device, *pack);
+    if (!g) return fail(g.error().message);
+    gnm = std::move(g).value();
+    // The sink holds the head branch; a GNM character has only that one.
+    const auto V = std::uint32_t(pack->vertexCount);
+    sinkSlots = core::SlotAllocator(V);
+    auto slot = sinkSlots.allocate(V);
+    if (!slot) return fail(slot.error().message);
+    headSlot = *slot;
+    auto l = GpuLift::create(device, V, core::SplatSink(V), gnm->posedBuffer());
+    if (!l) return fail(l.error().message);
+    lift = std::move(l).value();
+    splats = std::make_unique<SplatRenderer>(device);
+    splats->setSink(lift->sink());
+    joints = std::make_unique<core::GnmJointState>(*pack);
+    framePending = true;
+    return true;
+  }
+
+  // GNM then the lift, into `cb`, when the frame changed.
+  bool pose(QRhiCommandBuffer* cb) {
+    if (!framePending) return true;
+    joints->setJointOverrides(frame.jointOverrides);
+    if (auto staged = gnm->setControls(frame.headExt, *joints); !staged) return fail(staged.error().message);
+    const bool newTints = !tintLook || tintLook->tint != frame.look.tint;
+    auto setup = characterLiftSetup(*pack, frame.look);
+    if (!setup) return fail(setup.error().message);
+    setup->params.slotOffset = headSlot;
+    const std::span<const std::uint32_t> tints = newTints ? std::span<const std::uint32_t>(setup->tints) : std::span<const std::uint32_t>();
+    if (auto staged = lift->setFrame(setup->params, {}, tints); !staged) return fail(staged.error().message);
+    tintLook = frame.look;
+    gnm->encode(cb);
+    lift->encode(cb);
+    splats->markGaussiansChanged();
+    framePending = false;
+    ++posedFrames;
+    return true;
+  }
+};
+
+CharacterRenderer::CharacterRenderer(RhiDevice& device) : m_impl(std::make_unique<Impl>(device)) {}
+CharacterRenderer::~CharacterRenderer() { m_impl->reset(); }
+
+void CharacterRenderer::setPack(std::shared_ptr<const core::AosRigPack> pack) {
+  m_impl->pack = std::move(pack);
+  m_impl->packPending = true;
+}
+
+void CharacterRenderer::setFrame(CharacterFrame frame) {
+  if (frame == m_impl->frame) return;
+  m_impl->frame = std::move(frame);
+  m_impl->framePending = true;
+}
+
+bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount, QSize size, const FrameState& state) {
+  Impl& d = *m_impl;
+  d.ready = false;
+  if (d.packPending) {
+    d.packPending = false;
+    d.error.clear();
+    if (!d.build()) return false;
+  }
+  if (!d.gnm) return d.error.empty();  // no character: nothing to draw
+  if (!d.pose(cb)) return false;
+  if (!d.splats->prepare(cb, rp, sampleCount, size, state)) return d.fail("the splat renderer could not prepare the frame");
+  d.error.clear();
+  d.ready = true;
+  return true;
+}
+
+void CharacterRenderer::record(QRhiCommandBuffer* cb, QRect viewport, QSize target) {
+  if (m_impl->ready) m_impl->splats->record(cb, viewport, target);
+}
+
+const std::string& CharacterRenderer::error() const { return m_impl->error; }
+std::size_t CharacterRenderer::posedFrames() const { return m_impl->posedFrames; }
+std::size_t CharacterRenderer::sortedFrames() const { return m_impl->splats ? m_impl->splats->sortedFrames() : 0; }
+std::size_t CharacterRenderer::activeCoefficients() const { return m_impl->gnm ? m_impl->gnm->activeCount() : 0; }
+
+CharacterMemory CharacterRenderer::memory() const {
+  const Impl& d = *m_impl;
+  CharacterMemory memory;
+  if (d.pack && d.pack->bytes) memory.packBytes = d.pack->bytes->size();
+  if (d.gnm)
+    for (auto& b : d.gnm->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.lift)
+    for (auto& b : d.lift->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.splats)
+    for (auto& b : d.splats->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.lift)
+    memory.branches.push_back({"head", d.headSlot, std::uint32_t(d.pack->vertexCount), std::uint32_t(d.lift->capacity())});
+  return memory;
+}
+
+}  // namespace riglens::render
