@@ -21,6 +21,7 @@
 #include "riglens/core/bundle.h"
 #include "riglens/core/head_ext.h"
 #include "riglens/core/json_file.h"
+#include "riglens/render/character_renderer.h"
 #include "riglens/render/character_splats.h"
 #include "riglens/core/orbit_camera.h"
 
@@ -71,20 +72,15 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
   return kExitOk;
 }
 
-// Draws a sink's gaussians with the splat renderer, framed on their centres.
-int renderCloud(render::RhiDevice& device, std::shared_ptr<const core::GaussianCloud> cloud, QSize size, float yaw, float pitch,
-                int samples, const Shots& shots) {
+// Draws splats (a cloud or a character), framed on `bounds`.
+int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, const core::Bounds& bounds, QSize size, float yaw, float pitch,
+                 int samples, const Shots& shots) {
   auto canvas = render::OffscreenCanvas::create(device, size, samples);
   if (!canvas) return inputError(canvas.error().message);
-  render::SplatRenderer renderer(device);
-  renderer.setCloud(cloud);
-  core::Bounds bounds;
-  for (std::size_t i = 0; i < cloud->count; ++i)
-    bounds.include({cloud->positions[i * 3], cloud->positions[i * 3 + 1], cloud->positions[i * 3 + 2]});
   core::OrbitCamera camera;
   const float aspect = float(size.width()) / float(size.height());
   camera.frame(bounds, aspect);
-  return writeShots(**canvas, renderer, size, shots, yaw, [&](float yawDeg) {
+  return writeShots(**canvas, drawable, size, shots, yaw, [&](float yawDeg) {
     camera.setAngles(yawDeg, pitch);
     render::FrameState state;
     state.view = camera.view();
@@ -131,11 +127,18 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
     if (!parsed) return inputError(parsed.error().message);
     controls = std::move(parsed).value();
   }
+  auto bounds = render::characterRestBounds(*pack);
+  if (!bounds) return inputError(path.toStdString() + ": " + bounds.error().message);
   auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  auto cloud = render::characterSplatsOnGpu(**device, *pack, controls, look);
-  if (!cloud) return inputError(path.toStdString() + ": " + cloud.error().message);
-  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, shots);
+  // The viewer's path: GNM, lift and splats chained on the GPU, no read-back.
+  render::CharacterRenderer renderer(**device);
+  renderer.setPack(std::make_shared<const core::AosRigPack>(std::move(pack).value()));
+  render::CharacterFrame frame;
+  frame.headExt = std::move(controls);
+  frame.look = look;
+  renderer.setFrame(std::move(frame));
+  return renderSplats(**device, renderer, *bounds, size, yaw, pitch, samples, shots);
 }
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
@@ -144,7 +147,10 @@ int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int
   if (!cloud) return inputError(cloud.error().message);
   auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  return renderCloud(**device, std::make_shared<const core::GaussianCloud>(std::move(cloud).value()), size, yaw, pitch, samples, shots);
+  const core::Bounds bounds = core::cloudBounds(*cloud);
+  render::SplatRenderer renderer(**device);
+  renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+  return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
 }
 
 }  // namespace

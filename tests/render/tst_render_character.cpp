@@ -180,10 +180,8 @@ class TestRenderCharacter : public QObject {
     QVERIFY(canvas);
     render::SplatRenderer renderer(*m_device);
     renderer.setCloud(shared);
-    core::Bounds bounds;
-    for (std::size_t i = 0; i < shared->count; ++i) bounds.include({shared->positions[i * 3], shared->positions[i * 3 + 1], shared->positions[i * 3 + 2]});
     core::OrbitCamera camera;
-    camera.frame(bounds);
+    camera.frame(core::cloudBounds(*shared));
     camera.setAngles(20, 35);
     render::FrameState state;
     state.view = camera.view();
@@ -240,9 +238,15 @@ class TestRenderCharacter : public QObject {
         auto cloud = render::characterSplatsOnGpu(*m_device, *pack, controls, {tint, 0.002f});
         QVERIFY2(cloud, cloud ? "" : cloud.error().message.c_str());
         if (!camera) {
-          core::Bounds bounds;
-          for (std::size_t i = 0; i < cloud->count; ++i)
-            bounds.include({cloud->positions[i * 3], cloud->positions[i * 3 + 1], cloud->positions[i * 3 + 2]});
+          // The CPU's rest bounds (what the viewer and the CLI frame) are the
+          // neutral cloud's, within the GPU pose tolerance.
+          const core::Bounds bounds = core::cloudBounds(*cloud);
+          auto rest = render::characterRestBounds(*pack);
+          QVERIFY(rest);
+          // The pose tolerance carried through the fit's scale, with a factor 2 for float rounding in the lift.
+          const float allowed = 2 * float(kPoseToleranceMetres) * core::fitVertsTransform({pack->neutral.data(), pack->vertexCount * 3}).scale;
+          QVERIFY(glm::all(glm::lessThanEqual(glm::abs(rest->min - bounds.min), glm::vec3(allowed))));
+          QVERIFY(glm::all(glm::lessThanEqual(glm::abs(rest->max - bounds.max), glm::vec3(allowed))));
           camera.emplace();
           camera->frame(bounds);
           camera->setAngles(20, 10);

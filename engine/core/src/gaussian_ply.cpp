@@ -127,6 +127,13 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
   return cloud;
 }
 
+Bounds cloudBounds(const GaussianCloud& cloud) {
+  Bounds bounds;
+  for (std::size_t i = 0; i < cloud.count; ++i)
+    bounds.include({cloud.positions[i * 3], cloud.positions[i * 3 + 1], cloud.positions[i * 3 + 2]});
+  return bounds;
+}
+
 Expected<GaussianCloud> readGaussianPly(const std::filesystem::path& path) {
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();

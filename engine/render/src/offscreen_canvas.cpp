@@ -56,7 +56,8 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
     return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
   if (!renderer.prepare(cb, m_impl->pass.get(), m_samples, m_size, state)) {
     rhi->endOffscreenFrame();
-    return makeError(ErrorCode::Unsupported, "the renderer could not prepare its GPU resources (see the log)");
+    const std::string why = renderer.failure();
+    return makeError(ErrorCode::Unsupported, why.empty() ? "the renderer could not prepare its GPU resources (see the log)" : why);
   }
   const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
   cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "riglens/core/expected.h"
+#include "riglens/core/orbit_camera.h"
 
 namespace riglens::core {
 
@@ -28,6 +29,9 @@ struct GaussianCloud {
 
 Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 Expected<GaussianCloud> readGaussianPly(const std::filesystem::path& path);
+
+// The bounds of the centres (what a camera frames).
+Bounds cloudBounds(const GaussianCloud& cloud);
 
 // One raw gaussian as a .ply stores it (for writing test scenes).
 struct RawGaussian {

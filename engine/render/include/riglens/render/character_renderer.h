@@ -60,6 +60,7 @@ class CharacterRenderer : public FrameDrawable {
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
 
   const std::string& error() const;    // why the last prepare() failed; empty when it did not
+  std::string failure() const override { return error(); }
   std::size_t posedFrames() const;     // frames that ran the GNM + lift passes
   std::size_t sortedFrames() const;    // frames that ran the projection + sort
   std::size_t activeCoefficients() const;  // non-zero coefficients the last GNM pass visited

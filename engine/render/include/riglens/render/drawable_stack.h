@@ -22,6 +22,11 @@ class DrawableStack : public FrameDrawable {
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override {
     for (FrameDrawable* layer : m_layers) layer->record(cb, viewport, targetSize);
   }
+  std::string failure() const override {
+    for (FrameDrawable* layer : m_layers)
+      if (std::string why = layer->failure(); !why.empty()) return why;
+    return {};
+  }
 
  private:
   std::vector<FrameDrawable*> m_layers;

@@ -4,6 +4,8 @@
 // drawables; OffscreenCanvas and the app's viewport drive them.
 #pragma once
 
+#include <string>
+
 #include <QtCore/QRect>
 #include <QtCore/QSize>
 
@@ -20,6 +22,8 @@ class FrameDrawable {
   virtual bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                        const FrameState& state) = 0;
   virtual void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) = 0;
+  // Why the last prepare() failed, when the drawable knows (empty otherwise).
+  virtual std::string failure() const { return {}; }
 };
 
 }  // namespace riglens::render
