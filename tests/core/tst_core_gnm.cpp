@@ -203,6 +203,27 @@ class TestGnm : public QObject {
             std::abs(q[0].y - expected.y) < 1e-6 && std::abs(q[0].z - expected.z) < 1e-6);
   }
 
+  void gazeAtAPoint() {
+    // Eyes at (+-0.03, 0, 0): the gaze that looks at a point, rotated onto the
+    // rest direction +Z by gazeToEyeRotations, points each eye at it.
+    const std::array<float, 6> eyes{0.03f, 0.0f, 0.0f, -0.03f, 0.0f, 0.0f};
+    for (const glm::vec3 target : {glm::vec3(0.2f, -0.1f, 0.5f), glm::vec3(-0.4f, 0.3f, 0.2f), glm::vec3(0.0f, 0.0f, 1.0f)}) {
+      const auto gaze = gazeAt(eyes, target);
+      const auto q = gazeToEyeRotations(gaze);
+      for (std::size_t e = 0; e < 2; ++e) {
+        const glm::dvec3 eye(eyes[e * 3], eyes[e * 3 + 1], eyes[e * 3 + 2]);
+        const glm::dvec3 want = glm::normalize(glm::dvec3(target) - eye);
+        const glm::dvec3 got = q[e] * glm::dvec3(0, 0, 1);
+        QVERIFY2(glm::length(got - want) < 1e-6, qPrintable(QString("eye %1: off by %2").arg(e).arg(glm::length(got - want))));
+      }
+    }
+    // Straight ahead of the left eye: no rotation for it; down means pitch > 0, left (+X) yaw > 0.
+    QCOMPARE(gazeAt(eyes, {0.03f, 0.0f, 1.0f})[0], 0.0f);
+    QVERIFY(gazeAt(eyes, {0.03f, -1.0f, 1.0f})[0] > 0.0f);
+    QVERIFY(gazeAt(eyes, {1.0f, 0.0f, 1.0f})[1] > 0.0f);
+    QCOMPARE(gazeAt(eyes, {0.03f, 0.0f, 0.0f})[1], 0.0f);  // at the eye centre: unchanged
+  }
+
   void gnmHandCheckableCases() {
     const AosRigPack pack = parseOrDie(*bakeAosRig(tinyHead()));
     // One coefficient: vertex 0 moves by 2 * 0.5 in y; the others do not.

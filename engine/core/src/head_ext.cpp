@@ -89,4 +89,18 @@ std::array<glm::dquat, 2> gazeToEyeRotations(std::span<const float, 4> gaze) {
   return out;
 }
 
+std::array<float, 4> gazeAt(std::span<const float, 6> eyePositions, glm::vec3 target) {
+  std::array<float, 4> gaze{};
+  for (std::size_t e = 0; e < 2; ++e) {
+    const glm::dvec3 eye(eyePositions[e * 3], eyePositions[e * 3 + 1], eyePositions[e * 3 + 2]);
+    const glm::dvec3 towards = glm::dvec3(target) - eye;
+    const double length = glm::length(towards);
+    if (!(length > 0) || !std::isfinite(length)) continue;
+    const glm::dvec3 d = towards / length;
+    gaze[e * 2] = float(std::atan2(-d.y, d.z));
+    gaze[e * 2 + 1] = float(std::asin(std::clamp(d.x, -1.0, 1.0)));
+  }
+  return gaze;
+}
+
 }  // namespace riglens::core

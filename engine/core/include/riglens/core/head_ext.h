@@ -51,4 +51,11 @@ Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const
 // of the half angles. Left, then right.
 std::array<glm::dquat, 2> gazeToEyeRotations(std::span<const float, 4> gaze);
 
+// The gaze [pitch_L, yaw_L, pitch_R, yaw_R] that turns each eye's rest
+// direction (+Z, the face's forward) towards `target` (head space, the pack's
+// units): the inverse of gazeToEyeRotations for that direction, i.e.
+// yaw = asin(d.x), pitch = atan2(-d.y, d.z) with d the unit vector from the
+// eye centre. A target at an eye centre leaves that eye's angles at 0.
+std::array<float, 4> gazeAt(std::span<const float, 6> eyePositions, glm::vec3 target);
+
 }  // namespace riglens::core
