@@ -19,6 +19,7 @@
 #include "riglens/core/gaussian_ply.h"
 #include "riglens/core/aosrig.h"
 #include "riglens/core/bundle.h"
+#include "riglens/core/character_scene.h"
 #include "riglens/core/head_ext.h"
 #include "riglens/core/json_file.h"
 #include "riglens/render/character_renderer.h"
@@ -90,23 +91,6 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
   });
 }
 
-// A character folder (a bundle: scene.json or mesh.json) rather than a voxel run (rig.json).
-bool isCharacterBundle(const QString& path) {
-  const QDir dir(path);
-  return dir.exists() && !dir.exists("rig.json") && (dir.exists("scene.json") || dir.exists("mesh.json"));
-}
-
-// The GNM pack of an .aosrig or of a bundle folder whose rig backend is GNM.
-core::Expected<core::AosRigPack> characterPack(const std::string& path) {
-  if (!std::filesystem::is_directory(path)) return core::readAosRig(path);
-  auto bundle = core::loadBundle(path);
-  if (!bundle) return bundle.error();
-  if (!bundle->gnmPack)
-    return core::makeError(core::ErrorCode::Unsupported, path + ": the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) +
-                                                             "'; the GPU character path renders GNM packs");
-  return std::move(*bundle->gnmPack);
-}
-
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
                     const QString& controlsPath, const QString& tint, const QString& sigmaText) {
@@ -117,8 +101,9 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   const auto parsedTint = render::parseCharacterTint(tint.toStdString());
   if (!parsedTint) return usageError("render", "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
   look.tint = *parsedTint;
-  auto pack = characterPack(path.toStdString());
-  if (!pack) return inputError(pack.error().message);
+  auto scene = core::loadCharacterScene(path.toStdString());
+  if (!scene) return inputError(scene.error().message);
+  const core::AosRigPack* pack = scene->pack.get();
   std::vector<float> controls;
   if (!controlsPath.isEmpty()) {
     auto doc = core::readJsonFile(controlsPath.toStdString());
@@ -127,18 +112,16 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
     if (!parsed) return inputError(parsed.error().message);
     controls = std::move(parsed).value();
   }
-  auto bounds = render::characterRestBounds(*pack);
-  if (!bounds) return inputError(path.toStdString() + ": " + bounds.error().message);
   auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   // The viewer's path: GNM, lift and splats chained on the GPU, no read-back.
   render::CharacterRenderer renderer(**device);
-  renderer.setPack(std::make_shared<const core::AosRigPack>(std::move(pack).value()));
+  renderer.setPack(scene->pack);
   render::CharacterFrame frame;
   frame.headExt = std::move(controls);
   frame.look = look;
   renderer.setFrame(std::move(frame));
-  return renderSplats(**device, renderer, *bounds, size, yaw, pitch, samples, shots);
+  return renderSplats(**device, renderer, scene->bounds, size, yaw, pitch, samples, shots);
 }
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
@@ -183,8 +166,8 @@ int runRender(const QStringList& args) {
   QSize imageSize;
   if (!parseSize(parser.value(size), &imageSize)) return usageError("render", "--size must be WxH between 16 and 8192");
   core::TintMode mode = core::TintMode::Color;
-  const bool character = parser.positionalArguments().size() == 1 &&
-                         (parser.positionalArguments().first().endsWith(".aosrig") || isCharacterBundle(parser.positionalArguments().first()));
+  const bool character = parser.positionalArguments().size() == 1 && !parser.positionalArguments().first().endsWith(".ply") &&
+                         core::isCharacterScenePath(parser.positionalArguments().first().toStdString());
   if (!character && !core::parseTintMode(parser.value(tint).toStdString(), &mode))
     return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
   bool ok1 = false, ok2 = false, ok3 = false;

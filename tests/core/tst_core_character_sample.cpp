@@ -15,6 +15,7 @@
 
 #include "riglens/core/bundle.h"
 #include "riglens/core/character_sample.h"
+#include "riglens/core/character_scene.h"
 #include "riglens/core/file_io.h"
 #include "riglens/core/gnm.h"
 #include "riglens/core/head_ext.h"
@@ -170,6 +171,56 @@ class TestCharacterSample : public QObject {
     QVERIFY(!bad);
     QVERIFY(QString::fromStdString(bad.error().message).contains("faces name vertex 2 past num_vertices"));
     QVERIFY(!loadBundle(fs::path(m_dir.path().toStdString()) / "nowhere"));
+  }
+
+  void scenesTheViewerOpens() {
+    // What the app and `riglens-cli render` open: the sample bundle and its
+    // pack (GNM region groups, no ARKit map), a generated .ply; refused, with
+    // the file named: a bundle whose backend is not GNM (the real myra
+    // manifest names none), a truncated pack, a .ply that is not one.
+    const fs::path root = m_dir.path().toStdString();
+    QVERIFY(isCharacterScenePath(root / "sample-bundle"));
+    QVERIFY(isCharacterScenePath(root / "sample-face.aosrig"));
+    QVERIFY(isCharacterScenePath(root / "torus.ply"));
+    QVERIFY(!isCharacterScenePath(root / "rig.json"));
+    auto bundle = loadCharacterScene(root / "sample-bundle");
+    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QCOMPARE(bundle->kind, SceneKind::Character);
+    QCOMPARE(bundle->title, std::string("sample-face"));
+    QCOMPARE(bundle->pack->vertexCount, std::size_t(9409));
+    QVERIFY(!bundle->expression.arkitMap);
+    QVERIFY(!bundle->files.empty());
+    // The rest bounds: the fit makes the face 0.35 m tall (the eyes may poke out a little).
+    const float height = bundle->bounds.max.y - bundle->bounds.min.y;
+    QVERIFY2(height > 0.3f && height < 0.45f, qPrintable(QString::number(height)));
+    auto pack = loadCharacterScene(root / "sample-face.aosrig");
+    QVERIFY(pack);
+    QCOMPARE(pack->expression.segments.size(), bundle->expression.segments.size());
+    QVERIFY(pack->files.empty());
+
+    const auto torus = encodeGaussianPly(makeGaussianTorus(100));
+    QVERIFY(writeFileAtomically(root / "torus.ply", torus));
+    auto splats = loadCharacterScene(root / "torus.ply");
+    QVERIFY2(splats, splats ? "" : splats.error().message.c_str());
+    QCOMPARE(splats->kind, SceneKind::Splats);
+    QCOMPARE(splats->cloud->count, std::size_t(100));
+    QVERIFY(!splats->bounds.empty);
+
+    fs::create_directories(root / "myra-manifest-only");
+    fs::copy_file(RIGLENS_SHARED_DATA_DIR "/character/bundle-scene-myra.json", root / "myra-manifest-only" / "scene.json");
+    auto none = loadCharacterScene(root / "myra-manifest-only");
+    QVERIFY(!none);
+    QVERIFY2(QString::fromStdString(none.error().message).contains("rig backend is 'none'"), none.error().message.c_str());
+    std::vector<std::uint8_t> bytes = *readFileBytes(root / "sample-face.aosrig");
+    bytes.resize(bytes.size() / 2);
+    QVERIFY(writeFileAtomically(root / "half.aosrig", bytes));
+    auto half = loadCharacterScene(root / "half.aosrig");
+    QVERIFY(!half);
+    QVERIFY2(QString::fromStdString(half.error().message).contains("half.aosrig"), half.error().message.c_str());
+    std::ofstream(root / "text.ply") << "not a ply";
+    auto text = loadCharacterScene(root / "text.ply");
+    QVERIFY(!text);
+    QVERIFY2(QString::fromStdString(text.error().message).contains("text.ply"), text.error().message.c_str());
   }
 };
 

@@ -15,6 +15,7 @@
 #include "riglens/core/gnm.h"
 #include "riglens/core/gnm_bake.h"
 #include "riglens/core/tolerances.h"
+#include "riglens/core/character_scene.h"
 #include "riglens/core/scene_bounds.h"
 #include "riglens/render/character_renderer.h"
 #include "riglens/render/character_splats.h"
@@ -241,7 +242,7 @@ class TestRenderCharacter : public QObject {
           // The CPU's rest bounds (what the viewer and the CLI frame) are the
           // neutral cloud's, within the GPU pose tolerance.
           const core::Bounds bounds = core::cloudBounds(*cloud);
-          auto rest = render::characterRestBounds(*pack);
+          auto rest = core::characterRestBounds(*pack);
           QVERIFY(rest);
           // The pose tolerance carried through the fit's scale, with a factor 2 for float rounding in the lift.
           const float allowed = 2 * float(kPoseToleranceMetres) * core::fitVertsTransform({pack->neutral.data(), pack->vertexCount * 3}).scale;

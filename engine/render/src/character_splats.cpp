@@ -59,20 +59,6 @@ core::Expected<CharacterLiftSetup> characterLiftSetup(const core::AosRigPack& pa
   return setup;
 }
 
-core::Expected<core::Bounds> characterRestBounds(const core::AosRigPack& pack) {
-  auto rest = core::gnmPose(pack, {});
-  if (!rest) return rest.error();
-  const core::FitTransform fit = core::fitVertsTransform({pack.neutral.data(), pack.vertexCount * 3});
-  const auto& m = fit.rows;
-  core::Bounds bounds;
-  for (std::size_t i = 0; i + 2 < rest->size(); i += 3) {
-    const float x = (*rest)[i], y = (*rest)[i + 1], z = (*rest)[i + 2];
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z)) continue;
-    bounds.include({m[0] * x + m[1] * y + m[2] * z + m[3], m[4] * x + m[5] * y + m[6] * z + m[7], m[8] * x + m[9] * y + m[10] * z + m[11]});
-  }
-  return bounds;
-}
-
 core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,
                                                          const CharacterLook& look) {
   auto setup = characterLiftSetup(pack, look);

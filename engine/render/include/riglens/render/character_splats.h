@@ -13,7 +13,6 @@
 #include "riglens/core/character_view.h"
 #include "riglens/core/expected.h"
 #include "riglens/core/gaussian_ply.h"
-#include "riglens/core/orbit_camera.h"
 #include "riglens/render/rhi_device.h"
 
 namespace riglens::render {
@@ -45,10 +44,6 @@ struct CharacterLiftSetup {
   std::vector<std::uint32_t> tints;  // empty for the flat and normal shadings
 };
 core::Expected<CharacterLiftSetup> characterLiftSetup(const core::AosRigPack& pack, const CharacterLook& look);
-
-// Where the lifted rest pose lies (the fit applied to the rig's rest pose):
-// what a camera frames once per character, so expressions move inside it.
-core::Expected<core::Bounds> characterRestBounds(const core::AosRigPack& pack);
 
 // `headExt`: the pack's controls (empty: neutral).
 core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,
