@@ -12,8 +12,19 @@ ApplicationWindow {
 
     // Set from C++ (app/shell): the controller that owns documents and settings.
     required property QtObject controller
-    readonly property var tintModes: ["color", "part", "joint", "normals", "wireframe", "sockets"]
+    readonly property var rigTints: ["color", "part", "joint", "normals", "wireframe", "sockets"]
+    // The tints of what is open: the rig's, or the character's (joint, uv, height, flat, normals).
+    readonly property var tintModes: characterMode ? controller.character.tints : rigTints
+    readonly property string tint: characterMode ? controller.character.tint : viewportItem.tint
+    function setTint(mode) {
+        if (characterMode)
+            controller.character.tint = mode
+        else
+            viewportItem.tint = mode
+    }
     property bool turntable: false
+    // A splat character or scene is open: the character panels replace the rig's.
+    readonly property bool characterMode: controller.mode === "character" || controller.mode === "splats"
 
     width: 1280
     height: 800
@@ -100,8 +111,8 @@ ApplicationWindow {
                     required property int index
                     text: qsTr("Tint: %1").arg(modelData) + "\t" + (index + 1)
                     checkable: true
-                    checked: viewportItem.tint === modelData
-                    onTriggered: viewportItem.tint = modelData
+                    checked: window.tint === modelData
+                    onTriggered: window.setTint(modelData)
                 }
             }
             MenuSeparator {}
@@ -119,6 +130,8 @@ ApplicationWindow {
     header: ViewToolBar {
         viewport: viewportItem
         tintModes: window.tintModes
+        tint: window.tint
+        onTintChosen: (mode) => window.setTint(mode)
         onTurntableToggled: (on) => window.turntable = on
         turntable: window.turntable
     }
@@ -134,7 +147,7 @@ ApplicationWindow {
         delegate: Item {
             required property string modelData
             required property int index
-            Shortcut { sequence: String(index + 1); onActivated: viewportItem.tint = modelData }
+            Shortcut { sequence: String(index + 1); onActivated: window.setTint(modelData) }
         }
     }
     Shortcut { sequence: "G"; onActivated: viewportItem.showGrid = !viewportItem.showGrid }
@@ -158,13 +171,14 @@ ApplicationWindow {
 
     FileDialog {
         id: openDialog
-        title: qsTr("Open a rig.json, run record or .glb")
-        nameFilters: [qsTr("RigLens inputs (*.json *.glb *.gltf)"), qsTr("All files (*)")]
+        title: qsTr("Open a rig.json, run record, .glb, character pack or splat scene")
+        nameFilters: [qsTr("RigLens inputs (*.json *.glb *.gltf *.aosrig *.ply)"), qsTr("Voxel rigs (*.json *.glb *.gltf)"),
+                      qsTr("Splat characters (*.aosrig)"), qsTr("3D Gaussian Splatting scenes (*.ply)"), qsTr("All files (*)")]
         onAccepted: window.controller.open(selectedFile)
     }
     FolderDialog {
         id: folderDialog
-        title: qsTr("Open a run folder")
+        title: qsTr("Open a run folder or a character bundle")
         onAccepted: window.controller.open(selectedFolder)
     }
     ExportDialog {
@@ -194,8 +208,17 @@ ApplicationWindow {
             orientation: Qt.Vertical
             SplitView.preferredWidth: 290
             SplitView.minimumWidth: 220
+            visible: !window.characterMode
             ScenePanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.38; SplitView.minimumHeight: 120 }
             JointsPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 150 }
+        }
+        SplitView {
+            objectName: "characterLeftPanel"
+            orientation: Qt.Vertical
+            SplitView.preferredWidth: 320
+            SplitView.minimumWidth: 240
+            visible: window.characterMode
+            ExpressionPanel { character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 200 }
         }
 
         Viewport {
@@ -210,9 +233,19 @@ ApplicationWindow {
             orientation: Qt.Vertical
             SplitView.preferredWidth: 320
             SplitView.minimumWidth: 240
+            visible: !window.characterMode
             AnimationPanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220 }
-            ExpressionPanel { SplitView.preferredHeight: 90; SplitView.minimumHeight: 70 }
             MemoryPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
+        }
+        SplitView {
+            objectName: "characterRightPanel"
+            orientation: Qt.Vertical
+            SplitView.preferredWidth: 320
+            SplitView.minimumWidth: 240
+            visible: window.characterMode
+            CharacterLookPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.42; SplitView.minimumHeight: 160 }
+            CharacterJointsPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 100 }
+            CharacterMemoryPanel { controller: window.controller; character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
         }
     }
 

@@ -33,8 +33,14 @@ ToolBar {
         Label {
             objectName: "statusSize"
             visible: bar.controller.hasDocument
-            text: qsTr("%1 parts · %2 triangles").arg(bar.controller.partNames.length)
-                      .arg(Number(bar.controller.triangleCount).toLocaleString(Qt.locale(), "f", 0))
+            readonly property var info: bar.controller.character.info
+            text: bar.controller.mode === "character"
+                  ? qsTr("%1 vertices · %2 coefficients · %3 joints").arg(Number(info.vertices).toLocaleString(Qt.locale(), "f", 0))
+                        .arg(info.coefficients).arg(info.joints)
+                  : bar.controller.mode === "splats"
+                  ? qsTr("%1 gaussians · SH degree %2").arg(Number(info.gaussians).toLocaleString(Qt.locale(), "f", 0)).arg(info.shDegree)
+                  : qsTr("%1 parts · %2 triangles").arg(bar.controller.partNames.length)
+                        .arg(Number(bar.controller.triangleCount).toLocaleString(Qt.locale(), "f", 0))
             opacity: 0.8
         }
         Label {

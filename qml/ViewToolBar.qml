@@ -1,4 +1,4 @@
-// The tool bar: tint modes (1-6), grid, axes, frame all, turntable.
+// The tool bar: tint modes (1-6; a character's 1-5), grid, axes, frame all, turntable.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -7,6 +7,8 @@ ToolBar {
     id: bar
     required property Item viewport
     required property var tintModes
+    required property string tint
+    signal tintChosen(string mode)
     property bool turntable: false
     signal turntableToggled(bool on)
 
@@ -23,9 +25,9 @@ ToolBar {
                 objectName: "tint_" + modelData
                 text: modelData
                 checkable: true
-                checked: bar.viewport.tint === modelData
+                checked: bar.tint === modelData
                 ButtonGroup.group: tints
-                onClicked: bar.viewport.tint = modelData
+                onClicked: bar.tintChosen(modelData)
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("Tint: %1 (%2)").arg(modelData).arg(index + 1)
             }

@@ -17,6 +17,7 @@
 #include <QtQuick/QQuickWindow>
 
 #include "app_controller.h"
+#include "character_controller.h"
 #include "main_window.h"
 #include "riglens/core/version.h"
 
@@ -60,6 +61,25 @@ std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuick
                                         riglens::app::AppController& controller, const QCommandLineOption& tint,
                                         const QCommandLineOption& play, const QCommandLineOption& time,
                                         const QCommandLineOption& set) {
+  if (auto* character = controller.characterController(); character->active()) {
+    // A splat character: character tints, --set drives expression channels.
+    if (parser.isSet(tint)) {
+      character->setTint(parser.value(tint));
+      if (character->tint() != parser.value(tint) && !(parser.value(tint) == "color" && character->tint() == "joint"))
+        return QStringLiteral("unknown --tint '%1' for a character (joint, uv, height, flat, normals)").arg(parser.value(tint));
+    }
+    for (const QString& assignment : parser.values(set)) {
+      const int eq = assignment.indexOf('=');
+      bool ok = false;
+      const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
+      if (!ok) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
+      const int channel = character->findChannel(assignment.left(eq));
+      if (channel < 0) return QStringLiteral("no expression channel named '%1'").arg(assignment.left(eq));
+      character->setChannel(channel, value);
+    }
+    if (parser.isSet(play)) return QStringLiteral("--play: a splat character has no animations");
+    return std::nullopt;
+  }
   if (auto* viewport = window->findChild<QQuickItem*>(QStringLiteral("viewport"))) {
     viewport->setProperty("tint", parser.value(tint));
     if (viewport->property("tint").toString() != parser.value(tint))
@@ -93,7 +113,7 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption helpOption = parser.addHelpOption();
   const QCommandLineOption versionOption = parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("path"),
-                               QStringLiteral("A run folder, rig.json, run record or .glb to open."),
+                               QStringLiteral("A run folder, rig.json, run record, .glb, character bundle folder, .aosrig or .ply to open."),
                                QStringLiteral("[path]"));
   const QCommandLineOption screenshotOption(
       QStringLiteral("screenshot"),
@@ -103,13 +123,13 @@ int main(int argc, char* argv[]) {
                                       QStringLiteral("Window size for --screenshot (default 1280x800)."),
                                       QStringLiteral("WxH"), QStringLiteral("1280x800"));
   const QCommandLineOption tintOption(QStringLiteral("tint"),
-                                      QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets."),
+                                      QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets (characters: joint, uv, height, flat, normals)."),
                                       QStringLiteral("mode"), QStringLiteral("color"));
   const QCommandLineOption playOption(QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."),
                                       QStringLiteral("name"));
   const QCommandLineOption timeOption(QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
                                       QStringLiteral("T"), QStringLiteral("0"));
-  const QCommandLineOption setOption(QStringLiteral("set"), QStringLiteral("Set a caller joint (repeatable)."),
+  const QCommandLineOption setOption(QStringLiteral("set"), QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
                                      QStringLiteral("NAME=VALUE"));
   parser.addOption(screenshotOption);
   parser.addOption(sizeOption);

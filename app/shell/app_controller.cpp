@@ -13,6 +13,7 @@
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
 
+#include "character_controller.h"
 #include "rig_models.h"
 #include "riglens/core/sample_runs.h"
 
@@ -23,10 +24,15 @@ constexpr auto kRecentKey = "recentFiles";
 }
 
 AppController::AppController(QObject* parent)
-    : QObject(parent), m_parts(new PartListModel(this)), m_joints(new JointListModel(this)), m_animations(new AnimationListModel(this)) {
+    : QObject(parent),
+      m_parts(new PartListModel(this)),
+      m_joints(new JointListModel(this)),
+      m_animations(new AnimationListModel(this)),
+      m_character(new CharacterController(this)) {
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
   connect(&m_load, &QFutureWatcherBase::finished, this, &AppController::finishLoad);
+  connect(&m_characterLoad, &QFutureWatcherBase::finished, this, &AppController::finishCharacterLoad);
   connect(&m_export, &QFutureWatcherBase::finished, this, &AppController::finishExport);
   // Animation clock: ~60 Hz while a model is open (autoPlay idles run by default).
   m_clock.setInterval(16);
@@ -35,10 +41,18 @@ AppController::AppController(QObject* parent)
 
 AppController::~AppController() {
   m_load.waitForFinished();
+  m_characterLoad.waitForFinished();
   m_export.waitForFinished();
 }
 
 QObject* AppController::parts() const { return m_parts; }
+QObject* AppController::character() const { return m_character; }
+bool AppController::hasDocument() const { return m_document != nullptr || m_character->active(); }
+
+QString AppController::mode() const {
+  if (m_document) return QStringLiteral("rig");
+  return m_character->kind();
+}
 QObject* AppController::joints() const { return m_joints; }
 QObject* AppController::animations() const { return m_animations; }
 
@@ -103,13 +117,17 @@ void AppController::open(const QVariant& location) {
     setError(tr("%1: no such file or folder").arg(path));
     return;
   }
-  if (m_loading) m_load.waitForFinished();  // one load at a time; the newest wins
+  waitForLoad();  // one load at a time; the newest wins
   m_loadingPath = info.absoluteFilePath();
   m_loading = true;
   emit loadingChanged();
   setStatus(tr("Loading %1…").arg(info.fileName()));
   const std::string target = m_loadingPath.toStdString();
-  m_load.setFuture(QtConcurrent::run([target] { return core::loadRun(target); }));
+  m_loadingCharacter = core::isCharacterScenePath(target);
+  if (m_loadingCharacter)
+    m_characterLoad.setFuture(QtConcurrent::run([target] { return core::loadCharacterScene(target); }));
+  else
+    m_load.setFuture(QtConcurrent::run([target] { return core::loadRun(target); }));
 }
 
 void AppController::openDefault() {
@@ -126,14 +144,18 @@ void AppController::openDefault() {
 }
 
 void AppController::waitForLoad() {
-  if (m_loading) {
+  if (!m_loading) return;
+  if (m_loadingCharacter) {
+    m_characterLoad.waitForFinished();
+    finishCharacterLoad();
+  } else {
     m_load.waitForFinished();
     finishLoad();
   }
 }
 
 void AppController::finishLoad() {
-  if (!m_loading) return;
+  if (!m_loading || m_loadingCharacter) return;
   m_loading = false;
   auto result = m_load.result();
   emit loadingChanged();
@@ -143,6 +165,7 @@ void AppController::finishLoad() {
     return;
   }
   clearError();
+  m_character->setScene(nullptr);
   m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(result).value()));
   m_documentPath = m_loadingPath;
   m_documentTitle = QFileInfo(m_loadingPath).fileName() == "rig.json" ? QFileInfo(m_loadingPath).dir().dirName()
@@ -161,6 +184,36 @@ void AppController::finishLoad() {
   emit playbackChanged();
   emit selectionChanged();
   posed();
+}
+
+void AppController::finishCharacterLoad() {
+  if (!m_loading || !m_loadingCharacter) return;
+  m_loading = false;
+  auto result = m_characterLoad.result();
+  emit loadingChanged();
+  if (!result) {
+    setError(QString::fromStdString(result.error().message));
+    setStatus(tr("Could not open %1").arg(QFileInfo(m_loadingPath).fileName()));
+    return;
+  }
+  clearError();
+  // A character replaces the voxel run: one document at a time.
+  m_clock.stop();
+  m_document.reset();
+  m_selectedPart = -1;
+  m_hiddenParts.clear();
+  m_parts->reload();
+  m_joints->reload();
+  m_animations->reload();
+  auto scene = std::make_shared<const core::CharacterScene>(std::move(result).value());
+  m_documentPath = m_loadingPath;
+  m_documentTitle = QString::fromStdString(scene->title);
+  m_character->setScene(std::move(scene));
+  rememberRecent(m_loadingPath);
+  setStatus(tr("Opened %1").arg(m_documentTitle));
+  emit documentChanged();
+  emit playbackChanged();
+  emit selectionChanged();
 }
 
 void AppController::tick() {

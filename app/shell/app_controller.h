@@ -16,6 +16,7 @@
 #include <set>
 
 #include "document.h"
+#include "riglens/core/character_scene.h"
 #include "riglens/core/expected.h"
 #include "riglens/core/gltf_export.h"
 
@@ -27,6 +28,7 @@ namespace riglens::app {
 class PartListModel;
 class JointListModel;
 class AnimationListModel;
+class CharacterController;
 
 class AppController : public QObject {
   Q_OBJECT
@@ -34,11 +36,13 @@ class AppController : public QObject {
   Q_PROPERTY(QString documentTitle READ documentTitle NOTIFY documentChanged)
   Q_PROPERTY(QString documentPath READ documentPath NOTIFY documentChanged)
   Q_PROPERTY(bool hasDocument READ hasDocument NOTIFY documentChanged)
+  // "rig" (a voxel run), "character" (a GNM splat character), "splats" (a .ply scene) or "".
+  Q_PROPERTY(QString mode READ mode NOTIFY documentChanged)
+  Q_PROPERTY(QObject* character READ character CONSTANT)
   Q_PROPERTY(bool canExport READ canExport NOTIFY documentChanged)
   Q_PROPERTY(QStringList partNames READ partNames NOTIFY documentChanged)
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY documentChanged)
   Q_PROPERTY(QStringList animationNames READ animationNames NOTIFY documentChanged)
-  Q_PROPERTY(QStringList expressionChannels READ expressionChannels NOTIFY documentChanged)
   Q_PROPERTY(QStringList warnings READ warnings NOTIFY documentChanged)
   Q_PROPERTY(qint64 triangleCount READ triangleCount NOTIFY documentChanged)
   Q_PROPERTY(QObject* parts READ parts CONSTANT)
@@ -74,12 +78,14 @@ class AppController : public QObject {
 
   QString documentTitle() const { return m_documentTitle; }
   QString documentPath() const { return m_documentPath; }
-  bool hasDocument() const { return m_document != nullptr; }
+  bool hasDocument() const;
+  QString mode() const;
+  QObject* character() const;
+  CharacterController* characterController() const { return m_character; }
   bool canExport() const { return m_document != nullptr && !m_exporting; }
   QStringList partNames() const;
   QStringList jointNames() const;
   QStringList animationNames() const;
-  QStringList expressionChannels() const { return {}; }  // splat characters: a later issue
   QStringList warnings() const;
   qint64 triangleCount() const;
   QObject* parts() const;
@@ -110,9 +116,11 @@ class AppController : public QObject {
   bool exporting() const { return m_exporting; }
   Document* document() { return m_document.get(); }
 
-  // `location` is a QUrl (from dialogs and drops) or a local path string.
-  // Loads off the GUI thread; the current model stays until the new one is
-  // ready, and stays if it fails (lastError says why).
+  // `location` is a QUrl (from dialogs and drops) or a local path string: a
+  // voxel run (rig.json, run folder or record, .glb), a splat character
+  // (bundle folder, .aosrig) or a .ply scene. Loads off the GUI thread; the
+  // current model stays until the new one is ready, and stays if it fails
+  // (lastError says why).
   Q_INVOKABLE void open(const QVariant& location);
   Q_INVOKABLE void openDefault();  // the bundled sample, generated once into the cache folder
   void waitForLoad();              // blocks until no load runs (--screenshot, tests)
@@ -164,6 +172,8 @@ class AppController : public QObject {
   void setStatus(const QString& message);
   void rememberRecent(const QString& path);
   void finishLoad();
+  void finishCharacterLoad();
+  void opened(const QString& path, const QString& title);
   void finishExport();
   void tick();
   void posed();
@@ -172,10 +182,13 @@ class AppController : public QObject {
   PartListModel* m_parts;
   JointListModel* m_joints;
   AnimationListModel* m_animations;
+  CharacterController* m_character;
   QFutureWatcher<core::Expected<core::LoadedRun>> m_load;
+  QFutureWatcher<core::Expected<core::CharacterScene>> m_characterLoad;
   QFutureWatcher<core::Expected<core::ExportReport>> m_export;
   QString m_loadingPath;
   bool m_loading = false;
+  bool m_loadingCharacter = false;  // which watcher the running load uses
   bool m_exporting = false;
   QVariantMap m_memory;
   QTimer m_clock;

@@ -10,6 +10,7 @@
 #include <QtQuick/QSGRendererInterface>
 
 #include "app_controller.h"
+#include "character_controller.h"
 #include "riglens/core/scene_bounds.h"
 #include "riglens/render/frame_builder.h"
 #include "riglens/render/window_renderer.h"
@@ -22,12 +23,15 @@ class ViewportRenderer : public QObject {
  public:
   explicit ViewportRenderer(QQuickWindow* window) : m_window(window) {}
 
-  void setSnapshot(std::shared_ptr<const core::LoadedRun> run, bool modelChanged, render::FrameState state, QRect viewport) {
+  void setSnapshot(std::shared_ptr<const core::LoadedRun> run, std::shared_ptr<const core::CharacterScene> scene, bool modelChanged,
+                   render::FrameState state, render::CharacterFrame character, QRect viewport) {
     if (modelChanged) {
       m_run = std::move(run);
+      m_scene = std::move(scene);
       m_modelPending = true;
     }
     m_state = std::move(state);
+    m_characterFrame = std::move(character);
     m_viewport = viewport;
   }
 
@@ -44,31 +48,30 @@ class ViewportRenderer : public QObject {
     if (!m_renderer) m_renderer = std::make_unique<render::WindowRenderer>(rhi);
     if (m_modelPending) {
       m_renderer->setModel(m_run);
+      m_renderer->setCharacter(m_scene ? m_scene->pack : nullptr);
+      m_renderer->setCloud(m_scene ? m_scene->cloud : nullptr);
       m_modelPending = false;
     }
-    if (!m_run || m_viewport.isEmpty()) {
+    m_renderer->setCharacterFrame(m_characterFrame);
+    if ((!m_run && !m_scene) || m_viewport.isEmpty()) {
       m_ready = false;
       return;
     }
-    m_ready = m_renderer->prepare(swapchain, m_state, m_viewport);
-    if (m_ready) {
-      const render::MemoryReport report = m_renderer->memoryReport();
-      m_gpuBytes = qint64(report.gpuBytes());
-      QVariantList parts;
-      for (const auto& p : report.parts)
-        parts.append(QVariantMap{{"name", QString::fromStdString(p.name)}, {"vertexBytes", qint64(p.vertexBytes)},
-                                 {"indexBytes", qint64(p.indexBytes)}, {"uniformBytes", qint64(p.uniformBytes)},
-                                 {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
-      m_report = QVariantMap{{"gpuBytes", m_gpuBytes},          {"vertexBytes", qint64(report.vertexBytes)},
-                             {"indexBytes", qint64(report.indexBytes)}, {"uniformBytes", qint64(report.uniformBytes)},
-                             {"storageBytes", qint64(report.storageBytes)}, {"textureBytes", qint64(report.textureBytes)},
-                             {"overlayBytes", qint64(report.overlayBytes)}, {"cpuBytes", qint64(report.cpuBytes)},
-                             {"parts", parts}};
-    }
+    // The stack records whichever layers prepared: a character the GPU
+    // cannot run leaves the rest of the frame drawn, and says why.
+    const bool prepared = m_renderer->prepare(swapchain, m_state, m_viewport);
+    m_ready = true;
+    m_failure = prepared ? QString() : QString::fromStdString(m_renderer->failure());
+    if (m_scene)
+      reportSplats();
+    else if (prepared)
+      reportRig();
   }
 
   // Read in sync() only (GUI thread blocked).
   QVariantMap memoryReport() const { return m_report; }
+  QVariantMap characterReport() const { return m_characterReport; }
+  QString failure() const { return m_failure; }
 
   // beforeRenderPassRecording: inside the main pass, under the QML scene.
   void record() {
@@ -85,16 +88,45 @@ class ViewportRenderer : public QObject {
   bool unavailable() const { return m_unavailable; }
 
  private:
+  void reportRig() {
+    const render::MemoryReport report = m_renderer->memoryReport();
+    m_gpuBytes = qint64(report.gpuBytes());
+    QVariantList parts;
+    for (const auto& p : report.parts)
+      parts.append(QVariantMap{{"name", QString::fromStdString(p.name)}, {"vertexBytes", qint64(p.vertexBytes)},
+                               {"indexBytes", qint64(p.indexBytes)}, {"uniformBytes", qint64(p.uniformBytes)},
+                               {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
+    m_report = QVariantMap{{"gpuBytes", m_gpuBytes},          {"vertexBytes", qint64(report.vertexBytes)},
+                           {"indexBytes", qint64(report.indexBytes)}, {"uniformBytes", qint64(report.uniformBytes)},
+                           {"storageBytes", qint64(report.storageBytes)}, {"textureBytes", qint64(report.textureBytes)},
+                           {"overlayBytes", qint64(report.overlayBytes)}, {"cpuBytes", qint64(report.cpuBytes)},
+                           {"parts", parts}};
+  }
+
+  void reportSplats() {
+    const render::CharacterMemory memory = m_renderer->splatMemory();
+    QVariantList buffers, branches;
+    for (const auto& b : memory.buffers) buffers.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"bytes", qint64(b.bytes)}});
+    for (const auto& b : memory.branches)
+      branches.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"slotOffset", b.slotOffset}, {"slotsUsed", b.slotsUsed},
+                                  {"capacity", b.capacity}});
+    m_gpuBytes = qint64(memory.gpuBytes());
+    m_characterReport = QVariantMap{{"packBytes", qint64(memory.packBytes)}, {"gpuBytes", m_gpuBytes}, {"buffers", buffers}, {"branches", branches}};
+  }
+
   QQuickWindow* m_window;
   std::unique_ptr<render::WindowRenderer> m_renderer;
   QRhiSwapChain* m_swapchain = nullptr;
   std::shared_ptr<const core::LoadedRun> m_run;
+  std::shared_ptr<const core::CharacterScene> m_scene;
+  render::CharacterFrame m_characterFrame;
   bool m_modelPending = false;
   render::FrameState m_state;
   QRect m_viewport;
   bool m_ready = false;
   qint64 m_gpuBytes = 0;
-  QVariantMap m_report;
+  QVariantMap m_report, m_characterReport;
+  QString m_failure;
   int m_frames = 0;
   bool m_unavailable = false;
 };
@@ -133,6 +165,9 @@ void RigViewportItem::setControllerObject(QObject* object) {
     connect(m_controller, &AppController::documentChanged, this, &RigViewportItem::documentChanged);
     connect(m_controller, &AppController::poseChanged, this, &RigViewportItem::requestFrame);
     connect(m_controller, &AppController::selectionChanged, this, &RigViewportItem::requestFrame);
+    CharacterController* character = m_controller->characterController();
+    connect(character, &CharacterController::controlsChanged, this, &RigViewportItem::requestFrame);
+    connect(character, &CharacterController::lookChanged, this, &RigViewportItem::requestFrame);
   }
   documentChanged();
   emit controllerChanged();
@@ -229,11 +264,16 @@ void RigViewportItem::sync() {
     QMetaObject::invokeMethod(this, &RigViewportItem::renderErrorChanged, Qt::QueuedConnection);
   }
   Document* doc = m_controller ? m_controller->document() : nullptr;
+  CharacterController* character = m_controller ? m_controller->characterController() : nullptr;
   const qreal dpr = win->effectiveDevicePixelRatio();
   const QPointF topLeft = mapToScene(QPointF(0, 0)) * dpr;
   const QRect viewport(topLeft.toPoint(), (size() * dpr).toSize());
+  if (character && character->active()) {
+    syncCharacter(*character, viewport);
+    return;
+  }
   if (!doc) {
-    m_renderer->setSnapshot(nullptr, m_modelChanged, {}, viewport);
+    m_renderer->setSnapshot(nullptr, nullptr, m_modelChanged, {}, {}, viewport);
     m_modelChanged = false;
     return;
   }
@@ -266,7 +306,30 @@ void RigViewportItem::sync() {
     m_sockets = sockets;
     QMetaObject::invokeMethod(this, &RigViewportItem::socketsChanged, Qt::QueuedConnection);
   }
-  m_renderer->setSnapshot(doc->run(), m_modelChanged, std::move(state), viewport);
+  m_renderer->setSnapshot(doc->run(), nullptr, m_modelChanged, std::move(state), {}, viewport);
+  m_modelChanged = false;
+}
+
+// A splat character or scene: framed once on its rest bounds; the controls
+// become the frame the character passes run; what the GPU holds and whether
+// it can draw characters go back to the character controller.
+void RigViewportItem::syncCharacter(CharacterController& character, QRect viewport) {
+  const auto& scene = character.scene();
+  const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
+  if (!m_framed && width() > 0 && height() > 0) {
+    m_camera.frame(scene->bounds, aspect);
+    m_framed = true;
+  }
+  render::FrameState state;
+  state.view = m_camera.view();
+  state.projection = m_camera.projection(aspect);
+  state.eye = m_camera.eye();
+  state.showGrid = false;  // the face floats at the origin: a ground grid would cut through it
+  state.showAxes = m_showAxes;
+  const QVariantMap report = m_renderer->characterReport();
+  const QString failure = m_renderer->failure();
+  QMetaObject::invokeMethod(&character, [c = &character, report, failure] { c->setRenderReport(report, failure); }, Qt::QueuedConnection);
+  m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
   m_modelChanged = false;
 }
 

@@ -16,6 +16,7 @@
 namespace riglens::app {
 
 class AppController;
+class CharacterController;
 class ViewportRenderer;
 
 class RigViewportItem : public QQuickItem {
@@ -77,6 +78,7 @@ class RigViewportItem : public QQuickItem {
  private:
   void handleWindowChanged(QQuickWindow* window);
   void sync();
+  void syncCharacter(CharacterController& character, QRect viewport);
   void cleanup();
   void documentChanged();
   void requestFrame();

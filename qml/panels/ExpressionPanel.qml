@@ -1,25 +1,112 @@
-// Expression channels of a splat character (ARKit-style names).
+// Expression channels of a splat character: GNM coefficients grouped by
+// region (left_eye, right_eye, lower_face, tongue, pupils), or the 52 ARKit
+// channels when the expression space is ARKit-52 or has an ARKit map. A
+// filter box, a reset, and the refusal when ARKit is asked of a space that
+// cannot take it.
 import QtQuick
 import QtQuick.Controls
+import QtQuick.Layouts
 
 PanelSection {
+    id: panel
     objectName: "expressionPanel"
+    required property QtObject character
     title: qsTr("Expression")
 
-    ListView {
-        id: channels
-        objectName: "expressionList"
+    ColumnLayout {
         anchors.fill: parent
-        clip: true
-        model: ApplicationWindow.window.controller.expressionChannels
-        delegate: ItemDelegate {
-            required property string modelData
-            width: ListView.view.width
-            text: modelData
+        spacing: 4
+        visible: panel.character.kind === "character"
+
+        RowLayout {
+            Layout.fillWidth: true
+            ButtonGroup { id: modes }
+            Button {
+                objectName: "modeGnm"
+                text: qsTr("GNM regions")
+                checkable: true
+                checked: panel.character.channelMode === "gnm"
+                ButtonGroup.group: modes
+                onClicked: panel.character.setChannelMode("gnm")
+            }
+            Button {
+                objectName: "modeArkit"
+                text: qsTr("ARKit-52")
+                checkable: true
+                checked: panel.character.channelMode === "arkit"
+                ButtonGroup.group: modes
+                // Asking is allowed even without a map: the refusal says why.
+                onClicked: { if (!panel.character.setChannelMode("arkit")) checked = false }
+                ToolTip.visible: hovered
+                ToolTip.text: panel.character.arkitAvailable ? qsTr("Drive the face with ARKit blendshape weights")
+                                                             : qsTr("This character's expression space has no ARKit map")
+            }
+            Item { Layout.fillWidth: true }
+            Button {
+                objectName: "resetChannels"
+                text: qsTr("Reset")
+                onClicked: panel.character.resetChannels()
+            }
+        }
+        Label {
+            objectName: "arkitRefusal"
+            Layout.fillWidth: true
+            visible: text.length > 0
+            text: panel.character.refusal
+            wrapMode: Text.Wrap
+            color: "#ff9b8a"
+            font.pixelSize: 11
+            MouseArea { anchors.fill: parent; onClicked: panel.character.clearRefusal() }
+        }
+        TextField {
+            objectName: "channelFilter"
+            Layout.fillWidth: true
+            placeholderText: qsTr("Filter channels (name or group)")
+            text: panel.character.filter
+            onTextEdited: panel.character.filter = text
+        }
+        ListView {
+            id: channels
+            objectName: "channelList"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: panel.character.channels
+            ScrollBar.vertical: ScrollBar {}
+            section.property: "group"
+            section.delegate: Label {
+                required property string section
+                text: section
+                font.bold: true
+                topPadding: 6
+                opacity: 0.85
+            }
+            delegate: RowLayout {
+                id: row
+                required property string name
+                required property real value
+                required property real minimum
+                required property real maximum
+                required property int channel
+                width: ListView.view.width
+                spacing: 4
+                Label { text: row.name; Layout.preferredWidth: 120; elide: Text.ElideRight; font.pixelSize: 11 }
+                Slider {
+                    objectName: "channel_" + row.name
+                    Layout.fillWidth: true
+                    from: row.minimum
+                    to: row.maximum
+                    value: row.value
+                    stepSize: 0
+                    onMoved: panel.character.setChannel(row.channel, value)
+                }
+                Label { text: row.value.toFixed(2); font.family: "monospace"; font.pixelSize: 11; Layout.preferredWidth: 38 }
+            }
         }
     }
     EmptyState {
-        visible: channels.count === 0
-        text: qsTr("Expression channels appear when a character is open.")
+        visible: panel.character.kind !== "character"
+        text: panel.character.kind === "splats" ? qsTr("A splat scene has no expression channels.")
+                                                 : qsTr("Expression channels appear when a character is open (a bundle folder or an .aosrig).")
     }
 }

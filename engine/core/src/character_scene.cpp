@@ -54,6 +54,8 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
                                                    "'; the viewer renders GNM packs on the GPU");
     if (!bundle->subject.empty()) scene.title = bundle->subject;
     scene.expression = std::move(bundle->expression);
+    scene.rigRangeLo = bundle->rigRangeLo;
+    scene.rigRangeHi = bundle->rigRangeHi;
     scene.files = std::move(bundle->files);
     scene.residentBytes = bundle->residentBytes;
     scene.problems = std::move(bundle->problems);

@@ -48,8 +48,11 @@ struct SplatRenderer::Impl {
   QSize lastSize;
   std::size_t sortedFrames = 0;
 
+  std::string failure;
+
   bool fail(const char* what) {
     qWarning("riglens::render::SplatRenderer: %s", what);
+    failure = what;
     return false;
   }
 
@@ -168,6 +171,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
   if (d.cloudPending || d.sinkPending) {
+    d.failure.clear();
     bool ok = true;
     if (d.cloudPending) {
       ok = d.adoptCloud(batch);
@@ -248,6 +252,8 @@ BufferList SplatRenderer::buffers() const {
     for (auto& b : d.sort->buffers()) list.push_back(std::move(b));
   return list;
 }
+
+std::string SplatRenderer::failure() const { return m_impl->failure; }
 
 std::size_t SplatRenderer::gpuBytes() const { return totalBytes(buffers()); }
 void SplatRenderer::markGaussiansChanged() { m_impl->dirty = true; }

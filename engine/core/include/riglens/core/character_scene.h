@@ -28,6 +28,7 @@ struct CharacterScene {
   // Character
   std::shared_ptr<const AosRigPack> pack;
   ExpressionSpace expression;        // the bundle's, or the pack's GNM space (no ARKit map)
+  double rigRangeLo = -3, rigRangeHi = 3;  // the controls' slider range (a bundle's rig_range)
   std::vector<BundleFile> files;     // a bundle's files (empty for a bare .aosrig)
   std::uintmax_t residentBytes = 0;  // bytes read and held (pack, manifest, meshes)
   Diagnostics problems;              // a bundle's non-fatal findings

@@ -16,11 +16,18 @@ class DrawableStack : public FrameDrawable {
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override {
     bool ok = true;
-    for (FrameDrawable* layer : m_layers) ok = layer->prepare(cb, renderPass, sampleCount, outputSize, state) && ok;
+    m_prepared.assign(m_layers.size(), false);
+    for (std::size_t i = 0; i < m_layers.size(); ++i) {
+      m_prepared[i] = m_layers[i]->prepare(cb, renderPass, sampleCount, outputSize, state);
+      ok = ok && m_prepared[i];
+    }
     return ok;
   }
+  // Records the layers that prepared: one that failed (a character on a GPU
+  // without compute) does not take the others down with it.
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override {
-    for (FrameDrawable* layer : m_layers) layer->record(cb, viewport, targetSize);
+    for (std::size_t i = 0; i < m_layers.size(); ++i)
+      if (i < m_prepared.size() && m_prepared[i]) m_layers[i]->record(cb, viewport, targetSize);
   }
   std::string failure() const override {
     for (FrameDrawable* layer : m_layers)
@@ -30,6 +37,7 @@ class DrawableStack : public FrameDrawable {
 
  private:
   std::vector<FrameDrawable*> m_layers;
+  std::vector<bool> m_prepared;
 };
 
 }  // namespace riglens::render

@@ -33,6 +33,7 @@ class SplatRenderer : public FrameDrawable {
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+  std::string failure() const override;
 
   // The gaussians' data changed on the GPU (a lift wrote the sink): the next
   // frame re-projects and re-sorts even if the view did not move.

@@ -1,0 +1,283 @@
+#include "character_controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "expression_channel_model.h"
+#include "riglens/core/head_ext.h"
+
+namespace riglens::app {
+
+namespace {
+constexpr auto kGazeSegment = "gaze";
+}
+
+CharacterController::CharacterController(QObject* parent) : QObject(parent), m_channels(new ExpressionChannelModel(this)) {}
+CharacterController::~CharacterController() = default;
+
+QObject* CharacterController::channels() const { return m_channels; }
+
+QString CharacterController::kind() const {
+  if (!m_scene) return {};
+  return m_scene->kind == core::SceneKind::Splats ? QStringLiteral("splats") : QStringLiteral("character");
+}
+
+QVariantMap CharacterController::info() const {
+  if (!m_scene) return {};
+  QVariantMap info{{"title", QString::fromStdString(m_scene->title)},
+                   {"path", QString::fromStdString(m_scene->path.string())},
+                   {"kind", kind()},
+                   {"residentBytes", qint64(m_scene->residentBytes)}};
+  if (m_scene->cloud) {
+    info["gaussians"] = qint64(m_scene->cloud->count);
+    info["shDegree"] = m_scene->cloud->shDegree;
+  }
+  if (const core::AosRigPack* pack = m_scene->pack.get()) {
+    info["vertices"] = qint64(pack->vertexCount);
+    info["coefficients"] = qint64(pack->coeffCount);
+    info["joints"] = int(pack->joints.size());
+    info["controls"] = pack->headExt.dim;
+    info["expressionSpace"] = QString::fromLatin1(core::expressionKindName(m_scene->expression.kind));
+    info["arkitMap"] = m_scene->expression.arkitMap.has_value();
+    info["files"] = int(m_scene->files.size());
+    QStringList problems;
+    for (const auto& p : m_scene->problems) problems << QString::fromStdString(p.describe());
+    info["problems"] = problems;
+  }
+  return info;
+}
+
+bool CharacterController::arkitAvailable() const {
+  return m_scene && m_scene->pack &&
+         (m_scene->expression.arkitMap.has_value() || m_scene->expression.kind == core::ExpressionKind::Arkit52);
+}
+
+void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> scene) {
+  m_scene = std::move(scene);
+  m_arkitMode = m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
+  m_gaze = {};
+  m_jointDegrees.clear();
+  m_memory.clear();
+  setRefusal({});
+  rebuildChannels();
+  recompute();
+  emit sceneChanged();
+  emit channelModeChanged();
+  emit memoryChanged();
+}
+
+void CharacterController::rebuildChannels() {
+  std::vector<ExpressionChannel> channels;
+  m_channelSlot.clear();
+  const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
+  if (pack && m_arkitMode) {
+    for (const auto& name : core::arkitNames()) channels.push_back({QString::fromStdString(name), QStringLiteral("ARKit-52"), 0.0, 1.0});
+  } else if (pack) {
+    const core::ExpressionSpace& space = m_scene->expression;
+    const std::vector<std::string> names = space.names.empty() ? core::headExtNames(pack->headExt) : space.names;
+    auto segments = space.segments;
+    if (segments.empty())
+      for (const auto& region : pack->headExt.regions) segments.push_back({region.name, segments.empty() ? 0 : segments.back().start + segments.back().count, region.count});
+    for (const auto& segment : segments) {
+      if (segment.name == kGazeSegment) continue;  // the Gaze section drives those
+      for (int i = segment.start; i < segment.start + segment.count && i < pack->headExt.dim; ++i) {
+        const QString name = std::size_t(i) < names.size() ? QString::fromStdString(names[std::size_t(i)]) : QString::number(i);
+        channels.push_back({name, QString::fromStdString(segment.name), m_scene->rigRangeLo, m_scene->rigRangeHi});
+        m_channelSlot.push_back(i);
+      }
+    }
+  }
+  m_values.assign(channels.size(), 0.0f);
+  m_channels->setChannels(std::move(channels), &m_values);
+}
+
+void CharacterController::recompute() {
+  m_headExt.clear();
+  const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
+  if (!pack) {
+    emit controlsChanged();
+    return;
+  }
+  const core::HeadExtLayout& layout = pack->headExt;
+  if (m_arkitMode) {
+    auto mapped = core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52, m_values, &layout);
+    if (!mapped) {
+      setRefusal(QString::fromStdString(mapped.error().message));
+      return;
+    }
+    m_headExt = std::move(mapped).value();
+    m_headExt.resize(std::size_t(layout.dim), 0.0f);
+  } else {
+    m_headExt.assign(std::size_t(layout.dim), 0.0f);
+    for (std::size_t c = 0; c < m_values.size(); ++c) m_headExt[std::size_t(m_channelSlot[c])] = m_values[c];
+  }
+  // The Gaze section adds to what the expression derived (the ARKit map's EyeLook* terms).
+  if (layout.gazeDim >= 4 && layout.exprDim + 4 <= layout.dim)
+    for (std::size_t k = 0; k < 4; ++k) m_headExt[std::size_t(layout.exprDim) + k] += m_gaze[k];
+  emit controlsChanged();
+}
+
+void CharacterController::setRefusal(const QString& refusal) {
+  if (refusal == m_refusal) return;
+  m_refusal = refusal;
+  emit refusalChanged();
+}
+
+void CharacterController::clearRefusal() { setRefusal({}); }
+
+bool CharacterController::setChannelMode(const QString& mode) {
+  if (mode != "gnm" && mode != "arkit") return false;
+  const bool arkit = mode == "arkit";
+  if (!m_scene || !m_scene->pack) return false;
+  if (arkit == m_arkitMode) return true;
+  if (arkit && !arkitAvailable()) {
+    // The core's own refusal, so the UI says exactly what the API would.
+    auto refused = core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52, std::vector<float>(core::kArkitCount, 0.0f),
+                                     &m_scene->pack->headExt);
+    setRefusal(refused ? tr("ARKit-52 is not available for this character") : QString::fromStdString(refused.error().message));
+    return false;
+  }
+  setRefusal({});
+  m_arkitMode = arkit;
+  rebuildChannels();
+  recompute();
+  emit channelModeChanged();
+  return true;
+}
+
+void CharacterController::setChannel(int channel, double value) {
+  if (channel < 0 || std::size_t(channel) >= m_values.size() || !std::isfinite(value)) return;
+  const ExpressionChannel& c = m_channels->channels()[std::size_t(channel)];
+  const float clamped = float(std::clamp(value, c.minimum, c.maximum));
+  if (m_values[std::size_t(channel)] == clamped) return;
+  m_values[std::size_t(channel)] = clamped;
+  m_channels->valuesChanged();
+  recompute();
+}
+
+double CharacterController::channelValue(int channel) const {
+  return channel >= 0 && std::size_t(channel) < m_values.size() ? double(m_values[std::size_t(channel)]) : 0.0;
+}
+
+int CharacterController::findChannel(const QString& name) const {
+  const auto& channels = m_channels->channels();
+  for (std::size_t i = 0; i < channels.size(); ++i)
+    if (channels[i].name == name) return int(i);
+  return -1;
+}
+
+void CharacterController::resetChannels() {
+  std::fill(m_values.begin(), m_values.end(), 0.0f);
+  m_channels->valuesChanged();
+  recompute();
+}
+
+void CharacterController::setFilter(const QString& filter) {
+  if (filter == m_filter) return;
+  m_filter = filter;
+  m_channels->setFilter(filter);
+  emit filterChanged();
+}
+
+QStringList CharacterController::tints() const {
+  QStringList names;
+  for (render::CharacterTint t : render::kAllCharacterTints) names << QString::fromLatin1(render::characterTintName(t));
+  return names;
+}
+
+QString CharacterController::tint() const { return QString::fromLatin1(render::characterTintName(m_look.tint)); }
+
+void CharacterController::setTint(const QString& tint) {
+  const auto parsed = render::parseCharacterTint(tint.toStdString());
+  if (!parsed || *parsed == m_look.tint) return;
+  m_look.tint = *parsed;
+  emit lookChanged();
+}
+
+void CharacterController::setSigma(double sigma) {
+  // 0.1 mm .. 5 cm: below, the splats vanish under a pixel; above, the face is a blur.
+  const float clamped = float(std::clamp(sigma, 1e-4, 0.05));
+  if (!std::isfinite(sigma) || clamped == m_look.sigma) return;
+  m_look.sigma = clamped;
+  emit lookChanged();
+}
+
+void CharacterController::setOpacity(double opacity) {
+  const float clamped = float(std::clamp(opacity, 0.0, 1.0));
+  if (!std::isfinite(opacity) || clamped == m_look.opacity) return;
+  m_look.opacity = clamped;
+  emit lookChanged();
+}
+
+QVariantList CharacterController::gaze() const { return {m_gaze[0], m_gaze[1], m_gaze[2], m_gaze[3]}; }
+
+void CharacterController::setGaze(int component, double radians) {
+  if (component < 0 || component > 3 || !std::isfinite(radians)) return;
+  m_gaze[std::size_t(component)] = float(std::clamp(radians, -kMaxGazeRadians, kMaxGazeRadians));
+  recompute();
+}
+
+void CharacterController::lookAt(double x, double y, double z) {
+  const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
+  if (!pack || pack->eyePositions.size() < 6 || !std::isfinite(x + y + z)) return;
+  const auto gaze = core::gazeAt(std::span<const float, 6>(pack->eyePositions.data(), 6), glm::vec3(float(x), float(y), float(z)));
+  for (std::size_t k = 0; k < 4; ++k) m_gaze[k] = float(std::clamp(double(gaze[k]), -kMaxGazeRadians, kMaxGazeRadians));
+  recompute();
+}
+
+void CharacterController::resetGaze() {
+  m_gaze = {};
+  recompute();
+}
+
+QStringList CharacterController::jointNames() const {
+  QStringList names;
+  if (m_scene && m_scene->pack)
+    for (const auto& j : m_scene->pack->joints) names << QString::fromStdString(j.name);
+  return names;
+}
+
+void CharacterController::setJointRotation(const QString& joint, double pitchDeg, double yawDeg, double rollDeg) {
+  if (!jointNames().contains(joint) || !std::isfinite(pitchDeg + yawDeg + rollDeg)) return;
+  const glm::vec3 degrees(float(std::clamp(pitchDeg, -90.0, 90.0)), float(std::clamp(yawDeg, -90.0, 90.0)), float(std::clamp(rollDeg, -90.0, 90.0)));
+  if (degrees == glm::vec3(0.0f))
+    m_jointDegrees.erase(joint);
+  else
+    m_jointDegrees[joint] = degrees;
+  emit controlsChanged();
+}
+
+QVariantList CharacterController::jointRotation(const QString& joint) const {
+  const auto it = m_jointDegrees.find(joint);
+  const glm::vec3 d = it == m_jointDegrees.end() ? glm::vec3(0.0f) : it->second;
+  return {d.x, d.y, d.z};
+}
+
+void CharacterController::resetJoints() {
+  m_jointDegrees.clear();
+  emit controlsChanged();
+}
+
+render::CharacterFrame CharacterController::frame() const {
+  render::CharacterFrame frame;
+  frame.headExt = m_headExt;
+  frame.look = m_look;
+  for (const auto& [name, degrees] : m_jointDegrees)
+    frame.jointOverrides.emplace_back(name.toStdString(), glm::dquat(glm::radians(glm::dvec3(degrees))));
+  return frame;
+}
+
+void CharacterController::setRenderReport(const QVariantMap& memory, const QString& error) {
+  if (memory != m_memory) {
+    m_memory = memory;
+    emit memoryChanged();
+  }
+  if (error != m_renderError) {
+    m_renderError = error;
+    emit renderErrorChanged();
+  }
+}
+
+}  // namespace riglens::app

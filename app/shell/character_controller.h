@@ -1,0 +1,125 @@
+// CharacterController: the QObject the character panels talk to while a
+// splat character (bundle / .aosrig) or a splat scene (.ply) is open. Holds
+// the controls the viewport turns into a render::CharacterFrame each frame:
+// expression channels (GNM coefficients by region, or ARKit-52 through the
+// space's ARKit map), gaze and look-at, joint overrides, the look (tint,
+// sigma, opacity). The viewport reports back what the GPU holds (memory) and
+// whether it can draw characters at all (renderError). GUI thread.
+#pragma once
+
+#include <QtCore/QObject>
+#include <QtCore/QStringList>
+#include <QtCore/QVariantList>
+#include <QtCore/QVariantMap>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "riglens/core/character_scene.h"
+#include "riglens/render/character_renderer.h"
+
+namespace riglens::app {
+
+class ExpressionChannelModel;
+
+class CharacterController : public QObject {
+  Q_OBJECT
+  Q_PROPERTY(bool active READ active NOTIFY sceneChanged)
+  Q_PROPERTY(QString kind READ kind NOTIFY sceneChanged)  // "character", "splats" or ""
+  Q_PROPERTY(QVariantMap info READ info NOTIFY sceneChanged)
+  Q_PROPERTY(QObject* channels READ channels CONSTANT)
+  Q_PROPERTY(QString channelMode READ channelMode NOTIFY channelModeChanged)  // "gnm" or "arkit"
+  Q_PROPERTY(bool arkitAvailable READ arkitAvailable NOTIFY sceneChanged)
+  Q_PROPERTY(QString refusal READ refusal NOTIFY refusalChanged)
+  Q_PROPERTY(QString filter READ filter WRITE setFilter NOTIFY filterChanged)
+  Q_PROPERTY(QStringList tints READ tints CONSTANT)
+  Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY lookChanged)
+  Q_PROPERTY(double sigma READ sigma WRITE setSigma NOTIFY lookChanged)
+  Q_PROPERTY(double opacity READ opacity WRITE setOpacity NOTIFY lookChanged)
+  Q_PROPERTY(QVariantList gaze READ gaze NOTIFY controlsChanged)  // radians: pitch L, yaw L, pitch R, yaw R
+  Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY sceneChanged)
+  Q_PROPERTY(QVariantMap memoryReport READ memoryReport NOTIFY memoryChanged)
+  Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
+
+ public:
+  static constexpr double kMaxGazeRadians = 0.7;  // about 40 degrees: past it the eyelids no longer follow
+
+  explicit CharacterController(QObject* parent = nullptr);
+  ~CharacterController() override;
+
+  bool active() const { return m_scene != nullptr; }
+  QString kind() const;
+  QVariantMap info() const;
+  QObject* channels() const;
+  QString channelMode() const { return m_arkitMode ? QStringLiteral("arkit") : QStringLiteral("gnm"); }
+  bool arkitAvailable() const;
+  QString refusal() const { return m_refusal; }
+  QString filter() const { return m_filter; }
+  void setFilter(const QString& filter);
+  QStringList tints() const;
+  QString tint() const;
+  void setTint(const QString& tint);
+  double sigma() const { return m_look.sigma; }
+  void setSigma(double sigma);
+  double opacity() const { return m_look.opacity; }
+  void setOpacity(double opacity);
+  QVariantList gaze() const;
+  QStringList jointNames() const;
+  QVariantMap memoryReport() const { return m_memory; }
+  QString renderError() const { return m_renderError; }
+
+  // "gnm" or "arkit". ARKit on a space without an ARKit map is refused and
+  // `refusal` says why (the core's reason); the channels stay as they were.
+  Q_INVOKABLE bool setChannelMode(const QString& mode);
+  Q_INVOKABLE void setChannel(int channel, double value);  // `channel`: the model's channel role
+  Q_INVOKABLE double channelValue(int channel) const;
+  Q_INVOKABLE int findChannel(const QString& name) const;  // -1 when absent
+  Q_INVOKABLE void resetChannels();
+  Q_INVOKABLE void setGaze(int component, double radians);  // 0..3, clamped to kMaxGazeRadians
+  // Both eyes at a head-space point (metres, the pack's frame: +Z forward, +Y up).
+  Q_INVOKABLE void lookAt(double x, double y, double z);
+  Q_INVOKABLE void resetGaze();
+  // Degrees about the joint's local x, y, z on top of its rest rotation.
+  Q_INVOKABLE void setJointRotation(const QString& joint, double pitchDeg, double yawDeg, double rollDeg);
+  Q_INVOKABLE QVariantList jointRotation(const QString& joint) const;
+  Q_INVOKABLE void resetJoints();
+  Q_INVOKABLE void clearRefusal();
+
+  void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it
+  const std::shared_ptr<const core::CharacterScene>& scene() const { return m_scene; }
+  render::CharacterFrame frame() const;  // the current controls, for the viewport
+  // From the viewport after a frame (render thread values copied in sync).
+  void setRenderReport(const QVariantMap& memory, const QString& error);
+
+ signals:
+  void sceneChanged();
+  void channelModeChanged();
+  void refusalChanged();
+  void filterChanged();
+  void lookChanged();
+  void controlsChanged();  // channels, gaze or joints: the face moves
+  void memoryChanged();
+  void renderErrorChanged();
+
+ private:
+  void rebuildChannels();
+  void setRefusal(const QString& refusal);
+  void recompute();  // channel values -> head_ext
+
+  std::shared_ptr<const core::CharacterScene> m_scene;
+  ExpressionChannelModel* m_channels;
+  bool m_arkitMode = false;
+  std::vector<float> m_values;     // per channel of the current mode
+  std::vector<int> m_channelSlot;  // GNM mode: head_ext index per channel
+  std::vector<float> m_headExt;    // what the frame carries
+  std::array<float, 4> m_gaze{};
+  std::map<QString, glm::vec3> m_jointDegrees;
+  render::CharacterLook m_look;
+  QString m_refusal, m_filter, m_renderError;
+  QVariantMap m_memory;
+};
+
+}  // namespace riglens::app

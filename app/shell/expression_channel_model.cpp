@@ -1,0 +1,49 @@
+#include "expression_channel_model.h"
+
+namespace riglens::app {
+
+int ExpressionChannelModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+
+QVariant ExpressionChannelModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= int(m_rows.size())) return {};
+  const int channel = m_rows[std::size_t(index.row())];
+  const ExpressionChannel& c = m_channels[std::size_t(channel)];
+  switch (role) {
+    case NameRole: return c.name;
+    case GroupRole: return c.group;
+    case ValueRole: return m_values && std::size_t(channel) < m_values->size() ? double((*m_values)[std::size_t(channel)]) : 0.0;
+    case MinimumRole: return c.minimum;
+    case MaximumRole: return c.maximum;
+    case IndexRole: return channel;
+    default: return {};
+  }
+}
+
+QHash<int, QByteArray> ExpressionChannelModel::roleNames() const {
+  return {{NameRole, "name"}, {GroupRole, "group"}, {ValueRole, "value"}, {MinimumRole, "minimum"}, {MaximumRole, "maximum"}, {IndexRole, "channel"}};
+}
+
+void ExpressionChannelModel::setChannels(std::vector<ExpressionChannel> channels, const std::vector<float>* values) {
+  beginResetModel();
+  m_channels = std::move(channels);
+  m_values = values;
+  m_rows.clear();
+  for (int i = 0; i < int(m_channels.size()); ++i)
+    if (m_filter.isEmpty() || m_channels[std::size_t(i)].name.contains(m_filter, Qt::CaseInsensitive) ||
+        m_channels[std::size_t(i)].group.contains(m_filter, Qt::CaseInsensitive))
+      m_rows.push_back(i);
+  endResetModel();
+  emit countChanged();
+}
+
+void ExpressionChannelModel::setFilter(const QString& filter) {
+  if (filter == m_filter) return;
+  m_filter = filter;
+  setChannels(std::move(m_channels), m_values);
+}
+
+void ExpressionChannelModel::valuesChanged() {
+  if (!m_rows.empty()) emit dataChanged(index(0), index(int(m_rows.size()) - 1), {ValueRole});
+}
+
+}  // namespace riglens::app

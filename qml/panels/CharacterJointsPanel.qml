@@ -1,0 +1,65 @@
+// Joint overrides of a splat character's head rig: pitch / yaw / roll on top
+// of each joint's rest rotation, in degrees, with a reset.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+PanelSection {
+    id: panel
+    objectName: "characterJointsPanel"
+    required property QtObject character
+    readonly property var axes: [qsTr("pitch"), qsTr("yaw"), qsTr("roll")]
+    property int revision: 0  // bumped on every change so the sliders re-read
+    title: qsTr("Head joints")
+
+    Connections {
+        target: panel.character
+        function onControlsChanged() { panel.revision++ }
+        function onSceneChanged() { panel.revision++ }
+    }
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: 4
+        visible: panel.character.kind === "character"
+        ListView {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: panel.character.jointNames
+            ScrollBar.vertical: ScrollBar {}
+            delegate: ColumnLayout {
+                id: joint
+                required property string modelData
+                readonly property var degrees: { panel.revision; return panel.character.jointRotation(modelData) }
+                width: ListView.view.width
+                spacing: 0
+                Label { text: joint.modelData; font.bold: true; topPadding: 4 }
+                Repeater {
+                    model: 3
+                    delegate: RowLayout {
+                        required property int index
+                        Label { text: panel.axes[index]; Layout.preferredWidth: 40; font.pixelSize: 11 }
+                        Slider {
+                            objectName: "joint_" + joint.modelData + "_" + index
+                            Layout.fillWidth: true
+                            from: -45; to: 45; stepSize: 0
+                            value: joint.degrees[index]
+                            onMoved: {
+                                const d = joint.degrees.slice()
+                                d[index] = value
+                                panel.character.setJointRotation(joint.modelData, d[0], d[1], d[2])
+                            }
+                        }
+                        Label { text: Number(joint.degrees[index]).toFixed(1) + "°"; font.pixelSize: 11; Layout.preferredWidth: 44 }
+                    }
+                }
+            }
+        }
+        Button { text: qsTr("Reset joints"); onClicked: panel.character.resetJoints() }
+    }
+    EmptyState {
+        visible: panel.character.kind !== "character"
+        text: qsTr("A splat scene has no joints.")
+    }
+}

@@ -1,0 +1,89 @@
+// How a splat character is shown and where it looks: the tint (joint, uv,
+// height, flat, normals), gaussian sigma and opacity; the gaze per eye and
+// look-at-a-point in head space.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+PanelSection {
+    id: panel
+    objectName: "characterLookPanel"
+    required property QtObject character
+    readonly property var gazeNames: [qsTr("Left pitch"), qsTr("Left yaw"), qsTr("Right pitch"), qsTr("Right yaw")]
+    title: qsTr("Look and gaze")
+
+    Flickable {
+        anchors.fill: parent
+        contentHeight: column.implicitHeight
+        clip: true
+        ScrollBar.vertical: ScrollBar {}
+        ColumnLayout {
+            id: column
+            width: parent.width
+            spacing: 4
+            RowLayout {
+                Label { text: qsTr("Tint"); Layout.preferredWidth: 60 }
+                ComboBox {
+                    objectName: "characterTint"
+                    Layout.fillWidth: true
+                    enabled: panel.character.kind === "character"
+                    model: panel.character.tints
+                    currentIndex: panel.character.tints.indexOf(panel.character.tint)
+                    onActivated: (index) => panel.character.tint = panel.character.tints[index]
+                }
+            }
+            RowLayout {
+                Label { text: qsTr("Sigma"); Layout.preferredWidth: 60 }
+                Slider {
+                    objectName: "characterSigma"
+                    Layout.fillWidth: true
+                    enabled: panel.character.kind === "character"
+                    from: 0.0005; to: 0.01; stepSize: 0
+                    value: panel.character.sigma
+                    onMoved: panel.character.sigma = value
+                }
+                Label { text: (panel.character.sigma * 1000).toFixed(1) + " mm"; font.pixelSize: 11; Layout.preferredWidth: 52 }
+            }
+            RowLayout {
+                Label { text: qsTr("Opacity"); Layout.preferredWidth: 60 }
+                Slider {
+                    objectName: "characterOpacity"
+                    Layout.fillWidth: true
+                    enabled: panel.character.kind === "character"
+                    from: 0; to: 1; stepSize: 0
+                    value: panel.character.opacity
+                    onMoved: panel.character.opacity = value
+                }
+                Label { text: panel.character.opacity.toFixed(2); font.pixelSize: 11; Layout.preferredWidth: 52 }
+            }
+            Label { text: qsTr("Gaze (degrees)"); font.bold: true; topPadding: 6; visible: panel.character.kind === "character" }
+            Repeater {
+                model: panel.character.kind === "character" ? 4 : 0
+                delegate: RowLayout {
+                    required property int index
+                    Label { text: panel.gazeNames[index]; Layout.preferredWidth: 80; font.pixelSize: 11 }
+                    Slider {
+                        objectName: "gaze_" + index
+                        Layout.fillWidth: true
+                        from: -0.7; to: 0.7; stepSize: 0
+                        value: panel.character.gaze[index]
+                        onMoved: panel.character.setGaze(index, value)
+                    }
+                    Label { text: (panel.character.gaze[index] * 180 / Math.PI).toFixed(1); font.pixelSize: 11; Layout.preferredWidth: 40 }
+                }
+            }
+            RowLayout {
+                visible: panel.character.kind === "character"
+                Label { text: qsTr("Look at"); font.pixelSize: 11 }
+                SpinBox { id: lookX; objectName: "lookX"; from: -200; to: 200; value: 0; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("x, cm (+ is the character's left)") }
+                SpinBox { id: lookY; objectName: "lookY"; from: -200; to: 200; value: 0; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("y, cm (up)") }
+                SpinBox { id: lookZ; objectName: "lookZ"; from: -200; to: 500; value: 60; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("z, cm (forward)") }
+            }
+            RowLayout {
+                visible: panel.character.kind === "character"
+                Button { objectName: "lookAt"; text: qsTr("Look there"); onClicked: panel.character.lookAt(lookX.value / 100, lookY.value / 100, lookZ.value / 100) }
+                Button { text: qsTr("Reset gaze"); onClicked: panel.character.resetGaze() }
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+// What a splat character or scene holds: the pack bytes on the CPU, every GPU
+// buffer of the GNM, lift and splat passes, and the sink's slots per branch.
+// When the GPU cannot run the character passes, says so here.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+
+PanelSection {
+    id: panel
+    objectName: "characterMemoryPanel"
+    required property QtObject controller
+    required property QtObject character
+    readonly property var report: character.memoryReport
+    title: qsTr("Memory")
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: 2
+        Label {
+            objectName: "characterRenderError"
+            Layout.fillWidth: true
+            visible: panel.character.renderError.length > 0
+            text: qsTr("Character features are disabled: %1. Voxel rigs still open and draw.").arg(panel.character.renderError)
+            wrapMode: Text.Wrap
+            color: "#ff9b8a"
+        }
+        GridLayout {
+            columns: 2
+            Layout.fillWidth: true
+            rowSpacing: 1
+            Label { text: panel.character.kind === "splats" ? qsTr("Scene (CPU)") : qsTr("Pack (CPU)"); font.bold: true }
+            Label { objectName: "packBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.report.packBytes || 0) }
+            Label { text: qsTr("GPU total"); font.bold: true }
+            Label { objectName: "characterGpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.report.gpuBytes || 0) }
+        }
+        Repeater {
+            model: panel.report.branches || []
+            delegate: Label {
+                required property var modelData
+                objectName: "slots_" + modelData.name
+                text: qsTr("Slots %1: %2 / %3 (from %4)").arg(modelData.name).arg(modelData.slotsUsed).arg(modelData.capacity).arg(modelData.slotOffset)
+                font.pixelSize: 11
+            }
+        }
+        Label { text: qsTr("GPU buffers"); font.bold: true; topPadding: 4 }
+        ListView {
+            objectName: "characterBuffers"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: panel.report.buffers || []
+            ScrollBar.vertical: ScrollBar {}
+            delegate: RowLayout {
+                required property var modelData
+                width: ListView.view.width
+                Label { text: modelData.name; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
+                Label { text: panel.controller.formatBytes(modelData.bytes); font.pixelSize: 11; opacity: 0.8 }
+            }
+        }
+    }
+}
