@@ -14,7 +14,7 @@ ApplicationWindow {
     required property QtObject controller
     readonly property var rigTints: ["color", "part", "joint", "normals", "wireframe", "sockets"]
     // The tints of what is open: the rig's, or the character's (joint, uv, height, flat, normals).
-    readonly property var tintModes: characterMode ? controller.character.tints : rigTints
+    readonly property var tintModes: controller.mode === "splats" ? [] : characterMode ? controller.character.tints : rigTints
     readonly property string tint: characterMode ? controller.character.tint : viewportItem.tint
     function setTint(mode) {
         if (characterMode)

@@ -43,6 +43,19 @@ RigViewport {
         color: "#ffb4b4"
     }
 
+    Label {
+        objectName: "characterRenderError"
+        anchors.centerIn: parent
+        width: Math.min(parent.width - 48, 520)
+        visible: ApplicationWindow.window.controller.character.renderError.length > 0
+        text: qsTr("This GPU cannot draw splat characters: %1.\nVoxel rigs still open and draw here; a Vulkan or OpenGL 4.3 device runs characters.")
+                  .arg(ApplicationWindow.window.controller.character.renderError)
+        horizontalAlignment: Text.AlignHCenter
+        wrapMode: Text.Wrap
+        color: "#ffb4b4"
+        font.pixelSize: 15
+    }
+
     BusyIndicator {
         objectName: "loadingIndicator"
         anchors.centerIn: parent
@@ -62,7 +75,7 @@ RigViewport {
         }
         Label {
             anchors.horizontalCenter: parent.horizontalCenter
-            text: qsTr("File → Open… or drop a run folder, rig.json or .glb here")
+            text: qsTr("File → Open… or drop a run folder, rig.json, .glb, character bundle, .aosrig or .ply here")
             color: "#8a96a3"
         }
     }

@@ -60,6 +60,10 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
   m_gaze = {};
   m_jointDegrees.clear();
   m_memory.clear();
+  if (!m_renderError.isEmpty()) {
+    m_renderError.clear();
+    emit renderErrorChanged();
+  }
   setRefusal({});
   rebuildChannels();
   recompute();
@@ -269,7 +273,8 @@ render::CharacterFrame CharacterController::frame() const {
   return frame;
 }
 
-void CharacterController::setRenderReport(const QVariantMap& memory, const QString& error) {
+void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error) {
+  if (scene != m_scene.get()) return;
   if (memory != m_memory) {
     m_memory = memory;
     emit memoryChanged();

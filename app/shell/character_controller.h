@@ -91,8 +91,9 @@ class CharacterController : public QObject {
   void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it
   const std::shared_ptr<const core::CharacterScene>& scene() const { return m_scene; }
   render::CharacterFrame frame() const;  // the current controls, for the viewport
-  // From the viewport after a frame (render thread values copied in sync).
-  void setRenderReport(const QVariantMap& memory, const QString& error);
+  // From the viewport after a frame of `scene` (render thread values copied
+  // in sync); a late report about a scene no longer open is dropped.
+  void setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error);
 
  signals:
   void sceneChanged();

@@ -328,7 +328,8 @@ void RigViewportItem::syncCharacter(CharacterController& character, QRect viewpo
   state.showAxes = m_showAxes;
   const QVariantMap report = m_renderer->characterReport();
   const QString failure = m_renderer->failure();
-  QMetaObject::invokeMethod(&character, [c = &character, report, failure] { c->setRenderReport(report, failure); }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(
+      &character, [c = &character, s = scene.get(), report, failure] { c->setRenderReport(s, report, failure); }, Qt::QueuedConnection);
   m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
   m_modelChanged = false;
 }

@@ -10,6 +10,8 @@ PanelSection {
     required property QtObject character
     readonly property var axes: [qsTr("pitch"), qsTr("yaw"), qsTr("roll")]
     property int revision: 0  // bumped on every change so the sliders re-read
+    // Disabled (not hidden) when the GPU cannot run the character passes.
+    enabled: character.renderError.length === 0
     title: qsTr("Head joints")
 
     Connections {

@@ -10,6 +10,8 @@ PanelSection {
     objectName: "characterLookPanel"
     required property QtObject character
     readonly property var gazeNames: [qsTr("Left pitch"), qsTr("Left yaw"), qsTr("Right pitch"), qsTr("Right yaw")]
+    // Disabled (not hidden) when the GPU cannot run the character passes.
+    enabled: character.renderError.length === 0
     title: qsTr("Look and gaze")
 
     Flickable {

@@ -11,6 +11,8 @@ PanelSection {
     id: panel
     objectName: "expressionPanel"
     required property QtObject character
+    // Disabled (not hidden) when the GPU cannot run the character passes.
+    enabled: character.renderError.length === 0
     title: qsTr("Expression")
 
     ColumnLayout {

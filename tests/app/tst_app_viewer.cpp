@@ -20,6 +20,7 @@
 #include "app_controller.h"
 #include "interop_clients.h"
 #include "main_window.h"
+#include "viewer_harness.h"
 #include "reference_math.h"
 #include "riglens/core/sample_runs.h"
 #include "test_paths.h"
@@ -28,78 +29,28 @@ Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
 using namespace riglens;
 
-namespace {
-
-QPointF centreOf(QQuickItem* item) { return item->mapToScene(QPointF(item->width() / 2, item->height() / 2)); }
-
-// How many pixels of the viewport differ between two grabs.
-int differingPixels(const QImage& a, const QImage& b, QRect rect) {
-  int n = 0;
-  for (int y = rect.top(); y <= rect.bottom(); y += 2)
-    for (int x = rect.left(); x <= rect.right(); x += 2) n += a.pixel(x, y) != b.pixel(x, y);
-  return n;
-}
-
-}  // namespace
-
 class TestAppViewer : public QObject {
   Q_OBJECT
   QTemporaryDir m_dir;
-  std::unique_ptr<app::AppController> m_controller;
-  std::unique_ptr<QQmlApplicationEngine> m_engine;
+  test::ViewerHarness m_ui;
+  app::AppController* m_controller = nullptr;
   QQuickWindow* m_window = nullptr;
   QQuickItem* m_viewport = nullptr;
 
-  void openAndWait(const QString& path) {
-    m_controller->open(path);
-    QTRY_VERIFY_WITH_TIMEOUT(!m_controller->loading(), 20000);
-    QVERIFY2(m_controller->hasDocument(), qPrintable(m_controller->lastError()));
-    const int frames = m_viewport->property("framesRendered").toInt();
-    QTRY_VERIFY_WITH_TIMEOUT(m_viewport->property("framesRendered").toInt() > frames + 1, 10000);
-  }
-
-  // A grab after at least one more engine frame (QTRY inside a helper that
-  // returns a value is not possible: wait by hand, then grab).
-  QImage settledGrab() {
-    const int frames = m_viewport->property("framesRendered").toInt();
-    m_window->update();
-    QDeadlineTimer deadline(10000);
-    while (m_viewport->property("framesRendered").toInt() <= frames && !deadline.hasExpired()) QTest::qWait(10);
-    return m_window->grabWindow();
-  }
-
-  QRect viewportRect() const {
-    const qreal dpr = m_window->devicePixelRatio();
-    return QRectF(m_viewport->mapToScene(QPointF(0, 0)) * dpr, m_viewport->size() * dpr).toAlignedRect();
-  }
-
-  // By objectName through the visual tree: view delegates have no QObject
-  // parent, so QObject::findChild does not see them.
-  QQuickItem* find(const QString& name) { return findIn(m_window->contentItem(), name); }
-  static QQuickItem* findIn(QQuickItem* item, const QString& name) {
-    if (item->objectName() == name) return item;
-    for (QQuickItem* child : item->childItems())
-      if (QQuickItem* found = findIn(child, name)) return found;
-    return nullptr;
-  }
+  void openAndWait(const QString& path) { QVERIFY2(m_ui.openAndWait(path), qPrintable(m_controller->lastError())); }
+  QImage settledGrab() { return m_ui.settledGrab(); }
+  QRect viewportRect() const { return m_ui.viewportRect(); }
+  QQuickItem* find(const QString& name) { return m_ui.find(name); }
 
  private slots:
   void initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("RigLensTests"));
-    QStandardPaths::setTestModeEnabled(true);
     for (const char* name : {"tank-cubes", "walker-cubes"})
       QVERIFY(core::writeSampleRun(*core::makeSampleRun(name), m_dir.filePath(name).toStdString()));
-    m_controller = std::make_unique<app::AppController>();
-    m_engine = std::make_unique<QQmlApplicationEngine>();
     QString error;
-    m_window = app::createMainWindow(*m_engine, *m_controller, &error);
-    QVERIFY2(m_window, qPrintable(error));
-    m_window->resize(1280, 800);
-    QVERIFY(QTest::qWaitForWindowExposed(m_window));
-    m_window->requestActivate();  // window shortcuts need the active window
-    QVERIFY(QTest::qWaitForWindowActive(m_window));
-    m_viewport = find("viewport");
-    QVERIFY(m_viewport);
+    QVERIFY2(m_ui.start(&error), qPrintable(error));
+    m_controller = m_ui.controller.get();
+    m_window = m_ui.window;
+    m_viewport = m_ui.viewport;
   }
 
   void draggingASliderPosesThePart() {
@@ -110,16 +61,7 @@ class TestAppViewer : public QObject {
     QVERIFY(slider);
     QTRY_VERIFY(slider->isVisible() && slider->width() > 50);
     // Drag the handle from its current position (0 rad, the middle) to 80% of the range.
-    auto* handle = slider->property("handle").value<QQuickItem*>();
-    QVERIFY(handle);
-    const QPointF start = centreOf(handle);
-    const double left = slider->property("leftPadding").toDouble();
-    const double available = slider->property("availableWidth").toDouble();
-    const QPointF end = slider->mapToScene(QPointF(left + 0.8 * available, slider->height() / 2));
-    QTest::mousePress(m_window, Qt::LeftButton, {}, start.toPoint());
-    for (int i = 1; i <= 10; ++i)
-      QTest::mouseMove(m_window, (start + (end - start) * (i / 10.0)).toPoint(), 10);
-    QTest::mouseRelease(m_window, Qt::LeftButton, {}, end.toPoint());
+    m_ui.dragSlider(slider, 0.8);
     // The drag ends near 80% of [-pi, pi] (0.6 pi; where exactly depends on the
     // style's handle geometry); the controller holds what the slider shows.
     QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") - slider->property("value").toDouble()) < 1e-9);
@@ -131,9 +73,9 @@ class TestAppViewer : public QObject {
     QVERIFY(test::maxAbsDiff(worlds[1], test::aboutPivot(test::rotY(yaw), 16, 9, 19)) < 1e-4);
     const QImage after = settledGrab();
     after.save(test::outputPath("viewer_slider.png"));
-    QVERIFY2(differingPixels(before, after, viewportRect()) > 500, "the viewport did not change");
+    QVERIFY2(test::differingPixels(before, after, viewportRect()) > 500, "the viewport did not change");
     // Reset all puts it back.
-    QTest::mouseClick(m_window, Qt::LeftButton, {}, centreOf(find("resetAllJoints")).toPoint());
+    QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(find("resetAllJoints")).toPoint());
     QTRY_COMPARE(m_controller->jointValue("turret_yaw"), 0.0);
   }
 
@@ -143,7 +85,7 @@ class TestAppViewer : public QObject {
     QTest::keyClick(m_window, Qt::Key_2);
     QTRY_COMPARE(m_viewport->property("tint").toString(), QString("part"));
     const QImage part = settledGrab();
-    QVERIFY(differingPixels(color, part, viewportRect()) > 500);
+    QVERIFY(test::differingPixels(color, part, viewportRect()) > 500);
     QTest::keyClick(m_window, Qt::Key_1);
     QTRY_COMPARE(m_viewport->property("tint").toString(), QString("color"));
   }
@@ -152,7 +94,7 @@ class TestAppViewer : public QObject {
     openAndWait(m_dir.filePath("walker-cubes"));
     auto* clip = find("clip_walk");
     QVERIFY(clip);
-    QTest::mouseClick(m_window, Qt::LeftButton, {}, centreOf(clip).toPoint());
+    QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(clip).toPoint());
     QTRY_COMPARE(m_controller->playingAnimation(), QString("walk"));
     QTRY_VERIFY(m_controller->playTimeMs() > 0);  // the clock runs
     // Scrub to a fixed time (paused) with the idle clock at the same time:
@@ -183,7 +125,7 @@ class TestAppViewer : public QObject {
 
   void exportingThroughTheControllerValidates() {
     const QString out = m_dir.filePath("walker.glb");
-    QSignalSpy finished(m_controller.get(), &app::AppController::exportFinished);
+    QSignalSpy finished(m_controller, &app::AppController::exportFinished);
     m_controller->exportGlb(out, false, 1e-4);
     QVERIFY(m_controller->exporting());
     m_controller->waitForExport();
@@ -214,15 +156,12 @@ class TestAppViewer : public QObject {
     const QImage after = settledGrab();
     // The walker is still drawn (below the banner, which covers the top).
     const QRect below = viewportRect().adjusted(0, int(banner->height() + 40), 0, 0);
-    QVERIFY(differingPixels(before, after, below) < 50);
+    QVERIFY(test::differingPixels(before, after, below) < 50);
     m_controller->clearError();
     QTRY_VERIFY(!banner->isVisible());
   }
 
-  void cleanupTestCase() {
-    m_engine.reset();
-    m_controller.reset();
-  }
+  void cleanupTestCase() { m_ui.stop(); }
 };
 
 QTEST_MAIN(TestAppViewer)

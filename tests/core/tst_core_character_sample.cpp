@@ -16,6 +16,7 @@
 #include "riglens/core/bundle.h"
 #include "riglens/core/character_sample.h"
 #include "riglens/core/character_scene.h"
+#include "riglens/core/expressions.h"
 #include "riglens/core/file_io.h"
 #include "riglens/core/gnm.h"
 #include "riglens/core/head_ext.h"
@@ -126,6 +127,37 @@ class TestCharacterSample : public QObject {
     QCOMPARE(bundle->expression.segments.back().name, std::string("gaze"));
     QVERIFY(bundle->gnmPack.has_value());
     QVERIFY(bundle->residentBytes > 3'000'000);
+  }
+
+  void declaredGnmSpaceTakesThePackLayout() {
+    // expression_space {kind: gnm, arkit_map: true} without dim/names/segments:
+    // they come from the pack; a dim that disagrees with the pack is refused.
+    const fs::path root = m_dir.path().toStdString();
+    const fs::path dir = root / "declared";
+    fs::create_directories(dir);
+    fs::copy_file(root / "sample-bundle" / "sample-face.aosrig", dir / "sample-face.aosrig", fs::copy_options::overwrite_existing);
+    json scene = json::parse(std::ifstream(root / "sample-bundle" / "scene.json"));
+    scene["expression_space"] = {{"kind", "gnm"}, {"arkit_map", true}};
+    std::ofstream(dir / "scene.json") << scene.dump();
+    auto bundle = loadBundle(dir);
+    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QCOMPARE(bundle->expression.dim, 57);
+    QCOMPARE(bundle->expression.names.size(), std::size_t(57));
+    QCOMPARE(bundle->expression.segments.back().name, std::string("gaze"));
+    QVERIFY(bundle->expression.arkitMap.has_value());
+    std::vector<float> arkit(52, 0.0f);
+    const auto jaw = std::find(arkitNames().begin(), arkitNames().end(), "JawOpen");
+    QVERIFY(jaw != arkitNames().end());
+    arkit[std::size_t(jaw - arkitNames().begin())] = 1.0f;
+    auto rig = toRigVector(bundle->expression, ExpressionKind::Arkit52, arkit, &bundle->gnmPack->headExt);
+    QVERIFY2(rig, rig ? "" : rig.error().message.c_str());
+    QCOMPARE(rig->size(), std::size_t(57));
+    QVERIFY(std::any_of(rig->begin() + 20, rig->begin() + 40, [](float v) { return v != 0.0f; }));  // the jaw moves lower_face
+    scene["expression_space"]["dim"] = 387;
+    std::ofstream(dir / "scene.json") << scene.dump();
+    auto wrong = loadBundle(dir);
+    QVERIFY(!wrong);
+    QVERIFY2(QString::fromStdString(wrong.error().message).contains("/expression_space/dim is 387 but the GNM pack takes 57"), wrong.error().message.c_str());
   }
 
   void loadsTheRealMyraManifest() {

@@ -183,6 +183,17 @@ class BundleLoader {
       if (e.contains("names")) m_b.expression.names = e["names"].get<std::vector<std::string>>();
       for (const auto& seg : e.value("segments", json::array()))
         m_b.expression.segments.push_back({seg.value("name", std::string()), seg.value("start", 0), seg.value("count", 0)});
+      if (m_b.gnmPack && m_b.expression.kind == ExpressionKind::Gnm) {
+        // A declared GNM space takes what it leaves out from the pack's
+        // layout, and must agree with it where it does not.
+        const ExpressionSpace packSpace = gnmExpressionSpace(m_b.gnmPack->headExt, false);
+        if (m_b.expression.dim == 0) m_b.expression.dim = packSpace.dim;
+        if (m_b.expression.dim != packSpace.dim)
+          return makeError(ErrorCode::Invalid, (m_b.folder / "scene.json").string() + ": /expression_space/dim is " + std::to_string(m_b.expression.dim) +
+                                                   " but the GNM pack takes " + std::to_string(packSpace.dim) + " controls");
+        if (m_b.expression.names.empty()) m_b.expression.names = packSpace.names;
+        if (m_b.expression.segments.empty()) m_b.expression.segments = packSpace.segments;
+      }
       if (e.value("arkit_map", false) && m_b.gnmPack) m_b.expression.arkitMap = ArkitToGnmMap::create(m_b.gnmPack->headExt);
       return {};
     }

@@ -111,7 +111,8 @@ ArkitToGnmMap ArkitToGnmMap::create(const HeadExtLayout& layout, Options options
 void ArkitToGnmMap::apply(std::span<const float> a, std::span<float> out) const {
   std::fill(out.begin(), out.begin() + std::min<std::size_t>(out.size(), std::size_t(m_dim)), 0.0f);
   for (const Term& t : m_terms)  // clamped after every accumulation step, in table order
-    out[std::size_t(t.slot)] = std::clamp(out[std::size_t(t.slot)] + a[std::size_t(t.arkit)] * t.gain, -m_clamp, m_clamp);
+    if (std::size_t(t.slot) < out.size())  // a shorter `out` than the layout keeps what fits
+      out[std::size_t(t.slot)] = std::clamp(out[std::size_t(t.slot)] + a[std::size_t(t.arkit)] * t.gain, -m_clamp, m_clamp);
   if (m_gazeStart >= 0 && out.size() >= std::size_t(m_gazeStart + 4)) {
     const auto w = [&](int i) { return a[std::size_t(m_look[std::size_t(i)])]; };
     const float s = float(kGazeFullScale);

@@ -1,0 +1,268 @@
+// The viewer's character mode as a user works it, on a real window under
+// Xvfb with Qt Quick on Vulkan: open the sample bundle (the ICT face), drag
+// an expression slider and the rendered face changes (and Reset puts it
+// back exactly); filter the channels; ask for ARKit on a space without a map
+// and read the refusal; gaze, look-at and a head joint move the face; tints
+// by shortcut; the memory panel lists the GPU buffers and slots; an ARKit
+// bundle takes ARKit sliders; a .ply scene opens; a broken pack shows the
+// error and keeps what was open; a voxel run replaces the character.
+// Run again on OpenGL 3.3 (no compute shaders): the character features are
+// disabled with the reason and voxel runs still draw.
+#include <QtTest/QtTest>
+
+#include <QtQml/QQmlExtensionPlugin>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "character_controller.h"
+#include "riglens/core/character_sample.h"
+#include "riglens/core/file_io.h"
+#include "riglens/core/gaussian_ply.h"
+#include "riglens/core/sample_runs.h"
+#include "test_paths.h"
+#include "viewer_harness.h"
+
+Q_IMPORT_QML_PLUGIN(RigLensPlugin)
+
+using namespace riglens;
+namespace fs = std::filesystem;
+
+class TestAppCharacter : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  test::ViewerHarness m_ui;
+  app::AppController* m_app = nullptr;
+  app::CharacterController* m_character = nullptr;
+  // OpenGL without compute (the second ctest run) expects the character refused.
+  const bool m_expectNoCompute = qEnvironmentVariableIsSet("RIGLENS_TEST_EXPECT_NO_COMPUTE");
+
+  QString path(const char* name) const { return m_dir.filePath(name); }
+  QQuickItem* find(const QString& name) const { return m_ui.find(name); }
+  int changedPixels(const QImage& before, const QImage& after) const { return test::differingPixels(before, after, m_ui.viewportRect()); }
+
+  // Pixels of the viewport that are not its background (#20262e).
+  int facePixels(const QImage& image) const {
+    const QRect r = m_ui.viewportRect();
+    int n = 0;
+    for (int y = r.top(); y <= r.bottom(); y += 2)
+      for (int x = r.left(); x <= r.right(); x += 2) {
+        const QColor c(image.pixel(x, y));
+        n += std::abs(c.red() - 0x20) + std::abs(c.green() - 0x26) + std::abs(c.blue() - 0x2e) > 30;
+      }
+    return n;
+  }
+
+  // Waits until the item exists (view delegates are created lazily) and is laid out.
+  QQuickItem* visibleItem(const QString& name) {
+    QDeadlineTimer deadline(5000);
+    QQuickItem* item = find(name);
+    while ((!item || !item->isVisible() || item->width() < 20) && !deadline.hasExpired()) {
+      QTest::qWait(10);
+      item = find(name);
+    }
+    return item;
+  }
+
+ private slots:
+  void initTestCase() {
+    const fs::path root = m_dir.path().toStdString();
+    auto written = core::writeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face", root);
+    QVERIFY2(written, written ? "" : written.error().message.c_str());
+    // The same bundle, declaring the default ARKit -> GNM map.
+    fs::create_directories(root / "arkit-bundle");
+    fs::copy_file(root / "sample-bundle" / "sample-face.aosrig", root / "arkit-bundle" / "sample-face.aosrig");
+    nlohmann::json scene = nlohmann::json::parse(std::ifstream(root / "sample-bundle" / "scene.json"));
+    scene["expression_space"] = {{"kind", "gnm"}, {"arkit_map", true}};
+    std::ofstream(root / "arkit-bundle" / "scene.json") << scene.dump(2);
+    QVERIFY(core::writeFileAtomically(root / "torus.ply", core::encodeGaussianPly(core::makeGaussianTorus(5000))));
+    auto bytes = core::readFileBytes(root / "sample-face.aosrig");
+    QVERIFY(bytes);
+    bytes->resize(bytes->size() / 3);
+    QVERIFY(core::writeFileAtomically(root / "half.aosrig", *bytes));
+    QVERIFY(core::writeSampleRun(*core::makeSampleRun("tank-cubes"), (root / "tank-cubes").string()));
+    QString error;
+    QVERIFY2(m_ui.start(&error), qPrintable(error));
+    m_app = m_ui.controller.get();
+    m_character = m_app->characterController();
+  }
+
+  void computeLessGpuDisablesCharacters() {
+    if (!m_expectNoCompute) return;  // the Vulkan run checks the working path below
+    QVERIFY2(m_ui.openAndWait(path("sample-bundle")), qPrintable(m_app->lastError()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_character->renderError().isEmpty(), 10000);
+    QVERIFY2(m_character->renderError().contains("no compute shaders"), qPrintable(m_character->renderError()));
+    QTRY_VERIFY(find("characterRenderError")->isVisible());
+    QVERIFY(!find("expressionPanel")->isEnabled());
+    // Voxel viewing still works on this GPU.
+    QVERIFY2(m_ui.openAndWait(path("tank-cubes")), qPrintable(m_app->lastError()));
+    QCOMPARE(m_app->mode(), QString("rig"));
+    QTRY_VERIFY(facePixels(m_ui.settledGrab()) > 2000);
+    QVERIFY(!find("characterRenderError")->isVisible());
+  }
+
+  void movingAnExpressionSliderChangesTheFace() {
+    if (m_expectNoCompute) return;
+    QVERIFY2(m_ui.openAndWait(path("sample-bundle")), qPrintable(m_app->lastError()));
+    QCOMPARE(m_app->mode(), QString("character"));
+    QCOMPARE(m_app->documentTitle(), QString("sample-face"));
+    QVERIFY(visibleItem("expressionPanel"));
+    QVERIFY(!find("leftPanel")->isVisible());
+    const QImage before = m_ui.settledGrab();
+    QVERIFY2(m_character->renderError().isEmpty(), qPrintable(m_character->renderError()));
+    QVERIFY2(facePixels(before) > 2000, "no face in the viewport");
+    auto* slider = visibleItem("channel_lower_face_000");
+    QVERIFY(slider);
+    m_ui.dragSlider(slider, 0.95);  // the jaw, most of the way to +3
+    const int channel = m_character->findChannel("lower_face_000");
+    QTRY_VERIFY(m_character->channelValue(channel) > 2.0);
+    QVERIFY(std::abs(m_character->channelValue(channel) - slider->property("value").toDouble()) < 1e-6);  // held as a float
+    QCOMPARE(double(m_character->frame().headExt[20]), m_character->channelValue(channel));  // lower_face starts at 20 here
+    const QImage after = m_ui.settledGrab();
+    after.save(test::outputPath("character_slider.png"));
+    QVERIFY2(changedPixels(before, after) > 500, qPrintable(QString("only %1 pixels changed").arg(changedPixels(before, after))));
+    // Reset: the neutral face again, pixel for pixel.
+    m_ui.click(find("resetChannels"));
+    QTRY_COMPARE(m_character->channelValue(channel), 0.0);
+    QVERIFY(changedPixels(before, m_ui.settledGrab()) == 0);
+  }
+
+  void filterNarrowsTheChannels() {
+    if (m_expectNoCompute) return;
+    auto* channels = m_character->channels();
+    const int all = channels->property("count").toInt();
+    QCOMPARE(all, 53);  // the sample's coefficients; gaze lives in its own section
+    m_ui.click(find("channelFilter"));
+    for (const char c : std::string("right_eye")) QTest::keyClick(m_ui.window, c);
+    QTRY_COMPARE(m_character->filter(), QString("right_eye"));
+    QCOMPARE(channels->property("count").toInt(), 10);
+    m_character->setFilter({});
+    QCOMPARE(channels->property("count").toInt(), all);
+  }
+
+  void arkitWithoutAMapIsRefusedInTheUi() {
+    if (m_expectNoCompute) return;
+    QVERIFY(!m_character->arkitAvailable());
+    m_ui.click(find("modeArkit"));
+    QTRY_VERIFY(find("arkitRefusal")->isVisible());
+    const QString text = find("arkitRefusal")->property("text").toString();
+    QVERIFY2(text.contains("refused") && text.contains("no arkit map"), qPrintable(text));
+    QCOMPARE(m_character->channelMode(), QString("gnm"));
+    QVERIFY(!find("modeArkit")->property("checked").toBool());
+    m_character->clearRefusal();
+  }
+
+  void gazeLookAtAndJointsMoveTheFace() {
+    if (m_expectNoCompute) return;
+    const QImage neutral = m_ui.settledGrab();
+    find("lookX")->setProperty("value", 60);  // 60 cm to the character's left, 60 cm ahead
+    m_ui.click(find("lookAt"));
+    QTRY_VERIFY(m_character->gaze()[1].toDouble() > 0.5);  // left eye yaw: towards +x
+    QVERIFY(m_character->gaze()[3].toDouble() > 0.5);
+    const QImage looking = m_ui.settledGrab();
+    QVERIFY2(changedPixels(neutral, looking) > 50, qPrintable(QString::number(changedPixels(neutral, looking))));
+    m_character->resetGaze();
+    auto* headYaw = visibleItem("joint_head_1");
+    QVERIFY(headYaw);
+    m_ui.dragSlider(headYaw, 0.9);
+    QTRY_VERIFY(m_character->jointRotation("head")[1].toDouble() > 20);
+    const QImage turned = m_ui.settledGrab();
+    QVERIFY2(changedPixels(neutral, turned) > 500, qPrintable(QString::number(changedPixels(neutral, turned))));
+    QCOMPARE(m_character->frame().jointOverrides.size(), std::size_t(1));
+    m_character->resetJoints();
+    QVERIFY(m_character->frame().jointOverrides.empty());
+  }
+
+  void tintShortcutsAndSigmaChangeTheLook() {
+    if (m_expectNoCompute) return;
+    m_ui.viewport->forceActiveFocus();
+    const QImage joint = m_ui.settledGrab();
+    QTest::keyClick(m_ui.window, Qt::Key_3);
+    QTRY_COMPARE(m_character->tint(), QString("height"));
+    QVERIFY(changedPixels(joint, m_ui.settledGrab()) > 500);
+    m_ui.click(find("tint_uv"));  // the tool bar lists the character's tints
+    QTRY_COMPARE(m_character->tint(), QString("uv"));
+    const QImage uv = m_ui.settledGrab();
+    m_ui.dragSlider(visibleItem("characterSigma"), 0.9);
+    QTRY_VERIFY(m_character->sigma() > 0.006);
+    QVERIFY(changedPixels(uv, m_ui.settledGrab()) > 500);
+    m_character->setSigma(0.002);
+    m_character->setTint("joint");
+  }
+
+  void memoryPanelListsTheGpuBuffers() {
+    if (m_expectNoCompute) return;
+    QTRY_VERIFY(!m_character->memoryReport().value("buffers").toList().isEmpty());
+    const QVariantMap report = m_character->memoryReport();
+    QStringList names;
+    for (const QVariant& b : report.value("buffers").toList()) names << b.toMap().value("name").toString();
+    QVERIFY2(names.contains("GNM basis (fp16)") && names.contains("sink centres") && names.contains("sort keys A"), qPrintable(names.join(", ")));
+    QVERIFY(report.value("gpuBytes").toLongLong() > report.value("packBytes").toLongLong() / 2);
+    QTRY_VERIFY(visibleItem("slots_head"));
+    QCOMPARE(find("slots_head")->property("text").toString(), QString("Slots head: 9409 / 9409 (from 0)"));
+  }
+
+  void anArkitBundleTakesArkitSliders() {
+    if (m_expectNoCompute) return;
+    QVERIFY2(m_ui.openAndWait(path("arkit-bundle")), qPrintable(m_app->lastError()));
+    QVERIFY(m_character->arkitAvailable());
+    const QImage before = m_ui.settledGrab();
+    m_ui.click(find("modeArkit"));
+    QTRY_COMPARE(m_character->channelMode(), QString("arkit"));
+    QCOMPARE(m_character->channels()->property("count").toInt(), 52);
+    QVERIFY(m_character->refusal().isEmpty());
+    m_character->setFilter("JawOpen");
+    auto* jaw = visibleItem("channel_JawOpen");
+    QVERIFY(jaw);
+    m_ui.dragSlider(jaw, 1.0);
+    QTRY_VERIFY(m_character->channelValue(m_character->findChannel("JawOpen")) > 0.9);
+    // The map sends the jaw into lower_face coefficients (the sample's 20..39).
+    const auto headExt = m_character->frame().headExt;
+    QVERIFY(std::any_of(headExt.begin() + 20, headExt.begin() + 40, [](float v) { return v != 0.0f; }));
+    QVERIFY(changedPixels(before, m_ui.settledGrab()) > 300);
+    m_character->setFilter({});
+  }
+
+  void aPlySceneOpens() {
+    if (m_expectNoCompute) return;
+    QVERIFY2(m_ui.openAndWait(path("torus.ply")), qPrintable(m_app->lastError()));
+    QCOMPARE(m_app->mode(), QString("splats"));
+    QCOMPARE(m_character->info().value("gaussians").toInt(), 5000);
+    const QImage image = m_ui.settledGrab();
+    image.save(test::outputPath("character_ply.png"));
+    QVERIFY(facePixels(image) > 2000);
+    QTRY_VERIFY(!m_character->memoryReport().value("buffers").toList().isEmpty());
+  }
+
+  void aBrokenPackShowsTheErrorAndKeepsTheScene() {
+    if (m_expectNoCompute) return;
+    const QImage before = m_ui.settledGrab();
+    m_app->open(path("half.aosrig"));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_app->loading(), 20000);
+    QTRY_VERIFY(find("errorBanner")->isVisible());
+    const QString text = find("errorText")->property("text").toString();
+    QVERIFY2(text.contains("half.aosrig"), qPrintable(text));
+    QCOMPARE(m_app->mode(), QString("splats"));
+    QCOMPARE(m_app->documentTitle(), QString("torus.ply"));
+    const QRect below = m_ui.viewportRect().adjusted(0, int(find("errorBanner")->height() + 40), 0, 0);
+    QVERIFY(test::differingPixels(before, m_ui.settledGrab(), below) < 50);
+    m_app->clearError();
+  }
+
+  void aVoxelRunReplacesTheCharacter() {
+    if (m_expectNoCompute) return;
+    QVERIFY2(m_ui.openAndWait(path("tank-cubes")), qPrintable(m_app->lastError()));
+    QCOMPARE(m_app->mode(), QString("rig"));
+    QVERIFY(!m_character->active());
+    QTRY_VERIFY(find("leftPanel")->isVisible());
+    QVERIFY(!find("characterLeftPanel")->isVisible());
+  }
+
+  void cleanupTestCase() { m_ui.stop(); }
+};
+
+QTEST_MAIN(TestAppCharacter)
+#include "tst_app_character.moc"

@@ -1,0 +1,113 @@
+// The real main window under test (Xvfb + Qt Quick on Vulkan or OpenGL),
+// driven the way a user drives it: find items by objectName through the
+// visual tree, drag sliders with the mouse, wait for engine frames, grab the
+// window. Shared by the app tests.
+#pragma once
+
+#include <QtTest/QtTest>
+
+#include <QtGui/QImage>
+#include <QtQml/QQmlApplicationEngine>
+#include <QtQuick/QQuickItem>
+#include <QtQuick/QQuickWindow>
+
+#include <memory>
+
+#include "app_controller.h"
+#include "main_window.h"
+
+namespace riglens::test {
+
+inline QPointF centreOf(QQuickItem* item) { return item->mapToScene(QPointF(item->width() / 2, item->height() / 2)); }
+
+// How many pixels differ between two grabs (every other pixel of `rect`).
+inline int differingPixels(const QImage& a, const QImage& b, QRect rect) {
+  int n = 0;
+  for (int y = rect.top(); y <= rect.bottom(); y += 2)
+    for (int x = rect.left(); x <= rect.right(); x += 2) n += a.pixel(x, y) != b.pixel(x, y);
+  return n;
+}
+
+class ViewerHarness {
+ public:
+  // Creates the controller and the window, waits until it is exposed and active.
+  bool start(QString* error) {
+    QCoreApplication::setOrganizationName(QStringLiteral("RigLensTests"));
+    QStandardPaths::setTestModeEnabled(true);
+    controller = std::make_unique<app::AppController>();
+    engine = std::make_unique<QQmlApplicationEngine>();
+    window = app::createMainWindow(*engine, *controller, error);
+    if (!window) return false;
+    window->resize(1280, 800);
+    if (!QTest::qWaitForWindowExposed(window)) return *error = "the window was never exposed", false;
+    window->requestActivate();  // window shortcuts need the active window
+    if (!QTest::qWaitForWindowActive(window)) return *error = "the window never became active", false;
+    viewport = find("viewport");
+    return viewport != nullptr || (*error = "no viewport item", false);
+  }
+
+  void stop() {
+    engine.reset();
+    controller.reset();
+  }
+
+  // Opens and waits for the load and two more engine frames; false (and the
+  // controller's error) when the document did not open.
+  bool openAndWait(const QString& path) {
+    controller->open(path);
+    QDeadlineTimer deadline(20000);
+    while (controller->loading() && !deadline.hasExpired()) QTest::qWait(10);
+    if (!controller->hasDocument() || controller->loading()) return false;
+    waitFrames(2);
+    return true;
+  }
+
+  void waitFrames(int count) {
+    const int frames = viewport->property("framesRendered").toInt();
+    window->update();
+    QDeadlineTimer deadline(10000);
+    while (viewport->property("framesRendered").toInt() < frames + count && !deadline.hasExpired()) QTest::qWait(10);
+  }
+
+  // A grab after at least one more engine frame.
+  QImage settledGrab() {
+    waitFrames(1);
+    return window->grabWindow();
+  }
+
+  QRect viewportRect() const {
+    const qreal dpr = window->devicePixelRatio();
+    return QRectF(viewport->mapToScene(QPointF(0, 0)) * dpr, viewport->size() * dpr).toAlignedRect();
+  }
+
+  // By objectName through the visual tree: view delegates have no QObject
+  // parent, so QObject::findChild does not see them.
+  QQuickItem* find(const QString& name) const { return findIn(window->contentItem(), name); }
+  static QQuickItem* findIn(QQuickItem* item, const QString& name) {
+    if (item->objectName() == name) return item;
+    for (QQuickItem* child : item->childItems())
+      if (QQuickItem* found = findIn(child, name)) return found;
+    return nullptr;
+  }
+
+  // Drags a Slider's handle with the mouse to `fraction` of its track.
+  void dragSlider(QQuickItem* slider, double fraction) {
+    auto* handle = slider->property("handle").value<QQuickItem*>();
+    const QPointF start = centreOf(handle);
+    const double left = slider->property("leftPadding").toDouble();
+    const double available = slider->property("availableWidth").toDouble();
+    const QPointF end = slider->mapToScene(QPointF(left + fraction * available, slider->height() / 2));
+    QTest::mousePress(window, Qt::LeftButton, {}, start.toPoint());
+    for (int i = 1; i <= 10; ++i) QTest::mouseMove(window, (start + (end - start) * (i / 10.0)).toPoint(), 10);
+    QTest::mouseRelease(window, Qt::LeftButton, {}, end.toPoint());
+  }
+
+  void click(QQuickItem* item) { QTest::mouseClick(window, Qt::LeftButton, {}, centreOf(item).toPoint()); }
+
+  std::unique_ptr<app::AppController> controller;
+  std::unique_ptr<QQmlApplicationEngine> engine;
+  QQuickWindow* window = nullptr;
+  QQuickItem* viewport = nullptr;
+};
+
+}  // namespace riglens::test
