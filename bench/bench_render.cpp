@@ -7,6 +7,10 @@
 //                               large frame is compared with (cost per triangle)
 //   BM_RenderFrameReadback      the large frame read back into a QImage, as
 //                               `riglens-cli render` does before writing the PNG
+//   BM_GnmGpu, BM_LiftGpu, BM_RadixSortGpu   one compute pass alone
+//   BM_SplatFrame/n/passes      a splat frame cut after 0..3 passes
+//   BM_CharacterFrame/passes    the viewer's character frame cut after 0..4 passes
+//   BM_MemoryBandwidth          the same run's memcpy baseline
 // Time from `riglens-cli render` start to PNG, against F3D on the same model:
 // tools/bench-render.sh.
 #include <benchmark/benchmark.h>
@@ -22,6 +26,8 @@ using riglens::bench::BM_MemoryBandwidth;
 
 #include "riglens/core/gnm_bake.h"
 #include "riglens/core/orbit_camera.h"
+#include "riglens/core/character_scene.h"
+#include "riglens/render/character_renderer.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/gpu_lift.h"
 #include "riglens/render/gpu_sort.h"
@@ -165,7 +171,28 @@ void BM_RadixSortGpu(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(n) * 28 * 4);
 }
 
-// A whole splat frame at 1280x720: projection + sort + blended quads, N gaussians.
+// Which passes a benchmark frame runs: range(1) passes, cut in frame order
+// (rig, project, sort, raster). The per-pass cost of one frame is the
+// difference between consecutive cuts, all measured in the same run.
+render::SplatPasses passesUpTo(std::int64_t count, bool withRig) {
+  render::SplatPasses p;
+  int left = int(count);
+  if (withRig) p.rig = left-- > 0;
+  p.project = left-- > 0;
+  p.sort = left-- > 0;
+  p.raster = left-- > 0;
+  return p;
+}
+
+// Bytes the compute passes must move per splat (what the memory bandwidth
+// bounds): projection reads the sink (52) and writes the projected pair (32)
+// and a key/value (8); the sort moves ~112 per key (4 passes of 28). The
+// raster reads 36 per splat plus whatever the quads cover (fragment-bound).
+std::int64_t splatComputeBytes(const render::SplatPasses& p) { return (p.project ? 92 : 0) + (p.sort ? 112 : 0) + (p.raster ? 36 : 0); }
+
+// A splat frame at 1280x720 of N gaussians (the torus), cut after
+// range(1) of its passes (0 none: the frame's clear and MSAA resolve alone,
+// 1 projection, 2 + sort, 3 + quads: the whole frame).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
   auto cloud = core::parseGaussianPly(core::encodeGaussianPly(core::makeGaussianTorus(n)), "torus");
@@ -176,6 +203,8 @@ void BM_SplatFrame(benchmark::State& state) {
   }
   render::SplatRenderer renderer(*device());
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+  const render::SplatPasses passes = passesUpTo(state.range(1), false);
+  renderer.setPasses(passes);
   core::OrbitCamera camera;
   core::Bounds bounds;
   bounds.include({-1.3f, -0.3f, -1.3f});
@@ -191,6 +220,46 @@ void BM_SplatFrame(benchmark::State& state) {
     (void)(*canvas)->renderWithoutReadback(renderer, frame);
   }
   state.SetItemsProcessed(state.iterations() * std::int64_t(n));
+  state.SetBytesProcessed(state.iterations() * std::int64_t(n) * splatComputeBytes(passes));
+}
+
+// One viewer frame of a full-size character (V 17,821, E 383, every
+// coefficient active) at 1280x720, as the app runs it: GNM -> lift ->
+// projection -> sort -> quads chained in one command buffer, the controls
+// and the view changing every frame; cut after range(0) passes (0 none,
+// 1 rig, 2 + projection, 3 + sort, 4 the whole frame).
+void BM_CharacterFrame(benchmark::State& state) {
+  static const auto pack = std::make_shared<const core::AosRigPack>(fullHead());
+  auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
+  if (!canvas) {
+    state.SkipWithError(canvas.error().message.c_str());
+    return;
+  }
+  render::CharacterRenderer renderer(*device());
+  renderer.setPack(pack);
+  const render::SplatPasses passes = passesUpTo(state.range(0), true);
+  renderer.setPasses(passes);
+  core::OrbitCamera camera;
+  camera.frame(*core::characterRestBounds(*pack), 16.0f / 9.0f);
+  render::FrameState frame;
+  frame.projection = camera.projection(16.0f / 9.0f);
+  render::CharacterFrame controls;
+  controls.headExt.assign(387, 0.25f);
+  renderer.setFrame(controls);
+  (void)(*canvas)->renderWithoutReadback(renderer, frame);  // uploads
+  float yaw = 0;
+  for (auto _ : state) {
+    controls.headExt[0] = -controls.headExt[0];  // new controls: GNM and the lift run again
+    renderer.setFrame(controls);
+    camera.setAngles(yaw += 1.0f, 10.0f);
+    frame.view = camera.view();
+    (void)(*canvas)->renderWithoutReadback(renderer, frame);
+  }
+  // GNM reads the active basis columns (V*E*3 halves) and writes V*12; the lift 64 per vertex.
+  const std::int64_t V = std::int64_t(pack->vertexCount), E = std::int64_t(pack->coeffCount);
+  const std::int64_t rig = passes.rig ? V * E * 6 + V * 12 + V * 64 : 0;
+  state.SetBytesProcessed(state.iterations() * (rig + V * splatComputeBytes(passes)));
+  state.counters["posed_frames"] = double(renderer.posedFrames());
 }
 
 }  // namespace
@@ -203,7 +272,12 @@ BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_SplatFrame)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_SplatFrame)
+    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 1, 2, 3}})
+    ->ArgNames({"n", "passes"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_CharacterFrame)->DenseRange(0, 4)->ArgName("passes")->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {

@@ -33,6 +33,7 @@ struct CharacterRenderer::Impl {
   std::string error;
   std::size_t posedFrames = 0;
   bool ready = false;
+  SplatPasses passes;
 
   void reset() {
     splats.reset();
@@ -65,6 +66,7 @@ struct CharacterRenderer::Impl {
     lift = std::move(l).value();
     splats = std::make_unique<SplatRenderer>(device);
     splats->setSink(lift->sink());
+    splats->setPasses(passes);
     joints = std::make_unique<core::GnmJointState>(*pack);
     framePending = true;
     return true;
@@ -82,8 +84,10 @@ struct CharacterRenderer::Impl {
     const std::span<const std::uint32_t> tints = newTints ? std::span<const std::uint32_t>(setup->tints) : std::span<const std::uint32_t>();
     if (auto staged = lift->setFrame(setup->params, {}, tints); !staged) return fail(staged.error().message);
     tintLook = frame.look;
-    gnm->encode(cb);
-    lift->encode(cb);
+    if (passes.rig) {
+      gnm->encode(cb);
+      lift->encode(cb);
+    }
     splats->markGaussiansChanged();
     framePending = false;
     ++posedFrames;
@@ -129,6 +133,11 @@ const std::string& CharacterRenderer::error() const { return m_impl->error; }
 std::size_t CharacterRenderer::posedFrames() const { return m_impl->posedFrames; }
 std::size_t CharacterRenderer::sortedFrames() const { return m_impl->splats ? m_impl->splats->sortedFrames() : 0; }
 std::size_t CharacterRenderer::activeCoefficients() const { return m_impl->gnm ? m_impl->gnm->activeCount() : 0; }
+
+void CharacterRenderer::setPasses(SplatPasses passes) {
+  m_impl->passes = passes;
+  if (m_impl->splats) m_impl->splats->setPasses(passes);
+}
 
 CharacterMemory CharacterRenderer::memory() const {
   const Impl& d = *m_impl;

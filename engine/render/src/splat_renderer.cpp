@@ -47,6 +47,7 @@ struct SplatRenderer::Impl {
   glm::mat4 lastView{0.0f}, lastProj{0.0f};
   QSize lastSize;
   std::size_t sortedFrames = 0;
+  SplatPasses passes;
 
   std::string failure;
 
@@ -219,18 +220,22 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   block.count[0] = d.count;
   block.count[1] = correction[1][1] < 0 ? 1u : 0u;
   batch->updateDynamicBuffer(d.ubo.get(), 0, sizeof(block), &block);
+  if (!d.passes.project) {
+    cb->resourceUpdate(batch);
+    return true;
+  }
   cb->beginComputePass(batch);
   cb->setComputePipeline(d.project.get());
   cb->setShaderResources(d.projectSrb.get());
   cb->dispatch(int((d.count + kProjectGroup - 1) / kProjectGroup), 1, 1);
   cb->endComputePass();
-  d.sort->encode(cb, d.count);
+  if (d.passes.sort) d.sort->encode(cb, d.count);
   return true;
 }
 
 void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
   Impl& d = *m_impl;
-  if (!d.draw || d.count == 0) return;
+  if (!d.draw || d.count == 0 || !d.passes.raster) return;
   const int bottom = target.height() - (rect.y() + rect.height());
   cb->setGraphicsPipeline(d.draw.get());
   cb->setViewport(QRhiViewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height())));
@@ -258,5 +263,6 @@ std::string SplatRenderer::failure() const { return m_impl->failure; }
 std::size_t SplatRenderer::gpuBytes() const { return totalBytes(buffers()); }
 void SplatRenderer::markGaussiansChanged() { m_impl->dirty = true; }
 std::size_t SplatRenderer::sortedFrames() const { return m_impl->sortedFrames; }
+void SplatRenderer::setPasses(SplatPasses passes) { m_impl->passes = passes; }
 
 }  // namespace riglens::render

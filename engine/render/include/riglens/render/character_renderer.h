@@ -65,6 +65,8 @@ class CharacterRenderer : public FrameDrawable {
   std::size_t sortedFrames() const;    // frames that ran the projection + sort
   std::size_t activeCoefficients() const;  // non-zero coefficients the last GNM pass visited
   CharacterMemory memory() const;
+  // Benchmarks only: cut frames after a pass (see SplatPasses).
+  void setPasses(SplatPasses passes);
 
  private:
   struct Impl;

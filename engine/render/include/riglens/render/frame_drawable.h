@@ -16,6 +16,16 @@ class QRhiRenderPassDescriptor;
 
 namespace riglens::render {
 
+// Which passes of a splat frame run: all of them normally; benchmarks time
+// frames cut after each pass to break one frame down per pass (Qt 6.4's
+// QRhi has no GPU timestamps to read back).
+struct SplatPasses {
+  bool rig = true;      // characters: GNM + lift (when the controls changed)
+  bool project = true;  // projection (3D -> 2D conic, culling, depth keys)
+  bool sort = true;     // radix sort of the keys
+  bool raster = true;   // blended quads
+};
+
 class FrameDrawable {
  public:
   virtual ~FrameDrawable() = default;

@@ -40,6 +40,8 @@ class SplatRenderer : public FrameDrawable {
   void markGaussiansChanged();
   // How many frames ran the projection + sort (the rest reused the order).
   std::size_t sortedFrames() const;
+  // Benchmarks only: cut frames after a pass (SplatPasses). `rig` is ignored here.
+  void setPasses(SplatPasses passes);
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
   BufferList buffers() const;
