@@ -57,6 +57,15 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
 }
 
 // --tint, --play/--time-ms, --set: a reproducible view for screenshots.
+// "NAME=VALUE" with a number after the first '='.
+std::optional<std::pair<QString, double>> parseAssignment(const QString& assignment) {
+  const int eq = assignment.indexOf('=');
+  bool ok = false;
+  const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
+  if (!ok) return std::nullopt;
+  return std::pair{assignment.left(eq), value};
+}
+
 std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuickWindow* window,
                                         riglens::app::AppController& controller, const QCommandLineOption& tint,
                                         const QCommandLineOption& play, const QCommandLineOption& time,
@@ -69,13 +78,11 @@ std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuick
         return QStringLiteral("unknown --tint '%1' for a character (joint, uv, height, flat, normals)").arg(parser.value(tint));
     }
     for (const QString& assignment : parser.values(set)) {
-      const int eq = assignment.indexOf('=');
-      bool ok = false;
-      const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
-      if (!ok) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
-      const int channel = character->findChannel(assignment.left(eq));
-      if (channel < 0) return QStringLiteral("no expression channel named '%1'").arg(assignment.left(eq));
-      character->setChannel(channel, value);
+      const auto parsed = parseAssignment(assignment);
+      if (!parsed) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
+      const int channel = character->findChannel(parsed->first);
+      if (channel < 0) return QStringLiteral("no expression channel named '%1'").arg(parsed->first);
+      character->setChannel(channel, parsed->second);
     }
     if (parser.isSet(play)) return QStringLiteral("--play: a splat character has no animations");
     return std::nullopt;
@@ -86,11 +93,9 @@ std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuick
       return QStringLiteral("unknown --tint '%1'").arg(parser.value(tint));
   }
   for (const QString& assignment : parser.values(set)) {
-    const int eq = assignment.indexOf('=');
-    bool ok = false;
-    const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
-    if (!ok) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
-    if (!controller.setJointValue(assignment.left(eq), value)) return controller.lastError();
+    const auto parsed = parseAssignment(assignment);
+    if (!parsed) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
+    if (!controller.setJointValue(parsed->first, parsed->second)) return controller.lastError();
   }
   if (parser.isSet(play)) {
     if (!controller.play(parser.value(play))) return controller.lastError();

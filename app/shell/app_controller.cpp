@@ -154,17 +154,22 @@ void AppController::waitForLoad() {
   }
 }
 
-void AppController::finishLoad() {
-  if (!m_loading || m_loadingCharacter) return;
+bool AppController::concludeLoad(const std::string* error) {
   m_loading = false;
-  auto result = m_load.result();
   emit loadingChanged();
-  if (!result) {
-    setError(QString::fromStdString(result.error().message));
+  if (error) {
+    setError(QString::fromStdString(*error));
     setStatus(tr("Could not open %1").arg(QFileInfo(m_loadingPath).fileName()));
-    return;
+    return false;
   }
   clearError();
+  return true;
+}
+
+void AppController::finishLoad() {
+  if (!m_loading || m_loadingCharacter) return;
+  auto result = m_load.result();
+  if (!concludeLoad(result ? nullptr : &result.error().message)) return;
   m_character->setScene(nullptr);
   m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(result).value()));
   m_documentPath = m_loadingPath;
@@ -188,15 +193,8 @@ void AppController::finishLoad() {
 
 void AppController::finishCharacterLoad() {
   if (!m_loading || !m_loadingCharacter) return;
-  m_loading = false;
   auto result = m_characterLoad.result();
-  emit loadingChanged();
-  if (!result) {
-    setError(QString::fromStdString(result.error().message));
-    setStatus(tr("Could not open %1").arg(QFileInfo(m_loadingPath).fileName()));
-    return;
-  }
-  clearError();
+  if (!concludeLoad(result ? nullptr : &result.error().message)) return;
   // A character replaces the voxel run: one document at a time.
   m_clock.stop();
   m_document.reset();

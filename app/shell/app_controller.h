@@ -171,6 +171,8 @@ class AppController : public QObject {
   void setError(const QString& message);
   void setStatus(const QString& message);
   void rememberRecent(const QString& path);
+  // The end of a load: false (the error shown, the open model kept) when it failed.
+  bool concludeLoad(const std::string* error);
   void finishLoad();
   void finishCharacterLoad();
   void opened(const QString& path, const QString& title);
