@@ -121,6 +121,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   frame.headExt = std::move(controls);
   frame.look = look;
   renderer.setFrame(std::move(frame));
+  renderer.setBoundingSphere(scene->bounds.center(), scene->bounds.radius());
   return renderSplats(**device, renderer, scene->bounds, size, yaw, pitch, samples, shots);
 }
 
@@ -133,6 +134,7 @@ int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int
   const core::Bounds bounds = core::cloudBounds(*cloud);
   render::SplatRenderer renderer(**device);
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+  renderer.setBoundingSphere(bounds.center(), bounds.radius());
   return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
 }
 

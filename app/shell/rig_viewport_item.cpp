@@ -50,6 +50,7 @@ class ViewportRenderer : public QObject {
       m_renderer->setModel(m_run);
       m_renderer->setCharacter(m_scene ? m_scene->pack : nullptr);
       m_renderer->setCloud(m_scene ? m_scene->cloud : nullptr);
+      if (m_scene) m_renderer->setSplatBounds(m_scene->bounds);
       m_modelPending = false;
     }
     m_renderer->setCharacterFrame(m_characterFrame);

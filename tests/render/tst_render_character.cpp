@@ -10,6 +10,9 @@
 #include <optional>
 #include <random>
 
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
+
 #include "riglens/core/character_sample.h"
 #include "riglens/core/character_view.h"
 #include "riglens/core/gnm.h"
@@ -206,6 +209,46 @@ class TestRenderCharacter : public QObject {
     state.view = camera.view();
     QVERIFY((*canvas)->render(renderer, state));
     QCOMPARE(renderer.sortedFrames(), std::size_t(3));
+  }
+
+  void boundingSphereCullsWholeFrames() {
+    // The owner's sphere around the torus: a view that cannot see it skips
+    // projection, sort and quads (background only); looking back draws it as
+    // before from the order kept for that view.
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(core::makeGaussianTorus(2000)), "torus.ply");
+    QVERIFY(cloud);
+    const core::Bounds bounds = core::cloudBounds(*cloud);
+    auto canvas = render::OffscreenCanvas::create(*m_device, QSize(96, 96));
+    QVERIFY(canvas);
+    render::SplatRenderer renderer(*m_device);
+    renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+    renderer.setBoundingSphere(bounds.center(), bounds.radius());
+    core::OrbitCamera camera;
+    camera.frame(bounds);
+    render::FrameState state;
+    state.view = camera.view();
+    state.projection = camera.projection(1.0f);
+    auto seen = (*canvas)->render(renderer, state);
+    QVERIFY(seen);
+    QCOMPARE(renderer.culledFrames(), std::size_t(0));
+    QCOMPARE(renderer.sortedFrames(), std::size_t(1));
+    // Turn the camera around on the spot: the torus is behind it.
+    render::FrameState away = state;
+    away.view = glm::rotate(glm::mat4(1.0f), glm::pi<float>(), glm::vec3(0, 1, 0)) * state.view;
+    auto empty = (*canvas)->render(renderer, away);
+    QVERIFY(empty);
+    QCOMPARE(renderer.culledFrames(), std::size_t(1));
+    QCOMPARE(renderer.sortedFrames(), std::size_t(1));
+    for (int y = 0; y < empty->height(); ++y)
+      for (int x = 0; x < empty->width(); ++x) QCOMPARE(QColor(empty->pixel(x, y)).name(), QStringLiteral("#20262e"));
+    auto again = (*canvas)->render(renderer, state);
+    QVERIFY(again);
+    QCOMPARE(renderer.sortedFrames(), std::size_t(1));  // the order for this view still holds
+    QCOMPARE(*again, *seen);
+    // A sphere that cannot contain anything is refused (culling off): the frame draws.
+    renderer.setBoundingSphere(bounds.center(), -1.0f);
+    QVERIFY((*canvas)->render(renderer, away));
+    QCOMPARE(renderer.culledFrames(), std::size_t(1));
   }
 
   void sampleCharacterGoldens() {

@@ -34,6 +34,7 @@ struct CharacterRenderer::Impl {
   std::size_t posedFrames = 0;
   bool ready = false;
   SplatPasses passes;
+  std::optional<glm::vec4> sphere;
 
   void reset() {
     splats.reset();
@@ -67,6 +68,7 @@ struct CharacterRenderer::Impl {
     splats = std::make_unique<SplatRenderer>(device);
     splats->setSink(lift->sink());
     splats->setPasses(passes);
+    if (sphere) splats->setBoundingSphere(glm::vec3(*sphere), sphere->w);
     joints = std::make_unique<core::GnmJointState>(*pack);
     framePending = true;
     return true;
@@ -133,6 +135,13 @@ const std::string& CharacterRenderer::error() const { return m_impl->error; }
 std::size_t CharacterRenderer::posedFrames() const { return m_impl->posedFrames; }
 std::size_t CharacterRenderer::sortedFrames() const { return m_impl->splats ? m_impl->splats->sortedFrames() : 0; }
 std::size_t CharacterRenderer::activeCoefficients() const { return m_impl->gnm ? m_impl->gnm->activeCount() : 0; }
+
+void CharacterRenderer::setBoundingSphere(glm::vec3 centre, float radius) {
+  m_impl->sphere = glm::vec4(centre, radius);
+  if (m_impl->splats) m_impl->splats->setBoundingSphere(centre, radius);
+}
+
+std::size_t CharacterRenderer::culledFrames() const { return m_impl->splats ? m_impl->splats->culledFrames() : 0; }
 
 void CharacterRenderer::setPasses(SplatPasses passes) {
   m_impl->passes = passes;

@@ -1,7 +1,11 @@
 #include "riglens/render/splat_renderer.h"
 
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <optional>
+
+#include <glm/glm.hpp>
 
 #include <QtCore/QDebug>
 #include <QtGui/QMatrix4x4>
@@ -25,6 +29,18 @@ struct ViewBlock {  // std140, splat_project.comp / splat.vert
 };
 static_assert(sizeof(ViewBlock) == 160);
 
+// Whether a sphere lies wholly outside one plane of the frustum of
+// `viewProj` (OpenGL clip conventions; planes after Gribb and Hartmann).
+bool sphereOutsideFrustum(const glm::mat4& viewProj, glm::vec3 centre, float radius) {
+  const glm::mat4 m = glm::transpose(viewProj);  // rows of viewProj as columns
+  const glm::vec4 planes[6] = {m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1], m[3] + m[2], m[3] - m[2]};
+  for (const glm::vec4& plane : planes) {
+    const float length = glm::length(glm::vec3(plane));
+    if (length > 0 && (glm::dot(glm::vec3(plane), centre) + plane.w) / length < -radius) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 struct SplatRenderer::Impl {
@@ -46,8 +62,10 @@ struct SplatRenderer::Impl {
   bool dirty = true;
   glm::mat4 lastView{0.0f}, lastProj{0.0f};
   QSize lastSize;
-  std::size_t sortedFrames = 0;
+  std::size_t sortedFrames = 0, culledFrames = 0;
   SplatPasses passes;
+  std::optional<glm::vec4> sphere;  // owner-supplied bounds: xyz centre, w radius
+  bool outside = false;             // this frame's sphere lies outside the frustum
 
   std::string failure;
 
@@ -197,6 +215,12 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     batch->release();
     return false;
   }
+  d.outside = d.sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*d.sphere), d.sphere->w);
+  if (d.outside) {  // nothing of it can show: no projection, no sort, no quads
+    ++d.culledFrames;
+    cb->resourceUpdate(batch);
+    return true;
+  }
   if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize) {
     cb->resourceUpdate(batch);  // the last projection and order still hold
     return true;
@@ -235,7 +259,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
 
 void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
   Impl& d = *m_impl;
-  if (!d.draw || d.count == 0 || !d.passes.raster) return;
+  if (!d.draw || d.count == 0 || !d.passes.raster || d.outside) return;
   const int bottom = target.height() - (rect.y() + rect.height());
   cb->setGraphicsPipeline(d.draw.get());
   cb->setViewport(QRhiViewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height())));
@@ -264,5 +288,13 @@ std::size_t SplatRenderer::gpuBytes() const { return totalBytes(buffers()); }
 void SplatRenderer::markGaussiansChanged() { m_impl->dirty = true; }
 std::size_t SplatRenderer::sortedFrames() const { return m_impl->sortedFrames; }
 void SplatRenderer::setPasses(SplatPasses passes) { m_impl->passes = passes; }
+std::size_t SplatRenderer::culledFrames() const { return m_impl->culledFrames; }
+
+void SplatRenderer::setBoundingSphere(glm::vec3 centre, float radius) {
+  if (std::isfinite(radius) && radius > 0 && std::isfinite(centre.x + centre.y + centre.z))
+    m_impl->sphere = glm::vec4(centre, radius);
+  else
+    m_impl->sphere.reset();
+}
 
 }  // namespace riglens::render

@@ -22,6 +22,12 @@ void WindowRenderer::setCloud(std::shared_ptr<const core::GaussianCloud> cloud) 
   m_splats->setCloud(std::move(cloud));
 }
 
+void WindowRenderer::setSplatBounds(const core::Bounds& bounds) {
+  const float radius = bounds.empty ? 0.0f : bounds.radius();
+  m_character->setBoundingSphere(bounds.center(), radius);
+  m_splats->setBoundingSphere(bounds.center(), radius);
+}
+
 bool WindowRenderer::prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport) {
   m_viewport = viewport;
   QRhiRenderTarget* rt = swapchain->currentFrameRenderTarget();

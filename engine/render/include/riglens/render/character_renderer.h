@@ -54,6 +54,10 @@ class CharacterRenderer : public FrameDrawable {
   // The GPU passes are (re)built on the next prepare(); nullptr draws nothing.
   void setPack(std::shared_ptr<const core::AosRigPack> pack);
   void setFrame(CharacterFrame frame);
+  // Owner-supplied bounds of the lifted face (e.g. the fitted rest bounds,
+  // core::characterRestBounds): frames that cannot see it skip every pass
+  // but the rig's.
+  void setBoundingSphere(glm::vec3 centre, float radius);
 
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override;
@@ -63,6 +67,7 @@ class CharacterRenderer : public FrameDrawable {
   std::string failure() const override { return error(); }
   std::size_t posedFrames() const;     // frames that ran the GNM + lift passes
   std::size_t sortedFrames() const;    // frames that ran the projection + sort
+  std::size_t culledFrames() const;    // frames whose view missed the bounding sphere
   std::size_t activeCoefficients() const;  // non-zero coefficients the last GNM pass visited
   CharacterMemory memory() const;
   // Benchmarks only: cut frames after a pass (see SplatPasses).

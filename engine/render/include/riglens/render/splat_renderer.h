@@ -11,6 +11,8 @@
 
 #include <memory>
 
+#include <glm/vec3.hpp>
+
 #include "riglens/core/gaussian_ply.h"
 #include "riglens/render/frame_drawable.h"
 #include "riglens/render/gpu_resources.h"
@@ -40,6 +42,11 @@ class SplatRenderer : public FrameDrawable {
   void markGaussiansChanged();
   // How many frames ran the projection + sort (the rest reused the order).
   std::size_t sortedFrames() const;
+  // Owner-supplied bounds of every gaussian this renderer may draw (the
+  // renderer never recomputes them from the GPU): frames whose frustum misses
+  // the sphere skip projection, sort and quads. A non-positive radius clears it.
+  void setBoundingSphere(glm::vec3 centre, float radius);
+  std::size_t culledFrames() const;  // frames skipped that way
   // Benchmarks only: cut frames after a pass (SplatPasses). `rig` is ignored here.
   void setPasses(SplatPasses passes);
 

@@ -39,6 +39,8 @@ class WindowRenderer {
   void setCharacter(std::shared_ptr<const core::AosRigPack> pack);
   void setCharacterFrame(CharacterFrame frame);
   void setCloud(std::shared_ptr<const core::GaussianCloud> cloud);
+  // The owner's bounds of the character or splat scene (its bounding sphere).
+  void setSplatBounds(const core::Bounds& bounds);
 
   // Before the window's main pass: uploads, uniforms, skinning, the character
   // passes, the splat projection and sort.
