@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <QtGui/QIcon>
 #include <QtGui/QSurfaceFormat>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQuickControls2/QQuickStyle>
@@ -32,6 +33,8 @@ QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& con
   QQuickWindow* window = engine.rootObjects().isEmpty()
                              ? nullptr
                              : qobject_cast<QQuickWindow*>(engine.rootObjects().constFirst());
+  // The icon the .desktop file names (rendered by Qt's SVG icon engine).
+  if (window) window->setIcon(QIcon(QStringLiteral(":/riglens/icons/riglens.svg")));
   if (!window && error) {
     *error = warnings.isEmpty() ? QStringLiteral("qrc:/RigLens/Main.qml did not create a window")
                                 : warnings.join('\n');

@@ -66,6 +66,17 @@ class TestAppWindow : public QObject {
     QVERIFY(viewport->width() > left->width());
   }
 
+  void hasTheIcon() {
+    // The .desktop file's SVG, drawn through the SVG icon engine at run time.
+    const QPixmap icon = m_window->icon().pixmap(64, 64);
+    QVERIFY2(!icon.isNull(), "no window icon (is libqt6svg6 installed?)");
+    const QImage image = icon.toImage();
+    int opaque = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x) opaque += qAlpha(image.pixel(x, y)) > 0;
+    QVERIFY2(opaque > 64 * 64 / 4, qPrintable(QString::number(opaque)));  // drawn, not an empty pixmap
+  }
+
   void fileMenuHasEveryAction() {
     QStringList texts;
     for (const char* name : {"openAction", "exportAction", "screenshotAction", "quitAction"}) {
