@@ -122,6 +122,25 @@ ApplicationWindow {
             MenuItem { text: qsTr("Frame all") + "\tF"; onTriggered: viewportItem.frameAll() }
         }
         Menu {
+            objectName: "characterMenu"
+            title: qsTr("&Character")
+            enabled: window.controller.mode === "character"
+            Action {
+                objectName: "loadControlsAction"
+                text: qsTr("&Load Controls…")
+                onTriggered: loadControlsDialog.open()
+            }
+            Action {
+                objectName: "saveControlsAction"
+                text: qsTr("&Save Controls…")
+                onTriggered: saveControlsDialog.open()
+            }
+            MenuSeparator {}
+            Action { text: qsTr("Reset Expression"); onTriggered: window.controller.character.resetChannels() }
+            Action { text: qsTr("Reset Gaze"); onTriggered: window.controller.character.resetGaze() }
+            Action { text: qsTr("Reset Joints"); onTriggered: window.controller.character.resetJoints() }
+        }
+        Menu {
             title: qsTr("&Help")
             Action { text: qsTr("&Keyboard Shortcuts"); shortcut: "F1"; onTriggered: shortcutsDialog.open() }
         }
@@ -180,6 +199,20 @@ ApplicationWindow {
         id: folderDialog
         title: qsTr("Open a run folder or a character bundle")
         onAccepted: window.controller.open(selectedFolder)
+    }
+    FileDialog {
+        id: loadControlsDialog
+        title: qsTr("Load a character's controls ({name: value} or an array)")
+        nameFilters: [qsTr("Controls (*.json)"), qsTr("All files (*)")]
+        onAccepted: window.controller.loadCharacterControls(selectedFile)
+    }
+    FileDialog {
+        id: saveControlsDialog
+        title: qsTr("Save the character's controls (riglens-cli render --controls reads them)")
+        fileMode: FileDialog.SaveFile
+        defaultSuffix: "json"
+        nameFilters: [qsTr("Controls (*.json)")]
+        onAccepted: window.controller.saveCharacterControls(selectedFile)
     }
     ExportDialog {
         id: exportOptions

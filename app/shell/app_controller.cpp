@@ -15,6 +15,9 @@
 
 #include "character_controller.h"
 #include "rig_models.h"
+#include "riglens/core/file_io.h"
+#include "riglens/core/head_ext.h"
+#include "riglens/core/json_file.h"
 #include "riglens/core/sample_runs.h"
 
 namespace riglens::app {
@@ -189,6 +192,49 @@ void AppController::finishLoad() {
   emit playbackChanged();
   emit selectionChanged();
   posed();
+}
+
+bool AppController::saveCharacterControls(const QVariant& location) {
+  const QString path = toLocalPath(location);
+  const auto& scene = m_character->scene();
+  if (!scene || !scene->pack) {
+    setError(tr("Save controls: no character is open"));
+    return false;
+  }
+  const std::string text = core::controlsToJson(scene->pack->headExt, m_character->headExt()).dump(2) + "\n";
+  const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  if (auto written = core::writeFileAtomically(path.toStdString(), bytes); !written) {
+    setError(QString::fromStdString(written.error().message));
+    return false;
+  }
+  setStatus(tr("Saved the controls to %1").arg(path));
+  return true;
+}
+
+bool AppController::loadCharacterControls(const QVariant& location) {
+  const QString path = toLocalPath(location);
+  const auto& scene = m_character->scene();
+  if (!scene || !scene->pack) {
+    setError(tr("Load controls: no character is open"));
+    return false;
+  }
+  auto doc = core::readJsonFile(path.toStdString());
+  if (!doc) {
+    setError(QString::fromStdString(doc.error().message));
+    return false;
+  }
+  auto controls = core::controlsFromJson(scene->pack->headExt, *doc, path.toStdString());
+  if (controls) {
+    if (auto applied = m_character->applyHeadExt(*controls); !applied) controls = applied.error();
+  }
+  if (!controls) {
+    const QString message = QString::fromStdString(controls.error().message);
+    setError(message.startsWith(path) ? message : path + ": " + message);
+    return false;
+  }
+  clearError();
+  setStatus(tr("Loaded the controls from %1").arg(path));
+  return true;
 }
 
 void AppController::finishCharacterLoad() {

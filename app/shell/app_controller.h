@@ -147,6 +147,11 @@ class AppController : public QObject {
   Q_INVOKABLE bool saveScreenshot(QQuickWindow* window, const QVariant& location);
   Q_INVOKABLE bool saveViewportScreenshot(QQuickItem* viewport, const QVariant& location);
 
+  // The open character's controls as {name: value} JSON (what `riglens-cli
+  // render --controls` reads), and back. Errors go to the banner.
+  Q_INVOKABLE bool saveCharacterControls(const QVariant& location);
+  Q_INVOKABLE bool loadCharacterControls(const QVariant& location);
+
   Q_INVOKABLE void clearRecentFiles();
   Q_INVOKABLE void clearError();
   Q_INVOKABLE QString formatBytes(qint64 bytes) const;

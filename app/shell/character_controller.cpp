@@ -97,6 +97,29 @@ void CharacterController::rebuildChannels() {
   m_channels->setChannels(std::move(channels), &m_values);
 }
 
+core::Expected<void> CharacterController::applyHeadExt(std::span<const float> headExt) {
+  const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
+  if (!pack) return core::makeError(core::ErrorCode::Usage, "no character is open");
+  const core::HeadExtLayout& layout = pack->headExt;
+  if (int(headExt.size()) > layout.dim)
+    return core::makeError(core::ErrorCode::Invalid, "the controls hold " + std::to_string(headExt.size()) + " values; this character takes " +
+                                                         std::to_string(layout.dim));
+  for (float v : headExt)
+    if (!std::isfinite(v)) return core::makeError(core::ErrorCode::Invalid, "the controls hold a non-finite value");
+  if (m_arkitMode) {
+    m_arkitMode = false;
+    rebuildChannels();
+    emit channelModeChanged();
+  }
+  const auto at = [&](int i) { return std::size_t(i) < headExt.size() ? headExt[std::size_t(i)] : 0.0f; };
+  for (std::size_t c = 0; c < m_values.size(); ++c) m_values[c] = at(m_channelSlot[c]);
+  for (int k = 0; k < 4; ++k) m_gaze[std::size_t(k)] = layout.gazeDim >= 4 ? at(layout.exprDim + k) : 0.0f;
+  setRefusal({});
+  m_channels->valuesChanged();
+  recompute();
+  return {};
+}
+
 void CharacterController::recompute() {
   m_headExt.clear();
   const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;

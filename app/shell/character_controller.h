@@ -13,6 +13,7 @@
 #include <QtCore/QVariantMap>
 
 #include <map>
+#include <span>
 #include <memory>
 #include <vector>
 
@@ -89,6 +90,13 @@ class CharacterController : public QObject {
   Q_INVOKABLE void clearRefusal();
 
   void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it
+  // The pack's controls as the frame carries them, and the inverse: a
+  // head_ext (e.g. read from a controls JSON) put back on the sliders — the
+  // GNM channels and the gaze, values kept as given (not clamped to the
+  // sliders' range), so a saved face comes back exactly. Switches to GNM
+  // mode: a head_ext cannot be turned back into ARKit weights.
+  const std::vector<float>& headExt() const { return m_headExt; }
+  core::Expected<void> applyHeadExt(std::span<const float> headExt);
   const std::shared_ptr<const core::CharacterScene>& scene() const { return m_scene; }
   render::CharacterFrame frame() const;  // the current controls, for the viewport
   // From the viewport after a frame of `scene` (render thread values copied

@@ -10,6 +10,7 @@
 // disabled with the reason and voxel runs still draw.
 #include <QtTest/QtTest>
 
+#include <QtCore/QProcess>
 #include <QtQml/QQmlExtensionPlugin>
 
 #include <cstdlib>
@@ -128,6 +129,34 @@ class TestAppCharacter : public QObject {
     m_ui.click(find("resetChannels"));
     QTRY_COMPARE(m_character->channelValue(channel), 0.0);
     QVERIFY(changedPixels(before, m_ui.settledGrab()) == 0);
+  }
+
+  void controlsSaveLoadAndRenderFromTheShell() {
+    // Save the face as {name: value}, reset, load it back: the same head_ext.
+    // A broken file is refused naming it and keeps the sliders. The CLI
+    // renders the saved file (the same controls reach the same path).
+    if (m_expectNoCompute) return;
+    m_character->setChannel(m_character->findChannel("lower_face_000"), 2.0);
+    m_character->setGaze(1, 0.3);
+    const std::vector<float> face = m_character->headExt();
+    QVERIFY(m_app->saveCharacterControls(path("face.json")));
+    m_character->resetChannels();
+    m_character->resetGaze();
+    QVERIFY(m_character->headExt() != face);
+    QVERIFY2(m_app->loadCharacterControls(path("face.json")), qPrintable(m_app->lastError()));
+    QCOMPARE(m_character->headExt(), face);
+    std::ofstream(path("bad.json").toStdString()) << R"({"lower_face_000": 1, "no_such_control": 2})";
+    QVERIFY(!m_app->loadCharacterControls(path("bad.json")));
+    QVERIFY2(m_app->lastError().contains("bad.json") && m_app->lastError().contains("no_such_control"), qPrintable(m_app->lastError()));
+    QCOMPARE(m_character->headExt(), face);
+    m_app->clearError();
+    QProcess cli;
+    cli.start(RIGLENS_CLI_EXE, {"render", path("sample-bundle"), "--controls", path("face.json"), "--size", "64x64", "--out", path("face.png")});
+    QVERIFY(cli.waitForFinished(60000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    QVERIFY(QImage(path("face.png")).size() == QSize(64, 64));
+    m_character->resetChannels();
+    m_character->resetGaze();
   }
 
   void filterNarrowsTheChannels() {

@@ -195,6 +195,14 @@ class TestGnm : public QObject {
     QVERIFY2(wide, wide ? "" : wide.error().message.c_str());
     QCOMPARE(*wide, (std::vector<float>{7, 0, 8, 0.1f, 0.2f, 0.3f, 0.4f}));
     QVERIFY(!widenReducedHeadExt(std::vector<float>(3, 0.0f), pack.headExt));
+    // controlsToJson names every control in layout order; controlsFromJson reads it back exactly.
+    const std::vector<float> controls{0.25f, -1.5f, 3.0f, 0.1f, 0.2f, 0.3f, 0.4f};
+    const auto doc = controlsToJson(pack.headExt, controls);
+    QCOMPARE(doc.size(), headExtNames(pack.headExt).size());
+    QCOMPARE(doc.begin().key(), headExtNames(pack.headExt).front());
+    auto back = controlsFromJson(pack.headExt, nlohmann::json::parse(doc.dump()), "controls.json");
+    QVERIFY(back);
+    QCOMPARE(*back, controls);
     // q = qx(pitch) * qy(yaw): compose with glm and compare.
     const std::array<float, 4> gaze{0.3f, -0.5f, 0.0f, 0.2f};
     const auto q = gazeToEyeRotations(gaze);

@@ -79,6 +79,13 @@ Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const
   return out;
 }
 
+nlohmann::ordered_json controlsToJson(const HeadExtLayout& layout, std::span<const float> headExt) {
+  nlohmann::ordered_json doc = nlohmann::ordered_json::object();
+  const auto names = headExtNames(layout);
+  for (std::size_t i = 0; i < names.size(); ++i) doc[names[i]] = i < headExt.size() ? double(headExt[i]) : 0.0;
+  return doc;
+}
+
 std::array<glm::dquat, 2> gazeToEyeRotations(std::span<const float, 4> gaze) {
   std::array<glm::dquat, 2> out;
   for (int e = 0; e < 2; ++e) {

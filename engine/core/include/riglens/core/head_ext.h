@@ -46,6 +46,9 @@ Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced,
 // control name -> value (names from headExtNames); unknown names and
 // non-numbers are refused.
 Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const nlohmann::json& controls, std::string_view source);
+// The inverse: {name: value} for every control of the layout, in its order
+// (what controlsFromJson reads back, and `riglens-cli render --controls` takes).
+nlohmann::ordered_json controlsToJson(const HeadExtLayout& layout, std::span<const float> headExt);
 
 // q = qx(pitch) * qy(yaw) per eye: (w,x,y,z) = (cp*cy, sp*cy, cp*sy, sp*sy)
 // of the half angles. Left, then right.
