@@ -4,12 +4,6 @@ layout(location = 1) in vec3 vConic;
 layout(location = 2) in vec4 vColor;
 layout(location = 0) out vec4 fragColor;
 
-vec3 encodeSrgb(vec3 c)
-{
-    c = clamp(c, 0.0, 1.0);
-    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
-}
-
 void main()
 {
     // The offset is in pixels with y up in NDC; the conic was built from
@@ -20,5 +14,9 @@ void main()
     float alpha = min(0.99, vColor.a * exp(power));
     if (alpha < 1.0 / 255.0)
         discard;
-    fragColor = vec4(encodeSrgb(vColor.rgb) * alpha, alpha);  // premultiplied, back to front
+    // Splat colours are display (sRGB) values, blended as they are: the 3DGS
+    // convention (0.5 + C0 * f_dc was fitted against 8-bit photographs, and
+    // its reference rasteriser blends those values), which other splat
+    // viewers follow. The target is plain RGBA8, so nothing re-encodes them.
+    fragColor = vec4(clamp(vColor.rgb, 0.0, 1.0) * alpha, alpha);  // premultiplied, back to front
 }

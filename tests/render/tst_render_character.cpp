@@ -211,6 +211,36 @@ class TestRenderCharacter : public QObject {
     QCOMPARE(renderer.sortedFrames(), std::size_t(3));
   }
 
+  void splatColoursAreDisplayValues() {
+    // One opaque gaussian filling the view, written through the .ply decoder:
+    // the 3DGS colour 0.5 + C0 * f_dc is a display value, blended as it is,
+    // so the centre pixel is 0.99 (the alpha cap) of it over 0.01 of the
+    // background — not its sRGB encoding (0.5 would show as 188, not 128).
+    constexpr double kShC0 = 0.28209479177387814;
+    core::RawGaussian g;  // at the origin, unit scale (log 0), opaque (sigmoid(12) = 0.99999)
+    g.opacityLogit = 12.0f;
+    const std::array<float, 3> want{0.5f, 0.25f, 0.75f};
+    for (int k = 0; k < 3; ++k) g.dc[std::size_t(k)] = float((want[std::size_t(k)] - 0.5) / kShC0);
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(std::vector<core::RawGaussian>{g}), "one.ply");
+    QVERIFY2(cloud, cloud ? "" : cloud.error().message.c_str());
+    auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
+    QVERIFY(canvas);
+    render::SplatRenderer renderer(*m_device);
+    renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+    render::FrameState state;
+    state.view = glm::lookAt(glm::vec3(0, 0, 4), glm::vec3(0), glm::vec3(0, 1, 0));
+    state.projection = glm::perspective(glm::radians(40.0f), 1.0f, 0.1f, 100.0f);
+    auto image = (*canvas)->render(renderer, state);
+    QVERIFY(image);
+    const QColor centre(image->pixel(16, 16));
+    const glm::vec3 bg(state.background);
+    const int got[3] = {centre.red(), centre.green(), centre.blue()};
+    for (int k = 0; k < 3; ++k) {
+      const double expected = 255.0 * (0.99 * double(want[std::size_t(k)]) + 0.01 * double(bg[k]));
+      QVERIFY2(std::abs(got[k] - expected) <= 2.0, qPrintable(QString("channel %1: %2, expected %3").arg(k).arg(got[k]).arg(expected)));
+    }
+  }
+
   void boundingSphereCullsWholeFrames() {
     // The owner's sphere around the torus: a view that cannot see it skips
     // projection, sort and quads (background only); looking back draws it as
