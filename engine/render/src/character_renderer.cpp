@@ -121,7 +121,10 @@ bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor*
   }
   if (!d.gnm) return d.error.empty();  // no character: nothing to draw
   if (!d.pose(cb)) return false;
-  if (!d.splats->prepare(cb, rp, sampleCount, size, state)) return d.fail("the splat renderer could not prepare the frame");
+  if (!d.splats->prepare(cb, rp, sampleCount, size, state)) {
+    const std::string why = d.splats->failure();
+    return d.fail(why.empty() ? "the splat renderer could not prepare the frame" : why);
+  }
   d.error.clear();
   d.ready = true;
   return true;
