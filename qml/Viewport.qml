@@ -48,8 +48,9 @@ RigViewport {
         anchors.centerIn: parent
         width: Math.min(parent.width - 48, 520)
         visible: ApplicationWindow.window.controller.character.renderError.length > 0
-        text: qsTr("This GPU cannot draw splat characters: %1.\nVoxel rigs still open and draw here; a Vulkan or OpenGL 4.3 device runs characters.")
-                  .arg(ApplicationWindow.window.controller.character.renderError)
+        readonly property string reason: ApplicationWindow.window.controller.character.renderError
+        text: qsTr("Cannot draw this character: %1.").arg(reason)
+              + (reason.indexOf("compute") >= 0 ? "\n" + qsTr("Voxel rigs still open and draw here; a Vulkan or OpenGL 4.3 device runs characters.") : "")
         horizontalAlignment: Text.AlignHCenter
         wrapMode: Text.Wrap
         color: "#ffb4b4"

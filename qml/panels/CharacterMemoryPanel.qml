@@ -20,7 +20,7 @@ PanelSection {
             objectName: "characterRenderError"
             Layout.fillWidth: true
             visible: panel.character.renderError.length > 0
-            text: qsTr("Character features are disabled: %1. Voxel rigs still open and draw.").arg(panel.character.renderError)
+            text: qsTr("Character features are disabled: %1.").arg(panel.character.renderError)
             wrapMode: Text.Wrap
             color: "#ff9b8a"
         }

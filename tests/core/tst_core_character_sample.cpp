@@ -18,6 +18,7 @@
 #include "riglens/core/character_scene.h"
 #include "riglens/core/expressions.h"
 #include "riglens/core/file_io.h"
+#include "riglens/core/gnm_bake.h"
 #include "riglens/core/gnm.h"
 #include "riglens/core/head_ext.h"
 
@@ -249,6 +250,12 @@ class TestCharacterSample : public QObject {
     auto half = loadCharacterScene(root / "half.aosrig");
     QVERIFY(!half);
     QVERIFY2(QString::fromStdString(half.error().message).contains("half.aosrig"), half.error().message.c_str());
+    GnmBake i8 = syntheticGnmHead(200, 8, 1);
+    i8.basisAsI8 = true;
+    QVERIFY(writeFileAtomically(root / "i8.aosrig", *bakeAosRig(i8)));
+    auto quantised = loadCharacterScene(root / "i8.aosrig");
+    QVERIFY(!quantised);
+    QVERIFY2(QString::fromStdString(quantised.error().message).contains("i8.aosrig: the pack stores its basis as i8"), quantised.error().message.c_str());
     std::ofstream(root / "text.ply") << "not a ply";
     auto text = loadCharacterScene(root / "text.ply");
     QVERIFY(!text);

@@ -67,6 +67,9 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     scene.expression = gnmExpressionSpace(read->headExt, false);
     pack = std::move(read).value();
   }
+  if (pack->basisHalf.empty())
+    return makeError(ErrorCode::Unsupported, path.string() + ": the pack stores its basis as i8; the viewer's GPU pass takes fp16 packs "
+                                                             "(`riglens-cli character pose --backend cpu` evaluates this one)");
   auto bounds = characterRestBounds(*pack);
   if (!bounds) return makeError(bounds.error().code, path.string() + ": " + bounds.error().message);
   scene.bounds = *bounds;

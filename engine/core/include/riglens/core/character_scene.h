@@ -41,8 +41,8 @@ struct CharacterScene {
 bool isCharacterScenePath(const std::filesystem::path& path);
 
 // Refuses, naming the file: unreadable or malformed inputs, a bundle whose
-// rig backend is not GNM (the GPU path renders GNM packs), a pack without an
-// fp16 basis is accepted here (the GPU pass refuses it, saying so).
+// rig backend is not GNM and a pack whose basis is not fp16 (the GPU path
+// renders fp16 GNM packs; the CPU commands take the others).
 Expected<CharacterScene> loadCharacterScene(const std::filesystem::path& path);
 
 // Where the lifted rest pose lies (fitVertsTransform applied to the rig's
