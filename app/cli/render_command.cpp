@@ -83,11 +83,7 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
   camera.frame(bounds, aspect);
   return writeShots(**canvas, drawable, size, shots, yaw, [&](float yawDeg) {
     camera.setAngles(yawDeg, pitch);
-    render::FrameState state;
-    state.view = camera.view();
-    state.projection = camera.projection(aspect);
-    state.eye = camera.eye();
-    return state;
+    return render::cameraFrameState(camera, aspect);
   });
 }
 

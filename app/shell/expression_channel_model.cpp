@@ -24,22 +24,27 @@ QHash<int, QByteArray> ExpressionChannelModel::roleNames() const {
 }
 
 void ExpressionChannelModel::setChannels(std::vector<ExpressionChannel> channels, const std::vector<float>* values) {
-  beginResetModel();
   m_channels = std::move(channels);
   m_values = values;
-  m_rows.clear();
-  for (int i = 0; i < int(m_channels.size()); ++i)
-    if (m_filter.isEmpty() || m_channels[std::size_t(i)].name.contains(m_filter, Qt::CaseInsensitive) ||
-        m_channels[std::size_t(i)].group.contains(m_filter, Qt::CaseInsensitive))
-      m_rows.push_back(i);
-  endResetModel();
-  emit countChanged();
+  refilter();
 }
 
 void ExpressionChannelModel::setFilter(const QString& filter) {
   if (filter == m_filter) return;
   m_filter = filter;
-  setChannels(std::move(m_channels), m_values);
+  refilter();
+}
+
+void ExpressionChannelModel::refilter() {
+  beginResetModel();
+  m_rows.clear();
+  for (int i = 0; i < int(m_channels.size()); ++i) {
+    const ExpressionChannel& c = m_channels[std::size_t(i)];
+    if (m_filter.isEmpty() || c.name.contains(m_filter, Qt::CaseInsensitive) || c.group.contains(m_filter, Qt::CaseInsensitive))
+      m_rows.push_back(i);
+  }
+  endResetModel();
+  emit countChanged();
 }
 
 void ExpressionChannelModel::valuesChanged() {

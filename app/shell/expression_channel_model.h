@@ -38,6 +38,7 @@ class ExpressionChannelModel : public QAbstractListModel {
   void countChanged();
 
  private:
+  void refilter();  // the rows the filter keeps
 
   std::vector<ExpressionChannel> m_channels;
   const std::vector<float>* m_values = nullptr;  // the controller's, channel-indexed

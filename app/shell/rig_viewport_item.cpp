@@ -321,10 +321,7 @@ void RigViewportItem::syncCharacter(CharacterController& character, QRect viewpo
     m_camera.frame(scene->bounds, aspect);
     m_framed = true;
   }
-  render::FrameState state;
-  state.view = m_camera.view();
-  state.projection = m_camera.projection(aspect);
-  state.eye = m_camera.eye();
+  render::FrameState state = render::cameraFrameState(m_camera, aspect);
   state.showGrid = false;  // the face floats at the origin: a ground grid would cut through it
   state.showAxes = m_showAxes;
   const QVariantMap report = m_renderer->characterReport();

@@ -325,10 +325,7 @@ class TestRenderCharacter : public QObject {
           camera->frame(bounds);
           camera->setAngles(20, 10);
         }
-        render::FrameState state;
-        state.view = camera->view();
-        state.projection = camera->projection(1.0f);
-        state.eye = camera->eye();
+        const render::FrameState state = render::cameraFrameState(*camera, 1.0f);
         const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
 
         render::SplatRenderer renderer(*m_device);

@@ -41,7 +41,7 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     if (cloud->count == 0) return makeError(ErrorCode::Invalid, path.string() + ": the scene holds no gaussians");
     scene.kind = SceneKind::Splats;
     scene.bounds = cloudBounds(*cloud);
-    scene.residentBytes = (cloud->positions.size() + cloud->covariance.size() + cloud->color.size() + cloud->shRest.size()) * 4;
+    scene.residentBytes = cloud->bytes();
     scene.cloud = std::make_shared<const GaussianCloud>(std::move(cloud).value());
     return scene;
   }

@@ -19,7 +19,8 @@ struct CharacterRenderer::Impl {
   bool packPending = false;
   CharacterFrame frame;
   bool framePending = true;
-  std::optional<CharacterLook> tintLook;  // the look whose tints are on the GPU
+  std::optional<CharacterTint> tint;  // whose colours are on the GPU
+  core::FitTransform fit;            // the pack's framing, computed once
 
   // Built per pack; destroyed in reverse (the splats read the lift's sink,
   // the lift reads the GNM pass's posed buffer).
@@ -41,7 +42,7 @@ struct CharacterRenderer::Impl {
     lift.reset();
     gnm.reset();
     joints.reset();
-    tintLook.reset();
+    tint.reset();
   }
 
   bool fail(std::string message) {
@@ -70,6 +71,7 @@ struct CharacterRenderer::Impl {
     splats->setPasses(passes);
     if (sphere) splats->setBoundingSphere(glm::vec3(*sphere), sphere->w);
     joints = std::make_unique<core::GnmJointState>(*pack);
+    fit = characterFit(*pack);
     framePending = true;
     return true;
   }
@@ -79,13 +81,19 @@ struct CharacterRenderer::Impl {
     if (!framePending) return true;
     joints->setJointOverrides(frame.jointOverrides);
     if (auto staged = gnm->setControls(frame.headExt, *joints); !staged) return fail(staged.error().message);
-    const bool newTints = !tintLook || tintLook->tint != frame.look.tint;
-    auto setup = characterLiftSetup(*pack, frame.look);
-    if (!setup) return fail(setup.error().message);
-    setup->params.slotOffset = headSlot;
-    const std::span<const std::uint32_t> tints = newTints ? std::span<const std::uint32_t>(setup->tints) : std::span<const std::uint32_t>();
-    if (auto staged = lift->setFrame(setup->params, {}, tints); !staged) return fail(staged.error().message);
-    tintLook = frame.look;
+    auto params = characterLiftParams(pack->vertexCount, fit, frame.look);
+    if (!params) return fail(params.error().message);
+    params->slotOffset = headSlot;
+    // The per-vertex colours only when the tint changed (the height tint
+    // costs a CPU rest pose); sigma, opacity and the pose need only the uniform.
+    std::vector<std::uint32_t> tints;
+    if (tint != frame.look.tint) {
+      auto computed = characterTints(*pack, frame.look.tint);
+      if (!computed) return fail(computed.error().message);
+      tints = std::move(computed).value();
+    }
+    if (auto staged = lift->setFrame(*params, {}, tints); !staged) return fail(staged.error().message);
+    tint = frame.look.tint;
     if (passes.rig) {
       gnm->encode(cb);
       lift->encode(cb);

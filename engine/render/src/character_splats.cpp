@@ -26,47 +26,52 @@ const char* characterTintName(CharacterTint tint) {
   return "joint";
 }
 
-core::Expected<CharacterLiftSetup> characterLiftSetup(const core::AosRigPack& pack, const CharacterLook& look) {
-  if (!(look.sigma > 0) || !std::isfinite(look.sigma)) return core::makeError(core::ErrorCode::Invalid, "the gaussian sigma must be a positive number");
-  if (!(look.opacity >= 0 && look.opacity <= 1)) return core::makeError(core::ErrorCode::Invalid, "the opacity must be between 0 and 1");
+core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack& pack, CharacterTint tint) {
   const std::size_t V = pack.vertexCount;
-  CharacterLiftSetup setup;
-  core::DebugLiftParams& params = setup.params;
-  params.shading = core::LiftShading::Tint;
-  switch (look.tint) {
-    case CharacterTint::Joint:
-      setup.tints = core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
-      break;
-    case CharacterTint::Uv: setup.tints = core::uvTint({pack.uv.data(), pack.uv.size()}, V); break;
+  switch (tint) {
+    case CharacterTint::Joint: return core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
+    case CharacterTint::Uv: return core::uvTint({pack.uv.data(), pack.uv.size()}, V);
     case CharacterTint::Height: {
       // Heights of the rest pose as the rig places it (bind transform
-      // included), computed once: the CPU reference with no controls.
+      // included): the CPU reference with no controls.
       auto rest = core::gnmPose(pack, {});
       if (!rest) return rest.error();
-      setup.tints = core::heightTint(*rest);
-      break;
+      return core::heightTint(*rest);
     }
-    case CharacterTint::Flat: params.shading = core::LiftShading::Flat; break;
-    case CharacterTint::Normals: params.shading = core::LiftShading::Normal; break;
+    case CharacterTint::Flat:
+    case CharacterTint::Normals: break;
   }
-  const core::FitTransform fit = core::fitVertsTransform({pack.neutral.data(), V * 3});
-  params.vertexCount = std::uint32_t(V);
-  params.slotCount = std::uint32_t(V);
+  return std::vector<std::uint32_t>();
+}
+
+core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount, const core::FitTransform& fit, const CharacterLook& look) {
+  if (!(look.sigma > 0) || !std::isfinite(look.sigma)) return core::makeError(core::ErrorCode::Invalid, "the gaussian sigma must be a positive number");
+  if (!(look.opacity >= 0 && look.opacity <= 1)) return core::makeError(core::ErrorCode::Invalid, "the opacity must be between 0 and 1");
+  core::DebugLiftParams params;
+  params.shading = look.tint == CharacterTint::Flat      ? core::LiftShading::Flat
+                   : look.tint == CharacterTint::Normals ? core::LiftShading::Normal
+                                                         : core::LiftShading::Tint;
+  params.vertexCount = std::uint32_t(vertexCount);
+  params.slotCount = std::uint32_t(vertexCount);
   params.affine = fit.rows;
   params.sigma = look.sigma;
   params.opacity = look.opacity;
   params.centroid = fit.centroid;
-  return setup;
+  return params;
 }
+
+core::FitTransform characterFit(const core::AosRigPack& pack) { return core::fitVertsTransform({pack.neutral.data(), pack.vertexCount * 3}); }
 
 core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,
                                                          const CharacterLook& look) {
-  auto setup = characterLiftSetup(pack, look);
-  if (!setup) return setup.error();
+  auto params = characterLiftParams(pack.vertexCount, characterFit(pack), look);
+  if (!params) return params.error();
+  auto tints = characterTints(pack, look.tint);
+  if (!tints) return tints.error();
   auto posed = gnmPoseOnGpu(device, pack, headExt);
   if (!posed) return posed.error();
   const std::size_t V = pack.vertexCount;
-  auto sink = debugLiftOnGpu(device, setup->params, *posed, setup->tints, core::SplatSink(V));
+  auto sink = debugLiftOnGpu(device, *params, *posed, *tints, core::SplatSink(V));
   if (!sink) return sink.error();
   core::GaussianCloud cloud;
   cloud.count = V;

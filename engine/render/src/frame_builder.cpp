@@ -7,12 +7,17 @@
 
 namespace riglens::render {
 
-FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
-                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings) {
+FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect) {
   FrameState state;
   state.view = camera.view();
   state.projection = camera.projection(aspect);
   state.eye = camera.eye();
+  return state;
+}
+
+FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
+                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings) {
+  FrameState state = cameraFrameState(camera, aspect);
   state.tint = settings.tint;
   state.highlightPart = settings.highlightPart;
   state.partHidden = settings.partHidden;

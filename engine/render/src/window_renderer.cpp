@@ -46,7 +46,7 @@ MemoryReport WindowRenderer::memoryReport() const { return m_rig->memoryReport()
 CharacterMemory WindowRenderer::splatMemory() const {
   if (!m_cloud) return m_character->memory();
   CharacterMemory memory;
-  memory.packBytes = (m_cloud->positions.size() + m_cloud->covariance.size() + m_cloud->color.size() + m_cloud->shRest.size()) * 4;
+  memory.packBytes = m_cloud->bytes();
   memory.buffers = m_splats->buffers();
   if (!memory.buffers.empty()) memory.branches.push_back({"scene", 0, std::uint32_t(m_cloud->count), std::uint32_t(m_cloud->count)});
   return memory;

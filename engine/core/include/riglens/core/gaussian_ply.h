@@ -25,6 +25,7 @@ struct GaussianCloud {
   std::vector<float> covariance;   // 6 per gaussian: c00 c01 c02 c11 c12 c22
   std::vector<std::uint32_t> color;  // packRgba(r, g, b, opacity)
   std::vector<float> shRest;       // 3 * ((degree+1)^2 - 1) per gaussian, as stored
+  std::size_t bytes() const { return (positions.size() + covariance.size() + color.size() + shRest.size()) * 4; }  // held on the CPU
 };
 
 Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, std::string_view sourceName);

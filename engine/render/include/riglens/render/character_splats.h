@@ -33,17 +33,17 @@ struct CharacterLook {
   bool operator==(const CharacterLook&) const = default;
 };
 
-// What the debug lift needs for a look: its uniform (framed like the app: the
-// neutral face fitted to the unit view, so expressions move within the same
-// frame) and, for the colour tints, one colour per vertex. The tints are
-// computed once per pack and look, from the rest pose (height included),
-// so a colour stays on its patch of skin as the face moves — the seed's live
-// preview sets its tint once the same way.
-struct CharacterLiftSetup {
-  core::DebugLiftParams params;
-  std::vector<std::uint32_t> tints;  // empty for the flat and normal shadings
-};
-core::Expected<CharacterLiftSetup> characterLiftSetup(const core::AosRigPack& pack, const CharacterLook& look);
+// What the debug lift needs for a look, in two parts so a viewer redoes only
+// what changed. The colour tints, one per vertex, depend on the tint alone
+// (empty for the flat and normal shadings) and are computed from the rest
+// pose (height included: the rig's rest heights), so a colour stays on its
+// patch of skin as the face moves — the seed's live preview sets its tint
+// once the same way. The uniform is cheap and changes with sigma / opacity.
+// Framed like the app: the neutral face fitted to the unit view
+// (characterFit, once per pack), so expressions move within the same frame.
+core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack& pack, CharacterTint tint);
+core::FitTransform characterFit(const core::AosRigPack& pack);
+core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount, const core::FitTransform& fit, const CharacterLook& look);
 
 // `headExt`: the pack's controls (empty: neutral).
 core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,

@@ -25,6 +25,10 @@ struct ViewSettings {
   glm::vec4 background{0.125f, 0.149f, 0.180f, 1.0f};
 };
 
+// The camera's part of a frame alone (view, projection, eye): what splat
+// scenes and characters need.
+FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect);
+
 FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
                            const core::OrbitCamera& camera, float aspect, const ViewSettings& settings);
 
