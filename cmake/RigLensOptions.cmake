@@ -11,7 +11,7 @@ set(RIGLENS_ALL_OPTIONS RIGLENS_BUILD_RENDER RIGLENS_BUILD_APP RIGLENS_BUILD_TES
 
 function(riglens_print_options)
   message(STATUS "RigLens ${PROJECT_VERSION} (${CMAKE_BUILD_TYPE}):")
-  foreach(opt IN LISTS RIGLENS_ALL_OPTIONS ITEMS RIGLENS_SHARED_DATA_DIR)
+  foreach(opt IN LISTS RIGLENS_ALL_OPTIONS)
     message(STATUS "  ${opt} = ${${opt}}")
   endforeach()
 endfunction()

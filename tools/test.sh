@@ -9,6 +9,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build_dir="${RIGLENS_BUILD_DIR:-$repo/build}"
 
+"$repo/tools/check-self-contained.sh"
 "$repo/tools/setup.sh" --tests --build-dir "$build_dir" -DRIGLENS_WERROR=ON
 
 echo "[test] ctest"

@@ -5,12 +5,15 @@
 // riglens-cli character make-sample --out DIR [--ict DIR]
 #include <cstring>
 
+#include <QtCore/QCoreApplication>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_common.h"
 #include "riglens/core/aosrig.h"
 #include "riglens/core/bundle.h"
 #include "riglens/core/character_sample.h"
+#include "riglens/core/data_paths.h"
 #include "riglens/core/file_io.h"
 #include "riglens/core/gnm.h"
 #include "riglens/core/head_ext.h"
@@ -18,10 +21,6 @@
 #include "riglens/core/orl_pack.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/rhi_device.h"
-
-#ifndef RIGLENS_SHARED_DATA_DIR
-#define RIGLENS_SHARED_DATA_DIR ""
-#endif
 
 namespace riglens::cli {
 namespace {
@@ -175,12 +174,19 @@ int orlDeform(const QStringList& args) {
 int makeSample(const QStringList& args) {
   QCommandLineParser parser;
   const QCommandLineOption out("out", "Folder for sample-face.aosrig and sample-bundle/.", "DIR");
-  const QCommandLineOption ict("ict", "The ICT-FaceKit face data (default: the project's shared/data/ict-face).", "DIR",
-                               QStringLiteral(RIGLENS_SHARED_DATA_DIR "/ict-face"));
+  const QCommandLineOption ict("ict", "The ICT-FaceKit face data (default: the one RigLens ships, <bin>/../share/riglens/ict-face).", "DIR");
   parser.addOptions({out, ict});
   if (auto done = parseCommand(parser, args, "character make-sample", "Write the sample character.", nullptr)) return *done;
   if (!parser.isSet(out)) return usageError("character make-sample", "missing --out DIR");
-  if (auto ok = core::writeSampleCharacter(parser.value(ict).toStdString(), parser.value(out).toStdString()); !ok)
+  std::filesystem::path face;
+  if (parser.isSet(ict)) {
+    face = parser.value(ict).toStdString();
+  } else {
+    auto shipped = core::findShippedData(QCoreApplication::applicationDirPath().toStdString(), "ict-face");
+    if (!shipped) return inputError(shipped.error().message + " with --ict DIR");
+    face = *shipped;
+  }
+  if (auto ok = core::writeSampleCharacter(face, parser.value(out).toStdString()); !ok)
     return inputError(ok.error().message);
   std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n", qPrintable(parser.value(out)), qPrintable(parser.value(out)));
   return kExitOk;

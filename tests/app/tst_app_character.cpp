@@ -71,7 +71,7 @@ class TestAppCharacter : public QObject {
  private slots:
   void initTestCase() {
     const fs::path root = m_dir.path().toStdString();
-    auto written = core::writeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face", root);
+    auto written = core::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root);
     QVERIFY2(written, written ? "" : written.error().message.c_str());
     // The same bundle, declaring the default ARKit -> GNM map.
     fs::create_directories(root / "arkit-bundle");

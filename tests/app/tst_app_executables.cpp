@@ -170,6 +170,31 @@ class TestAppExecutables : public QObject {
     QCOMPARE(runProgram(kCli, {"inspect", "--help"}).exitCode, 0);
   }
 
+  // The face data is found beside the executable (<bin>/../share/riglens),
+  // never through a path compiled in: a copy of riglens-cli with no data
+  // beside it says where it looked and how to point elsewhere.
+  void cliFindsItsDataRelativeToItself() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath("relocated/bin"));
+    const QString copy = dir.filePath("relocated/bin/riglens-cli");
+    QVERIFY(QFile::copy(kCli, copy));
+    const Run bare = runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out")});
+    QCOMPARE(bare.exitCode, 1);
+    QVERIFY2(bare.err.contains(dir.filePath("relocated/share/riglens/ict-face")) && bare.err.contains("--ict"), qPrintable(bare.err));
+    QVERIFY(!QFileInfo::exists(dir.filePath("out/sample-face.aosrig")));
+    // Data placed where an install puts it is found.
+    QVERIFY(QDir(dir.path()).mkpath("relocated/share/riglens/ict-face"));
+    for (const QString& name : QDir(QStringLiteral(RIGLENS_DATA_DIR "/ict-face")).entryList(QDir::Files))
+      QVERIFY(QFile::copy(QStringLiteral(RIGLENS_DATA_DIR "/ict-face/") + name, dir.filePath("relocated/share/riglens/ict-face/") + name));
+    const Run placed = runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out")});
+    QVERIFY2(placed.exitCode == 0, qPrintable(placed.err));
+    QVERIFY(QFileInfo::exists(dir.filePath("out/sample-face.aosrig")));
+    // --ict overrides it.
+    const Run chosen = runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out2"), "--ict", dir.filePath("nowhere")});
+    QCOMPARE(chosen.exitCode, 1);
+    QVERIFY2(chosen.err.contains(dir.filePath("nowhere")), qPrintable(chosen.err));
+  }
+
   void cliCharacterCommands() {
     QTemporaryDir dir;
     const Run sample = runProgram(kCli, {"character", "make-sample", "--out", dir.path()});
@@ -213,7 +238,7 @@ class TestAppExecutables : public QObject {
     QCOMPARE(runProgram(kCli, {"character", "pose", pack}).exitCode, 2);
 
     // orl-deform on the real fixture's "mixed" case.
-    QFile fixtureFile(QStringLiteral(RIGLENS_SHARED_DATA_DIR "/orl/deform-synthetic.json"));
+    QFile fixtureFile(QStringLiteral(RIGLENS_TEST_DATA_DIR "/orl/deform-synthetic.json"));
     QVERIFY(fixtureFile.open(QIODevice::ReadOnly));
     const auto fixture = QJsonDocument::fromJson(fixtureFile.readAll()).object();
     QFile orl(dir.filePath("orl_pack.bin"));

@@ -1,4 +1,4 @@
-// ARKit / MetaHuman / GNM mapping against the shared reference tables
+// ARKit / MetaHuman / GNM mapping against the tables in resources/character
 // (evaluated here independently from the JSON), expression-space refusals,
 // tints, the slot allocator, the 96-byte lift uniform and the CPU lift.
 #include <QtTest/QtTest>
@@ -19,9 +19,9 @@ using nlohmann::json;
 
 namespace {
 
-json sharedJson(const char* relative) {
-  QFile file(QStringLiteral(RIGLENS_SHARED_DATA_DIR "/") + relative);
-  if (!file.open(QIODevice::ReadOnly)) qFatal("missing shared data %s", relative);
+json tableJson(const char* relative) {
+  QFile file(QStringLiteral(RIGLENS_SOURCE_DIR "/resources/") + relative);
+  if (!file.open(QIODevice::ReadOnly)) qFatal("missing table resources/%s", relative);
   return json::parse(file.readAll().toStdString());
 }
 
@@ -37,13 +37,13 @@ class TestCharacterMaps : public QObject {
   Q_OBJECT
  private slots:
   void namesMatchTheTables() {
-    QCOMPARE(arkitNames(), sharedJson("character/arkit52.json").get<std::vector<std::string>>());
-    QCOMPARE(mhRigNames(), sharedJson("character/mh188.json").get<std::vector<std::string>>());
+    QCOMPARE(arkitNames(), tableJson("character/arkit52.json").get<std::vector<std::string>>());
+    QCOMPARE(mhRigNames(), tableJson("character/mh188.json").get<std::vector<std::string>>());
     QCOMPARE(arkitNames().front(), std::string("EyeBlinkLeft"));
   }
 
   void arkitToMhMatchesTheTable() {
-    const json table = sharedJson("character/arkit_to_mh.json");
+    const json table = tableJson("character/arkit_to_mh.json");
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> weight(-0.2f, 1.2f);
     for (int round = 0; round < 50; ++round) {

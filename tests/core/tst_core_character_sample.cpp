@@ -28,7 +28,7 @@ using nlohmann::json;
 
 namespace {
 
-const fs::path kIct = RIGLENS_SHARED_DATA_DIR "/ict-face";
+const fs::path kIct = RIGLENS_DATA_DIR "/ict-face";
 
 // binary16 decoded from its fields, independent of the engine's converter.
 double halfValue(std::uint16_t h) {
@@ -47,7 +47,7 @@ class TestCharacterSample : public QObject {
 
  private slots:
   void initTestCase() {
-    QVERIFY2(fs::exists(kIct / "neutral.f32"), "shared/data/ict-face is missing (the project's shared/ folder)");
+    QVERIFY2(fs::exists(kIct / "neutral.f32"), "data/ict-face is missing from the source tree");
     auto ok = writeSampleCharacter(kIct, m_dir.path().toStdString());
     QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
     auto pack = readAosRig((fs::path(m_dir.path().toStdString()) / "sample-face.aosrig").string());
@@ -165,7 +165,7 @@ class TestCharacterSample : public QObject {
     // The real scene.json, with two small files present and the rest missing.
     const fs::path dir = fs::path(m_dir.path().toStdString()) / "myra";
     fs::create_directories(dir);
-    fs::copy_file(RIGLENS_SHARED_DATA_DIR "/character/bundle-scene-myra.json", dir / "scene.json");
+    fs::copy_file(RIGLENS_TEST_DATA_DIR "/character/bundle-scene-myra.json", dir / "scene.json");
     std::ofstream(dir / "geom_head.onnx") << std::string(1000, 'x');
     std::ofstream(dir / "geom_head_fp16.onnx") << std::string(500, 'x');
     // A branch mesh: 3 vertices, 1 face.
@@ -240,7 +240,7 @@ class TestCharacterSample : public QObject {
     QVERIFY(!splats->bounds.empty);
 
     fs::create_directories(root / "myra-manifest-only");
-    fs::copy_file(RIGLENS_SHARED_DATA_DIR "/character/bundle-scene-myra.json", root / "myra-manifest-only" / "scene.json");
+    fs::copy_file(RIGLENS_TEST_DATA_DIR "/character/bundle-scene-myra.json", root / "myra-manifest-only" / "scene.json");
     auto none = loadCharacterScene(root / "myra-manifest-only");
     QVERIFY(!none);
     QVERIFY2(QString::fromStdString(none.error().message).contains("rig backend is 'none'"), none.error().message.c_str());

@@ -1,5 +1,5 @@
 // The ORL deform against a real pack with expected vertices
-// (shared/data/orl/deform-synthetic.json: 5 cases, 1e-4 cm), no accumulation
+// (tests/data/orl/deform-synthetic.json: 5 cases, 1e-4 cm), no accumulation
 // across calls, the pack's refusals, drive modes and shell binding.
 #include <QtTest/QtTest>
 
@@ -34,8 +34,8 @@ class TestOrl : public QObject {
 
  private slots:
   void initTestCase() {
-    QFile file(QStringLiteral(RIGLENS_SHARED_DATA_DIR "/orl/deform-synthetic.json"));
-    QVERIFY2(file.open(QIODevice::ReadOnly), "shared/data/orl/deform-synthetic.json is missing (the project's shared/ folder)");
+    QFile file(QStringLiteral(RIGLENS_TEST_DATA_DIR "/orl/deform-synthetic.json"));
+    QVERIFY2(file.open(QIODevice::ReadOnly), "tests/data/orl/deform-synthetic.json is missing from the source tree");
     m_fixture = json::parse(file.readAll().toStdString());
     const QByteArray pack = QByteArray::fromBase64(QByteArray::fromStdString(m_fixture["packBase64"].get<std::string>()));
     m_bytes.assign(pack.begin(), pack.end());

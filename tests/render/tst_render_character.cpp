@@ -70,7 +70,7 @@ class TestRenderCharacter : public QObject {
   }
 
   void gnmOnTheSampleCharacter() {
-    auto bake = core::makeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face");
+    auto bake = core::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
     QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
     const core::AosRigPack pack = parse(*core::bakeAosRig(*bake));
     std::vector<float> controls(57, 0.0f);
@@ -289,7 +289,7 @@ class TestRenderCharacter : public QObject {
     // both must match the same golden. The camera is framed once on the
     // neutral face so the two expressions share a frame. Same discipline as
     // the other goldens: 8/255, 0.5% of pixels.
-    auto bake = core::makeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face");
+    auto bake = core::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
     QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
     const auto pack = std::make_shared<const core::AosRigPack>(parse(*core::bakeAosRig(*bake)));
     std::vector<float> expression(57, 0.0f);
@@ -390,7 +390,7 @@ class TestRenderCharacter : public QObject {
     // why and draws nothing; a bad look (sigma) is refused at the frame.
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
     QVERIFY(canvas);
-    auto bake = core::makeSampleCharacter(RIGLENS_SHARED_DATA_DIR "/ict-face");
+    auto bake = core::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
     QVERIFY(bake);
     auto pack = std::make_shared<core::AosRigPack>(parse(*core::bakeAosRig(*bake)));
     render::CharacterRenderer renderer(*m_device);
