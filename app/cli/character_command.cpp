@@ -3,6 +3,7 @@
 //                              [--override NAME=w,x,y,z]... --out FILE [--json]
 // riglens-cli character orl-deform PACK --outputs FILE.json --out FILE [--json]
 // riglens-cli character make-sample --out DIR [--ict DIR]
+#include <cmath>
 #include <cstring>
 
 #include <QtCore/QCoreApplication>
@@ -120,19 +121,26 @@ int pose(const QStringList& args) {
   const std::vector<float> headExt = std::move(parsedControls).value();
   core::GnmJointState joints(*pack);
   if (parser.isSet(worlds)) {
-    auto w = core::readJsonFile(parser.value(worlds).toStdString());
-    if (!w || !w->is_array()) return inputError(w ? parser.value(worlds).toStdString() + ": expected an array of matrices" : w.error().message);
-    std::vector<float> flat;
-    for (const auto& m : *w)
-      for (const auto& x : m) flat.push_back(x.get<float>());
-    if (auto ok = joints.setJointWorlds(flat); !ok) return inputError(ok.error().message);
+    const std::string worldsPath = parser.value(worlds).toStdString();
+    auto worldsDoc = core::readJsonFile(worldsPath);
+    if (!worldsDoc) return inputError(worldsDoc.error().message);
+    auto flat = core::jointWorldsFromJson(*worldsDoc, pack->joints.size(), worldsPath);
+    if (!flat) return inputError(flat.error().message);
+    if (auto ok = joints.setJointWorlds(*flat); !ok) return inputError(worldsPath + ": " + ok.error().message);
   }
   std::vector<std::pair<std::string, glm::dquat>> overrides;
   for (const QString& o : parser.values(override)) {
     const int eq = o.indexOf('=');
     const QStringList q = eq > 0 ? o.mid(eq + 1).split(',') : QStringList();
     if (q.size() != 4) return usageError("character pose", "--override needs NAME=w,x,y,z, got '" + o + "'");
-    overrides.emplace_back(o.left(eq).toStdString(), glm::dquat(q[0].toDouble(), q[1].toDouble(), q[2].toDouble(), q[3].toDouble()));
+    double c[4];
+    for (int k = 0; k < 4; ++k) {
+      bool ok = false;
+      c[k] = q[k].toDouble(&ok);
+      if (!ok || !std::isfinite(c[k])) return usageError("character pose", "--override: '" + q[k] + "' is not a number in '" + o + "'");
+    }
+    if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0) return usageError("character pose", "--override: a zero quaternion is no rotation ('" + o + "')");
+    overrides.emplace_back(o.left(eq).toStdString(), glm::dquat(c[0], c[1], c[2], c[3]));
   }
   if (!overrides.empty()) joints.setJointOverrides(overrides);
   if (parser.value(backend) != "cpu" && parser.value(backend) != "gpu") return usageError("character pose", "--backend must be cpu or gpu");
@@ -164,9 +172,9 @@ int orlDeform(const QStringList& args) {
   if (!pack) return inputError(pack.error().message);
   auto doc = core::readJsonFile(parser.value(outputs).toStdString());
   if (!doc) return inputError(doc.error().message);
-  if (!doc->contains("jointOut") || !doc->contains("bsOut"))
-    return inputError(parser.value(outputs).toStdString() + ": expected {jointOut, bsOut}");
-  auto deformed = core::orlDeform(*pack, (*doc)["jointOut"].get<std::vector<float>>(), (*doc)["bsOut"].get<std::vector<float>>());
+  auto outputsRead = core::orlOutputsFromJson(*pack, *doc, parser.value(outputs).toStdString());
+  if (!outputsRead) return inputError(outputsRead.error().message);
+  auto deformed = core::orlDeform(*pack, outputsRead->jointOut, outputsRead->bsOut);
   if (!deformed) return inputError(deformed.error().message);
   return writeVertices(*deformed, parser.value(out), parser.isSet(asJson));
 }

@@ -9,7 +9,9 @@
 #include <QtCore/QCoreApplication>
 #include <QtGui/QGuiApplication>
 
+#include <exception>
 #include <memory>
+#include <new>
 
 #include "cli_commands.h"
 #include "riglens/core/version.h"
@@ -35,5 +37,17 @@ int main(int argc, char* argv[]) {
   }
   QCoreApplication::setApplicationName(QStringLiteral("riglens-cli"));
   QCoreApplication::setApplicationVersion(QString::fromUtf8(riglens::core::kVersion));
-  return riglens::cli::run(QCoreApplication::arguments());
+  // The loaders return their refusals as values; this is the last line for
+  // anything else (a library's exception, memory running out): a message and
+  // exit 1, never an abort.
+  try {
+    return riglens::cli::run(QCoreApplication::arguments());
+  } catch (const std::bad_alloc&) {
+    std::fputs("riglens-cli: not enough memory for this input\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "riglens-cli: unexpected failure: %s\n", e.what());
+  } catch (...) {
+    std::fputs("riglens-cli: unexpected failure\n", stderr);
+  }
+  return riglens::cli::kExitBadInput;
 }

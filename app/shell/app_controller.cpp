@@ -24,7 +24,22 @@ namespace riglens::app {
 
 namespace {
 constexpr auto kRecentKey = "recentFiles";
+
+// The loaders return refusals as values and guard their own boundaries; this
+// catches what would still escape (memory running out) on the loading
+// thread, where it would otherwise end the process through
+// QUnhandledException and lose the open document.
+template <class Load>
+auto loadGuarded(const std::string& path, Load load) -> decltype(load(path)) {
+  try {
+    return load(path);
+  } catch (const std::bad_alloc&) {
+    return core::makeError(core::ErrorCode::Invalid, path + ": not enough memory to open it");
+  } catch (const std::exception& e) {
+    return core::makeError(core::ErrorCode::Invalid, path + ": cannot be opened (" + e.what() + ")");
+  }
 }
+}  // namespace
 
 AppController::AppController(QObject* parent)
     : QObject(parent),
@@ -128,9 +143,9 @@ void AppController::open(const QVariant& location) {
   const std::string target = m_loadingPath.toStdString();
   m_loadingCharacter = core::isCharacterScenePath(target);
   if (m_loadingCharacter)
-    m_characterLoad.setFuture(QtConcurrent::run([target] { return core::loadCharacterScene(target); }));
+    m_characterLoad.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadCharacterScene); }));
   else
-    m_load.setFuture(QtConcurrent::run([target] { return core::loadRun(target); }));
+    m_load.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadRun); }));
 }
 
 void AppController::openDefault() {

@@ -158,7 +158,7 @@ class TestCharacterSample : public QObject {
     std::ofstream(dir / "scene.json") << scene.dump();
     auto wrong = loadBundle(dir);
     QVERIFY(!wrong);
-    QVERIFY2(QString::fromStdString(wrong.error().message).contains("/expression_space/dim is 387 but the GNM pack takes 57"), wrong.error().message.c_str());
+    QVERIFY2(QString::fromStdString(wrong.error().message).contains("/expression_space/dim: is 387 but the GNM pack takes 57"), wrong.error().message.c_str());
   }
 
   void loadsTheRealMyraManifest() {

@@ -188,7 +188,7 @@ class TestGlbReader : public QObject {
     const int pos = past.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
     past.model.accessors[pos].count = 50;
     past.primitive({{"POSITION", pos}});
-    QTest::newRow("accessor past view") << bytes(past.glb()) << "POSITION (accessor 0): 50 elements run past bufferView 0";
+    QTest::newRow("accessor past view") << bytes(past.glb()) << "POSITION (accessor 0): 50 elements from byte 0 run past bufferView 0";
     GltfBuilder index;
     index.primitive({{"POSITION", index.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
                     index.data(std::vector<std::uint32_t>{0, 1, 7}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR));

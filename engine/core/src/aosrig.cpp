@@ -8,6 +8,7 @@
 #include "riglens/core/file_io.h"
 #include "riglens/core/half_float.h"
 #include "riglens/core/json_file.h"
+#include "riglens/core/json_reader.h"
 
 namespace riglens::core {
 namespace {
@@ -23,16 +24,18 @@ std::uint32_t u32At(const std::vector<std::uint8_t>& b, std::size_t at) {
 
 std::size_t align8(std::size_t n) { return (n + 7) & ~std::size_t(7); }
 
-struct Failure {
-  std::string message;
-};
+// The contract puts every blob on an 8-byte boundary; checking it lets the
+// reader view fp16 and f32 blobs in place without a misaligned read.
+constexpr std::size_t kBlobAlignment = 8;
+// skinIndex is u16: a pack cannot skin to more joints than that.
+constexpr std::size_t kMaxJoints = 1 << 16;
 
 class PackReader {
  public:
-  PackReader(std::shared_ptr<const std::vector<std::uint8_t>> bytes, std::string source)
-      : m_bytes(std::move(bytes)), m_source(std::move(source)) {}
+  explicit PackReader(std::shared_ptr<const std::vector<std::uint8_t>> bytes) : m_bytes(std::move(bytes)) {}
 
-  [[noreturn]] void fail(const std::string& message) const { throw Failure{message}; }
+  // Refusals about the binary layout; header problems carry their JSON pointer.
+  [[noreturn]] void fail(const std::string& message) const { throwReadProblem("", message); }
 
   AosRigPack read() {
     const auto& b = *m_bytes;
@@ -42,102 +45,124 @@ class PackReader {
     if (totalLen != b.size())
       fail("totalLen " + std::to_string(totalLen) + " does not match the file size " + std::to_string(b.size()) +
            " (a download cut short?)");
-    if (16 + headerLen > b.size()) fail("header length " + std::to_string(headerLen) + " runs past the end of the file");
+    if (headerLen > b.size() - 16) fail("header length " + std::to_string(headerLen) + " at byte 8 runs past the end of the file");
     const std::string headerText(reinterpret_cast<const char*>(b.data()) + 16, headerLen);
     json header = json::parse(headerText, nullptr, false);
-    if (header.is_discarded() || !header.is_object()) fail("the header is not a JSON object");
+    if (header.is_discarded()) fail("the header (bytes 16.." + std::to_string(16 + headerLen) + ") is not JSON");
     AosRigPack pack;
     pack.bytes = m_bytes;
-    pack.header = header;
-    if (header.value("version", -1) != 1) fail("version " + header.value("version", json(nullptr)).dump() + " is not 1");
-    if (header.value("model", std::string()) != "gnm") fail("model " + header.value("model", json(nullptr)).dump() + " is not gnm");
-    pack.vertexCount = count(header, "vertexCount");
-    pack.coeffCount = count(header, "coeffCount");
-    pack.maxInfluence = int(header.value("maxInfluence", 4));
-    if (pack.maxInfluence != 4) fail("maxInfluence " + std::to_string(pack.maxInfluence) + " is not 4");
-    pack.units = header.value("units", std::string("m"));
-    readLayout(header, pack);
-    readJoints(header, pack);
-    readBuffers(header, pack);
+    pack.header = std::move(header);
+    const JsonRef h(pack.header);
+    h.object();
+    if (h["version"].integer(std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()) != 1)
+      h["version"].fail(pack.header["version"].dump() + " is not 1");
+    if (h["model"].string() != "gnm") h["model"].fail("'" + h["model"].string() + "' is not gnm");
+    // Every vertex holds at least its neutral position (6 bytes as f16) and
+    // every coefficient its scale: counts past the file size are corrupt.
+    pack.vertexCount = h["vertexCount"].count(b.size() / 6);
+    pack.coeffCount = h["coeffCount"].count(b.size());
+    pack.maxInfluence = int(h.integerOr("maxInfluence", 4, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    if (pack.maxInfluence != 4) h["maxInfluence"].fail(std::to_string(pack.maxInfluence) + " is not 4");
+    pack.units = h.stringOr("units", "m");
+    readLayout(h, pack);
+    readJoints(h, pack);
+    readBuffers(h, pack);
     readBlobs(pack);
-    readMouth(header, pack);
+    readMouth(h, pack);
+    if (auto source = h.find("source"); source && !source->isObject() && !source->isString())
+      source->failType("an object or a string");
     return pack;
   }
 
  private:
-  std::size_t count(const json& h, const char* key) const {
-    if (!h.contains(key) || !h[key].is_number_unsigned()) fail(std::string("header ") + key + " missing or not a count");
-    return h[key].get<std::size_t>();
-  }
-
-  void readLayout(const json& h, AosRigPack& pack) const {
-    if (!h.contains("headExt") || !h["headExt"].is_object()) fail("header headExt missing");
-    const json& he = h["headExt"];
+  void readLayout(const JsonRef& h, AosRigPack& pack) const {
+    const JsonRef he = h["headExt"];
+    he.object();
     HeadExtLayout& l = pack.headExt;
-    l.dim = he.value("dim", 387);
-    l.exprDim = he.value("exprDim", 383);
-    l.gazeDim = he.value("gazeDim", 4);
-    if (l.exprDim + l.gazeDim != l.dim) fail("headExt dim " + std::to_string(l.dim) + " != exprDim + gazeDim");
+    l.exprDim = int(he.integerOr("exprDim", 383, 0, std::int64_t(pack.coeffCount)));
+    // The gaze block is the four eye angles of the contract, or absent.
+    l.gazeDim = int(he.integerOr("gazeDim", 4, 0, 4));
+    if (l.gazeDim != 0 && l.gazeDim != 4) he["gazeDim"].fail("is " + std::to_string(l.gazeDim) + "; a pack has 4 gaze angles or none");
+    l.dim = int(he.integerOr("dim", 387, 0, std::int64_t(pack.coeffCount) + 4));
+    if (l.exprDim + l.gazeDim != l.dim) he.fail("dim " + std::to_string(l.dim) + " != exprDim + gazeDim");
     if (std::size_t(l.exprDim) != pack.coeffCount)
-      fail("headExt exprDim " + std::to_string(l.exprDim) + " contradicts coeffCount " + std::to_string(pack.coeffCount));
-    int sum = 0;
-    for (const auto& r : he.value("regions", json::array())) {
-      if (!r.is_array() || r.size() != 2 || !r[0].is_string() || !r[1].is_number_integer()) fail("headExt regions entry is not [name, count]");
-      l.regions.push_back({r[0].get<std::string>(), r[1].get<int>()});
-      sum += l.regions.back().count;
+      he.fail("exprDim " + std::to_string(l.exprDim) + " contradicts coeffCount " + std::to_string(pack.coeffCount));
+    std::int64_t sum = 0;
+    if (auto regions = he.find("regions")) {
+      for (const JsonRef& r : regions->elements()) {
+        r.arrayOfSize(2, "elements ([name, count])");
+        RegionCount region{r.at(0).string(), r.at(1).toInt(0, l.exprDim)};
+        for (const auto& other : l.regions)
+          if (other.name == region.name) r.at(0).fail("region '" + region.name + "' is declared twice");
+        sum += region.count;
+        if (sum > l.exprDim) r.at(1).fail("the regions so far hold " + std::to_string(sum) + " coefficients, more than exprDim " + std::to_string(l.exprDim));
+        l.regions.push_back(std::move(region));
+      }
     }
-    if (sum != l.exprDim) fail("headExt regions sum to " + std::to_string(sum) + ", not exprDim " + std::to_string(l.exprDim));
-    if (he.contains("reduced") && he["reduced"].is_object())
-      for (const auto& r : l.regions)
-        if (he["reduced"].contains(r.name)) l.reduced.push_back({r.name, he["reduced"][r.name].get<int>()});
-  }
-
-  void readJoints(const json& h, AosRigPack& pack) const {
-    const json joints = h.value("joints", json::array());
-    if (!joints.is_array() || joints.empty()) fail("header joints missing or empty");
-    for (std::size_t i = 0; i < joints.size(); ++i) {
-      const json& j = joints[i];
-      if (!j.is_object() || !j.contains("name") || !j["name"].is_string()) fail("joint " + std::to_string(i) + " has no name");
-      const int parent = j.value("parent", -1);
-      if (parent < -1 || parent >= int(joints.size())) fail("joint " + std::to_string(i) + " parent " + std::to_string(parent) + " out of range");
-      pack.joints.push_back({j["name"].get<std::string>(), parent});
-    }
-    if (h.contains("eyes") && h["eyes"].contains("names")) {
-      const json& names = h["eyes"]["names"];
-      if (!names.is_array() || names.size() != 2) fail("eyes.names must list two joints");
-      for (int e = 0; e < 2; ++e) pack.eyeNames[e] = names[e].get<std::string>();
-    }
-    if (h.contains("bindTransform") && !h["bindTransform"].is_null()) {
-      const json& m = h["bindTransform"];
-      if (!m.is_array() || m.size() != 16) fail("bindTransform must be 16 numbers");
-      for (int k = 0; k < 16; ++k) pack.bindTransform[k % 4][k / 4] = m[k].get<float>();  // row-major -> column-major
+    if (sum != l.exprDim) he.fail("regions sum to " + std::to_string(sum) + ", not exprDim " + std::to_string(l.exprDim));
+    if (auto reduced = he.find("reduced")) {
+      for (const auto& [name, count] : reduced->members()) {
+        const auto region = std::find_if(l.regions.begin(), l.regions.end(), [&](const RegionCount& r) { return r.name == name; });
+        if (region == l.regions.end()) count.fail("names no region of headExt");
+        l.reduced.push_back({name, count.toInt(0, region->count)});
+      }
+      // Declared per region, kept in the regions' order (the widening walks it).
+      std::stable_sort(l.reduced.begin(), l.reduced.end(), [&](const RegionCount& x, const RegionCount& y) {
+        const auto rank = [&](const RegionCount& r) {
+          return std::find_if(l.regions.begin(), l.regions.end(), [&](const RegionCount& q) { return q.name == r.name; }) - l.regions.begin();
+        };
+        return rank(x) < rank(y);
+      });
     }
   }
 
-  void readBuffers(const json& h, AosRigPack& pack) const {
-    if (!h.contains("buffers") || !h["buffers"].is_array()) fail("header buffers missing");
+  void readJoints(const JsonRef& h, AosRigPack& pack) const {
+    const JsonRef joints = h["joints"];
+    if (joints.size() == 0) joints.fail("the pack lists no joints");
+    joints.arrayAtMost(kMaxJoints);
+    const std::int64_t J = std::int64_t(joints.size());
+    for (const JsonRef& j : joints.elements()) {
+      j.object();
+      pack.joints.push_back({j["name"].string(), int(j.integerOr("parent", -1, -1, J - 1))});
+    }
+    if (auto eyes = h.find("eyes"); eyes && eyes->has("names")) {
+      const JsonRef names = (*eyes)["names"];
+      names.arrayOfSize(2, "joint names");
+      for (std::size_t e = 0; e < 2; ++e) pack.eyeNames[e] = names.at(e).string();
+    }
+    if (auto m = h.find("bindTransform")) {
+      m->arrayOfSize(16, "numbers");
+      for (std::size_t k = 0; k < 16; ++k) pack.bindTransform[int(k % 4)][int(k / 4)] = m->at(k).toFloat();  // row-major -> column-major
+    }
+  }
+
+  void readBuffers(const JsonRef& h, AosRigPack& pack) const {
     const std::size_t fileSize = m_bytes->size();
-    for (const auto& e : h["buffers"]) {
+    for (const JsonRef& e : h["buffers"].elements()) {
+      e.object();
       AosBlobInfo info;
-      info.name = e.value("name", std::string());
-      if (info.name.empty()) fail("a buffer has no name");
-      if (!parseDType(e.value("dtype", std::string()), &info.dtype)) fail("buffer " + info.name + ": unknown dtype " + e.value("dtype", json(nullptr)).dump());
+      info.name = e["name"].string();
+      if (info.name.empty()) e["name"].fail("a buffer has no name");
+      for (const auto& other : pack.buffers)
+        if (other.name == info.name) e["name"].fail("buffer " + info.name + " is listed twice");
+      if (!parseDType(e["dtype"].string(), &info.dtype)) e["dtype"].fail("unknown dtype '" + e["dtype"].string() + "'");
       // product(shape) * size with overflow checks: a header cannot ask for
       // more than the file holds.
       std::size_t elements = 1;
-      for (const auto& d : e.value("shape", json::array())) {
-        const std::size_t n = d.get<std::size_t>();
-        if (n != 0 && elements > fileSize / n) fail("buffer " + info.name + ": shape needs more bytes than the file holds");
+      for (const JsonRef& d : e["shape"].elements()) {
+        const std::size_t n = d.count(fileSize);
+        if (n != 0 && elements > fileSize / n) d.fail("buffer " + info.name + ": the shape needs more bytes than the file holds");
         elements *= n;
         info.shape.push_back(n);
       }
-      info.offset = e.value("offset", std::size_t(0));
-      info.byteLength = e.value("byteLength", std::size_t(0));
+      info.offset = e["offset"].count(fileSize);
+      info.byteLength = e["byteLength"].count(fileSize);
       if (elements > fileSize / dtypeSize(info.dtype) || elements * dtypeSize(info.dtype) != info.byteLength)
-        fail("buffer " + info.name + ": byteLength " + std::to_string(info.byteLength) + " != product(shape) * sizeof(" +
-             dtypeName(info.dtype) + ")");
-      if (info.offset > fileSize || info.byteLength > fileSize - info.offset)
-        fail("buffer " + info.name + " runs past the end of the file");
+        e.fail("buffer " + info.name + ": byteLength " + std::to_string(info.byteLength) + " != product(shape) * sizeof(" +
+               dtypeName(info.dtype) + ")");
+      if (info.byteLength > fileSize - info.offset) e.fail("buffer " + info.name + " runs past the end of the file");
+      if (info.offset % kBlobAlignment)
+        e["offset"].fail("buffer " + info.name + " starts at byte " + std::to_string(info.offset) + ", not on an 8-byte boundary");
       pack.buffers.push_back(std::move(info));
     }
   }
@@ -204,6 +229,9 @@ class PackReader {
     const std::size_t V = pack.vertexCount, E = pack.coeffCount, J = pack.joints.size();
     pack.neutral = floats(require(pack, "neutral"), V * 3, "V*3");
     const AosBlobInfo& basis = require(pack, "basis");
+    // The basis holds at least one byte per vertex and coefficient: V*E past
+    // the file size is a corrupt count (and would overflow below).
+    if (E != 0 && V > m_bytes->size() / E) fail("vertexCount * coeffCount needs more bytes than the file holds");
     if (basis.dtype == DType::U32) {
       const std::size_t lanes = V * E * 3;
       expectCount(basis, (lanes + 1) / 2, "ceil(V*E*3/2) fp16 pairs");
@@ -229,6 +257,9 @@ class PackReader {
     pack.eyeWeights = floats(require(pack, "eyeWeights"), 2 * V, "2 * V");
     pack.restWorld = floats(require(pack, "restWorld"), J * 16, "J*16 (the joint list)");
     pack.jointParents = integers<std::int32_t>(require(pack, "jointParents"), J, "J (the joint list)");
+    for (std::size_t j = 0; j < J; ++j)
+      if (pack.jointParents[j] < -1 || pack.jointParents[j] >= std::int32_t(J))
+        fail("jointParents names parent " + std::to_string(pack.jointParents[j]) + " for joint " + std::to_string(j) + " (the pack has " + std::to_string(J) + ")");
     const AosBlobInfo& faces = require(pack, "faces");
     if (elements(faces) % 3) fail("blob faces has " + std::to_string(elements(faces)) + " values, not a multiple of 3");
     pack.faces = integers<std::uint32_t>(faces, elements(faces), "T*3");
@@ -242,37 +273,44 @@ class PackReader {
     if (const AosBlobInfo* s = find(pack, "stitchLocal")) pack.stitchLocal = floats(*s, V * 3, "V*3");
   }
 
-  void readMouth(const json& h, AosRigPack& pack) const {
-    if (!h.contains("mouth") || h["mouth"].is_null()) return;
-    const json& m = h["mouth"];
+  void readMouth(const JsonRef& h, AosRigPack& pack) const {
+    const auto m = h.find("mouth");
+    if (!m) return;
+    m->object();
     AosMouth mouth;
-    const json groups = m.value("groups", json::array());
-    if (groups.empty() || groups.size() > 16) fail("mouth must have 1 to 16 groups, has " + std::to_string(groups.size()));
-    for (const auto& g : groups) {
+    const JsonRef groups = (*m)["groups"];
+    if (groups.size() == 0 || groups.size() > 16) groups.fail("a mouth has 1 to 16 groups, this one " + std::to_string(groups.size()));
+    for (const JsonRef& g : groups.elements()) {
+      g.object();
       MouthGroup group;
-      group.name = g.value("name", std::string());
-      const AosBlobInfo& verts = require(pack, g.value("vertices", std::string()));
+      group.name = g.stringOr("name", "");
+      const AosBlobInfo& verts = require(pack, g["vertices"].string());
       group.vertices = integers<std::uint32_t>(verts, elements(verts), "its vertex list");
       for (auto v : group.vertices)
-        if (v >= pack.vertexCount) fail("mouth group " + group.name + " names vertex " + std::to_string(v) + ", past V");
-      if (g.contains("look")) {
-        const json color = g["look"].value("color", json::array({0.6, 0.3, 0.3}));
-        for (int k = 0; k < 3 && k < int(color.size()); ++k) group.colorSrgb[k] = color[k].get<float>();
-        group.gloss = g["look"].value("gloss", 0.0f);
+        if (v >= pack.vertexCount) g["vertices"].fail("mouth group " + group.name + " names vertex " + std::to_string(v) + ", past V");
+      if (auto look = g.find("look")) {
+        look->object();
+        if (auto color = look->find("color")) {
+          color->arrayOfSize(3, "numbers (sRGB)");
+          for (std::size_t k = 0; k < 3; ++k) group.colorSrgb[k] = color->at(k).toFloat();
+        }
+        group.gloss = float(look->numberOr("gloss", 0.0));
       }
       mouth.groups.push_back(std::move(group));
     }
-    const AosBlobInfo& faces = require(pack, m.value("faces", std::string()));
+    const AosBlobInfo& faces = require(pack, (*m)["faces"].string());
+    if (elements(faces) % 3) (*m)["faces"].fail("blob " + faces.name + " is not a multiple of 3");
     mouth.faces = integers<std::uint32_t>(faces, elements(faces), "T*3");
-    const AosBlobInfo& parts = require(pack, m.value("faceParts", std::string()));
+    for (auto v : mouth.faces)
+      if (v >= pack.vertexCount) (*m)["faces"].fail("mouth faces name vertex " + std::to_string(v) + ", past V");
+    const AosBlobInfo& parts = require(pack, (*m)["faceParts"].string());
     mouth.faceParts = integers<std::uint32_t>(parts, mouth.faces.size() / 3, "one part per mouth face");
     for (auto p : mouth.faceParts)
-      if (p < 1 || p > mouth.groups.size()) fail("mouth faceParts names part " + std::to_string(p) + " that does not exist");
+      if (p < 1 || p > mouth.groups.size()) (*m)["faceParts"].fail("mouth faceParts names part " + std::to_string(p) + " that does not exist");
     pack.mouth = std::move(mouth);
   }
 
   std::shared_ptr<const std::vector<std::uint8_t>> m_bytes;
-  std::string m_source;
 };
 
 }  // namespace
@@ -314,13 +352,7 @@ float AosRigPack::basis(std::size_t v, std::size_t c, int k) const {
 }
 
 Expected<AosRigPack> parseAosRig(std::shared_ptr<const std::vector<std::uint8_t>> bytes, std::string_view sourceName) {
-  try {
-    return PackReader(std::move(bytes), std::string(sourceName)).read();
-  } catch (const Failure& f) {
-    return makeError(ErrorCode::Invalid, std::string(sourceName) + ": " + f.message);
-  } catch (const nlohmann::json::exception& e) {
-    return makeError(ErrorCode::Invalid, std::string(sourceName) + ": header field of the wrong type (" + e.what() + ")");
-  }
+  return guardRead(sourceName, [&] { return PackReader(std::move(bytes)).read(); });
 }
 
 Expected<AosRigPack> readAosRig(const std::string& path) {

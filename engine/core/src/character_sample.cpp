@@ -9,6 +9,7 @@
 
 #include "riglens/core/file_io.h"
 #include "riglens/core/json_file.h"
+#include "riglens/core/json_reader.h"
 
 namespace riglens::core {
 namespace {
@@ -32,16 +33,35 @@ std::array<float, 16> translationRowMajor(glm::vec3 t) { return {1, 0, 0, t.x, 0
 Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   auto info = readJsonFile(dir / "names.json");
   if (!info) return info.error();
-  const std::size_t V = (*info)["V"], T = (*info)["T"], E = (*info)["E"];
-  const auto names = (*info)["expression_names"].get<std::vector<std::string>>();
-  const auto landmarks = (*info)["landmarks_multipie68"].get<std::vector<std::size_t>>();
+  // The face is data a user may point at with --ict: typed reads, counts
+  // bounded by what the files beside it could hold.
+  struct Counts {
+    std::size_t V, T, E;
+    std::vector<std::string> names;
+    std::vector<std::size_t> landmarks;
+  };
+  auto counts = guardRead((dir / "names.json").string(), [&] {
+    const JsonRef root(*info);
+    constexpr std::size_t kMax = 1 << 24;
+    Counts c{root["V"].count(kMax), root["T"].count(kMax), root["E"].count(1 << 12), root["expression_names"].strings(1 << 12), {}};
+    const JsonRef landmarks = root["landmarks_multipie68"];
+    landmarks.arrayOfSize(68, "vertex indices");
+    for (const JsonRef& l : landmarks.elements()) c.landmarks.push_back(l.count(c.V == 0 ? 0 : c.V - 1));
+    return c;
+  });
+  if (!counts) return counts.error();
+  const std::size_t V = counts->V, T = counts->T, E = counts->E;
+  const std::vector<std::string>& names = counts->names;
+  const std::vector<std::size_t>& landmarks = counts->landmarks;
   auto neutralCm = readArray<float>(dir / "neutral.f32", V * 3);
   if (!neutralCm) return neutralCm.error();
   auto faces = readArray<std::uint32_t>(dir / "faces.u32", T * 3);
   if (!faces) return faces.error();
   auto deltas = readArray<float>(dir / "expressions.f32", E * V * 3);
   if (!deltas) return deltas.error();
-  if (names.size() != E || landmarks.size() != 68) return makeError(ErrorCode::Invalid, (dir / "names.json").string() + ": unexpected lists");
+  if (V == 0 || names.size() != E) return makeError(ErrorCode::Invalid, (dir / "names.json").string() + ": expected V > 0 and E expression names");
+  for (std::uint32_t i : *faces)
+    if (i >= V) return makeError(ErrorCode::Invalid, (dir / "faces.u32").string() + ": a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
 
   // Regions: left eye/brow, right eye/brow, everything else.
   std::vector<std::size_t> order[3];

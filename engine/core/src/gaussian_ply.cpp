@@ -1,5 +1,6 @@
 #include "riglens/core/gaussian_ply.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -51,7 +52,9 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
   if (text.substr(0, 4) != "ply\n" && text.substr(0, 5) != "ply\r\n") return refuse(source, "not a .ply file (no 'ply' magic)");
   const auto end = text.find("end_header");
   if (end == std::string_view::npos) return refuse(source, "no end_header in the first 64 KiB");
-  const std::size_t dataStart = text.find('\n', end) + 1;
+  const auto endLine = text.find('\n', end);
+  if (endLine == std::string_view::npos) return refuse(source, "the end_header line at byte " + std::to_string(end) + " does not end");
+  const std::size_t dataStart = endLine + 1;
   std::istringstream header(std::string(text.substr(0, end)));
   std::string line, format;
   std::size_t count = 0, stride = 0;
@@ -65,12 +68,16 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
       words >> format;
     } else if (word == "element") {
       std::string name;
-      words >> name;
+      std::size_t elementCount = 0;
+      words >> name >> elementCount;
+      if (!words) return refuse(source, "element line '" + line + "' has no count");
       if (sawVertex && inVertex) return refuse(source, "elements after 'vertex' are not supported");
       inVertex = name == "vertex";
       if (inVertex) {
         sawVertex = true;
-        words >> count;
+        count = elementCount;
+      } else if (elementCount > 0) {  // its rows would come before the vertices
+        return refuse(source, "element '" + name + "' before 'vertex' is not supported");
       }
     } else if (word == "property" && inVertex) {
       std::string type, name;
@@ -78,6 +85,7 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
       if (type == "list") return refuse(source, "list properties in the vertex element are not supported");
       const std::size_t size = typeSize(type);
       if (!size) return refuse(source, "property " + name + " has unknown type " + type);
+      if (props.count(name)) return refuse(source, "property " + name + " is declared twice");
       props[name] = {name, type, stride, size};
       stride += size;
     }
@@ -100,15 +108,23 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
   cloud.covariance.reserve(count * 6);
   cloud.color.reserve(count);
   cloud.shRest.reserve(count * rest);
-  const auto get = [&](const std::uint8_t* row, const std::string& name) {
-    const Property& p = props.at(name);
-    return readValue(row + p.offset, p.type);
-  };
+  // Property lookups once, not per row.
+  enum Field { X, Y, Z, Dc0, Dc1, Dc2, Opacity, Scale0, Scale1, Scale2, Rot0, Rot1, Rot2, Rot3, kFields };
+  const char* names[kFields] = {"x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"};
+  std::vector<const Property*> fields;
+  for (const char* name : names) fields.push_back(&props.at(name));
+  for (std::size_t k = 0; k < rest; ++k) fields.push_back(&props.at("f_rest_" + std::to_string(k)));
+  std::vector<double> v(fields.size());
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint8_t* row = bytes.data() + dataStart + i * stride;
-    for (const char* axis : {"x", "y", "z"}) cloud.positions.push_back(float(get(row, axis)));
-    const glm::dvec3 scale(std::exp(get(row, "scale_0")), std::exp(get(row, "scale_1")), std::exp(get(row, "scale_2")));
-    glm::dquat q(get(row, "rot_0"), get(row, "rot_1"), get(row, "rot_2"), get(row, "rot_3"));
+    const std::size_t at = dataStart + i * stride;
+    const std::uint8_t* row = bytes.data() + at;
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      v[f] = readValue(row + fields[f]->offset, fields[f]->type);
+      if (!std::isfinite(v[f]))
+        return refuse(source, "gaussian " + std::to_string(i) + " (byte " + std::to_string(at + fields[f]->offset) + "): " + fields[f]->name + " is not finite");
+    }
+    const glm::dvec3 scale(std::exp(v[Scale0]), std::exp(v[Scale1]), std::exp(v[Scale2]));
+    glm::dquat q(v[Rot0], v[Rot1], v[Rot2], v[Rot3]);
     const double len = glm::length(q);
     q = len > 0 ? q / len : glm::dquat(1, 0, 0, 0);
     const glm::dmat3 r = glm::mat3_cast(q);
@@ -118,11 +134,22 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
     s[2][2] = scale.z;
     const glm::dmat3 m = r * s;
     const glm::dmat3 sigma = m * glm::transpose(m);
-    for (auto [a, b] : {std::pair{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}}) cloud.covariance.push_back(float(sigma[b][a]));
-    const double opacity = 1.0 / (1.0 + std::exp(-get(row, "opacity")));
-    cloud.color.push_back(packRgba(float(0.5 + kShC0 * get(row, "f_dc_0")), float(0.5 + kShC0 * get(row, "f_dc_1")),
-                                   float(0.5 + kShC0 * get(row, "f_dc_2")), float(opacity)));
-    for (std::size_t k = 0; k < rest; ++k) cloud.shRest.push_back(float(get(row, "f_rest_" + std::to_string(k))));
+    for (auto [a, b] : {std::pair{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 2}, {2, 2}}) {
+      const double c = sigma[b][a];
+      // exp() of a large log-scale: a gaussian too big for a float is a broken file, not a splat.
+      if (!(std::abs(c) <= 1e38))
+        return refuse(source, "gaussian " + std::to_string(i) + " (byte " + std::to_string(at) + "): its scale overflows a float");
+      cloud.covariance.push_back(float(c));
+    }
+    for (int k = 0; k < 3; ++k) {
+      if (std::abs(v[std::size_t(X + k)]) > 1e30)
+        return refuse(source, "gaussian " + std::to_string(i) + " (byte " + std::to_string(at) + "): its position is out of range");
+      cloud.positions.push_back(float(v[std::size_t(X + k)]));
+    }
+    const double opacity = 1.0 / (1.0 + std::exp(-v[Opacity]));
+    cloud.color.push_back(packRgba(float(std::clamp(0.5 + kShC0 * v[Dc0], -1.0, 2.0)), float(std::clamp(0.5 + kShC0 * v[Dc1], -1.0, 2.0)),
+                                   float(std::clamp(0.5 + kShC0 * v[Dc2], -1.0, 2.0)), float(opacity)));
+    for (std::size_t k = 0; k < rest; ++k) cloud.shRest.push_back(float(std::clamp(v[kFields + k], -1e30, 1e30)));
   }
   return cloud;
 }

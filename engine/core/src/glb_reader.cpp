@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <cstring>
-#include <functional>
+#include <limits>
 #include <type_traits>
 
 #include <glm/gtc/matrix_inverse.hpp>
@@ -12,6 +12,7 @@
 
 #include "riglens/core/file_io.h"
 #include "riglens/core/json_file.h"
+#include "riglens/core/json_reader.h"
 
 namespace riglens::core {
 namespace {
@@ -60,11 +61,15 @@ Expected<std::string> checkGlbContainer(std::span<const std::uint8_t> bytes, std
 
 // Reads one accessor as floats (`components` per element). Normalized
 // integers are mapped to 0..1 as glTF says; plain integers are converted.
+// Every offset and count is checked against its bufferView and buffer, with
+// no arithmetic that can wrap, before anything is allocated.
 class AccessorReader {
  public:
-  AccessorReader(const tinygltf::Model& model, std::string_view source) : m_model(model), m_source(source) {}
+  AccessorReader(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes)
+      : m_model(model), m_source(source), m_fileBytes(fileBytes) {}
 
-  // Floats for attributes; integers (exact past 2^24) for indices and joints.
+  // Floats for attributes; integers (exact past 2^24) for indices and joints,
+  // which glTF stores as unsigned integers only.
   template <class Out>
   Expected<std::vector<Out>> read(int accessorIndex, const std::string& what, int* componentsOut) const {
     if (accessorIndex < 0 || accessorIndex >= static_cast<int>(m_model.accessors.size()))
@@ -75,31 +80,46 @@ class AccessorReader {
     const int components = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(acc.type));
     const int componentSize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(acc.componentType));
     if (components <= 0 || componentSize <= 0) return refuse(m_source, name + ": unknown type or component type");
+    if constexpr (std::is_integral_v<Out>) {
+      if (acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+          acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+        return refuse(m_source, name + ": component type must be an unsigned integer");
+    }
     *componentsOut = components;
-    std::vector<Out> out(acc.count * static_cast<std::size_t>(components), Out{});
-    if (acc.bufferView < 0) return out;  // all zeros, as glTF says
+    const std::size_t elementSize = static_cast<std::size_t>(components * componentSize);
+    const std::size_t count = acc.count;
+    if (acc.bufferView < 0) {  // all zeros, as glTF says; as many as the file could have held
+      if (count > m_fileBytes / elementSize)
+        return refuse(m_source, name + ": " + std::to_string(count) + " elements without a bufferView, more than the file could hold");
+      return std::vector<Out>(count * static_cast<std::size_t>(components), Out{});
+    }
     if (acc.bufferView >= static_cast<int>(m_model.bufferViews.size()))
       return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " does not exist");
     const tinygltf::BufferView& view = m_model.bufferViews[acc.bufferView];
     if (view.buffer < 0 || view.buffer >= static_cast<int>(m_model.buffers.size()))
       return refuse(m_source, name + ": buffer " + std::to_string(view.buffer) + " does not exist");
     const auto& buffer = m_model.buffers[view.buffer].data;
-    const std::size_t elementSize = static_cast<std::size_t>(components * componentSize);
     const std::size_t stride = view.byteStride ? view.byteStride : elementSize;
-    if (view.byteOffset + view.byteLength > buffer.size())
-      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " runs past its buffer (" +
-                                  std::to_string(view.byteOffset + view.byteLength) + " > " +
-                                  std::to_string(buffer.size()) + " bytes)");
-    if (acc.count > 0 && acc.byteOffset + stride * (acc.count - 1) + elementSize > view.byteLength)
-      return refuse(m_source, name + ": " + std::to_string(acc.count) + " elements run past bufferView " +
-                                  std::to_string(acc.bufferView) + " (" + std::to_string(view.byteLength) + " bytes)");
+    if (stride < elementSize)
+      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " byteStride " + std::to_string(stride) +
+                                  " is shorter than one element (" + std::to_string(elementSize) + " bytes)");
+    if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset)
+      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " (bytes " + std::to_string(view.byteOffset) + " + " +
+                                  std::to_string(view.byteLength) + ") runs past its buffer (" + std::to_string(buffer.size()) + " bytes)");
+    // byteOffset + stride * (count - 1) + elementSize <= byteLength, without overflow.
+    if (count > 0 && (acc.byteOffset > view.byteLength || view.byteLength - acc.byteOffset < elementSize ||
+                      count - 1 > (view.byteLength - acc.byteOffset - elementSize) / stride))
+      return refuse(m_source, name + ": " + std::to_string(count) + " elements from byte " + std::to_string(acc.byteOffset) +
+                                  " run past bufferView " + std::to_string(acc.bufferView) + " (" + std::to_string(view.byteLength) + " bytes)");
+    std::vector<Out> out(count * static_cast<std::size_t>(components), Out{});
+    if (count == 0) return out;
     const std::uint8_t* base = buffer.data() + view.byteOffset + acc.byteOffset;
     if (stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
         acc.componentType == (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
       std::memcpy(out.data(), base, out.size() * sizeof(Out));  // the meshers' layout: tightly packed
       return out;
     }
-    for (std::size_t i = 0; i < acc.count; ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
       const std::uint8_t* element = base + i * stride;
       for (int c = 0; c < components; ++c)
         out[i * components + c] = static_cast<Out>(component(element + c * componentSize, acc.componentType, acc.normalized));
@@ -122,6 +142,7 @@ class AccessorReader {
 
   const tinygltf::Model& m_model;
   std::string_view m_source;
+  std::size_t m_fileBytes;
 };
 
 glm::dmat4 nodeMatrix(const tinygltf::Node& node) {
@@ -151,8 +172,15 @@ std::vector<std::uint32_t> triangles(const std::vector<std::uint32_t>& idx, int 
 
 class MeshAssembler {
  public:
-  MeshAssembler(const tinygltf::Model& model, std::string_view source)
-      : m_model(model), m_source(source), m_reader(model, source) {}
+  // Node transforms are baked into the vertices, so a mesh used by many nodes
+  // is copied once per node. The copies may not grow past kInstancingBudget
+  // times what the file holds (a small file naming one big mesh from a
+  // hundred thousand nodes is refused, not expanded).
+  static constexpr std::size_t kInstancingBudget = 64;
+
+  MeshAssembler(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes)
+      : m_model(model), m_source(source), m_reader(model, source, fileBytes),
+        m_vertexBudget(std::max<std::size_t>(fileBytes, 1 << 16) / 12 * kInstancingBudget) {}
 
   Expected<DecodedGltf> run() {
     const bool skinned = !m_model.skins.empty();
@@ -166,11 +194,16 @@ class MeshAssembler {
         for (int c : n.children) if (c >= 0 && c < static_cast<int>(isChild.size())) isChild[c] = true;
       for (std::size_t i = 0; i < isChild.size(); ++i) if (!isChild[i]) roots.push_back(static_cast<int>(i));
     }
-    std::vector<int> visiting(m_model.nodes.size(), 0);
-    std::function<Expected<void>(int, const glm::dmat4&)> visit = [&](int index, const glm::dmat4& parent) -> Expected<void> {
+    // Depth-first, with an explicit stack: a file may nest nodes as deep as it likes.
+    std::vector<int> visited(m_model.nodes.size(), 0);
+    std::vector<std::pair<int, glm::dmat4>> stack;
+    for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.emplace_back(*it, glm::dmat4(1.0));
+    while (!stack.empty()) {
+      const auto [index, parent] = stack.back();
+      stack.pop_back();
       if (index < 0 || index >= static_cast<int>(m_model.nodes.size()))
         return refuse(m_source, "node " + std::to_string(index) + " does not exist");
-      if (visiting[index]++) return refuse(m_source, "node " + std::to_string(index) + " appears twice in the scene graph");
+      if (visited[index]++) return refuse(m_source, "node " + std::to_string(index) + " appears twice in the scene graph");
       const auto& node = m_model.nodes[index];
       // A skinned mesh is posed by its bones, not by its node's transform.
       const glm::dmat4 world = skinned ? glm::dmat4(1.0) : parent * nodeMatrix(node);
@@ -180,12 +213,8 @@ class MeshAssembler {
         for (std::size_t p = 0; p < m_model.meshes[node.mesh].primitives.size(); ++p)
           if (auto ok = addPrimitive(node.mesh, p, world); !ok) return ok.error();
       }
-      for (int child : node.children)
-        if (auto ok = visit(child, world); !ok) return ok;
-      return {};
-    };
-    for (int root : roots)
-      if (auto ok = visit(root, glm::dmat4(1.0)); !ok) return ok.error();
+      for (auto child = node.children.rbegin(); child != node.children.rend(); ++child) stack.emplace_back(*child, world);
+    }
 
     if (!m_anyNormalsMissing) {
       // every primitive had normals
@@ -219,6 +248,9 @@ class MeshAssembler {
     if (comps != 3) return refuse(m_source, where + " POSITION: expected VEC3");
     const std::size_t count = positions->size() / 3;
     const std::size_t base = m_out.mesh.vertexCount();
+    if (count > m_vertexBudget - std::min(m_vertexBudget, base))
+      return refuse(m_source, where + ": the nodes place more than " + std::to_string(m_vertexBudget) +
+                                  " vertices, over " + std::to_string(kInstancingBudget) + " times what the file holds");
 
     std::vector<float> normals;
     if (auto it = prim.attributes.find("NORMAL"); it != prim.attributes.end()) {
@@ -273,6 +305,9 @@ class MeshAssembler {
     } else {
       for (std::size_t v = 0; v < count; ++v) {
         const glm::dvec4 p = world * glm::dvec4((*positions)[v * 3], (*positions)[v * 3 + 1], (*positions)[v * 3 + 2], 1.0);
+        for (int k = 0; k < 3; ++k)
+          if (!(std::abs(p[k]) <= 1e37))  // NaN, or a node transform that throws it past a float
+            return refuse(m_source, where + " POSITION: vertex " + std::to_string(v) + " is not finite once placed by its node");
         mesh.positions.insert(mesh.positions.end(), {float(p.x), float(p.y), float(p.z)});
       }
     }
@@ -355,14 +390,15 @@ class MeshAssembler {
   const tinygltf::Model& m_model;
   std::string_view m_source;
   AccessorReader m_reader;
+  std::size_t m_vertexBudget;
   DecodedGltf m_out;
   SkinData m_skin;
   std::vector<bool> m_needsNormal;
   bool m_anyNormalsMissing = false;
 };
 
-Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source) {
-  return MeshAssembler(model, source).run();
+Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes) {
+  return MeshAssembler(model, source, fileBytes).run();
 }
 
 std::string firstLine(std::string text) {
@@ -392,7 +428,59 @@ std::vector<float> computeVertexNormals(const PartMesh& mesh) {
   return out;
 }
 
-Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
+namespace {
+
+// tinygltf reads the files a .gltf names (buffers, images) through these:
+// only regular files inside the model's own folder (resolved through
+// symlinks), never an absolute path, "../" or a device; a .glb decoded from
+// memory has no folder and may name no external file at all.
+struct ModelFolder {
+  std::filesystem::path canonical;  // empty: no external files
+};
+
+bool insideModelFolder(const std::string& path, void* user) {
+  const auto* folder = static_cast<const ModelFolder*>(user);
+  if (!folder || folder->canonical.empty()) return false;
+  std::error_code ec;
+  const std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return false;
+  const std::filesystem::path inside = resolved.lexically_relative(folder->canonical);
+  if (inside.empty() || *inside.begin() == "..") return false;
+  return std::filesystem::is_regular_file(resolved, ec);
+}
+
+std::string keepPath(const std::string& path, void*) { return path; }
+
+bool readInsideModelFolder(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
+  if (!insideModelFolder(path, user)) {
+    if (err) *err = "a model may only name regular files inside its own folder";
+    return false;
+  }
+  auto bytes = readFileBytes(path);
+  if (!bytes) {
+    if (err) *err = bytes.error().message;
+    return false;
+  }
+  out->assign(bytes->begin(), bytes->end());
+  return true;
+}
+
+bool neverWrite(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
+  if (err) *err = "writing is not allowed while reading";
+  return false;
+}
+
+// Images are not decoded (the viewer draws vertex and material colours):
+// their bytes are neither parsed nor kept.
+bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) { return true; }
+
+void sandbox(tinygltf::TinyGLTF& loader, ModelFolder& folder) {
+  loader.SetStoreOriginalJSONForExtrasAndExtensions(false);
+  loader.SetFsCallbacks({&insideModelFolder, &keepPath, &readInsideModelFolder, &neverWrite, &folder});
+  loader.SetImageLoader(&skipImage, nullptr);
+}
+
+Expected<DecodedGltf> decodeGlbIn(std::span<const std::uint8_t> bytes, std::string_view sourceName, ModelFolder folder) {
   auto json = checkGlbContainer(bytes, sourceName);
   if (!json) return json.error();
   auto doc = parseJson(*json, sourceName);
@@ -404,28 +492,41 @@ Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string
   if (meshes == doc->end() || (meshes->is_array() && meshes->empty())) return DecodedGltf{};
 
   tinygltf::TinyGLTF loader;
-  loader.SetStoreOriginalJSONForExtrasAndExtensions(false);
+  sandbox(loader, folder);
   tinygltf::Model model;
   std::string err, warn;
-  if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size())))
+  if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()),
+                                   folder.canonical.string()))
     return refuse(sourceName, "invalid glTF: " + firstLine(err));
-  return assemble(model, sourceName);
+  return assemble(model, sourceName, bytes.size());
+}
+
+}  // namespace
+
+Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
+  return guardRead(sourceName, [&] { return decodeGlbIn(bytes, sourceName, {}); });
 }
 
 Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
   const std::string source = path.string();
-  if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return decodeGlb(*bytes, source);
-  if (path.extension() == ".glb") return decodeGlb(*bytes, source);  // gives the bad-magic message
-  tinygltf::TinyGLTF loader;
-  tinygltf::Model model;
-  std::string err, warn;
-  const std::string text(bytes->begin(), bytes->end());
-  if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()),
-                                  path.parent_path().string()))
-    return refuse(source, "invalid glTF: " + firstLine(err));
-  return assemble(model, source);
+  std::error_code ec;
+  ModelFolder folder{std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec)};
+  if (ec) folder.canonical.clear();
+  return guardRead(source, [&]() -> Expected<DecodedGltf> {
+    if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return decodeGlbIn(*bytes, source, folder);
+    if (path.extension() == ".glb") return decodeGlbIn(*bytes, source, folder);  // gives the bad-magic message
+    tinygltf::TinyGLTF loader;
+    sandbox(loader, folder);
+    tinygltf::Model model;
+    std::string err, warn;
+    if (bytes->size() > std::numeric_limits<unsigned>::max()) return refuse(source, "too large for a .gltf text file");
+    const std::string text(bytes->begin(), bytes->end());
+    if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()), folder.canonical.string()))
+      return refuse(source, "invalid glTF: " + firstLine(err));
+    return assemble(model, source, bytes->size());
+  });
 }
 
 }  // namespace riglens::core

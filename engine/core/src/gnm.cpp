@@ -1,12 +1,12 @@
 #include "riglens/core/gnm.h"
 
 #include <array>
-#include <functional>
 #include <thread>
 #include <cmath>
 
 #include "riglens/core/half_float.h"
 #include "riglens/core/head_ext.h"
+#include "riglens/core/json_reader.h"
 
 namespace riglens::core {
 namespace {
@@ -132,17 +132,26 @@ void GnmJointState::setJointOverrides(const std::vector<std::pair<std::string, g
       for (int c = 0; c < 3; ++c) local[j][c] = glm::dvec4(rotated[c], 0.0);  // translation (column 3) untouched
     }
   }
-  // Parent-first: parents may come after children in the list, so resolve on demand.
-  std::vector<int> state(J, 0);
-  std::function<void(std::size_t)> resolve = [&](std::size_t j) {
-    if (state[j] == 2) return;
-    state[j] = 1;
-    const int parent = m_pack.joints[j].parent;
-    if (parent >= 0 && state[std::size_t(parent)] != 1) resolve(std::size_t(parent));
-    m_worlds[j] = parent < 0 || state[std::size_t(parent)] == 1 ? local[j] : m_worlds[std::size_t(parent)] * local[j];
-    state[j] = 2;
-  };
-  for (std::size_t j = 0; j < J; ++j) resolve(j);
+  // Parent-first: parents may come after children in the list, so each
+  // joint's unresolved ancestors are gathered first and finished top-down
+  // (a parent cycle ends where it closes: that joint keeps its local).
+  enum : char { kTodo, kOnChain, kDone };
+  std::vector<char> state(J, kTodo);
+  std::vector<std::size_t> chain;
+  for (std::size_t j = 0; j < J; ++j) {
+    if (state[j] != kTodo) continue;
+    chain.assign(1, j);
+    state[j] = kOnChain;
+    for (int parent = m_pack.joints[j].parent; parent >= 0 && state[std::size_t(parent)] == kTodo; parent = m_pack.joints[std::size_t(parent)].parent) {
+      chain.push_back(std::size_t(parent));
+      state[std::size_t(parent)] = kOnChain;
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const int parent = m_pack.joints[*it].parent;
+      m_worlds[*it] = parent < 0 || state[std::size_t(parent)] == kOnChain ? local[*it] : m_worlds[std::size_t(parent)] * local[*it];
+      state[*it] = kDone;
+    }
+  }
 }
 
 std::vector<glm::dmat4> GnmJointState::skinMatrices() const {
@@ -150,6 +159,20 @@ std::vector<glm::dmat4> GnmJointState::skinMatrices() const {
   const glm::dmat4 bind(m_pack.bindTransform);
   for (std::size_t j = 0; j < m_rest.size(); ++j) skin[j] = m_worlds[j] * glm::inverse(m_rest[j]) * bind;
   return skin;
+}
+
+Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std::size_t jointCount, std::string_view source) {
+  return guardRead(source, [&] {
+    const JsonRef root(doc);
+    root.arrayOfSize(jointCount, "row-major 4x4 matrices (one per joint of the pack)");
+    std::vector<float> flat;
+    flat.reserve(jointCount * 16);
+    for (const JsonRef& m : root.elements()) {
+      m.arrayOfSize(16, "numbers (a row-major 4x4)");
+      for (const JsonRef& x : m.elements()) flat.push_back(x.toFloat());
+    }
+    return flat;
+  });
 }
 
 Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt, const GnmJointState* joints,

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
+
+#include "riglens/core/json_reader.h"
 
 namespace riglens::core {
 
@@ -59,24 +62,26 @@ Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced,
 }
 
 Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const nlohmann::json& doc, std::string_view source) {
-  std::vector<float> out;
-  if (doc.is_array()) {
-    for (const auto& v : doc) {
-      if (!v.is_number()) return makeError(ErrorCode::Invalid, std::string(source) + ": the control array holds a non-number");
-      out.push_back(v.get<float>());
+  return guardRead(source, [&] {
+    const JsonRef root(doc);
+    if (root.isArray()) {
+      // In the pack's order; shorter is zero-padded downstream, longer refused (setControls).
+      if (root.size() > std::size_t(layout.dim))
+        root.fail("holds " + std::to_string(root.size()) + " controls; the pack takes " + std::to_string(layout.dim));
+      return root.floats(std::size_t(layout.dim));
+    }
+    if (!root.isObject()) root.failType("an array or an object of controls");
+    const auto names = headExtNames(layout);
+    std::unordered_map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < names.size(); ++i) index.emplace(names[i], i);
+    std::vector<float> out(names.size(), 0.0f);
+    for (const auto& [name, value] : root.members()) {
+      const auto it = index.find(name);
+      if (it == index.end()) value.fail("unknown control '" + name + "'");
+      out[it->second] = value.toFloat();
     }
     return out;
-  }
-  if (!doc.is_object()) return makeError(ErrorCode::Invalid, std::string(source) + ": expected an array or an object of controls");
-  const auto names = headExtNames(layout);
-  out.assign(names.size(), 0.0f);
-  for (const auto& [name, value] : doc.items()) {
-    const auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end()) return makeError(ErrorCode::Invalid, std::string(source) + ": unknown control '" + name + "'");
-    if (!value.is_number()) return makeError(ErrorCode::Invalid, std::string(source) + ": control '" + name + "' is not a number");
-    out[std::size_t(it - names.begin())] = value.get<float>();
-  }
-  return out;
+  });
 }
 
 nlohmann::ordered_json controlsToJson(const HeadExtLayout& layout, std::span<const float> headExt) {

@@ -6,10 +6,11 @@
 #include <map>
 #include <numbers>
 #include <numeric>
-#include <functional>
 #include <set>
 
 #include <glm/gtc/matrix_transform.hpp>
+
+#include "riglens/core/json_reader.h"
 
 namespace riglens::core {
 namespace {
@@ -17,25 +18,23 @@ namespace {
 using nlohmann::json;
 constexpr char kMagic[8] = {'O', 'R', 'L', 'P', 'A', 'C', 'K', '1'};
 
-struct Failure {
-  std::string message;
-};
-[[noreturn]] void fail(const std::string& m) { throw Failure{m}; }
+[[noreturn]] void fail(const std::string& m) { throwReadProblem("", m); }
+
+using Members = std::map<std::string, std::span<const std::uint8_t>>;
 
 template <class T>
-std::vector<T> array(const std::map<std::string, std::span<const std::uint8_t>>& members, const std::string& name,
-                     std::size_t expected, const std::string& why) {
+std::vector<T> array(const Members& members, const std::string& name, std::size_t expected, const std::string& why) {
   auto it = members.find(name);
   if (it == members.end()) fail("member " + name + " is missing");
-  if (it->second.size() != expected * sizeof(T))
+  if (expected > it->second.size() / sizeof(T) || it->second.size() != expected * sizeof(T))
     fail("member " + name + " has " + std::to_string(it->second.size()) + " bytes, but " + why + " needs " +
-         std::to_string(expected * sizeof(T)));
+         std::to_string(expected) + " values of " + std::to_string(sizeof(T)) + " bytes");
   std::vector<T> out(expected);
   if (expected) std::memcpy(out.data(), it->second.data(), it->second.size());
   return out;
 }
 
-json memberJson(const std::map<std::string, std::span<const std::uint8_t>>& members, const std::string& name) {
+json memberJson(const Members& members, const std::string& name) {
   auto it = members.find(name);
   if (it == members.end()) fail("member " + name + " is missing");
   json j = json::parse(it->second.begin(), it->second.end(), nullptr, false);
@@ -55,45 +54,57 @@ glm::dmat4 rotationXyzDegrees(double rx, double ry, double rz) {
 }  // namespace
 
 Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view sourceName) {
-  try {
+  return guardRead(sourceName, [&] {
     if (b.size() < 16) fail("file too short for an ORLPACK1 header");
     if (std::memcmp(b.data(), kMagic, 8) != 0) fail("bad magic: not an ORLPACK1 pack");
     std::uint32_t tocLength, total;
     std::memcpy(&tocLength, b.data() + 8, 4);
     std::memcpy(&total, b.data() + 12, 4);
     if (total != b.size()) fail("total length " + std::to_string(total) + " does not match the file size " + std::to_string(b.size()));
-    if (16 + std::size_t(tocLength) > b.size()) fail("table of contents runs past the end of the file");
+    if (tocLength > b.size() - 16) fail("the table of contents (length at byte 8) runs past the end of the file");
     std::string tocText(reinterpret_cast<const char*>(b.data()) + 16, tocLength);
     tocText.erase(std::find(tocText.begin(), tocText.end(), '\0'), tocText.end());  // zero padding
-    const json toc = json::parse(tocText, nullptr, false);
-    if (toc.is_discarded() || !toc.is_array()) fail("the table of contents is not a JSON array");
+    const json tocJson = json::parse(tocText, nullptr, false);
+    if (tocJson.is_discarded()) fail("the table of contents is not JSON");
     OrlPack pack;
-    std::map<std::string, std::span<const std::uint8_t>> members;
-    for (const auto& e : toc) {
-      const std::string name = e.value("n", std::string());
-      const std::size_t o = e.value("o", std::size_t(0)), l = e.value("l", std::size_t(0));
-      if (name.empty()) fail("a table entry has no name");
-      if (o % 8) fail("member " + name + " is not 8-byte aligned");
-      if (o > b.size() || l > b.size() - o) fail("member " + name + " runs past the end of the file");
+    Members members;
+    // The TOC's pointers name its entries (/3/o); a member's JSON is read
+    // against a pointer into that member ("manifest.json#/V").
+    for (const JsonRef& e : JsonRef(tocJson).elements()) {
+      e.object();
+      const std::string name = e["n"].string();
+      const std::size_t o = e["o"].count(b.size()), l = e["l"].count(b.size());
+      if (name.empty()) e["n"].fail("a table entry has no name");
+      if (members.count(name)) e["n"].fail("member " + name + " is listed twice");
+      if (o % 8) e["o"].fail("member " + name + " at byte " + std::to_string(o) + " is not 8-byte aligned");
+      if (l > b.size() - o) e.fail("member " + name + " runs past the end of the file");
       members[name] = b.subspan(o, l);
       pack.members.push_back(name);
     }
     pack.manifest = memberJson(members, "manifest.json");
-    pack.vertexCount = pack.manifest.at("V").get<std::size_t>();
-    pack.jointCount = pack.manifest.at("numJoints").get<std::size_t>();
-    pack.maxInfluence = pack.manifest.value("maxInfluence", 4);
-    pack.channelCount = pack.manifest.value("numBlendShapeChannels", std::size_t(0));
-    if (pack.vertexCount > b.size() || pack.jointCount > b.size()) fail("manifest counts exceed what the file can hold");
-    if (pack.manifest.contains("jointNames")) pack.jointNames = pack.manifest["jointNames"].get<std::vector<std::string>>();
+    const JsonRef m(pack.manifest, "manifest.json#");
+    m.object();
+    // Counts past the file size are corrupt: every vertex and joint holds data.
+    pack.vertexCount = m["V"].count(b.size());
+    pack.jointCount = m["numJoints"].count(b.size());
+    pack.maxInfluence = int(m.integerOr("maxInfluence", 4, 1, 8));
+    pack.channelCount = std::size_t(m.integerOr("numBlendShapeChannels", 0, 0, std::int64_t(b.size())));
+    if (auto names = m.find("jointNames")) {
+      pack.jointNames = names->strings(pack.jointCount);
+      if (pack.jointNames.size() != pack.jointCount)
+        names->fail("names " + std::to_string(pack.jointNames.size()) + " joints; the pack has " + std::to_string(pack.jointCount));
+    }
     const std::size_t V = pack.vertexCount, J = pack.jointCount, I = std::size_t(pack.maxInfluence);
     std::size_t entries = 0;
-    for (const auto& t : memberJson(members, "bs_targets.json")) {
-      OrlTarget target{t.at("channel").get<int>(), t.at("offset").get<std::size_t>(), t.at("count").get<std::size_t>(),
-                       t.at("scale").get<float>()};
-      if (target.channel < 0 || (pack.channelCount && std::size_t(target.channel) >= pack.channelCount))
-        fail("a blendshape target names channel " + std::to_string(target.channel) + " past the channel count");
-      if (target.offset != entries) fail("blendshape target runs do not tile the delta array");
+    const json targets = memberJson(members, "bs_targets.json");
+    for (const JsonRef& t : JsonRef(targets, "bs_targets.json#").elements()) {
+      t.object();
+      OrlTarget target{t["channel"].toInt(0), t["offset"].count(b.size()), t["count"].count(b.size()), t["scale"].toFloat()};
+      if (pack.channelCount && std::size_t(target.channel) >= pack.channelCount)
+        t["channel"].fail("names channel " + std::to_string(target.channel) + " past the channel count " + std::to_string(pack.channelCount));
+      if (target.offset != entries) t["offset"].fail("blendshape target runs do not tile the delta array");
       entries += target.count;
+      if (entries > b.size()) t["count"].fail("the runs hold more entries than the file has bytes");
       pack.targets.push_back(target);
     }
     pack.neutral = array<float>(members, "neutral_pos.bin", V * 3, "V*3");
@@ -104,10 +115,10 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
         fail("joint " + std::to_string(j) + " has parent " + std::to_string(pack.jointParents[j]) + " (parents must come first)");
     const auto inverse = array<float>(members, "inverse_bind.bin", J * 16, "J*16");
     for (std::size_t j = 0; j < J; ++j) {
-      glm::dmat4 m;
+      glm::dmat4 mat;
       for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c) m[c][r] = inverse[j * 16 + std::size_t(r * 4 + c)];  // row-major
-      pack.inverseBind.push_back(m);
+        for (int c = 0; c < 4; ++c) mat[c][r] = inverse[j * 16 + std::size_t(r * 4 + c)];  // row-major
+      pack.inverseBind.push_back(mat);
     }
     pack.skinIndex = array<std::uint16_t>(members, "skin_idx.bin", V * I, "V*maxInfluence");
     for (auto j : pack.skinIndex)
@@ -118,11 +129,22 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
       if (v >= V) fail("bs_index names vertex " + std::to_string(v) + " past V");
     pack.bsDelta = array<std::int8_t>(members, "bs_delta.bin", entries * 3, "3 per blendshape entry");
     return pack;
-  } catch (const Failure& f) {
-    return makeError(ErrorCode::Invalid, std::string(sourceName) + ": " + f.message);
-  } catch (const json::exception& e) {
-    return makeError(ErrorCode::Invalid, std::string(sourceName) + ": a manifest field is missing or of the wrong type (" + e.what() + ")");
-  }
+  });
+}
+
+Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc, std::string_view source) {
+  return guardRead(source, [&] {
+    const JsonRef root(doc);
+    root.object();
+    OrlOutputs out;
+    const JsonRef joints = root["jointOut"];
+    joints.arrayOfSize(pack.jointCount * 9, "numbers (9 per joint)");
+    out.jointOut = joints.floats(pack.jointCount * 9);
+    const JsonRef channels = root["bsOut"];
+    if (pack.channelCount) channels.arrayOfSize(pack.channelCount, "weights (one per channel)");
+    out.bsOut = channels.floats(std::max<std::size_t>(pack.channelCount, channels.size()));
+    return out;
+  });
 }
 
 std::vector<glm::dmat4> orlJointWorlds(const OrlPack& pack, std::span<const float> out) {
@@ -186,9 +208,14 @@ std::vector<int> orlShellBinding(const OrlPack& pack, std::span<const float> pos
   // Connected pieces by union-find over the faces.
   std::vector<std::size_t> root(V);
   std::iota(root.begin(), root.end(), 0);
-  const std::function<std::size_t(std::size_t)> find = [&](std::size_t i) { return root[i] == i ? i : root[i] = find(root[i]); };
-  for (std::size_t f = 0; f + 2 < faces.size(); f += 3)
+  const auto find = [&root](std::size_t i) {  // iterative, with path halving: pieces can be long chains
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
+  for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
+    if (faces[f] >= V || faces[f + 1] >= V || faces[f + 2] >= V) continue;  // a face past the positions binds nothing
     for (int k = 1; k < 3; ++k) root[find(faces[f + std::size_t(k)])] = find(faces[f]);
+  }
   std::map<std::size_t, std::pair<glm::dvec3, std::size_t>> pieces;  // root -> (sum, count)
   for (std::size_t v = 0; v < V; ++v) {
     auto& [sum, n] = pieces[find(v)];

@@ -1,6 +1,5 @@
 #include "riglens/core/rig.h"
 
-#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -44,43 +43,60 @@ struct RigBuilder {
   Rig rig;
   Diagnostics warnings;
 
+  std::unordered_map<std::string, int> partIndex, jointIndex;  // names -> index: loads stay linear in the file
+
   Error fatal(const std::string& pointer, const std::string& message) const {
     return makeError(ErrorCode::Invalid, source + ": " + prefix + pointer + ": " + message);
   }
-  void warn(const std::string& pointer, std::string message) {
-    warnings.push_back({source, prefix + pointer, std::move(message)});
+  void warn(const std::string& pointer, std::string message, std::string part = {}, std::string joint = {}) {
+    warnings.push_back({source, prefix + pointer, std::move(message), Severity::Warning, std::move(part), std::move(joint)});
+  }
+  int partNamed(const std::string& name) const {
+    const auto it = partIndex.find(name);
+    return it == partIndex.end() ? kNoIndex : it->second;
+  }
+  int jointNamed(const std::string& name) const {
+    const auto it = jointIndex.find(name);
+    return it == jointIndex.end() ? kNoIndex : it->second;
   }
 
   // Effective parents, with the reference runtime's semantics: parts resolve
   // on demand in declared order, a part whose parent is missing or already on
   // the chain being resolved becomes a root. The finish order of that walk
-  // puts every parent before its children.
+  // puts every parent before its children. Walked with an explicit chain (a
+  // rig.json can nest parts as deep as it likes).
   void resolveHierarchy() {
     const std::size_t n = rig.m_parts.size();
-    std::vector<bool> done(n, false);
-    std::function<void(int, std::set<int>&)> resolve = [&](int index, std::set<int>& chain) {
-      if (done[index]) return;
-      Part& part = rig.m_parts[index];
-      const std::string ptr = "/parts/" + std::to_string(index) + "/parent";
-      if (part.declaredParent) {
-        const int parent = rig.findPart(*part.declaredParent);
-        if (parent == kNoIndex) {
-          warn(ptr, "parent '" + *part.declaredParent + "' does not exist; the part is posed as a root");
-        } else if (chain.count(parent)) {
-          warn(ptr, "parent '" + *part.declaredParent + "' closes a cycle; the part is posed as a root");
-        } else {
-          part.parent = parent;
-          chain.insert(index);
-          resolve(parent, chain);
-          chain.erase(index);
-        }
-      }
-      done[index] = true;
-      rig.m_order.push_back(index);
-    };
+    std::vector<bool> done(n, false), onChain(n, false);
+    std::vector<int> chain;
     for (std::size_t i = 0; i < n; ++i) {
-      std::set<int> chain{static_cast<int>(i)};
-      resolve(static_cast<int>(i), chain);
+      if (done[i]) continue;
+      chain.assign(1, static_cast<int>(i));
+      onChain[i] = true;
+      for (int index = static_cast<int>(i);;) {
+        Part& part = rig.m_parts[index];
+        if (!part.declaredParent) break;
+        const std::string ptr = "/parts/" + std::to_string(index) + "/parent";
+        const int parent = partNamed(*part.declaredParent);
+        if (parent == kNoIndex) {
+          warn(ptr, "parent '" + *part.declaredParent + "' does not exist; the part is posed as a root", part.name);
+          break;
+        }
+        if (onChain[parent]) {
+          warn(ptr, "parent '" + *part.declaredParent + "' closes a cycle; the part is posed as a root", part.name);
+          break;
+        }
+        part.parent = parent;
+        if (done[parent]) break;
+        chain.push_back(parent);
+        onChain[parent] = true;
+        index = parent;
+      }
+      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+        done[*it] = true;
+        onChain[*it] = false;
+        rig.m_order.push_back(*it);
+      }
     }
   }
 
@@ -92,6 +108,7 @@ struct RigBuilder {
       if (rp.name.empty()) return fatal(ptr, "part name is empty");
       if (auto [it, fresh] = seen.emplace(rp.name, i); !fresh)
         return fatal(ptr, "duplicate part name '" + rp.name + "' (also /parts/" + std::to_string(it->second) + ")");
+      partIndex.emplace(rp.name, static_cast<int>(i));
       rig.m_parts.push_back({rp.name, kNoIndex, rp.parent, rp.pivot, {}});
     }
     if (rig.m_parts.empty()) return fatal("/parts", "the rig has no parts");
@@ -103,6 +120,7 @@ struct RigBuilder {
       if (rj.name.empty()) return fatal(ptr + "/name", "joint name is empty");
       if (auto [it, fresh] = seen.emplace(rj.name, i); !fresh)
         return fatal(ptr + "/name", "duplicate joint name '" + rj.name + "' (also /joints/" + std::to_string(it->second) + ")");
+      jointIndex.emplace(rj.name, static_cast<int>(i));
       if (rj.min > rj.max)
         return fatal(ptr, "min " + fmt(rj.min) + " is greater than max " + fmt(rj.max));
       Joint joint;
@@ -116,14 +134,14 @@ struct RigBuilder {
       joint.offset = rj.offset;
       joint.orient = rj.orient;
       joint.drive = rj.drive;
-      joint.part = rig.findPart(rj.part);
+      joint.part = partNamed(rj.part);
       if (joint.part == kNoIndex)
-        warn(ptr + "/part", "unknown part '" + rj.part + "'; the joint moves nothing");
+        warn(ptr + "/part", "unknown part '" + rj.part + "'; the joint moves nothing", {}, rj.name);
       else
         rig.m_parts[joint.part].joints.push_back(static_cast<int>(i));
       if (rj.rest < rj.min || rj.rest > rj.max)
         warn(ptr + "/rest", "rest " + fmt(rj.rest) + " is outside [" + fmt(rj.min) + ", " + fmt(rj.max) +
-                                "]; posed clamped to " + fmt(clampJointValue(joint, rj.rest)));
+                                "]; posed clamped to " + fmt(clampJointValue(joint, rj.rest)), {}, rj.name);
       joint.hasMount = rj.offset != Vec3d{} || rj.orient != Vec3d{};
       if (joint.hasMount) {
         const glm::dvec3 pivot(rj.pivot[0], rj.pivot[1], rj.pivot[2]);
@@ -148,7 +166,7 @@ struct RigBuilder {
         return fatal(ptr + "/name", "duplicate animation name '" + ra.name + "'");
       Animation anim{ra.name, ra.periodMs, ra.looping, ra.autoPlay, {}, {}};
       for (std::size_t k = 0; k < ra.joints.size(); ++k) {
-        const int j = rig.findJoint(ra.joints[k]);
+        const int j = jointNamed(ra.joints[k]);
         if (j == kNoIndex)
           warn(ptr + "/joints/" + std::to_string(k), "unknown joint '" + ra.joints[k] + "'; ignored");
         else
@@ -158,25 +176,25 @@ struct RigBuilder {
       for (std::size_t k = 0; k < ra.tracks.size(); ++k) {
         const RawTrack& rt = ra.tracks[k];
         const std::string tp = ptr + "/tracks/" + std::to_string(k);
-        const int j = rig.findJoint(rt.joint);
+        const int j = jointNamed(rt.joint);
         if (j == kNoIndex) {
           warn(tp + "/joint", "unknown joint '" + rt.joint + "'; the track is ignored");
           continue;
         }
         if (!driven.insert(j).second)
-          warn(tp + "/joint", "a second track for joint '" + rt.joint + "'; the later track wins");
+          warn(tp + "/joint", "a second track for joint '" + rt.joint + "'; the later track wins", {}, rt.joint);
         for (std::size_t q = 0; q < rt.keyframes.size(); ++q) {
           const double t = rt.keyframes[q].tMs;
           if (t < 0 || (ra.periodMs > 0 && t > ra.periodMs)) {
             warn(tp + "/keyframes/" + std::to_string(q) + "/tMs",
-                 "key at " + fmt(t) + " ms is outside 0.." + fmt(ra.periodMs) + " ms");
+                 "key at " + fmt(t) + " ms is outside 0.." + fmt(ra.periodMs) + " ms", {}, rt.joint);
           }
         }
         anim.tracks.push_back({j, rt.keyframes});
       }
       for (int j : anim.requiredJoints)
         if (!driven.count(j))
-          warn(ptr + "/joints", "joint '" + rig.m_joints[j].name + "' is listed but has no track");
+          warn(ptr + "/joints", "joint '" + rig.m_joints[j].name + "' is listed but has no track", {}, rig.m_joints[j].name);
       rig.m_animations.push_back(std::move(anim));
     }
 
@@ -193,7 +211,7 @@ Rig Rig::singlePart(std::string name) {
 }
 
 Expected<BuiltRig> buildRig(const RawRig& raw, std::string_view sourceName, std::string_view pointerPrefix) {
-  RigBuilder builder{raw, std::string(sourceName), std::string(pointerPrefix), {}, {}};
+  RigBuilder builder{raw, std::string(sourceName), std::string(pointerPrefix), {}, {}, {}, {}};
   if (auto built = builder.build(); !built) return built.error();
   return BuiltRig{std::move(builder.rig), std::move(builder.warnings)};
 }

@@ -176,19 +176,6 @@ std::size_t LoadedRun::cpuBytes() const {
   return total;
 }
 
-Expected<fs::path> resolveInside(const fs::path& folder, const std::string& relative, std::string_view what) {
-  const fs::path rel(relative);
-  if (relative.empty()) return makeError(ErrorCode::Invalid, std::string(what) + ": empty path");
-  if (rel.is_absolute() || rel.has_root_name())
-    return makeError(ErrorCode::Invalid, std::string(what) + ": '" + relative + "' is absolute; mesh paths must stay inside the run folder");
-  const fs::path base = folder.empty() ? fs::path(".") : folder;
-  const fs::path joined = (base / rel).lexically_normal();
-  const fs::path inside = joined.lexically_relative(base.lexically_normal());
-  if (inside.empty() || *inside.begin() == "..")
-    return makeError(ErrorCode::Invalid, std::string(what) + ": '" + relative + "' escapes the run folder");
-  return joined;
-}
-
 Expected<LoadedRun> loadRun(const fs::path& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return makeError(ErrorCode::Io, path.string() + ": no such file or folder");

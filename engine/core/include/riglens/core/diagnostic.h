@@ -1,16 +1,35 @@
-// Diagnostics: the non-fatal problems a loader found. The model still loads;
-// `riglens-cli inspect` and the app list them.
+// Diagnostics: the problems a loader found that did not stop the load. The
+// model still loads; `riglens-cli inspect` and the viewer's Problems panel
+// list them (severity, file, JSON pointer, message) and the panel selects the
+// part or joint a problem concerns.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace riglens::core {
 
+enum class Severity {
+  Warning,  // suspicious, or ignored by the contract's rules (an unknown parent, a key outside the period)
+  Error,    // something in the files is broken and was left out (a part mesh that cannot be read)
+};
+
+inline const char* severityName(Severity severity) { return severity == Severity::Error ? "error" : "warning"; }
+
 struct Diagnostic {
+  Diagnostic() = default;
+  Diagnostic(std::string source_, std::string pointer_, std::string message_, Severity severity_ = Severity::Warning,
+             std::string part_ = {}, std::string joint_ = {})
+      : source(std::move(source_)), pointer(std::move(pointer_)), message(std::move(message_)), severity(severity_),
+        part(std::move(part_)), joint(std::move(joint_)) {}
+
   std::string source;   // the file, e.g. "runs/tank/rig.json"
   std::string pointer;  // JSON pointer into it ("/joints/2/part"), empty if none
   std::string message;  // what is wrong and what the loader did about it
+  Severity severity = Severity::Warning;
+  std::string part;     // the rig part it concerns, when there is one
+  std::string joint;    // the joint it concerns, when there is one
 
   // "runs/tank/rig.json: /joints/2/part: unknown part 'turet'; joint ignored"
   std::string describe() const {

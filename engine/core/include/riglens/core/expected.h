@@ -26,14 +26,18 @@ std::string_view errorCodeName(ErrorCode code);
 
 struct Error {
   ErrorCode code = ErrorCode::Invalid;
-  std::string message;
+  std::string message;  // the whole text, naming the file and the place
+  // Where, when the loader knows it (errorAt in json_reader.h fills both):
+  // the file and the JSON pointer inside it. Empty otherwise.
+  std::string file;
+  std::string pointer;
 
   // "<code name>: <message>", for logs and the CLI.
   std::string describe() const;
 };
 
 inline Error makeError(ErrorCode code, std::string message) {
-  return Error{code, std::move(message)};
+  return Error{code, std::move(message), {}, {}};
 }
 
 template <class T>

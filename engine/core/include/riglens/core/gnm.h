@@ -20,6 +20,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat4x4.hpp>
+#include <nlohmann/json.hpp>
 
 #include "riglens/core/aosrig.h"
 #include "riglens/core/expected.h"
@@ -58,6 +59,11 @@ class GnmJointState {
 // The whole path: gnmForward, the seam, skinning with `joints` (rest when null).
 Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt,
                                      const GnmJointState* joints = nullptr, unsigned threads = 1);
+
+// A joint-worlds file (`riglens-cli character pose --joint-worlds`): a JSON
+// array of exactly `jointCount` row-major 4x4 matrices, 16 numbers each.
+// Returns the J*16 floats setJointWorlds takes; refusals name the pointer.
+Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std::size_t jointCount, std::string_view source);
 
 // Row-major 16 floats -> column-major matrix.
 glm::dmat4 fromRowMajor(const float* m);

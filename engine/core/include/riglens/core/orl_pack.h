@@ -52,6 +52,15 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> bytes, std::string_
 Expected<std::vector<float>> orlDeform(const OrlPack& pack, std::span<const float> jointOutputs,
                                        std::span<const float> channelWeights);
 
+// An outputs file (`riglens-cli character orl-deform --outputs`):
+// {"jointOut": [J*9 numbers], "bsOut": [one weight per channel]}, checked
+// against the pack's counts; refusals name the pointer.
+struct OrlOutputs {
+  std::vector<float> jointOut;
+  std::vector<float> bsOut;
+};
+Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc, std::string_view source);
+
 // The joints' world matrices for the given outputs (for shell binding, tests).
 std::vector<glm::dmat4> orlJointWorlds(const OrlPack& pack, std::span<const float> jointOutputs);
 

@@ -18,6 +18,7 @@
 
 #include "riglens/core/diagnostic.h"
 #include "riglens/core/expected.h"
+#include "riglens/core/file_io.h"
 #include "riglens/core/glb_reader.h"
 #include "riglens/core/part_mesh.h"
 #include "riglens/core/rig.h"
@@ -45,10 +46,5 @@ struct LoadedRun {
 };
 
 Expected<LoadedRun> loadRun(const std::filesystem::path& path);
-
-// Resolves `relative` inside `folder`, refusing absolute paths and paths that
-// leave the folder ("../x.glb"). Exposed for tests.
-Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder, const std::string& relative,
-                                              std::string_view what);
 
 }  // namespace riglens::core
