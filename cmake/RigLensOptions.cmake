@@ -4,10 +4,11 @@ option(RIGLENS_BUILD_APP "Build the riglens viewer and riglens-cli" ON)
 option(RIGLENS_BUILD_TESTS "Build the Qt Test executables and register them with CTest" ON)
 option(RIGLENS_BUILD_BENCHMARKS "Build the Google Benchmark executables" ON)
 option(RIGLENS_WERROR "Treat compiler warnings as errors" OFF)
+option(RIGLENS_BUILD_FUZZERS "Build the libFuzzer targets in fuzz/ (clang; sanitizers on every target; tools/fuzz.sh)" OFF)
 option(RIGLENS_INTEROP_TESTS "Register interop tests that run node clients (needs tools/interop installed)" ON)
 
 set(RIGLENS_ALL_OPTIONS RIGLENS_BUILD_RENDER RIGLENS_BUILD_APP RIGLENS_BUILD_TESTS
-    RIGLENS_BUILD_BENCHMARKS RIGLENS_WERROR RIGLENS_INTEROP_TESTS)
+    RIGLENS_BUILD_BENCHMARKS RIGLENS_BUILD_FUZZERS RIGLENS_WERROR RIGLENS_INTEROP_TESTS)
 
 function(riglens_print_options)
   message(STATUS "RigLens ${PROJECT_VERSION} (${CMAKE_BUILD_TYPE}):")

@@ -254,11 +254,23 @@ ApplicationWindow {
             ExpressionPanel { character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 200 }
         }
 
-        Viewport {
-            id: viewportItem
-            objectName: "viewport"
+        // The viewport over the Problems panel, in both modes.
+        SplitView {
+            objectName: "centerPanel"
+            orientation: Qt.Vertical
             SplitView.fillWidth: true
             SplitView.minimumWidth: 320
+            Viewport {
+                id: viewportItem
+                objectName: "viewport"
+                SplitView.fillHeight: true
+                SplitView.minimumHeight: 240
+            }
+            ProblemsPanel {
+                controller: window.controller
+                SplitView.preferredHeight: 130
+                SplitView.minimumHeight: 60
+            }
         }
 
         SplitView {

@@ -44,12 +44,16 @@ ToolBar {
             opacity: 0.8
         }
         Label {
-            visible: bar.controller.warnings.length > 0
-            text: qsTr("%1 warning(s)").arg(bar.controller.warnings.length)
+            objectName: "statusErrors"
+            visible: bar.controller.problems.errorCount > 0
+            text: qsTr("%1 error(s)").arg(bar.controller.problems.errorCount)
+            color: "#ff6b6b"
+        }
+        Label {
+            objectName: "statusWarnings"
+            visible: bar.controller.problems.warningCount > 0
+            text: qsTr("%1 warning(s)").arg(bar.controller.problems.warningCount)
             color: "#ffcf6e"
-            ToolTip.visible: warningsArea.containsMouse
-            ToolTip.text: bar.controller.warnings.join("\n")
-            MouseArea { id: warningsArea; anchors.fill: parent; hoverEnabled: true }
         }
         Label {
             objectName: "statusMessage"

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.h"
+#include "inspect_summary.h"
 #include "riglens/core/aosrig.h"
 #include "riglens/core/bundle.h"
 #include "riglens/core/character_sample.h"
@@ -28,8 +29,6 @@ namespace {
 
 using nlohmann::json;
 
-bool isOrl(const std::vector<std::uint8_t>& bytes) { return bytes.size() >= 8 && std::memcmp(bytes.data(), "ORLPACK1", 8) == 0; }
-
 // Posed vertices as little-endian f32 (the machines we build for are little-endian).
 int writeVertices(const std::vector<float>& v, const QString& out, bool asJson) {
   if (asJson) {
@@ -43,60 +42,16 @@ int writeVertices(const std::vector<float>& v, const QString& out, bool asJson) 
   return kExitOk;
 }
 
-json packSummary(const core::AosRigPack& p) {
-  json joints = json::array();
-  for (const auto& j : p.joints) joints.push_back({{"name", j.name}, {"parent", j.parent}});
-  json regions = json::array();
-  for (const auto& r : p.headExt.regions) regions.push_back({{"name", r.name}, {"count", r.count}});
-  json buffers = json::array();
-  for (const auto& b : p.buffers) buffers.push_back({{"name", b.name}, {"dtype", core::dtypeName(b.dtype)}, {"shape", b.shape}, {"bytes", b.byteLength}});
-  return {{"kind", "aosrig"}, {"vertexCount", p.vertexCount}, {"coeffCount", p.coeffCount}, {"faces", p.faces.size() / 3},
-          {"headExt", {{"dim", p.headExt.dim}, {"exprDim", p.headExt.exprDim}, {"gazeDim", p.headExt.gazeDim}, {"regions", regions}}},
-          {"joints", joints}, {"eyes", {p.eyeNames[0], p.eyeNames[1]}}, {"basis", p.basisI8.empty() ? "f16" : "i8"},
-          {"uv", p.uv.size() > 0}, {"stitch", p.stitchLocal.size() > 0}, {"mouth", p.mouth.has_value()}, {"buffers", buffers}};
-}
-
 int inspect(const QStringList& args) {
   QCommandLineParser parser;
   const QCommandLineOption asJson("json", "Print JSON.");
   parser.addOption(asJson);
-  if (auto done = parseCommand(parser, args, "character inspect", "Describe an .aosrig, ORL pack or bundle folder.", "PATH")) return *done;
+  if (auto done = parseCommand(parser, args, "character inspect", "Describe an .aosrig, ORL pack, bundle folder or .ply (as `inspect` does).", "PATH")) return *done;
   if (parser.positionalArguments().size() != 1) return usageError("character inspect", "expected one PATH");
-  const std::string path = parser.positionalArguments().first().toStdString();
-  json out;
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    auto bundle = core::loadBundle(path);
-    if (!bundle) return inputError(bundle.error().message);
-    json files = json::array(), problems = json::array(), meshes = json::array();
-    for (const auto& f : bundle->files) files.push_back({{"name", f.name}, {"role", f.role}, {"eager", f.eager}, {"present", f.present}, {"bytes", f.bytes}});
-    for (const auto& p : bundle->problems) problems.push_back(p.describe());
-    for (const auto& m : bundle->meshes) meshes.push_back({{"branch", m.branch}, {"vertices", m.vertexCount}, {"faces", m.faceCount}});
-    out = {{"kind", "bundle"}, {"subject", bundle->subject}, {"schema", bundle->schema}, {"branches", bundle->branches},
-           {"rig", bundle->rig}, {"rigDerived", bundle->rigDerived},
-           {"expressionSpace", {{"kind", core::expressionKindName(bundle->expression.kind)}, {"dim", bundle->expression.dim},
-                                {"derived", bundle->expressionDerived}}},
-           {"meshes", meshes}, {"files", files}, {"residentBytes", bundle->residentBytes}, {"problems", problems}};
-  } else {
-    auto bytes = core::readFileBytes(path);
-    if (!bytes) return inputError(bytes.error().message);
-    if (isOrl(*bytes)) {
-      auto pack = core::parseOrlPack(*bytes, path);
-      if (!pack) return inputError(pack.error().message);
-      out = {{"kind", "orl"}, {"vertexCount", pack->vertexCount}, {"jointCount", pack->jointCount}, {"channels", pack->channelCount},
-             {"targets", pack->targets.size()}, {"members", pack->members}, {"manifest", pack->manifest}};
-    } else {
-      auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)), path);
-      if (!pack) return inputError(pack.error().message);
-      out = packSummary(*pack);
-    }
-  }
-  if (parser.isSet(asJson)) {
-    std::printf("%s\n", out.dump(2).c_str());
-  } else {
-    for (const auto& [key, value] : out.items())
-      std::printf("%-16s %s\n", key.c_str(), value.is_primitive() ? value.dump().c_str() : (value.dump().substr(0, 160) + (value.dump().size() > 160 ? " ..." : "")).c_str());
-  }
+  auto summary = summarizeScene(parser.positionalArguments().first().toStdString());
+  if (!summary) return inputError(summary.error().message);
+  if (parser.isSet(asJson)) std::printf("%s\n", summary->dump(2).c_str());
+  else printSummary(*summary);
   return kExitOk;
 }
 

@@ -1,7 +1,8 @@
-// riglens-cli inspect PATH [--json]
+// riglens-cli inspect PATH [--json]: anything the viewer opens, with every problem its loader found.
 #include <nlohmann/json.hpp>
 
 #include "cli_common.h"
+#include "inspect_summary.h"
 
 namespace riglens::cli {
 
@@ -11,48 +12,6 @@ std::string rangeText(const core::Joint& j) {
   char buf[128];
   std::snprintf(buf, sizeof buf, "[%g, %g] rest %g", j.min, j.max, j.rest);
   return buf;
-}
-
-nlohmann::json toJson(const core::LoadedRun& run) {
-  using nlohmann::json;
-  const core::Rig& rig = run.rig;
-  json out = {{"source", run.source.string()}, {"kind", core::runKindName(run.kind)}};
-  json parts = json::array();
-  for (std::size_t i = 0; i < rig.parts().size(); ++i) {
-    const auto& p = rig.parts()[i];
-    json jp = {{"name", p.name}, {"parent", p.parent == core::kNoIndex ? json(nullptr) : json(rig.parts()[p.parent].name)},
-               {"pivot", p.pivot}};
-    if (run.kind != core::RunKind::SkinnedMesh && i < run.meshes.size()) {
-      jp["vertices"] = run.meshes[i].vertexCount();
-      jp["triangles"] = run.meshes[i].triangleCount();
-      jp["socket"] = run.meshes[i].empty();
-      jp["mesh"] = run.meshPaths[i];
-    }
-    parts.push_back(jp);
-  }
-  out["parts"] = parts;
-  json joints = json::array();
-  for (const auto& j : rig.joints())
-    joints.push_back({{"name", j.name}, {"part", j.part == core::kNoIndex ? json(nullptr) : json(rig.parts()[j.part].name)},
-                      {"kind", core::jointKindName(j.kind)}, {"axis", core::axisName(j.axis)},
-                      {"drive", core::driveName(j.drive)}, {"min", j.min}, {"max", j.max}, {"rest", j.rest}});
-  out["joints"] = joints;
-  json anims = json::array();
-  for (const auto& a : rig.animations()) {
-    json tracks = json::array();
-    for (const auto& t : a.tracks) tracks.push_back({{"joint", rig.joints()[t.joint].name}, {"keys", t.keyframes.size()}});
-    anims.push_back({{"name", a.name}, {"periodMs", a.periodMs}, {"looping", a.looping}, {"autoPlay", a.autoPlay},
-                     {"tracks", tracks}});
-  }
-  out["animations"] = anims;
-  if (run.kind == core::RunKind::SkinnedMesh && !run.meshes.empty())
-    out["skinnedMesh"] = {{"vertices", run.meshes[0].vertexCount()}, {"triangles", run.meshes[0].triangleCount()},
-                          {"bones", run.skin ? run.skin->boneNames : std::vector<std::string>{}}};
-  json warnings = json::array();
-  for (const auto& w : run.warnings) warnings.push_back(w.describe());
-  out["warnings"] = warnings;
-  out["cpuBytes"] = run.cpuBytes();
-  return out;
 }
 
 void printText(const core::LoadedRun& run) {
@@ -85,23 +44,39 @@ void printText(const core::LoadedRun& run) {
     std::printf("  %-16s %6g ms  %-8s %-9s tracks: %s\n", a.name.c_str(), a.periodMs, a.looping ? "looping" : "once",
                 a.autoPlay ? "autoPlay" : "playable", tracks.c_str());
   }
-  std::printf("warnings (%zu):\n", run.warnings.size());
-  for (const auto& w : run.warnings) std::printf("  %s\n", w.describe().c_str());
+  std::printf("problems (%zu):\n", run.warnings.size());
+  for (const auto& w : run.warnings) std::printf("  %-7s %s\n", core::severityName(w.severity), w.describe().c_str());
 }
 
 }  // namespace
 
 int runInspect(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption json("json", "Print JSON instead of text.");
+  const QCommandLineOption json("json", "Print JSON instead of text (a failed load prints its problem too).");
   parser.addOption(json);
   if (auto done = parseCommand(parser, args, "inspect",
-                               "List a run's parts, joints, animations and every warning.", "PATH"))
+                               "Describe anything the viewer opens (a run, rig.json, run record, .glb/.gltf, a character bundle, "
+                               ".aosrig or ORL pack, a 3DGS .ply) with every problem its loader found.",
+                               "PATH"))
     return *done;
-  int code = kExitOk;
-  auto run = loadRunArgument(parser, "inspect", &code);
-  if (!run) return code;
-  if (parser.isSet(json)) std::printf("%s\n", toJson(*run).dump(2).c_str());
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 1) return usageError("inspect", positional.isEmpty() ? "missing PATH" : "expected exactly one PATH");
+  const std::string path = positional.first().toStdString();
+  const auto refuse = [&](const core::Error& error) {
+    if (parser.isSet(json))
+      std::printf("%s\n", nlohmann::json{{"source", path}, {"loaded", false}, {"problems", {failedLoadJson(error, path)}}}.dump(2).c_str());
+    return inputError(error.message);
+  };
+  if (isScenePath(path)) {
+    auto summary = summarizeScene(path);
+    if (!summary) return refuse(summary.error());
+    if (parser.isSet(json)) std::printf("%s\n", summary->dump(2).c_str());
+    else printSummary(*summary);
+    return kExitOk;
+  }
+  auto run = core::loadRun(path);
+  if (!run) return refuse(run.error());
+  if (parser.isSet(json)) std::printf("%s\n", runSummary(*run).dump(2).c_str());
   else printText(*run);
   return kExitOk;
 }

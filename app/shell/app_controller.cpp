@@ -14,6 +14,7 @@
 #include <QtQuick/QQuickWindow>
 
 #include "character_controller.h"
+#include "problem_list_model.h"
 #include "rig_models.h"
 #include "riglens/core/file_io.h"
 #include "riglens/core/head_ext.h"
@@ -46,6 +47,7 @@ AppController::AppController(QObject* parent)
       m_parts(new PartListModel(this)),
       m_joints(new JointListModel(this)),
       m_animations(new AnimationListModel(this)),
+      m_problems(new ProblemListModel(this)),
       m_character(new CharacterController(this)) {
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
@@ -95,12 +97,7 @@ QStringList AppController::animationNames() const {
   return names;
 }
 
-QStringList AppController::warnings() const {
-  QStringList out;
-  if (m_document)
-    for (const auto& w : m_document->run()->warnings) out << QString::fromStdString(w.describe());
-  return out;
-}
+QObject* AppController::problems() const { return m_problems; }
 
 qint64 AppController::triangleCount() const {
   qint64 n = 0;
@@ -172,11 +169,12 @@ void AppController::waitForLoad() {
   }
 }
 
-bool AppController::concludeLoad(const std::string* error) {
+bool AppController::concludeLoad(const core::Error* error) {
   m_loading = false;
   emit loadingChanged();
   if (error) {
-    setError(QString::fromStdString(*error));
+    setError(QString::fromStdString(error->message));
+    m_problems->setFailedLoad(*error, m_loadingPath.toStdString());
     setStatus(tr("Could not open %1").arg(QFileInfo(m_loadingPath).fileName()));
     return false;
   }
@@ -187,22 +185,24 @@ bool AppController::concludeLoad(const std::string* error) {
 void AppController::finishLoad() {
   if (!m_loading || m_loadingCharacter) return;
   auto result = m_load.result();
-  if (!concludeLoad(result ? nullptr : &result.error().message)) return;
+  if (!concludeLoad(result ? nullptr : &result.error())) return;
   m_character->setScene(nullptr);
   m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(result).value()));
   m_documentPath = m_loadingPath;
   m_documentTitle = QFileInfo(m_loadingPath).fileName() == "rig.json" ? QFileInfo(m_loadingPath).dir().dirName()
                                                                        : QFileInfo(m_loadingPath).fileName();
   m_selectedPart = -1;
+  m_selectedJoint.clear();
   m_hiddenParts.clear();
+  m_problems->setDocumentProblems(m_document->run()->warnings);
   rememberRecent(m_loadingPath);
   m_parts->reload();
   m_joints->reload();
   m_animations->reload();
   m_sinceTick.start();
   m_clock.start();
-  const int warnings = int(m_document->run()->warnings.size());
-  setStatus(warnings ? tr("Opened %1 with %n warning(s)", nullptr, warnings).arg(m_documentTitle) : tr("Opened %1").arg(m_documentTitle));
+  const int problems = m_problems->count();
+  setStatus(problems ? tr("Opened %1 with %n problem(s)", nullptr, problems).arg(m_documentTitle) : tr("Opened %1").arg(m_documentTitle));
   emit documentChanged();
   emit playbackChanged();
   emit selectionChanged();
@@ -255,7 +255,7 @@ bool AppController::loadCharacterControls(const QVariant& location) {
 void AppController::finishCharacterLoad() {
   if (!m_loading || !m_loadingCharacter) return;
   auto result = m_characterLoad.result();
-  if (!concludeLoad(result ? nullptr : &result.error().message)) return;
+  if (!concludeLoad(result ? nullptr : &result.error())) return;
   // A character replaces the voxel run: one document at a time.
   m_clock.stop();
   m_document.reset();
@@ -265,6 +265,8 @@ void AppController::finishCharacterLoad() {
   m_joints->reload();
   m_animations->reload();
   auto scene = std::make_shared<const core::CharacterScene>(std::move(result).value());
+  m_selectedJoint.clear();
+  m_problems->setDocumentProblems(scene->problems);
   m_documentPath = m_loadingPath;
   m_documentTitle = QString::fromStdString(scene->title);
   m_character->setScene(std::move(scene));
@@ -402,9 +404,25 @@ void AppController::stepFrame(int direction) {
 // ------------------------------------------------------------------ parts
 void AppController::selectPart(int part) {
   if (part == m_selectedPart) return;
+  m_selectedJoint.clear();  // a part chosen elsewhere ends a problem's joint selection
   m_selectedPart = part;
   m_parts->refreshFlags();
   emit selectionChanged();
+}
+
+bool AppController::selectProblem(int row) {
+  const core::Diagnostic* problem = m_problems->at(row);
+  if (!problem || !m_document || m_problems->data(m_problems->index(row), ProblemListModel::FailedLoadRole).toBool()) return false;
+  const core::Rig& rig = m_document->rig();
+  int part = problem->part.empty() ? core::kNoIndex : rig.findPart(problem->part);
+  const int joint = problem->joint.empty() ? core::kNoIndex : rig.findJoint(problem->joint);
+  if (joint != core::kNoIndex && part == core::kNoIndex) part = rig.joints()[std::size_t(joint)].part;
+  if (part == core::kNoIndex && joint == core::kNoIndex) return false;
+  m_selectedJoint = joint == core::kNoIndex ? QString() : QString::fromStdString(problem->joint);
+  m_selectedPart = part == core::kNoIndex ? -1 : part;
+  m_parts->refreshFlags();
+  emit selectionChanged();
+  return true;
 }
 
 void AppController::setPartVisible(int part, bool visible) {

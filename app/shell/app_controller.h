@@ -28,6 +28,7 @@ namespace riglens::app {
 class PartListModel;
 class JointListModel;
 class AnimationListModel;
+class ProblemListModel;
 class CharacterController;
 
 class AppController : public QObject {
@@ -43,7 +44,8 @@ class AppController : public QObject {
   Q_PROPERTY(QStringList partNames READ partNames NOTIFY documentChanged)
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY documentChanged)
   Q_PROPERTY(QStringList animationNames READ animationNames NOTIFY documentChanged)
-  Q_PROPERTY(QStringList warnings READ warnings NOTIFY documentChanged)
+  // Every warning and error of the open document (and a load that failed).
+  Q_PROPERTY(QObject* problems READ problems CONSTANT)
   Q_PROPERTY(qint64 triangleCount READ triangleCount NOTIFY documentChanged)
   Q_PROPERTY(QObject* parts READ parts CONSTANT)
   Q_PROPERTY(QObject* joints READ joints CONSTANT)
@@ -63,6 +65,9 @@ class AppController : public QObject {
   Q_PROPERTY(bool autoPlayMuted READ autoPlayMuted WRITE setAutoPlayMuted NOTIFY playbackChanged)
   // Selection and visibility
   Q_PROPERTY(int selectedPart READ selectedPart WRITE selectPart NOTIFY selectionChanged)
+  // The joint a problem concerns, selected from the Problems panel (the
+  // Joints panel shows it); empty when none.
+  Q_PROPERTY(QString selectedJoint READ selectedJoint NOTIFY selectionChanged)
   // Files and messages
   Q_PROPERTY(QStringList recentFiles READ recentFiles NOTIFY recentFilesChanged)
   Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
@@ -86,9 +91,10 @@ class AppController : public QObject {
   QStringList partNames() const;
   QStringList jointNames() const;
   QStringList animationNames() const;
-  QStringList warnings() const;
   qint64 triangleCount() const;
   QObject* parts() const;
+  QObject* problems() const;
+  ProblemListModel* problemList() const { return m_problems; }
   QObject* joints() const;
   QObject* animations() const;
   bool loading() const { return m_loading; }
@@ -108,6 +114,10 @@ class AppController : public QObject {
   void setAutoPlayMuted(bool muted);
   int selectedPart() const { return m_selectedPart; }
   void selectPart(int part);
+  QString selectedJoint() const { return m_selectedJoint; }
+  // Selects what the Problems panel's row concerns: its part, or its joint
+  // (and the joint's part). Returns false when the row concerns neither.
+  Q_INVOKABLE bool selectProblem(int row);
   bool isPartVisible(int part) const { return !m_hiddenParts.count(part); }
   std::vector<bool> hiddenPartFlags() const;
   QStringList recentFiles() const { return m_recentFiles; }
@@ -177,7 +187,7 @@ class AppController : public QObject {
   void setStatus(const QString& message);
   void rememberRecent(const QString& path);
   // The end of a load: false (the error shown, the open model kept) when it failed.
-  bool concludeLoad(const std::string* error);
+  bool concludeLoad(const core::Error* error);
   void finishLoad();
   void finishCharacterLoad();
   void opened(const QString& path, const QString& title);
@@ -189,6 +199,7 @@ class AppController : public QObject {
   PartListModel* m_parts;
   JointListModel* m_joints;
   AnimationListModel* m_animations;
+  ProblemListModel* m_problems;
   CharacterController* m_character;
   QFutureWatcher<core::Expected<core::LoadedRun>> m_load;
   QFutureWatcher<core::Expected<core::CharacterScene>> m_characterLoad;
@@ -201,6 +212,7 @@ class AppController : public QObject {
   QTimer m_clock;
   QElapsedTimer m_sinceTick;
   int m_selectedPart = -1;
+  QString m_selectedJoint;
   std::set<int> m_hiddenParts;
   QString m_documentPath;
   QString m_documentTitle;

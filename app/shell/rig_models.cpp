@@ -1,5 +1,7 @@
 #include "rig_models.h"
 
+#include "problem_list_model.h"
+
 #include <functional>
 
 #include "app_controller.h"
@@ -14,7 +16,8 @@ int PartListModel::rowCount(const QModelIndex& parent) const { return parent.isV
 
 QHash<int, QByteArray> PartListModel::roleNames() const {
   return {{NameRole, "name"},     {PartIndexRole, "partIndex"}, {DepthRole, "depth"},         {ParentRole, "parentName"},
-          {SocketRole, "socket"}, {VisibleRole, "partVisible"}, {TrianglesRole, "triangles"}, {SelectedRole, "selected"}};
+          {SocketRole, "socket"}, {VisibleRole, "partVisible"}, {TrianglesRole, "triangles"}, {SelectedRole, "selected"},
+          {ProblemRole, "problem"}, {ProblemSeverityRole, "problemSeverity"}};
 }
 
 QVariant PartListModel::data(const QModelIndex& index, int role) const {
@@ -33,6 +36,16 @@ QVariant PartListModel::data(const QModelIndex& index, int role) const {
     case VisibleRole: return m_app->isPartVisible(p);
     case TrianglesRole: return perPart && p < int(meshes.size()) ? qint64(meshes[p].triangleCount()) : qint64(0);
     case SelectedRole: return m_app->selectedPart() == p;
+    case ProblemRole:
+    case ProblemSeverityRole: {  // the first problem about this part (errors come first): the row marks it
+      const ProblemListModel* problems = m_app->problemList();
+      for (int row = 0; row < problems->count(); ++row) {
+        const core::Diagnostic* d = problems->at(row);
+        if (d->part != part.name) continue;
+        return QString::fromStdString(role == ProblemRole ? d->message : std::string(core::severityName(d->severity)));
+      }
+      return QString();
+    }
   }
   return {};
 }

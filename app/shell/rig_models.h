@@ -12,7 +12,8 @@ class AppController;
 class PartListModel : public QAbstractListModel {
   Q_OBJECT
  public:
-  enum Role { NameRole = Qt::UserRole + 1, PartIndexRole, DepthRole, ParentRole, SocketRole, VisibleRole, TrianglesRole, SelectedRole };
+  enum Role { NameRole = Qt::UserRole + 1, PartIndexRole, DepthRole, ParentRole, SocketRole, VisibleRole, TrianglesRole, SelectedRole,
+              ProblemRole, ProblemSeverityRole };
   explicit PartListModel(AppController* app);
   int rowCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;

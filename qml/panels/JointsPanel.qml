@@ -1,5 +1,6 @@
 // One slider per caller joint, built from its range (min, max, rest), with a
-// reset; auto joints listed read-only with their live values.
+// reset; auto joints listed read-only with their live values. The joint a
+// problem concerns (chosen in the Problems panel) is outlined and scrolled to.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -22,6 +23,13 @@ PanelSection {
             spacing: 2
             model: panel.controller.joints
             ScrollBar.vertical: ScrollBar {}
+            Connections {
+                target: panel.controller
+                function onSelectionChanged() {
+                    const at = panel.controller.jointNames.indexOf(panel.controller.selectedJoint)
+                    if (at >= 0) joints.positionViewAtIndex(at, ListView.Contain)
+                }
+            }
             delegate: Pane {
                 id: row
                 required property string name
@@ -34,9 +42,16 @@ PanelSection {
                 required property real rest
                 required property real value
                 required property string partName
+                readonly property bool selected: panel.controller.selectedJoint === name
+                objectName: "joint_" + name
                 width: ListView.view.width
                 padding: 6
-                background: Rectangle { color: row.caller ? palette.alternateBase : "transparent"; radius: 3 }
+                background: Rectangle {
+                    color: row.caller ? palette.alternateBase : "transparent"
+                    radius: 3
+                    border.width: row.selected ? 2 : 0
+                    border.color: palette.highlight
+                }
                 ColumnLayout {
                     anchors.fill: parent
                     spacing: 0

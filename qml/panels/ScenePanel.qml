@@ -1,5 +1,6 @@
 // The part tree: select a part to highlight it, toggle its visibility;
-// sockets (parts without geometry) are marked.
+// sockets (parts without geometry) are marked, and so are parts a problem
+// concerns (its message in the tool tip).
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -26,6 +27,8 @@ PanelSection {
             required property bool partVisible
             required property bool selected
             required property int triangles
+            required property string problem
+            required property string problemSeverity
             objectName: "part_" + name
             width: ListView.view.width
             highlighted: selected
@@ -42,6 +45,15 @@ PanelSection {
                     ToolTip.text: qsTr("Show / hide")
                 }
                 Label { text: row.name; Layout.fillWidth: true; elide: Text.ElideRight; font.bold: row.selected }
+                Label {
+                    objectName: "problemMark_" + row.name
+                    visible: row.problem.length > 0
+                    text: row.problemSeverity === "error" ? "●" : "▲"
+                    color: row.problemSeverity === "error" ? "#ff6b6b" : "#f2c14e"
+                    ToolTip.visible: markArea.containsMouse
+                    ToolTip.text: row.problem
+                    MouseArea { id: markArea; anchors.fill: parent; hoverEnabled: true }
+                }
                 Label {
                     text: row.socket ? qsTr("socket") : qsTr("%1 tris").arg(row.triangles)
                     color: row.socket ? "#ff6fd8" : palette.placeholderText

@@ -88,7 +88,7 @@ class TestAppExecutables : public QObject {
     QCOMPARE(info["parts"].toArray().size(), 5);
     QCOMPARE(info["parts"].toArray()[3].toObject()["socket"].toBool(), true);
     QCOMPARE(info["joints"].toArray()[1].toObject()["axis"].toString(), QString("x"));
-    QCOMPARE(info["warnings"].toArray().size(), 0);
+    QCOMPARE(info["problems"].toArray().size(), 0);
     QVERIFY(runProgram(kCli, {"inspect", tank}).out.contains("fire"));
 
     // The documented pose: turret_yaw 0.64, gun_pitch 0.3, `fire` at 60 ms

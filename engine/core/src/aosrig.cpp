@@ -101,10 +101,11 @@ class PackReader {
     }
     if (sum != l.exprDim) he.fail("regions sum to " + std::to_string(sum) + ", not exprDim " + std::to_string(l.exprDim));
     if (auto reduced = he.find("reduced")) {
-      for (const auto& [name, count] : reduced->members()) {
+      for (const auto& member : reduced->members()) {
+        const std::string& name = member.first;
         const auto region = std::find_if(l.regions.begin(), l.regions.end(), [&](const RegionCount& r) { return r.name == name; });
-        if (region == l.regions.end()) count.fail("names no region of headExt");
-        l.reduced.push_back({name, count.toInt(0, region->count)});
+        if (region == l.regions.end()) member.second.fail("names no region of headExt");
+        l.reduced.push_back({name, member.second.toInt(0, region->count)});
       }
       // Declared per region, kept in the regions' order (the widening walks it).
       std::stable_sort(l.reduced.begin(), l.reduced.end(), [&](const RegionCount& x, const RegionCount& y) {

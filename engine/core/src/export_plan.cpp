@@ -178,12 +178,19 @@ class Planner {
     }
   }
 
+  // The dense grid's step for a clip of `end` ms: the option's (1 ms), or
+  // coarser for a clip so long that the grid would pass kMaxDenseSamples
+  // (a rig.json can say periodMs 1e12; planning must still end).
+  static constexpr double kMaxDenseSamples = 1'000'000;
+  double baseStep() const { return m_opt.sampleStepMs > 0 ? m_opt.sampleStepMs : 1.0; }
+  double denseStep(double end) const { return std::max(baseStep(), end / kMaxDenseSamples); }
+
   TrackSamples denseSamples(const Track& track, const Animation& anim, double end) const {
     const Joint& joint = m_rig.joints()[track.joint];
     const auto& keys = track.keyframes;
     std::vector<double> times;
-    const double step = m_opt.sampleStepMs > 0 ? m_opt.sampleStepMs : 1.0;
-    for (double t = 0; t < end; t += step) times.push_back(t);
+    const double step = denseStep(end);
+    for (std::size_t i = 0; double(i) * step < end; ++i) times.push_back(double(i) * step);
     times.push_back(end);
     for (const auto& k : keys)
       if (k.tMs >= 0 && k.tMs <= end) times.push_back(k.tMs);
@@ -290,6 +297,10 @@ class Planner {
       const Animation& anim = m_rig.animations()[a];
       PlannedAnimation out{anim.name, anim.looping, anim.autoPlay, {}};
       const double end = clipEnd(anim);
+      if (const double step = denseStep(end); step > baseStep())
+        m_plan.warnings.push_back({m_run.source.string(), "", "clip '" + anim.name + "' lasts " + std::to_string(end) +
+                                                                  " ms; its curves are sampled every " + std::to_string(step) + " ms, not every " +
+                                                                  std::to_string(baseStep()) + " ms"});
       std::set<int> seen;
       // Later tracks for the same joint win (as when posing); walk backwards.
       for (auto it = anim.tracks.rbegin(); it != anim.tracks.rend(); ++it) {

@@ -1,6 +1,9 @@
 #include "riglens/core/run_loader.h"
 
+#include <unordered_map>
+
 #include "riglens/core/json_file.h"
+#include "riglens/core/json_reader.h"
 #include "riglens/core/rig_json.h"
 
 namespace riglens::core {
@@ -18,20 +21,23 @@ PartMesh loadPartMesh(LoadedRun& run, const std::string& partName, const std::st
                       const std::string& pointer) {
   auto path = resolveInside(run.folder, relative, "mesh of part '" + partName + "'");
   if (!path) {
-    run.warnings.push_back({run.source.string(), pointer, path.error().message + "; the part is drawn empty"});
+    run.warnings.push_back({run.source.string(), pointer, path.error().message + "; the part is drawn empty", Severity::Error, partName});
     run.meshPaths.push_back(relative);
     return {};
   }
   run.meshPaths.push_back(path->string());
   auto decoded = readGltfFile(*path);
   if (!decoded) {
-    run.warnings.push_back({run.source.string(), pointer,
-                            "part '" + partName + "': " + decoded.error().message + "; the part is drawn empty"});
+    run.warnings.push_back({run.source.string(), pointer, "part '" + partName + "': " + decoded.error().message + "; the part is drawn empty",
+                            Severity::Error, partName});
     return {};
   }
-  for (auto& w : decoded->warnings) run.warnings.push_back(std::move(w));
+  for (auto& w : decoded->warnings) {
+    w.part = partName;
+    run.warnings.push_back(std::move(w));
+  }
   if (decoded->skin)
-    run.warnings.push_back({path->string(), "", "per-part mesh carries a skin; the skin is ignored"});
+    run.warnings.push_back({path->string(), "", "per-part mesh carries a skin; the skin is ignored", Severity::Warning, partName});
   return std::move(decoded->mesh);
 }
 
@@ -97,41 +103,43 @@ Expected<LoadedRun> loadRunRecord(const fs::path& file, const json& doc) {
   run.source = file;
   run.folder = file.parent_path();
   run.kind = RunKind::RunRecord;
-  const json& voxel = doc["voxel"];
-  if (!voxel.is_object()) return invalid(file, "/voxel: expected an object");
-  auto rigIt = voxel.find("rig");
-  if (rigIt == voxel.end() || !rigIt->is_object())
-    return invalid(file, "/voxel/rig: the run record holds no produced rig");
-  if (auto ok = attachRig(run, *rigIt, "/voxel/rig"); !ok) return ok.error();
+  std::vector<std::string> meshOf, pointerOf;
+  auto read = guardRead(file.string(), [&]() -> Expected<void> {
+    const JsonRef voxel = JsonRef(doc)["voxel"];
+    voxel.object();
+    const auto rig = voxel.find("rig");
+    if (!rig || !rig->isObject()) throwReadProblem("/voxel/rig", "the run record holds no produced rig");
+    if (auto ok = attachRig(run, rig->json(), "/voxel/rig"); !ok) return ok.error();
 
-  if (auto modelIt = voxel.find("model"); modelIt != voxel.end() && modelIt->is_object() && modelIt->contains("parts")) {
-    auto raw = parseRigSpec(*modelIt, file.string(), "/voxel/model");
-    auto built = raw ? buildRig(*raw, file.string(), "/voxel/model") : Expected<BuiltRig>(raw.error());
-    if (built) run.requiredModel = std::move(built->rig);
-    else run.warnings.push_back({file.string(), "/voxel/model", "required model not shown: " + built.error().message});
-  }
+    if (auto model = voxel.find("model")) {  // what was asked for, kept for comparison; a broken one only warns
+      auto raw = parseRigSpec(model->json(), file.string(), "/voxel/model");
+      auto built = raw ? buildRig(*raw, file.string(), "/voxel/model") : Expected<BuiltRig>(raw.error());
+      if (built) run.requiredModel = std::move(built->rig);
+      else run.warnings.push_back({file.string(), "/voxel/model", "required model not shown: " + built.error().message});
+    }
 
-  std::vector<std::string> meshOf(run.rig.parts().size());
-  std::vector<std::string> pointerOf(run.rig.parts().size());
-  if (auto partsIt = voxel.find("parts"); partsIt != voxel.end()) {
-    if (!partsIt->is_array()) return invalid(file, "/voxel/parts: expected an array");
-    for (std::size_t k = 0; k < partsIt->size(); ++k) {
-      const json& entry = (*partsIt)[k];
-      const std::string ptr = "/voxel/parts/" + std::to_string(k);
-      if (!entry.is_object() || !entry.contains("name") || !entry["name"].is_string())
-        return invalid(file, ptr + ": expected {name, mesh}");
-      const int part = run.rig.findPart(entry["name"].get<std::string>());
-      if (part == kNoIndex) {
-        run.warnings.push_back({file.string(), ptr + "/name", "no rig part named '" + entry["name"].get<std::string>() + "'; ignored"});
-        continue;
-      }
-      if (auto mesh = entry.find("mesh"); mesh != entry.end()) {
-        if (!mesh->is_string()) return invalid(file, ptr + "/mesh: expected a path string");
-        meshOf[part] = mesh->get<std::string>();
-        pointerOf[part] = ptr + "/mesh";
+    meshOf.assign(run.rig.parts().size(), {});
+    pointerOf.assign(run.rig.parts().size(), {});
+    std::unordered_map<std::string, int> partIndex;
+    for (std::size_t i = 0; i < run.rig.parts().size(); ++i) partIndex.emplace(run.rig.parts()[i].name, int(i));
+    if (auto parts = voxel.find("parts")) {
+      for (const JsonRef& entry : parts->elements()) {
+        entry.object();
+        const std::string name = entry["name"].string();
+        const auto part = partIndex.find(name);
+        if (part == partIndex.end()) {
+          run.warnings.push_back({file.string(), entry.pointer() + "/name", "no rig part named '" + name + "'; ignored"});
+          continue;
+        }
+        if (auto mesh = entry.find("mesh")) {
+          meshOf[std::size_t(part->second)] = mesh->string();
+          pointerOf[std::size_t(part->second)] = mesh->pointer();
+        }
       }
     }
-  }
+    return {};
+  });
+  if (!read) return read.error();
   if (useSkinnedMesh(run) && std::all_of(meshOf.begin(), meshOf.end(), [](auto& m) { return m.empty(); })) {
     if (auto ok = loadSkinned(run, run.folder / "mesh.glb"); !ok) return ok.error();
     return run;

@@ -1,0 +1,158 @@
+#include "inspect_summary.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include "riglens/core/aosrig.h"
+#include "riglens/core/bundle.h"
+#include "riglens/core/character_scene.h"
+#include "riglens/core/file_io.h"
+#include "riglens/core/gaussian_ply.h"
+#include "riglens/core/orl_pack.h"
+
+namespace riglens::cli {
+
+using nlohmann::json;
+
+namespace {
+
+bool startsWithOrlMagic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  return in.read(magic, 8) && std::memcmp(magic, "ORLPACK1", 8) == 0;
+}
+
+json packSummary(const core::AosRigPack& p) {
+  json joints = json::array();
+  for (const auto& j : p.joints) joints.push_back({{"name", j.name}, {"parent", j.parent}});
+  json regions = json::array();
+  for (const auto& r : p.headExt.regions) regions.push_back({{"name", r.name}, {"count", r.count}});
+  json buffers = json::array();
+  for (const auto& b : p.buffers) buffers.push_back({{"name", b.name}, {"dtype", core::dtypeName(b.dtype)}, {"shape", b.shape}, {"bytes", b.byteLength}});
+  return {{"kind", "aosrig"}, {"vertexCount", p.vertexCount}, {"coeffCount", p.coeffCount}, {"faces", p.faces.size() / 3},
+          {"headExt", {{"dim", p.headExt.dim}, {"exprDim", p.headExt.exprDim}, {"gazeDim", p.headExt.gazeDim}, {"regions", regions}}},
+          {"joints", joints}, {"eyes", {p.eyeNames[0], p.eyeNames[1]}}, {"basis", p.basisI8.empty() ? "f16" : "i8"},
+          {"uv", p.uv.size() > 0}, {"stitch", p.stitchLocal.size() > 0}, {"mouth", p.mouth.has_value()}, {"buffers", buffers},
+          {"problems", json::array()}};
+}
+
+json bundleSummary(const core::Bundle& bundle) {
+  json files = json::array(), meshes = json::array();
+  for (const auto& f : bundle.files) files.push_back({{"name", f.name}, {"role", f.role}, {"eager", f.eager}, {"present", f.present}, {"bytes", f.bytes}});
+  for (const auto& m : bundle.meshes) meshes.push_back({{"branch", m.branch}, {"vertices", m.vertexCount}, {"faces", m.faceCount}});
+  return {{"kind", "bundle"}, {"subject", bundle.subject}, {"schema", bundle.schema}, {"branches", bundle.branches},
+          {"rig", bundle.rig}, {"rigDerived", bundle.rigDerived},
+          {"expressionSpace", {{"kind", core::expressionKindName(bundle.expression.kind)}, {"dim", bundle.expression.dim},
+                               {"derived", bundle.expressionDerived}}},
+          {"meshes", meshes}, {"files", files}, {"residentBytes", bundle.residentBytes}, {"problems", problemsJson(bundle.problems)}};
+}
+
+json plySummary(const core::GaussianCloud& cloud) {
+  const core::Bounds b = core::cloudBounds(cloud);
+  json bounds = nullptr;
+  if (!b.empty) bounds = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}};
+  return {{"kind", "ply"}, {"gaussians", cloud.count}, {"shDegree", cloud.shDegree}, {"bounds", bounds}, {"cpuBytes", cloud.bytes()},
+          {"problems", json::array()}};
+}
+
+}  // namespace
+
+json problemsJson(const core::Diagnostics& problems) {
+  json out = json::array();
+  for (const auto& p : problems) {
+    json row = {{"severity", core::severityName(p.severity)}, {"file", p.source}, {"pointer", p.pointer}, {"message", p.message}};
+    if (!p.part.empty()) row["part"] = p.part;
+    if (!p.joint.empty()) row["joint"] = p.joint;
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+json failedLoadJson(const core::Error& error, const std::string& path) {
+  return {{"severity", "error"}, {"file", error.file.empty() ? path : error.file}, {"pointer", error.pointer}, {"message", error.message}};
+}
+
+json runSummary(const core::LoadedRun& run) {
+  const core::Rig& rig = run.rig;
+  json out = {{"source", run.source.string()}, {"kind", core::runKindName(run.kind)}};
+  json parts = json::array();
+  for (std::size_t i = 0; i < rig.parts().size(); ++i) {
+    const auto& p = rig.parts()[i];
+    json jp = {{"name", p.name}, {"parent", p.parent == core::kNoIndex ? json(nullptr) : json(rig.parts()[p.parent].name)},
+               {"pivot", p.pivot}};
+    if (run.kind != core::RunKind::SkinnedMesh && i < run.meshes.size()) {
+      jp["vertices"] = run.meshes[i].vertexCount();
+      jp["triangles"] = run.meshes[i].triangleCount();
+      jp["socket"] = run.meshes[i].empty();
+      jp["mesh"] = run.meshPaths[i];
+    }
+    parts.push_back(jp);
+  }
+  out["parts"] = parts;
+  json joints = json::array();
+  for (const auto& j : rig.joints())
+    joints.push_back({{"name", j.name}, {"part", j.part == core::kNoIndex ? json(nullptr) : json(rig.parts()[j.part].name)},
+                      {"kind", core::jointKindName(j.kind)}, {"axis", core::axisName(j.axis)},
+                      {"drive", core::driveName(j.drive)}, {"min", j.min}, {"max", j.max}, {"rest", j.rest}});
+  out["joints"] = joints;
+  json anims = json::array();
+  for (const auto& a : rig.animations()) {
+    json tracks = json::array();
+    for (const auto& t : a.tracks) tracks.push_back({{"joint", rig.joints()[t.joint].name}, {"keys", t.keyframes.size()}});
+    anims.push_back({{"name", a.name}, {"periodMs", a.periodMs}, {"looping", a.looping}, {"autoPlay", a.autoPlay},
+                     {"tracks", tracks}});
+  }
+  out["animations"] = anims;
+  if (run.kind == core::RunKind::SkinnedMesh && !run.meshes.empty())
+    out["skinnedMesh"] = {{"vertices", run.meshes[0].vertexCount()}, {"triangles", run.meshes[0].triangleCount()},
+                          {"bones", run.skin ? run.skin->boneNames : std::vector<std::string>{}}};
+  out["problems"] = problemsJson(run.warnings);
+  out["cpuBytes"] = run.cpuBytes();
+  return out;
+}
+
+bool isScenePath(const std::string& path) { return core::isCharacterScenePath(path) || startsWithOrlMagic(path); }
+
+core::Expected<json> summarizeScene(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    auto bundle = core::loadBundle(path);
+    if (!bundle) return bundle.error();
+    return bundleSummary(*bundle);
+  }
+  auto bytes = core::readFileBytes(path);
+  if (!bytes) return bytes.error();
+  if (bytes->size() >= 8 && std::memcmp(bytes->data(), "ORLPACK1", 8) == 0) {
+    auto pack = core::parseOrlPack(*bytes, path);
+    if (!pack) return pack.error();
+    return json{{"kind", "orl"}, {"vertexCount", pack->vertexCount}, {"jointCount", pack->jointCount}, {"channels", pack->channelCount},
+                {"targets", pack->targets.size()}, {"members", pack->members}, {"manifest", pack->manifest}, {"problems", json::array()}};
+  }
+  if (std::filesystem::path(path).extension() == ".ply") {
+    auto cloud = core::parseGaussianPly(*bytes, path);
+    if (!cloud) return cloud.error();
+    return plySummary(*cloud);
+  }
+  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)), path);
+  if (!pack) return pack.error();
+  return packSummary(*pack);
+}
+
+void printSummary(const json& summary) {
+  for (const auto& [key, value] : summary.items()) {
+    if (key == "problems") continue;
+    const std::string text = value.dump();
+    std::printf("%-16s %s\n", key.c_str(), value.is_primitive() ? text.c_str() : (text.substr(0, 160) + (text.size() > 160 ? " ..." : "")).c_str());
+  }
+  const json& problems = summary.contains("problems") ? summary["problems"] : json::array();
+  std::printf("problems (%zu):\n", problems.size());
+  for (const auto& p : problems) {
+    std::string where = p["file"].get<std::string>();
+    if (!p["pointer"].get<std::string>().empty()) where += ": " + p["pointer"].get<std::string>();
+    std::printf("  %-7s %s: %s\n", p["severity"].get<std::string>().c_str(), where.c_str(), p["message"].get<std::string>().c_str());
+  }
+}
+
+}  // namespace riglens::cli

@@ -1,0 +1,34 @@
+// What `riglens-cli inspect` (and `character inspect`) print: a JSON summary
+// of anything the viewer opens, with the loader's problems in one list
+// ({severity, file, pointer, message, part, joint}), the same list the
+// viewer's Problems panel shows.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "riglens/core/diagnostic.h"
+#include "riglens/core/expected.h"
+#include "riglens/core/run_loader.h"
+
+namespace riglens::cli {
+
+nlohmann::json problemsJson(const core::Diagnostics& problems);
+// A load that failed, as one problem row (severity error).
+nlohmann::json failedLoadJson(const core::Error& error, const std::string& path);
+
+// A voxel run's parts, joints, animations and problems.
+nlohmann::json runSummary(const core::LoadedRun& run);
+
+// True for what summarizeScene reads: a bundle folder, an .aosrig, a .ply,
+// an ORL pack (by its magic).
+bool isScenePath(const std::string& path);
+// A bundle, an .aosrig or ORL pack, or a 3DGS .ply (count, SH degree, bounds).
+core::Expected<nlohmann::json> summarizeScene(const std::string& path);
+
+// `key value` lines for people (nested values cut at 160 characters), then
+// each problem on its own line.
+void printSummary(const nlohmann::json& summary);
+
+}  // namespace riglens::cli

@@ -1,0 +1,215 @@
+#include "fixtures.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "riglens/core/character_scene.h"
+#include "riglens/core/character_view.h"
+#include "riglens/core/export_plan.h"
+#include "riglens/core/expressions.h"
+#include "riglens/core/file_io.h"
+#include "riglens/core/glb_writer.h"
+#include "riglens/core/gnm.h"
+#include "riglens/core/gnm_bake.h"
+#include "riglens/core/head_ext.h"
+#include "riglens/core/rig_controller.h"
+#include "riglens/core/sample_runs.h"
+#include "riglens/core/scene_bounds.h"
+#include "riglens/core/skinning.h"
+
+namespace riglens::fuzz {
+namespace fs = std::filesystem;
+
+namespace {
+
+// RFC 4648 base64 (the ORL fixture stores its pack that way); test-side only.
+std::vector<std::uint8_t> fromBase64(std::string_view text) {
+  static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::vector<std::uint8_t> out;
+  std::uint32_t bits = 0;
+  int held = 0;
+  for (char c : text) {
+    const auto at = alphabet.find(c);
+    if (at == std::string::npos) continue;  // '=' padding, line breaks
+    bits = (bits << 6) | std::uint32_t(at);
+    held += 6;
+    if (held >= 8) {
+      held -= 8;
+      out.push_back(std::uint8_t(bits >> held));
+    }
+  }
+  return out;
+}
+
+[[noreturn]] void fixtureBroken(const std::string& what) {
+  std::fprintf(stderr, "fuzz fixture broken: %s\n", what.c_str());
+  std::abort();
+}
+
+}  // namespace
+
+const fs::path& scratch() {
+  static const fs::path dir = [] {
+    std::string pattern = (fs::temp_directory_path() / "riglens-fuzz-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) fixtureBroken("cannot make a scratch folder");
+    return fs::path(pattern);
+  }();
+  return dir;
+}
+
+fs::path put(const fs::path& relative, std::span<const std::uint8_t> bytes) {
+  const fs::path path = scratch() / relative;
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  return path;
+}
+
+fs::path put(const fs::path& relative, std::string_view text) {
+  return put(relative, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+}
+
+std::string_view asText(std::span<const std::uint8_t> input) { return {reinterpret_cast<const char*>(input.data()), input.size()}; }
+
+const std::vector<std::uint8_t>& tinyPackBytes() {
+  static const std::vector<std::uint8_t> bytes = [] {
+    core::GnmBake bake = core::syntheticGnmHead(64, 6, 7);
+    bake.regions = {{"left_eye", 2}, {"right_eye", 2}, {"lower_face", 2}};
+    bake.reduced = {{"left_eye", 1}, {"right_eye", 1}, {"lower_face", 2}};
+    bake.uv.assign(64 * 2, 0.5f);
+    auto packed = core::bakeAosRig(bake);
+    if (!packed) fixtureBroken(packed.error().message);
+    return std::move(packed).value();
+  }();
+  return bytes;
+}
+
+const core::AosRigPack& tinyPack() {
+  static const core::AosRigPack pack = [] {
+    auto parsed = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(tinyPackBytes()), "tiny.aosrig");
+    if (!parsed) fixtureBroken(parsed.error().message);
+    return std::move(parsed).value();
+  }();
+  return pack;
+}
+
+const std::vector<std::uint8_t>& orlFixtureBytes() {
+  static const std::vector<std::uint8_t> bytes = [] {
+    std::ifstream in(RIGLENS_SOURCE_DIR "/tests/data/orl/deform-synthetic.json");
+    const auto doc = nlohmann::json::parse(in, nullptr, false);
+    if (doc.is_discarded() || !doc.contains("packBase64")) fixtureBroken("tests/data/orl/deform-synthetic.json");
+    return fromBase64(doc["packBase64"].get<std::string>());
+  }();
+  return bytes;
+}
+
+const core::OrlPack& orlFixture() {
+  static const core::OrlPack pack = [] {
+    auto parsed = core::parseOrlPack(orlFixtureBytes(), "orl_pack.bin");
+    if (!parsed) fixtureBroken(parsed.error().message);
+    return std::move(parsed).value();
+  }();
+  return pack;
+}
+
+namespace {
+const core::SampleRun& tank() {
+  static const core::SampleRun run = [] {
+    auto made = core::makeSampleRun("tank-cubes");
+    if (!made) fixtureBroken(made.error().message);
+    return std::move(made).value();
+  }();
+  return run;
+}
+}  // namespace
+
+const std::string& tankRigJson() {
+  static const std::string text = tank().rig.dump();
+  return text;
+}
+
+const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& tankPartGlbs() {
+  static const auto glbs = [] {
+    std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
+    for (const auto& [name, mesh] : tank().meshes) out.emplace_back(name, core::encodePartGlb(mesh));
+    return out;
+  }();
+  return glbs;
+}
+
+void exerciseRun(const core::LoadedRun& run) {
+  core::RigController controller(run.rig);
+  for (const auto& name : controller.jointNames(core::Drive::Caller)) {
+    if (auto range = controller.jointRange(name)) {
+      (void)controller.setCaller(name, range->min);
+      (void)controller.setCaller(name, range->max);
+      (void)controller.setCaller(name, 0.5 * range->min + 0.5 * range->max);
+    }
+  }
+  const auto worlds = controller.partWorlds();
+  (void)core::posedBounds(run, worlds);
+  (void)core::socketPositions(run, worlds);
+  for (const auto& animation : run.rig.animations()) {
+    if (animation.autoPlay || !controller.play(animation.name)) continue;
+    for (double t : {0.0, 16.7, animation.periodMs * 0.5, animation.periodMs, animation.periodMs * 1.5 + 3.0}) {
+      controller.seekPlayable(t);
+      controller.update(0.016);
+      (void)controller.jointValues();
+    }
+  }
+  if (run.skin) {
+    const auto bones = core::boneMatrices(*run.skin, run.boneParts, controller.partWorlds());
+    for (const auto& mesh : run.meshes) (void)core::skinMesh(mesh, *run.skin, bones);
+  }
+  (void)core::planExport(run, core::ExportOptions{});
+  core::ExportOptions cubic;
+  cubic.cubic = true;
+  (void)core::planExport(run, cubic);
+}
+
+void exercisePack(const core::AosRigPack& pack) {
+  const std::size_t V = pack.vertexCount;
+  (void)core::gnmPose(pack, {});
+  const std::vector<float> ones(std::size_t(pack.headExt.dim), 0.25f);
+  core::GnmJointState joints(pack);
+  std::vector<std::pair<std::string, glm::dquat>> overrides;
+  for (const auto& j : pack.joints) overrides.emplace_back(j.name, glm::dquat(0.9, 0.1, 0.2, 0.3));
+  joints.setJointOverrides(overrides);
+  const auto posed = core::gnmPose(pack, ones, &joints, 2);
+  (void)core::characterRestBounds(pack);
+  (void)core::headExtNames(pack.headExt);
+  const core::ExpressionSpace space = core::gnmExpressionSpace(pack.headExt, true);
+  std::vector<float> arkit(core::kArkitCount, 0.5f);
+  (void)core::toRigVector(space, core::ExpressionKind::Arkit52, arkit, &pack.headExt);
+  if (!pack.headExt.reduced.empty()) {
+    std::size_t reduced = std::size_t(pack.headExt.gazeDim);
+    for (const auto& r : pack.headExt.reduced) reduced += std::size_t(r.count);
+    (void)core::widenReducedHeadExt(std::vector<float>(reduced, 0.5f), pack.headExt);
+  }
+  (void)core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
+  (void)core::uvTint({pack.uv.data(), pack.uv.size()}, V);
+  const auto fit = core::fitVertsTransform({pack.neutral.data(), V * 3});
+  if (posed) {
+    (void)core::heightTint(*posed);
+    core::DebugLiftParams params;
+    params.vertexCount = std::uint32_t(std::min<std::size_t>(V, 1 << 20));
+    params.slotCount = params.vertexCount;
+    params.affine = fit.rows;
+    core::SplatSink sink(params.slotCount);
+    (void)core::debugLiftCpu(params, *posed, core::flatTint(V), sink);
+  }
+}
+
+void exerciseOrl(const core::OrlPack& pack) {
+  const std::vector<float> zeros(pack.jointCount * 9, 0.0f), weights(pack.channelCount, 1.0f);
+  (void)core::orlDeform(pack, zeros, weights);
+  std::vector<float> moved(pack.jointCount * 9, 0.0f);
+  for (std::size_t i = 0; i < moved.size(); ++i) moved[i] = float(i % 9 < 6 ? 1.5 : 0.1);
+  (void)core::orlDeform(pack, moved, {});
+  (void)core::orlShellBinding(pack, pack.neutral, {});
+}
+
+}  // namespace riglens::fuzz

@@ -1,0 +1,48 @@
+// What the fuzz bodies stand an input beside: a scratch folder of this
+// process, the valid companion files a format expects (a tiny GNM pack, the
+// ORL fixture, the tank sample's part meshes), and the consumers every
+// loaded result is put through. Built by code, once per process.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "fuzz_target.h"
+#include "riglens/core/aosrig.h"
+#include "riglens/core/expected.h"
+#include "riglens/core/orl_pack.h"
+#include "riglens/core/run_loader.h"
+
+namespace riglens::fuzz {
+
+// A folder of this process under $TMPDIR (fuzzers may run several at once).
+const std::filesystem::path& scratch();
+// Writes `bytes` to scratch()/relative, making folders; returns the path.
+std::filesystem::path put(const std::filesystem::path& relative, std::span<const std::uint8_t> bytes);
+std::filesystem::path put(const std::filesystem::path& relative, std::string_view text);
+std::string_view asText(std::span<const std::uint8_t> input);
+
+// A 64-vertex synthetic GNM head (regions, a reduced view, four joints).
+const std::vector<std::uint8_t>& tinyPackBytes();
+const core::AosRigPack& tinyPack();
+// The real ORL fixture (tests/data/orl/deform-synthetic.json, packBase64).
+const std::vector<std::uint8_t>& orlFixtureBytes();
+const core::OrlPack& orlFixture();
+// The tank sample's rig.json text and its part meshes as .glb bytes.
+const std::string& tankRigJson();
+const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& tankPartGlbs();
+
+// The consumers of a loaded result.
+void exerciseRun(const core::LoadedRun& run);
+void exercisePack(const core::AosRigPack& pack);
+void exerciseOrl(const core::OrlPack& pack);
+
+template <class T>
+Outcome outcomeOf(const core::Expected<T>& result) {
+  return result ? Outcome{true, {}} : Outcome{false, result.error().message};
+}
+
+}  // namespace riglens::fuzz

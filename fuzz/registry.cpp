@@ -1,0 +1,34 @@
+#include "fuzz_target.h"
+
+#include <array>
+
+namespace riglens::fuzz {
+
+namespace {
+constexpr std::array kTargets{
+    Target{"rig_json", "rig.json (a ModelSpec), posed, played and planned for export", &rigJson},
+    Target{"run_record", "a run record (voxel.rig, voxel.parts[].mesh, voxel.model) in a run folder", &runRecord},
+    Target{"part_glb", "a part .glb (any glTF binary the loader decodes)", &partGlb},
+    Target{"mesh_glb", "a run's skinned mesh.glb beside a rig.json, skinned at rest", &meshGlb},
+    Target{"gltf", "a .gltf text file with data-URI or external buffers", &gltfText},
+    Target{"aosrig", "an .aosrig GNM pack, posed at rest, with controls and joint overrides", &aosrig},
+    Target{"orl_pack", "an ORLPACK1 pack, deformed and shell-bound", &orlPack},
+    Target{"ply", "a 3DGS .ply scene", &gaussianPly},
+    Target{"bundle_scene", "a bundle's scene.json beside a GNM pack, branch mesh and names", &bundleScene},
+    Target{"bundle_mesh", "a bundle branch's mesh_<b>.json beside its .bin", &bundleMesh},
+    Target{"controls", "a controls JSON for a GNM pack (array or {name: value})", &controlsJson},
+    Target{"joint_worlds", "a joint-worlds JSON for a GNM pack", &jointWorldsJson},
+    Target{"orl_outputs", "an ORL outputs JSON ({jointOut, bsOut})", &orlOutputsJson},
+    Target{"ict_face", "the names.json of an ICT-FaceKit face folder (--ict DIR)", &ictFace},
+};
+}  // namespace
+
+std::span<const Target> targets() { return kTargets; }
+
+const Target* findTarget(std::string_view name) {
+  for (const Target& t : kTargets)
+    if (name == t.name) return &t;
+  return nullptr;
+}
+
+}  // namespace riglens::fuzz

@@ -1,0 +1,147 @@
+// Splat characters and scenes: .aosrig, ORLPACK1, .ply, bundles, and the
+// JSON side files the CLI and the viewer read for them.
+#include <cstring>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "fixtures.h"
+#include "riglens/core/bundle.h"
+#include "riglens/core/character_sample.h"
+#include "riglens/core/character_scene.h"
+#include "riglens/core/expressions.h"
+#include "riglens/core/gaussian_ply.h"
+#include "riglens/core/gnm.h"
+#include "riglens/core/head_ext.h"
+#include "riglens/core/json_file.h"
+
+namespace riglens::fuzz {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// A branch mesh: 4 vertices, 2 faces, as mesh_head.json + mesh_head.bin.
+std::pair<std::string, std::vector<std::uint8_t>> branchMesh() {
+  const std::vector<std::uint32_t> faces{0, 1, 2, 0, 2, 3};
+  const std::vector<float> verts{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+  std::vector<std::uint8_t> bin(faces.size() * 4 + verts.size() * 4);
+  std::memcpy(bin.data(), faces.data(), faces.size() * 4);
+  std::memcpy(bin.data() + faces.size() * 4, verts.data(), verts.size() * 4);
+  const json manifest = {{"uv_res", 64}, {"num_vertices", 4}, {"num_faces", 2},
+                         {"buffers", {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {2, 3}}, {"offset", 0}, {"byte_length", 24}},
+                                      {{"name", "neutral_vertices"}, {"dtype", "f32"}, {"shape", {4, 3}}, {"offset", 24}, {"byte_length", 48}}}}};
+  return {manifest.dump(), bin};
+}
+
+// A bundle folder: a GNM pack, a branch mesh, rig names, a decoder stand-in.
+void writeBundleCompanions(const fs::path& relative) {
+  put(relative / "gnm_head.aosrig", tinyPackBytes());
+  const auto [meshJson, meshBin] = branchMesh();
+  put(relative / "mesh_head.json", meshJson);
+  put(relative / "mesh_head.bin", meshBin);
+  put(relative / "rig_names.json", std::string_view(R"(["CTRL_C_eye.translateX", "CTRL_L_eye_blink.translateY"])"));
+  put(relative / "geom_head.onnx", std::string_view("not a model"));
+}
+
+void exerciseScene(const core::CharacterScene& scene) {
+  if (scene.pack) exercisePack(*scene.pack);
+  std::vector<float> arkit(core::kArkitCount, 0.5f);
+  (void)core::toRigVector(scene.expression, core::ExpressionKind::Arkit52, arkit, scene.pack ? &scene.pack->headExt : nullptr);
+  const std::vector<float> gnm(std::size_t(std::max(0, scene.expression.dim)), 0.5f);
+  (void)core::toRigVector(scene.expression, core::ExpressionKind::Gnm, gnm, scene.pack ? &scene.pack->headExt : nullptr);
+}
+
+}  // namespace
+
+Outcome aosrig(std::span<const std::uint8_t> input) {
+  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(input.begin(), input.end()), "pack.aosrig");
+  if (pack) exercisePack(*pack);
+  return outcomeOf(pack);
+}
+
+Outcome orlPack(std::span<const std::uint8_t> input) {
+  auto pack = core::parseOrlPack(input, "orl_pack.bin");
+  if (pack) exerciseOrl(*pack);
+  return outcomeOf(pack);
+}
+
+Outcome gaussianPly(std::span<const std::uint8_t> input) {
+  auto cloud = core::parseGaussianPly(input, "scene.ply");
+  if (cloud) (void)core::cloudBounds(*cloud);
+  return outcomeOf(cloud);
+}
+
+Outcome bundleScene(std::span<const std::uint8_t> input) {
+  static const bool ready = (writeBundleCompanions("bundle"), true);
+  (void)ready;
+  put("bundle/scene.json", input);
+  auto scene = core::loadCharacterScene(scratch() / "bundle");
+  if (scene) exerciseScene(*scene);
+  if (!scene) {  // a bundle the viewer cannot draw may still load for inspect
+    auto bundle = core::loadBundle(scratch() / "bundle");
+    return outcomeOf(bundle);
+  }
+  return outcomeOf(scene);
+}
+
+Outcome bundleMesh(std::span<const std::uint8_t> input) {
+  static const bool ready = [] {
+    writeBundleCompanions("mesh-bundle");
+    put("mesh-bundle/scene.json", std::string_view(R"({"subject": "fuzz", "branches": {"head": {"mesh_json": "mesh_head.json", "mesh_bin": "mesh_head.bin"}}})"));
+    return true;
+  }();
+  (void)ready;
+  put("mesh-bundle/mesh_head.json", input);
+  auto bundle = core::loadBundle(scratch() / "mesh-bundle");
+  if (bundle)
+    for (const auto& mesh : bundle->meshes) (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
+  return outcomeOf(bundle);
+}
+
+Outcome controlsJson(std::span<const std::uint8_t> input) {
+  auto doc = core::parseJson(asText(input), "controls.json");
+  if (!doc) return {false, doc.error().message};
+  const core::AosRigPack& pack = tinyPack();
+  auto controls = core::controlsFromJson(pack.headExt, *doc, "controls.json");
+  if (controls) (void)core::gnmPose(pack, *controls);
+  return outcomeOf(controls);
+}
+
+Outcome jointWorldsJson(std::span<const std::uint8_t> input) {
+  auto doc = core::parseJson(asText(input), "worlds.json");
+  if (!doc) return {false, doc.error().message};
+  const core::AosRigPack& pack = tinyPack();
+  auto flat = core::jointWorldsFromJson(*doc, pack.joints.size(), "worlds.json");
+  if (flat) {
+    core::GnmJointState joints(pack);
+    if (joints.setJointWorlds(*flat)) (void)core::gnmPose(pack, {}, &joints);
+  }
+  return outcomeOf(flat);
+}
+
+Outcome orlOutputsJson(std::span<const std::uint8_t> input) {
+  auto doc = core::parseJson(asText(input), "outputs.json");
+  if (!doc) return {false, doc.error().message};
+  auto outputs = core::orlOutputsFromJson(orlFixture(), *doc, "outputs.json");
+  if (outputs) (void)core::orlDeform(orlFixture(), outputs->jointOut, outputs->bsOut);
+  return outcomeOf(outputs);
+}
+
+Outcome ictFace(std::span<const std::uint8_t> input) {
+  // names.json beside a 4-vertex, 2-triangle, 1-expression face.
+  static const bool ready = [] {
+    const std::vector<float> neutral{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, deltas{0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f};
+    const std::vector<std::uint32_t> faces{0, 1, 2, 0, 2, 3};
+    put("ict/neutral.f32", std::span(reinterpret_cast<const std::uint8_t*>(neutral.data()), neutral.size() * 4));
+    put("ict/faces.u32", std::span(reinterpret_cast<const std::uint8_t*>(faces.data()), faces.size() * 4));
+    put("ict/expressions.f32", std::span(reinterpret_cast<const std::uint8_t*>(deltas.data()), deltas.size() * 4));
+    return true;
+  }();
+  (void)ready;
+  put("ict/names.json", input);
+  auto bake = core::makeSampleCharacter(scratch() / "ict");
+  return outcomeOf(bake);
+}
+
+}  // namespace riglens::fuzz

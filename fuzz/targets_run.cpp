@@ -1,0 +1,79 @@
+// Voxel runs and glTF: rig.json, run records, part .glb, mesh.glb, .gltf.
+#include <mutex>
+
+#include "fixtures.h"
+#include "riglens/core/glb_reader.h"
+#include "riglens/core/json_file.h"
+#include "riglens/core/rig.h"
+#include "riglens/core/rig_json.h"
+#include "riglens/core/skinning.h"
+
+namespace riglens::fuzz {
+namespace {
+
+// A run folder with the tank's part meshes, written once.
+const std::filesystem::path& runFolder() {
+  static const std::filesystem::path folder = [] {
+    for (const auto& [name, glb] : tankPartGlbs()) put("run/meshes/" + name + ".glb", glb);
+    return scratch() / "run";
+  }();
+  return folder;
+}
+
+}  // namespace
+
+Outcome rigJson(std::span<const std::uint8_t> input) {
+  // In memory, as loadRun parses a rig.json, without reading part meshes:
+  // parse, build, then pose, play and plan the export of what was built.
+  auto doc = core::parseJson(asText(input), "rig.json");
+  if (!doc) return {false, doc.error().message};
+  auto raw = core::parseRigSpec(*doc, "rig.json");
+  if (!raw) return {false, raw.error().message};
+  auto built = core::buildRig(*raw, "rig.json");
+  if (!built) return {false, built.error().message};
+  core::LoadedRun run;
+  run.source = "rig.json";
+  run.rig = std::move(built->rig);
+  run.meshes.resize(run.rig.parts().size());
+  run.meshPaths.resize(run.rig.parts().size());
+  exerciseRun(run);
+  return {true, {}};
+}
+
+Outcome runRecord(std::span<const std::uint8_t> input) {
+  const auto file = runFolder() / "run.json";
+  put("run/run.json", input);
+  auto run = core::loadRun(file);
+  if (run) exerciseRun(*run);
+  return outcomeOf(run);
+}
+
+Outcome partGlb(std::span<const std::uint8_t> input) {
+  auto decoded = core::decodeGlb(input, "part.glb");
+  if (decoded && decoded->skin) {
+    const std::vector<glm::mat4> bones(decoded->skin->boneNames.size(), glm::mat4(1.0f));
+    (void)core::skinMesh(decoded->mesh, *decoded->skin, bones);
+  }
+  if (decoded) (void)core::computeVertexNormals(decoded->mesh);
+  return outcomeOf(decoded);
+}
+
+Outcome meshGlb(std::span<const std::uint8_t> input) {
+  // A run folder holding rig.json and mesh.glb only: the skinned form.
+  static const bool ready = (put("skinned/rig.json", tankRigJson()), true);
+  (void)ready;
+  put("skinned/mesh.glb", input);
+  auto run = core::loadRun(scratch() / "skinned");
+  if (run) exerciseRun(*run);
+  return outcomeOf(run);
+}
+
+Outcome gltfText(std::span<const std::uint8_t> input) {
+  // A .gltf beside one buffer file it may name ("buffer.bin", 4 KiB).
+  static const bool ready = (put("gltf/buffer.bin", std::vector<std::uint8_t>(4096, 0x3f)), true);
+  (void)ready;
+  auto decoded = core::readGltfFile(put("gltf/model.gltf", input));
+  return outcomeOf(decoded);
+}
+
+}  // namespace riglens::fuzz

@@ -1,0 +1,8 @@
+// Fuzzing builds compile tinygltf from Debian's own header here, so the
+// sanitizers and the fuzzer's coverage see inside it: the same source and
+// the same stb image code the libtinygltf the product links is built with
+// (RigLens installs its own image callback, so images are never decoded).
+#define TINYGLTF_IMPLEMENTATION
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <tiny_gltf.h>
