@@ -195,6 +195,73 @@ class TestAppExecutables : public QObject {
     QVERIFY2(chosen.err.contains(dir.filePath("nowhere")), qPrintable(chosen.err));
   }
 
+  // The four scene.json fields that once aborted riglens-cli (exit 134, an
+  // nlohmann type_error): every command that opens a bundle refuses them
+  // with exit 1 and a message naming the file and the pointer.
+  void cliRefusesMalformedBundles_data() {
+    QTest::addColumn<QString>("scene");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("world_scale") << R"({"world_scale": "big"})" << "scene.json: /world_scale: expected a number, got a string";
+    QTest::newRow("world_offset") << R"({"world_offset": [1]})" << "scene.json: /world_offset: expected an array of 3 numbers, got 1";
+    QTest::newRow("rig_range") << R"({"rig_range": [1]})" << "scene.json: /rig_range: expected an array of 2 numbers, got 1";
+    QTest::newRow("rig.pack") << R"({"rig": {"pack": 7}})" << "scene.json: /rig/pack: expected a string, got a number";
+  }
+  void cliRefusesMalformedBundles() {
+    QFETCH(QString, scene);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(runProgram(kCli, {"character", "make-sample", "--out", dir.path()}).exitCode == 0);
+    const QString bundle = dir.filePath("sample-bundle");
+    QFile file(bundle + "/scene.json");
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(scene.toUtf8());
+    file.close();
+    auto windowless = QProcessEnvironment::systemEnvironment();
+    windowless.remove("QT_QPA_PLATFORM");
+    for (const QStringList& command : {QStringList{"character", "inspect", bundle}, QStringList{"inspect", bundle},
+                                       QStringList{"inspect", bundle, "--json"}, QStringList{"render", bundle, "--out", dir.filePath("x.png")}}) {
+      const Run run = runProgram(kCli, command, windowless);
+      QVERIFY2(run.exitCode == 1, qPrintable(command.join(' ') + ": exit " + QString::number(run.exitCode) + "\n" + run.err));
+      QVERIFY2(run.err.contains(expected), qPrintable(command.join(' ') + ": " + run.err));
+    }
+    QVERIFY(!QFileInfo::exists(dir.filePath("x.png")));
+    // --json also prints the failed load as a problem row for tools.
+    const auto doc = QJsonDocument::fromJson(runProgram(kCli, {"inspect", bundle, "--json"}).out.toUtf8()).object();
+    QCOMPARE(doc["loaded"].toBool(true), false);
+    const auto row = doc["problems"].toArray().first().toObject();
+    QCOMPARE(row["severity"].toString(), QString("error"));
+    QVERIFY(row["file"].toString().endsWith("scene.json"));
+    QVERIFY(row["pointer"].toString().startsWith("/"));
+  }
+
+  // inspect takes everything the viewer opens, with one problems list.
+  void cliInspectsEveryKind() {
+    QTemporaryDir dir;
+    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes", "--name", "gaussians"}).exitCode == 0);
+    const Run ply = runProgram(kCli, {"inspect", dir.filePath("gaussians.ply"), "--json"});
+    QVERIFY2(ply.exitCode == 0, qPrintable(ply.err));
+    const auto cloud = QJsonDocument::fromJson(ply.out.toUtf8()).object();
+    QCOMPARE(cloud["kind"].toString(), QString("ply"));
+    QVERIFY(cloud["gaussians"].toInt() > 0);
+    QCOMPARE(cloud["shDegree"].toInt(), 0);
+    const auto lo = cloud["bounds"].toObject()["min"].toArray(), hi = cloud["bounds"].toObject()["max"].toArray();
+    QVERIFY(lo.size() == 3 && hi.size() == 3 && lo[0].toDouble() < hi[0].toDouble());
+    // A run with a broken part mesh and a joint on a missing part: the
+    // problems of the Problems panel, with severity, pointer, part and joint.
+    const QString tank = dir.filePath("tank-cubes");
+    QVERIFY(QFile::resize(tank + "/meshes/turret.glb", 100));
+    const Run inspect = runProgram(kCli, {"inspect", tank, "--json"});
+    QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
+    const auto problems = QJsonDocument::fromJson(inspect.out.toUtf8()).object()["problems"].toArray();
+    QCOMPARE(problems.size(), 1);
+    const auto row = problems[0].toObject();
+    QCOMPARE(row["severity"].toString(), QString("error"));
+    QCOMPARE(row["pointer"].toString(), QString("/parts/1"));
+    QCOMPARE(row["part"].toString(), QString("turret"));
+    QVERIFY(row["message"].toString().contains("turret.glb"));
+    QVERIFY(runProgram(kCli, {"inspect", tank}).out.contains("error   "));
+  }
+
   void cliCharacterCommands() {
     QTemporaryDir dir;
     const Run sample = runProgram(kCli, {"character", "make-sample", "--out", dir.path()});
