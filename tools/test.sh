@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Quick start (2): install what is missing, build with warnings as errors,
-# run the whole test suite (every label) and build the .deb.
+# Quick start (2): install what is missing, check the tree refers to nothing
+# outside it, build with warnings as errors, run the whole test suite (every
+# label), build the .deb and check it (lintian, run extracted), then a short
+# run of every fuzz target (RIGLENS_FUZZ_SECONDS, default 20).
 #
 #   tools/test.sh [ctest arguments...]     e.g. tools/test.sh -L unit
 #
@@ -18,4 +20,7 @@ ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" "$@"
 if (($# == 0)); then
   echo "[test] cpack -G DEB"
   (cd "$build_dir" && cpack -G DEB >/dev/null && ls -1 "$build_dir"/riglens_*.deb)
+  "$repo/tools/check-package.sh" "$build_dir"
+  echo "[test] fuzz smoke: every target for ${RIGLENS_FUZZ_SECONDS:-20} s"
+  "$repo/tools/fuzz.sh" all "${RIGLENS_FUZZ_SECONDS:-20}"
 fi

@@ -27,7 +27,7 @@ struct Command {
 // The full command set of riglens-cli. Each entry's runner arrives with the
 // engine feature it exposes; until then the command says so and fails.
 constexpr Command kCommands[] = {
-    {"inspect", "Load a run, rig.json, run record or .glb and list parts, joints, animations, warnings.", runInspect},
+    {"inspect", "Describe anything the viewer opens (a run, .glb/.gltf, bundle, .aosrig, ORL pack, .ply) and every problem found.", runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
     {"render", "Render a model offscreen to PNG (tints, poses, turntables).", runRender},
@@ -41,7 +41,7 @@ QString usageText() {
       "RigLens %1 - the RigLens engine from the command line.\n\n"
       "Commands:\n").arg(QString::fromUtf8(core::kVersion));
   for (const auto& command : kCommands)
-    text += QStringLiteral("  %1 %2\n").arg(QString::fromUtf8(command.name), -9).arg(QString::fromUtf8(command.summary));
+    text += QStringLiteral("  %1  %2\n").arg(QString::fromUtf8(command.name), -9).arg(QString::fromUtf8(command.summary));
   text += QStringLiteral(
       "\nOptions:\n"
       "  -h, --help     Show this help (or a command's help: riglens-cli <command> --help).\n"
