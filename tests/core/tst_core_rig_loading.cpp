@@ -222,7 +222,8 @@ class TestRigLoading : public QObject {
                  {"name": "k", "part": "a", "kind": "rotation", "axis": "y", "min": -1, "max": 1, "rest": 0, "drive": "auto"}],
       "animations": [{"name": "x", "periodMs": 100, "joints": ["k", "zzz"],
                       "tracks": [{"joint": "missing", "keyframes": [{"tMs": 0, "value": 0}]},
-                                 {"joint": "k", "keyframes": [{"tMs": 0, "value": 0}, {"tMs": 150, "value": 1}]}]}]})");
+                                 {"joint": "k", "keyframes": [{"tMs": 0, "value": 0}, {"tMs": 150, "value": 1, "ease": "in"}]}]}],
+      "jionts": []})");
     writeMesh(triangleMesh(0), run / "meshes" / "a.glb");
     // b.glb is missing.
     auto loaded = loadRun(run);
@@ -236,10 +237,20 @@ class TestRigLoading : public QObject {
                                  "/animations/0/joints/1: unknown joint 'zzz'",
                                  "/animations/0/tracks/0/joint: unknown joint 'missing'; the track is ignored",
                                  "/animations/0/tracks/1/keyframes/1/tMs: key at 150 ms is outside 0..100 ms",
-                                 "/parts/1: part 'b':", "b.glb: no such file"})
+                                 "/parts/1: part 'b':", "b.glb: no such file",
+                                 "/jionts: unknown key 'jionts'; ignored",
+                                 "/animations/0/tracks/1/keyframes/1/ease: unknown key 'ease'; ignored"})
       QVERIFY2(text.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\n--- got:\n") + text));
     QVERIFY(loaded->meshes[1].empty());
     QCOMPARE(loaded->meshes[0].vertexCount(), std::size_t(3));
+    // Severity and subject, for the Problems panel: the missing mesh is an
+    // error of part b, the joint's problems name the joint.
+    bool meshError = false, jointNamed = false;
+    for (const auto& d : loaded->warnings) {
+      meshError |= d.severity == Severity::Error && d.part == "b" && d.pointer == "/parts/1";
+      jointNamed |= d.pointer == "/joints/0/part" && d.joint == "j" && d.severity == Severity::Warning;
+    }
+    QVERIFY(meshError && jointNamed);
   }
 
   void refusesMeshPathsOutsideTheRun() {

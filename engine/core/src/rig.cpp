@@ -101,6 +101,7 @@ struct RigBuilder {
   }
 
   Expected<void> build() {
+    for (const auto& [pointer, message] : raw.ignored) warnings.push_back({source, pointer, message});
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < raw.parts.size(); ++i) {
       const RawPart& rp = raw.parts[i];

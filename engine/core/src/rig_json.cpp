@@ -1,6 +1,8 @@
 #include "riglens/core/rig_json.h"
 
+#include <algorithm>
 #include <array>
+#include <initializer_list>
 
 #include "riglens/core/json_reader.h"
 
@@ -17,13 +19,22 @@ constexpr std::array<std::pair<const char*, JointKind>, 2> kKinds{{
 constexpr std::array<std::pair<const char*, Axis>, 3> kAxes{{{"x", Axis::X}, {"y", Axis::Y}, {"z", Axis::Z}}};
 constexpr std::array<std::pair<const char*, Drive>, 2> kDrives{{{"caller", Drive::Caller}, {"auto", Drive::Auto}}};
 
+// Keys the contract defines for each object; any other key is reported (a
+// misspelt "jionts" would otherwise leave a rig without joints, silently).
+void noteUnknownKeys(const JsonRef& obj, std::initializer_list<std::string_view> known, RawRig& rig) {
+  for (const auto& [key, value] : obj.members())
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      rig.ignored.emplace_back(value.pointer(), "unknown key '" + key + "'; ignored");
+}
+
 Vec3d optVec3(const JsonRef& obj, const char* key) {
   const auto member = obj.find(key);
   return member ? member->numbers<3>() : Vec3d{};
 }
 
-Keyframe keyframe(const JsonRef& value, Interp defaultInterp) {
+Keyframe keyframe(const JsonRef& value, Interp defaultInterp, RawRig& rig) {
   value.object();
+  noteUnknownKeys(value, {"tMs", "value", "interp", "outHandle", "inHandle"}, rig);
   Keyframe key;
   key.tMs = value["tMs"].number();
   key.value = value["value"].number();
@@ -34,12 +45,12 @@ Keyframe keyframe(const JsonRef& value, Interp defaultInterp) {
   return key;
 }
 
-std::vector<Keyframe> keyframes(const JsonRef& value, Interp defaultInterp) {
+std::vector<Keyframe> keyframes(const JsonRef& value, Interp defaultInterp, RawRig& rig) {
   std::vector<Keyframe> keys;
   keys.reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i) {
     const JsonRef entry = value.at(i);
-    keys.push_back(keyframe(entry, defaultInterp));
+    keys.push_back(keyframe(entry, defaultInterp, rig));
     if (i > 0 && keys[i].tMs < keys[i - 1].tMs)
       throwReadProblem(entry.pointer() + "/tMs", "keys are not in time order (" + std::to_string(keys[i].tMs) + " ms after " +
                                                      std::to_string(keys[i - 1].tMs) + " ms)");
@@ -49,15 +60,16 @@ std::vector<Keyframe> keyframes(const JsonRef& value, Interp defaultInterp) {
 
 // A legacy auto clip ({keyframes, periodMs, looping}) as an autoPlay
 // animation of one joint, named after the joint (contract: "Older runs").
-RawAnimation legacyClip(const JsonRef& clip, const std::string& jointName) {
+RawAnimation legacyClip(const JsonRef& clip, const std::string& jointName, RawRig& rig) {
   clip.object();
+  noteUnknownKeys(clip, {"type", "keyframes", "periodMs", "looping"}, rig);
   RawAnimation anim;
   anim.name = jointName;
   anim.periodMs = clip.numberOr("periodMs", 0.0);
   anim.looping = clip.booleanOr("looping", true);
   anim.autoPlay = true;
   anim.joints = {jointName};
-  anim.tracks.push_back({jointName, keyframes(clip["keyframes"], Interp::Linear)});
+  anim.tracks.push_back({jointName, keyframes(clip["keyframes"], Interp::Linear, rig)});
   anim.pointer = clip.pointer();
   return anim;
 }
@@ -65,9 +77,12 @@ RawAnimation legacyClip(const JsonRef& clip, const std::string& jointName) {
 RawRig readRig(const JsonRef& spec) {
   spec.object();
   RawRig rig;
+  // A run record's rig may carry the producer's own fields beside these.
+  if (spec.pointer().empty()) noteUnknownKeys(spec, {"parts", "joints", "animations"}, rig);
   const JsonRef parts = spec["parts"];
   for (const JsonRef& p : parts.elements()) {
     p.object();
+    noteUnknownKeys(p, {"name", "parent", "pivot"}, rig);
     RawPart part;
     part.name = p["name"].string();
     if (auto parent = p.find("parent")) part.parent = parent->string();
@@ -78,6 +93,7 @@ RawRig readRig(const JsonRef& spec) {
   if (auto joints = spec.find("joints")) {
     for (const JsonRef& j : joints->elements()) {
       j.object();
+      noteUnknownKeys(j, {"name", "part", "kind", "axis", "pivot", "min", "max", "rest", "offset", "orient", "drive", "auto"}, rig);
       RawJoint joint;
       joint.name = j["name"].string();
       joint.part = j["part"].string();
@@ -92,10 +108,10 @@ RawRig readRig(const JsonRef& spec) {
       const JsonRef drive = j["drive"];
       if (drive.isObject()) {  // legacy: {"type": "auto", keyframes, periodMs, looping}
         joint.drive = drive["type"].choice(kDrives);
-        if (drive.has("keyframes")) rig.animations.push_back(legacyClip(drive, joint.name));
+        if (drive.has("keyframes")) rig.animations.push_back(legacyClip(drive, joint.name, rig));
       } else {
         joint.drive = drive.choice(kDrives);
-        if (auto clip = j.find("auto")) rig.animations.push_back(legacyClip(*clip, joint.name));  // legacy: "auto": {...}
+        if (auto clip = j.find("auto")) rig.animations.push_back(legacyClip(*clip, joint.name, rig));  // legacy: "auto": {...}
       }
       rig.joints.push_back(std::move(joint));
     }
@@ -104,6 +120,7 @@ RawRig readRig(const JsonRef& spec) {
   if (auto anims = spec.find("animations")) {
     for (const JsonRef& a : anims->elements()) {
       a.object();
+      noteUnknownKeys(a, {"name", "periodMs", "looping", "autoPlay", "joints", "tracks"}, rig);
       RawAnimation anim;
       anim.pointer = a.pointer();
       anim.name = a["name"].string();
@@ -117,9 +134,10 @@ RawRig readRig(const JsonRef& spec) {
       if (auto tracks = a.find("tracks")) {
         for (const JsonRef& t : tracks->elements()) {
           t.object();
+          noteUnknownKeys(t, {"joint", "keyframes"}, rig);
           RawTrack track;
           track.joint = t["joint"].string();
-          track.keyframes = keyframes(t["keyframes"], Interp::Linear);
+          track.keyframes = keyframes(t["keyframes"], Interp::Linear, rig);
           anim.tracks.push_back(std::move(track));
         }
       }

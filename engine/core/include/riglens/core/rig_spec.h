@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace riglens::core {
@@ -69,6 +70,9 @@ struct RawRig {
   std::vector<RawPart> parts;
   std::vector<RawJoint> joints;
   std::vector<RawAnimation> animations;
+  // What the parse noticed and left out (keys the contract does not define,
+  // e.g. a misspelt "jionts"); buildRig passes them on as warnings.
+  std::vector<std::pair<std::string, std::string>> ignored;  // (pointer, message)
 };
 
 }  // namespace riglens::core
