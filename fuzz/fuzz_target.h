@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,15 +24,32 @@ struct Outcome {
 };
 
 using Body = Outcome (*)(std::span<const std::uint8_t> input);
+// Writes the input where the viewer would open it (with the files a format
+// expects beside it) and returns what to open: the body loads that path, and
+// the viewer's tests open the same path. Null for inputs the viewer does not
+// open as a document.
+using Stage = std::filesystem::path (*)(std::span<const std::uint8_t> input);
 
 struct Target {
   const char* name;         // fuzz_<name> is the executable
   const char* format;       // what the input is
   Body body;
+  Stage stage;
 };
 
 std::span<const Target> targets();
 const Target* findTarget(std::string_view name);
+
+// Staging, for the targets the viewer opens as documents.
+std::filesystem::path stageRigJson(std::span<const std::uint8_t> input);
+std::filesystem::path stageRunRecord(std::span<const std::uint8_t> input);
+std::filesystem::path stagePartGlb(std::span<const std::uint8_t> input);
+std::filesystem::path stageMeshGlb(std::span<const std::uint8_t> input);
+std::filesystem::path stageGltf(std::span<const std::uint8_t> input);
+std::filesystem::path stageAosrig(std::span<const std::uint8_t> input);
+std::filesystem::path stagePly(std::span<const std::uint8_t> input);
+std::filesystem::path stageBundleScene(std::span<const std::uint8_t> input);
+std::filesystem::path stageBundleMesh(std::span<const std::uint8_t> input);
 
 // The bodies, by domain.
 Outcome rigJson(std::span<const std::uint8_t> input);

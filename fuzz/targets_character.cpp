@@ -54,6 +54,27 @@ void exerciseScene(const core::CharacterScene& scene) {
 
 }  // namespace
 
+std::filesystem::path stageAosrig(std::span<const std::uint8_t> input) { return put("pack/pack.aosrig", input); }
+std::filesystem::path stagePly(std::span<const std::uint8_t> input) { return put("ply/scene.ply", input); }
+
+std::filesystem::path stageBundleScene(std::span<const std::uint8_t> input) {
+  static const bool ready = (writeBundleCompanions("bundle"), true);
+  (void)ready;
+  put("bundle/scene.json", input);
+  return scratch() / "bundle";
+}
+
+std::filesystem::path stageBundleMesh(std::span<const std::uint8_t> input) {
+  static const bool ready = [] {
+    writeBundleCompanions("mesh-bundle");
+    put("mesh-bundle/scene.json", std::string_view(R"({"subject": "fuzz", "branches": {"head": {"mesh_json": "mesh_head.json", "mesh_bin": "mesh_head.bin"}}})"));
+    return true;
+  }();
+  (void)ready;
+  put("mesh-bundle/mesh_head.json", input);
+  return scratch() / "mesh-bundle";
+}
+
 Outcome aosrig(std::span<const std::uint8_t> input) {
   auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(input.begin(), input.end()), "pack.aosrig");
   if (pack) exercisePack(*pack);
@@ -73,27 +94,18 @@ Outcome gaussianPly(std::span<const std::uint8_t> input) {
 }
 
 Outcome bundleScene(std::span<const std::uint8_t> input) {
-  static const bool ready = (writeBundleCompanions("bundle"), true);
-  (void)ready;
-  put("bundle/scene.json", input);
-  auto scene = core::loadCharacterScene(scratch() / "bundle");
+  const auto folder = stageBundleScene(input);
+  auto scene = core::loadCharacterScene(folder);
   if (scene) exerciseScene(*scene);
   if (!scene) {  // a bundle the viewer cannot draw may still load for inspect
-    auto bundle = core::loadBundle(scratch() / "bundle");
+    auto bundle = core::loadBundle(folder);
     return outcomeOf(bundle);
   }
   return outcomeOf(scene);
 }
 
 Outcome bundleMesh(std::span<const std::uint8_t> input) {
-  static const bool ready = [] {
-    writeBundleCompanions("mesh-bundle");
-    put("mesh-bundle/scene.json", std::string_view(R"({"subject": "fuzz", "branches": {"head": {"mesh_json": "mesh_head.json", "mesh_bin": "mesh_head.bin"}}})"));
-    return true;
-  }();
-  (void)ready;
-  put("mesh-bundle/mesh_head.json", input);
-  auto bundle = core::loadBundle(scratch() / "mesh-bundle");
+  auto bundle = core::loadBundle(stageBundleMesh(input));
   if (bundle)
     for (const auto& mesh : bundle->meshes) (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
   return outcomeOf(bundle);

@@ -1,5 +1,5 @@
 // Voxel runs and glTF: rig.json, run records, part .glb, mesh.glb, .gltf.
-#include <mutex>
+#include <string>
 
 #include "fixtures.h"
 #include "riglens/core/glb_reader.h"
@@ -11,12 +11,11 @@
 namespace riglens::fuzz {
 namespace {
 
-// A run folder with the tank's part meshes, written once.
-const std::filesystem::path& runFolder() {
-  static const std::filesystem::path folder = [] {
-    for (const auto& [name, glb] : tankPartGlbs()) put("run/meshes/" + name + ".glb", glb);
-    return scratch() / "run";
-  }();
+// A run folder with the tank's part meshes (written once per folder name).
+std::filesystem::path runFolder(const std::string& name) {
+  const std::filesystem::path folder = scratch() / name;
+  if (!std::filesystem::exists(folder / "meshes"))
+    for (const auto& [part, glb] : tankPartGlbs()) put(name + "/meshes/" + part + ".glb", glb);
   return folder;
 }
 
@@ -40,10 +39,33 @@ Outcome rigJson(std::span<const std::uint8_t> input) {
   return {true, {}};
 }
 
+std::filesystem::path stageRigJson(std::span<const std::uint8_t> input) {
+  runFolder("rig");
+  return put("rig/rig.json", input);
+}
+
+std::filesystem::path stageRunRecord(std::span<const std::uint8_t> input) {
+  runFolder("run");
+  return put("run/run.json", input);
+}
+
+std::filesystem::path stagePartGlb(std::span<const std::uint8_t> input) { return put("part/part.glb", input); }
+
+std::filesystem::path stageMeshGlb(std::span<const std::uint8_t> input) {
+  static const bool ready = (put("skinned/rig.json", tankRigJson()), true);
+  (void)ready;
+  put("skinned/mesh.glb", input);
+  return scratch() / "skinned";
+}
+
+std::filesystem::path stageGltf(std::span<const std::uint8_t> input) {
+  static const bool ready = (put("gltf/buffer.bin", std::vector<std::uint8_t>(4096, 0x3f)), true);
+  (void)ready;
+  return put("gltf/model.gltf", input);
+}
+
 Outcome runRecord(std::span<const std::uint8_t> input) {
-  const auto file = runFolder() / "run.json";
-  put("run/run.json", input);
-  auto run = core::loadRun(file);
+  auto run = core::loadRun(stageRunRecord(input));
   if (run) exerciseRun(*run);
   return outcomeOf(run);
 }
@@ -60,19 +82,14 @@ Outcome partGlb(std::span<const std::uint8_t> input) {
 
 Outcome meshGlb(std::span<const std::uint8_t> input) {
   // A run folder holding rig.json and mesh.glb only: the skinned form.
-  static const bool ready = (put("skinned/rig.json", tankRigJson()), true);
-  (void)ready;
-  put("skinned/mesh.glb", input);
-  auto run = core::loadRun(scratch() / "skinned");
+  auto run = core::loadRun(stageMeshGlb(input));
   if (run) exerciseRun(*run);
   return outcomeOf(run);
 }
 
 Outcome gltfText(std::span<const std::uint8_t> input) {
   // A .gltf beside one buffer file it may name ("buffer.bin", 4 KiB).
-  static const bool ready = (put("gltf/buffer.bin", std::vector<std::uint8_t>(4096, 0x3f)), true);
-  (void)ready;
-  auto decoded = core::readGltfFile(put("gltf/model.gltf", input));
+  auto decoded = core::readGltfFile(stageGltf(input));
   return outcomeOf(decoded);
 }
 

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz_target.h"
 #include "problem_list_model.h"
 #include "riglens/core/character_sample.h"
 #include "riglens/core/file_io.h"
@@ -119,6 +120,47 @@ class TestAppProblems : public QObject {
     const QImage after = m_ui.settledGrab();
     const QRect below = m_ui.viewportRect().adjusted(0, 120, 0, 0);
     QVERIFY(test::differingPixels(before, after, below) < 50);
+    m_app->clearError();
+  }
+
+  // Every input the fuzzers found (tests/fuzz_regressions/), staged as a
+  // file or folder the way its fuzz target stages it, opened in the viewer:
+  // refused with the expected message and the tank kept, or opened.
+  void everyFuzzRegressionInTheViewer_data() {
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("loads");
+    QTest::addColumn<QString>("expected");
+    const fs::path cases = RIGLENS_SOURCE_DIR "/tests/fuzz_regressions";
+    const json table = json::parse(std::ifstream(cases / "expected.json"));
+    for (const auto& [key, value] : table.items()) {
+      const std::string target = key.substr(0, key.find('/'));
+      const auto* t = fuzz::findTarget(target);
+      if (!t || !t->stage) continue;  // not a document the viewer opens (controls, ORL outputs, ...)
+      QTest::newRow(key.c_str()) << QString::fromStdString(target) << QString::fromStdString((cases / key).string())
+                                 << value["loads"].get<bool>() << QString::fromStdString(value.value("message", std::string()));
+    }
+  }
+
+  void everyFuzzRegressionInTheViewer() {
+    QFETCH(QString, target);
+    QFETCH(QString, file);
+    QFETCH(bool, loads);
+    QFETCH(QString, expected);
+    QVERIFY2(m_ui.openAndWait(path("tank-cubes")), qPrintable(m_app->lastError()));
+    std::ifstream in(file.toStdString(), std::ios::binary);
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+    const fs::path staged = fuzz::findTarget(target.toStdString())->stage(bytes);
+    m_app->open(QString::fromStdString(staged.string()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_app->loading(), 30000);
+    if (loads) {
+      QVERIFY2(m_app->lastError().isEmpty(), qPrintable(m_app->lastError()));
+      QVERIFY(m_app->hasDocument());
+      m_ui.waitFrames(2);  // and draws it
+    } else {
+      QVERIFY2(m_app->lastError().contains(expected), qPrintable(m_app->lastError()));
+      QCOMPARE(m_app->documentTitle(), QString("tank-cubes"));
+    }
     m_app->clearError();
   }
 

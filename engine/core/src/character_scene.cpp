@@ -35,7 +35,9 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
   CharacterScene scene;
   scene.path = path;
   scene.title = path.filename().string();
-  if (path.extension() == ".ply" && !fs::is_directory(path)) {
+  std::error_code ec;  // a folder that cannot be listed is read as a file, which then says why it cannot
+  const bool folder = fs::is_directory(path, ec);
+  if (path.extension() == ".ply" && !folder) {
     auto cloud = readGaussianPly(path);
     if (!cloud) return cloud.error();
     if (cloud->count == 0) return makeError(ErrorCode::Invalid, path.string() + ": the scene holds no gaussians");
@@ -46,7 +48,7 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     return scene;
   }
   std::optional<AosRigPack> pack;
-  if (fs::is_directory(path)) {
+  if (folder) {
     auto bundle = loadBundle(path);
     if (!bundle) return bundle.error();
     if (!bundle->gnmPack)
