@@ -3,6 +3,7 @@
 # and runs them, each for SECONDS, on a corpus kept between runs.
 #
 #   tools/fuzz.sh [TARGET|all] [SECONDS]        default: all 20
+#   RIGLENS_FUZZ_JOBS=2 tools/fuzz.sh all 600   two targets at a time
 #   tools/fuzz.sh --list
 #
 # Per target: first the inputs of tests/fuzz_regressions/<target>/ replayed
@@ -35,38 +36,56 @@ cmake --build "$build" --parallel "$(nproc)" --target fuzz_make_seeds "${targets
 rm -rf "$build/seeds"
 "$build/fuzz/fuzz_make_seeds" "$build/seeds" >/dev/null
 
-report=()
-failed=0
-for t in "${targets[@]}"; do
-  corpus="$build/corpus/$t" artifacts="$build/artifacts/$t/" log="$build/logs/$t.log"
-  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+# One target: its regression inputs, then fuzzing; writes a report line to
+# $build/reports/<target> and returns non-zero when something was found.
+fuzz_one() {
+  local t="$1"
+  local corpus="$build/corpus/$t" artifacts="$build/artifacts/$t/" log="$build/logs/$t.log" line="$build/reports/$t"
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")" "$(dirname "$line")"
   # First the inputs that once broke this target, under the sanitizers.
-  regressions=("$repo/tests/fuzz_regressions/$t"/*)
+  local regressions=("$repo/tests/fuzz_regressions/$t"/*)
   if [[ -e "${regressions[0]}" ]] && ! "$build/fuzz/fuzz_$t" -runs=1 "${regressions[@]}" >"$log" 2>&1; then
-    failed=1
-    report+=("$(printf '%-13s  FOUND: a regression input fails again (log %s)' "$t" "$log")")
-    continue
+    printf '%-13s  FOUND: a regression input fails again (log %s)\n' "$t" "$log" >"$line"
+    return 1
   fi
   echo "[fuzz] $t for ${seconds}s"
   # -malloc_limit_mb: one allocation of 1 GiB from an input of a few KB is
   # what the file cannot justify; -timeout: 10 s for one input is a hang.
-  status=0
+  local status=0
   "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2560 -malloc_limit_mb=1024 \
     -dict="$repo/fuzz/dict/$t.dict" -artifact_prefix="$artifacts" -print_final_stats=1 \
     "$corpus" "$build/seeds/$t" >"$log" 2>&1 || status=$?
+  local execs last cov ft files found
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo "?")
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo "?")
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || echo "?")
   files=$(find "$corpus" -type f | wc -l)
   if ((status != 0)); then
-    failed=1
     found=$(grep -m1 -oE 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer): [a-zA-Z -]+|runtime error: .*|SUMMARY: .*' "$log" | head -1)
-    report+=("$(printf '%-13s %8s %6s %7s %7s  FOUND: %s (log %s)' "$t" "$execs" "$cov" "$ft" "$files" "${found:-exit $status}" "$log")")
-  else
-    report+=("$(printf '%-13s %8s %6s %7s %7s  ok' "$t" "$execs" "$cov" "$ft" "$files")")
+    printf '%-13s %9s %6s %7s %7s  FOUND: %s (log %s)\n' "$t" "$execs" "$cov" "$ft" "$files" "${found:-exit $status}" "$log" >"$line"
+    return 1
+  fi
+  printf '%-13s %9s %6s %7s %7s  ok\n' "$t" "$execs" "$cov" "$ft" "$files" >"$line"
+}
+
+# RIGLENS_FUZZ_JOBS targets at a time (default 1: CI's two cores also build).
+jobs="${RIGLENS_FUZZ_JOBS:-1}"
+rm -rf "$build/reports"
+failed=0
+running=0
+for t in "${targets[@]}"; do
+  fuzz_one "$t" &
+  running=$((running + 1))
+  if ((running >= jobs)); then
+    wait -n || failed=1
+    running=$((running - 1))
   fi
 done
-printf '\n%-13s %8s %6s %7s %7s  %s\n' target execs cov ft corpus result
-printf '%s\n' "${report[@]}"
+while ((running > 0)); do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+printf '\n%-13s %9s %6s %7s %7s  %s\n' target execs cov ft corpus result
+for t in "${targets[@]}"; do cat "$build/reports/$t"; done
 exit $failed
