@@ -13,7 +13,6 @@
 #include "riglens/core/file_io.h"
 #include "riglens/core/glb_writer.h"
 #include "riglens/core/gnm.h"
-#include "riglens/core/gnm_bake.h"
 #include "riglens/core/head_ext.h"
 #include "riglens/core/rig_controller.h"
 #include "riglens/core/sample_runs.h"
@@ -74,13 +73,17 @@ fs::path put(const fs::path& relative, std::string_view text) {
 
 std::string_view asText(std::span<const std::uint8_t> input) { return {reinterpret_cast<const char*>(input.data()), input.size()}; }
 
+core::GnmBake tinyPackBake() {
+  core::GnmBake bake = core::syntheticGnmHead(64, 6, 7);
+  bake.regions = {{"left_eye", 2}, {"right_eye", 2}, {"lower_face", 2}};
+  bake.reduced = {{"left_eye", 1}, {"right_eye", 1}, {"lower_face", 2}};
+  bake.uv.assign(64 * 2, 0.5f);
+  return bake;
+}
+
 const std::vector<std::uint8_t>& tinyPackBytes() {
   static const std::vector<std::uint8_t> bytes = [] {
-    core::GnmBake bake = core::syntheticGnmHead(64, 6, 7);
-    bake.regions = {{"left_eye", 2}, {"right_eye", 2}, {"lower_face", 2}};
-    bake.reduced = {{"left_eye", 1}, {"right_eye", 1}, {"lower_face", 2}};
-    bake.uv.assign(64 * 2, 0.5f);
-    auto packed = core::bakeAosRig(bake);
+    auto packed = core::bakeAosRig(tinyPackBake());
     if (!packed) fixtureBroken(packed.error().message);
     return std::move(packed).value();
   }();

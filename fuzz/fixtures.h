@@ -13,6 +13,7 @@
 #include "fuzz_target.h"
 #include "riglens/core/aosrig.h"
 #include "riglens/core/expected.h"
+#include "riglens/core/gnm_bake.h"
 #include "riglens/core/orl_pack.h"
 #include "riglens/core/run_loader.h"
 
@@ -26,6 +27,7 @@ std::filesystem::path put(const std::filesystem::path& relative, std::string_vie
 std::string_view asText(std::span<const std::uint8_t> input);
 
 // A 64-vertex synthetic GNM head (regions, a reduced view, four joints).
+core::GnmBake tinyPackBake();
 const std::vector<std::uint8_t>& tinyPackBytes();
 const core::AosRigPack& tinyPack();
 // The real ORL fixture (tests/data/orl/deform-synthetic.json, packBase64).

@@ -76,6 +76,17 @@ test::GltfBuilder stripModel() {
   return b;
 }
 
+// A valid feature rarely written: an accessor without a bufferView (all
+// zeros, as glTF says), here the colours; and a triangle fan.
+test::GltfBuilder zeroColourModel() {
+  test::GltfBuilder b;
+  const std::vector<float> pos{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+  const int colours = b.accessor(-1, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 4);
+  b.primitive({{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}, {"COLOR_0", colours}}, -1,
+              TINYGLTF_MODE_TRIANGLE_FAN);
+  return b;
+}
+
 std::string gltfText(test::GltfBuilder b) {
   std::ostringstream out;
   tinygltf::TinyGLTF writer;
@@ -107,11 +118,13 @@ void gltfSeeds() {
     if (glb.size() <= 64 * 1024) seed("part_glb", "tank-" + name + ".glb", glb);
   seed("part_glb", "skinned.glb", skinnedModel().glb());
   seed("part_glb", "strip.glb", stripModel().glb());
+  seed("part_glb", "zero-colours.glb", zeroColourModel().glb());
   seed("mesh_glb", "skinned.glb", skinnedModel().glb());
   for (const auto& [name, glb] : fuzz::tankPartGlbs())
     if (glb.size() <= 64 * 1024) seed("mesh_glb", "tank-" + name + ".glb", glb);
   seed("gltf", "skinned.gltf", gltfText(skinnedModel()));
   seed("gltf", "strip.gltf", gltfText(stripModel()));
+  seed("gltf", "zero-colours.gltf", gltfText(zeroColourModel()));
   // A .gltf naming the buffer file beside it.
   seed("gltf", "external-buffer.gltf",
        std::string(R"({"asset":{"version":"2.0"},"buffers":[{"uri":"buffer.bin","byteLength":4096}],)"
@@ -120,14 +133,25 @@ void gltfSeeds() {
                    R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0})"));
 }
 
+// Room in an .aosrig header: its "source" (never read) is long, so the
+// structure-aware mutator can grow other fields by shortening it while the
+// header keeps its slot and every blob its offset.
+const std::string kHeaderSlack(384, '.');
+
 void characterSeeds() {
   seed("aosrig", "tiny.aosrig", fuzz::tinyPackBytes());
+  core::GnmBake roomy = fuzz::tinyPackBake();
+  roomy.source = kHeaderSlack;
+  if (auto bytes = core::bakeAosRig(roomy)) seed("aosrig", "tiny-roomy.aosrig", *bytes);
   core::GnmBake i8 = core::syntheticGnmHead(32, 4, 3);
+  i8.source = kHeaderSlack;
   i8.regions = {{"left_eye", 1}, {"right_eye", 1}, {"lower_face", 2}};
   i8.basisAsI8 = true;
   if (auto bytes = core::bakeAosRig(i8)) seed("aosrig", "i8.aosrig", *bytes);
   // With a mouth (the optional header entry and its blobs).
-  if (auto parts = core::bakeAosRigParts(core::syntheticGnmHead(16, 3, 5))) {
+  core::GnmBake withMouth = core::syntheticGnmHead(16, 3, 5);
+  withMouth.source = kHeaderSlack;
+  if (auto parts = core::bakeAosRigParts(withMouth)) {
     parts->header["headExt"]["regions"] = nlohmann::ordered_json::array({nlohmann::ordered_json::array({"lower_face", 3})});
     parts->blobs.push_back(core::makeBlob("mouthLips", core::DType::U32, {3}, std::vector<std::uint32_t>{0, 1, 2}));
     parts->blobs.push_back(core::makeBlob("mouthFaces", core::DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));

@@ -480,6 +480,19 @@ void sandbox(tinygltf::TinyGLTF& loader, ModelFolder& folder) {
   loader.SetImageLoader(&skipImage, nullptr);
 }
 
+// What tinygltf 2.7 mishandles, refused before it sees the document: a
+// buffer of byteLength 0 (the schema's minimum is 1) makes it index an empty
+// vector and throw std::out_of_range past its API.
+void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
+  const JsonRef root(doc);
+  root.object();
+  if (const auto buffers = root.find("buffers"))
+    for (const JsonRef& buffer : buffers->elements()) {
+      buffer.object();
+      buffer["byteLength"].integer(1, std::numeric_limits<std::int64_t>::max());
+    }
+}
+
 Expected<DecodedGltf> decodeGlbIn(std::span<const std::uint8_t> bytes, std::string_view sourceName, ModelFolder folder) {
   auto json = checkGlbContainer(bytes, sourceName);
   if (!json) return json.error();
@@ -490,6 +503,7 @@ Expected<DecodedGltf> decodeGlbIn(std::span<const std::uint8_t> bytes, std::stri
   // refuses its 0-byte BIN chunk, but it is a valid socket.
   const auto meshes = doc->find("meshes");
   if (meshes == doc->end() || (meshes->is_array() && meshes->empty())) return DecodedGltf{};
+  refuseWhatTinygltfMishandles(*doc);
 
   tinygltf::TinyGLTF loader;
   sandbox(loader, folder);
@@ -517,12 +531,15 @@ Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
   return guardRead(source, [&]() -> Expected<DecodedGltf> {
     if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return decodeGlbIn(*bytes, source, folder);
     if (path.extension() == ".glb") return decodeGlbIn(*bytes, source, folder);  // gives the bad-magic message
+    if (bytes->size() > std::numeric_limits<unsigned>::max()) return refuse(source, "too large for a .gltf text file");
+    const std::string text(bytes->begin(), bytes->end());
+    auto doc = parseJson(text, source);
+    if (!doc) return doc.error();
+    refuseWhatTinygltfMishandles(*doc);
     tinygltf::TinyGLTF loader;
     sandbox(loader, folder);
     tinygltf::Model model;
     std::string err, warn;
-    if (bytes->size() > std::numeric_limits<unsigned>::max()) return refuse(source, "too large for a .gltf text file");
-    const std::string text(bytes->begin(), bytes->end());
     if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()), folder.canonical.string()))
       return refuse(source, "invalid glTF: " + firstLine(err));
     return assemble(model, source, bytes->size());

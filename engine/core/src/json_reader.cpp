@@ -148,6 +148,9 @@ std::int64_t JsonRef::integer(std::int64_t min, std::int64_t max) const {
   } else {
     failType("a whole number");
   }
+  constexpr auto kLowest = std::numeric_limits<std::int64_t>::min(), kHighest = std::numeric_limits<std::int64_t>::max();
+  if (v < min && max == kHighest) fail("must be at least " + std::to_string(min) + ", got " + std::to_string(v));
+  if (v > max && min == kLowest) fail("must be at most " + std::to_string(max) + ", got " + std::to_string(v));
   if (v < min || v > max) fail(std::to_string(v) + " is outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }
