@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined)
 # and runs them, each for SECONDS, on a corpus kept between runs.
 #
-#   tools/fuzz.sh [TARGET|all] [SECONDS]        default: all 20
+#   tools/fuzz.sh [TARGET[,TARGET...]|all] [SECONDS]   default: all 20
 #   RIGLENS_FUZZ_JOBS=2 tools/fuzz.sh all 600   two targets at a time
 #   tools/fuzz.sh --list
 #
@@ -23,9 +23,12 @@ seconds="${2:-20}"
 "$repo/tools/setup.sh" --no-build
 targets=(rig_json run_record part_glb mesh_glb gltf aosrig orl_pack ply bundle_scene bundle_mesh controls joint_worlds orl_outputs ict_face)
 if [[ "$which" == "--list" ]]; then printf '%s\n' "${targets[@]}"; exit 0; fi
-if [[ "$which" != "all" ]]; then
-  printf '%s\n' "${targets[@]}" | grep -qx "$which" || { echo "[fuzz] no target '$which' (tools/fuzz.sh --list)" >&2; exit 2; }
-  targets=("$which")
+if [[ "$which" != "all" ]]; then  # one target, or several separated by commas
+  IFS=, read -ra chosen <<<"$which"
+  for t in "${chosen[@]}"; do
+    printf '%s\n' "${targets[@]}" | grep -qx "$t" || { echo "[fuzz] no target '$t' (tools/fuzz.sh --list)" >&2; exit 2; }
+  done
+  targets=("${chosen[@]}")
 fi
 
 echo "[fuzz] building the fuzzers in $build"
