@@ -17,10 +17,11 @@ using riglens::bench::BM_MemoryBandwidth;
 
 #include <cstring>
 
-#include "riglens/core/gnm.h"
-#include "riglens/core/gnm_bake.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/samples/gnm_bake.h"
 
 using namespace riglens::core;
+using namespace riglens::samples;
 
 namespace {
 

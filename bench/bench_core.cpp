@@ -10,8 +10,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "riglens/core/json_file.h"
-#include "riglens/core/point_transform.h"
+#include "riglens/core/base/json_file.h"
+#include "riglens/core/base/point_transform.h"
 
 namespace {
 

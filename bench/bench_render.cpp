@@ -24,20 +24,21 @@ using riglens::bench::BM_MemoryBandwidth;
 #include <cstring>
 #include <filesystem>
 
-#include "riglens/core/gnm_bake.h"
-#include "riglens/core/orbit_camera.h"
-#include "riglens/core/character_scene.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/core/view/orbit_camera.h"
+#include "riglens/core/character/character_scene.h"
 #include "riglens/render/character_renderer.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/gpu_lift.h"
 #include "riglens/render/gpu_sort.h"
 #include "riglens/render/splat_renderer.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/pose.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
-#include "riglens/core/sample_runs.h"
-#include "riglens/core/scene_bounds.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/sample_runs.h"
+#include "riglens/core/rig/scene_bounds.h"
 #include "riglens/render/frame_builder.h"
 #include "riglens/render/offscreen_canvas.h"
 #include "riglens/render/rig_renderer.h"
@@ -55,8 +56,8 @@ std::unique_ptr<render::RhiDevice>& device() {
 std::shared_ptr<const core::LoadedRun> sample(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("riglens-bench-" + name);
   if (!fs::exists(dir / "rig.json")) {
-    auto s = core::makeSampleRun(name);
-    if (!s || !core::writeSampleRun(*s, dir)) std::exit(1);
+    auto s = samples::makeSampleRun(name);
+    if (!s || !samples::writeSampleRun(*s, dir)) std::exit(1);
   }
   auto run = core::loadRun(dir);
   if (!run) std::exit(1);
@@ -96,7 +97,7 @@ void BM_RenderFrame(benchmark::State& state, const char* name) { renderFrames(st
 
 const core::AosRigPack& fullHead() {
   static const core::AosRigPack pack = [] {
-    auto bytes = core::bakeAosRig(core::syntheticGnmHead());
+    auto bytes = samples::bakeAosRig(samples::syntheticGnmHead());
     return std::move(core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "synthetic")).value();
   }();
   return pack;
@@ -195,7 +196,7 @@ std::int64_t splatComputeBytes(const render::SplatPasses& p) { return (p.project
 // 1 projection, 2 + sort, 3 + quads: the whole frame).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
-  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(core::makeGaussianTorus(n)), "torus");
+  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(n)), "torus");
   auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
   if (!cloud || !canvas) {
     state.SkipWithError("setup failed");

@@ -21,16 +21,17 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
-#include "riglens/core/curve_reduction.h"
-#include "riglens/core/fcurve.h"
-#include "riglens/core/gltf_export.h"
-#include "riglens/core/pose.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/core/export/curve_reduction.h"
+#include "riglens/core/rig/fcurve.h"
+#include "riglens/core/export/gltf_export.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/sample_runs.h"
 
 namespace fs = std::filesystem;
 using namespace riglens::core;
+using namespace riglens::samples;
 
 namespace {
 

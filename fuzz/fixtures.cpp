@@ -6,18 +6,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include "riglens/core/character_scene.h"
-#include "riglens/core/character_view.h"
-#include "riglens/core/export_plan.h"
-#include "riglens/core/expressions.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/glb_writer.h"
-#include "riglens/core/gnm.h"
-#include "riglens/core/head_ext.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/sample_runs.h"
-#include "riglens/core/scene_bounds.h"
-#include "riglens/core/skinning.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/character/vertex_tints.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/export/export_plan.h"
+#include "riglens/core/character/expressions.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/samples/sample_runs.h"
+#include "riglens/core/rig/scene_bounds.h"
+#include "riglens/core/rig/skinning.h"
 
 namespace riglens::fuzz {
 namespace fs = std::filesystem;
@@ -73,8 +74,8 @@ fs::path put(const fs::path& relative, std::string_view text) {
 
 std::string_view asText(std::span<const std::uint8_t> input) { return {reinterpret_cast<const char*>(input.data()), input.size()}; }
 
-core::GnmBake tinyPackBake() {
-  core::GnmBake bake = core::syntheticGnmHead(64, 6, 7);
+samples::GnmBake tinyPackBake() {
+  samples::GnmBake bake = samples::syntheticGnmHead(64, 6, 7);
   bake.regions = {{"left_eye", 2}, {"right_eye", 2}, {"lower_face", 2}};
   bake.reduced = {{"left_eye", 1}, {"right_eye", 1}, {"lower_face", 2}};
   bake.uv.assign(64 * 2, 0.5f);
@@ -83,7 +84,7 @@ core::GnmBake tinyPackBake() {
 
 const std::vector<std::uint8_t>& tinyPackBytes() {
   static const std::vector<std::uint8_t> bytes = [] {
-    auto packed = core::bakeAosRig(tinyPackBake());
+    auto packed = samples::bakeAosRig(tinyPackBake());
     if (!packed) fixtureBroken(packed.error().message);
     return std::move(packed).value();
   }();
@@ -119,9 +120,9 @@ const core::OrlPack& orlFixture() {
 }
 
 namespace {
-const core::SampleRun& tank() {
-  static const core::SampleRun run = [] {
-    auto made = core::makeSampleRun("tank-cubes");
+const samples::SampleRun& tank() {
+  static const samples::SampleRun run = [] {
+    auto made = samples::makeSampleRun("tank-cubes");
     if (!made) fixtureBroken(made.error().message);
     return std::move(made).value();
   }();

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "fuzz_target.h"
-#include "riglens/core/aosrig.h"
-#include "riglens/core/expected.h"
-#include "riglens/core/gnm_bake.h"
-#include "riglens/core/orl_pack.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/core/character/orl_pack.h"
+#include "riglens/core/rig/run_loader.h"
 
 namespace riglens::fuzz {
 
@@ -27,7 +27,7 @@ std::filesystem::path put(const std::filesystem::path& relative, std::string_vie
 std::string_view asText(std::span<const std::uint8_t> input);
 
 // A 64-vertex synthetic GNM head (regions, a reduced view, four joints).
-core::GnmBake tinyPackBake();
+samples::GnmBake tinyPackBake();
 const std::vector<std::uint8_t>& tinyPackBytes();
 const core::AosRigPack& tinyPack();
 // The real ORL fixture (tests/data/orl/deform-synthetic.json, packBase64).

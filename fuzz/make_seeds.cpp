@@ -9,11 +9,12 @@
 
 #include "fixtures.h"
 #include "gltf_builder.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/gnm.h"
-#include "riglens/core/gnm_bake.h"
-#include "riglens/core/head_ext.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/samples/sample_runs.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -95,8 +96,8 @@ std::string gltfText(test::GltfBuilder b) {
 }
 
 void rigSeeds() {
-  for (const auto& name : core::bundledSampleNames()) {
-    auto run = core::makeSampleRun(name);
+  for (const auto& name : samples::bundledSampleNames()) {
+    auto run = samples::makeSampleRun(name);
     if (!run) continue;
     seed("rig_json", name + ".json", run->rig.dump(1));
     json parts = json::array();
@@ -140,18 +141,18 @@ const std::string kHeaderSlack(384, '.');
 
 void characterSeeds() {
   seed("aosrig", "tiny.aosrig", fuzz::tinyPackBytes());
-  core::GnmBake roomy = fuzz::tinyPackBake();
+  samples::GnmBake roomy = fuzz::tinyPackBake();
   roomy.source = kHeaderSlack;
-  if (auto bytes = core::bakeAosRig(roomy)) seed("aosrig", "tiny-roomy.aosrig", *bytes);
-  core::GnmBake i8 = core::syntheticGnmHead(32, 4, 3);
+  if (auto bytes = samples::bakeAosRig(roomy)) seed("aosrig", "tiny-roomy.aosrig", *bytes);
+  samples::GnmBake i8 = samples::syntheticGnmHead(32, 4, 3);
   i8.source = kHeaderSlack;
   i8.regions = {{"left_eye", 1}, {"right_eye", 1}, {"lower_face", 2}};
   i8.basisAsI8 = true;
-  if (auto bytes = core::bakeAosRig(i8)) seed("aosrig", "i8.aosrig", *bytes);
+  if (auto bytes = samples::bakeAosRig(i8)) seed("aosrig", "i8.aosrig", *bytes);
   // With a mouth (the optional header entry and its blobs).
-  core::GnmBake withMouth = core::syntheticGnmHead(16, 3, 5);
+  samples::GnmBake withMouth = samples::syntheticGnmHead(16, 3, 5);
   withMouth.source = kHeaderSlack;
-  if (auto parts = core::bakeAosRigParts(withMouth)) {
+  if (auto parts = samples::bakeAosRigParts(withMouth)) {
     parts->header["headExt"]["regions"] = nlohmann::ordered_json::array({nlohmann::ordered_json::array({"lower_face", 3})});
     parts->blobs.push_back(core::makeBlob("mouthLips", core::DType::U32, {3}, std::vector<std::uint32_t>{0, 1, 2}));
     parts->blobs.push_back(core::makeBlob("mouthFaces", core::DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));
@@ -161,8 +162,8 @@ void characterSeeds() {
     if (auto bytes = core::packAosRig(parts->header, parts->blobs)) seed("aosrig", "mouth.aosrig", *bytes);
   }
   seed("orl_pack", "deform-synthetic.orl", fuzz::orlFixtureBytes());
-  seed("ply", "torus.ply", core::encodeGaussianPly(core::makeGaussianTorus(40)));
-  seed("ply", "torus-sh1.ply", core::encodeGaussianPly(core::makeGaussianTorus(8), 1));
+  seed("ply", "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(40)));
+  seed("ply", "torus-sh1.ply", core::encodeGaussianPly(samples::makeGaussianTorus(8), 1));
 
   std::ifstream myra(RIGLENS_SOURCE_DIR "/tests/data/character/bundle-scene-myra.json");
   seed("bundle_scene", "myra.json", std::string(std::istreambuf_iterator<char>(myra), {}));

@@ -6,14 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "fixtures.h"
-#include "riglens/core/bundle.h"
-#include "riglens/core/character_sample.h"
-#include "riglens/core/character_scene.h"
-#include "riglens/core/expressions.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/gnm.h"
-#include "riglens/core/head_ext.h"
-#include "riglens/core/json_file.h"
+#include "riglens/core/character/bundle.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/character/expressions.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/core/base/json_file.h"
 
 namespace riglens::fuzz {
 namespace fs = std::filesystem;
@@ -152,7 +152,7 @@ Outcome ictFace(std::span<const std::uint8_t> input) {
   }();
   (void)ready;
   put("ict/names.json", input);
-  auto bake = core::makeSampleCharacter(scratch() / "ict");
+  auto bake = samples::makeSampleCharacter(scratch() / "ict");
   return outcomeOf(bake);
 }
 

@@ -2,11 +2,11 @@
 #include <string>
 
 #include "fixtures.h"
-#include "riglens/core/glb_reader.h"
-#include "riglens/core/json_file.h"
-#include "riglens/core/rig.h"
-#include "riglens/core/rig_json.h"
-#include "riglens/core/skinning.h"
+#include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/base/json_file.h"
+#include "riglens/core/rig/rig.h"
+#include "riglens/core/rig/rig_json.h"
+#include "riglens/core/rig/skinning.h"
 
 namespace riglens::fuzz {
 namespace {

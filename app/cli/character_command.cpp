@@ -12,15 +12,15 @@
 
 #include "cli_common.h"
 #include "inspect_summary.h"
-#include "riglens/core/aosrig.h"
-#include "riglens/core/bundle.h"
-#include "riglens/core/character_sample.h"
-#include "riglens/core/data_paths.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/gnm.h"
-#include "riglens/core/head_ext.h"
-#include "riglens/core/json_file.h"
-#include "riglens/core/orl_pack.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/bundle.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/core/base/data_paths.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/core/base/json_file.h"
+#include "riglens/core/character/orl_pack.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/rhi_device.h"
 
@@ -149,7 +149,7 @@ int makeSample(const QStringList& args) {
     if (!shipped) return inputError(shipped.error().message + " with --ict DIR");
     face = *shipped;
   }
-  if (auto ok = core::writeSampleCharacter(face, parser.value(out).toStdString()); !ok)
+  if (auto ok = samples::writeSampleCharacter(face, parser.value(out).toStdString()); !ok)
     return inputError(ok.error().message);
   std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n", qPrintable(parser.value(out)), qPrintable(parser.value(out)));
   return kExitOk;

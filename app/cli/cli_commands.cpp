@@ -5,7 +5,7 @@
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 
-#include "riglens/core/version.h"
+#include "riglens/core/base/version.h"
 
 namespace riglens::cli {
 

@@ -9,8 +9,8 @@
 #include <QtCore/QStringList>
 
 #include "cli_commands.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
 
 namespace riglens::cli {
 

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "cli_common.h"
-#include "riglens/core/gltf_export.h"
+#include "riglens/core/export/gltf_export.h"
 
 namespace riglens::cli {
 

@@ -5,12 +5,12 @@
 #include <fstream>
 #include <memory>
 
-#include "riglens/core/aosrig.h"
-#include "riglens/core/bundle.h"
-#include "riglens/core/character_scene.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/orl_pack.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/bundle.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/character/orl_pack.h"
 
 namespace riglens::cli {
 

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "riglens/core/diagnostic.h"
-#include "riglens/core/expected.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/base/diagnostic.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/rig/run_loader.h"
 
 namespace riglens::cli {
 

@@ -14,7 +14,7 @@
 #include <new>
 
 #include "cli_commands.h"
-#include "riglens/core/version.h"
+#include "riglens/core/base/version.h"
 
 int main(int argc, char* argv[]) {
   // `render` needs a GPU: a QGuiApplication on a windowless platform that has

@@ -2,7 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.h"
-#include "riglens/core/rig_controller.h"
+#include "riglens/core/rig/rig_controller.h"
 
 namespace riglens::cli {
 

@@ -10,21 +10,21 @@
 #include <QtGui/QImage>
 
 #include "cli_common.h"
-#include "riglens/core/scene_bounds.h"
+#include "riglens/core/rig/scene_bounds.h"
 #include "riglens/render/frame_builder.h"
 #include "riglens/render/frame_drawable.h"
 #include "riglens/render/offscreen_canvas.h"
 #include "riglens/render/rig_renderer.h"
 #include "riglens/render/splat_renderer.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/aosrig.h"
-#include "riglens/core/bundle.h"
-#include "riglens/core/character_scene.h"
-#include "riglens/core/head_ext.h"
-#include "riglens/core/json_file.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/bundle.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/core/base/json_file.h"
 #include "riglens/render/character_renderer.h"
 #include "riglens/render/character_splats.h"
-#include "riglens/core/orbit_camera.h"
+#include "riglens/core/view/orbit_camera.h"
 
 namespace riglens::cli {
 

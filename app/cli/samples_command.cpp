@@ -2,9 +2,10 @@
 #include <QtCore/QDir>
 
 #include "cli_common.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/samples/sample_runs.h"
 
 namespace riglens::cli {
 
@@ -21,22 +22,22 @@ int runSamples(const QStringList& args) {
 
   std::vector<std::string> names;
   for (const QString& n : parser.values(name)) names.push_back(n.toStdString());
-  if (names.empty()) names = core::bundledSampleNames();
+  if (names.empty()) names = samples::bundledSampleNames();
   if (parser.isSet(large)) names.push_back("large");
 
   const std::filesystem::path folder = parser.value(out).toStdString();
   for (const auto& n : names) {
     if (n == "gaussians") {  // a 3DGS .ply scene rather than a run
-      const auto bytes = core::encodeGaussianPly(core::makeGaussianTorus(20000));
+      const auto bytes = core::encodeGaussianPly(samples::makeGaussianTorus(20000));
       std::error_code ec;
       std::filesystem::create_directories(folder, ec);
       if (auto written = core::writeFileAtomically(folder / "gaussians.ply", bytes); !written) return inputError(written.error().message);
       std::printf("%s\n", (folder / "gaussians.ply").string().c_str());
       continue;
     }
-    auto sample = core::makeSampleRun(n);
+    auto sample = samples::makeSampleRun(n);
     if (!sample) return usageError("samples", QString::fromStdString(sample.error().message));
-    if (auto written = core::writeSampleRun(*sample, folder / n); !written) return inputError(written.error().message);
+    if (auto written = samples::writeSampleRun(*sample, folder / n); !written) return inputError(written.error().message);
     std::printf("%s\n", (folder / n).string().c_str());
   }
   return kExitOk;

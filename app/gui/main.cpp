@@ -19,7 +19,7 @@
 #include "app_controller.h"
 #include "character_controller.h"
 #include "main_window.h"
-#include "riglens/core/version.h"
+#include "riglens/core/base/version.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 

@@ -16,10 +16,10 @@
 #include "character_controller.h"
 #include "problem_list_model.h"
 #include "rig_models.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/head_ext.h"
-#include "riglens/core/json_file.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/core/base/json_file.h"
+#include "riglens/samples/sample_runs.h"
 
 namespace riglens::app {
 
@@ -149,8 +149,8 @@ void AppController::openDefault() {
   const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
   const QString folder = QDir(cache).filePath(QStringLiteral("samples/tank-cubes"));
   if (!QFileInfo::exists(folder + "/rig.json")) {
-    auto sample = core::makeSampleRun("tank-cubes");
-    if (!sample || !core::writeSampleRun(*sample, folder.toStdString())) {
+    auto sample = samples::makeSampleRun("tank-cubes");
+    if (!sample || !samples::writeSampleRun(*sample, folder.toStdString())) {
       setError(tr("%1: cannot write the bundled sample").arg(folder));
       return;
     }

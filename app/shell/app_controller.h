@@ -16,9 +16,9 @@
 #include <set>
 
 #include "document.h"
-#include "riglens/core/character_scene.h"
-#include "riglens/core/expected.h"
-#include "riglens/core/gltf_export.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/export/gltf_export.h"
 
 class QQuickItem;
 class QQuickWindow;

@@ -6,7 +6,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "expression_channel_model.h"
-#include "riglens/core/head_ext.h"
+#include "riglens/core/character/head_ext.h"
 
 namespace riglens::app {
 

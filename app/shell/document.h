@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
 
 namespace riglens::app {
 

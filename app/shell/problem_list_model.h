@@ -9,8 +9,8 @@
 
 #include <optional>
 
-#include "riglens/core/diagnostic.h"
-#include "riglens/core/expected.h"
+#include "riglens/core/base/diagnostic.h"
+#include "riglens/core/base/expected.h"
 
 namespace riglens::app {
 

@@ -5,7 +5,7 @@
 #include <functional>
 
 #include "app_controller.h"
-#include "riglens/core/fcurve.h"
+#include "riglens/core/rig/fcurve.h"
 
 namespace riglens::app {
 

@@ -11,7 +11,7 @@
 
 #include "app_controller.h"
 #include "character_controller.h"
-#include "riglens/core/scene_bounds.h"
+#include "riglens/core/rig/scene_bounds.h"
 #include "riglens/render/frame_builder.h"
 #include "riglens/render/window_renderer.h"
 

@@ -10,7 +10,7 @@
 
 #include <QtQuick/QQuickItem>
 
-#include "riglens/core/orbit_camera.h"
+#include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/frame_state.h"
 
 namespace riglens::app {

@@ -20,10 +20,11 @@
 #include <nlohmann/json.hpp>
 
 #include "character_controller.h"
-#include "riglens/core/character_sample.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
 #include "viewer_harness.h"
 
@@ -71,7 +72,7 @@ class TestAppCharacter : public QObject {
  private slots:
   void initTestCase() {
     const fs::path root = m_dir.path().toStdString();
-    auto written = core::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root);
+    auto written = samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root);
     QVERIFY2(written, written ? "" : written.error().message.c_str());
     // The same bundle, declaring the default ARKit -> GNM map.
     fs::create_directories(root / "arkit-bundle");
@@ -79,12 +80,12 @@ class TestAppCharacter : public QObject {
     nlohmann::json scene = nlohmann::json::parse(std::ifstream(root / "sample-bundle" / "scene.json"));
     scene["expression_space"] = {{"kind", "gnm"}, {"arkit_map", true}};
     std::ofstream(root / "arkit-bundle" / "scene.json") << scene.dump(2);
-    QVERIFY(core::writeFileAtomically(root / "torus.ply", core::encodeGaussianPly(core::makeGaussianTorus(5000))));
+    QVERIFY(core::writeFileAtomically(root / "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(5000))));
     auto bytes = core::readFileBytes(root / "sample-face.aosrig");
     QVERIFY(bytes);
     bytes->resize(bytes->size() / 3);
     QVERIFY(core::writeFileAtomically(root / "half.aosrig", *bytes));
-    QVERIFY(core::writeSampleRun(*core::makeSampleRun("tank-cubes"), (root / "tank-cubes").string()));
+    QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"), (root / "tank-cubes").string()));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_app = m_ui.controller.get();

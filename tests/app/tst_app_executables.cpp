@@ -11,8 +11,8 @@
 #include <QtGui/QImage>
 
 #include "reference_math.h"
-#include "riglens/core/tolerances.h"
-#include "riglens/core/version.h"
+#include "riglens/core/base/tolerances.h"
+#include "riglens/core/base/version.h"
 #include "test_paths.h"
 
 namespace {

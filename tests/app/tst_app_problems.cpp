@@ -17,10 +17,10 @@
 
 #include "fuzz_target.h"
 #include "problem_list_model.h"
-#include "riglens/core/character_sample.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/gnm_bake.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/samples/sample_runs.h"
 #include "viewer_harness.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
@@ -50,8 +50,8 @@ class TestAppProblems : public QObject {
 
  private slots:
   void initTestCase() {
-    QVERIFY(core::writeSampleRun(*core::makeSampleRun("tank-cubes"), (root() / "tank-cubes").string()));
-    auto written = core::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root());
+    QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"), (root() / "tank-cubes").string()));
+    auto written = samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root());
     QVERIFY2(written, written ? "" : written.error().message.c_str());
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
@@ -79,7 +79,7 @@ class TestAppProblems : public QObject {
           R"({"num_vertices": 4, "buffers": [{"name": "neutral_vertices", "dtype": "f32", "shape": [4294967296, 4294967296, 3], "offset": 0, "byte_length": 48}]})");
     QTest::newRow("branch mesh shape") << path("branch-shape") << "mesh_head.json: /buffers/0/shape/0: ";
     // A pack whose header says gazeDim -4 (once read past the heap at rest).
-    auto parts = core::bakeAosRigParts(core::syntheticGnmHead(64, 6, 1));
+    auto parts = samples::bakeAosRigParts(samples::syntheticGnmHead(64, 6, 1));
     QVERIFY(parts);
     parts->header["headExt"]["gazeDim"] = -4;
     parts->header["headExt"]["dim"] = 2;
@@ -167,7 +167,7 @@ class TestAppProblems : public QObject {
   void problemsPanelListsAndSelects() {
     // The tank with a truncated turret mesh and a joint on a missing part.
     const fs::path run = root() / "problem-tank";
-    QVERIFY(core::writeSampleRun(*core::makeSampleRun("tank-cubes"), run.string()));
+    QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"), run.string()));
     fs::resize_file(run / "meshes" / "turret.glb", 100);
     json spec = json::parse(std::ifstream(run / "rig.json"));
     spec["joints"].push_back({{"name", "antenna_yaw"}, {"part", "antenna"}, {"kind", "rotation"}, {"axis", "y"}, {"min", -1}, {"max", 1}, {"drive", "caller"}});

@@ -22,7 +22,7 @@
 #include "main_window.h"
 #include "viewer_harness.h"
 #include "reference_math.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
@@ -45,7 +45,7 @@ class TestAppViewer : public QObject {
  private slots:
   void initTestCase() {
     for (const char* name : {"tank-cubes", "walker-cubes"})
-      QVERIFY(core::writeSampleRun(*core::makeSampleRun(name), m_dir.filePath(name).toStdString()));
+      QVERIFY(samples::writeSampleRun(*samples::makeSampleRun(name), m_dir.filePath(name).toStdString()));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_controller = m_ui.controller.get();

@@ -14,7 +14,7 @@
 #include <fstream>
 
 #include "app_controller.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/samples/sample_runs.h"
 #include "main_window.h"
 #include "test_paths.h"
 
@@ -121,7 +121,7 @@ class TestAppWindow : public QObject {
 
   void opensASampleAndTheViewportDrawsIt() {
     QTemporaryDir dir;
-    QVERIFY(riglens::core::writeSampleRun(*riglens::core::makeSampleRun("tank-cubes"), dir.filePath("tank").toStdString()));
+    QVERIFY(riglens::samples::writeSampleRun(*riglens::samples::makeSampleRun("tank-cubes"), dir.filePath("tank").toStdString()));
     m_controller->open(dir.filePath("tank"));
     QVERIFY(m_controller->loading());
     QTRY_VERIFY_WITH_TIMEOUT(!m_controller->loading(), 20000);

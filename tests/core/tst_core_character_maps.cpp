@@ -11,8 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "riglens/core/character_view.h"
-#include "riglens/core/expressions.h"
+#include "riglens/core/base/color.h"
+#include "riglens/core/character/vertex_tints.h"
+#include "riglens/core/character/slot_allocator.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/character/expressions.h"
 
 using namespace riglens::core;
 using nlohmann::json;

@@ -13,16 +13,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "riglens/core/bundle.h"
-#include "riglens/core/character_sample.h"
-#include "riglens/core/character_scene.h"
-#include "riglens/core/expressions.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/gnm_bake.h"
-#include "riglens/core/gnm.h"
-#include "riglens/core/head_ext.h"
+#include "riglens/core/character/bundle.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/character/expressions.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/samples/gaussian_samples.h"
 
 using namespace riglens::core;
+using namespace riglens::samples;
 namespace fs = std::filesystem;
 using nlohmann::json;
 

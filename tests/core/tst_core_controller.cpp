@@ -9,9 +9,9 @@
 
 #include "reference_math.h"
 #include "rig_fixtures.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/skinning.h"
-#include "riglens/core/tolerances.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/skinning.h"
+#include "riglens/core/base/tolerances.h"
 
 using namespace riglens::core;
 using namespace riglens::test;

@@ -14,15 +14,16 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "rig_fixtures.h"
-#include "riglens/core/curve_reduction.h"
-#include "riglens/core/export_plan.h"
-#include "riglens/core/gltf_export.h"
-#include "riglens/core/pose.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/core/export/curve_reduction.h"
+#include "riglens/core/export/export_plan.h"
+#include "riglens/core/export/gltf_export.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/sample_runs.h"
 
 using namespace riglens::core;
+using namespace riglens::samples;
 namespace fs = std::filesystem;
 
 namespace {

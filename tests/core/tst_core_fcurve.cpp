@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "reference_math.h"
-#include "riglens/core/fcurve.h"
-#include "riglens/core/tolerances.h"
+#include "riglens/core/rig/fcurve.h"
+#include "riglens/core/base/tolerances.h"
 
 using namespace riglens::core;
 using riglens::test::bezierAtX;

@@ -10,11 +10,11 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <tiny_gltf.h>
 
-#include "riglens/core/file_io.h"
-#include "riglens/core/glb_writer.h"
-#include "riglens/core/json_file.h"
-#include "riglens/core/point_transform.h"
-#include "riglens/core/tolerances.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/base/json_file.h"
+#include "riglens/core/base/point_transform.h"
+#include "riglens/core/base/tolerances.h"
 
 using namespace riglens::core;
 namespace fs = std::filesystem;

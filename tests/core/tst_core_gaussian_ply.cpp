@@ -6,8 +6,8 @@
 #include <cmath>
 #include <string>
 
-#include "riglens/core/character_view.h"
-#include "riglens/core/gaussian_ply.h"
+#include "riglens/core/base/color.h"
+#include "riglens/core/splats/gaussian_ply.h"
 
 using namespace riglens::core;
 

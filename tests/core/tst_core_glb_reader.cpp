@@ -9,8 +9,8 @@
 #include <tiny_gltf.h>
 
 #include "gltf_builder.h"
-#include "riglens/core/glb_reader.h"
-#include "riglens/core/glb_writer.h"
+#include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/glb_writer.h"
 
 using namespace riglens::core;
 using riglens::test::GltfBuilder;

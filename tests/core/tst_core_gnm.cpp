@@ -9,12 +9,13 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "riglens/core/gnm.h"
-#include "riglens/core/gnm_bake.h"
-#include "riglens/core/half_float.h"
-#include "riglens/core/head_ext.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/core/base/half_float.h"
+#include "riglens/core/character/head_ext.h"
 
 using namespace riglens::core;
+using namespace riglens::samples;
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "riglens/core/orl_pack.h"
+#include "riglens/core/character/orl_pack.h"
 
 using namespace riglens::core;
 using nlohmann::json;

@@ -8,8 +8,8 @@
 
 #include "reference_math.h"
 #include "rig_fixtures.h"
-#include "riglens/core/pose.h"
-#include "riglens/core/tolerances.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/core/base/tolerances.h"
 
 using namespace riglens::core;
 using namespace riglens::test;

@@ -8,10 +8,10 @@
 #include "gltf_builder.h"
 #include "reference_math.h"
 #include "rig_fixtures.h"
-#include "riglens/core/pose.h"
-#include "riglens/core/skinning.h"
-#include "riglens/core/glb_writer.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/core/rig/skinning.h"
+#include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/rig/run_loader.h"
 
 using namespace riglens::core;
 namespace fs = std::filesystem;

@@ -5,14 +5,15 @@
 
 #include <map>
 
-#include "riglens/core/file_io.h"
-#include "riglens/core/pose.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
-#include "riglens/core/sample_runs.h"
-#include "riglens/core/voxel_meshers.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/sample_runs.h"
+#include "riglens/samples/voxel_meshers.h"
 
 using namespace riglens::core;
+using namespace riglens::samples;
 namespace fs = std::filesystem;
 
 namespace {

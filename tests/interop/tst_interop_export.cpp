@@ -21,15 +21,16 @@
 #include <tiny_gltf.h>
 
 #include "interop_clients.h"
-#include "riglens/core/export_plan.h"
-#include "riglens/core/gltf_export.h"
-#include "riglens/core/glb_writer.h"
-#include "riglens/core/pose.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
-#include "riglens/core/sample_runs.h"
+#include "riglens/core/export/export_plan.h"
+#include "riglens/core/export/gltf_export.h"
+#include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/sample_runs.h"
 
 using namespace riglens::core;
+using namespace riglens::samples;
 using nlohmann::json;
 namespace fs = std::filesystem;
 

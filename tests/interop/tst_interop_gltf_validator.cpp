@@ -5,8 +5,8 @@
 
 
 #include "interop_clients.h"
-#include "riglens/core/file_io.h"
-#include "riglens/core/glb_writer.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/gltf/glb_writer.h"
 
 using namespace riglens::core;
 

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <map>
 
-#include "riglens/core/pose.h"
-#include "riglens/core/sample_runs.h"
-#include "riglens/core/scene_bounds.h"
+#include "riglens/core/rig/pose.h"
+#include "riglens/samples/sample_runs.h"
+#include "riglens/core/rig/scene_bounds.h"
 #include "test_paths.h"
 
 namespace riglens::test {
@@ -19,8 +19,8 @@ std::shared_ptr<const core::LoadedRun> sampleRun(const std::string& name) {
   static std::map<std::string, std::shared_ptr<const core::LoadedRun>> cache;
   if (auto it = cache.find(name); it != cache.end()) return it->second;
   const std::filesystem::path folder = std::filesystem::path(dir.path().toStdString()) / name;
-  auto sample = core::makeSampleRun(name);
-  if (!sample || !core::writeSampleRun(*sample, folder)) qFatal("cannot write sample %s", name.c_str());
+  auto sample = samples::makeSampleRun(name);
+  if (!sample || !samples::writeSampleRun(*sample, folder)) qFatal("cannot write sample %s", name.c_str());
   auto run = core::loadRun(folder);
   if (!run) qFatal("%s", run.error().message.c_str());
   auto shared = std::make_shared<const core::LoadedRun>(std::move(run).value());

@@ -10,9 +10,9 @@
 
 #include <QtGui/QImage>
 
-#include "riglens/core/orbit_camera.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/view/orbit_camera.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
 #include "riglens/render/frame_builder.h"
 
 namespace riglens::test {

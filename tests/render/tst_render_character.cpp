@@ -13,13 +13,14 @@
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "riglens/core/character_sample.h"
-#include "riglens/core/character_view.h"
-#include "riglens/core/gnm.h"
-#include "riglens/core/gnm_bake.h"
-#include "riglens/core/tolerances.h"
-#include "riglens/core/character_scene.h"
-#include "riglens/core/scene_bounds.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/core/base/color.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/core/base/tolerances.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/rig/scene_bounds.h"
 #include "riglens/render/character_renderer.h"
 #include "riglens/render/character_splats.h"
 #include "riglens/render/drawable_stack.h"
@@ -29,8 +30,9 @@
 #include "riglens/render/offscreen_canvas.h"
 #include "riglens/render/splat_renderer.h"
 #include "render_checks.h"
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/orbit_camera.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/rhi_device.h"
 #include "riglens/render/shader_layouts.h"
 
@@ -46,7 +48,7 @@ core::AosRigPack parse(std::vector<std::uint8_t> bytes) {
   return std::move(pack).value();
 }
 
-core::AosRigPack syntheticFullHead() { return parse(*core::bakeAosRig(core::syntheticGnmHead(17821, 383, 3))); }
+core::AosRigPack syntheticFullHead() { return parse(*samples::bakeAosRig(samples::syntheticGnmHead(17821, 383, 3))); }
 
 double worst(const std::vector<float>& a, const std::vector<float>& b) {
   double w = 0;
@@ -70,9 +72,9 @@ class TestRenderCharacter : public QObject {
   }
 
   void gnmOnTheSampleCharacter() {
-    auto bake = core::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
+    auto bake = samples::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
     QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
-    const core::AosRigPack pack = parse(*core::bakeAosRig(*bake));
+    const core::AosRigPack pack = parse(*samples::bakeAosRig(*bake));
     std::vector<float> controls(57, 0.0f);
     controls[3] = 0.8f;
     controls[25] = -0.4f;
@@ -176,7 +178,7 @@ class TestRenderCharacter : public QObject {
   void gaussianSceneGolden() {
     // The generated torus .ply through projection, sort and blending. Same
     // discipline as the voxel goldens: 8/255 per channel, 0.5% of pixels.
-    const auto raw = core::makeGaussianTorus(20000);
+    const auto raw = samples::makeGaussianTorus(20000);
     auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus.ply");
     QVERIFY(cloud);
     auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
@@ -245,7 +247,7 @@ class TestRenderCharacter : public QObject {
     // The owner's sphere around the torus: a view that cannot see it skips
     // projection, sort and quads (background only); looking back draws it as
     // before from the order kept for that view.
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(core::makeGaussianTorus(2000)), "torus.ply");
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(2000)), "torus.ply");
     QVERIFY(cloud);
     const core::Bounds bounds = core::cloudBounds(*cloud);
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(96, 96));
@@ -289,9 +291,9 @@ class TestRenderCharacter : public QObject {
     // both must match the same golden. The camera is framed once on the
     // neutral face so the two expressions share a frame. Same discipline as
     // the other goldens: 8/255, 0.5% of pixels.
-    auto bake = core::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
+    auto bake = samples::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
     QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
-    const auto pack = std::make_shared<const core::AosRigPack>(parse(*core::bakeAosRig(*bake)));
+    const auto pack = std::make_shared<const core::AosRigPack>(parse(*samples::bakeAosRig(*bake)));
     std::vector<float> expression(57, 0.0f);
     expression[0] = 2.0f;    // left_eye_000
     expression[10] = 2.0f;   // right_eye_000
@@ -390,9 +392,9 @@ class TestRenderCharacter : public QObject {
     // why and draws nothing; a bad look (sigma) is refused at the frame.
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
     QVERIFY(canvas);
-    auto bake = core::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
+    auto bake = samples::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
     QVERIFY(bake);
-    auto pack = std::make_shared<core::AosRigPack>(parse(*core::bakeAosRig(*bake)));
+    auto pack = std::make_shared<core::AosRigPack>(parse(*samples::bakeAosRig(*bake)));
     render::CharacterRenderer renderer(*m_device);
     renderer.setPack(pack);
     render::CharacterFrame frame;

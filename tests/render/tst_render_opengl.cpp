@@ -8,8 +8,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "render_checks.h"
-#include "riglens/core/skinning.h"
-#include "riglens/core/tolerances.h"
+#include "riglens/core/rig/skinning.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/render/frame_builder.h"
 #include "riglens/render/gpu_skinning.h"
 #include "riglens/render/offscreen_canvas.h"

@@ -8,11 +8,11 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "riglens/core/point_transform.h"
-#include "riglens/core/rig_controller.h"
-#include "riglens/core/run_loader.h"
-#include "riglens/core/sample_runs.h"
-#include "riglens/core/tolerances.h"
+#include "riglens/core/base/point_transform.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/sample_runs.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/render/gpu_point_transform.h"
 #include "riglens/render/offscreen_draw.h"
 #include "riglens/render/rhi_device.h"
@@ -100,10 +100,10 @@ class TestRenderSmoke : public QObject {
     // Every part of the generated tank, posed by the core (turret turned,
     // gun raised), flattened into one unlit triangle list: the geometry and
     // the poses reach the GPU intact.
-    auto sample = core::makeSampleRun("tank-cubes");
+    auto sample = samples::makeSampleRun("tank-cubes");
     QVERIFY(sample);
     QTemporaryDir dir;
-    QVERIFY(core::writeSampleRun(*sample, dir.path().toStdString()));
+    QVERIFY(samples::writeSampleRun(*sample, dir.path().toStdString()));
     auto run = core::loadRun(dir.path().toStdString());
     QVERIFY(run);
     core::RigController controller(run->rig);

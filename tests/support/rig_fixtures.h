@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "riglens/core/json_file.h"
-#include "riglens/core/rig.h"
-#include "riglens/core/rig_json.h"
+#include "riglens/core/base/json_file.h"
+#include "riglens/core/rig/rig.h"
+#include "riglens/core/rig/rig_json.h"
 
 namespace riglens::test {
 

@@ -1,10 +1,12 @@
 #include "riglens/render/character_renderer.h"
 
+#include "riglens/core/character/slot_allocator.h"
+
 #include <optional>
 
 #include <QtGui/private/qrhi_p.h>
 
-#include "riglens/core/gnm.h"
+#include "riglens/core/character/gnm.h"
 #include "riglens/render/gpu_character.h"
 #include "riglens/render/gpu_lift.h"
 #include "riglens/render/splat_renderer.h"

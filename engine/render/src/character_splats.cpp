@@ -2,8 +2,9 @@
 
 #include <cmath>
 
-#include "riglens/core/character_view.h"
-#include "riglens/core/gnm.h"
+#include "riglens/core/character/vertex_tints.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/character/gnm.h"
 #include "riglens/render/gpu_character.h"
 
 namespace riglens::render {

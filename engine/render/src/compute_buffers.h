@@ -9,7 +9,7 @@
 
 #include <QtGui/private/qrhi_p.h>
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 #include "riglens/render/gpu_resources.h"
 
 namespace riglens::render {

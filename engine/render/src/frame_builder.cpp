@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "riglens/core/scene_bounds.h"
-#include "riglens/core/skinning.h"
+#include "riglens/core/rig/scene_bounds.h"
+#include "riglens/core/rig/skinning.h"
 
 namespace riglens::render {
 

@@ -4,7 +4,7 @@
 
 #include <QtGui/private/qrhi_p.h>
 
-#include "riglens/core/head_ext.h"
+#include "riglens/core/character/head_ext.h"
 #include "compute_buffers.h"
 #include "shader_library.h"
 

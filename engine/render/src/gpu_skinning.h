@@ -11,9 +11,9 @@
 #include <QtGui/private/qrhi_p.h>
 #include <glm/mat4x4.hpp>
 
-#include "riglens/core/expected.h"
-#include "riglens/core/glb_reader.h"
-#include "riglens/core/part_mesh.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/part_mesh.h"
 
 namespace riglens::render {
 

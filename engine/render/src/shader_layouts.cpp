@@ -5,7 +5,7 @@
 #include <string>
 
 #include "gpu_layouts.h"
-#include "riglens/core/character_view.h"
+#include "riglens/core/character/debug_lift.h"
 #include "shader_library.h"
 
 namespace riglens::render {

@@ -4,7 +4,7 @@
 
 #include <QtGui/private/qshader_p.h>
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 
 namespace riglens::render {
 

@@ -19,7 +19,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "riglens/core/aosrig.h"
+#include "riglens/core/character/aosrig.h"
 #include "riglens/render/character_splats.h"
 #include "riglens/render/frame_drawable.h"
 #include "riglens/render/gpu_resources.h"

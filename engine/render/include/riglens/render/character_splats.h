@@ -9,10 +9,10 @@
 #include <vector>
 #include <string_view>
 
-#include "riglens/core/aosrig.h"
-#include "riglens/core/character_view.h"
-#include "riglens/core/expected.h"
-#include "riglens/core/gaussian_ply.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/render/rhi_device.h"
 
 namespace riglens::render {

@@ -9,9 +9,9 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
-#include "riglens/core/orbit_camera.h"
-#include "riglens/core/rig_tints.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/view/orbit_camera.h"
+#include "riglens/core/rig/rig_tints.h"
+#include "riglens/core/rig/run_loader.h"
 #include "riglens/render/frame_state.h"
 
 namespace riglens::render {

@@ -12,7 +12,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "riglens/core/rig_tints.h"
+#include "riglens/core/rig/rig_tints.h"
 
 namespace riglens::render {
 

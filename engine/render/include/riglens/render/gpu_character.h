@@ -18,10 +18,10 @@
 #include <span>
 #include <vector>
 
-#include "riglens/core/aosrig.h"
-#include "riglens/core/character_view.h"
-#include "riglens/core/expected.h"
-#include "riglens/core/gnm.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/character/gnm.h"
 #include "riglens/render/gpu_lift.h"
 #include "riglens/render/rhi_device.h"
 

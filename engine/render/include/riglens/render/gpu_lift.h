@@ -8,8 +8,8 @@
 #include <memory>
 #include <span>
 
-#include "riglens/core/character_view.h"
-#include "riglens/core/expected.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/base/expected.h"
 #include "riglens/render/gpu_resources.h"
 #include "riglens/render/rhi_device.h"
 

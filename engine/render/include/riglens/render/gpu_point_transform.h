@@ -9,7 +9,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 #include "riglens/render/rhi_device.h"
 
 namespace riglens::render {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 #include "riglens/render/gpu_resources.h"
 #include "riglens/render/rhi_device.h"
 

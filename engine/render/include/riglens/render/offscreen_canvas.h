@@ -8,7 +8,7 @@
 #include <QtCore/QSize>
 #include <QtGui/QImage>
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 #include "riglens/render/frame_state.h"
 #include "riglens/render/rhi_device.h"
 #include "riglens/render/frame_drawable.h"

@@ -10,7 +10,7 @@
 #include <QtCore/QSize>
 #include <glm/mat4x4.hpp>
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 #include "riglens/render/rhi_device.h"
 
 namespace riglens::render {

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 
 class QRhi;
 

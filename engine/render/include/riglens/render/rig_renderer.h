@@ -16,7 +16,7 @@
 #include <QtCore/QRect>
 #include <QtCore/QSize>
 
-#include "riglens/core/run_loader.h"
+#include "riglens/core/rig/run_loader.h"
 #include "riglens/render/frame_drawable.h"
 #include "riglens/render/frame_state.h"
 #include "riglens/render/rhi_device.h"

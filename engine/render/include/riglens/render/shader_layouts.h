@@ -3,7 +3,7 @@
 // offset of every member. A mismatch is a build bug; the render tests call it.
 #pragma once
 
-#include "riglens/core/expected.h"
+#include "riglens/core/base/expected.h"
 
 namespace riglens::render {
 

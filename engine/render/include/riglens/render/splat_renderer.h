@@ -13,7 +13,7 @@
 
 #include <glm/vec3.hpp>
 
-#include "riglens/core/gaussian_ply.h"
+#include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/render/frame_drawable.h"
 #include "riglens/render/gpu_resources.h"
 #include "riglens/render/rhi_device.h"

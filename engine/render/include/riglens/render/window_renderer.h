@@ -17,8 +17,8 @@
 
 #include <QtCore/QRect>
 
-#include "riglens/core/gaussian_ply.h"
-#include "riglens/core/run_loader.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/rig/run_loader.h"
 #include "riglens/render/character_renderer.h"
 #include "riglens/render/drawable_stack.h"
 #include "riglens/render/frame_state.h"

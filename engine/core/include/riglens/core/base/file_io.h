@@ -1,0 +1,31 @@
+// Whole-file reads and atomic writes. A writer never leaves a half-written
+// file behind: it writes to a temporary file beside the target and renames.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "riglens/core/base/expected.h"
+
+namespace riglens::core {
+
+// Reads the whole file into memory. Error messages name the file.
+Expected<std::vector<std::uint8_t>> readFileBytes(const std::filesystem::path& path);
+Expected<std::string> readFileText(const std::filesystem::path& path);
+
+// Resolves `relative` (a path a file names, e.g. a part mesh or a bundle's
+// pack) inside `folder`, refusing empty and absolute paths and paths that
+// leave the folder ("../x.glb"): a file may only point at its own folder.
+// `what` starts the message ("mesh of part 'hull'"), `folderNoun` ends it.
+Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder, const std::string& relative,
+                                              std::string_view what, std::string_view folderNoun = "the run folder");
+
+// Writes `bytes` to `path` atomically (temp file in the same folder + rename).
+Expected<void> writeFileAtomically(const std::filesystem::path& path,
+                                   std::span<const std::uint8_t> bytes);
+
+}  // namespace riglens::core

@@ -1,0 +1,66 @@
+// Character bundles (contract/CHARACTER.md section 4): a folder with
+// scene.json (multi-region) or the single-region schema 1 (mesh.json +
+// rig_names.json). loadBundle reads the manifest, orders the branches (head,
+// body, teeth, clothes, eyes, then the rest by name), takes or derives the
+// engine's `rig` and `expression_space` blocks, reads each branch mesh
+// (mesh_<b>.json viewing mesh_<b>.bin), and lists every file the manifest
+// names: eager ones (manifest, meshes, rig pack, names) are read and count as
+// resident; decoders (ONNX, with _fp16 siblings) are listed and sized but
+// not run.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <nlohmann/json.hpp>
+
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/base/diagnostic.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/character/expressions.h"
+
+namespace riglens::core {
+
+struct BundleFile {
+  std::string name;     // bundle-relative
+  std::string role;     // manifest, mesh, pack, names, decoder, statics, other
+  bool eager = true;
+  bool present = false;
+  std::uintmax_t bytes = 0;
+};
+
+struct BranchMesh {
+  std::string branch;
+  std::size_t vertexCount = 0, faceCount = 0;
+  int uvRes = 0;
+  std::vector<std::uint32_t> faces;  // F*3
+  std::vector<float> neutral;        // V*3 (bundle units)
+};
+
+struct Bundle {
+  std::filesystem::path folder;
+  nlohmann::json scene;             // as read (schema 1: synthesised from mesh.json)
+  int schema = 2;
+  std::string subject;
+  double worldScale = 1.0;
+  glm::dvec3 worldOffset{0.0}, worldRotationDeg{0.0};
+  double rigRangeLo = -3, rigRangeHi = 3;
+  int rigDim = 0;
+  std::vector<std::string> branches;  // in engine order
+  nlohmann::json rig;                 // {backend, pack, control_names, vertex_count}
+  bool rigDerived = false;
+  ExpressionSpace expression;
+  bool expressionDerived = false;
+  std::vector<BranchMesh> meshes;
+  std::optional<AosRigPack> gnmPack;
+  std::vector<BundleFile> files;
+  std::uintmax_t residentBytes = 0;
+  Diagnostics problems;             // missing files and other non-fatal findings
+};
+
+Expected<Bundle> loadBundle(const std::filesystem::path& folder);
+
+}  // namespace riglens::core

@@ -1,0 +1,53 @@
+// What the viewer opens besides voxel runs: a splat character (an .aosrig, or
+// a bundle folder whose rig backend is GNM) or a static 3DGS .ply scene. One
+// loader for the app and the CLI, so both accept and refuse the same inputs
+// with the same messages. CPU only; the GPU passes are engine/render's.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/bundle.h"
+#include "riglens/core/base/diagnostic.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/character/expressions.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/base/bounds.h"
+
+namespace riglens::core {
+
+enum class SceneKind { Character, Splats };
+
+struct CharacterScene {
+  SceneKind kind = SceneKind::Character;
+  std::filesystem::path path;
+  std::string title;  // the bundle's subject, else the file name
+  // Character
+  std::shared_ptr<const AosRigPack> pack;
+  ExpressionSpace expression;        // the bundle's, or the pack's GNM space (no ARKit map)
+  double rigRangeLo = -3, rigRangeHi = 3;  // the controls' slider range (a bundle's rig_range)
+  std::vector<BundleFile> files;     // a bundle's files (empty for a bare .aosrig)
+  std::uintmax_t residentBytes = 0;  // bytes read and held (pack, manifest, meshes)
+  Diagnostics problems;              // a bundle's non-fatal findings
+  // Splats
+  std::shared_ptr<const GaussianCloud> cloud;
+  Bounds bounds;  // what a camera frames: the lifted rest pose, or the cloud's centres
+};
+
+// .aosrig, .ply, or a folder with scene.json / mesh.json and no rig.json.
+bool isCharacterScenePath(const std::filesystem::path& path);
+
+// Refuses, naming the file: unreadable or malformed inputs, a bundle whose
+// rig backend is not GNM and a pack whose basis is not fp16 (the GPU path
+// renders fp16 GNM packs; the CPU commands take the others).
+Expected<CharacterScene> loadCharacterScene(const std::filesystem::path& path);
+
+// Where the lifted rest pose lies (fitVertsTransform applied to the rig's
+// rest pose): what a camera frames once per character, so expressions move
+// inside it.
+Expected<Bounds> characterRestBounds(const AosRigPack& pack);
+
+}  // namespace riglens::core

@@ -1,0 +1,54 @@
+// Decoding glTF 2.0 (.glb, or .gltf with its buffers) into a PartMesh with
+// tinygltf. Takes what the meshing binaries write (float VEC3 POSITION /
+// NORMAL / COLOR_0, uint32 indices, one node) and any other valid glTF a user
+// throws at it: normalized u8/u16 or VEC4 colours, missing normals (computed,
+// area-weighted), u8/u16/u32 or no indices, interleaved views, several
+// primitives and nodes (node transforms baked in), strips and fans. The empty
+// socket file the binaries write (empty arrays, a 0-byte BIN chunk) decodes
+// to an empty mesh even though tinygltf refuses it.
+//
+// Refusals name the source and the problem: bad magic, wrong version, a
+// length that disagrees with the file, a truncated chunk, an accessor past
+// its buffer, an index past the vertex count, non-finite positions.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+
+#include "riglens/core/base/diagnostic.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/gltf/part_mesh.h"
+
+namespace riglens::core {
+
+// JOINTS_0 / WEIGHTS_0 and skins[0] of a skinned mesh.glb.
+struct SkinData {
+  std::vector<std::uint32_t> joints;     // 4 per vertex, indices into boneNames
+  std::vector<float> weights;            // 4 per vertex
+  std::vector<std::string> boneNames;    // skin joint node names (= rig part names)
+  std::vector<glm::mat4> inverseBinds;   // one per bone (identity when absent)
+};
+
+struct DecodedGltf {
+  PartMesh mesh;
+  std::optional<SkinData> skin;
+  Diagnostics warnings;  // e.g. skipped point/line primitives
+};
+
+// `bytes` is a whole .glb file. `sourceName` appears in every message.
+Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName);
+
+// Reads a .glb or .gltf file (by content: binary when it starts with "glTF").
+Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path);
+
+// Area-weighted vertex normals for a mesh without them.
+std::vector<float> computeVertexNormals(const PartMesh& mesh);
+
+}  // namespace riglens::core

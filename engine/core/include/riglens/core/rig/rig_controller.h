@@ -1,0 +1,101 @@
+// RigController: the seed's VoxelRig semantics without a renderer.
+//
+// Per frame (contract/RIG.md, "Layering"): start from rest; caller joints take
+// the values set with setCaller; every autoPlay animation, on its own clock,
+// overlays the joints its tracks drive; the one playable animation now playing
+// overlays its joints; values are clamped at the end. A non-looping playable
+// holds its last frame and reports finished.
+//
+// Single-threaded: the app keeps one per open rig on the GUI thread and hands
+// the resulting part worlds to the renderer.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+
+#include "riglens/core/base/expected.h"
+#include "riglens/core/rig/rig.h"
+
+namespace riglens::core {
+
+struct JointRange {
+  double min = 0.0, max = 0.0, rest = 0.0;
+};
+
+class RigController {
+ public:
+  explicit RigController(const Rig& rig);  // `rig` must outlive the controller
+
+  // Sets a caller joint's value (clamped on use). An unknown name, an auto
+  // joint (driven by animations alone) or a non-finite value is refused with
+  // ErrorCode::Usage and changes nothing.
+  Expected<void> setCaller(std::string_view joint, double value);
+  void resetCaller(std::string_view joint);
+  void resetAllCallers();
+
+  // Starts the playable `name` at 0, or stops it (nullopt). Unknown: Usage.
+  Expected<void> play(std::optional<std::string_view> name);
+  std::optional<std::string> playing() const;
+  bool finished() const;  // the playable is non-looping and past its end
+  double playableTimeMs() const { return m_playTimeMs; }
+  void seekPlayable(double timeMs);
+  // Pausing freezes the playable's clock (autoPlay idles keep running).
+  void setPaused(bool paused) { m_paused = paused; }
+  bool paused() const { return m_paused; }
+  // Overrides the playable's looping flag (the review UI's loop toggle);
+  // nullopt uses the clip's own.
+  void setLoopOverride(std::optional<bool> loop) { m_loopOverride = loop; m_dirty = true; }
+  bool playableLooping() const;
+  // Playback speed multiplier for update(), clamped to 0.1..4.
+  void setSpeed(double speed);
+  double speed() const { return m_speed; }
+
+  // Autoplay layers run by default; muting freezes them out of the pose.
+  void setAutoPlayEnabled(bool enabled) { m_autoPlay = enabled; m_dirty = true; }
+  bool autoPlayEnabled() const { return m_autoPlay; }
+  double clockMs() const { return m_clockMs; }
+  void setClockMs(double ms) { m_clockMs = ms; m_dirty = true; }
+
+  // Advances the autoplay clock and the playable by dt seconds (>= 0).
+  void update(double dtSeconds);
+
+  std::vector<std::string> jointNames(Drive drive) const { return m_rig.jointNames(drive); }
+  Expected<JointRange> jointRange(std::string_view joint) const;
+
+  // The layered, clamped value of every joint, and each part's world matrix.
+  const std::vector<double>& jointValues();
+  const std::vector<glm::mat4>& partWorlds();
+
+  const Rig& rig() const { return m_rig; }
+
+ private:
+  void evaluate();
+
+  const Rig& m_rig;
+  std::vector<std::optional<double>> m_caller;
+  int m_playable = kNoIndex;
+  double m_playTimeMs = 0.0;
+  bool m_paused = false;
+  std::optional<bool> m_loopOverride;
+  double m_speed = 1.0;
+  double m_clockMs = 0.0;
+  bool m_autoPlay = true;
+  bool m_dirty = true;
+  std::vector<double> m_values;
+  std::vector<glm::mat4> m_worlds;
+};
+
+// The values of every joint at a clock, as `riglens-cli pose` computes them:
+// caller values, autoPlay animations at `clockMs`, and the playable (if any)
+// started at 0 and sampled at `clockMs`.
+// `playableLooping` overrides the playable clip's own looping flag.
+std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::optional<double>> caller,
+                                       double clockMs, bool autoPlay, int playable, double playTimeMs,
+                                       std::optional<bool> playableLooping = std::nullopt);
+
+}  // namespace riglens::core

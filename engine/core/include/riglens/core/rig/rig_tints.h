@@ -1,0 +1,34 @@
+// QA tint colours for voxel rigs, computed on the CPU and handed to the
+// renderer: a distinct colour per part, and a colour per moving joint
+// (caller joints warm, auto joints cool, parts that nothing moves grey).
+// Colours are linear RGB (the renderer encodes to sRGB on output).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "riglens/core/rig/rig.h"
+
+namespace riglens::core {
+
+enum class TintMode { Color, Part, Joint, Normals, Wireframe, Sockets };
+const char* tintModeName(TintMode mode);
+bool parseTintMode(std::string_view name, TintMode* mode);
+
+// n well-separated colours: golden-ratio hue steps at fixed saturation/value.
+std::vector<glm::vec3> distinctColors(std::size_t n);
+
+// Per part, in the rig's part order.
+std::vector<glm::vec3> partTints(const Rig& rig);
+
+// Per part: the colour of the joint that moves it (its own last joint, else
+// the nearest ancestor's). Caller joints take warm hues, auto joints cool
+// ones; a part nothing moves is grey.
+std::vector<glm::vec3> jointTints(const Rig& rig);
+
+// The joint whose colour jointTints gave the part (kNoIndex when none).
+int movingJoint(const Rig& rig, int part);
+
+}  // namespace riglens::core

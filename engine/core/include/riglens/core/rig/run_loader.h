@@ -1,0 +1,50 @@
+// Loading a voxel run from disk (contract/RIG.md, "A run on disk"):
+//
+//   run/                 a folder: rig.json, else run.json (a run record), else mesh.glb
+//   run/rig.json         a ModelSpec; parts' meshes at meshes/<part>.glb
+//   run/run.json, ...    a run record: voxel.rig (the ModelSpec), voxel.parts[]
+//                        {name, mesh} (paths relative to the record), voxel.model
+//   mesh.glb / x.gltf    a static model (one part) or a skinned one
+//
+// A part whose mesh is missing, unreadable, malformed or outside the run
+// folder loads as an empty mesh with a warning: the rest of the run loads.
+// A bad rig (or an unreadable input) fails the whole load.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "riglens/core/base/diagnostic.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/part_mesh.h"
+#include "riglens/core/rig/rig.h"
+
+namespace riglens::core {
+
+enum class RunKind { Rig, RunRecord, StaticMesh, SkinnedMesh };
+const char* runKindName(RunKind kind);
+
+struct LoadedRun {
+  std::filesystem::path source;       // the file actually read (rig.json, run.json, mesh.glb)
+  std::filesystem::path folder;       // mesh paths resolve against it
+  RunKind kind = RunKind::Rig;
+  Rig rig;
+  // One per rig part (empty for sockets and for meshes that failed to load),
+  // except SkinnedMesh: one mesh holding every vertex.
+  std::vector<PartMesh> meshes;
+  std::vector<std::string> meshPaths;  // as resolved, one per entry of meshes
+  std::optional<SkinData> skin;        // SkinnedMesh only
+  std::vector<int> boneParts;          // SkinnedMesh: rig part per skin bone (kNoIndex: none)
+  std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison
+  Diagnostics warnings;
+
+  std::size_t cpuBytes() const;        // geometry + skin arrays held in memory
+};
+
+Expected<LoadedRun> loadRun(const std::filesystem::path& path);
+
+}  // namespace riglens::core

@@ -1,0 +1,28 @@
+// Bounds of a posed run (for framing the camera and sizing the grid), and
+// where its sockets are (for markers).
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+
+#include "riglens/core/base/bounds.h"
+#include "riglens/core/rig/run_loader.h"
+
+namespace riglens::core {
+
+// Every vertex of every part under its world matrix (skinned meshes: at rest),
+// plus each part's pivot, so a rig of sockets alone still has bounds.
+Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds);
+
+struct SocketPosition {
+  std::string name;
+  glm::vec3 position{0.0f};  // world: the part's world matrix applied to its pivot
+};
+
+// The parts without geometry, where a game hangs effects.
+std::vector<SocketPosition> socketPositions(const LoadedRun& run, std::span<const glm::mat4> partWorlds);
+
+}  // namespace riglens::core

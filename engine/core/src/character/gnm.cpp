@@ -1,0 +1,203 @@
+#include "riglens/core/character/gnm.h"
+
+#include <array>
+#include <thread>
+#include <cmath>
+
+#include "riglens/core/base/half_float.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/core/base/json_reader.h"
+
+namespace riglens::core {
+namespace {
+
+// fp16 -> f32 for every bit pattern: the basis decode becomes a table load.
+const std::array<float, 65536>& halfTable() {
+  static const std::array<float, 65536> table = [] {
+    std::array<float, 65536> t{};
+    for (std::uint32_t i = 0; i < 65536; ++i) t[i] = halfToFloat(std::uint16_t(i));
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+glm::dmat4 fromRowMajor(const float* m) {
+  glm::dmat4 out;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out[c][r] = m[r * 4 + c];
+  return out;
+}
+
+Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads) {
+  const HeadExtLayout& layout = pack.headExt;
+  if (int(headExt.size()) > layout.dim)
+    return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) + " values; the pack takes at most " +
+                                           std::to_string(layout.dim));
+  std::vector<float> controls(std::size_t(layout.dim), 0.0f);
+  std::copy(headExt.begin(), headExt.end(), controls.begin());
+  for (float c : controls)
+    if (!std::isfinite(c)) return makeError(ErrorCode::Usage, "head_ext holds a non-finite value");
+
+  const std::size_t V = pack.vertexCount, E = pack.coeffCount;
+  // 1. expression over the active coefficients only.
+  std::vector<std::pair<std::size_t, float>> active;
+  for (std::size_t c = 0; c < E; ++c)
+    if (controls[c] != 0.0f) active.emplace_back(c, controls[c] * pack.basisScale[c]);
+  std::vector<float> p(pack.neutral.data(), pack.neutral.data() + V * 3);
+  if (!active.empty()) {
+    const auto& table = halfTable();
+    const bool half = pack.basisI8.empty();
+    const auto range = [&](std::size_t from, std::size_t to) {
+    for (std::size_t v = from; v < to; ++v) {
+      float x = 0, y = 0, z = 0;
+      const std::size_t row = v * E * 3;
+      for (const auto& [c, s] : active) {
+        const std::size_t i = row + c * 3;
+        if (half) {
+          x += s * table[pack.basisHalf[i]];
+          y += s * table[pack.basisHalf[i + 1]];
+          z += s * table[pack.basisHalf[i + 2]];
+        } else {
+          x += s * float(pack.basisI8[i]);
+          y += s * float(pack.basisI8[i + 1]);
+          z += s * float(pack.basisI8[i + 2]);
+        }
+      }
+      p[v * 3] += x;
+      p[v * 3 + 1] += y;
+      p[v * 3 + 2] += z;
+    }
+    };
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, V / 1024)));
+    if (threads <= 1) {
+      range(0, V);
+    } else {  // each worker owns a contiguous vertex range: no sharing, same sums
+      std::vector<std::thread> workers;
+      for (unsigned t = 0; t < threads; ++t) workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
+      for (auto& w : workers) w.join();
+    }
+  }
+  // 2. gaze: left then right, each on the updated positions.
+  if (layout.gazeDim >= 4) {
+    const std::span<const float, 4> gaze(controls.data() + layout.exprDim, 4);
+    const auto rotations = gazeToEyeRotations(gaze);
+    for (int e = 0; e < 2; ++e) {
+      if (gaze[std::size_t(2 * e)] == 0.0f && gaze[std::size_t(2 * e + 1)] == 0.0f) continue;
+      const glm::dmat3 r = glm::mat3_cast(rotations[std::size_t(e)]);
+      const glm::dvec3 eye(pack.eyePositions[std::size_t(e * 3)], pack.eyePositions[std::size_t(e * 3 + 1)],
+                           pack.eyePositions[std::size_t(e * 3 + 2)]);
+      for (std::size_t v = 0; v < V; ++v) {
+        const float w = pack.eyeWeights[std::size_t(e) * V + v];
+        if (w == 0.0f) continue;
+        const glm::dvec3 d = glm::dvec3(p[v * 3], p[v * 3 + 1], p[v * 3 + 2]) - eye;
+        const glm::dvec3 delta = double(w) * (r * d - d);
+        p[v * 3] += float(delta.x);
+        p[v * 3 + 1] += float(delta.y);
+        p[v * 3 + 2] += float(delta.z);
+      }
+    }
+  }
+  return p;
+}
+
+GnmJointState::GnmJointState(const AosRigPack& pack) : m_pack(pack) {
+  for (std::size_t j = 0; j < pack.joints.size(); ++j) m_rest.push_back(fromRowMajor(pack.restWorld.data() + j * 16));
+  m_worlds = m_rest;
+}
+
+Expected<void> GnmJointState::setJointWorlds(std::span<const float> rowMajor) {
+  if (rowMajor.size() != m_rest.size() * 16)
+    return makeError(ErrorCode::Usage, "joint worlds: " + std::to_string(rowMajor.size()) + " numbers, expected " +
+                                           std::to_string(m_rest.size() * 16) + " (J row-major 4x4)");
+  for (float f : rowMajor)
+    if (!std::isfinite(f)) return makeError(ErrorCode::Usage, "joint worlds hold a non-finite value");
+  for (std::size_t j = 0; j < m_rest.size(); ++j) m_worlds[j] = fromRowMajor(rowMajor.data() + j * 16);
+  return {};
+}
+
+void GnmJointState::setJointOverrides(const std::vector<std::pair<std::string, glm::dquat>>& overrides) {
+  const std::size_t J = m_rest.size();
+  std::vector<glm::dmat4> local(J);
+  for (std::size_t j = 0; j < J; ++j) {
+    const int parent = m_pack.joints[j].parent;
+    local[j] = parent < 0 ? m_rest[j] : glm::inverse(m_rest[std::size_t(parent)]) * m_rest[j];
+  }
+  for (const auto& [name, q] : overrides) {
+    for (std::size_t j = 0; j < J; ++j) {
+      if (m_pack.joints[j].name != name) continue;
+      const glm::dmat3 rotated = glm::dmat3(local[j]) * glm::mat3_cast(glm::normalize(q));
+      for (int c = 0; c < 3; ++c) local[j][c] = glm::dvec4(rotated[c], 0.0);  // translation (column 3) untouched
+    }
+  }
+  // Parent-first: parents may come after children in the list, so each
+  // joint's unresolved ancestors are gathered first and finished top-down
+  // (a parent cycle ends where it closes: that joint keeps its local).
+  enum : char { kTodo, kOnChain, kDone };
+  std::vector<char> state(J, kTodo);
+  std::vector<std::size_t> chain;
+  for (std::size_t j = 0; j < J; ++j) {
+    if (state[j] != kTodo) continue;
+    chain.assign(1, j);
+    state[j] = kOnChain;
+    for (int parent = m_pack.joints[j].parent; parent >= 0 && state[std::size_t(parent)] == kTodo; parent = m_pack.joints[std::size_t(parent)].parent) {
+      chain.push_back(std::size_t(parent));
+      state[std::size_t(parent)] = kOnChain;
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const int parent = m_pack.joints[*it].parent;
+      m_worlds[*it] = parent < 0 || state[std::size_t(parent)] == kOnChain ? local[*it] : m_worlds[std::size_t(parent)] * local[*it];
+      state[*it] = kDone;
+    }
+  }
+}
+
+std::vector<glm::dmat4> GnmJointState::skinMatrices() const {
+  std::vector<glm::dmat4> skin(m_rest.size());
+  const glm::dmat4 bind(m_pack.bindTransform);
+  for (std::size_t j = 0; j < m_rest.size(); ++j) skin[j] = m_worlds[j] * glm::inverse(m_rest[j]) * bind;
+  return skin;
+}
+
+Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std::size_t jointCount, std::string_view source) {
+  return guardRead(source, [&] {
+    const JsonRef root(doc);
+    root.arrayOfSize(jointCount, "row-major 4x4 matrices (one per joint of the pack)");
+    std::vector<float> flat;
+    flat.reserve(jointCount * 16);
+    for (const JsonRef& m : root.elements()) {
+      m.arrayOfSize(16, "numbers (a row-major 4x4)");
+      for (const JsonRef& x : m.elements()) flat.push_back(x.toFloat());
+    }
+    return flat;
+  });
+}
+
+Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt, const GnmJointState* joints,
+                                     unsigned threads) {
+  auto forward = gnmForward(pack, headExt, threads);
+  if (!forward) return forward.error();
+  std::vector<float>& p = *forward;
+  const std::size_t V = pack.vertexCount;
+  if (pack.stitchLocal.size() == V * 3)  // 3. the baked neck seam
+    for (std::size_t i = 0; i < V * 3; ++i) p[i] += pack.stitchLocal[i];
+  const GnmJointState rest(pack);
+  const std::vector<glm::dmat4> skin = (joints ? *joints : rest).skinMatrices();
+  std::vector<float> out(V * 3);
+  for (std::size_t v = 0; v < V; ++v) {  // 4. four-influence LBS
+    const glm::dvec4 src(p[v * 3], p[v * 3 + 1], p[v * 3 + 2], 1.0);
+    glm::dvec4 acc(0.0);
+    for (int i = 0; i < 4; ++i) {
+      const float w = pack.skinWeight[v * 4 + std::size_t(i)];
+      if (w != 0.0f) acc += double(w) * (skin[pack.skinIndex[v * 4 + std::size_t(i)]] * src);
+    }
+    out[v * 3] = float(acc.x);
+    out[v * 3 + 1] = float(acc.y);
+    out[v * 3 + 2] = float(acc.z);
+  }
+  return out;
+}
+
+}  // namespace riglens::core

@@ -1,0 +1,205 @@
+#include "riglens/core/rig/run_loader.h"
+
+#include <unordered_map>
+
+#include "riglens/core/base/json_file.h"
+#include "riglens/core/base/json_reader.h"
+#include "riglens/core/rig/rig_json.h"
+
+namespace riglens::core {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+Error invalid(const fs::path& source, const std::string& message) {
+  return makeError(ErrorCode::Invalid, source.string() + ": " + message);
+}
+
+// Loads one part's mesh; a failure becomes a warning and an empty mesh.
+PartMesh loadPartMesh(LoadedRun& run, const std::string& partName, const std::string& relative,
+                      const std::string& pointer) {
+  auto path = resolveInside(run.folder, relative, "mesh of part '" + partName + "'");
+  if (!path) {
+    run.warnings.push_back({run.source.string(), pointer, path.error().message + "; the part is drawn empty", Severity::Error, partName});
+    run.meshPaths.push_back(relative);
+    return {};
+  }
+  run.meshPaths.push_back(path->string());
+  auto decoded = readGltfFile(*path);
+  if (!decoded) {
+    run.warnings.push_back({run.source.string(), pointer, "part '" + partName + "': " + decoded.error().message + "; the part is drawn empty",
+                            Severity::Error, partName});
+    return {};
+  }
+  for (auto& w : decoded->warnings) {
+    w.part = partName;
+    run.warnings.push_back(std::move(w));
+  }
+  if (decoded->skin)
+    run.warnings.push_back({path->string(), "", "per-part mesh carries a skin; the skin is ignored", Severity::Warning, partName});
+  return std::move(decoded->mesh);
+}
+
+Expected<void> attachRig(LoadedRun& run, const json& spec, const std::string& pointer) {
+  auto raw = parseRigSpec(spec, run.source.string(), pointer);
+  if (!raw) return raw.error();
+  auto built = buildRig(*raw, run.source.string(), pointer);
+  if (!built) return built.error();
+  run.rig = std::move(built->rig);
+  for (auto& w : built->warnings) run.warnings.push_back(std::move(w));
+  return {};
+}
+
+// A folder with a rig but without meshes/ and with a skinned mesh.glb: the
+// skinned form (one mesh, bones named after parts).
+bool useSkinnedMesh(const LoadedRun& run) {
+  std::error_code ec;
+  return !fs::exists(run.folder / "meshes", ec) && fs::exists(run.folder / "mesh.glb", ec);
+}
+
+Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
+  auto decoded = readGltfFile(glb);
+  if (!decoded) return decoded.error();
+  for (auto& w : decoded->warnings) run.warnings.push_back(std::move(w));
+  run.meshPaths = {glb.string()};
+  run.meshes = {std::move(decoded->mesh)};
+  if (!decoded->skin) {
+    run.kind = RunKind::StaticMesh;
+    run.warnings.push_back({glb.string(), "", "mesh.glb has no skin; drawn unposed under the root part"});
+    return {};
+  }
+  run.kind = RunKind::SkinnedMesh;
+  run.skin = std::move(decoded->skin);
+  for (std::size_t b = 0; b < run.skin->boneNames.size(); ++b) {
+    const int part = run.rig.findPart(run.skin->boneNames[b]);
+    if (part == kNoIndex)
+      run.warnings.push_back({glb.string(), "/skins/0/joints/" + std::to_string(b),
+                              "bone '" + run.skin->boneNames[b] + "' is not a rig part; it stays at rest"});
+    run.boneParts.push_back(part);
+  }
+  return {};
+}
+
+Expected<LoadedRun> loadModelSpec(const fs::path& file, const json& doc) {
+  LoadedRun run;
+  run.source = file;
+  run.folder = file.parent_path();
+  run.kind = RunKind::Rig;
+  if (auto ok = attachRig(run, doc, ""); !ok) return ok.error();
+  if (useSkinnedMesh(run)) {
+    if (auto ok = loadSkinned(run, run.folder / "mesh.glb"); !ok) return ok.error();
+    return run;
+  }
+  for (std::size_t i = 0; i < run.rig.parts().size(); ++i) {
+    const std::string& name = run.rig.parts()[i].name;
+    run.meshes.push_back(loadPartMesh(run, name, "meshes/" + name + ".glb", "/parts/" + std::to_string(i)));
+  }
+  return run;
+}
+
+Expected<LoadedRun> loadRunRecord(const fs::path& file, const json& doc) {
+  LoadedRun run;
+  run.source = file;
+  run.folder = file.parent_path();
+  run.kind = RunKind::RunRecord;
+  std::vector<std::string> meshOf, pointerOf;
+  auto read = guardRead(file.string(), [&]() -> Expected<void> {
+    const JsonRef voxel = JsonRef(doc)["voxel"];
+    voxel.object();
+    const auto rig = voxel.find("rig");
+    if (!rig || !rig->isObject()) throwReadProblem("/voxel/rig", "the run record holds no produced rig");
+    if (auto ok = attachRig(run, rig->json(), "/voxel/rig"); !ok) return ok.error();
+
+    if (auto model = voxel.find("model")) {  // what was asked for, kept for comparison; a broken one only warns
+      auto raw = parseRigSpec(model->json(), file.string(), "/voxel/model");
+      auto built = raw ? buildRig(*raw, file.string(), "/voxel/model") : Expected<BuiltRig>(raw.error());
+      if (built) run.requiredModel = std::move(built->rig);
+      else run.warnings.push_back({file.string(), "/voxel/model", "required model not shown: " + built.error().message});
+    }
+
+    meshOf.assign(run.rig.parts().size(), {});
+    pointerOf.assign(run.rig.parts().size(), {});
+    std::unordered_map<std::string, int> partIndex;
+    for (std::size_t i = 0; i < run.rig.parts().size(); ++i) partIndex.emplace(run.rig.parts()[i].name, int(i));
+    if (auto parts = voxel.find("parts")) {
+      for (const JsonRef& entry : parts->elements()) {
+        entry.object();
+        const std::string name = entry["name"].string();
+        const auto part = partIndex.find(name);
+        if (part == partIndex.end()) {
+          run.warnings.push_back({file.string(), entry.pointer() + "/name", "no rig part named '" + name + "'; ignored"});
+          continue;
+        }
+        if (auto mesh = entry.find("mesh")) {
+          meshOf[std::size_t(part->second)] = mesh->string();
+          pointerOf[std::size_t(part->second)] = mesh->pointer();
+        }
+      }
+    }
+    return {};
+  });
+  if (!read) return read.error();
+  if (useSkinnedMesh(run) && std::all_of(meshOf.begin(), meshOf.end(), [](auto& m) { return m.empty(); })) {
+    if (auto ok = loadSkinned(run, run.folder / "mesh.glb"); !ok) return ok.error();
+    return run;
+  }
+  for (std::size_t i = 0; i < run.rig.parts().size(); ++i) {
+    const std::string& name = run.rig.parts()[i].name;
+    const bool listed = !meshOf[i].empty();
+    run.meshes.push_back(loadPartMesh(run, name, listed ? meshOf[i] : "meshes/" + name + ".glb",
+                                      listed ? pointerOf[i] : "/voxel/rig/parts/" + std::to_string(i)));
+  }
+  return run;
+}
+
+Expected<LoadedRun> loadMeshFile(const fs::path& file) {
+  LoadedRun run;
+  run.source = file;
+  run.folder = file.parent_path();
+  run.rig = Rig::singlePart(file.stem().string());
+  if (auto ok = loadSkinned(run, file); !ok) return ok.error();
+  return run;
+}
+
+}  // namespace
+
+const char* runKindName(RunKind kind) {
+  switch (kind) {
+    case RunKind::Rig: return "rig";
+    case RunKind::RunRecord: return "run-record";
+    case RunKind::StaticMesh: return "static-mesh";
+    case RunKind::SkinnedMesh: return "skinned-mesh";
+  }
+  return "rig";
+}
+
+std::size_t LoadedRun::cpuBytes() const {
+  std::size_t total = 0;
+  for (const auto& m : meshes)
+    total += (m.positions.size() + m.normals.size() + m.colors.size()) * sizeof(float) +
+             m.indices.size() * sizeof(std::uint32_t);
+  if (skin) total += skin->joints.size() * sizeof(std::uint32_t) + skin->weights.size() * sizeof(float) +
+                     skin->inverseBinds.size() * sizeof(glm::mat4);
+  return total;
+}
+
+Expected<LoadedRun> loadRun(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return makeError(ErrorCode::Io, path.string() + ": no such file or folder");
+  if (fs::is_directory(path, ec)) {
+    for (const char* name : {"rig.json", "run.json", "mesh.glb"})
+      if (fs::exists(path / name, ec)) return loadRun(path / name);
+    return makeError(ErrorCode::Invalid, path.string() + ": a run folder needs rig.json, run.json or mesh.glb");
+  }
+  const auto ext = path.extension().string();
+  if (ext == ".glb" || ext == ".gltf") return loadMeshFile(path);
+  auto doc = readJsonFile(path);
+  if (!doc) return doc.error();
+  if (!doc->is_object()) return invalid(path, "/: expected a JSON object (a rig or a run record)");
+  if (doc->contains("parts")) return loadModelSpec(path, *doc);
+  if (doc->contains("voxel")) return loadRunRecord(path, *doc);
+  return invalid(path, "/: neither a rig (no 'parts') nor a run record (no 'voxel')");
+}
+
+}  // namespace riglens::core

@@ -1,0 +1,47 @@
+#include "riglens/core/rig/skinning.h"
+
+#include <cassert>
+
+#include "riglens/core/rig/rig.h"
+
+namespace riglens::core {
+
+std::vector<glm::mat4> boneMatrices(const SkinData& skin, std::span<const int> boneParts,
+                                    std::span<const glm::mat4> partWorlds) {
+  std::vector<glm::mat4> bones(skin.boneNames.size(), glm::mat4(1.0f));
+  for (std::size_t b = 0; b < bones.size(); ++b) {
+    const int part = b < boneParts.size() ? boneParts[b] : kNoIndex;
+    const glm::mat4 world = part == kNoIndex ? glm::mat4(1.0f) : partWorlds[part];
+    bones[b] = world * skin.inverseBinds[b];
+  }
+  return bones;
+}
+
+PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const glm::mat4> bones) {
+  const std::size_t n = rest.vertexCount();
+  assert(skin.joints.size() == n * 4 && skin.weights.size() == n * 4);
+  PartMesh out;
+  out.positions.resize(n * 3);
+  out.normals.resize(rest.normals.size());
+  out.colors = rest.colors;
+  out.indices = rest.indices;
+  for (std::size_t v = 0; v < n; ++v) {
+    glm::mat4 blend(0.0f);
+    for (int i = 0; i < 4; ++i) blend += skin.weights[v * 4 + i] * bones[skin.joints[v * 4 + i]];
+    const glm::vec4 p = blend * glm::vec4(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2], 1.0f);
+    out.positions[v * 3] = p.x;
+    out.positions[v * 3 + 1] = p.y;
+    out.positions[v * 3 + 2] = p.z;
+    if (!rest.normals.empty()) {
+      glm::vec3 nrm = glm::mat3(blend) * glm::vec3(rest.normals[v * 3], rest.normals[v * 3 + 1], rest.normals[v * 3 + 2]);
+      const float len = glm::length(nrm);
+      if (len > 0) nrm /= len;
+      out.normals[v * 3] = nrm.x;
+      out.normals[v * 3 + 1] = nrm.y;
+      out.normals[v * 3 + 2] = nrm.z;
+    }
+  }
+  return out;
+}
+
+}  // namespace riglens::core
