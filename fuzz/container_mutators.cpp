@@ -25,6 +25,14 @@ void putU32(std::uint8_t* p, std::uint64_t v) {
 }
 std::size_t align(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
+// A TOC offset or length as the mutator may trust it: only an unsigned JSON
+// integer (json::value<uint64_t> would convert a float like 3.9e52 with
+// undefined behaviour; UBSan caught that here in CI, not in the product).
+std::uint64_t tocNumber(const nlohmann::json& entry, const char* key) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+
 // libFuzzer's mutation of `part`, which may grow up to `capacity` bytes.
 Bytes mutated(Bytes part, std::size_t capacity) {
   if (capacity == 0) return part;
@@ -115,7 +123,7 @@ std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize,
   if (!toc.is_array() || toc.empty()) return plain(data, size, maxSize);
   std::size_t slot = size - 16;
   for (const auto& e : toc)
-    if (e.is_object() && e.value("o", std::uint64_t(0)) >= 16) slot = std::min<std::size_t>(slot, e.value("o", std::uint64_t(0)) - 16);
+    if (e.is_object() && tocNumber(e, "o") >= 16) slot = std::min<std::size_t>(slot, tocNumber(e, "o") - 16);
   Bytes out(data, data + size);
   if (seed % 10 < 3) {
     Bytes text(tocText.begin(), tocText.end());
@@ -126,7 +134,7 @@ std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize,
   } else {
     auto& entry = toc[seed / 10 % toc.size()];
     if (!entry.is_object()) return plain(data, size, maxSize);
-    const std::uint64_t o = entry.value("o", std::uint64_t(0)), l = entry.value("l", std::uint64_t(0));
+    const std::uint64_t o = tocNumber(entry, "o"), l = tocNumber(entry, "l");
     if (o > size || l > size - o) return plain(data, size, maxSize);
     Bytes member(data + o, data + o + l);
     member = mutated(std::move(member), l + 256);

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Quick start (2): install what is missing, check the tree refers to nothing
 # outside it, build with warnings as errors, run the whole test suite (every
-# label), build the .deb and check it (lintian, run extracted), then a short
-# run of every fuzz target (RIGLENS_FUZZ_SECONDS, default 20).
+# label), build the .deb and check it (lintian, run extracted), then a short,
+# reproducible run of every fuzz target: seed 1, RIGLENS_FUZZ_RUNS inputs
+# (default 30000), at most RIGLENS_FUZZ_SECONDS (default 60) each. A fixed
+# seed and input count make the smoke's verdict a property of the commit, not
+# of the machine's speed; open-ended fuzzing is tools/fuzz.sh without them.
 #
 #   tools/test.sh [ctest arguments...]     e.g. tools/test.sh -L unit
 #
@@ -21,6 +24,6 @@ if (($# == 0)); then
   echo "[test] cpack -G DEB"
   (cd "$build_dir" && cpack -G DEB >/dev/null && ls -1 "$build_dir"/riglens_*.deb)
   "$repo/tools/check-package.sh" "$build_dir"
-  echo "[test] fuzz smoke: every target for ${RIGLENS_FUZZ_SECONDS:-20} s"
-  "$repo/tools/fuzz.sh" all "${RIGLENS_FUZZ_SECONDS:-20}"
+  echo "[test] fuzz smoke: every target, ${RIGLENS_FUZZ_RUNS:-30000} inputs from seed 1"
+  RIGLENS_FUZZ_RUNS="${RIGLENS_FUZZ_RUNS:-30000}" "$repo/tools/fuzz.sh" all "${RIGLENS_FUZZ_SECONDS:-60}"
 fi

@@ -1,6 +1,7 @@
 #include "riglens/core/export/gltf_export.h"
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -21,7 +22,12 @@ constexpr int kElementArrayBuffer = 34963;
 
 tinygltf::Value toValue(const json& j) {
   if (j.is_boolean()) return tinygltf::Value(j.get<bool>());
-  if (j.is_number_integer() || j.is_number_unsigned()) return tinygltf::Value(j.get<int>());
+  // tinygltf's integers are ints; a wider one keeps its value as a double.
+  if (j.is_number_unsigned() && j.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max()))
+    return tinygltf::Value(int(j.get<std::uint64_t>()));
+  if (j.is_number_integer() && !j.is_number_unsigned() && j.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+      j.get<std::int64_t>() <= std::numeric_limits<int>::max())
+    return tinygltf::Value(int(j.get<std::int64_t>()));
   if (j.is_number()) return tinygltf::Value(j.get<double>());
   if (j.is_string()) return tinygltf::Value(j.get<std::string>());
   if (j.is_array()) {
