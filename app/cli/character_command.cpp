@@ -21,8 +21,8 @@
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/character/orl_pack.h"
-#include "riglens/render/gpu_character.h"
-#include "riglens/render/rhi_device.h"
+#include "riglens/render/character/gpu_character.h"
+#include "riglens/render/device/rhi_device.h"
 
 namespace riglens::cli {
 namespace {

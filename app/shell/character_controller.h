@@ -20,7 +20,7 @@
 #include <glm/vec3.hpp>
 
 #include "riglens/core/character/character_scene.h"
-#include "riglens/render/character_renderer.h"
+#include "riglens/render/character/character_renderer.h"
 
 namespace riglens::app {
 

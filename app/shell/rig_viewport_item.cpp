@@ -12,8 +12,8 @@
 #include "app_controller.h"
 #include "character_controller.h"
 #include "riglens/core/rig/scene_bounds.h"
-#include "riglens/render/frame_builder.h"
-#include "riglens/render/window_renderer.h"
+#include "riglens/render/rig/frame_builder.h"
+#include "riglens/render/device/window_renderer.h"
 
 namespace riglens::app {
 

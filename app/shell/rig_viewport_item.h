@@ -11,7 +11,7 @@
 #include <QtQuick/QQuickItem>
 
 #include "riglens/core/view/orbit_camera.h"
-#include "riglens/render/frame_state.h"
+#include "riglens/render/device/frame_state.h"
 
 namespace riglens::app {
 

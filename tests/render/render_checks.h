@@ -13,7 +13,7 @@
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
-#include "riglens/render/frame_builder.h"
+#include "riglens/render/rig/frame_builder.h"
 
 namespace riglens::test {
 

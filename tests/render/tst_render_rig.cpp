@@ -10,11 +10,11 @@
 #include "render_checks.h"
 #include "riglens/core/rig/skinning.h"
 #include "riglens/core/base/tolerances.h"
-#include "riglens/render/frame_builder.h"
-#include "riglens/render/gpu_skinning.h"
-#include "riglens/render/offscreen_canvas.h"
-#include "riglens/render/rig_renderer.h"
-#include "riglens/render/shader_layouts.h"
+#include "riglens/render/rig/frame_builder.h"
+#include "riglens/render/parity/skin_mesh_on_gpu.h"
+#include "riglens/render/device/offscreen_canvas.h"
+#include "riglens/render/rig/rig_renderer.h"
+#include "riglens/render/parity/shader_layouts.h"
 #include "test_paths.h"
 
 using namespace riglens;

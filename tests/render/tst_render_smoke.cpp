@@ -13,9 +13,9 @@
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/samples/sample_runs.h"
 #include "riglens/core/base/tolerances.h"
-#include "riglens/render/gpu_point_transform.h"
-#include "riglens/render/offscreen_draw.h"
-#include "riglens/render/rhi_device.h"
+#include "riglens/render/parity/transform_points_on_gpu.h"
+#include "riglens/render/parity/draw_triangles_offscreen.h"
+#include "riglens/render/device/rhi_device.h"
 #include "test_paths.h"
 
 using namespace riglens;

@@ -1,0 +1,81 @@
+// CharacterRenderer: a GNM splat character drawn the way the seed's live
+// preview does it, one submission per frame and no vertex through the CPU:
+// GpuGnm (posed vertices) -> GpuLift (one gaussian per vertex, reading the
+// GNM pass's buffer) -> SplatRenderer (projection, radix sort, quads, reading
+// the lift's sink), all recorded into the frame's command buffer. The GNM and
+// lift passes run only on frames whose controls, joints or look changed; the
+// projection and sort only when the gaussians or the view changed.
+//
+// Used by the app's viewport (WindowRenderer), `riglens-cli render` and the
+// render tests. Needs compute shaders: without them prepare() fails and
+// error() says so (the app disables its character features with that text).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "riglens/core/character/aosrig.h"
+#include "riglens/render/character/character_splats.h"
+#include "riglens/render/device/frame_drawable.h"
+#include "riglens/render/device/gpu_resources.h"
+#include "riglens/render/device/rhi_device.h"
+
+namespace riglens::render {
+
+// One frame's inputs; compared with the last one to skip unchanged passes.
+struct CharacterFrame {
+  std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
+  std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
+  CharacterLook look;
+  bool operator==(const CharacterFrame&) const = default;
+};
+
+struct CharacterMemory {
+  std::size_t packBytes = 0;  // the .aosrig bytes held on the CPU
+  BufferList buffers;         // GPU, every buffer of the three passes
+  struct Branch {
+    std::string name;
+    std::uint32_t slotOffset = 0, slotsUsed = 0, capacity = 0;
+  };
+  std::vector<Branch> branches;  // slots of the splat sink per branch
+  std::size_t gpuBytes() const { return totalBytes(buffers); }
+};
+
+class CharacterRenderer : public FrameDrawable {
+ public:
+  explicit CharacterRenderer(RhiDevice& device);
+  ~CharacterRenderer() override;
+
+  // The GPU passes are (re)built on the next prepare(); nullptr draws nothing.
+  void setPack(std::shared_ptr<const core::AosRigPack> pack);
+  void setFrame(CharacterFrame frame);
+  // Owner-supplied bounds of the lifted face (e.g. the fitted rest bounds,
+  // core::characterRestBounds): frames that cannot see it skip every pass
+  // but the rig's.
+  void setBoundingSphere(glm::vec3 centre, float radius);
+
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+               const FrameState& state) override;
+  void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+
+  const std::string& error() const;    // why the last prepare() failed; empty when it did not
+  std::string failure() const override { return error(); }
+  std::size_t posedFrames() const;     // frames that ran the GNM + lift passes
+  std::size_t sortedFrames() const;    // frames that ran the projection + sort
+  std::size_t culledFrames() const;    // frames whose view missed the bounding sphere
+  std::size_t activeCoefficients() const;  // non-zero coefficients the last GNM pass visited
+  CharacterMemory memory() const;
+  // Benchmarks only: cut frames after a pass (see SplatPasses).
+  void setPasses(SplatPasses passes);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace riglens::render

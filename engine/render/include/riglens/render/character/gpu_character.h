@@ -1,0 +1,62 @@
+// Splat-character compute on the GPU through QRhi (Vulkan; GL with compute):
+//
+//  GpuGnm    the GNM rig pass (shaders/gnm.comp): the fp16 vertex-major basis
+//            and the static arrays uploaded once; per frame the active
+//            coefficients (only the non-zero ones are visited), gaze
+//            rotations, flags and the joint skin matrices (bindTransform
+//            folded in); writes the posed vertices (V*3 floats, metres) into
+//            a storage buffer the lift reads. init (create) -> (setControls
+//            -> encode)* -> destroy; encode records into the frame's command
+//            buffer.
+//  GpuLift   the debug vertex lift (shaders/lift.comp) into a splat sink
+//            (riglens/render/gpu_lift.h).
+//
+// CPU references: core::gnmPose and core::debugLiftCpu; parity in tests/render.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/render/character/gpu_lift.h"
+#include "riglens/render/device/rhi_device.h"
+
+class QRhiBuffer;
+class QRhiCommandBuffer;
+
+namespace riglens::render {
+
+class GpuGnm {
+ public:
+  ~GpuGnm();
+  static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device, const core::AosRigPack& pack);
+
+  // CPU side of a frame: validates and stages the controls and joints.
+  core::Expected<void> setControls(std::span<const float> headExt, const core::GnmJointState& joints);
+  // Records the uploads and the compute pass (outside any render pass).
+  void encode(QRhiCommandBuffer* cb);
+  // One offscreen frame holding only this pass; returns when the GPU is done
+  // (benchmarks, windowless tools).
+  core::Expected<void> runOffscreenFrame();
+
+  QRhiBuffer* posedBuffer() const;  // V*3 floats after encode
+  std::size_t vertexCount() const;
+  BufferList buffers() const;  // every buffer this pass owns
+  std::size_t gpuBytes() const;
+  std::size_t activeCount() const;  // coefficients the last frame visits
+
+ private:
+  struct Impl;
+  explicit GpuGnm(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+// One pose through the GPU pass, read back (parity checks, the CLI).
+core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,
+                                                const core::GnmJointState* joints = nullptr);
+
+}  // namespace riglens::render

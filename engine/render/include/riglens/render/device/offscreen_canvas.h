@@ -1,0 +1,47 @@
+// OffscreenCanvas: a windowless render target (MSAA colour + depth, resolved
+// into a texture) that RigRenderer draws into and that reads back as a
+// QImage. Used by `riglens-cli render` and the render tests.
+#pragma once
+
+#include <memory>
+
+#include <QtCore/QSize>
+#include <QtGui/QImage>
+
+#include "riglens/core/base/expected.h"
+#include "riglens/render/device/frame_state.h"
+#include "riglens/render/device/rhi_device.h"
+#include "riglens/render/device/frame_drawable.h"
+
+namespace riglens::render {
+
+class OffscreenCanvas {
+ public:
+  ~OffscreenCanvas();
+
+  // `samples` 0 picks 4x MSAA when the device supports it, else 1.
+  static core::Expected<std::unique_ptr<OffscreenCanvas>> create(RhiDevice& device, QSize size, int samples = 0);
+
+  // One frame: prepare, clear to the state's background, draw, read back.
+  // The image is RGBA, top row first, sRGB-encoded.
+  core::Expected<QImage> render(FrameDrawable& renderer, const FrameState& state);
+
+  // One frame without the readback (benchmarks): returns when the GPU is done.
+  core::Expected<void> renderWithoutReadback(FrameDrawable& renderer, const FrameState& state);
+
+  QSize size() const { return m_size; }
+  int sampleCount() const { return m_samples; }
+  std::size_t textureBytes() const;  // colour, resolve and depth attachments
+
+ private:
+  struct Impl;
+  OffscreenCanvas(RhiDevice& device, QSize size, int samples);
+  core::Expected<void> frame(FrameDrawable& renderer, const FrameState& state, QImage* out);
+
+  RhiDevice& m_device;
+  QSize m_size;
+  int m_samples = 1;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace riglens::render

@@ -1,0 +1,68 @@
+// WindowRenderer: draws into a Qt Quick window's own frame, under the QML
+// scene (Quick's QRhi, its swapchain, its main pass): a voxel rig
+// (RigRenderer), a splat character (CharacterRenderer) and a static splat
+// scene (SplatRenderer), stacked in that order so splats depth-test against
+// the rig. Whatever is not set draws nothing. The app hands over the QRhi and
+// swapchain pointers Qt Quick reports through QSGRendererInterface
+// (RhiResource, RhiSwapchainResource) without including any QRhi header:
+// only engine/render does.
+//
+// Threading: every call on Qt Quick's render thread (beforeRendering for
+// prepare, beforeRenderPassRecording for record), the object destroyed there
+// too (or when the scene graph is invalidated).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <QtCore/QRect>
+
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/render/character/character_renderer.h"
+#include "riglens/render/device/drawable_stack.h"
+#include "riglens/render/device/frame_state.h"
+#include "riglens/render/rig/rig_renderer.h"
+#include "riglens/render/splat/splat_renderer.h"
+
+class QRhi;
+class QRhiSwapChain;
+
+namespace riglens::render {
+
+class WindowRenderer {
+ public:
+  explicit WindowRenderer(QRhi* rhi);  // borrowed from Qt Quick
+  ~WindowRenderer();
+
+  void setModel(std::shared_ptr<const core::LoadedRun> run);
+  void setCharacter(std::shared_ptr<const core::AosRigPack> pack);
+  void setCharacterFrame(CharacterFrame frame);
+  void setCloud(std::shared_ptr<const core::GaussianCloud> cloud);
+  // The owner's bounds of the character or splat scene (its bounding sphere).
+  void setSplatBounds(const core::Bounds& bounds);
+
+  // Before the window's main pass: uploads, uniforms, skinning, the character
+  // passes, the splat projection and sort.
+  bool prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport);
+  // Inside the main pass, before the QML scene draws on top.
+  void record(QRhiSwapChain* swapchain);
+
+  bool supportsCompute() const;  // characters and splat scenes need it
+  MemoryReport memoryReport() const;
+  // The character's passes, or the splat scene's buffers.
+  CharacterMemory splatMemory() const;
+  std::string failure() const;   // why the last prepare failed
+
+ private:
+  std::unique_ptr<RhiDevice> m_device;
+  std::unique_ptr<RigRenderer> m_rig;
+  std::unique_ptr<CharacterRenderer> m_character;
+  std::unique_ptr<SplatRenderer> m_splats;
+  std::shared_ptr<const core::GaussianCloud> m_cloud;
+  DrawableStack m_stack;
+  QRect m_viewport;
+  bool m_prepared = false;
+};
+
+}  // namespace riglens::render

@@ -1,0 +1,35 @@
+// Building a FrameState from a loaded run, its current part worlds and the
+// camera: QA tints for the mode, bone matrices of a skinned mesh, socket
+// markers, a grid sized to the model. Shared by the app, the CLI and tests.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec4.hpp>
+
+#include "riglens/core/view/orbit_camera.h"
+#include "riglens/core/rig/rig_tints.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/render/device/frame_state.h"
+
+namespace riglens::render {
+
+struct ViewSettings {
+  core::TintMode tint = core::TintMode::Color;
+  int highlightPart = -1;
+  std::vector<bool> partHidden;
+  bool showGrid = true;
+  bool showAxes = true;
+  glm::vec4 background{0.125f, 0.149f, 0.180f, 1.0f};
+};
+
+// The camera's part of a frame alone (view, projection, eye): what splat
+// scenes and characters need.
+FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect);
+
+FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
+                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings);
+
+}  // namespace riglens::render

@@ -1,0 +1,62 @@
+// SplatRenderer: draws 3D gaussians (a .ply scene or a lifted character)
+// from a fixed-capacity sink. Per frame, on the GPU: the projection pass
+// (shaders/splat_project.comp: conic, radius, culling, a back-to-front depth
+// key), the radix sort (GpuRadixSort), and premultiplied alpha-blended quads
+// (shaders/splat.vert|frag), back to front. The camera comes from the
+// FrameState like the rig renderer's. Projection and sort run only when the
+// view, the output size or the gaussians changed; otherwise the last order
+// is drawn again. The quads are depth-tested (not written) against what the
+// pass drew before them, so splats composite with the voxel renderer.
+#pragma once
+
+#include <memory>
+
+#include <glm/vec3.hpp>
+
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/render/device/frame_drawable.h"
+#include "riglens/render/device/gpu_resources.h"
+#include "riglens/render/device/rhi_device.h"
+
+namespace riglens::render {
+
+class SplatRenderer : public FrameDrawable {
+ public:
+  explicit SplatRenderer(RhiDevice& device);
+  ~SplatRenderer() override;
+
+  // Uploaded on the next prepare(); the sink's capacity is the cloud's size.
+  void setCloud(std::shared_ptr<const core::GaussianCloud> cloud);
+  // Or draw a sink another pass writes on the GPU (GpuLift::sink); the
+  // buffers must outlive this renderer's use of them. Call
+  // markGaussiansChanged() after each frame that rewrote them.
+  void setSink(const SplatSinkBuffers& sink);
+
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+               const FrameState& state) override;
+  void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+  std::string failure() const override;
+
+  // The gaussians' data changed on the GPU (a lift wrote the sink): the next
+  // frame re-projects and re-sorts even if the view did not move.
+  void markGaussiansChanged();
+  // How many frames ran the projection + sort (the rest reused the order).
+  std::size_t sortedFrames() const;
+  // Owner-supplied bounds of every gaussian this renderer may draw (the
+  // renderer never recomputes them from the GPU): frames whose frustum misses
+  // the sphere skip projection, sort and quads. A non-positive radius clears it.
+  void setBoundingSphere(glm::vec3 centre, float radius);
+  std::size_t culledFrames() const;  // frames skipped that way
+  // Benchmarks only: cut frames after a pass (SplatPasses). `rig` is ignored here.
+  void setPasses(SplatPasses passes);
+
+  // The buffers this renderer owns (a sink set with setSink is its owner's).
+  BufferList buffers() const;
+  std::size_t gpuBytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace riglens::render

@@ -1,0 +1,20 @@
+// The GPU side of core::skinMesh (shaders/skin.comp), run once and read back:
+// the parity test compares it with the CPU reference. RigRenderer runs the
+// same pass every frame and draws its output directly.
+#pragma once
+
+#include <span>
+
+#include <glm/mat4x4.hpp>
+
+#include "riglens/core/base/expected.h"
+#include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/part_mesh.h"
+#include "riglens/render/device/rhi_device.h"
+
+namespace riglens::render {
+
+core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest, const core::SkinData& skin,
+                                             std::span<const glm::mat4> bones);
+
+}  // namespace riglens::render

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "riglens/render/splat/gpu_sort.h"
+
+namespace riglens::render {
+
+// Sorts on the GPU and reads back: (keys non-decreasing, values permuted alongside).
+core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> radixSortOnGpu(
+    RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values);
+
+}  // namespace riglens::render

@@ -1,0 +1,42 @@
+#include "riglens/render/parity/sort_on_gpu.h"
+
+#include <cstring>
+
+#include <QtGui/private/qrhi_p.h>
+
+#include "device/compute_buffers.h"
+
+namespace riglens::render {
+
+using core::ErrorCode;
+using core::makeError;
+
+core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> radixSortOnGpu(
+    RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values) {
+  if (keys.size() != values.size()) return makeError(ErrorCode::Usage, "keys and values differ in length");
+  if (keys.empty()) return std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>{};
+  auto sort = GpuRadixSort::create(device, std::uint32_t(keys.size()));
+  if (!sort) return sort.error();
+  QRhi* rhi = device.rhi();
+  QRhiBufferReadbackResult rk, rv;
+  auto ran = runOffscreenComputeFrame(rhi, "sort", [&](QRhiCommandBuffer* cb) {
+    QRhiResourceUpdateBatch* upload = rhi->nextResourceUpdateBatch();
+    upload->uploadStaticBuffer((*sort)->keys(), 0, int(keys.size() * 4), keys.data());
+    upload->uploadStaticBuffer((*sort)->values(), 0, int(values.size() * 4), values.data());
+    cb->resourceUpdate(upload);
+    (*sort)->encode(cb, std::uint32_t(keys.size()));
+    QRhiResourceUpdateBatch* readback = rhi->nextResourceUpdateBatch();
+    readback->readBackBuffer((*sort)->keys(), 0, int(keys.size() * 4), &rk);
+    readback->readBackBuffer((*sort)->values(), 0, int(values.size() * 4), &rv);
+    cb->resourceUpdate(readback);
+  });
+  if (!ran) return ran.error();
+  std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>> out;
+  out.first.resize(keys.size());
+  out.second.resize(keys.size());
+  std::memcpy(out.first.data(), rk.data.constData(), keys.size() * 4);
+  std::memcpy(out.second.data(), rv.data.constData(), keys.size() * 4);
+  return out;
+}
+
+}  // namespace riglens::render

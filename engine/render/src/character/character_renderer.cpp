@@ -1,0 +1,179 @@
+#include "riglens/render/character/character_renderer.h"
+
+#include "riglens/core/character/slot_allocator.h"
+
+#include <optional>
+
+#include <QtGui/private/qrhi_p.h>
+
+#include "riglens/core/character/gnm.h"
+#include "riglens/render/character/gpu_character.h"
+#include "riglens/render/character/gpu_lift.h"
+#include "riglens/render/splat/splat_renderer.h"
+
+namespace riglens::render {
+
+struct CharacterRenderer::Impl {
+  RhiDevice& device;
+  explicit Impl(RhiDevice& d) : device(d) {}
+
+  std::shared_ptr<const core::AosRigPack> pack;
+  bool packPending = false;
+  CharacterFrame frame;
+  bool framePending = true;
+  std::optional<CharacterTint> tint;  // whose colours are on the GPU
+  core::FitTransform fit;            // the pack's framing, computed once
+
+  // Built per pack; destroyed in reverse (the splats read the lift's sink,
+  // the lift reads the GNM pass's posed buffer).
+  std::unique_ptr<GpuGnm> gnm;
+  std::unique_ptr<GpuLift> lift;
+  std::unique_ptr<SplatRenderer> splats;
+  std::unique_ptr<core::GnmJointState> joints;
+  core::SlotAllocator sinkSlots{0};
+  std::uint32_t headSlot = 0;
+
+  std::string error;
+  std::size_t posedFrames = 0;
+  bool ready = false;
+  SplatPasses passes;
+  std::optional<glm::vec4> sphere;
+
+  void reset() {
+    splats.reset();
+    lift.reset();
+    gnm.reset();
+    joints.reset();
+    tint.reset();
+  }
+
+  bool fail(std::string message) {
+    error = std::move(message);
+    ready = false;
+    return false;
+  }
+
+  bool build() {
+    reset();
+    if (!pack) return true;
+    auto g = GpuGnm::create(device, *pack);
+    if (!g) return fail(g.error().message);
+    gnm = std::move(g).value();
+    // The sink holds the head branch; a GNM character has only that one.
+    const auto V = std::uint32_t(pack->vertexCount);
+    sinkSlots = core::SlotAllocator(V);
+    auto slot = sinkSlots.allocate(V);
+    if (!slot) return fail(slot.error().message);
+    headSlot = *slot;
+    auto l = GpuLift::create(device, V, core::SplatSink(V), gnm->posedBuffer());
+    if (!l) return fail(l.error().message);
+    lift = std::move(l).value();
+    splats = std::make_unique<SplatRenderer>(device);
+    splats->setSink(lift->sink());
+    splats->setPasses(passes);
+    if (sphere) splats->setBoundingSphere(glm::vec3(*sphere), sphere->w);
+    joints = std::make_unique<core::GnmJointState>(*pack);
+    fit = characterFit(*pack);
+    framePending = true;
+    return true;
+  }
+
+  // GNM then the lift, into `cb`, when the frame changed.
+  bool pose(QRhiCommandBuffer* cb) {
+    if (!framePending) return true;
+    joints->setJointOverrides(frame.jointOverrides);
+    if (auto staged = gnm->setControls(frame.headExt, *joints); !staged) return fail(staged.error().message);
+    auto params = characterLiftParams(pack->vertexCount, fit, frame.look);
+    if (!params) return fail(params.error().message);
+    params->slotOffset = headSlot;
+    // The per-vertex colours only when the tint changed (the height tint
+    // costs a CPU rest pose); sigma, opacity and the pose need only the uniform.
+    std::vector<std::uint32_t> tints;
+    if (tint != frame.look.tint) {
+      auto computed = characterTints(*pack, frame.look.tint);
+      if (!computed) return fail(computed.error().message);
+      tints = std::move(computed).value();
+    }
+    if (auto staged = lift->setFrame(*params, {}, tints); !staged) return fail(staged.error().message);
+    tint = frame.look.tint;
+    if (passes.rig) {
+      gnm->encode(cb);
+      lift->encode(cb);
+    }
+    splats->markGaussiansChanged();
+    framePending = false;
+    ++posedFrames;
+    return true;
+  }
+};
+
+CharacterRenderer::CharacterRenderer(RhiDevice& device) : m_impl(std::make_unique<Impl>(device)) {}
+CharacterRenderer::~CharacterRenderer() { m_impl->reset(); }
+
+void CharacterRenderer::setPack(std::shared_ptr<const core::AosRigPack> pack) {
+  m_impl->pack = std::move(pack);
+  m_impl->packPending = true;
+}
+
+void CharacterRenderer::setFrame(CharacterFrame frame) {
+  if (frame == m_impl->frame) return;
+  m_impl->frame = std::move(frame);
+  m_impl->framePending = true;
+}
+
+bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount, QSize size, const FrameState& state) {
+  Impl& d = *m_impl;
+  d.ready = false;
+  if (d.packPending) {
+    d.packPending = false;
+    d.error.clear();
+    if (!d.build()) return false;
+  }
+  if (!d.gnm) return d.error.empty();  // no character: nothing to draw
+  if (!d.pose(cb)) return false;
+  if (!d.splats->prepare(cb, rp, sampleCount, size, state)) {
+    const std::string why = d.splats->failure();
+    return d.fail(why.empty() ? "the splat renderer could not prepare the frame" : why);
+  }
+  d.error.clear();
+  d.ready = true;
+  return true;
+}
+
+void CharacterRenderer::record(QRhiCommandBuffer* cb, QRect viewport, QSize target) {
+  if (m_impl->ready) m_impl->splats->record(cb, viewport, target);
+}
+
+const std::string& CharacterRenderer::error() const { return m_impl->error; }
+std::size_t CharacterRenderer::posedFrames() const { return m_impl->posedFrames; }
+std::size_t CharacterRenderer::sortedFrames() const { return m_impl->splats ? m_impl->splats->sortedFrames() : 0; }
+std::size_t CharacterRenderer::activeCoefficients() const { return m_impl->gnm ? m_impl->gnm->activeCount() : 0; }
+
+void CharacterRenderer::setBoundingSphere(glm::vec3 centre, float radius) {
+  m_impl->sphere = glm::vec4(centre, radius);
+  if (m_impl->splats) m_impl->splats->setBoundingSphere(centre, radius);
+}
+
+std::size_t CharacterRenderer::culledFrames() const { return m_impl->splats ? m_impl->splats->culledFrames() : 0; }
+
+void CharacterRenderer::setPasses(SplatPasses passes) {
+  m_impl->passes = passes;
+  if (m_impl->splats) m_impl->splats->setPasses(passes);
+}
+
+CharacterMemory CharacterRenderer::memory() const {
+  const Impl& d = *m_impl;
+  CharacterMemory memory;
+  if (d.pack && d.pack->bytes) memory.packBytes = d.pack->bytes->size();
+  if (d.gnm)
+    for (auto& b : d.gnm->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.lift)
+    for (auto& b : d.lift->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.splats)
+    for (auto& b : d.splats->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.lift)
+    memory.branches.push_back({"head", d.headSlot, std::uint32_t(d.pack->vertexCount), std::uint32_t(d.lift->capacity())});
+  return memory;
+}
+
+}  // namespace riglens::render

@@ -1,0 +1,43 @@
+// Shared by the compute passes: the workgroup size the shaders declare, a
+// created storage buffer (QRhi refuses zero-sized buffers, so at least 16
+// bytes) and one waited-for offscreen frame around a recording.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include <QtGui/private/qrhi_p.h>
+
+#include "riglens/core/base/expected.h"
+#include "riglens/render/device/gpu_resources.h"
+
+namespace riglens::render {
+
+inline constexpr int kComputeWorkgroup = 64;  // local_size_x of gnm.comp and lift.comp
+
+// nullptr when the buffer cannot be created.
+inline std::unique_ptr<QRhiBuffer> newStorageBuffer(QRhi* rhi, std::size_t bytes,
+                                                    QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
+  std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
+  return b->create() ? std::move(b) : nullptr;
+}
+
+// The report row of a created buffer (its real size, padding included).
+inline BufferBytes bufferBytes(std::string name, const QRhiBuffer* buffer) {
+  return {std::move(name), buffer ? std::size_t(buffer->size()) : 0};
+}
+
+// Begins an offscreen frame, lets `record` fill its command buffer, ends it;
+// returns when the GPU is done (read-backs requested in `record` have landed).
+template <class Record>
+core::Expected<void> runOffscreenComputeFrame(QRhi* rhi, const std::string& what, Record&& record) {
+  QRhiCommandBuffer* cb = nullptr;
+  if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
+    return core::makeError(core::ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+  record(cb);
+  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return core::makeError(core::ErrorCode::Unsupported, "the " + what + " GPU frame failed");
+  return {};
+}
+
+}  // namespace riglens::render

@@ -1,0 +1,81 @@
+#include "riglens/render/device/rhi_device.h"
+
+#include <QtGui/QOffscreenSurface>
+#include <QtGui/QVulkanInstance>
+#include <QtGui/private/qrhi_p.h>
+#include <QtGui/private/qrhigles2_p.h>
+#include <QtGui/private/qrhivulkan_p.h>
+
+namespace riglens::render {
+
+using core::ErrorCode;
+using core::makeError;
+
+// Destruction order matters: the QRhi must go before the QVulkanInstance or
+// the surface it was created with (notes/qt64-qrhi.md: ~QRhi segfaults
+// otherwise), so those are declared first and destroyed last.
+struct RhiDevice::Owned {
+  std::unique_ptr<QVulkanInstance> vulkan;
+  std::unique_ptr<QOffscreenSurface> surface;
+  std::unique_ptr<QRhi> rhi;
+};
+
+const char* backendName(Backend backend) {
+  switch (backend) {
+    case Backend::Vulkan: return "vulkan";
+    case Backend::OpenGL: return "opengl";
+  }
+  return "unknown";
+}
+
+RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi)
+    : m_owned(std::move(owned)), m_rhi(rhi) {}
+
+RhiDevice::~RhiDevice() = default;
+
+core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend backend) {
+  auto owned = std::make_unique<Owned>();
+  if (backend == Backend::Vulkan) {
+    owned->vulkan = std::make_unique<QVulkanInstance>();
+    owned->vulkan->setExtensions(QRhiVulkanInitParams::preferredInstanceExtensions());
+    if (!owned->vulkan->create()) {
+      return makeError(ErrorCode::Unsupported,
+                       "Vulkan: cannot create an instance (error " +
+                           std::to_string(owned->vulkan->errorCode()) +
+                           "); is a Vulkan driver installed (mesa-vulkan-drivers) and is "
+                           "QT_QPA_PLATFORM a platform with Vulkan (vkkhrdisplay or xcb)?");
+    }
+    QRhiVulkanInitParams params;
+    params.inst = owned->vulkan.get();
+    owned->rhi.reset(QRhi::create(QRhi::Vulkan, &params));
+  } else {
+    owned->surface.reset(QRhiGles2InitParams::newFallbackSurface());
+    QRhiGles2InitParams params;
+    params.fallbackSurface = owned->surface.get();
+    owned->rhi.reset(QRhi::create(QRhi::OpenGLES2, &params));
+  }
+  if (!owned->rhi) {
+    return makeError(ErrorCode::Unsupported,
+                     std::string(backendName(backend)) +
+                         ": QRhi could not be created on this machine (no usable device; "
+                         "OpenGL needs a display, e.g. under xvfb-run)");
+  }
+  QRhi* rhi = owned->rhi.get();
+  return std::unique_ptr<RhiDevice>(new RhiDevice(std::move(owned), rhi));
+}
+
+std::unique_ptr<RhiDevice> RhiDevice::borrow(QRhi* rhi) {
+  return std::unique_ptr<RhiDevice>(new RhiDevice(nullptr, rhi));
+}
+
+Backend RhiDevice::backend() const {
+  return m_rhi->backend() == QRhi::Vulkan ? Backend::Vulkan : Backend::OpenGL;
+}
+
+bool RhiDevice::supportsCompute() const { return m_rhi->isFeatureSupported(QRhi::Compute); }
+
+std::string RhiDevice::deviceName() const {
+  return m_rhi->driverInfo().deviceName.toStdString();
+}
+
+}  // namespace riglens::render

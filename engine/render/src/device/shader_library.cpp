@@ -1,0 +1,22 @@
+#include "device/shader_library.h"
+
+#include <QtCore/QFile>
+
+namespace riglens::render {
+
+core::Expected<QShader> loadShader(const char* fileName) {
+  const QString path = QStringLiteral(":/shaders/%1.qsb").arg(QString::fromUtf8(fileName));
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) {
+    // A missing resource is a build problem, but it reaches users of a broken
+    // package, so it is reported rather than asserted.
+    return core::makeError(core::ErrorCode::Io,
+                           path.toStdString() + ": shader resource missing from the build");
+  }
+  QShader shader = QShader::fromSerialized(file.readAll());
+  if (!shader.isValid())
+    return core::makeError(core::ErrorCode::Parse, path.toStdString() + ": not a valid .qsb shader");
+  return shader;
+}
+
+}  // namespace riglens::render

@@ -1,0 +1,47 @@
+#include "riglens/render/rig/frame_builder.h"
+
+#include <cmath>
+
+#include "riglens/core/rig/scene_bounds.h"
+#include "riglens/core/rig/skinning.h"
+
+namespace riglens::render {
+
+FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect) {
+  FrameState state;
+  state.view = camera.view();
+  state.projection = camera.projection(aspect);
+  state.eye = camera.eye();
+  return state;
+}
+
+FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
+                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings) {
+  FrameState state = cameraFrameState(camera, aspect);
+  state.tint = settings.tint;
+  state.highlightPart = settings.highlightPart;
+  state.partHidden = settings.partHidden;
+  state.showGrid = settings.showGrid;
+  state.showAxes = settings.showAxes;
+  state.background = settings.background;
+  state.partWorlds.assign(partWorlds.begin(), partWorlds.end());
+  if (settings.tint == core::TintMode::Part) state.partTints = core::partTints(run.rig);
+  if (settings.tint == core::TintMode::Joint) state.partTints = core::jointTints(run.rig);
+  if (run.kind == core::RunKind::SkinnedMesh && run.skin) {
+    state.bones = core::boneMatrices(*run.skin, run.boneParts, partWorlds);
+    // The one skinned draw takes the tint of the root part.
+    if (!state.partTints.empty()) state.partTints.resize(1);
+  }
+  const core::Bounds bounds = core::posedBounds(run, partWorlds);
+  const float radius = bounds.radius();
+  // A grid step of a power of two voxels, about a tenth of the model.
+  state.gridStep = std::exp2(std::round(std::log2(std::max(radius / 5.0f, 0.25f))));
+  state.gridCenter = glm::vec3(std::round(bounds.center().x / state.gridStep) * state.gridStep, 0.0f,
+                               std::round(bounds.center().z / state.gridStep) * state.gridStep);
+  state.gridExtent = state.gridStep * std::ceil(radius * 1.6f / state.gridStep);
+  state.markerSize = radius * 0.05f;
+  for (const auto& socket : core::socketPositions(run, partWorlds)) state.sockets.push_back({socket.name, socket.position});
+  return state;
+}
+
+}  // namespace riglens::render

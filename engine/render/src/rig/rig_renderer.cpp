@@ -1,0 +1,446 @@
+#include "riglens/render/rig/rig_renderer.h"
+
+#include <cstring>
+
+#include <QtCore/QDebug>
+#include <QtGui/QMatrix4x4>
+#include <QtGui/private/qrhi_p.h>
+
+#include <glm/gtc/matrix_inverse.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "device/gpu_layouts.h"
+#include "rig/gpu_skinning.h"
+#include "device/shader_library.h"
+
+namespace riglens::render {
+
+namespace {
+
+using Buffer = std::unique_ptr<QRhiBuffer>;
+
+glm::mat4 toGlm(const QMatrix4x4& q) {
+  glm::mat4 out;
+  std::memcpy(glm::value_ptr(out), q.constData(), sizeof(float) * 16);
+  return out;
+}
+
+void copyMat(float* dst, const glm::mat4& m) { std::memcpy(dst, glm::value_ptr(m), sizeof(float) * 16); }
+void copyVec(float* dst, const glm::vec4& v) { std::memcpy(dst, glm::value_ptr(v), sizeof(float) * 4); }
+
+int aligned(int size, int alignment) { return (size + alignment - 1) / alignment * alignment; }
+
+// One part's GPU buffers.
+struct GpuPart {
+  Buffer positions, normals, colors, indices;
+  quint32 indexCount = 0;
+  // Wireframe: the triangles expanded (no sharing) with per-vertex barycentrics.
+  Buffer wirePositions, wireNormals, wireColors, wireBary;
+  quint32 wireVertexCount = 0;
+  std::size_t vertexBytes = 0, indexBytes = 0, wireBytes = 0;
+};
+
+}  // namespace
+
+struct RigRenderer::Impl {
+  RhiDevice& device;
+  QRhi* rhi;
+  explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()) {}
+
+  std::shared_ptr<const core::LoadedRun> uploadedRun;
+  bool needsUpload = false;
+  std::vector<GpuPart> parts;
+  std::unique_ptr<GpuSkinning> skin;
+
+  Buffer frameUbo, partUbo, constantBary, lineVbuf;
+  int partSlot = 0;
+  int lineCapacity = 0;
+  std::unique_ptr<QRhiShaderResourceBindings> partSrb, lineSrb;
+  std::unique_ptr<QRhiGraphicsPipeline> partPipeline, wirePipeline, gridPipeline, overlayPipeline;
+  QVector<quint32> rpFormat;
+  int pipelineSamples = 0;
+
+  // Per frame.
+  FrameState state;
+  std::vector<gpu::LineVertex> lines;
+  int gridVertexCount = 0, overlayVertexCount = 0;
+
+  bool fail(const char* what) {
+    qWarning("riglens::render: %s", what);
+    return false;
+  }
+
+  Buffer staticBuffer(QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes, QRhiResourceUpdateBatch* batch,
+                      QRhiBuffer::Type type = QRhiBuffer::Immutable) {
+    Buffer buf(rhi->newBuffer(type, usage, static_cast<int>(std::max<std::size_t>(bytes, 4))));
+    if (!buf->create()) return nullptr;
+    if (bytes > 0 && data) batch->uploadStaticBuffer(buf.get(), 0, static_cast<int>(bytes), data);
+    return buf;
+  }
+
+  bool upload(QRhiResourceUpdateBatch* batch) {
+    parts.clear();
+    skin.reset();
+    const core::LoadedRun& run = *uploadedRun;
+    const bool skinned = run.kind == core::RunKind::SkinnedMesh && run.skin.has_value();
+    for (const core::PartMesh& mesh : run.meshes) {
+      GpuPart part;
+      if (!mesh.empty()) {
+        const auto vtx = QRhiBuffer::VertexBuffer;
+        const QRhiBuffer::UsageFlags skinOut = QRhiBuffer::VertexBuffer | QRhiBuffer::StorageBuffer;
+        const std::size_t attrBytes = mesh.positions.size() * sizeof(float);
+        // A skinned mesh's positions/normals are written by the skinning pass.
+        part.positions = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.positions.data(),
+                                      skinned ? attrBytes : attrBytes, batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+        part.normals = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(), attrBytes, batch,
+                                    skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+        part.colors = staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
+        part.indices = staticBuffer(QRhiBuffer::IndexBuffer, mesh.indices.data(), mesh.indices.size() * sizeof(std::uint32_t), batch);
+        if (!part.positions || !part.normals || !part.colors || !part.indices) return fail("cannot create part buffers");
+        part.indexCount = static_cast<quint32>(mesh.indices.size());
+        part.vertexBytes = attrBytes * 2 + mesh.colors.size() * sizeof(float);
+        part.indexBytes = mesh.indices.size() * sizeof(std::uint32_t);
+      }
+      parts.push_back(std::move(part));
+    }
+    if (skinned && !run.meshes.empty() && !run.meshes[0].empty()) {
+      auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, parts[0].positions.get(), parts[0].normals.get());
+      if (!created) return fail(created.error().message.c_str());
+      skin = std::move(created).value();
+    }
+    // Per-part uniform slots.
+    partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
+    partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
+                                 partSlot * static_cast<int>(std::max<std::size_t>(1, parts.size()))));
+    if (!partUbo->create()) return fail("cannot create the part uniform buffer");
+    partSrb.reset();  // bound to the old buffer
+    partPipeline.reset();
+    wirePipeline.reset();
+    return true;
+  }
+
+  void buildWireframe(QRhiResourceUpdateBatch* batch) {
+    const core::LoadedRun& run = *uploadedRun;
+    if (run.kind == core::RunKind::SkinnedMesh) return;  // skinned: no wireframe copy (positions live on the GPU)
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      GpuPart& part = parts[p];
+      const core::PartMesh& mesh = run.meshes[p];
+      if (mesh.empty() || part.wirePositions) continue;
+      std::vector<float> pos, nrm, col, bary;
+      pos.reserve(mesh.indices.size() * 3);
+      for (std::size_t i = 0; i < mesh.indices.size(); ++i) {
+        const std::uint32_t v = mesh.indices[i];
+        for (int c = 0; c < 3; ++c) {
+          pos.push_back(mesh.positions[v * 3 + c]);
+          nrm.push_back(mesh.normals[v * 3 + c]);
+          col.push_back(mesh.colors[v * 3 + c]);
+          bary.push_back(static_cast<int>(i % 3) == c ? 1.0f : 0.0f);
+        }
+      }
+      const auto vtx = QRhiBuffer::VertexBuffer;
+      part.wirePositions = staticBuffer(vtx, pos.data(), pos.size() * 4, batch);
+      part.wireNormals = staticBuffer(vtx, nrm.data(), nrm.size() * 4, batch);
+      part.wireColors = staticBuffer(vtx, col.data(), col.size() * 4, batch);
+      part.wireBary = staticBuffer(vtx, bary.data(), bary.size() * 4, batch);
+      part.wireVertexCount = static_cast<quint32>(mesh.indices.size());
+      part.wireBytes = (pos.size() + nrm.size() + col.size() + bary.size()) * 4;
+    }
+  }
+
+  bool ensureCommon(QRhiResourceUpdateBatch* batch) {
+    if (!frameUbo) {
+      frameUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::FrameBlock)));
+      if (!frameUbo->create()) return fail("cannot create the frame uniform buffer");
+      const float one[3] = {1, 1, 1};
+      constantBary = staticBuffer(QRhiBuffer::VertexBuffer, one, sizeof(one), batch);
+    }
+    if (!partUbo) {
+      partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
+      partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, partSlot));
+      if (!partUbo->create()) return fail("cannot create the part uniform buffer");
+    }
+    const auto both = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
+    if (!partSrb) {
+      partSrb.reset(rhi->newShaderResourceBindings());
+      partSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, both, frameUbo.get()),
+                            QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(1, both, partUbo.get(), sizeof(gpu::PartBlock))});
+      if (!partSrb->create()) return fail("cannot create the part bindings");
+    }
+    if (!lineSrb) {
+      lineSrb.reset(rhi->newShaderResourceBindings());
+      lineSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, QRhiShaderResourceBinding::VertexStage, frameUbo.get())});
+      if (!lineSrb->create()) return fail("cannot create the line bindings");
+    }
+    return true;
+  }
+
+  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples, bool wireframe) {
+    auto vs = loadShader("part.vert");
+    auto fs = loadShader("part.frag");
+    if (!vs || !fs) return nullptr;
+    std::unique_ptr<QRhiGraphicsPipeline> ps(rhi->newGraphicsPipeline());
+    ps->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
+    QRhiVertexInputLayout layout;
+    layout.setBindings({{3 * sizeof(float)}, {3 * sizeof(float)}, {3 * sizeof(float)},
+                        wireframe ? QRhiVertexInputBinding(3 * sizeof(float))
+                                  : QRhiVertexInputBinding(3 * sizeof(float), QRhiVertexInputBinding::PerInstance)});
+    layout.setAttributes({{gpu::kPositions, 0, QRhiVertexInputAttribute::Float3, 0},
+                          {gpu::kNormals, 1, QRhiVertexInputAttribute::Float3, 0},
+                          {gpu::kColors, 2, QRhiVertexInputAttribute::Float3, 0},
+                          {gpu::kBarycentrics, 3, QRhiVertexInputAttribute::Float3, 0}});
+    ps->setVertexInputLayout(layout);
+    ps->setDepthTest(true);
+    ps->setDepthWrite(true);
+    ps->setCullMode(QRhiGraphicsPipeline::None);
+    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);  // meshers differ in winding care; the shader flips back faces
+    ps->setSampleCount(samples);
+    ps->setShaderResourceBindings(partSrb.get());
+    ps->setRenderPassDescriptor(rp);
+    if (!ps->create()) return nullptr;
+    return ps;
+  }
+
+  std::unique_ptr<QRhiGraphicsPipeline> makeLinePipeline(QRhiRenderPassDescriptor* rp, int samples, bool depthTest) {
+    auto vs = loadShader("lines.vert");
+    auto fs = loadShader("lines.frag");
+    if (!vs || !fs) return nullptr;
+    std::unique_ptr<QRhiGraphicsPipeline> ps(rhi->newGraphicsPipeline());
+    ps->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
+    ps->setTopology(QRhiGraphicsPipeline::Lines);
+    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
+    QRhiVertexInputLayout layout;
+    layout.setBindings({{sizeof(gpu::LineVertex)}});
+    layout.setAttributes({{0, 0, QRhiVertexInputAttribute::Float3, 0},
+                          {0, 1, QRhiVertexInputAttribute::Float4, 3 * sizeof(float)}});
+    ps->setVertexInputLayout(layout);
+    ps->setDepthTest(depthTest);
+    ps->setDepthWrite(false);
+    QRhiGraphicsPipeline::TargetBlend blend;
+    blend.enable = true;
+    ps->setTargetBlends({blend});
+    ps->setSampleCount(samples);
+    ps->setShaderResourceBindings(lineSrb.get());
+    ps->setRenderPassDescriptor(rp);
+    if (!ps->create()) return nullptr;
+    return ps;
+  }
+
+  bool ensurePipelines(QRhiRenderPassDescriptor* rp, int samples) {
+    const QVector<quint32> format = rp->serializedFormat();
+    if (format != rpFormat || samples != pipelineSamples) {
+      partPipeline.reset();
+      wirePipeline.reset();
+      gridPipeline.reset();
+      overlayPipeline.reset();
+      rpFormat = format;
+      pipelineSamples = samples;
+    }
+    if (!partPipeline && !(partPipeline = makePartPipeline(rp, samples, false))) return fail("cannot create the part pipeline");
+    if (!wirePipeline && !(wirePipeline = makePartPipeline(rp, samples, true))) return fail("cannot create the wireframe pipeline");
+    if (!gridPipeline && !(gridPipeline = makeLinePipeline(rp, samples, true))) return fail("cannot create the grid pipeline");
+    if (!overlayPipeline && !(overlayPipeline = makeLinePipeline(rp, samples, false))) return fail("cannot create the overlay pipeline");
+    return true;
+  }
+
+  void addLine(glm::vec3 a, glm::vec3 b, glm::vec4 color) {
+    lines.push_back({{a.x, a.y, a.z}, {color.r, color.g, color.b, color.a}});
+    lines.push_back({{b.x, b.y, b.z}, {color.r, color.g, color.b, color.a}});
+  }
+
+  void buildLines() {
+    lines.clear();
+    if (state.showGrid && state.gridStep > 0) {
+      const float e = state.gridExtent, s = state.gridStep;
+      const glm::vec3 c0 = state.gridCenter;
+      const int n = static_cast<int>(std::floor(e / s));
+      for (int i = -n; i <= n; ++i) {
+        const float t = float(i) * s;
+        // Every fourth line is stronger, like graph paper.
+        const glm::vec4 c = (i % 4 == 0) ? glm::vec4(0.55f, 0.58f, 0.62f, 0.32f) : glm::vec4(0.45f, 0.48f, 0.52f, 0.14f);
+        addLine(c0 + glm::vec3(t, 0, -e), c0 + glm::vec3(t, 0, e), c);
+        addLine(c0 + glm::vec3(-e, 0, t), c0 + glm::vec3(e, 0, t), c);
+      }
+    }
+    if (state.showAxes) {  // at the world origin, hidden by the model like the grid
+      const float len = std::max(state.gridStep * 2.0f, 1.0f);
+      addLine({0, 0, 0}, {len, 0, 0}, {0.95f, 0.3f, 0.3f, 1});
+      addLine({0, 0, 0}, {0, len, 0}, {0.4f, 0.9f, 0.35f, 1});
+      addLine({0, 0, 0}, {0, 0, len}, {0.35f, 0.55f, 1.0f, 1});
+    }
+    gridVertexCount = static_cast<int>(lines.size());
+    if (state.tint == core::TintMode::Sockets) {
+      const glm::vec4 magenta(1.0f, 0.25f, 0.85f, 1.0f);
+      for (const auto& socket : state.sockets) {
+        const glm::vec3 p = socket.position;
+        const float r = state.markerSize;
+        const glm::vec3 x(r, 0, 0), y(0, r, 0), z(0, 0, r);
+        addLine(p - x, p + x, magenta);
+        addLine(p - y, p + y, magenta);
+        addLine(p - z, p + z, magenta);
+        // A diamond around it so it reads at a glance.
+        addLine(p + x, p + y, magenta); addLine(p + y, p - x, magenta);
+        addLine(p - x, p - y, magenta); addLine(p - y, p + x, magenta);
+        addLine(p + z, p + y, magenta); addLine(p + y, p - z, magenta);
+        addLine(p - z, p - y, magenta); addLine(p - y, p + z, magenta);
+      }
+    }
+    overlayVertexCount = static_cast<int>(lines.size()) - gridVertexCount;
+  }
+
+  void writeUniforms(QRhiResourceUpdateBatch* batch) {
+    gpu::FrameBlock frame{};
+    const glm::mat4 viewProj = toGlm(rhi->clipSpaceCorrMatrix()) * state.projection * state.view;
+    copyMat(frame.viewProj, viewProj);
+    copyVec(frame.cameraPos, glm::vec4(state.eye, 1));
+    copyVec(frame.keyDir, glm::vec4(glm::normalize(glm::vec3(0.45f, 0.8f, 0.55f)), 0.75f));
+    copyVec(frame.fillDir, glm::vec4(glm::normalize(glm::vec3(-0.7f, 0.2f, -0.3f)), 0.25f));
+    copyVec(frame.skyColor, glm::vec4(0.62f, 0.66f, 0.72f, 0.55f));
+    copyVec(frame.groundColor, glm::vec4(0.30f, 0.27f, 0.24f, 0.0f));
+    copyVec(frame.highlightColor, glm::vec4(1.0f, 0.85f, 0.1f, 0.45f));
+    frame.mode[0] = static_cast<int>(state.tint);
+    frame.mode[1] = 1;  // targets are plain RGBA8: encode sRGB in the shader
+    frame.mode[2] = state.tint == core::TintMode::Wireframe ? 1 : 0;
+    copyVec(frame.wire, glm::vec4(1.2f, 0.05f, 0.05f, 0.06f));
+    batch->updateDynamicBuffer(frameUbo.get(), 0, sizeof(frame), &frame);
+
+    const bool skinned = skin != nullptr;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      gpu::PartBlock block{};
+      // A skinned mesh is posed by its bones: its one draw has no model matrix.
+      const glm::mat4 model = (!skinned && p < state.partWorlds.size()) ? state.partWorlds[p] : glm::mat4(1.0f);
+      copyMat(block.model, model);
+      copyMat(block.normalMatrix, glm::mat4(glm::inverseTranspose(glm::mat3(model))));
+      const glm::vec3 tint = p < state.partTints.size() ? state.partTints[p] : glm::vec3(0.7f);
+      const bool highlighted = static_cast<int>(p) == state.highlightPart;
+      copyVec(block.tint, glm::vec4(tint, highlighted ? 1.0f : 0.0f));
+      batch->updateDynamicBuffer(partUbo.get(), static_cast<int>(p) * partSlot, sizeof(block), &block);
+    }
+
+    buildLines();
+    const int bytes = static_cast<int>(lines.size() * sizeof(gpu::LineVertex));
+    if (bytes > lineCapacity) {
+      lineVbuf.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::VertexBuffer, bytes));
+      lineCapacity = lineVbuf->create() ? bytes : 0;
+    }
+    if (bytes > 0 && lineVbuf) batch->updateDynamicBuffer(lineVbuf.get(), 0, bytes, lines.data());
+  }
+};
+
+RigRenderer::RigRenderer(RhiDevice& device) : m_impl(std::make_unique<Impl>(device)) {}
+RigRenderer::~RigRenderer() = default;
+
+void RigRenderer::setModel(std::shared_ptr<const core::LoadedRun> run) {
+  m_run = std::move(run);
+  m_impl->needsUpload = true;
+}
+
+bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize,
+                          const FrameState& state) {
+  Impl& d = *m_impl;
+  d.state = state;
+  QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
+  if (d.needsUpload) {
+    d.uploadedRun = m_run;
+    d.needsUpload = false;
+    if (d.uploadedRun && !d.upload(batch)) {
+      batch->release();
+      return false;
+    }
+    if (!d.uploadedRun) d.parts.clear();
+  }
+  if (!d.ensureCommon(batch) || !d.ensurePipelines(renderPass, sampleCount)) {
+    batch->release();
+    return false;
+  }
+  if (state.tint == core::TintMode::Wireframe && d.uploadedRun) d.buildWireframe(batch);
+  d.writeUniforms(batch);
+
+  if (d.skin) {
+    d.skin->record(cb, batch, state.bones);
+  } else {
+    cb->resourceUpdate(batch);
+  }
+  return true;
+}
+
+void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
+  Impl& d = *m_impl;
+  if (!d.partPipeline || rect.isEmpty()) return;
+  // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
+  // the bound pipeline: bind first, then set them.
+  const int bottom = targetSize.height() - (rect.y() + rect.height());
+  const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height()));
+  const QRhiScissor scissor(rect.x(), bottom, rect.width(), rect.height());
+  const auto bind = [&](QRhiGraphicsPipeline* ps) {
+    cb->setGraphicsPipeline(ps);
+    cb->setViewport(viewport);
+    cb->setScissor(scissor);
+  };
+  const bool wire = d.state.tint == core::TintMode::Wireframe;
+  for (std::size_t p = 0; p < d.parts.size(); ++p) {
+    const GpuPart& part = d.parts[p];
+    if (part.indexCount == 0) continue;  // a socket
+    if (p < d.state.partHidden.size() && d.state.partHidden[p]) continue;
+    const QRhiCommandBuffer::DynamicOffset offset(1, quint32(p) * quint32(d.partSlot));
+    if (wire && part.wirePositions) {
+      bind(d.wirePipeline.get());
+      cb->setShaderResources(d.partSrb.get(), 1, &offset);
+      const QRhiCommandBuffer::VertexInput inputs[] = {{part.wirePositions.get(), 0}, {part.wireNormals.get(), 0},
+                                                      {part.wireColors.get(), 0}, {part.wireBary.get(), 0}};
+      cb->setVertexInput(0, 4, inputs);
+      cb->draw(part.wireVertexCount);
+    } else {
+      bind(d.partPipeline.get());
+      cb->setShaderResources(d.partSrb.get(), 1, &offset);
+      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0}, {part.normals.get(), 0},
+                                                      {part.colors.get(), 0}, {d.constantBary.get(), 0}};
+      cb->setVertexInput(0, 4, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
+      cb->drawIndexed(part.indexCount);
+    }
+  }
+  if (d.lineVbuf && !d.lines.empty()) {
+    const QRhiCommandBuffer::VertexInput input(d.lineVbuf.get(), 0);
+    if (d.gridVertexCount > 0) {
+      bind(d.gridPipeline.get());
+      cb->setShaderResources(d.lineSrb.get());
+      cb->setVertexInput(0, 1, &input);
+      cb->draw(quint32(d.gridVertexCount));
+    }
+    if (d.overlayVertexCount > 0) {
+      bind(d.overlayPipeline.get());
+      cb->setShaderResources(d.lineSrb.get());
+      cb->setVertexInput(0, 1, &input);
+      cb->draw(quint32(d.overlayVertexCount), 1, quint32(d.gridVertexCount), 0);
+    }
+  }
+}
+
+MemoryReport RigRenderer::memoryReport() const {
+  const Impl& d = *m_impl;
+  MemoryReport report;
+  const core::LoadedRun* run = d.uploadedRun.get();
+  for (std::size_t p = 0; p < d.parts.size(); ++p) {
+    PartMemory m;
+    if (run && p < run->rig.parts().size() && run->kind != core::RunKind::SkinnedMesh) m.name = run->rig.parts()[p].name;
+    else if (run) m.name = run->source.filename().string();
+    m.vertexBytes = d.parts[p].vertexBytes + d.parts[p].wireBytes;
+    m.indexBytes = d.parts[p].indexBytes;
+    m.uniformBytes = static_cast<std::size_t>(d.partSlot);
+    report.vertexBytes += m.vertexBytes;
+    report.indexBytes += m.indexBytes;
+    report.parts.push_back(std::move(m));
+  }
+  report.uniformBytes = (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) + (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
+  report.storageBytes = d.skin ? d.skin->bytes() : 0;
+  report.overlayBytes = static_cast<std::size_t>(d.lineCapacity) + (d.constantBary ? 12 : 0);
+  report.cpuBytes = run ? run->cpuBytes() : 0;
+  return report;
+}
+
+void RigRenderer::releaseResources() {
+  auto device = &m_impl->device;
+  m_impl = std::make_unique<Impl>(*device);
+  m_impl->needsUpload = m_run != nullptr;
+}
+
+}  // namespace riglens::render

@@ -1,0 +1,300 @@
+#include "riglens/render/splat/splat_renderer.h"
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+#include <glm/glm.hpp>
+
+#include <QtCore/QDebug>
+#include <QtGui/QMatrix4x4>
+#include <QtGui/private/qrhi_p.h>
+
+#include "device/compute_buffers.h"
+#include "riglens/render/splat/gpu_sort.h"
+#include "device/shader_library.h"
+
+namespace riglens::render {
+
+namespace {
+
+constexpr int kProjectGroup = 256;  // local_size_x of splat_project.comp
+
+struct ViewBlock {  // std140, splat_project.comp / splat.vert
+  float view[16];
+  float proj[16];
+  float viewport[4];   // width, height, fx, fy
+  std::uint32_t count[4];  // splats, flip y
+};
+static_assert(sizeof(ViewBlock) == 160);
+
+// Whether a sphere lies wholly outside one plane of the frustum of
+// `viewProj` (OpenGL clip conventions; planes after Gribb and Hartmann).
+bool sphereOutsideFrustum(const glm::mat4& viewProj, glm::vec3 centre, float radius) {
+  const glm::mat4 m = glm::transpose(viewProj);  // rows of viewProj as columns
+  const glm::vec4 planes[6] = {m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1], m[3] + m[2], m[3] - m[2]};
+  for (const glm::vec4& plane : planes) {
+    const float length = glm::length(glm::vec3(plane));
+    if (length > 0 && (glm::dot(glm::vec3(plane), centre) + plane.w) / length < -radius) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+struct SplatRenderer::Impl {
+  RhiDevice& device;
+  QRhi* rhi;
+  explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()) {}
+  std::shared_ptr<const core::GaussianCloud> cloud;
+  bool cloudPending = false, sinkPending = false;
+  std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
+  SplatSinkBuffers sink, nextSink;
+  std::uint32_t count = 0;
+  std::unique_ptr<QRhiBuffer> ubo, projected;
+  std::unique_ptr<GpuRadixSort> sort;
+  std::unique_ptr<QRhiShaderResourceBindings> projectSrb, drawSrb;
+  std::unique_ptr<QRhiComputePipeline> project;
+  std::unique_ptr<QRhiGraphicsPipeline> draw;
+  QVector<quint32> rpFormat;
+  int samples = 0;
+  bool dirty = true;
+  glm::mat4 lastView{0.0f}, lastProj{0.0f};
+  QSize lastSize;
+  std::size_t sortedFrames = 0, culledFrames = 0;
+  SplatPasses passes;
+  std::optional<glm::vec4> sphere;  // owner-supplied bounds: xyz centre, w radius
+  bool outside = false;             // this frame's sphere lies outside the frustum
+
+  std::string failure;
+
+  bool fail(const char* what) {
+    qWarning("riglens::render::SplatRenderer: %s", what);
+    failure = what;
+    return false;
+  }
+
+  // A .ply cloud: the renderer owns the sink and uploads it once.
+  bool adoptCloud(QRhiResourceUpdateBatch* batch) {
+    const std::uint32_t n = std::uint32_t(cloud ? cloud->count : 0);
+    owned = {};
+    sink = {};
+    if (n == 0) return true;
+    std::vector<float> c(n * 4), a(n * 4), b(n * 4);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (int k = 0; k < 3; ++k) c[i * 4 + std::uint32_t(k)] = cloud->positions[i * 3 + std::uint32_t(k)];
+      c[i * 4 + 3] = 1.0f;
+      const float* s = &cloud->covariance[i * 6];
+      a[i * 4] = s[0]; a[i * 4 + 1] = s[1]; a[i * 4 + 2] = s[2]; a[i * 4 + 3] = s[3];
+      b[i * 4] = s[4]; b[i * 4 + 1] = s[5]; b[i * 4 + 2] = 0; b[i * 4 + 3] = 0;
+    }
+    owned[0] = newStorageBuffer(rhi, n * 16);
+    owned[1] = newStorageBuffer(rhi, n * 16);
+    owned[2] = newStorageBuffer(rhi, n * 16);
+    owned[3] = newStorageBuffer(rhi, n * 4);
+    if (!owned[0] || !owned[1] || !owned[2] || !owned[3]) return fail("cannot allocate the splat buffers");
+    batch->uploadStaticBuffer(owned[0].get(), 0, int(n * 16), c.data());
+    batch->uploadStaticBuffer(owned[1].get(), 0, int(n * 16), a.data());
+    batch->uploadStaticBuffer(owned[2].get(), 0, int(n * 16), b.data());
+    batch->uploadStaticBuffer(owned[3].get(), 0, int(n * 4), cloud->color.data());
+    sink = {owned[0].get(), owned[1].get(), owned[2].get(), owned[3].get(), n};
+    return true;
+  }
+
+  // The projection output, the sort and the bindings over `sink`.
+  bool build() {
+    count = sink.capacity;
+    draw.reset();
+    sort.reset();
+    if (count == 0) return true;
+    projected = newStorageBuffer(rhi, std::size_t(count) * 32);
+    ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(ViewBlock)));
+    if (!projected || !ubo->create()) return fail("cannot allocate the splat projection buffers");
+    auto sorter = GpuRadixSort::create(device, count);
+    if (!sorter) return fail(sorter.error().message.c_str());
+    sort = std::move(sorter).value();
+    const auto cs = QRhiShaderResourceBinding::ComputeStage;
+    projectSrb.reset(rhi->newShaderResourceBindings());
+    projectSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, cs, ubo.get()),
+                             QRhiShaderResourceBinding::bufferLoad(1, cs, sink.center),
+                             QRhiShaderResourceBinding::bufferLoad(2, cs, sink.covarianceA),
+                             QRhiShaderResourceBinding::bufferLoad(3, cs, sink.covarianceB),
+                             QRhiShaderResourceBinding::bufferLoad(4, cs, sink.color),
+                             QRhiShaderResourceBinding::bufferStore(5, cs, projected.get()),
+                             QRhiShaderResourceBinding::bufferStore(6, cs, sort->keys()),
+                             QRhiShaderResourceBinding::bufferStore(7, cs, sort->values())});
+    auto shader = loadShader("splat_project.comp");
+    if (!shader) return fail(shader.error().message.c_str());
+    project.reset(rhi->newComputePipeline());
+    project->setShaderStage({QRhiShaderStage::Compute, *shader});
+    project->setShaderResourceBindings(projectSrb.get());
+    if (!projectSrb->create() || !project->create()) return fail("cannot create the projection pipeline");
+    const auto vs = QRhiShaderResourceBinding::VertexStage;
+    drawSrb.reset(rhi->newShaderResourceBindings());
+    drawSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, vs, ubo.get()),
+                          QRhiShaderResourceBinding::bufferLoad(1, vs, projected.get()),
+                          QRhiShaderResourceBinding::bufferLoad(2, vs, sort->values())});
+    if (!drawSrb->create()) return fail("cannot create the splat bindings");
+    return true;
+  }
+
+  bool ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount) {
+    if (draw && rp->serializedFormat() == rpFormat && sampleCount == samples) return true;
+    auto vs = loadShader("splat.vert"), fs = loadShader("splat.frag");
+    if (!vs || !fs) return fail("splat shaders missing");
+    draw.reset(rhi->newGraphicsPipeline());
+    draw->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
+    draw->setVertexInputLayout({});
+    QRhiGraphicsPipeline::TargetBlend blend;  // premultiplied, back to front
+    blend.enable = true;
+    blend.srcColor = QRhiGraphicsPipeline::One;
+    blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+    blend.srcAlpha = QRhiGraphicsPipeline::One;
+    blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+    draw->setTargetBlends({blend});
+    // Composited with whatever drew before in the pass (the voxel renderer's
+    // depth): hidden splats are rejected; splats never write depth, their
+    // order comes from the sort.
+    draw->setDepthTest(true);
+    draw->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
+    draw->setDepthWrite(false);
+    draw->setFlags(QRhiGraphicsPipeline::UsesScissor);
+    draw->setSampleCount(sampleCount);
+    draw->setShaderResourceBindings(drawSrb.get());
+    draw->setRenderPassDescriptor(rp);
+    if (!draw->create()) return fail("cannot create the splat pipeline");
+    rpFormat = rp->serializedFormat();
+    samples = sampleCount;
+    return true;
+  }
+};
+
+SplatRenderer::SplatRenderer(RhiDevice& device) : m_impl(std::make_unique<Impl>(device)) {}
+SplatRenderer::~SplatRenderer() = default;
+
+void SplatRenderer::setCloud(std::shared_ptr<const core::GaussianCloud> cloud) {
+  m_impl->cloud = std::move(cloud);
+  m_impl->cloudPending = true;
+  m_impl->sinkPending = false;
+}
+
+void SplatRenderer::setSink(const SplatSinkBuffers& sink) {
+  m_impl->cloud.reset();
+  m_impl->cloudPending = false;
+  m_impl->nextSink = sink;
+  m_impl->sinkPending = true;
+}
+
+bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount, QSize size, const FrameState& state) {
+  Impl& d = *m_impl;
+  QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
+  if (d.cloudPending || d.sinkPending) {
+    d.failure.clear();
+    bool ok = true;
+    if (d.cloudPending) {
+      ok = d.adoptCloud(batch);
+    } else {
+      d.owned = {};
+      d.sink = d.nextSink;
+    }
+    d.cloudPending = d.sinkPending = false;
+    d.dirty = true;
+    if (!ok || !d.build()) {
+      d.sink = {};
+      d.count = 0;
+      batch->release();
+      return false;
+    }
+  }
+  if (d.count == 0) {
+    cb->resourceUpdate(batch);
+    return true;
+  }
+  if (!d.ensurePipeline(rp, sampleCount)) {
+    batch->release();
+    return false;
+  }
+  d.outside = d.sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*d.sphere), d.sphere->w);
+  if (d.outside) {  // nothing of it can show: no projection, no sort, no quads
+    ++d.culledFrames;
+    cb->resourceUpdate(batch);
+    return true;
+  }
+  if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize) {
+    cb->resourceUpdate(batch);  // the last projection and order still hold
+    return true;
+  }
+  d.dirty = false;
+  d.lastView = state.view;
+  d.lastProj = state.projection;
+  d.lastSize = size;
+  ++d.sortedFrames;
+  const QMatrix4x4 corr = d.rhi->clipSpaceCorrMatrix();
+  glm::mat4 correction;
+  std::memcpy(&correction[0][0], corr.constData(), 64);
+  const glm::mat4 proj = correction * state.projection;
+  ViewBlock block{};
+  std::memcpy(block.view, &state.view[0][0], 64);
+  std::memcpy(block.proj, &proj[0][0], 64);
+  block.viewport[0] = float(size.width());
+  block.viewport[1] = float(size.height());
+  block.viewport[2] = state.projection[0][0] * float(size.width()) * 0.5f;   // focal lengths in pixels
+  block.viewport[3] = state.projection[1][1] * float(size.height()) * 0.5f;
+  block.count[0] = d.count;
+  block.count[1] = correction[1][1] < 0 ? 1u : 0u;
+  batch->updateDynamicBuffer(d.ubo.get(), 0, sizeof(block), &block);
+  if (!d.passes.project) {
+    cb->resourceUpdate(batch);
+    return true;
+  }
+  cb->beginComputePass(batch);
+  cb->setComputePipeline(d.project.get());
+  cb->setShaderResources(d.projectSrb.get());
+  cb->dispatch(int((d.count + kProjectGroup - 1) / kProjectGroup), 1, 1);
+  cb->endComputePass();
+  if (d.passes.sort) d.sort->encode(cb, d.count);
+  return true;
+}
+
+void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
+  Impl& d = *m_impl;
+  if (!d.draw || d.count == 0 || !d.passes.raster || d.outside) return;
+  const int bottom = target.height() - (rect.y() + rect.height());
+  cb->setGraphicsPipeline(d.draw.get());
+  cb->setViewport(QRhiViewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height())));
+  cb->setScissor(QRhiScissor(rect.x(), bottom, rect.width(), rect.height()));
+  cb->setShaderResources(d.drawSrb.get());
+  cb->draw(6, d.count);
+}
+
+BufferList SplatRenderer::buffers() const {
+  const Impl& d = *m_impl;
+  BufferList list;
+  if (d.count == 0) return list;
+  if (d.owned[0])
+    list = {bufferBytes("splat centres", d.owned[0].get()), bufferBytes("splat covariance A", d.owned[1].get()),
+            bufferBytes("splat covariance B", d.owned[2].get()), bufferBytes("splat colours", d.owned[3].get())};
+  list.push_back(bufferBytes("splat view", d.ubo.get()));
+  list.push_back(bufferBytes("splat projection", d.projected.get()));
+  if (d.sort)
+    for (auto& b : d.sort->buffers()) list.push_back(std::move(b));
+  return list;
+}
+
+std::string SplatRenderer::failure() const { return m_impl->failure; }
+
+std::size_t SplatRenderer::gpuBytes() const { return totalBytes(buffers()); }
+void SplatRenderer::markGaussiansChanged() { m_impl->dirty = true; }
+std::size_t SplatRenderer::sortedFrames() const { return m_impl->sortedFrames; }
+void SplatRenderer::setPasses(SplatPasses passes) { m_impl->passes = passes; }
+std::size_t SplatRenderer::culledFrames() const { return m_impl->culledFrames; }
+
+void SplatRenderer::setBoundingSphere(glm::vec3 centre, float radius) {
+  if (std::isfinite(radius) && radius > 0 && std::isfinite(centre.x + centre.y + centre.z))
+    m_impl->sphere = glm::vec4(centre, radius);
+  else
+    m_impl->sphere.reset();
+}
+
+}  // namespace riglens::render
