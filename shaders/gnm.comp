@@ -1,30 +1,23 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_GNM
+#include "shader_interface.h"
 // GNM on the GPU: expression (active coefficients only) + gaze + neck seam +
 // 4-influence LBS, one invocation per vertex, metres. CPU reference:
-// engine/core gnm.h (gnmPose); parity: tests/render. Layouts mirrored in
-// engine/render/src/gpu_layouts.h.
-layout(local_size_x = 64) in;
-
-layout(std140, binding = 0) uniform Params {
-    uint vertexCount;
-    uint coeffCount;
-    uint activeCount;
-    uint flags;          // bit 0: stitch present, bit 1: gaze left, bit 2: gaze right
-    vec4 eyePos[2];
-    mat4 eyeRot[2];      // rotation in the upper 3x3
-} params;
+// engine/core gnm.h (gnmPose); parity: tests/render. Interface: shader_interface.h.
+layout(local_size_x = kGnmGroupSize) in;
 
 struct Active { uint index; float scale; };
 
-layout(std430, binding = 1) readonly buffer Neutral { float neutral[]; };
-layout(std430, binding = 2) readonly buffer Basis { uint basis[]; };          // fp16 pairs, vertex-major (V,E,3)
-layout(std430, binding = 3) readonly buffer Actives { Active actives[]; };
-layout(std430, binding = 4) readonly buffer EyeWeights { float eyeWeights[]; };  // (2, V)
-layout(std430, binding = 5) readonly buffer Stitch { float stitch[]; };
-layout(std430, binding = 6) readonly buffer SkinIndex { uvec4 skinIndex[]; };
-layout(std430, binding = 7) readonly buffer SkinWeight { vec4 skinWeight[]; };
-layout(std430, binding = 8) readonly buffer Skin { mat4 skin[]; };
-layout(std430, binding = 9) writeonly buffer Posed { float posed[]; };
+layout(std430, binding = kGnmNeutral) readonly buffer Neutral { float neutral[]; };
+layout(std430, binding = kGnmBasis) readonly buffer Basis { uint basis[]; };          // fp16 pairs, vertex-major (V,E,3)
+layout(std430, binding = kGnmActives) readonly buffer Actives { Active actives[]; };
+layout(std430, binding = kGnmEyeWeights) readonly buffer EyeWeights { float eyeWeights[]; };  // (2, V)
+layout(std430, binding = kGnmStitch) readonly buffer Stitch { float stitch[]; };
+layout(std430, binding = kGnmSkinIndex) readonly buffer SkinIndex { uvec4 skinIndex[]; };
+layout(std430, binding = kGnmSkinWeight) readonly buffer SkinWeight { vec4 skinWeight[]; };
+layout(std430, binding = kGnmSkin) readonly buffer Skin { mat4 skin[]; };
+layout(std430, binding = kGnmPosed) writeonly buffer Posed { float posed[]; };
 
 float basisLane(uint lane)
 {
@@ -46,7 +39,7 @@ void main()
     }
     p += acc;
     for (int e = 0; e < 2; ++e) {
-        if ((params.flags & (2u << e)) == 0u)
+        if ((params.flags & (kGnmGazeLeftFlag << e)) == 0u)
             continue;
         float w = eyeWeights[uint(e) * params.vertexCount + v];
         if (w == 0.0)
@@ -54,7 +47,7 @@ void main()
         vec3 d = p - params.eyePos[e].xyz;
         p += w * (mat3(params.eyeRot[e]) * d - d);
     }
-    if ((params.flags & 1u) != 0u)
+    if ((params.flags & kGnmStitchFlag) != 0u)
         p += vec3(stitch[3u * v], stitch[3u * v + 1u], stitch[3u * v + 2u]);
     uvec4 j = skinIndex[v];
     vec4 w = skinWeight[v];

@@ -1,29 +1,18 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_LIFT
+#include "shader_interface.h"
 // The debug vertex lift: one isotropic gaussian per vertex into the splat
 // sink. CPU reference: engine/core character_view.h (debugLiftCpu); the 96-byte
 // uniform is written by writeDebugLiftParams. Parity: tests/render.
-layout(local_size_x = 64) in;
+layout(local_size_x = kLiftGroupSize) in;
 
-layout(std140, binding = 0) uniform LiftParams {
-    uint vertexCount;
-    uint slotOffset;
-    uint slotCount;
-    uint shading;        // 0 tint, 1 normal, 2 flat
-    vec4 row0;
-    vec4 row1;
-    vec4 row2;
-    float sigma;
-    float opacity;
-    vec2 pad;
-    vec4 centre;         // the fit centroid ("centroid" is a GLSL keyword)
-} params;
-
-layout(std430, binding = 1) readonly buffer Positions { float positions[]; };
-layout(std430, binding = 2) readonly buffer Tints { uint tints[]; };
-layout(std430, binding = 3) buffer Centers { vec4 centers[]; };
-layout(std430, binding = 4) buffer CovA { vec4 covA[]; };
-layout(std430, binding = 5) buffer CovB { vec4 covB[]; };
-layout(std430, binding = 6) buffer Colors { uint colors[]; };
+layout(std430, binding = kLiftPositions) readonly buffer Positions { float positions[]; };
+layout(std430, binding = kLiftTints) readonly buffer Tints { uint tints[]; };
+layout(std430, binding = kLiftCenters) buffer Centers { vec4 centers[]; };
+layout(std430, binding = kLiftCovA) buffer CovA { vec4 covA[]; };
+layout(std430, binding = kLiftCovB) buffer CovB { vec4 covB[]; };
+layout(std430, binding = kLiftColors) buffer Colors { uint colors[]; };
 
 bool finite3(vec3 v)
 {

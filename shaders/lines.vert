@@ -1,19 +1,10 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_FRAME
+#include "shader_interface.h"
 // Overlay lines (ground grid, axis gizmo, socket markers) in world space.
 layout(location = 0) in vec3 position;
 layout(location = 1) in vec4 color;  // sRGB display colour, alpha for fading
-
-layout(std140, binding = 0) uniform Frame {
-    mat4 viewProj;
-    vec4 cameraPos;
-    vec4 keyDir;
-    vec4 fillDir;
-    vec4 skyColor;
-    vec4 groundColor;
-    vec4 highlightColor;
-    ivec4 mode;
-    vec4 wire;
-} frame;
 
 layout(location = 0) out vec4 vColor;
 

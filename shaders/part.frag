@@ -1,27 +1,13 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_FRAME
+#define RIGLENS_WANT_PART
+#include "shader_interface.h"
 // Review shading: vertex colour (or a QA tint) lit by a key and a fill light
 // over a hemispheric ambient term, in linear space, encoded to sRGB on output.
 layout(location = 0) in vec3 vNormal;
 layout(location = 1) in vec3 vColor;
 layout(location = 2) in vec3 vBary;
-
-layout(std140, binding = 0) uniform Frame {
-    mat4 viewProj;
-    vec4 cameraPos;
-    vec4 keyDir;
-    vec4 fillDir;
-    vec4 skyColor;
-    vec4 groundColor;
-    vec4 highlightColor;
-    ivec4 mode;
-    vec4 wire;
-} frame;
-
-layout(std140, binding = 1) uniform Part {
-    mat4 model;
-    mat4 normalMatrix;
-    vec4 tint;
-} part;
 
 layout(location = 0) out vec4 fragColor;
 

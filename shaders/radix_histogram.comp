@@ -1,19 +1,15 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_SORT
+#include "shader_interface.h"
 // GPU radix sort, pass 1 of 3 per 8-bit digit: per-block digit counts,
 // written digit-major (hist[digit * blockCount + block]) so one exclusive
 // scan gives every block its output offset per digit. CPU reference:
 // std::stable_sort on the keys; parity: tests/render (tst_render_character).
-layout(local_size_x = 256) in;
+layout(local_size_x = kSortGroupSize) in;
 
-layout(std140, binding = 0) uniform Params {
-    uint count;
-    uint shift;
-    uint blockCount;
-    uint pad;
-} params;
-
-layout(std430, binding = 1) readonly buffer Keys { uint keys[]; };
-layout(std430, binding = 2) writeonly buffer Hist { uint hist[]; };
+layout(std430, binding = kHistogramKeys) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = kHistogramCounts) writeonly buffer Hist { uint hist[]; };
 
 shared uint counts[256];
 

@@ -1,18 +1,14 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_SORT
+#include "shader_interface.h"
 // GPU radix sort, pass 2 of 3: exclusive prefix sum over the whole histogram
 // (256 * blockCount entries) in one workgroup: each invocation sums a
 // contiguous chunk, the 256 chunk sums are scanned in shared memory, then
 // each invocation writes its chunk's running offsets.
-layout(local_size_x = 256) in;
+layout(local_size_x = kSortGroupSize) in;
 
-layout(std140, binding = 0) uniform Params {
-    uint count;
-    uint shift;
-    uint blockCount;
-    uint pad;
-} params;
-
-layout(std430, binding = 1) buffer Hist { uint hist[]; };
+layout(std430, binding = kScanCounts) buffer Hist { uint hist[]; };
 
 shared uint sums[256];
 

@@ -1,21 +1,17 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_SORT
+#include "shader_interface.h"
 // GPU radix sort, pass 3 of 3: each element goes to its block's offset for
 // its digit plus its rank among the block's earlier elements with the same
 // digit, which keeps the sort stable (so 4 passes of 8 bits sort 32-bit keys).
-layout(local_size_x = 256) in;
+layout(local_size_x = kSortGroupSize) in;
 
-layout(std140, binding = 0) uniform Params {
-    uint count;
-    uint shift;
-    uint blockCount;
-    uint pad;
-} params;
-
-layout(std430, binding = 1) readonly buffer KeysIn { uint keysIn[]; };
-layout(std430, binding = 2) readonly buffer ValuesIn { uint valuesIn[]; };
-layout(std430, binding = 3) readonly buffer Hist { uint hist[]; };
-layout(std430, binding = 4) writeonly buffer KeysOut { uint keysOut[]; };
-layout(std430, binding = 5) writeonly buffer ValuesOut { uint valuesOut[]; };
+layout(std430, binding = kScatterKeysIn) readonly buffer KeysIn { uint keysIn[]; };
+layout(std430, binding = kScatterValuesIn) readonly buffer ValuesIn { uint valuesIn[]; };
+layout(std430, binding = kScatterCounts) readonly buffer Hist { uint hist[]; };
+layout(std430, binding = kScatterKeysOut) writeonly buffer KeysOut { uint keysOut[]; };
+layout(std430, binding = kScatterValuesOut) writeonly buffer ValuesOut { uint valuesOut[]; };
 
 shared uint digits[256];
 

@@ -1,20 +1,18 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_SKIN
+#include "shader_interface.h"
 // Linear blend skinning of a skinned mesh.glb (bones = rig parts). CPU
 // reference: engine/core skinning.h (skinMesh); parity: tests/render.
-layout(local_size_x = 64) in;
+layout(local_size_x = kSkinGroupSize) in;
 
-layout(std140, binding = 0) uniform Params {
-    uint vertexCount;
-    uint boneCount;
-} params;
-
-layout(std430, binding = 1) readonly buffer RestPositions { float restPositions[]; };
-layout(std430, binding = 2) readonly buffer RestNormals { float restNormals[]; };
-layout(std430, binding = 3) readonly buffer Joints { uvec4 joints[]; };
-layout(std430, binding = 4) readonly buffer Weights { vec4 weights[]; };
-layout(std430, binding = 5) readonly buffer Bones { mat4 bones[]; };
-layout(std430, binding = 6) writeonly buffer OutPositions { float outPositions[]; };
-layout(std430, binding = 7) writeonly buffer OutNormals { float outNormals[]; };
+layout(std430, binding = kSkinRestPositions) readonly buffer RestPositions { float restPositions[]; };
+layout(std430, binding = kSkinRestNormals) readonly buffer RestNormals { float restNormals[]; };
+layout(std430, binding = kSkinJoints) readonly buffer Joints { uvec4 joints[]; };
+layout(std430, binding = kSkinWeights) readonly buffer Weights { vec4 weights[]; };
+layout(std430, binding = kSkinBones) readonly buffer Bones { mat4 bones[]; };
+layout(std430, binding = kSkinOutPositions) writeonly buffer OutPositions { float outPositions[]; };
+layout(std430, binding = kSkinOutNormals) writeonly buffer OutNormals { float outNormals[]; };
 
 void main()
 {

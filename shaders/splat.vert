@@ -1,14 +1,11 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_SPLAT_VIEW
+#include "shader_interface.h"
 // One screen-aligned quad per sorted splat (6 vertices, instanced), sized
 // from its projected radius; the fragment evaluates the 2D gaussian.
-layout(std140, binding = 0) uniform View {
-    mat4 view;
-    mat4 proj;
-    vec4 viewport;
-    uvec4 count;
-} u;
-layout(std430, binding = 1) readonly buffer Projected { vec4 projected[]; };
-layout(std430, binding = 2) readonly buffer Order { uint order[]; };
+layout(std430, binding = kDrawProjected) readonly buffer Projected { vec4 projected[]; };
+layout(std430, binding = kDrawOrder) readonly buffer Order { uint order[]; };
 
 layout(location = 0) out vec2 vOffset;   // pixels from the centre
 layout(location = 1) out vec3 vConic;

@@ -1,26 +1,22 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_SPLAT_VIEW
+#include "shader_interface.h"
 // Splat projection: each gaussian of the sink -> screen centre, 2D conic
 // (EWA: J W Sigma W^T J^T + 0.3 px^2 low-pass, inverted), radius (3 sigma of
 // the major axis), and a depth key for the back-to-front sort. Culled
 // splats (transparent, behind the camera, off screen) get a degenerate
 // radius and the largest key. Zwicker et al., "EWA Volume Splatting" (2001);
 // Kerbl et al., "3D Gaussian Splatting" (2023).
-layout(local_size_x = 256) in;
+layout(local_size_x = kProjectGroupSize) in;
 
-layout(std140, binding = 0) uniform View {
-    mat4 view;
-    mat4 proj;         // with the backend's clip-space correction
-    vec4 viewport;     // width, height, fx, fy (pixels)
-    uvec4 count;       // x: splats
-} u;
-
-layout(std430, binding = 1) readonly buffer Centers { vec4 centers[]; };
-layout(std430, binding = 2) readonly buffer CovA { vec4 covA[]; };
-layout(std430, binding = 3) readonly buffer CovB { vec4 covB[]; };
-layout(std430, binding = 4) readonly buffer Colors { uint colors[]; };
-layout(std430, binding = 5) writeonly buffer Projected { vec4 projected[]; };  // 2 per splat: (ndc x, ndc y, radius px, color bits), (conic a, b, c, ndc depth)
-layout(std430, binding = 6) writeonly buffer Keys { uint keys[]; };
-layout(std430, binding = 7) writeonly buffer Values { uint values[]; };
+layout(std430, binding = kProjectCenters) readonly buffer Centers { vec4 centers[]; };
+layout(std430, binding = kProjectCovA) readonly buffer CovA { vec4 covA[]; };
+layout(std430, binding = kProjectCovB) readonly buffer CovB { vec4 covB[]; };
+layout(std430, binding = kProjectColors) readonly buffer Colors { uint colors[]; };
+layout(std430, binding = kProjectProjected) writeonly buffer Projected { vec4 projected[]; };  // 2 per splat: (ndc x, ndc y, radius px, color bits), (conic a, b, c, ndc depth)
+layout(std430, binding = kProjectKeys) writeonly buffer Keys { uint keys[]; };
+layout(std430, binding = kProjectValues) writeonly buffer Values { uint values[]; };
 
 void cull(uint i)
 {

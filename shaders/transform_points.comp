@@ -1,15 +1,13 @@
 #version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_TRANSFORM
+#include "shader_interface.h"
 // out[i] = matrix * in[i] for every point. CPU reference:
 // engine/core point_transform.h (transformPoints); parity: tests/render.
-layout(local_size_x = 64) in;
+layout(local_size_x = kTransformGroupSize) in;
 
-layout(std140, binding = 0) uniform Params {
-    mat4 matrix;
-    uint count;
-} params;
-
-layout(std430, binding = 1) readonly buffer InPoints { vec4 inPoints[]; };
-layout(std430, binding = 2) writeonly buffer OutPoints { vec4 outPoints[]; };
+layout(std430, binding = kTransformIn) readonly buffer InPoints { vec4 inPoints[]; };
+layout(std430, binding = kTransformOut) writeonly buffer OutPoints { vec4 outPoints[]; };
 
 void main()
 {

@@ -6,6 +6,7 @@
 #include <QtGui/QMatrix4x4>
 #include <QtGui/private/qrhi_p.h>
 
+#include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
@@ -49,11 +50,11 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   const int vertexBytes = static_cast<int>(vertices.size_bytes());
   std::unique_ptr<QRhiBuffer> vbuf(rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer,
                                                   std::max(vertexBytes, 1)));
-  std::unique_ptr<QRhiBuffer> ubuf(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, 64));
+  std::unique_ptr<QRhiBuffer> ubuf(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::MvpBlock)));
   if (!vbuf->create() || !ubuf->create()) return makeError(ErrorCode::Unsupported, "cannot create GPU buffers");
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
-  bindings->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, QRhiShaderResourceBinding::VertexStage, ubuf.get())});
+  bindings->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kMvpBinding, QRhiShaderResourceBinding::VertexStage, ubuf.get())});
   if (!bindings->create()) return makeError(ErrorCode::Unsupported, "cannot create shader bindings");
 
   std::unique_ptr<QRhiGraphicsPipeline> pipeline(rhi->newGraphicsPipeline());
@@ -76,7 +77,8 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
     return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
   QRhiResourceUpdateBatch* uploads = rhi->nextResourceUpdateBatch();
   if (vertexBytes > 0) uploads->uploadStaticBuffer(vbuf.get(), 0, vertexBytes, vertices.data());
-  uploads->updateDynamicBuffer(ubuf.get(), 0, 64, &mvp[0][0]);
+  const gpu::MvpBlock block{gpu::toGpu(mvp)};
+  uploads->updateDynamicBuffer(ubuf.get(), 0, sizeof(block), &block);
   cb->beginPass(target.get(), clearColor, {1.0f, 0}, uploads);
   if (!vertices.empty()) {
     cb->setGraphicsPipeline(pipeline.get());

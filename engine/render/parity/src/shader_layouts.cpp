@@ -1,37 +1,43 @@
 #include "riglens/render/parity/shader_layouts.h"
 
 #include <cstddef>
+#include <cstring>
 #include <map>
 #include <string>
 
+#include "character/lift_block.h"
 #include "device/gpu_layouts.h"
-#include "riglens/core/character/debug_lift.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
 namespace {
 
 using Offsets = std::map<std::string, int>;
+#define RIGLENS_MEMBER(Block, name) {#name, int(offsetof(gpu::Block, name))}
 
-const Offsets kFrame{{"viewProj", offsetof(gpu::FrameBlock, viewProj)},
-                     {"cameraPos", offsetof(gpu::FrameBlock, cameraPos)},
-                     {"keyDir", offsetof(gpu::FrameBlock, keyDir)},
-                     {"fillDir", offsetof(gpu::FrameBlock, fillDir)},
-                     {"skyColor", offsetof(gpu::FrameBlock, skyColor)},
-                     {"groundColor", offsetof(gpu::FrameBlock, groundColor)},
-                     {"highlightColor", offsetof(gpu::FrameBlock, highlightColor)},
-                     {"mode", offsetof(gpu::FrameBlock, mode)},
-                     {"wire", offsetof(gpu::FrameBlock, wire)}};
-const Offsets kPart{{"model", offsetof(gpu::PartBlock, model)},
-                    {"normalMatrix", offsetof(gpu::PartBlock, normalMatrix)},
-                    {"tint", offsetof(gpu::PartBlock, tint)}};
-// lift.comp's LiftParams is the 96-byte uniform core::writeDebugLiftParams writes.
-const Offsets kLift{{"vertexCount", 0}, {"slotOffset", 4}, {"slotCount", 8}, {"shading", 12}, {"row0", 16}, {"row1", 32},
-                    {"row2", 48}, {"sigma", 64}, {"opacity", 68}, {"pad", 72}, {"centre", 80}};
-const Offsets kGnm{{"vertexCount", 0}, {"coeffCount", 4}, {"activeCount", 8}, {"flags", 12}, {"eyePos", 16}, {"eyeRot", 48}};
-const Offsets kSplatView{{"view", 0}, {"proj", 64}, {"viewport", 128}, {"count", 144}};
-const Offsets kSkin{{"vertexCount", offsetof(gpu::SkinParams, vertexCount)},
-                    {"boneCount", offsetof(gpu::SkinParams, boneCount)}};
+const Offsets kFrame{RIGLENS_MEMBER(FrameBlock, viewProj),    RIGLENS_MEMBER(FrameBlock, cameraPos),
+                     RIGLENS_MEMBER(FrameBlock, keyDir),      RIGLENS_MEMBER(FrameBlock, fillDir),
+                     RIGLENS_MEMBER(FrameBlock, skyColor),    RIGLENS_MEMBER(FrameBlock, groundColor),
+                     RIGLENS_MEMBER(FrameBlock, highlightColor), RIGLENS_MEMBER(FrameBlock, mode),
+                     RIGLENS_MEMBER(FrameBlock, wire)};
+const Offsets kPart{RIGLENS_MEMBER(PartBlock, model), RIGLENS_MEMBER(PartBlock, normalMatrix), RIGLENS_MEMBER(PartBlock, tint)};
+const Offsets kSkin{RIGLENS_MEMBER(SkinParams, vertexCount), RIGLENS_MEMBER(SkinParams, boneCount)};
+const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(LiftParams, slotOffset),
+                    RIGLENS_MEMBER(LiftParams, slotCount),   RIGLENS_MEMBER(LiftParams, shading),
+                    RIGLENS_MEMBER(LiftParams, row0),        RIGLENS_MEMBER(LiftParams, row1),
+                    RIGLENS_MEMBER(LiftParams, row2),        RIGLENS_MEMBER(LiftParams, sigma),
+                    RIGLENS_MEMBER(LiftParams, opacity),     RIGLENS_MEMBER(LiftParams, pad),
+                    RIGLENS_MEMBER(LiftParams, centre)};
+const Offsets kGnm{RIGLENS_MEMBER(GnmParams, vertexCount), RIGLENS_MEMBER(GnmParams, coeffCount),
+                   RIGLENS_MEMBER(GnmParams, activeCount), RIGLENS_MEMBER(GnmParams, flags),
+                   RIGLENS_MEMBER(GnmParams, eyePos),      RIGLENS_MEMBER(GnmParams, eyeRot)};
+const Offsets kSort{RIGLENS_MEMBER(SortParams, count), RIGLENS_MEMBER(SortParams, shift), RIGLENS_MEMBER(SortParams, blockCount),
+                    RIGLENS_MEMBER(SortParams, pad)};
+const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatView, proj), RIGLENS_MEMBER(SplatView, viewport),
+                         RIGLENS_MEMBER(SplatView, count)};
+const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
+const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
+#undef RIGLENS_MEMBER
 
 core::Expected<void> check(const char* shaderFile, const char* block, const Offsets& offsets, int cppSize) {
   auto shader = loadShader(shaderFile);
@@ -43,6 +49,9 @@ core::Expected<void> check(const char* shaderFile, const char* block, const Offs
     if (ub.size > cppSize || cppSize - ub.size >= 16)
       return core::makeError(core::ErrorCode::Invalid, where + ": size " + std::to_string(ub.size) +
                                                            " vs C++ " + std::to_string(cppSize));
+    if (std::size_t(ub.members.size()) != offsets.size())
+      return core::makeError(core::ErrorCode::Invalid, where + ": " + std::to_string(ub.members.size()) + " members vs C++ " +
+                                                           std::to_string(offsets.size()));
     for (const auto& member : ub.members) {
       const auto it = offsets.find(member.name.toStdString());
       if (it == offsets.end())
@@ -56,23 +65,48 @@ core::Expected<void> check(const char* shaderFile, const char* block, const Offs
   return core::makeError(core::ErrorCode::Invalid, std::string(shaderFile) + ": no uniform block " + block);
 }
 
+// The lift block render uploads and the bytes the core writes for the same
+// parameters (every field distinct, so a swapped pair shows).
+core::Expected<void> checkLiftBytes() {
+  core::DebugLiftParams p;
+  p.vertexCount = 7;
+  p.slotOffset = 11;
+  p.slotCount = 13;
+  p.shading = core::LiftShading::Normal;
+  for (std::size_t i = 0; i < p.affine.size(); ++i) p.affine[i] = 0.5f + float(i);
+  p.sigma = 0.003f;
+  p.opacity = 0.75f;
+  p.centroid = {1.5f, -2.5f, 3.5f};
+  const gpu::LiftParams block = gpu::liftBlock(p);
+  const auto bytes = core::writeDebugLiftParams(p);
+  static_assert(sizeof(block) == bytes.size());
+  if (std::memcmp(&block, bytes.data(), bytes.size()) != 0)
+    return core::makeError(core::ErrorCode::Invalid, "lift.comp block LiftParams: render's bytes differ from core::writeDebugLiftParams");
+  return {};
+}
+
 }  // namespace
 
 core::Expected<void> verifyShaderLayouts() {
   struct Case { const char* file; const char* block; const Offsets* offsets; int size; };
-  const Case cases[] = {{"part.vert", "Frame", &kFrame, sizeof(gpu::FrameBlock)},
-                        {"part.frag", "Frame", &kFrame, sizeof(gpu::FrameBlock)},
-                        {"lines.vert", "Frame", &kFrame, sizeof(gpu::FrameBlock)},
-                        {"part.vert", "Part", &kPart, sizeof(gpu::PartBlock)},
-                        {"part.frag", "Part", &kPart, sizeof(gpu::PartBlock)},
-                        {"skin.comp", "Params", &kSkin, sizeof(gpu::SkinParams)},
-                        {"lift.comp", "LiftParams", &kLift, int(core::kDebugLiftParamsSize)},
-                        {"gnm.comp", "Params", &kGnm, 176},
-                        {"splat_project.comp", "View", &kSplatView, 160},
-                        {"splat.vert", "View", &kSplatView, 160}};
+  const Case cases[] = {{"part.vert", "FrameBlock", &kFrame, sizeof(gpu::FrameBlock)},
+                        {"part.frag", "FrameBlock", &kFrame, sizeof(gpu::FrameBlock)},
+                        {"lines.vert", "FrameBlock", &kFrame, sizeof(gpu::FrameBlock)},
+                        {"part.vert", "PartBlock", &kPart, sizeof(gpu::PartBlock)},
+                        {"part.frag", "PartBlock", &kPart, sizeof(gpu::PartBlock)},
+                        {"skin.comp", "SkinParams", &kSkin, sizeof(gpu::SkinParams)},
+                        {"lift.comp", "LiftParams", &kLift, sizeof(gpu::LiftParams)},
+                        {"gnm.comp", "GnmParams", &kGnm, sizeof(gpu::GnmParams)},
+                        {"radix_histogram.comp", "SortParams", &kSort, sizeof(gpu::SortParams)},
+                        {"radix_scan.comp", "SortParams", &kSort, sizeof(gpu::SortParams)},
+                        {"radix_scatter.comp", "SortParams", &kSort, sizeof(gpu::SortParams)},
+                        {"splat_project.comp", "SplatView", &kSplatView, sizeof(gpu::SplatView)},
+                        {"splat.vert", "SplatView", &kSplatView, sizeof(gpu::SplatView)},
+                        {"transform_points.comp", "TransformParams", &kTransform, sizeof(gpu::TransformParams)},
+                        {"vertex_color.vert", "MvpBlock", &kMvp, sizeof(gpu::MvpBlock)}};
   for (const Case& c : cases)
     if (auto ok = check(c.file, c.block, *c.offsets, c.size); !ok) return ok;
-  return {};
+  return checkLiftBytes();
 }
 
 }  // namespace riglens::render

@@ -5,24 +5,13 @@
 
 #include <QtGui/private/qrhi_p.h>
 
+#include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
 
 using core::ErrorCode;
 using core::makeError;
-
-namespace {
-constexpr int kWorkgroupSize = 64;  // local_size_x in transform_points.comp
-
-// std140 layout of the Params block in transform_points.comp.
-struct Params {
-  float matrix[16];
-  std::uint32_t count;
-  std::uint32_t pad[3];
-};
-static_assert(sizeof(Params) == 80);
-}  // namespace
 
 core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, const glm::mat4& m,
                                                             std::span<const glm::vec4> in) {
@@ -34,7 +23,7 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
   if (!shader) return shader.error();
 
   const int bytes = static_cast<int>(in.size_bytes());
-  std::unique_ptr<QRhiBuffer> params(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(Params)));
+  std::unique_ptr<QRhiBuffer> params(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::TransformParams)));
   std::unique_ptr<QRhiBuffer> input(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
   std::unique_ptr<QRhiBuffer> output(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
   if (!params->create() || !input->create() || !output->create())
@@ -42,9 +31,9 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
   bindings->setBindings({
-      QRhiShaderResourceBinding::uniformBuffer(0, QRhiShaderResourceBinding::ComputeStage, params.get()),
-      QRhiShaderResourceBinding::bufferLoad(1, QRhiShaderResourceBinding::ComputeStage, input.get()),
-      QRhiShaderResourceBinding::bufferStore(2, QRhiShaderResourceBinding::ComputeStage, output.get()),
+      QRhiShaderResourceBinding::uniformBuffer(gpu::kTransformParamsBinding, QRhiShaderResourceBinding::ComputeStage, params.get()),
+      QRhiShaderResourceBinding::bufferLoad(gpu::kTransformIn, QRhiShaderResourceBinding::ComputeStage, input.get()),
+      QRhiShaderResourceBinding::bufferStore(gpu::kTransformOut, QRhiShaderResourceBinding::ComputeStage, output.get()),
   });
   std::unique_ptr<QRhiComputePipeline> pipeline(rhi->newComputePipeline());
   pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
@@ -52,20 +41,20 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
   if (!bindings->create() || !pipeline->create())
     return makeError(ErrorCode::Unsupported, "cannot create the transform_points compute pipeline");
 
-  Params p{};
-  std::memcpy(p.matrix, &m[0][0], sizeof(p.matrix));
+  gpu::TransformParams p{};
+  p.matrix = gpu::toGpu(m);
   p.count = static_cast<std::uint32_t>(in.size());
 
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
   QRhiResourceUpdateBatch* uploads = rhi->nextResourceUpdateBatch();
-  uploads->updateDynamicBuffer(params.get(), 0, sizeof(Params), &p);
+  uploads->updateDynamicBuffer(params.get(), 0, sizeof(gpu::TransformParams), &p);
   uploads->uploadStaticBuffer(input.get(), 0, bytes, in.data());
   cb->beginComputePass(uploads);
   cb->setComputePipeline(pipeline.get());
   cb->setShaderResources();
-  cb->dispatch(static_cast<int>((in.size() + kWorkgroupSize - 1) / kWorkgroupSize), 1, 1);
+  cb->dispatch(gpu::groupsFor(in.size(), gpu::kTransformGroupSize), 1, 1);
   QRhiResourceUpdateBatch* readbacks = rhi->nextResourceUpdateBatch();
   QRhiBufferReadbackResult result;
   readbacks->readBackBuffer(output.get(), 0, bytes, &result);

@@ -6,6 +6,7 @@
 
 #include "riglens/core/character/head_ext.h"
 #include "device/compute_buffers.h"
+#include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
@@ -14,14 +15,6 @@ using core::ErrorCode;
 using core::makeError;
 
 namespace {
-
-// std140 mirror of gnm.comp's Params.
-struct GnmParams {
-  std::uint32_t vertexCount, coeffCount, activeCount, flags;
-  float eyePos[2][4];
-  float eyeRot[2][16];
-};
-static_assert(sizeof(GnmParams) == 16 + 32 + 128);
 
 struct ActiveTerm {
   std::uint32_t index;
@@ -37,7 +30,7 @@ struct GpuGnm::Impl {
   std::unique_ptr<QRhiShaderResourceBindings> srb;
   std::unique_ptr<QRhiComputePipeline> pipeline;
   QRhiResourceUpdateBatch* pending = nullptr;  // the one-time uploads, consumed by the first encode
-  GnmParams frame{};
+  gpu::GnmParams frame{};
   std::vector<ActiveTerm> active;
   std::vector<float> skinMatrices;
   bool hasStitch = false;
@@ -64,7 +57,7 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   const std::size_t basisBytes = (pack.basisHalf.size() + 1) / 2 * 4;
   if (basisBytes > std::size_t(128) << 20)
     return makeError(ErrorCode::Unsupported, "the basis (" + std::to_string(basisBytes >> 20) + " MiB) exceeds the 128 MiB storage binding limit");
-  d->params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(GnmParams)));
+  d->params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::GnmParams)));
   d->neutral = newStorageBuffer(rhi, d->V * 12);
   d->basis = newStorageBuffer(rhi, basisBytes);
   d->actives = newStorageBuffer(rhi, std::max<std::size_t>(d->E, 1) * sizeof(ActiveTerm));
@@ -93,16 +86,16 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   d->srb.reset(rhi->newShaderResourceBindings());
-  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, d->params.get()),
-                       QRhiShaderResourceBinding::bufferLoad(1, stage, d->neutral.get()),
-                       QRhiShaderResourceBinding::bufferLoad(2, stage, d->basis.get()),
-                       QRhiShaderResourceBinding::bufferLoad(3, stage, d->actives.get()),
-                       QRhiShaderResourceBinding::bufferLoad(4, stage, d->eyeWeights.get()),
-                       QRhiShaderResourceBinding::bufferLoad(5, stage, d->stitch.get()),
-                       QRhiShaderResourceBinding::bufferLoad(6, stage, d->skinIndex.get()),
-                       QRhiShaderResourceBinding::bufferLoad(7, stage, d->skinWeight.get()),
-                       QRhiShaderResourceBinding::bufferLoad(8, stage, d->skin.get()),
-                       QRhiShaderResourceBinding::bufferStore(9, stage, d->posed.get())});
+  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kGnmParamsBinding, stage, d->params.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmNeutral, stage, d->neutral.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmBasis, stage, d->basis.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmActives, stage, d->actives.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmEyeWeights, stage, d->eyeWeights.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmStitch, stage, d->stitch.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinIndex, stage, d->skinIndex.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinWeight, stage, d->skinWeight.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkin, stage, d->skin.get()),
+                       QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get())});
   d->pipeline.reset(rhi->newComputePipeline());
   d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   d->pipeline->setShaderResourceBindings(d->srb.get());
@@ -122,20 +115,21 @@ core::Expected<void> GpuGnm::setControls(std::span<const float> headExt, const c
   d.active.clear();
   for (std::size_t i = 0; i < d.E; ++i)
     if (c[i] != 0.0f) d.active.push_back({std::uint32_t(i), c[i] * d.pack->basisScale[i]});
-  GnmParams& f = d.frame;
+  gpu::GnmParams& f = d.frame;
   f = {};
   f.vertexCount = std::uint32_t(d.V);
   f.coeffCount = std::uint32_t(d.E);
   f.activeCount = std::uint32_t(d.active.size());
-  f.flags = d.hasStitch ? 1u : 0u;
+  f.flags = d.hasStitch ? gpu::kGnmStitchFlag : 0u;
   if (layout.gazeDim >= 4) {
     const std::span<const float, 4> gaze(c.data() + layout.exprDim, 4);
     const auto rotations = core::gazeToEyeRotations(gaze);
     for (int e = 0; e < 2; ++e) {
-      if (gaze[std::size_t(2 * e)] != 0.0f || gaze[std::size_t(2 * e + 1)] != 0.0f) f.flags |= 2u << e;
+      if (gaze[std::size_t(2 * e)] != 0.0f || gaze[std::size_t(2 * e + 1)] != 0.0f) f.flags |= gpu::kGnmGazeLeftFlag << e;
       const glm::mat4 r(glm::mat4_cast(rotations[std::size_t(e)]));
-      std::memcpy(f.eyeRot[e], &r[0][0], 64);
-      for (int k = 0; k < 3; ++k) f.eyePos[e][k] = d.pack->eyePositions[std::size_t(e * 3 + k)];
+      f.eyeRot[e] = gpu::toGpu(r);
+      const auto at = [&](int k) { return float(d.pack->eyePositions[std::size_t(e * 3 + k)]); };
+      f.eyePos[e] = {at(0), at(1), at(2), 0.0f};
     }
   }
   d.skinMatrices.clear();
@@ -150,13 +144,13 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.pending ? d.pending : d.rhi->nextResourceUpdateBatch();
   d.pending = nullptr;
-  batch->updateDynamicBuffer(d.params.get(), 0, sizeof(GnmParams), &d.frame);
+  batch->updateDynamicBuffer(d.params.get(), 0, sizeof(gpu::GnmParams), &d.frame);
   if (!d.active.empty()) batch->uploadStaticBuffer(d.actives.get(), 0, int(d.active.size() * sizeof(ActiveTerm)), d.active.data());
   if (!d.skinMatrices.empty()) batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4), d.skinMatrices.data());
   cb->beginComputePass(batch);
   cb->setComputePipeline(d.pipeline.get());
   cb->setShaderResources();
-  cb->dispatch(int((d.V + kComputeWorkgroup - 1) / kComputeWorkgroup), 1, 1);
+  cb->dispatch(gpu::groupsFor(d.V, gpu::kGnmGroupSize), 1, 1);
   cb->endComputePass();
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "character/lift_block.h"
 #include "device/compute_buffers.h"
 #include "device/shader_library.h"
 
@@ -43,7 +44,7 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
   d->V = vertexCount;
   d->capacity = initial.capacity();
   const std::size_t cap = d->capacity;
-  d->params.reset(d->rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(core::kDebugLiftParamsSize)));
+  d->params.reset(d->rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(sizeof(gpu::LiftParams))));
   if (positionSource && std::size_t(positionSource->size()) < vertexCount * 12)
     return makeError(ErrorCode::Invalid, "the lift's position source holds fewer than " + std::to_string(vertexCount) + " vertices");
   if (!positionSource) d->positions = newStorageBuffer(d->rhi, vertexCount * 12);
@@ -57,13 +58,13 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
     return makeError(ErrorCode::Unsupported, "cannot allocate the lift buffers");
   d->srb.reset(d->rhi->newShaderResourceBindings());
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, d->params.get()),
-                       QRhiShaderResourceBinding::bufferLoad(1, stage, d->positionSource),
-                       QRhiShaderResourceBinding::bufferLoad(2, stage, d->tints.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(3, stage, d->centers.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(4, stage, d->covA.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(5, stage, d->covB.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(6, stage, d->colors.get())});
+  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kLiftParamsBinding, stage, d->params.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftPositions, stage, d->positionSource),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftTints, stage, d->tints.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCenters, stage, d->centers.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovA, stage, d->covA.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovB, stage, d->covB.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftColors, stage, d->colors.get())});
   d->pipeline.reset(d->rhi->newComputePipeline());
   d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   d->pipeline->setShaderResourceBindings(d->srb.get());
@@ -90,9 +91,9 @@ core::Expected<void> GpuLift::setFrame(const core::DebugLiftParams& params, std:
     return makeError(ErrorCode::Invalid, "the lift takes one tint per vertex (" + std::to_string(d.V) + "), got " + std::to_string(tints.size()));
   if (params.shading == core::LiftShading::Tint && tints.empty() && !d.hasTints)
     return makeError(ErrorCode::Invalid, "tint shading needs one colour per vertex");
-  const auto uniform = core::writeDebugLiftParams(params);
+  const gpu::LiftParams uniform = gpu::liftBlock(params);
   QRhiResourceUpdateBatch* batch = d.batch();
-  batch->updateDynamicBuffer(d.params.get(), 0, int(uniform.size()), uniform.data());
+  batch->updateDynamicBuffer(d.params.get(), 0, int(sizeof(uniform)), &uniform);
   if (!positions.empty()) batch->uploadStaticBuffer(d.positions.get(), 0, int(positions.size() * 4), positions.data());
   if (!tints.empty()) {
     batch->uploadStaticBuffer(d.tints.get(), 0, int(tints.size() * 4), tints.data());
@@ -108,7 +109,7 @@ void GpuLift::encode(QRhiCommandBuffer* cb) {
   d.pending = nullptr;
   cb->setComputePipeline(d.pipeline.get());
   cb->setShaderResources();
-  cb->dispatch(int((d.slotCount + kComputeWorkgroup - 1) / kComputeWorkgroup), 1, 1);
+  cb->dispatch(gpu::groupsFor(d.slotCount, gpu::kLiftGroupSize), 1, 1);
   cb->endComputePass();
 }
 

@@ -1,5 +1,4 @@
-// Shared by the compute passes: the workgroup size the shaders declare, a
-// created storage buffer (QRhi refuses zero-sized buffers, so at least 16
+// Shared by the compute passes: a created storage buffer (QRhi refuses zero-sized buffers, so at least 16
 // bytes) and one waited-for offscreen frame around a recording.
 #pragma once
 
@@ -13,8 +12,6 @@
 #include "riglens/render/device/gpu_resources.h"
 
 namespace riglens::render {
-
-inline constexpr int kComputeWorkgroup = 64;  // local_size_x of gnm.comp and lift.comp
 
 // nullptr when the buffer cannot be created.
 inline std::unique_ptr<QRhiBuffer> newStorageBuffer(QRhi* rhi, std::size_t bytes,

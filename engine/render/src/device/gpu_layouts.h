@@ -1,43 +1,28 @@
-// C++ mirrors of the std140 uniform blocks in shaders/part.vert|frag,
-// lines.vert and skin.comp, and the vertex binding layout of part meshes.
-// tests/render checks these offsets against the shaders' reflection data
-// (verifyShaderLayouts), so a change on one side cannot silently break the other.
+// The vertex layouts of part meshes and lines, and glm -> GLSL conversions
+// for filling the uniform blocks of shaders/shader_interface.h (which holds
+// every block, binding and workgroup size, shared with the GLSL).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+
+#include <glm/mat4x4.hpp>
+#include <glm/vec4.hpp>
+
+#include "shader_interface.h"
 
 namespace riglens::render::gpu {
 
-struct FrameBlock {          // binding 0 of part.* and lines.*
-  float viewProj[16];
-  float cameraPos[4];
-  float keyDir[4];
-  float fillDir[4];
-  float skyColor[4];
-  float groundColor[4];
-  float highlightColor[4];
-  std::int32_t mode[4];      // tint mode, encode sRGB, wireframe overlay, unused
-  float wire[4];             // width px, edge rgb
-};
-static_assert(offsetof(FrameBlock, cameraPos) == 64);
-static_assert(offsetof(FrameBlock, mode) == 160);
-static_assert(sizeof(FrameBlock) == 192);
+inline mat4 toGpu(const glm::mat4& m) {
+  mat4 out;
+  std::memcpy(out.m, &m[0][0], sizeof(out.m));
+  return out;
+}
+inline vec4 toGpu(const glm::vec4& v) { return {v.x, v.y, v.z, v.w}; }
 
-struct PartBlock {           // binding 1 of part.*, one slot per part (dynamic offset)
-  float model[16];
-  float normalMatrix[16];
-  float tint[4];             // rgb, w = highlighted
-};
-static_assert(offsetof(PartBlock, tint) == 128);
-static_assert(sizeof(PartBlock) == 144);
-
-struct SkinParams {          // binding 0 of skin.comp
-  std::uint32_t vertexCount;
-  std::uint32_t boneCount;
-  std::uint32_t pad[2];
-};
-static_assert(sizeof(SkinParams) == 16);
+// Workgroups covering `count` invocations of `groupSize` each.
+inline int groupsFor(std::size_t count, std::uint32_t groupSize) { return int((count + groupSize - 1) / groupSize); }
 
 // Vertex bindings of part.vert: separate buffers so the skinning pass can
 // write positions and normals alone.

@@ -8,7 +8,6 @@
 namespace riglens::render {
 
 namespace {
-constexpr int kWorkgroup = 64;  // local_size_x in skin.comp
 
 std::unique_ptr<QRhiBuffer> storage(QRhi* rhi, QRhiResourceUpdateBatch* batch, const void* data, std::size_t bytes) {
   std::unique_ptr<QRhiBuffer> buf(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer,
@@ -43,14 +42,14 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
                std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4) + sizeof(gpu::SkinParams);
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   s->m_srb.reset(rhi->newShaderResourceBindings());
-  s->m_srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, s->m_params.get()),
-                         QRhiShaderResourceBinding::bufferLoad(1, stage, s->m_restPositions.get()),
-                         QRhiShaderResourceBinding::bufferLoad(2, stage, s->m_restNormals.get()),
-                         QRhiShaderResourceBinding::bufferLoad(3, stage, s->m_joints.get()),
-                         QRhiShaderResourceBinding::bufferLoad(4, stage, s->m_weights.get()),
-                         QRhiShaderResourceBinding::bufferLoad(5, stage, s->m_bones.get()),
-                         QRhiShaderResourceBinding::bufferStore(6, stage, outPositions),
-                         QRhiShaderResourceBinding::bufferStore(7, stage, outNormals)});
+  s->m_srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSkinParamsBinding, stage, s->m_params.get()),
+                         QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestPositions, stage, s->m_restPositions.get()),
+                         QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestNormals, stage, s->m_restNormals.get()),
+                         QRhiShaderResourceBinding::bufferLoad(gpu::kSkinJoints, stage, s->m_joints.get()),
+                         QRhiShaderResourceBinding::bufferLoad(gpu::kSkinWeights, stage, s->m_weights.get()),
+                         QRhiShaderResourceBinding::bufferLoad(gpu::kSkinBones, stage, s->m_bones.get()),
+                         QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutPositions, stage, outPositions),
+                         QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutNormals, stage, outNormals)});
   s->m_pipeline.reset(rhi->newComputePipeline());
   s->m_pipeline->setShaderStage({QRhiShaderStage::Compute, *cs});
   s->m_pipeline->setShaderResourceBindings(s->m_srb.get());
@@ -60,7 +59,7 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
 }
 
 void GpuSkinning::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones) {
-  const gpu::SkinParams params{m_vertexCount, m_boneCount, {0, 0}};
+  const gpu::SkinParams params{m_vertexCount, m_boneCount};
   batch->updateDynamicBuffer(m_params.get(), 0, sizeof(params), &params);
   std::vector<glm::mat4> padded(bones.begin(), bones.end());
   padded.resize(std::max<std::size_t>(1, m_boneCount), glm::mat4(1.0f));
@@ -68,7 +67,7 @@ void GpuSkinning::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, 
   cb->beginComputePass(batch);
   cb->setComputePipeline(m_pipeline.get());
   cb->setShaderResources();
-  cb->dispatch(static_cast<int>((m_vertexCount + kWorkgroup - 1) / kWorkgroup), 1, 1);
+  cb->dispatch(gpu::groupsFor(m_vertexCount, gpu::kSkinGroupSize), 1, 1);
   cb->endComputePass();
 }
 

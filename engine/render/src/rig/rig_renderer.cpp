@@ -25,8 +25,6 @@ glm::mat4 toGlm(const QMatrix4x4& q) {
   return out;
 }
 
-void copyMat(float* dst, const glm::mat4& m) { std::memcpy(dst, glm::value_ptr(m), sizeof(float) * 16); }
-void copyVec(float* dst, const glm::vec4& v) { std::memcpy(dst, glm::value_ptr(v), sizeof(float) * 4); }
 
 int aligned(int size, int alignment) { return (size + alignment - 1) / alignment * alignment; }
 
@@ -162,13 +160,13 @@ struct RigRenderer::Impl {
     const auto both = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
     if (!partSrb) {
       partSrb.reset(rhi->newShaderResourceBindings());
-      partSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, both, frameUbo.get()),
-                            QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(1, both, partUbo.get(), sizeof(gpu::PartBlock))});
+      partSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, frameUbo.get()),
+                            QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(gpu::kPartBinding, both, partUbo.get(), sizeof(gpu::PartBlock))});
       if (!partSrb->create()) return fail("cannot create the part bindings");
     }
     if (!lineSrb) {
       lineSrb.reset(rhi->newShaderResourceBindings());
-      lineSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, QRhiShaderResourceBinding::VertexStage, frameUbo.get())});
+      lineSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, QRhiShaderResourceBinding::VertexStage, frameUbo.get())});
       if (!lineSrb->create()) return fail("cannot create the line bindings");
     }
     return true;
@@ -290,17 +288,17 @@ struct RigRenderer::Impl {
   void writeUniforms(QRhiResourceUpdateBatch* batch) {
     gpu::FrameBlock frame{};
     const glm::mat4 viewProj = toGlm(rhi->clipSpaceCorrMatrix()) * state.projection * state.view;
-    copyMat(frame.viewProj, viewProj);
-    copyVec(frame.cameraPos, glm::vec4(state.eye, 1));
-    copyVec(frame.keyDir, glm::vec4(glm::normalize(glm::vec3(0.45f, 0.8f, 0.55f)), 0.75f));
-    copyVec(frame.fillDir, glm::vec4(glm::normalize(glm::vec3(-0.7f, 0.2f, -0.3f)), 0.25f));
-    copyVec(frame.skyColor, glm::vec4(0.62f, 0.66f, 0.72f, 0.55f));
-    copyVec(frame.groundColor, glm::vec4(0.30f, 0.27f, 0.24f, 0.0f));
-    copyVec(frame.highlightColor, glm::vec4(1.0f, 0.85f, 0.1f, 0.45f));
-    frame.mode[0] = static_cast<int>(state.tint);
-    frame.mode[1] = 1;  // targets are plain RGBA8: encode sRGB in the shader
-    frame.mode[2] = state.tint == core::TintMode::Wireframe ? 1 : 0;
-    copyVec(frame.wire, glm::vec4(1.2f, 0.05f, 0.05f, 0.06f));
+    frame.viewProj = gpu::toGpu(viewProj);
+    frame.cameraPos = gpu::toGpu(glm::vec4(state.eye, 1));
+    frame.keyDir = gpu::toGpu(glm::vec4(glm::normalize(glm::vec3(0.45f, 0.8f, 0.55f)), 0.75f));
+    frame.fillDir = gpu::toGpu(glm::vec4(glm::normalize(glm::vec3(-0.7f, 0.2f, -0.3f)), 0.25f));
+    frame.skyColor = gpu::toGpu(glm::vec4(0.62f, 0.66f, 0.72f, 0.55f));
+    frame.groundColor = gpu::toGpu(glm::vec4(0.30f, 0.27f, 0.24f, 0.0f));
+    frame.highlightColor = gpu::toGpu(glm::vec4(1.0f, 0.85f, 0.1f, 0.45f));
+    frame.mode.x = static_cast<int>(state.tint);
+    frame.mode.y = 1;  // targets are plain RGBA8: encode sRGB in the shader
+    frame.mode.z = state.tint == core::TintMode::Wireframe ? 1 : 0;
+    frame.wire = gpu::toGpu(glm::vec4(1.2f, 0.05f, 0.05f, 0.06f));
     batch->updateDynamicBuffer(frameUbo.get(), 0, sizeof(frame), &frame);
 
     const bool skinned = skin != nullptr;
@@ -308,11 +306,11 @@ struct RigRenderer::Impl {
       gpu::PartBlock block{};
       // A skinned mesh is posed by its bones: its one draw has no model matrix.
       const glm::mat4 model = (!skinned && p < state.partWorlds.size()) ? state.partWorlds[p] : glm::mat4(1.0f);
-      copyMat(block.model, model);
-      copyMat(block.normalMatrix, glm::mat4(glm::inverseTranspose(glm::mat3(model))));
+      block.model = gpu::toGpu(model);
+      block.normalMatrix = gpu::toGpu(glm::mat4(glm::inverseTranspose(glm::mat3(model))));
       const glm::vec3 tint = p < state.partTints.size() ? state.partTints[p] : glm::vec3(0.7f);
       const bool highlighted = static_cast<int>(p) == state.highlightPart;
-      copyVec(block.tint, glm::vec4(tint, highlighted ? 1.0f : 0.0f));
+      block.tint = gpu::toGpu(glm::vec4(tint, highlighted ? 1.0f : 0.0f));
       batch->updateDynamicBuffer(partUbo.get(), static_cast<int>(p) * partSlot, sizeof(block), &block);
     }
 

@@ -6,6 +6,7 @@
 #include <QtGui/private/qrhi_p.h>
 
 #include "device/compute_buffers.h"
+#include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
@@ -14,10 +15,8 @@ using core::ErrorCode;
 using core::makeError;
 
 namespace {
-constexpr std::uint32_t kBlock = 256;  // local_size_x of the three kernels
-struct SortParams {
-  std::uint32_t count, shift, blockCount, pad;
-};
+// Each workgroup of the three kernels takes one block of keys.
+constexpr std::uint32_t kBlock = gpu::kSortGroupSize;
 }  // namespace
 
 struct GpuRadixSort::Impl {
@@ -57,23 +56,23 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
   if (!d->hist) return makeError(ErrorCode::Unsupported, "cannot allocate the sort histogram");
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   for (int pass = 0; pass < 4; ++pass) {
-    d->params[pass].reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(SortParams)));
+    d->params[pass].reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SortParams)));
     if (!d->params[pass]->create()) return makeError(ErrorCode::Unsupported, "cannot allocate the sort parameters");
     const int src = pass % 2, dst = 1 - src;  // A -> B -> A -> B -> A
     d->histSrb[pass].reset(rhi->newShaderResourceBindings());
-    d->histSrb[pass]->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, d->params[pass].get()),
-                                   QRhiShaderResourceBinding::bufferLoad(1, stage, d->keys[src].get()),
-                                   QRhiShaderResourceBinding::bufferStore(2, stage, d->hist.get())});
+    d->histSrb[pass]->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[pass].get()),
+                                   QRhiShaderResourceBinding::bufferLoad(gpu::kHistogramKeys, stage, d->keys[src].get()),
+                                   QRhiShaderResourceBinding::bufferStore(gpu::kHistogramCounts, stage, d->hist.get())});
     d->scanSrb[pass].reset(rhi->newShaderResourceBindings());
-    d->scanSrb[pass]->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, d->params[pass].get()),
-                                   QRhiShaderResourceBinding::bufferLoadStore(1, stage, d->hist.get())});
+    d->scanSrb[pass]->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[pass].get()),
+                                   QRhiShaderResourceBinding::bufferLoadStore(gpu::kScanCounts, stage, d->hist.get())});
     d->scatterSrb[pass].reset(rhi->newShaderResourceBindings());
-    d->scatterSrb[pass]->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, stage, d->params[pass].get()),
-                                      QRhiShaderResourceBinding::bufferLoad(1, stage, d->keys[src].get()),
-                                      QRhiShaderResourceBinding::bufferLoad(2, stage, d->values[src].get()),
-                                      QRhiShaderResourceBinding::bufferLoad(3, stage, d->hist.get()),
-                                      QRhiShaderResourceBinding::bufferStore(4, stage, d->keys[dst].get()),
-                                      QRhiShaderResourceBinding::bufferStore(5, stage, d->values[dst].get())});
+    d->scatterSrb[pass]->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[pass].get()),
+                                      QRhiShaderResourceBinding::bufferLoad(gpu::kScatterKeysIn, stage, d->keys[src].get()),
+                                      QRhiShaderResourceBinding::bufferLoad(gpu::kScatterValuesIn, stage, d->values[src].get()),
+                                      QRhiShaderResourceBinding::bufferLoad(gpu::kScatterCounts, stage, d->hist.get()),
+                                      QRhiShaderResourceBinding::bufferStore(gpu::kScatterKeysOut, stage, d->keys[dst].get()),
+                                      QRhiShaderResourceBinding::bufferStore(gpu::kScatterValuesOut, stage, d->values[dst].get())});
     if (!d->histSrb[pass]->create() || !d->scanSrb[pass]->create() || !d->scatterSrb[pass]->create())
       return makeError(ErrorCode::Unsupported, "cannot create the sort bindings");
   }
@@ -96,7 +95,7 @@ void GpuRadixSort::encode(QRhiCommandBuffer* cb, std::uint32_t count) {
   const std::uint32_t blocks = (count + kBlock - 1) / kBlock;
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
   for (int pass = 0; pass < 4; ++pass) {
-    const SortParams p{count, std::uint32_t(pass * 8), blocks, 0};
+    const gpu::SortParams p{count, std::uint32_t(pass * 8), blocks, 0};
     batch->updateDynamicBuffer(d.params[pass].get(), 0, sizeof(p), &p);
   }
   cb->resourceUpdate(batch);

@@ -12,22 +12,13 @@
 #include <QtGui/private/qrhi_p.h>
 
 #include "device/compute_buffers.h"
+#include "device/gpu_layouts.h"
 #include "riglens/render/splat/gpu_sort.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
 
 namespace {
-
-constexpr int kProjectGroup = 256;  // local_size_x of splat_project.comp
-
-struct ViewBlock {  // std140, splat_project.comp / splat.vert
-  float view[16];
-  float proj[16];
-  float viewport[4];   // width, height, fx, fy
-  std::uint32_t count[4];  // splats, flip y
-};
-static_assert(sizeof(ViewBlock) == 160);
 
 // Whether a sphere lies wholly outside one plane of the frustum of
 // `viewProj` (OpenGL clip conventions; planes after Gribb and Hartmann).
@@ -109,21 +100,21 @@ struct SplatRenderer::Impl {
     sort.reset();
     if (count == 0) return true;
     projected = newStorageBuffer(rhi, std::size_t(count) * 32);
-    ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(ViewBlock)));
+    ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SplatView)));
     if (!projected || !ubo->create()) return fail("cannot allocate the splat projection buffers");
     auto sorter = GpuRadixSort::create(device, count);
     if (!sorter) return fail(sorter.error().message.c_str());
     sort = std::move(sorter).value();
     const auto cs = QRhiShaderResourceBinding::ComputeStage;
     projectSrb.reset(rhi->newShaderResourceBindings());
-    projectSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, cs, ubo.get()),
-                             QRhiShaderResourceBinding::bufferLoad(1, cs, sink.center),
-                             QRhiShaderResourceBinding::bufferLoad(2, cs, sink.covarianceA),
-                             QRhiShaderResourceBinding::bufferLoad(3, cs, sink.covarianceB),
-                             QRhiShaderResourceBinding::bufferLoad(4, cs, sink.color),
-                             QRhiShaderResourceBinding::bufferStore(5, cs, projected.get()),
-                             QRhiShaderResourceBinding::bufferStore(6, cs, sort->keys()),
-                             QRhiShaderResourceBinding::bufferStore(7, cs, sort->values())});
+    projectSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, cs, ubo.get()),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCenters, cs, sink.center),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovA, cs, sink.covarianceA),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovB, cs, sink.covarianceB),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectColors, cs, sink.color),
+                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectProjected, cs, projected.get()),
+                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectKeys, cs, sort->keys()),
+                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectValues, cs, sort->values())});
     auto shader = loadShader("splat_project.comp");
     if (!shader) return fail(shader.error().message.c_str());
     project.reset(rhi->newComputePipeline());
@@ -132,9 +123,9 @@ struct SplatRenderer::Impl {
     if (!projectSrb->create() || !project->create()) return fail("cannot create the projection pipeline");
     const auto vs = QRhiShaderResourceBinding::VertexStage;
     drawSrb.reset(rhi->newShaderResourceBindings());
-    drawSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(0, vs, ubo.get()),
-                          QRhiShaderResourceBinding::bufferLoad(1, vs, projected.get()),
-                          QRhiShaderResourceBinding::bufferLoad(2, vs, sort->values())});
+    drawSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, vs, ubo.get()),
+                          QRhiShaderResourceBinding::bufferLoad(gpu::kDrawProjected, vs, projected.get()),
+                          QRhiShaderResourceBinding::bufferLoad(gpu::kDrawOrder, vs, sort->values())});
     if (!drawSrb->create()) return fail("cannot create the splat bindings");
     return true;
   }
@@ -234,15 +225,13 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   glm::mat4 correction;
   std::memcpy(&correction[0][0], corr.constData(), 64);
   const glm::mat4 proj = correction * state.projection;
-  ViewBlock block{};
-  std::memcpy(block.view, &state.view[0][0], 64);
-  std::memcpy(block.proj, &proj[0][0], 64);
-  block.viewport[0] = float(size.width());
-  block.viewport[1] = float(size.height());
-  block.viewport[2] = state.projection[0][0] * float(size.width()) * 0.5f;   // focal lengths in pixels
-  block.viewport[3] = state.projection[1][1] * float(size.height()) * 0.5f;
-  block.count[0] = d.count;
-  block.count[1] = correction[1][1] < 0 ? 1u : 0u;
+  gpu::SplatView block{};
+  block.view = gpu::toGpu(state.view);
+  block.proj = gpu::toGpu(proj);
+  block.viewport = {float(size.width()), float(size.height()),
+                    state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
+                    state.projection[1][1] * float(size.height()) * 0.5f};
+  block.count = {d.count, correction[1][1] < 0 ? 1u : 0u, 0u, 0u};
   batch->updateDynamicBuffer(d.ubo.get(), 0, sizeof(block), &block);
   if (!d.passes.project) {
     cb->resourceUpdate(batch);
@@ -251,7 +240,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   cb->beginComputePass(batch);
   cb->setComputePipeline(d.project.get());
   cb->setShaderResources(d.projectSrb.get());
-  cb->dispatch(int((d.count + kProjectGroup - 1) / kProjectGroup), 1, 1);
+  cb->dispatch(gpu::groupsFor(d.count, gpu::kProjectGroupSize), 1, 1);
   cb->endComputePass();
   if (d.passes.sort) d.sort->encode(cb, d.count);
   return true;

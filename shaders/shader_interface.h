@@ -1,0 +1,158 @@
+// The interface between RigLens' C++ and its shaders, written once: uniform
+// block layouts (std140), binding numbers and workgroup sizes. The GLSL
+// sources include it (#extension GL_GOOGLE_include_directive), so does
+// engine/render; parity::verifyShaderLayouts checks every block below against
+// the compiled shaders' reflection data, member by member.
+//
+// GLSL sees only the blocks a shader asks for (#define RIGLENS_WANT_<BLOCK>
+// before the include): a shader declaring a block it never uses would still
+// carry it in its reflection. C++ sees everything.
+#ifndef RIGLENS_SHADER_INTERFACE_H
+#define RIGLENS_SHADER_INTERFACE_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace riglens::render::gpu {
+// The GLSL types with their std140 alignment; members stay plain floats so a
+// block is filled with glm values through toGpu() (engine/render).
+using uint = std::uint32_t;
+struct alignas(8) vec2 { float x, y; };
+struct alignas(16) vec4 { float x, y, z, w; };
+struct alignas(16) ivec4 { std::int32_t x, y, z, w; };
+struct alignas(16) uvec4 { uint x, y, z, w; };
+struct alignas(16) mat4 { float m[16]; };  // column-major, as GLSL
+#define RIGLENS_CONST inline constexpr
+#define RIGLENS_UNIFORM(Name, slot) struct Name
+#define RIGLENS_INSTANCE(name)
+#else
+#define RIGLENS_CONST const
+#define RIGLENS_UNIFORM(Name, slot) layout(std140, binding = slot) uniform Name
+#define RIGLENS_INSTANCE(name) name
+#endif
+
+// ---- part.vert / part.frag / lines.vert: the voxel rig's frame and parts
+RIGLENS_CONST int kFrameBinding = 0;
+RIGLENS_CONST int kPartBinding = 1;  // one slot per part, dynamic offset
+#if defined(__cplusplus) || defined(RIGLENS_WANT_FRAME)
+RIGLENS_UNIFORM(FrameBlock, kFrameBinding) {
+  mat4 viewProj;
+  vec4 cameraPos;
+  vec4 keyDir;          // xyz: towards the light, w: intensity
+  vec4 fillDir;
+  vec4 skyColor;        // rgb, w: ambient strength
+  vec4 groundColor;
+  vec4 highlightColor;  // rgb, w: mix amount
+  ivec4 mode;           // x: tint mode, y: encode sRGB, z: wireframe overlay
+  vec4 wire;            // x: edge width in pixels, yzw: edge colour
+} RIGLENS_INSTANCE(frame);
+#endif
+#if defined(__cplusplus) || defined(RIGLENS_WANT_PART)
+RIGLENS_UNIFORM(PartBlock, kPartBinding) {
+  mat4 model;
+  mat4 normalMatrix;  // inverse-transpose of the model's 3x3, in a mat4
+  vec4 tint;          // rgb: QA tint, w: 1 when highlighted
+} RIGLENS_INSTANCE(part);
+#endif
+
+// ---- skin.comp: linear blend skinning of a part mesh
+RIGLENS_CONST uint kSkinGroupSize = 64u;
+RIGLENS_CONST int kSkinParamsBinding = 0, kSkinRestPositions = 1, kSkinRestNormals = 2, kSkinJoints = 3, kSkinWeights = 4,
+                  kSkinBones = 5, kSkinOutPositions = 6, kSkinOutNormals = 7;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_SKIN)
+RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
+  uint vertexCount;
+  uint boneCount;
+} RIGLENS_INSTANCE(params);
+#endif
+
+// ---- gnm.comp: the GNM face rig (neutral + fp16 basis, gaze, stitch, LBS)
+RIGLENS_CONST uint kGnmGroupSize = 64u;
+RIGLENS_CONST int kGnmParamsBinding = 0, kGnmNeutral = 1, kGnmBasis = 2, kGnmActives = 3, kGnmEyeWeights = 4, kGnmStitch = 5,
+                  kGnmSkinIndex = 6, kGnmSkinWeight = 7, kGnmSkin = 8, kGnmPosed = 9;
+RIGLENS_CONST uint kGnmStitchFlag = 1u, kGnmGazeLeftFlag = 2u, kGnmGazeRightFlag = 4u;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_GNM)
+RIGLENS_UNIFORM(GnmParams, kGnmParamsBinding) {
+  uint vertexCount;
+  uint coeffCount;
+  uint activeCount;
+  uint flags;  // kGnmStitchFlag | kGnmGazeLeftFlag | kGnmGazeRightFlag
+  vec4 eyePos[2];
+  mat4 eyeRot[2];  // rotation in the upper 3x3
+} RIGLENS_INSTANCE(params);
+#endif
+
+// ---- lift.comp: the debug lift, one isotropic gaussian per vertex
+RIGLENS_CONST uint kLiftGroupSize = 64u;
+RIGLENS_CONST int kLiftParamsBinding = 0, kLiftPositions = 1, kLiftTints = 2, kLiftCenters = 3, kLiftCovA = 4, kLiftCovB = 5,
+                  kLiftColors = 6;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_LIFT)
+RIGLENS_UNIFORM(LiftParams, kLiftParamsBinding) {
+  uint vertexCount;
+  uint slotOffset;
+  uint slotCount;
+  uint shading;  // 0 tint, 1 normal, 2 flat
+  vec4 row0;
+  vec4 row1;
+  vec4 row2;
+  float sigma;
+  float opacity;
+  vec2 pad;
+  vec4 centre;  // the fit centroid ("centroid" is a GLSL keyword)
+} RIGLENS_INSTANCE(params);
+#endif
+
+// ---- radix_histogram / radix_scan / radix_scatter.comp: the 8-bit LSD sort
+RIGLENS_CONST uint kSortGroupSize = 256u;
+RIGLENS_CONST int kSortParamsBinding = 0;
+RIGLENS_CONST int kHistogramKeys = 1, kHistogramCounts = 2;
+RIGLENS_CONST int kScanCounts = 1;
+RIGLENS_CONST int kScatterKeysIn = 1, kScatterValuesIn = 2, kScatterCounts = 3, kScatterKeysOut = 4, kScatterValuesOut = 5;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_SORT)
+RIGLENS_UNIFORM(SortParams, kSortParamsBinding) {
+  uint count;
+  uint shift;
+  uint blockCount;
+  uint pad;
+} RIGLENS_INSTANCE(params);
+#endif
+
+// ---- splat_project.comp / splat.vert: projection and the splat draw
+RIGLENS_CONST uint kProjectGroupSize = 256u;
+RIGLENS_CONST int kSplatViewBinding = 0;
+RIGLENS_CONST int kProjectCenters = 1, kProjectCovA = 2, kProjectCovB = 3, kProjectColors = 4, kProjectProjected = 5,
+                  kProjectKeys = 6, kProjectValues = 7;
+RIGLENS_CONST int kDrawProjected = 1, kDrawOrder = 2;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_SPLAT_VIEW)
+RIGLENS_UNIFORM(SplatView, kSplatViewBinding) {
+  mat4 view;
+  mat4 proj;      // with the backend's clip-space correction
+  vec4 viewport;  // width, height, fx, fy (pixels)
+  uvec4 count;    // x: splats, y: flip y
+} RIGLENS_INSTANCE(u);
+#endif
+
+// ---- transform_points.comp: the smoke test's compute pass
+RIGLENS_CONST uint kTransformGroupSize = 64u;
+RIGLENS_CONST int kTransformParamsBinding = 0, kTransformIn = 1, kTransformOut = 2;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_TRANSFORM)
+RIGLENS_UNIFORM(TransformParams, kTransformParamsBinding) {
+  mat4 matrix;
+  uint count;
+} RIGLENS_INSTANCE(params);
+#endif
+
+// ---- vertex_color.vert: the smoke test's unlit triangles
+RIGLENS_CONST int kMvpBinding = 0;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_MVP)
+RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
+  mat4 mvp;  // clip-space correction already folded in on the CPU
+} RIGLENS_INSTANCE(frame);
+#endif
+
+#ifdef __cplusplus
+static_assert(sizeof(FrameBlock) == 192 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
+              sizeof(SplatView) == 160 && sizeof(SortParams) == 16);
+}  // namespace riglens::render::gpu
+#endif
+
+#endif  // RIGLENS_SHADER_INTERFACE_H
