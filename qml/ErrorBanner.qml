@@ -11,7 +11,7 @@ Pane {
 
     visible: message.length > 0
     padding: 10
-    background: Rectangle { color: "#5c1f24"; radius: 4; border.color: "#a33a44" }
+    background: Rectangle { color: Theme.bannerBackground; radius: 4; border.color: Theme.bannerBorder }
 
     RowLayout {
         anchors.fill: parent
@@ -19,7 +19,7 @@ Pane {
             objectName: "errorText"
             Layout.fillWidth: true
             text: banner.message
-            color: "#ffe3e3"
+            color: Theme.bannerText
             wrapMode: Text.Wrap
         }
         Button {

@@ -3,12 +3,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens.Engine
 import QtQuick.Dialogs
 
 Dialog {
     id: dialog
     objectName: "exportDialog"
-    required property QtObject controller
+    required property ExportController exporter
     title: qsTr("Export GLB")
     modal: true
     standardButtons: Dialog.Ok | Dialog.Cancel
@@ -43,6 +44,6 @@ Dialog {
         fileMode: FileDialog.SaveFile
         defaultSuffix: "glb"
         nameFilters: [qsTr("glTF binary (*.glb)"), qsTr("glTF + bin (*.gltf)")]
-        onAccepted: dialog.controller.exportGlb(selectedFile, cubic.checked, Number(tolerance.text))
+        onAccepted: dialog.exporter.exportGlb(selectedFile, cubic.checked, Number(tolerance.text))
     }
 }

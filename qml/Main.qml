@@ -4,6 +4,7 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens.Engine
 import QtQuick.Dialogs
 
 ApplicationWindow {
@@ -11,7 +12,7 @@ ApplicationWindow {
     objectName: "mainWindow"
 
     // Set from C++ (app/shell): the controller that owns documents and settings.
-    required property QtObject controller
+    required property AppController controller
     readonly property var rigTints: ["color", "part", "joint", "normals", "wireframe", "sockets"]
     // The tints of what is open: the rig's, or the character's (joint, uv, height, flat, normals).
     readonly property var tintModes: controller.mode === "splats" ? [] : characterMode ? controller.character.tints : rigTints
@@ -33,14 +34,14 @@ ApplicationWindow {
     visible: true
     // The engine draws the viewport under the QML scene: the window clears to
     // the viewport's background, the panels are opaque.
-    color: "#20262e"
+    color: viewportItem.background
     title: controller.documentTitle.length > 0 ? controller.documentTitle + " — RigLens" : "RigLens"
 
     palette {
-        window: "#2b3038"; windowText: "#dfe4ea"; base: "#23272e"; alternateBase: "#30353d"
-        text: "#dfe4ea"; button: "#363c45"; buttonText: "#dfe4ea"; brightText: "#ffffff"
-        highlight: "#3f7fd8"; highlightedText: "#ffffff"; toolTipBase: "#3a4049"; toolTipText: "#dfe4ea"
-        placeholderText: "#8b95a1"; mid: "#40464f"; dark: "#1c2026"; light: "#4a515b"
+        window: Theme.window; windowText: Theme.text; base: Theme.base; alternateBase: Theme.alternateBase
+        text: Theme.text; button: Theme.button; buttonText: Theme.text; brightText: Theme.brightText
+        highlight: Theme.highlight; highlightedText: Theme.brightText; toolTipBase: Theme.toolTipBase; toolTipText: Theme.text
+        placeholderText: Theme.placeholderText; mid: Theme.mid; dark: Theme.dark; light: Theme.light
     }
 
     function openShortcuts() { shortcutsDialog.open() }
@@ -85,7 +86,7 @@ ApplicationWindow {
                 objectName: "exportAction"
                 text: qsTr("&Export GLB…")
                 shortcut: "Ctrl+E"
-                enabled: window.controller.canExport
+                enabled: window.controller.exporter.canExport
                 onTriggered: exportOptions.open()
             }
             Action {
@@ -173,12 +174,12 @@ ApplicationWindow {
     Shortcut { sequence: "A"; onActivated: viewportItem.showAxes = !viewportItem.showAxes }
     Shortcut { sequence: "F"; onActivated: viewportItem.frameAll() }
     Shortcut { sequence: "T"; onActivated: window.turntable = !window.turntable }
-    Shortcut { sequence: "Space"; onActivated: window.controller.togglePause() }
-    Shortcut { sequence: "Left"; onActivated: window.controller.stepFrame(-1) }
-    Shortcut { sequence: "Right"; onActivated: window.controller.stepFrame(1) }
-    Shortcut { sequence: "S"; onActivated: window.controller.stop() }
+    Shortcut { sequence: "Space"; onActivated: window.controller.playback.togglePause() }
+    Shortcut { sequence: "Left"; onActivated: window.controller.playback.stepFrame(-1) }
+    Shortcut { sequence: "Right"; onActivated: window.controller.playback.stepFrame(1) }
+    Shortcut { sequence: "S"; onActivated: window.controller.playback.stop() }
     Shortcut { sequence: "R"; onActivated: window.controller.resetAllJoints() }
-    Shortcut { sequence: "M"; onActivated: window.controller.autoPlayMuted = !window.controller.autoPlayMuted }
+    Shortcut { sequence: "M"; onActivated: window.controller.playback.autoPlayMuted = !window.controller.playback.autoPlayMuted }
     Shortcut { sequence: "Escape"; onActivated: window.controller.selectedPart = -1 }
 
     Timer {
@@ -204,7 +205,7 @@ ApplicationWindow {
         id: loadControlsDialog
         title: qsTr("Load a character's controls ({name: value} or an array)")
         nameFilters: [qsTr("Controls (*.json)"), qsTr("All files (*)")]
-        onAccepted: window.controller.loadCharacterControls(selectedFile)
+        onAccepted: window.controller.character.loadControls(selectedFile)
     }
     FileDialog {
         id: saveControlsDialog
@@ -212,11 +213,11 @@ ApplicationWindow {
         fileMode: FileDialog.SaveFile
         defaultSuffix: "json"
         nameFilters: [qsTr("Controls (*.json)")]
-        onAccepted: window.controller.saveCharacterControls(selectedFile)
+        onAccepted: window.controller.character.saveControls(selectedFile)
     }
     ExportDialog {
         id: exportOptions
-        controller: window.controller
+        exporter: window.controller.exporter
         anchors.centerIn: parent
     }
     FileDialog {
@@ -225,7 +226,7 @@ ApplicationWindow {
         fileMode: FileDialog.SaveFile
         defaultSuffix: "png"
         nameFilters: [qsTr("PNG image (*.png)")]
-        onAccepted: window.controller.saveViewportScreenshot(viewportItem, selectedFile)
+        onAccepted: window.controller.exporter.saveViewportScreenshot(viewportItem, selectedFile)
     }
     ShortcutsDialog {
         id: shortcutsDialog
@@ -279,7 +280,7 @@ ApplicationWindow {
             SplitView.preferredWidth: 320
             SplitView.minimumWidth: 240
             visible: !window.characterMode
-            AnimationPanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220 }
+            AnimationPanel { playback: window.controller.playback; SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220 }
             MemoryPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
         }
         SplitView {

@@ -2,10 +2,11 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens.Engine
 
 ToolBar {
     id: bar
-    required property QtObject controller
+    required property AppController controller
     required property Item viewport
     property int fps: 0
     property int lastFrames: 0
@@ -47,13 +48,13 @@ ToolBar {
             objectName: "statusErrors"
             visible: bar.controller.problems.errorCount > 0
             text: qsTr("%1 error(s)").arg(bar.controller.problems.errorCount)
-            color: "#ff6b6b"
+            color: Theme.error
         }
         Label {
             objectName: "statusWarnings"
             visible: bar.controller.problems.warningCount > 0
             text: qsTr("%1 warning(s)").arg(bar.controller.problems.warningCount)
-            color: "#ffcf6e"
+            color: Theme.warningCount
         }
         Label {
             objectName: "statusMessage"

@@ -1,10 +1,10 @@
-// The viewport: the engine draws the model underneath (RigViewport), the QML
+// The viewport: the engine draws the model underneath (SceneViewport), the QML
 // here only adds the empty state, the loading indicator and drag-and-drop.
 import QtQuick
 import QtQuick.Controls
 import RigLens.Engine
 
-RigViewport {
+SceneViewport {
     id: viewport
     controller: ApplicationWindow.window.controller
     focus: true
@@ -29,7 +29,7 @@ RigViewport {
             x: modelData.x + 8
             y: modelData.y - height / 2
             text: modelData.name
-            color: "#ff6fd8"
+            color: Theme.socket
             font.bold: true
         }
     }
@@ -40,7 +40,7 @@ RigViewport {
         visible: viewport.renderError.length > 0
         text: viewport.renderError
         wrapMode: Text.Wrap
-        color: "#ffb4b4"
+        color: Theme.viewportError
     }
 
     Label {
@@ -48,12 +48,12 @@ RigViewport {
         anchors.centerIn: parent
         width: Math.min(parent.width - 48, 520)
         visible: ApplicationWindow.window.controller.character.renderError.length > 0
-        readonly property string reason: ApplicationWindow.window.controller.character.renderError
-        text: qsTr("Cannot draw this character: %1.").arg(reason)
-              + (reason.indexOf("compute") >= 0 ? "\n" + qsTr("Voxel rigs still open and draw here; a Vulkan or OpenGL 4.3 device runs characters.") : "")
+        readonly property CharacterController character: ApplicationWindow.window.controller.character
+        text: qsTr("Cannot draw this character: %1.").arg(character.renderError)
+              + (character.computeMissing ? "\n" + qsTr("Voxel rigs still open and draw here; a Vulkan or OpenGL 4.3 device runs characters.") : "")
         horizontalAlignment: Text.AlignHCenter
         wrapMode: Text.Wrap
-        color: "#ffb4b4"
+        color: Theme.viewportError
         font.pixelSize: 15
     }
 
@@ -72,12 +72,12 @@ RigViewport {
             anchors.horizontalCenter: parent.horizontalCenter
             text: qsTr("No model open")
             font.pixelSize: 20
-            color: "#c8d0da"
+            color: Theme.viewportText
         }
         Label {
             anchors.horizontalCenter: parent.horizontalCenter
             text: qsTr("File → Open… or drop a run folder, rig.json, .glb, character bundle, .aosrig or .ply here")
-            color: "#8a96a3"
+            color: Theme.viewportHint
         }
     }
 }

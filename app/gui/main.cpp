@@ -46,7 +46,7 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
     }
     QObject::disconnect(window, &QQuickWindow::frameSwapped, window, nullptr);
     delete frames;
-    const bool ok = controller->saveScreenshot(window, path);
+    const bool ok = controller->exporter()->saveScreenshot(window, path);
     if (ok) {
       std::printf("%s\n", qPrintable(QDir(path).absolutePath()));
     } else {
@@ -98,9 +98,9 @@ std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuick
     if (!controller.setJointValue(parsed->first, parsed->second)) return controller.lastError();
   }
   if (parser.isSet(play)) {
-    if (!controller.play(parser.value(play))) return controller.lastError();
-    controller.setPaused(true);
-    controller.seek(parser.value(time).toDouble());
+    if (!controller.playback()->play(parser.value(play))) return controller.lastError();
+    controller.playback()->setPaused(true);
+    controller.playback()->seek(parser.value(time).toDouble());
   }
   return std::nullopt;
 }

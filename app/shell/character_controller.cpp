@@ -5,7 +5,10 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "app_controller.h"
 #include "expression_channel_model.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/base/json_file.h"
 #include "riglens/core/character/head_ext.h"
 
 namespace riglens::app {
@@ -14,7 +17,8 @@ namespace {
 constexpr auto kGazeSegment = "gaze";
 }
 
-CharacterController::CharacterController(QObject* parent) : QObject(parent), m_channels(new ExpressionChannelModel(this)) {}
+CharacterController::CharacterController(AppController& app)
+    : QObject(&app), m_app(app), m_channels(new ExpressionChannelModel(this)) {}
 CharacterController::~CharacterController() = default;
 
 QObject* CharacterController::channels() const { return m_channels; }
@@ -62,6 +66,7 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
   m_memory.clear();
   if (!m_renderError.isEmpty()) {
     m_renderError.clear();
+    m_computeMissing = false;
     emit renderErrorChanged();
   }
   setRefusal({});
@@ -296,16 +301,61 @@ render::CharacterFrame CharacterController::frame() const {
   return frame;
 }
 
-void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error) {
+void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error,
+                                          bool computeMissing) {
   if (scene != m_scene.get()) return;
   if (memory != m_memory) {
     m_memory = memory;
     emit memoryChanged();
   }
-  if (error != m_renderError) {
+  const bool missing = !error.isEmpty() && computeMissing;
+  if (error != m_renderError || missing != m_computeMissing) {
     m_renderError = error;
+    m_computeMissing = missing;
     emit renderErrorChanged();
   }
+}
+
+// ------------------------------------------------------------------ controls files
+bool CharacterController::saveControls(const QVariant& location) {
+  const QString path = AppController::toLocalPath(location);
+  if (!m_scene || !m_scene->pack) {
+    m_app.reportError(tr("Save controls: no character is open"));
+    return false;
+  }
+  const std::string text = core::controlsToJson(m_scene->pack->headExt, m_headExt).dump(2) + "\n";
+  const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  if (auto written = core::writeFileAtomically(path.toStdString(), bytes); !written) {
+    m_app.reportError(QString::fromStdString(written.error().message));
+    return false;
+  }
+  m_app.reportStatus(tr("Saved the controls to %1").arg(path));
+  return true;
+}
+
+bool CharacterController::loadControls(const QVariant& location) {
+  const QString path = AppController::toLocalPath(location);
+  if (!m_scene || !m_scene->pack) {
+    m_app.reportError(tr("Load controls: no character is open"));
+    return false;
+  }
+  auto doc = core::readJsonFile(path.toStdString());
+  if (!doc) {
+    m_app.reportError(QString::fromStdString(doc.error().message));
+    return false;
+  }
+  auto controls = core::controlsFromJson(m_scene->pack->headExt, *doc, path.toStdString());
+  if (controls) {
+    if (auto applied = applyHeadExt(*controls); !applied) controls = applied.error();
+  }
+  if (!controls) {
+    const QString message = QString::fromStdString(controls.error().message);
+    m_app.reportError(message.startsWith(path) ? message : path + ": " + message);
+    return false;
+  }
+  m_app.clearError();
+  m_app.reportStatus(tr("Loaded the controls from %1").arg(path));
+  return true;
 }
 
 }  // namespace riglens::app

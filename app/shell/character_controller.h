@@ -9,6 +9,7 @@
 
 #include <QtCore/QObject>
 #include <QtCore/QStringList>
+#include <QtCore/QVariant>
 #include <QtCore/QVariantList>
 #include <QtCore/QVariantMap>
 
@@ -24,6 +25,7 @@
 
 namespace riglens::app {
 
+class AppController;
 class ExpressionChannelModel;
 
 class CharacterController : public QObject {
@@ -44,11 +46,15 @@ class CharacterController : public QObject {
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY sceneChanged)
   Q_PROPERTY(QVariantMap memoryReport READ memoryReport NOTIFY memoryChanged)
   Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
+  // Why renderError is set, as a fact rather than words: the device has no
+  // compute shaders (voxel rigs still draw; characters need a Vulkan or
+  // OpenGL 4.3 device).
+  Q_PROPERTY(bool computeMissing READ computeMissing NOTIFY renderErrorChanged)
 
  public:
   static constexpr double kMaxGazeRadians = 0.7;  // about 40 degrees: past it the eyelids no longer follow
 
-  explicit CharacterController(QObject* parent = nullptr);
+  explicit CharacterController(AppController& app);
   ~CharacterController() override;
 
   bool active() const { return m_scene != nullptr; }
@@ -71,6 +77,7 @@ class CharacterController : public QObject {
   QStringList jointNames() const;
   QVariantMap memoryReport() const { return m_memory; }
   QString renderError() const { return m_renderError; }
+  bool computeMissing() const { return m_computeMissing; }
 
   // "gnm" or "arkit". ARKit on a space without an ARKit map is refused and
   // `refusal` says why (the core's reason); the channels stay as they were.
@@ -97,11 +104,15 @@ class CharacterController : public QObject {
   // mode: a head_ext cannot be turned back into ARKit weights.
   const std::vector<float>& headExt() const { return m_headExt; }
   core::Expected<void> applyHeadExt(std::span<const float> headExt);
+  // The controls as {name: value} JSON (what `riglens-cli render --controls`
+  // reads), and back. Errors go to AppController's banner.
+  Q_INVOKABLE bool saveControls(const QVariant& location);
+  Q_INVOKABLE bool loadControls(const QVariant& location);
   const std::shared_ptr<const core::CharacterScene>& scene() const { return m_scene; }
   render::CharacterFrame frame() const;  // the current controls, for the viewport
   // From the viewport after a frame of `scene` (render thread values copied
   // in sync); a late report about a scene no longer open is dropped.
-  void setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error);
+  void setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error, bool computeMissing);
 
  signals:
   void sceneChanged();
@@ -118,6 +129,7 @@ class CharacterController : public QObject {
   void setRefusal(const QString& refusal);
   void recompute();  // channel values -> head_ext
 
+  AppController& m_app;
   std::shared_ptr<const core::CharacterScene> m_scene;
   ExpressionChannelModel* m_channels;
   bool m_arkitMode = false;
@@ -128,6 +140,7 @@ class CharacterController : public QObject {
   std::map<QString, glm::vec3> m_jointDegrees;
   render::CharacterLook m_look;
   QString m_refusal, m_filter, m_renderError;
+  bool m_computeMissing = false;
   QVariantMap m_memory;
 };
 

@@ -27,6 +27,9 @@ QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& con
       [&warnings](const QList<QQmlError>& list) {
         for (const auto& e : list) warnings << e.toString();
       });
+  // The panels in qml/common|rig|character import their own module by name
+  // (RESOURCE_PREFIX /: it lives at qrc:/RigLens); Qt 6.4 does not search qrc:/.
+  engine.addImportPath(QStringLiteral("qrc:/"));
   engine.setInitialProperties({{QStringLiteral("controller"), QVariant::fromValue(&controller)}});
   engine.load(QUrl(QStringLiteral("qrc:/RigLens/Main.qml")));
   QObject::disconnect(connection);

@@ -140,14 +140,14 @@ class TestAppCharacter : public QObject {
     m_character->setChannel(m_character->findChannel("lower_face_000"), 2.0);
     m_character->setGaze(1, 0.3);
     const std::vector<float> face = m_character->headExt();
-    QVERIFY(m_app->saveCharacterControls(path("face.json")));
+    QVERIFY(m_app->characterController()->saveControls(path("face.json")));
     m_character->resetChannels();
     m_character->resetGaze();
     QVERIFY(m_character->headExt() != face);
-    QVERIFY2(m_app->loadCharacterControls(path("face.json")), qPrintable(m_app->lastError()));
+    QVERIFY2(m_app->characterController()->loadControls(path("face.json")), qPrintable(m_app->lastError()));
     QCOMPARE(m_character->headExt(), face);
     std::ofstream(path("bad.json").toStdString()) << R"({"lower_face_000": 1, "no_such_control": 2})";
-    QVERIFY(!m_app->loadCharacterControls(path("bad.json")));
+    QVERIFY(!m_app->characterController()->loadControls(path("bad.json")));
     QVERIFY2(m_app->lastError().contains("bad.json") && m_app->lastError().contains("no_such_control"), qPrintable(m_app->lastError()));
     QCOMPARE(m_character->headExt(), face);
     m_app->clearError();

@@ -101,7 +101,7 @@ class TestAppProblems : public QObject {
     QFETCH(QString, file);
     QFETCH(QString, expected);
     QVERIFY2(m_ui.openAndWait(path("tank-cubes")), qPrintable(m_app->lastError()));
-    m_app->setAutoPlayMuted(true);
+    m_app->playback()->setAutoPlayMuted(true);
     const QImage before = m_ui.settledGrab();
     m_app->open(file);
     QTRY_VERIFY_WITH_TIMEOUT(!m_app->loading(), 20000);

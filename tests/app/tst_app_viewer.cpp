@@ -55,7 +55,7 @@ class TestAppViewer : public QObject {
 
   void draggingASliderPosesThePart() {
     openAndWait(m_dir.filePath("tank-cubes"));
-    m_controller->setAutoPlayMuted(true);  // only the slider moves anything
+    m_controller->playback()->setAutoPlayMuted(true);  // only the slider moves anything
     const QImage before = settledGrab();
     auto* slider = find("slider_turret_yaw");
     QVERIFY(slider);
@@ -95,15 +95,15 @@ class TestAppViewer : public QObject {
     auto* clip = find("clip_walk");
     QVERIFY(clip);
     QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(clip).toPoint());
-    QTRY_COMPARE(m_controller->playingAnimation(), QString("walk"));
-    QTRY_VERIFY(m_controller->playTimeMs() > 0);  // the clock runs
+    QTRY_COMPARE(m_controller->playback()->playingAnimation(), QString("walk"));
+    QTRY_VERIFY(m_controller->playback()->playTimeMs() > 0);  // the clock runs
     // Scrub to a fixed time (paused) with the idle clock at the same time:
     // the CLI's --play NAME --time-ms T poses exactly that.
     const double t = 333;
-    m_controller->setPaused(true);
-    m_controller->seek(t);
+    m_controller->playback()->setPaused(true);
+    m_controller->playback()->seek(t);
     m_controller->document()->controller().setClockMs(t);
-    QCOMPARE(m_controller->playTimeMs(), t);
+    QCOMPARE(m_controller->playback()->playTimeMs(), t);
     QProcess cli;
     cli.start(QStringLiteral(RIGLENS_CLI_EXE), {"pose", m_dir.filePath("walker-cubes"), "--play", "walk", "--time-ms", "333", "--json"});
     QVERIFY(cli.waitForFinished(60000));
@@ -117,18 +117,18 @@ class TestAppViewer : public QObject {
     // The timeline shows the time.
     QTRY_VERIFY(find("timelineTime")->property("text").toString().startsWith("333 / 1000"));
     // Step a frame and stop.
-    m_controller->stepFrame(1);
-    QVERIFY(std::abs(m_controller->playTimeMs() - (t + 1000.0 / 30.0)) < 1e-6);
-    m_controller->stop();
-    QVERIFY(m_controller->playingAnimation().isEmpty());
+    m_controller->playback()->stepFrame(1);
+    QVERIFY(std::abs(m_controller->playback()->playTimeMs() - (t + 1000.0 / 30.0)) < 1e-6);
+    m_controller->playback()->stop();
+    QVERIFY(m_controller->playback()->playingAnimation().isEmpty());
   }
 
   void exportingThroughTheControllerValidates() {
     const QString out = m_dir.filePath("walker.glb");
-    QSignalSpy finished(m_controller, &app::AppController::exportFinished);
-    m_controller->exportGlb(out, false, 1e-4);
-    QVERIFY(m_controller->exporting());
-    m_controller->waitForExport();
+    QSignalSpy finished(m_controller->exporter(), &app::ExportController::exportFinished);
+    m_controller->exporter()->exportGlb(out, false, 1e-4);
+    QVERIFY(m_controller->exporter()->exporting());
+    m_controller->exporter()->waitForExport();
     QCOMPARE(finished.count(), 1);
     QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
     QVERIFY(m_controller->statusMessage().contains(out));
@@ -136,15 +136,15 @@ class TestAppViewer : public QObject {
     const auto report = test::validateGltf(out.toStdString());
     QVERIFY2(report.errors == 0, report.messages.c_str());
     // An unwritable path: a clear error, nothing written.
-    m_controller->exportGlb(m_dir.filePath("missing/dir/x.glb"), false, 1e-4);
-    m_controller->waitForExport();
+    m_controller->exporter()->exportGlb(m_dir.filePath("missing/dir/x.glb"), false, 1e-4);
+    m_controller->exporter()->waitForExport();
     QVERIFY(m_controller->lastError().contains("x.glb"));
     m_controller->clearError();
   }
 
   void aMalformedRunShowsTheErrorAndKeepsTheModel() {
     std::ofstream(m_dir.filePath("broken.json").toStdString()) << R"({"parts": [{"name": "a"}, {"name": "a"}]})";
-    m_controller->setAutoPlayMuted(true);  // a still model, so two grabs compare
+    m_controller->playback()->setAutoPlayMuted(true);  // a still model, so two grabs compare
     const QImage before = settledGrab();
     m_controller->open(m_dir.filePath("broken.json"));
     QTRY_VERIFY_WITH_TIMEOUT(!m_controller->loading(), 20000);

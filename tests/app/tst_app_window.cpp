@@ -157,10 +157,10 @@ class TestAppWindow : public QObject {
   void savesScreenshotThroughTheController() {
     const QString path = test::outputPath(QStringLiteral("app_screenshot.png"));
     QFile::remove(path);
-    QVERIFY(m_controller->saveScreenshot(m_window, path));
+    QVERIFY(m_controller->exporter()->saveScreenshot(m_window, path));
     QImage saved(path);
     QVERIFY(!saved.isNull());
-    QVERIFY(!m_controller->saveScreenshot(m_window, QStringLiteral("/nonexistent/dir/x.png")));
+    QVERIFY(!m_controller->exporter()->saveScreenshot(m_window, QStringLiteral("/nonexistent/dir/x.png")));
     QVERIFY(m_controller->lastError().contains("/nonexistent/dir/x.png"));
     m_controller->clearError();
   }

@@ -16,6 +16,11 @@
 
 namespace riglens::render {
 
+// The viewport's background, a display (sRGB) colour: #20262e. The one place
+// it is written: the CLI's renders, the viewer's 3D view and (through
+// SceneViewport.background) the window behind the QML panels use it.
+inline constexpr glm::vec4 kViewportBackground{0.125f, 0.149f, 0.180f, 1.0f};
+
 struct SocketMarker {
   std::string name;
   glm::vec3 position{0.0f};  // world space
@@ -38,7 +43,7 @@ struct FrameState {
   glm::vec3 gridCenter{0.0f};         // on the ground plane (y = 0), snapped to the step
   float gridExtent = 32.0f;           // half-size of the ground grid, world units
   float gridStep = 4.0f;
-  glm::vec4 background{0.125f, 0.149f, 0.180f, 1.0f};  // display (sRGB) colour: #20262e
+  glm::vec4 background = kViewportBackground;
 };
 
 }  // namespace riglens::render

@@ -22,7 +22,7 @@ struct ViewSettings {
   std::vector<bool> partHidden;
   bool showGrid = true;
   bool showAxes = true;
-  glm::vec4 background{0.125f, 0.149f, 0.180f, 1.0f};
+  glm::vec4 background = kViewportBackground;
 };
 
 // The camera's part of a frame alone (view, projection, eye): what splat

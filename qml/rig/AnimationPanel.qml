@@ -3,11 +3,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "animationPanel"
-    required property QtObject controller
+    required property PlaybackController playback
     title: qsTr("Animation")
 
     ColumnLayout {
@@ -20,7 +22,7 @@ PanelSection {
             Layout.fillHeight: true
             Layout.minimumHeight: 60
             clip: true
-            model: panel.controller.animations
+            model: panel.playback.animations
             ScrollBar.vertical: ScrollBar {}
             delegate: ItemDelegate {
                 id: clip
@@ -31,8 +33,8 @@ PanelSection {
                 required property var keyTimes
                 objectName: "clip_" + name
                 width: ListView.view.width
-                highlighted: panel.controller.playingAnimation === name
-                onClicked: panel.controller.play(name)
+                highlighted: panel.playback.playingAnimation === name
+                onClicked: panel.playback.play(name)
                 contentItem: RowLayout {
                     Label { text: clip.name; font.bold: clip.highlighted; Layout.fillWidth: true }
                     Label {
@@ -52,9 +54,9 @@ PanelSection {
         Timeline {
             objectName: "timeline"
             Layout.fillWidth: true
-            controller: panel.controller
+            playback: panel.playback
             keyTimes: {
-                const i = panel.controller.animationNames.indexOf(panel.controller.playingAnimation)
+                const i = panel.playback.animationNames.indexOf(panel.playback.playingAnimation)
                 if (i < 0) return []
                 return clips.itemAtIndex(i) ? clips.itemAtIndex(i).keyTimes : []
             }
@@ -64,19 +66,19 @@ PanelSection {
             Layout.alignment: Qt.AlignHCenter
             enabled: clips.count > 0
             spacing: 2
-            ToolButton { objectName: "stepBack"; text: "‹ 1f"; enabled: panel.controller.playingAnimation.length > 0; onClicked: panel.controller.stepFrame(-1); ToolTip.visible: hovered; ToolTip.text: qsTr("Previous frame (←)") }
+            ToolButton { objectName: "stepBack"; text: "‹ 1f"; enabled: panel.playback.playingAnimation.length > 0; onClicked: panel.playback.stepFrame(-1); ToolTip.visible: hovered; ToolTip.text: qsTr("Previous frame (←)") }
             Button {
                 objectName: "playButton"
-                text: panel.controller.playingAnimation.length > 0 && !panel.controller.paused ? qsTr("Pause") : qsTr("Play")
+                text: panel.playback.playingAnimation.length > 0 && !panel.playback.paused ? qsTr("Pause") : qsTr("Play")
                 onClicked: {
-                    if (panel.controller.playingAnimation.length === 0)
-                        panel.controller.play(clips.currentIndex >= 0 ? panel.controller.animationNames[clips.currentIndex] : panel.controller.animationNames[0])
+                    if (panel.playback.playingAnimation.length === 0)
+                        panel.playback.play(clips.currentIndex >= 0 ? panel.playback.animationNames[clips.currentIndex] : panel.playback.animationNames[0])
                     else
-                        panel.controller.togglePause()
+                        panel.playback.togglePause()
                 }
             }
-            Button { objectName: "stopButton"; text: qsTr("Stop"); enabled: panel.controller.playingAnimation.length > 0; onClicked: panel.controller.stop() }
-            ToolButton { objectName: "stepForward"; text: "1f ›"; enabled: panel.controller.playingAnimation.length > 0; onClicked: panel.controller.stepFrame(1); ToolTip.visible: hovered; ToolTip.text: qsTr("Next frame (→)") }
+            Button { objectName: "stopButton"; text: qsTr("Stop"); enabled: panel.playback.playingAnimation.length > 0; onClicked: panel.playback.stop() }
+            ToolButton { objectName: "stepForward"; text: "1f ›"; enabled: panel.playback.playingAnimation.length > 0; onClicked: panel.playback.stepFrame(1); ToolTip.visible: hovered; ToolTip.text: qsTr("Next frame (→)") }
         }
 
         GridLayout {
@@ -86,16 +88,16 @@ PanelSection {
             CheckBox {
                 objectName: "loopToggle"
                 text: qsTr("Loop")
-                enabled: panel.controller.playingAnimation.length > 0
-                checked: panel.controller.loop
-                onToggled: panel.controller.loop = checked
+                enabled: panel.playback.playingAnimation.length > 0
+                checked: panel.playback.loop
+                onToggled: panel.playback.loop = checked
                 Layout.columnSpan: 1
             }
             CheckBox {
                 objectName: "muteIdles"
                 text: qsTr("Mute idles")
-                checked: panel.controller.autoPlayMuted
-                onToggled: panel.controller.autoPlayMuted = checked
+                checked: panel.playback.autoPlayMuted
+                onToggled: panel.playback.autoPlayMuted = checked
                 Layout.columnSpan: 2
             }
             Label { text: qsTr("Speed") }
@@ -105,10 +107,10 @@ PanelSection {
                 Layout.fillWidth: true
                 from: 0.1
                 to: 4
-                value: panel.controller.speed
-                onMoved: panel.controller.speed = value
+                value: panel.playback.speed
+                onMoved: panel.playback.speed = value
             }
-            Label { text: panel.controller.speed.toFixed(1) + "×"; font.family: "monospace" }
+            Label { text: panel.playback.speed.toFixed(1) + "×"; font.family: "monospace" }
         }
     }
 }

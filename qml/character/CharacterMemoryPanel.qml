@@ -4,12 +4,14 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "characterMemoryPanel"
-    required property QtObject controller
-    required property QtObject character
+    required property AppController controller
+    required property CharacterController character
     readonly property var report: character.memoryReport
     title: qsTr("Memory")
 
@@ -22,7 +24,7 @@ PanelSection {
             visible: panel.character.renderError.length > 0
             text: qsTr("Character features are disabled: %1.").arg(panel.character.renderError)
             wrapMode: Text.Wrap
-            color: "#ff9b8a"
+            color: Theme.refusal
         }
         GridLayout {
             columns: 2

@@ -4,11 +4,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "characterLookPanel"
-    required property QtObject character
+    required property CharacterController character
     readonly property var gazeNames: [qsTr("Left pitch"), qsTr("Left yaw"), qsTr("Right pitch"), qsTr("Right yaw")]
     // Disabled (not hidden) when the GPU cannot run the character passes.
     enabled: character.renderError.length === 0

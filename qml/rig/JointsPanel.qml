@@ -4,11 +4,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "jointsPanel"
-    required property QtObject controller
+    required property AppController controller
     title: qsTr("Joints")
 
     ColumnLayout {

@@ -5,11 +5,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "problemsPanel"
-    required property QtObject controller
+    required property AppController controller
     readonly property QtObject problems: controller.problems
     title: problems.count === 0 ? qsTr("Problems")
                                 : qsTr("Problems — %1 error(s), %2 warning(s)").arg(problems.errorCount).arg(problems.warningCount)
@@ -46,7 +48,7 @@ PanelSection {
                 spacing: 8
                 Label {
                     text: row.severity === "error" ? "●" : "▲"
-                    color: row.severity === "error" ? "#ff6b6b" : "#f2c14e"
+                    color: row.severity === "error" ? Theme.error : Theme.warning
                     Layout.alignment: Qt.AlignTop
                 }
                 ColumnLayout {

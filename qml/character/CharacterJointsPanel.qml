@@ -3,11 +3,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "characterJointsPanel"
-    required property QtObject character
+    required property CharacterController character
     readonly property var axes: [qsTr("pitch"), qsTr("yaw"), qsTr("roll")]
     property int revision: 0  // bumped on every change so the sliders re-read
     // Disabled (not hidden) when the GPU cannot run the character passes.

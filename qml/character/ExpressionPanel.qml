@@ -6,11 +6,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "expressionPanel"
-    required property QtObject character
+    required property CharacterController character
     // Disabled (not hidden) when the GPU cannot run the character passes.
     enabled: character.renderError.length === 0
     title: qsTr("Expression")
@@ -56,7 +58,7 @@ PanelSection {
             visible: text.length > 0
             text: panel.character.refusal
             wrapMode: Text.Wrap
-            color: "#ff9b8a"
+            color: Theme.refusal
             font.pixelSize: 11
             MouseArea { anchors.fill: parent; onClicked: panel.character.clearRefusal() }
         }

@@ -1,5 +1,6 @@
-// RigViewportItem: the 3D viewport. The item lives on the GUI thread and only
-// copies a plain FrameState snapshot in sync(); a ViewportRenderer on Qt
+// SceneViewportItem: the 3D viewport of whatever the document is - a voxel
+// rig, a splat character or a splat scene. The item lives on the GUI thread
+// and only copies a plain snapshot in sync(); a SceneSceneViewportRenderer on Qt
 // Quick's render thread owns the engine renderer and draws under the QML
 // scene through Quick's own QRhi (beforeRendering / beforeRenderPassRecording),
 // as Qt's rhiunderqml example does. Mouse: left-drag orbits, right/middle-drag
@@ -8,6 +9,7 @@
 
 #include <memory>
 
+#include <QtGui/QColor>
 #include <QtQuick/QQuickItem>
 
 #include "riglens/core/view/orbit_camera.h"
@@ -17,9 +19,9 @@ namespace riglens::app {
 
 class AppController;
 class CharacterController;
-class ViewportRenderer;
+class SceneViewportRenderer;
 
-class RigViewportItem : public QQuickItem {
+class SceneViewportItem : public QQuickItem {
   Q_OBJECT
   Q_PROPERTY(QObject* controller READ controllerObject WRITE setControllerObject NOTIFY controllerChanged)
   Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY viewChanged)
@@ -35,10 +37,12 @@ class RigViewportItem : public QQuickItem {
   Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
   // Socket markers of the current frame: [{name, x, y}] in item coordinates.
   Q_PROPERTY(QVariantList sockets READ sockets NOTIFY socketsChanged)
+  // The engine's background (render::kViewportBackground): the window clears to it.
+  Q_PROPERTY(QColor background READ background CONSTANT)
 
  public:
-  explicit RigViewportItem(QQuickItem* parent = nullptr);
-  ~RigViewportItem() override;
+  explicit SceneViewportItem(QQuickItem* parent = nullptr);
+  ~SceneViewportItem() override;
 
   QObject* controllerObject() const;
   void setControllerObject(QObject* controller);
@@ -58,6 +62,7 @@ class RigViewportItem : public QQuickItem {
   int framesRendered() const { return m_framesRendered; }
   QString renderError() const { return m_renderError; }
   QVariantList sockets() const { return m_sockets; }
+  QColor background() const;
 
   Q_INVOKABLE void frameAll();
 
@@ -84,7 +89,7 @@ class RigViewportItem : public QQuickItem {
   void requestFrame();
 
   AppController* m_controller = nullptr;
-  ViewportRenderer* m_renderer = nullptr;  // render thread; deleted there
+  SceneViewportRenderer* m_renderer = nullptr;  // render thread; deleted there
   core::OrbitCamera m_camera;
   QString m_tint = QStringLiteral("color");
   int m_highlightPart = -1;

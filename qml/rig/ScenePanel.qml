@@ -4,11 +4,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "scenePanel"
-    required property QtObject controller
+    required property AppController controller
     title: qsTr("Scene")
 
     ListView {
@@ -49,14 +51,14 @@ PanelSection {
                     objectName: "problemMark_" + row.name
                     visible: row.problem.length > 0
                     text: row.problemSeverity === "error" ? "●" : "▲"
-                    color: row.problemSeverity === "error" ? "#ff6b6b" : "#f2c14e"
+                    color: row.problemSeverity === "error" ? Theme.error : Theme.warning
                     ToolTip.visible: markArea.containsMouse
                     ToolTip.text: row.problem
                     MouseArea { id: markArea; anchors.fill: parent; hoverEnabled: true }
                 }
                 Label {
                     text: row.socket ? qsTr("socket") : qsTr("%1 tris").arg(row.triangles)
-                    color: row.socket ? "#ff6fd8" : palette.placeholderText
+                    color: row.socket ? Theme.socket : palette.placeholderText
                     font.pixelSize: 11
                 }
             }

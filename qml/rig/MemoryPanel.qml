@@ -2,11 +2,13 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 PanelSection {
     id: panel
     objectName: "memoryPanel"
-    required property QtObject controller
+    required property AppController controller
     readonly property var report: controller.memoryReport
     title: qsTr("Memory")
 

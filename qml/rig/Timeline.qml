@@ -2,12 +2,14 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
 
 ColumnLayout {
     id: timeline
-    required property QtObject controller
+    required property PlaybackController playback
     property var keyTimes: []
-    readonly property bool active: controller.playingAnimation.length > 0
+    readonly property bool active: playback.playingAnimation.length > 0
     spacing: 0
     enabled: active
 
@@ -16,11 +18,11 @@ ColumnLayout {
         objectName: "timelineSlider"
         Layout.fillWidth: true
         from: 0
-        to: Math.max(timeline.controller.playPeriodMs, 1)
-        value: timeline.controller.playTimeMs
+        to: Math.max(timeline.playback.playPeriodMs, 1)
+        value: timeline.playback.playTimeMs
         onMoved: {
-            timeline.controller.paused = true
-            timeline.controller.seek(value)
+            timeline.playback.paused = true
+            timeline.playback.seek(value)
         }
         // Key times as ticks under the groove.
         Repeater {
@@ -29,7 +31,7 @@ ColumnLayout {
                 required property real modelData
                 width: 2
                 height: 6
-                color: "#ffcf6e"
+                color: Theme.keyTick
                 y: scrub.height - height
                 x: scrub.leftPadding + (modelData / scrub.to) * (scrub.availableWidth) - width / 2
             }
@@ -39,7 +41,7 @@ ColumnLayout {
         objectName: "timelineTime"
         Layout.alignment: Qt.AlignHCenter
         text: timeline.active
-              ? qsTr("%1 / %2 ms").arg(timeline.controller.playTimeMs.toFixed(0)).arg(timeline.controller.playPeriodMs.toFixed(0))
+              ? qsTr("%1 / %2 ms").arg(timeline.playback.playTimeMs.toFixed(0)).arg(timeline.playback.playPeriodMs.toFixed(0))
               : qsTr("no clip playing")
         font.family: "monospace"
         font.pixelSize: 11

@@ -1,0 +1,105 @@
+#include "export_controller.h"
+
+#include <QtConcurrent/QtConcurrent>
+#include <QtCore/QFileInfo>
+#include <QtGui/QImage>
+#include <QtQuick/QQuickItem>
+#include <QtQuick/QQuickWindow>
+
+#include "app_controller.h"
+
+namespace riglens::app {
+
+ExportController::ExportController(AppController& app) : QObject(&app), m_app(app) {
+  connect(&m_export, &QFutureWatcherBase::finished, this, &ExportController::finishExport);
+  connect(&m_app, &AppController::documentChanged, this, &ExportController::canExportChanged);
+}
+
+ExportController::~ExportController() { m_export.waitForFinished(); }
+
+bool ExportController::canExport() const { return m_app.document() != nullptr && !m_exporting; }
+
+void ExportController::exportGlb(const QVariant& location, bool cubic, double tolerance) {
+  Document* doc = m_app.document();
+  if (!doc) {
+    m_app.reportError(tr("%1: nothing to export: no rig is loaded").arg(AppController::toLocalPath(location)));
+    return;
+  }
+  if (m_exporting) return;
+  QString path = AppController::toLocalPath(location);
+  if (!path.endsWith(".glb") && !path.endsWith(".gltf")) path += ".glb";
+  core::ExportOptions options;
+  options.cubic = cubic;
+  options.tolerance = tolerance;
+  m_exporting = true;
+  emit exportingChanged();
+  emit canExportChanged();
+  m_app.reportStatus(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
+  auto run = doc->run();
+  const std::string target = path.toStdString();
+  m_export.setFuture(QtConcurrent::run([run, target, options] { return core::exportRun(*run, target, options); }));
+}
+
+void ExportController::waitForExport() {
+  if (m_exporting) {
+    m_export.waitForFinished();
+    finishExport();
+  }
+}
+
+void ExportController::finishExport() {
+  if (!m_exporting) return;
+  m_exporting = false;
+  auto report = m_export.result();
+  emit exportingChanged();
+  emit canExportChanged();
+  if (!report) {
+    const QString error = QString::fromStdString(report.error().message);
+    m_app.reportError(error);
+    m_app.reportStatus(tr("Export failed"));
+    emit exportFinished(false, error);
+    return;
+  }
+  QString message =
+      tr("Exported %1 (%2)").arg(QString::fromStdString(report->output.string()), m_app.formatBytes(qint64(report->bytes)));
+  if (!report->interfacePath.empty()) message += tr(" and %1").arg(QString::fromStdString(report->interfacePath.filename().string()));
+  m_app.reportStatus(message);
+  emit exportFinished(true, message);
+}
+
+bool ExportController::savePng(const QImage& image, const QString& path) {
+  if (image.isNull() || !image.save(path, "PNG")) {
+    m_app.reportError(tr("%1: cannot write the PNG").arg(path));
+    return false;
+  }
+  m_app.reportStatus(tr("Saved %1").arg(path));
+  return true;
+}
+
+bool ExportController::saveScreenshot(QQuickWindow* window, const QVariant& location) {
+  const QString path = AppController::toLocalPath(location);
+  if (!window) {
+    m_app.reportError(tr("%1: no window to capture").arg(path));
+    return false;
+  }
+  const QImage image = window->grabWindow();
+  if (image.isNull()) {
+    m_app.reportError(tr("%1: the window could not be captured").arg(path));
+    return false;
+  }
+  return savePng(image, path);
+}
+
+bool ExportController::saveViewportScreenshot(QQuickItem* viewport, const QVariant& location) {
+  const QString path = AppController::toLocalPath(location);
+  if (!viewport || !viewport->window()) {
+    m_app.reportError(tr("%1: no viewport to capture").arg(path));
+    return false;
+  }
+  const QImage image = viewport->window()->grabWindow();
+  const qreal dpr = image.devicePixelRatio();
+  const QRectF rect(viewport->mapToScene(QPointF(0, 0)) * dpr, viewport->size() * dpr);
+  return savePng(image.copy(rect.toAlignedRect()), path);
+}
+
+}  // namespace riglens::app

@@ -1,0 +1,54 @@
+// ExportController (controller.exporter): writes the open rig as one glTF
+// (off the GUI thread; the app stays usable and one export runs at a time)
+// and saves screenshots of the window or the viewport. Reports through
+// AppController's banner and status line. GUI thread.
+#pragma once
+
+#include <QtCore/QFutureWatcher>
+#include <QtCore/QObject>
+#include <QtCore/QVariant>
+
+#include "riglens/core/base/expected.h"
+#include "riglens/core/export/gltf_export.h"
+
+class QQuickItem;
+class QQuickWindow;
+
+namespace riglens::app {
+
+class AppController;
+
+class ExportController : public QObject {
+  Q_OBJECT
+  Q_PROPERTY(bool canExport READ canExport NOTIFY canExportChanged)
+  Q_PROPERTY(bool exporting READ exporting NOTIFY exportingChanged)
+
+ public:
+  explicit ExportController(AppController& app);
+  ~ExportController() override;
+
+  bool canExport() const;
+  bool exporting() const { return m_exporting; }
+
+  // `location`: a QUrl or a local path; ".glb" is added when it names neither
+  // .glb nor .gltf. `tolerance` bounds the curve reduction's error.
+  Q_INVOKABLE void exportGlb(const QVariant& location, bool cubic = false, double tolerance = 1e-4);
+  void waitForExport();  // blocks until no export runs (tests, --export)
+  Q_INVOKABLE bool saveScreenshot(QQuickWindow* window, const QVariant& location);
+  Q_INVOKABLE bool saveViewportScreenshot(QQuickItem* viewport, const QVariant& location);
+
+ signals:
+  void canExportChanged();
+  void exportingChanged();
+  void exportFinished(bool ok, const QString& message);
+
+ private:
+  void finishExport();
+  bool savePng(const QImage& image, const QString& path);
+
+  AppController& m_app;
+  QFutureWatcher<core::Expected<core::ExportReport>> m_export;
+  bool m_exporting = false;
+};
+
+}  // namespace riglens::app

@@ -1,0 +1,71 @@
+// PlaybackController (controller.playback): the open rig's animations - which
+// one plays, its time, pause, loop, speed, frame steps and the muted idles -
+// and the ~60 Hz clock that advances them. Reads and poses AppController's
+// Document; every pose it makes goes through AppController::notifyPosed so
+// the viewport and the Joints panel follow. GUI thread.
+#pragma once
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QObject>
+#include <QtCore/QStringList>
+#include <QtCore/QTimer>
+
+namespace riglens::app {
+
+class AppController;
+class AnimationListModel;
+
+class PlaybackController : public QObject {
+  Q_OBJECT
+  Q_PROPERTY(riglens::app::AnimationListModel* animations READ animations CONSTANT)
+  Q_PROPERTY(QStringList animationNames READ animationNames NOTIFY playbackChanged)
+  Q_PROPERTY(QString playingAnimation READ playingAnimation NOTIFY playbackChanged)
+  Q_PROPERTY(double playTimeMs READ playTimeMs NOTIFY timeChanged)
+  Q_PROPERTY(double playPeriodMs READ playPeriodMs NOTIFY playbackChanged)
+  Q_PROPERTY(bool paused READ paused WRITE setPaused NOTIFY playbackChanged)
+  Q_PROPERTY(bool loop READ loop WRITE setLoop NOTIFY playbackChanged)
+  Q_PROPERTY(double speed READ speed WRITE setSpeed NOTIFY playbackChanged)
+  Q_PROPERTY(bool autoPlayMuted READ autoPlayMuted WRITE setAutoPlayMuted NOTIFY playbackChanged)
+
+ public:
+  static constexpr double kFrameStepMs = 1000.0 / 30.0;
+
+  explicit PlaybackController(AppController& app);
+
+  AnimationListModel* animations() const { return m_animations; }
+  QStringList animationNames() const;
+  QString playingAnimation() const;
+  double playTimeMs() const;
+  double playPeriodMs() const;
+  bool paused() const;
+  void setPaused(bool paused);
+  bool loop() const;
+  void setLoop(bool loop);
+  double speed() const;
+  void setSpeed(double speed);
+  bool autoPlayMuted() const;
+  void setAutoPlayMuted(bool muted);
+
+  Q_INVOKABLE bool play(const QString& animation);  // from 0
+  Q_INVOKABLE void stop();
+  Q_INVOKABLE void togglePause();
+  Q_INVOKABLE void seek(double timeMs);
+  Q_INVOKABLE void stepFrame(int direction);  // +1 / -1 frame at 30 fps, pauses
+
+  // AppController's document changed: the clock runs while a rig is open.
+  void documentChanged();
+
+ signals:
+  void playbackChanged();
+  void timeChanged();
+
+ private:
+  void tick();
+
+  AppController& m_app;
+  AnimationListModel* m_animations;
+  QTimer m_clock;
+  QElapsedTimer m_sinceTick;
+};
+
+}  // namespace riglens::app

@@ -1,0 +1,263 @@
+#include "scene_viewport_item.h"
+
+#include <cmath>
+
+#include <QtCore/QRunnable>
+#include <QtGui/QMouseEvent>
+#include <QtGui/QWheelEvent>
+#include <QtGui/QCursor>
+#include <QtQuick/QQuickWindow>
+#include <QtQuick/QSGRendererInterface>
+
+#include "app_controller.h"
+#include "character_controller.h"
+#include "riglens/core/rig/scene_bounds.h"
+#include "riglens/render/rig/frame_builder.h"
+#include "scene_viewport_renderer.h"
+
+namespace riglens::app {
+
+namespace {
+
+class CleanupJob : public QRunnable {
+ public:
+  explicit CleanupJob(SceneViewportRenderer* renderer) : m_renderer(renderer) {}
+  void run() override { delete m_renderer; }
+
+ private:
+  SceneViewportRenderer* m_renderer;
+};
+
+}  // namespace
+
+SceneViewportItem::SceneViewportItem(QQuickItem* parent) : QQuickItem(parent) {
+  setAcceptedMouseButtons(Qt::LeftButton | Qt::RightButton | Qt::MiddleButton);
+  setFlag(ItemAcceptsInputMethod, false);
+  connect(this, &QQuickItem::windowChanged, this, &SceneViewportItem::handleWindowChanged);
+  connect(this, &QQuickItem::widthChanged, this, &SceneViewportItem::requestFrame);
+  connect(this, &QQuickItem::heightChanged, this, &SceneViewportItem::requestFrame);
+}
+
+SceneViewportItem::~SceneViewportItem() = default;
+
+QColor SceneViewportItem::background() const {
+  const glm::vec4& c = render::kViewportBackground;
+  return QColor::fromRgbF(c.r, c.g, c.b, c.a);
+}
+
+QObject* SceneViewportItem::controllerObject() const { return m_controller; }
+
+void SceneViewportItem::setControllerObject(QObject* object) {
+  auto* controller = qobject_cast<AppController*>(object);
+  if (controller == m_controller) return;
+  if (m_controller) disconnect(m_controller, nullptr, this, nullptr);
+  m_controller = controller;
+  if (m_controller) {
+    connect(m_controller, &AppController::documentChanged, this, &SceneViewportItem::documentChanged);
+    connect(m_controller, &AppController::poseChanged, this, &SceneViewportItem::requestFrame);
+    connect(m_controller, &AppController::selectionChanged, this, &SceneViewportItem::requestFrame);
+    CharacterController* character = m_controller->characterController();
+    connect(character, &CharacterController::controlsChanged, this, &SceneViewportItem::requestFrame);
+    connect(character, &CharacterController::lookChanged, this, &SceneViewportItem::requestFrame);
+  }
+  documentChanged();
+  emit controllerChanged();
+}
+
+void SceneViewportItem::documentChanged() {
+  m_modelChanged = true;
+  m_framed = false;
+  requestFrame();
+}
+
+void SceneViewportItem::setTint(const QString& tint) {
+  core::TintMode mode;
+  if (tint == m_tint || !core::parseTintMode(tint.toStdString(), &mode)) return;
+  m_tint = tint;
+  emit viewChanged();
+  requestFrame();
+}
+
+void SceneViewportItem::setHighlightPart(int part) {
+  if (part == m_highlightPart) return;
+  m_highlightPart = part;
+  emit viewChanged();
+  requestFrame();
+}
+
+void SceneViewportItem::setShowGrid(bool show) {
+  if (show == m_showGrid) return;
+  m_showGrid = show;
+  emit viewChanged();
+  requestFrame();
+}
+
+void SceneViewportItem::setShowAxes(bool show) {
+  if (show == m_showAxes) return;
+  m_showAxes = show;
+  emit viewChanged();
+  requestFrame();
+}
+
+void SceneViewportItem::setYaw(double deg) {
+  m_camera.setAngles(float(deg), m_camera.pitchDeg());
+  emit viewChanged();
+  requestFrame();
+}
+
+void SceneViewportItem::setPitch(double deg) {
+  m_camera.setAngles(m_camera.yawDeg(), float(deg));
+  emit viewChanged();
+  requestFrame();
+}
+
+void SceneViewportItem::frameAll() {
+  m_framed = false;
+  requestFrame();
+}
+
+void SceneViewportItem::requestFrame() {
+  if (window()) window()->update();
+}
+
+void SceneViewportItem::handleWindowChanged(QQuickWindow* window) {
+  if (!window) return;
+  connect(window, &QQuickWindow::beforeSynchronizing, this, &SceneViewportItem::sync, Qt::DirectConnection);
+  connect(window, &QQuickWindow::sceneGraphInvalidated, this, &SceneViewportItem::cleanup, Qt::DirectConnection);
+  // The engine draws first; QML panels draw over it. Quick must not clear over
+  // the viewport after we drew: it clears before beforeRenderPassRecording.
+}
+
+// GUI thread blocked, render thread running: the only place state crosses.
+void SceneViewportItem::sync() {
+  QQuickWindow* win = window();
+  if (!m_renderer) {
+    m_renderer = new SceneViewportRenderer(win);
+    connect(win, &QQuickWindow::beforeRendering, m_renderer, &SceneViewportRenderer::prepare, Qt::DirectConnection);
+    connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer, &SceneViewportRenderer::record, Qt::DirectConnection);
+    m_modelChanged = true;
+  }
+  if (m_renderer->gpuBytes() != m_gpuBytes) {
+    m_gpuBytes = m_renderer->gpuBytes();
+    if (m_controller) {
+      const QVariantMap report = m_renderer->memoryReport();
+      QMetaObject::invokeMethod(m_controller, [c = m_controller, report] { c->setMemoryReport(report); }, Qt::QueuedConnection);
+    }
+    QMetaObject::invokeMethod(this, &SceneViewportItem::gpuBytesChanged, Qt::QueuedConnection);
+  }
+  if (m_renderer->frames() != m_framesRendered) {
+    m_framesRendered = m_renderer->frames();
+    QMetaObject::invokeMethod(this, &SceneViewportItem::framesRenderedChanged, Qt::QueuedConnection);
+  }
+  if (m_renderer->unavailable() && m_renderError.isEmpty()) {
+    m_renderError = tr("3D view unavailable: Qt Quick runs without a GPU API (software renderer). "
+                       "Use a platform with Vulkan or OpenGL (QSG_RHI_BACKEND=vulkan or opengl).");
+    QMetaObject::invokeMethod(this, &SceneViewportItem::renderErrorChanged, Qt::QueuedConnection);
+  }
+  Document* doc = m_controller ? m_controller->document() : nullptr;
+  CharacterController* character = m_controller ? m_controller->characterController() : nullptr;
+  const qreal dpr = win->effectiveDevicePixelRatio();
+  const QPointF topLeft = mapToScene(QPointF(0, 0)) * dpr;
+  const QRect viewport(topLeft.toPoint(), (size() * dpr).toSize());
+  if (character && character->active()) {
+    syncCharacter(*character, viewport);
+    return;
+  }
+  if (!doc) {
+    m_renderer->setSnapshot(nullptr, nullptr, m_modelChanged, {}, {}, viewport);
+    m_modelChanged = false;
+    return;
+  }
+  const auto& worlds = doc->controller().partWorlds();
+  const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
+  if (!m_framed && width() > 0 && height() > 0) {
+    m_camera.frame(core::posedBounds(*doc->run(), worlds), aspect);
+    m_framed = true;
+  }
+  render::ViewSettings view;
+  core::parseTintMode(m_tint.toStdString(), &view.tint);
+  view.highlightPart = m_highlightPart >= 0 ? m_highlightPart : m_controller->selectedPart();
+  view.partHidden = m_controller->hiddenPartFlags();
+  view.showGrid = m_showGrid;
+  view.showAxes = m_showAxes;
+  render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view);
+  // Socket names for the QML overlay, projected into item coordinates.
+  QVariantList sockets;
+  if (view.tint == core::TintMode::Sockets) {
+    const glm::mat4 viewProj = state.projection * state.view;
+    for (const auto& socket : state.sockets) {
+      const glm::vec4 clip = viewProj * glm::vec4(socket.position, 1.0f);
+      if (clip.w <= 0) continue;
+      sockets.append(QVariantMap{{"name", QString::fromStdString(socket.name)},
+                                 {"x", (clip.x / clip.w * 0.5 + 0.5) * width()},
+                                 {"y", (0.5 - clip.y / clip.w * 0.5) * height()}});
+    }
+  }
+  if (sockets != m_sockets) {
+    m_sockets = sockets;
+    QMetaObject::invokeMethod(this, &SceneViewportItem::socketsChanged, Qt::QueuedConnection);
+  }
+  m_renderer->setSnapshot(doc->run(), nullptr, m_modelChanged, std::move(state), {}, viewport);
+  m_modelChanged = false;
+}
+
+// A splat character or scene: framed once on its rest bounds; the controls
+// become the frame the character passes run; what the GPU holds and whether
+// it can draw characters go back to the character controller.
+void SceneViewportItem::syncCharacter(CharacterController& character, QRect viewport) {
+  const auto& scene = character.scene();
+  const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
+  if (!m_framed && width() > 0 && height() > 0) {
+    m_camera.frame(scene->bounds, aspect);
+    m_framed = true;
+  }
+  render::FrameState state = render::cameraFrameState(m_camera, aspect);
+  state.showGrid = false;  // the face floats at the origin: a ground grid would cut through it
+  state.showAxes = m_showAxes;
+  const QVariantMap report = m_renderer->characterReport();
+  const QString failure = m_renderer->failure();
+  const bool computeMissing = m_renderer->computeMissing();
+  QMetaObject::invokeMethod(
+      &character, [c = &character, s = scene.get(), report, failure, computeMissing] { c->setRenderReport(s, report, failure, computeMissing); },
+      Qt::QueuedConnection);
+  m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
+  m_modelChanged = false;
+}
+
+void SceneViewportItem::cleanup() {
+  delete m_renderer;  // render thread, scene graph going away
+  m_renderer = nullptr;
+}
+
+void SceneViewportItem::releaseResources() {
+  if (m_renderer && window()) window()->scheduleRenderJob(new CleanupJob(m_renderer), QQuickWindow::BeforeSynchronizingStage);
+  m_renderer = nullptr;
+}
+
+void SceneViewportItem::mousePressEvent(QMouseEvent* event) {
+  m_lastMouse = event->position();
+  forceActiveFocus();
+  event->accept();
+}
+
+void SceneViewportItem::mouseMoveEvent(QMouseEvent* event) {
+  const QPointF delta = event->position() - m_lastMouse;
+  m_lastMouse = event->position();
+  if (event->buttons() & Qt::LeftButton) {
+    m_camera.orbit(float(-delta.x() * 0.4), float(delta.y() * 0.4));
+  } else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton)) {
+    m_camera.pan(float(delta.x() / std::max(1.0, height())), float(delta.y() / std::max(1.0, height())));
+  }
+  emit viewChanged();
+  requestFrame();
+  event->accept();
+}
+
+void SceneViewportItem::wheelEvent(QWheelEvent* event) {
+  const double steps = event->angleDelta().y() / 120.0;
+  m_camera.dolly(float(std::pow(0.9, steps)));
+  requestFrame();
+  event->accept();
+}
+
+}  // namespace riglens::app

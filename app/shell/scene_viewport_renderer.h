@@ -1,0 +1,140 @@
+// SceneViewportRenderer: the render-thread half of SceneViewportItem. Owns
+// the engine's renderers (a voxel rig, a splat character or a splat scene,
+// whichever the document is) and draws them under the QML scene through Qt
+// Quick's own QRhi.
+#pragma once
+
+#include <memory>
+
+#include <QtCore/QObject>
+#include <QtCore/QRect>
+#include <QtCore/QVariantMap>
+#include <QtQuick/QQuickWindow>
+
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/render/character/character_renderer.h"
+#include "riglens/render/device/frame_state.h"
+#include "riglens/render/device/window_renderer.h"
+
+namespace riglens::app {
+
+// Lives on the render thread. Receives a snapshot in sync() (GUI thread
+// blocked), draws it in the window's frame.
+class SceneViewportRenderer : public QObject {
+ public:
+  explicit SceneViewportRenderer(QQuickWindow* window) : m_window(window) {}
+
+  void setSnapshot(std::shared_ptr<const core::LoadedRun> run, std::shared_ptr<const core::CharacterScene> scene, bool modelChanged,
+                   render::FrameState state, render::CharacterFrame character, QRect viewport) {
+    if (modelChanged) {
+      m_run = std::move(run);
+      m_scene = std::move(scene);
+      m_modelPending = true;
+    }
+    m_state = std::move(state);
+    m_characterFrame = std::move(character);
+    m_viewport = viewport;
+  }
+
+  // beforeRendering: render thread, outside the main pass.
+  void prepare() {
+    QSGRendererInterface* rif = m_window->rendererInterface();
+    auto* rhi = static_cast<QRhi*>(rif->getResource(m_window, QSGRendererInterface::RhiResource));
+    auto* swapchain = static_cast<QRhiSwapChain*>(rif->getResource(m_window, QSGRendererInterface::RhiSwapchainResource));
+    m_swapchain = swapchain;
+    if (!rhi || !swapchain) {  // the software renderer: nothing to draw with
+      m_unavailable = true;
+      return;
+    }
+    if (!m_renderer) m_renderer = std::make_unique<render::WindowRenderer>(rhi);
+    m_computeMissing = !m_renderer->supportsCompute();
+    if (m_modelPending) {
+      m_renderer->setModel(m_run);
+      m_renderer->setCharacter(m_scene ? m_scene->pack : nullptr);
+      m_renderer->setCloud(m_scene ? m_scene->cloud : nullptr);
+      if (m_scene) m_renderer->setSplatBounds(m_scene->bounds);
+      m_modelPending = false;
+    }
+    m_renderer->setCharacterFrame(m_characterFrame);
+    if ((!m_run && !m_scene) || m_viewport.isEmpty()) {
+      m_ready = false;
+      return;
+    }
+    // The stack records whichever layers prepared: a character the GPU
+    // cannot run leaves the rest of the frame drawn, and says why.
+    const bool prepared = m_renderer->prepare(swapchain, m_state, m_viewport);
+    m_ready = true;
+    m_failure = prepared ? QString() : QString::fromStdString(m_renderer->failure());
+    if (m_scene)
+      reportSplats();
+    else if (prepared)
+      reportRig();
+  }
+
+  // Read in sync() only (GUI thread blocked).
+  QVariantMap memoryReport() const { return m_report; }
+  QVariantMap characterReport() const { return m_characterReport; }
+  QString failure() const { return m_failure; }
+  bool computeMissing() const { return m_computeMissing; }  // the device runs no compute: no characters
+
+  // beforeRenderPassRecording: inside the main pass, under the QML scene.
+  void record() {
+    if (!m_ready || !m_swapchain) return;
+    // QRhi calls on Quick's own command buffer: no begin/endExternalCommands
+    // (those are for native API calls, and crash the GL backend in a pass not
+    // begun for external content).
+    m_renderer->record(m_swapchain);
+    ++m_frames;
+  }
+
+  qint64 gpuBytes() const { return m_gpuBytes; }
+  int frames() const { return m_frames; }
+  bool unavailable() const { return m_unavailable; }
+
+ private:
+  void reportRig() {
+    const render::MemoryReport report = m_renderer->memoryReport();
+    m_gpuBytes = qint64(report.gpuBytes());
+    QVariantList parts;
+    for (const auto& p : report.parts)
+      parts.append(QVariantMap{{"name", QString::fromStdString(p.name)}, {"vertexBytes", qint64(p.vertexBytes)},
+                               {"indexBytes", qint64(p.indexBytes)}, {"uniformBytes", qint64(p.uniformBytes)},
+                               {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
+    m_report = QVariantMap{{"gpuBytes", m_gpuBytes},          {"vertexBytes", qint64(report.vertexBytes)},
+                           {"indexBytes", qint64(report.indexBytes)}, {"uniformBytes", qint64(report.uniformBytes)},
+                           {"storageBytes", qint64(report.storageBytes)}, {"textureBytes", qint64(report.textureBytes)},
+                           {"overlayBytes", qint64(report.overlayBytes)}, {"cpuBytes", qint64(report.cpuBytes)},
+                           {"parts", parts}};
+  }
+
+  void reportSplats() {
+    const render::CharacterMemory memory = m_renderer->splatMemory();
+    QVariantList buffers, branches;
+    for (const auto& b : memory.buffers) buffers.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"bytes", qint64(b.bytes)}});
+    for (const auto& b : memory.branches)
+      branches.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"slotOffset", b.slotOffset}, {"slotsUsed", b.slotsUsed},
+                                  {"capacity", b.capacity}});
+    m_gpuBytes = qint64(memory.gpuBytes());
+    m_characterReport = QVariantMap{{"packBytes", qint64(memory.packBytes)}, {"gpuBytes", m_gpuBytes}, {"buffers", buffers}, {"branches", branches}};
+  }
+
+  QQuickWindow* m_window;
+  std::unique_ptr<render::WindowRenderer> m_renderer;
+  QRhiSwapChain* m_swapchain = nullptr;
+  std::shared_ptr<const core::LoadedRun> m_run;
+  std::shared_ptr<const core::CharacterScene> m_scene;
+  render::CharacterFrame m_characterFrame;
+  bool m_modelPending = false;
+  render::FrameState m_state;
+  QRect m_viewport;
+  bool m_ready = false;
+  qint64 m_gpuBytes = 0;
+  QVariantMap m_report, m_characterReport;
+  QString m_failure;
+  bool m_computeMissing = false;
+  int m_frames = 0;
+  bool m_unavailable = false;
+};
+
+}  // namespace riglens::app
