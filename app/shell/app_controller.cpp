@@ -10,6 +10,7 @@
 #include <QtCore/QSettings>
 #include <QtCore/QStandardPaths>
 
+#include "riglens/core/base/json_reader.h"
 #include "riglens/samples/sample_runs.h"
 
 namespace riglens::app {
@@ -26,9 +27,9 @@ auto loadGuarded(const std::string& path, Load load) -> decltype(load(path)) {
   try {
     return load(path);
   } catch (const std::bad_alloc&) {
-    return core::makeError(core::ErrorCode::Invalid, path + ": not enough memory to open it");
+    return core::errorAt(core::ErrorCode::Invalid, path, "", "not enough memory to open it");
   } catch (const std::exception& e) {
-    return core::makeError(core::ErrorCode::Invalid, path + ": cannot be opened (" + e.what() + ")");
+    return core::errorAt(core::ErrorCode::Invalid, path, "", std::string("cannot be opened (") + e.what() + ")");
   }
 }
 }  // namespace

@@ -53,6 +53,20 @@ class TestCoreFoundation : public QObject {
     QVERIFY2(message.contains("line 1"), qPrintable(message));
   }
 
+  void malformedJsonKeepsTheByteWhereParsingStopped() {
+    // `{"a": }`: the value is missing; the parser stops at the '}', byte 7 counted from 1.
+    auto doc = parseJson(R"({"a": })", "a.json");
+    QVERIFY(!doc);
+    QCOMPARE(doc.error().file, std::string("a.json"));
+    QVERIFY(doc.error().byteOffset.has_value());
+    QCOMPARE(*doc.error().byteOffset, std::uint64_t(7));
+  }
+
+  void gpuFailuresHaveTheirOwnCode() {
+    QCOMPARE(errorCodeName(ErrorCode::Gpu), std::string_view("gpu"));
+    QCOMPARE(makeError(ErrorCode::Gpu, "the sort GPU frame failed").describe(), std::string("gpu: the sort GPU frame failed"));
+  }
+
   void reportsMissingFileAsIoError() {
     auto doc = readJsonFile("/nonexistent/riglens/rig.json");
     QVERIFY(!doc.hasValue());

@@ -21,7 +21,7 @@ Expected<std::vector<T>> readArray(const std::filesystem::path& path, std::size_
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
   if (bytes->size() != count * sizeof(T))
-    return makeError(ErrorCode::Invalid, path.string() + ": " + std::to_string(bytes->size()) + " bytes, expected " +
+    return errorAt(ErrorCode::Invalid, path.string(), "", std::to_string(bytes->size()) + " bytes, expected " +
                                              std::to_string(count * sizeof(T)));
   std::vector<T> out(count);
   std::memcpy(out.data(), bytes->data(), bytes->size());
@@ -61,9 +61,9 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   if (!faces) return faces.error();
   auto deltas = readArray<float>(dir / "expressions.f32", E * V * 3);
   if (!deltas) return deltas.error();
-  if (V == 0 || names.size() != E) return makeError(ErrorCode::Invalid, (dir / "names.json").string() + ": expected V > 0 and E expression names");
+  if (V == 0 || names.size() != E) return errorAt(ErrorCode::Invalid, (dir / "names.json").string(), "", "expected V > 0 and E expression names");
   for (std::uint32_t i : *faces)
-    if (i >= V) return makeError(ErrorCode::Invalid, (dir / "faces.u32").string() + ": a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
+    if (i >= V) return errorAt(ErrorCode::Invalid, (dir / "faces.u32").string(), "", "a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
 
   // Regions: left eye/brow, right eye/brow, everything else.
   std::vector<std::size_t> order[3];
@@ -142,7 +142,7 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std:
   if (!bytes) return bytes.error();
   std::error_code ec;
   std::filesystem::create_directories(out / "sample-bundle", ec);
-  if (ec) return makeError(ErrorCode::Io, out.string() + ": cannot create folder: " + ec.message());
+  if (ec) return errorAt(ErrorCode::Io, out.string(), "", "cannot create folder: " + ec.message());
   if (auto ok = writeFileAtomically(out / "sample-face.aosrig", *bytes); !ok) return ok;
   if (auto ok = writeFileAtomically(out / "sample-bundle" / "sample-face.aosrig", *bytes); !ok) return ok;
   nlohmann::ordered_json scene;

@@ -7,6 +7,7 @@
 #include "riglens/core/gltf/glb_writer.h"
 #include "riglens/samples/voxel_meshers.h"
 #include "riglens/samples/voxel_volume.h"
+#include "riglens/core/base/json_reader.h"
 
 namespace riglens::samples {
 
@@ -241,7 +242,7 @@ Expected<SampleRun> makeSampleRun(std::string_view name) {
 Expected<void> writeSampleRun(const SampleRun& run, const std::filesystem::path& folder) {
   std::error_code ec;
   std::filesystem::create_directories(folder / "meshes", ec);
-  if (ec) return makeError(ErrorCode::Io, (folder / "meshes").string() + ": cannot create folder: " + ec.message());
+  if (ec) return errorAt(ErrorCode::Io, (folder / "meshes").string(), "", "cannot create folder: " + ec.message());
   const std::string text = run.rig.dump(2) + "\n";
   if (auto ok = writeFileAtomically(folder / "rig.json", {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}); !ok)
     return ok;

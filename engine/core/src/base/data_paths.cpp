@@ -1,4 +1,5 @@
 #include "riglens/core/base/data_paths.h"
+#include "riglens/core/base/json_reader.h"
 
 namespace riglens::core {
 
@@ -10,7 +11,7 @@ Expected<std::filesystem::path> findShippedData(const std::filesystem::path& exe
   const std::filesystem::path dir = shippedDataDir(executableDir) / name;
   std::error_code ec;
   if (std::filesystem::is_directory(dir, ec)) return dir;
-  return makeError(ErrorCode::Io, dir.string() + ": RigLens' " + name +
+  return errorAt(ErrorCode::Io, dir.string(), "", "RigLens' " + name +
                                       " data is not there (installed programs look in <bin>/../share/riglens; pass its folder explicitly)");
 }
 

@@ -9,6 +9,7 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::Invalid: return "invalid";
     case ErrorCode::Unsupported: return "unsupported";
     case ErrorCode::Usage: return "usage";
+    case ErrorCode::Gpu: return "gpu";
   }
   return "unknown";
 }

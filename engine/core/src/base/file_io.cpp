@@ -6,19 +6,15 @@
 #include <random>
 #include <system_error>
 
+#include "riglens/core/base/json_reader.h"
+
 namespace riglens::core {
 namespace {
 
 Error ioError(const std::filesystem::path& path, std::string_view what) {
-  std::string message = path.string();
-  message += ": ";
-  message += what;
-  if (errno != 0) {
-    message += " (";
-    message += std::strerror(errno);
-    message += ")";
-  }
-  return makeError(ErrorCode::Io, std::move(message));
+  std::string problem(what);
+  if (errno != 0) problem += std::string(" (") + std::strerror(errno) + ")";
+  return errorAt(ErrorCode::Io, path.string(), "", problem);
 }
 
 template <class Container>

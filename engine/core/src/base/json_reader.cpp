@@ -217,4 +217,11 @@ Error errorAt(ErrorCode code, std::string file, std::string pointer, const std::
   return error;
 }
 
+Error errorAtByte(ErrorCode code, std::string file, std::uint64_t offset, const std::string& problem) {
+  Error error = errorAt(code, std::move(file), "byte " + std::to_string(offset), problem);
+  error.pointer.clear();
+  error.byteOffset = offset;
+  return error;
+}
+
 }  // namespace riglens::core

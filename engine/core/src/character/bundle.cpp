@@ -33,7 +33,7 @@ class BundleLoader {
 
   Expected<Bundle> load() {
     std::error_code ec;
-    if (!fs::is_directory(m_b.folder, ec)) return makeError(ErrorCode::Io, m_b.folder.string() + ": not a bundle folder");
+    if (!fs::is_directory(m_b.folder, ec)) return errorAt(ErrorCode::Io, m_b.folder.string(), "", "not a bundle folder");
     if (fs::exists(m_b.folder / "scene.json", ec)) {
       m_source = (m_b.folder / "scene.json").string();
       auto scene = readJsonFile(m_b.folder / "scene.json");
@@ -46,7 +46,7 @@ class BundleLoader {
       m_b.scene = {{"schema_version", "1"}, {"branches", {{"head", {{"mesh_json", "mesh.json"}, {"mesh_bin", "mesh.bin"}}}}}};
       addFile("rig_names.json", "names", true);
     } else {
-      return makeError(ErrorCode::Invalid, m_b.folder.string() + ": a bundle needs scene.json or mesh.json");
+      return errorAt(ErrorCode::Invalid, m_b.folder.string(), "", "a bundle needs scene.json or mesh.json");
     }
     return guardRead(m_source, [&] {
       readScene(JsonRef(m_b.scene));

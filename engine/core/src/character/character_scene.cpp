@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "riglens/core/base/json_reader.h"
 #include "riglens/core/character/debug_lift.h"
 #include "riglens/core/character/gnm.h"
 
@@ -40,7 +41,7 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
   if (path.extension() == ".ply" && !folder) {
     auto cloud = readGaussianPly(path);
     if (!cloud) return cloud.error();
-    if (cloud->count == 0) return makeError(ErrorCode::Invalid, path.string() + ": the scene holds no gaussians");
+    if (cloud->count == 0) return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
     scene.kind = SceneKind::Splats;
     scene.bounds = cloudBounds(*cloud);
     scene.residentBytes = cloud->bytes();
@@ -52,8 +53,8 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     auto bundle = loadBundle(path);
     if (!bundle) return bundle.error();
     if (!bundle->gnmPack)
-      return makeError(ErrorCode::Unsupported, path.string() + ": the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) +
-                                                   "'; the viewer renders GNM packs on the GPU");
+      return errorAt(ErrorCode::Unsupported, path.string(), "",
+                     "the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) + "'; the viewer renders GNM packs on the GPU");
     if (!bundle->subject.empty()) scene.title = bundle->subject;
     scene.expression = std::move(bundle->expression);
     scene.rigRangeLo = bundle->rigRangeLo;
@@ -70,10 +71,11 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     pack = std::move(read).value();
   }
   if (pack->basisHalf.empty())
-    return makeError(ErrorCode::Unsupported, path.string() + ": the pack stores its basis as i8; the viewer's GPU pass takes fp16 packs "
-                                                             "(`riglens-cli character pose --backend cpu` evaluates this one)");
+    return errorAt(ErrorCode::Unsupported, path.string(), "",
+                   "the pack stores its basis as i8; the viewer's GPU pass takes fp16 packs "
+                   "(`riglens-cli character pose --backend cpu` evaluates this one)");
   auto bounds = characterRestBounds(*pack);
-  if (!bounds) return makeError(bounds.error().code, path.string() + ": " + bounds.error().message);
+  if (!bounds) return errorAt(bounds.error().code, path.string(), "", bounds.error().message);
   scene.bounds = *bounds;
   scene.pack = std::make_shared<const AosRigPack>(std::move(*pack));
   return scene;

@@ -10,6 +10,7 @@
 #include "gltf/gltf_buffer_views.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/version.h"
+#include "riglens/core/base/json_reader.h"
 
 namespace riglens::core {
 namespace {
@@ -176,9 +177,9 @@ Expected<std::uintmax_t> writeGltfPair(const tinygltf::Model& built, const fs::p
   const fs::path temp = folder / ("." + stem + ".riglens-tmp-" + randomSuffix());
   std::error_code ec;
   if (!fs::is_directory(folder, ec))
-    return makeError(ErrorCode::Io, output.string() + ": folder " + folder.string() + " does not exist");
+    return errorAt(ErrorCode::Io, output.string(), "", "folder " + folder.string() + " does not exist");
   fs::create_directory(temp, ec);
-  if (ec) return makeError(ErrorCode::Io, output.string() + ": cannot write into " + folder.string() + ": " + ec.message());
+  if (ec) return errorAt(ErrorCode::Io, output.string(), "", "cannot write into " + folder.string() + ": " + ec.message());
   if (!model.buffers.empty()) model.buffers[0].uri = stem + ".bin";
   tinygltf::TinyGLTF writer;
   const bool ok = writer.WriteGltfSceneToFile(&model, (temp / (stem + ".gltf")).string(), false, false, true, false);
@@ -196,7 +197,7 @@ Expected<std::uintmax_t> writeGltfPair(const tinygltf::Model& built, const fs::p
   std::error_code ignored;
   fs::remove_all(temp, ignored);
   if (!ok || ec)
-    return makeError(ErrorCode::Io, output.string() + ": cannot write the .gltf/.bin pair" + (ec ? ": " + ec.message() : ""));
+    return errorAt(ErrorCode::Io, output.string(), "", "cannot write the .gltf/.bin pair" + (ec ? ": " + ec.message() : ""));
   return bytes;
 }
 
@@ -218,7 +219,7 @@ Expected<ExportReport> exportRun(const LoadedRun& run, const fs::path& output, c
     return makeError(ErrorCode::Usage, "tolerance must be a positive number");
   const std::string ext = output.extension().string();
   if (ext != ".glb" && ext != ".gltf")
-    return makeError(ErrorCode::Usage, output.string() + ": the output must end in .glb or .gltf");
+    return errorAt(ErrorCode::Usage, output.string(), "", "the output must end in .glb or .gltf");
 
   const ExportPlan plan = planExport(run, options);
   ExportReport report;

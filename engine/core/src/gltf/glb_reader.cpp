@@ -28,7 +28,7 @@ std::uint32_t readU32(std::span<const std::uint8_t> bytes, std::size_t at) {
 }
 
 Error refuse(std::string_view source, const std::string& problem, ErrorCode code = ErrorCode::Parse) {
-  return makeError(code, std::string(source) + ": " + problem);
+  return errorAt(code, std::string(source), "", problem);
 }
 
 // The GLB container checks tinygltf makes too, but with messages a user can

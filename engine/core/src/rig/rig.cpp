@@ -3,6 +3,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "riglens/core/base/json_reader.h"
 #include "riglens/core/rig/pose.h"
 
 namespace riglens::core {
@@ -46,7 +47,7 @@ struct RigBuilder {
   std::unordered_map<std::string, int> partIndex, jointIndex;  // names -> index: loads stay linear in the file
 
   Error fatal(const std::string& pointer, const std::string& message) const {
-    return makeError(ErrorCode::Invalid, source + ": " + prefix + pointer + ": " + message);
+    return errorAt(ErrorCode::Invalid, source, prefix + pointer, message);
   }
   void warn(const std::string& pointer, std::string message, std::string part = {}, std::string joint = {}) {
     warnings.push_back({source, prefix + pointer, std::move(message), Severity::Warning, std::move(part), std::move(joint)});

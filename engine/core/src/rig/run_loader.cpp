@@ -13,7 +13,7 @@ using nlohmann::json;
 namespace {
 
 Error invalid(const fs::path& source, const std::string& message) {
-  return makeError(ErrorCode::Invalid, source.string() + ": " + message);
+  return errorAt(ErrorCode::Invalid, source.string(), "", message);
 }
 
 // Loads one part's mesh; a failure becomes a warning and an empty mesh.
@@ -186,11 +186,11 @@ std::size_t LoadedRun::cpuBytes() const {
 
 Expected<LoadedRun> loadRun(const fs::path& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) return makeError(ErrorCode::Io, path.string() + ": no such file or folder");
+  if (!fs::exists(path, ec)) return errorAt(ErrorCode::Io, path.string(), "", "no such file or folder");
   if (fs::is_directory(path, ec)) {
     for (const char* name : {"rig.json", "run.json", "mesh.glb"})
       if (fs::exists(path / name, ec)) return loadRun(path / name);
-    return makeError(ErrorCode::Invalid, path.string() + ": a run folder needs rig.json, run.json or mesh.glb");
+    return errorAt(ErrorCode::Invalid, path.string(), "", "a run folder needs rig.json, run.json or mesh.glb");
   }
   const auto ext = path.extension().string();
   if (ext == ".glb" || ext == ".gltf") return loadMeshFile(path);

@@ -9,6 +9,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "riglens/core/base/json_reader.h"
 #include "riglens/core/base/color.h"
 #include "riglens/core/base/file_io.h"
 
@@ -43,7 +44,7 @@ double readValue(const std::uint8_t* p, const std::string& t) {
   std::uint32_t v; std::memcpy(&v, p, 4); return v;
 }
 
-Error refuse(std::string_view source, const std::string& what) { return makeError(ErrorCode::Invalid, std::string(source) + ": " + what); }
+Error refuse(std::string_view source, const std::string& what) { return errorAt(ErrorCode::Invalid, std::string(source), "", what); }
 
 }  // namespace
 

@@ -38,24 +38,24 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
       QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
   std::unique_ptr<QRhiRenderBuffer> depth(rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, 1));
   if (!color->create() || !depth->create())
-    return makeError(ErrorCode::Unsupported, "cannot create a " + std::to_string(size.width()) + "x" +
+    return makeError(ErrorCode::Gpu, "cannot create a " + std::to_string(size.width()) + "x" +
                                                  std::to_string(size.height()) + " render target");
   QRhiTextureRenderTargetDescription rtDesc{QRhiColorAttachment(color.get())};
   rtDesc.setDepthStencilBuffer(depth.get());
   std::unique_ptr<QRhiTextureRenderTarget> target(rhi->newTextureRenderTarget(rtDesc));
   std::unique_ptr<QRhiRenderPassDescriptor> pass(target->newCompatibleRenderPassDescriptor());
   target->setRenderPassDescriptor(pass.get());
-  if (!target->create()) return makeError(ErrorCode::Unsupported, "cannot create the render target");
+  if (!target->create()) return makeError(ErrorCode::Gpu, "cannot create the render target");
 
   const int vertexBytes = static_cast<int>(vertices.size_bytes());
   std::unique_ptr<QRhiBuffer> vbuf(rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer,
                                                   std::max(vertexBytes, 1)));
   std::unique_ptr<QRhiBuffer> ubuf(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::MvpBlock)));
-  if (!vbuf->create() || !ubuf->create()) return makeError(ErrorCode::Unsupported, "cannot create GPU buffers");
+  if (!vbuf->create() || !ubuf->create()) return makeError(ErrorCode::Gpu, "cannot create GPU buffers");
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
   bindings->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kMvpBinding, QRhiShaderResourceBinding::VertexStage, ubuf.get())});
-  if (!bindings->create()) return makeError(ErrorCode::Unsupported, "cannot create shader bindings");
+  if (!bindings->create()) return makeError(ErrorCode::Gpu, "cannot create shader bindings");
 
   std::unique_ptr<QRhiGraphicsPipeline> pipeline(rhi->newGraphicsPipeline());
   pipeline->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
@@ -68,13 +68,13 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   pipeline->setDepthWrite(true);
   pipeline->setShaderResourceBindings(bindings.get());
   pipeline->setRenderPassDescriptor(pass.get());
-  if (!pipeline->create()) return makeError(ErrorCode::Unsupported, "cannot create the vertex_color pipeline");
+  if (!pipeline->create()) return makeError(ErrorCode::Gpu, "cannot create the vertex_color pipeline");
 
   const glm::mat4 mvp = toGlm(rhi->clipSpaceCorrMatrix()) * viewProjection;
 
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
-    return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+    return makeError(ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   QRhiResourceUpdateBatch* uploads = rhi->nextResourceUpdateBatch();
   if (vertexBytes > 0) uploads->uploadStaticBuffer(vbuf.get(), 0, vertexBytes, vertices.data());
   const gpu::MvpBlock block{gpu::toGpu(mvp)};
@@ -93,7 +93,7 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   readbacks->readBackTexture({color.get()}, &readback);
   cb->endPass(readbacks);
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
-    return makeError(ErrorCode::Unsupported, "the offscreen GPU frame failed");
+    return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
 
   QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
                readback.pixelSize.height(), QImage::Format_RGBA8888);

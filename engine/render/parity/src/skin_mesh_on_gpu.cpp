@@ -16,10 +16,10 @@ core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::Part
   std::unique_ptr<QRhiBuffer> outPositions(rhi->newBuffer(QRhiBuffer::Static, usage, bytes));
   std::unique_ptr<QRhiBuffer> outNormals(rhi->newBuffer(QRhiBuffer::Static, usage, bytes));
   if (!outPositions->create() || !outNormals->create())
-    return core::makeError(core::ErrorCode::Unsupported, "cannot create the skinning output buffers");
+    return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning output buffers");
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
-    return core::makeError(core::ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+    return core::makeError(core::ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   QRhiResourceUpdateBatch* batch = rhi->nextResourceUpdateBatch();
   auto skinning = GpuSkinning::create(rhi, batch, rest, skin, outPositions.get(), outNormals.get());
   if (!skinning) {
@@ -34,7 +34,7 @@ core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::Part
   readback->readBackBuffer(outNormals.get(), 0, static_cast<int>(rest.positions.size() * 4), &normals);
   cb->resourceUpdate(readback);
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
-    return core::makeError(core::ErrorCode::Unsupported, "the skinning GPU frame failed");
+    return core::makeError(core::ErrorCode::Gpu, "the skinning GPU frame failed");
   core::PartMesh out;
   out.positions.resize(rest.positions.size());
   out.normals.resize(rest.positions.size());

@@ -27,7 +27,7 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
   std::unique_ptr<QRhiBuffer> input(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
   std::unique_ptr<QRhiBuffer> output(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
   if (!params->create() || !input->create() || !output->create())
-    return makeError(ErrorCode::Unsupported, "cannot allocate GPU buffers for " + std::to_string(in.size()) + " points");
+    return makeError(ErrorCode::Gpu, "cannot allocate GPU buffers for " + std::to_string(in.size()) + " points");
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
   bindings->setBindings({
@@ -39,7 +39,7 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
   pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   pipeline->setShaderResourceBindings(bindings.get());
   if (!bindings->create() || !pipeline->create())
-    return makeError(ErrorCode::Unsupported, "cannot create the transform_points compute pipeline");
+    return makeError(ErrorCode::Gpu, "cannot create the transform_points compute pipeline");
 
   gpu::TransformParams p{};
   p.matrix = gpu::toGpu(m);
@@ -47,7 +47,7 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
 
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
-    return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+    return makeError(ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   QRhiResourceUpdateBatch* uploads = rhi->nextResourceUpdateBatch();
   uploads->updateDynamicBuffer(params.get(), 0, sizeof(gpu::TransformParams), &p);
   uploads->uploadStaticBuffer(input.get(), 0, bytes, in.data());
@@ -61,7 +61,7 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
   cb->endComputePass(readbacks);
   // Readbacks are complete when endOffscreenFrame returns (it waits).
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess || result.data.size() != bytes)
-    return makeError(ErrorCode::Unsupported, "the GPU frame running transform_points failed");
+    return makeError(ErrorCode::Gpu, "the GPU frame running transform_points failed");
 
   std::vector<glm::vec4> out(in.size());
   std::memcpy(out.data(), result.data.constData(), static_cast<std::size_t>(bytes));

@@ -70,7 +70,7 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   d->posed = newStorageBuffer(rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer);
   if (!d->params->create() || !d->neutral || !d->basis || !d->actives || !d->eyeWeights || !d->stitch || !d->skinIndex ||
       !d->skinWeight || !d->skin || !d->posed)
-    return makeError(ErrorCode::Unsupported, "cannot allocate the GNM GPU buffers");
+    return makeError(ErrorCode::Gpu, "cannot allocate the GNM GPU buffers");
 
   // One-time uploads. The basis goes up as the packed u32 words the pack stores.
   d->pending = rhi->nextResourceUpdateBatch();
@@ -99,7 +99,7 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   d->pipeline.reset(rhi->newComputePipeline());
   d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   d->pipeline->setShaderResourceBindings(d->srb.get());
-  if (!d->srb->create() || !d->pipeline->create()) return makeError(ErrorCode::Unsupported, "cannot create the GNM compute pipeline");
+  if (!d->srb->create() || !d->pipeline->create()) return makeError(ErrorCode::Gpu, "cannot create the GNM compute pipeline");
   return std::unique_ptr<GpuGnm>(new GpuGnm(std::move(d)));
 }
 

@@ -55,7 +55,7 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
   d->covB = newStorageBuffer(d->rhi, cap * 16);
   d->colors = newStorageBuffer(d->rhi, cap * 4);
   if (!d->params->create() || !d->positionSource || !d->tints || !d->centers || !d->covA || !d->covB || !d->colors)
-    return makeError(ErrorCode::Unsupported, "cannot allocate the lift buffers");
+    return makeError(ErrorCode::Gpu, "cannot allocate the lift buffers");
   d->srb.reset(d->rhi->newShaderResourceBindings());
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kLiftParamsBinding, stage, d->params.get()),
@@ -68,7 +68,7 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
   d->pipeline.reset(d->rhi->newComputePipeline());
   d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   d->pipeline->setShaderResourceBindings(d->srb.get());
-  if (!d->srb->create() || !d->pipeline->create()) return makeError(ErrorCode::Unsupported, "cannot create the lift pipeline");
+  if (!d->srb->create() || !d->pipeline->create()) return makeError(ErrorCode::Gpu, "cannot create the lift pipeline");
   QRhiResourceUpdateBatch* batch = d->batch();
   batch->uploadStaticBuffer(d->centers.get(), 0, int(cap * 16), initial.center.data());
   batch->uploadStaticBuffer(d->covA.get(), 0, int(cap * 16), initial.covarianceA.data());

@@ -31,9 +31,9 @@ template <class Record>
 core::Expected<void> runOffscreenComputeFrame(QRhi* rhi, const std::string& what, Record&& record) {
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
-    return core::makeError(core::ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+    return core::makeError(core::ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   record(cb);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return core::makeError(core::ErrorCode::Unsupported, "the " + what + " GPU frame failed");
+  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return core::makeError(core::ErrorCode::Gpu, "the " + what + " GPU frame failed");
   return {};
 }
 

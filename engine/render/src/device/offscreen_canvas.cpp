@@ -30,11 +30,11 @@ core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevi
   d.resolve.reset(rhi->newTexture(QRhiTexture::RGBA8, size, 1, QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
   d.depth.reset(rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, samples));
   if (!d.resolve->create() || !d.depth->create())
-    return makeError(ErrorCode::Unsupported, "cannot create a " + std::to_string(size.width()) + "x" + std::to_string(size.height()) + " target");
+    return makeError(ErrorCode::Gpu, "cannot create a " + std::to_string(size.width()) + "x" + std::to_string(size.height()) + " target");
   QRhiColorAttachment color;
   if (samples > 1) {
     d.msaaColor.reset(rhi->newRenderBuffer(QRhiRenderBuffer::Color, size, samples, {}, QRhiTexture::RGBA8));
-    if (!d.msaaColor->create()) return makeError(ErrorCode::Unsupported, "cannot create the multisampled colour buffer");
+    if (!d.msaaColor->create()) return makeError(ErrorCode::Gpu, "cannot create the multisampled colour buffer");
     color.setRenderBuffer(d.msaaColor.get());
     color.setResolveTexture(d.resolve.get());
   } else {
@@ -45,7 +45,7 @@ core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevi
   d.target.reset(rhi->newTextureRenderTarget(desc));
   d.pass.reset(d.target->newCompatibleRenderPassDescriptor());
   d.target->setRenderPassDescriptor(d.pass.get());
-  if (!d.target->create()) return makeError(ErrorCode::Unsupported, "cannot create the offscreen render target");
+  if (!d.target->create()) return makeError(ErrorCode::Gpu, "cannot create the offscreen render target");
   return canvas;
 }
 
@@ -53,11 +53,11 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   QRhi* rhi = m_device.rhi();
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
-    return makeError(ErrorCode::Unsupported, "cannot begin an offscreen GPU frame");
+    return makeError(ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   if (!renderer.prepare(cb, m_impl->pass.get(), m_samples, m_size, state)) {
     rhi->endOffscreenFrame();
     const std::string why = renderer.failure();
-    return makeError(ErrorCode::Unsupported, why.empty() ? "the renderer could not prepare its GPU resources (see the log)" : why);
+    return makeError(ErrorCode::Gpu, why.empty() ? "the renderer could not prepare its GPU resources (see the log)" : why);
   }
   const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
   cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});
@@ -69,7 +69,7 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
     batch->readBackTexture({m_impl->resolve.get()}, &readback);
   }
   cb->endPass(batch);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Unsupported, "the offscreen GPU frame failed");
+  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
   if (out) {
     QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
                  readback.pixelSize.height(), QImage::Format_RGBA8888);

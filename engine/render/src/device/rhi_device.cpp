@@ -39,7 +39,7 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
     owned->vulkan = std::make_unique<QVulkanInstance>();
     owned->vulkan->setExtensions(QRhiVulkanInitParams::preferredInstanceExtensions());
     if (!owned->vulkan->create()) {
-      return makeError(ErrorCode::Unsupported,
+      return makeError(ErrorCode::Gpu,
                        "Vulkan: cannot create an instance (error " +
                            std::to_string(owned->vulkan->errorCode()) +
                            "); is a Vulkan driver installed (mesa-vulkan-drivers) and is "
@@ -55,7 +55,7 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
     owned->rhi.reset(QRhi::create(QRhi::OpenGLES2, &params));
   }
   if (!owned->rhi) {
-    return makeError(ErrorCode::Unsupported,
+    return makeError(ErrorCode::Gpu,
                      std::string(backendName(backend)) +
                          ": QRhi could not be created on this machine (no usable device; "
                          "OpenGL needs a display, e.g. under xvfb-run)");

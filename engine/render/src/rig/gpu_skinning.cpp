@@ -37,7 +37,7 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   s->m_bones = storage(rhi, batch, nullptr, std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4));
   s->m_params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SkinParams)));
   if (!s->m_restPositions || !s->m_restNormals || !s->m_joints || !s->m_weights || !s->m_bones || !s->m_params->create())
-    return core::makeError(core::ErrorCode::Unsupported, "cannot create the skinning buffers");
+    return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning buffers");
   s->m_bytes = (rest.positions.size() + normals.size() + skin.joints.size() + skin.weights.size()) * 4 +
                std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4) + sizeof(gpu::SkinParams);
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
@@ -54,7 +54,7 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   s->m_pipeline->setShaderStage({QRhiShaderStage::Compute, *cs});
   s->m_pipeline->setShaderResourceBindings(s->m_srb.get());
   if (!s->m_srb->create() || !s->m_pipeline->create())
-    return core::makeError(core::ErrorCode::Unsupported, "cannot create the skinning pipeline");
+    return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning pipeline");
   return s;
 }
 

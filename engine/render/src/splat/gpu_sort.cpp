@@ -50,14 +50,14 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
   for (int k = 0; k < 2; ++k) {
     d->keys[k] = storage(std::size_t(capacity) * 4);
     d->values[k] = storage(std::size_t(capacity) * 4);
-    if (!d->keys[k] || !d->values[k]) return makeError(ErrorCode::Unsupported, "cannot allocate the sort buffers");
+    if (!d->keys[k] || !d->values[k]) return makeError(ErrorCode::Gpu, "cannot allocate the sort buffers");
   }
   d->hist = storage(std::size_t(d->blocks) * kBlock * 4);
-  if (!d->hist) return makeError(ErrorCode::Unsupported, "cannot allocate the sort histogram");
+  if (!d->hist) return makeError(ErrorCode::Gpu, "cannot allocate the sort histogram");
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   for (int pass = 0; pass < 4; ++pass) {
     d->params[pass].reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SortParams)));
-    if (!d->params[pass]->create()) return makeError(ErrorCode::Unsupported, "cannot allocate the sort parameters");
+    if (!d->params[pass]->create()) return makeError(ErrorCode::Gpu, "cannot allocate the sort parameters");
     const int src = pass % 2, dst = 1 - src;  // A -> B -> A -> B -> A
     d->histSrb[pass].reset(rhi->newShaderResourceBindings());
     d->histSrb[pass]->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[pass].get()),
@@ -74,7 +74,7 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
                                       QRhiShaderResourceBinding::bufferStore(gpu::kScatterKeysOut, stage, d->keys[dst].get()),
                                       QRhiShaderResourceBinding::bufferStore(gpu::kScatterValuesOut, stage, d->values[dst].get())});
     if (!d->histSrb[pass]->create() || !d->scanSrb[pass]->create() || !d->scatterSrb[pass]->create())
-      return makeError(ErrorCode::Unsupported, "cannot create the sort bindings");
+      return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
   }
   const auto pipeline = [rhi](const QShader& shader, QRhiShaderResourceBindings* layout) {
     std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());
@@ -85,7 +85,7 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
   d->histPipe = pipeline(*hs, d->histSrb[0].get());
   d->scanPipe = pipeline(*ss, d->scanSrb[0].get());
   d->scatterPipe = pipeline(*cs, d->scatterSrb[0].get());
-  if (!d->histPipe || !d->scanPipe || !d->scatterPipe) return makeError(ErrorCode::Unsupported, "cannot create the sort pipelines");
+  if (!d->histPipe || !d->scanPipe || !d->scatterPipe) return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
   return std::unique_ptr<GpuRadixSort>(new GpuRadixSort(std::move(d)));
 }
 

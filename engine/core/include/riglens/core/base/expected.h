@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cassert>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,6 +22,7 @@ enum class ErrorCode {
   Invalid,    // well-formed but breaks the contract (unknown parent, min > max, ...)
   Unsupported,// valid, but a feature this build does not handle
   Usage,      // an API was called with arguments it refuses (unknown joint, NaN)
+  Gpu,        // the GPU or its driver failed: no device, a buffer or pipeline not created, a frame lost
 };
 
 std::string_view errorCodeName(ErrorCode code);
@@ -27,17 +30,18 @@ std::string_view errorCodeName(ErrorCode code);
 struct Error {
   ErrorCode code = ErrorCode::Invalid;
   std::string message;  // the whole text, naming the file and the place
-  // Where, when the loader knows it (errorAt in json_reader.h fills both):
-  // the file and the JSON pointer inside it. Empty otherwise.
+  // Where, when the loader knows it (errorAt / errorAtByte in json_reader.h
+  // fill them): the file, and the JSON pointer or the byte offset inside it.
   std::string file;
   std::string pointer;
+  std::optional<std::uint64_t> byteOffset;
 
   // "<code name>: <message>", for logs and the CLI.
   std::string describe() const;
 };
 
 inline Error makeError(ErrorCode code, std::string message) {
-  return Error{code, std::move(message), {}, {}};
+  return Error{code, std::move(message), {}, {}, {}};
 }
 
 template <class T>

@@ -144,6 +144,9 @@ class JsonRef {
 // An Error that names the file and the place; `message` reads
 // "<file>: <pointer>: <problem>" (the pointer part left out when empty).
 Error errorAt(ErrorCode code, std::string file, std::string pointer, const std::string& problem);
+// The same for binary files: "<file>: byte <offset>: <problem>", the offset
+// kept in Error::byteOffset.
+Error errorAtByte(ErrorCode code, std::string file, std::uint64_t offset, const std::string& problem);
 
 namespace detail {
 template <class T>
