@@ -19,7 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_checks.h"
 #include "character_controller.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/samples/character_sample.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/splats/gaussian_ply.h"
@@ -73,7 +75,7 @@ class TestAppCharacter : public QObject {
   void initTestCase() {
     const fs::path root = m_dir.path().toStdString();
     auto written = samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root);
-    QVERIFY2(written, written ? "" : written.error().message.c_str());
+    QVERIFY_OK(written);
     // The same bundle, declaring the default ARKit -> GNM map.
     fs::create_directories(root / "arkit-bundle");
     fs::copy_file(root / "sample-bundle" / "sample-face.aosrig", root / "arkit-bundle" / "sample-face.aosrig");
@@ -121,7 +123,7 @@ class TestAppCharacter : public QObject {
     m_ui.dragSlider(slider, 0.95);  // the jaw, most of the way to +3
     const int channel = m_character->findChannel("lower_face_000");
     QTRY_VERIFY(m_character->channelValue(channel) > 2.0);
-    QVERIFY(std::abs(m_character->channelValue(channel) - slider->property("value").toDouble()) < 1e-6);  // held as a float
+    QVERIFY(std::abs(m_character->channelValue(channel) - slider->property("value").toDouble()) < riglens::core::tolerance::kFloatUnit);  // held as a float
     QCOMPARE(double(m_character->frame().headExt[20]), m_character->channelValue(channel));  // lower_face starts at 20 here
     const QImage after = m_ui.settledGrab();
     after.save(test::outputPath("character_slider.png"));

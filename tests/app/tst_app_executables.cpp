@@ -102,8 +102,8 @@ class TestAppExecutables : public QObject {
     QCOMPARE(joints["gun_recoil"].toDouble(), -3.0);
     const double pitch = joints["gun_pitch"].toDouble();  // the clip overlays gun_pitch (ease-in 0 -> 0.12 over 80 ms)
     const double expectedPitch = 0.12 * riglens::test::bezierAtX(0, 0, 0.42, 0, 1, 1, 1, 1, 60.0 / 80.0);
-    QVERIFY2(std::abs(pitch - expectedPitch) < 1e-9, qPrintable(QString::number(pitch)));
-    QVERIFY(std::abs(joints["radar_spin"].toDouble() - 2 * 3.14159265358979 * 60 / 2000) < 1e-9);
+    QVERIFY2(std::abs(pitch - expectedPitch) < riglens::core::tolerance::kDouble, qPrintable(QString::number(pitch)));
+    QVERIFY(std::abs(joints["radar_spin"].toDouble() - 2 * 3.14159265358979 * 60 / 2000) < riglens::core::tolerance::kDouble);
     using namespace riglens::test;
     const glm::dmat4 turret = aboutPivot(rotY(0.64), 16, 9, 19);
     const glm::dmat4 barrel = turret * aboutPivot(rotX(pitch), 16, 11, 26) * trans(0, 0, -3);
@@ -115,7 +115,7 @@ class TestAppExecutables : public QObject {
       const auto world = part["world"].toArray();
       QCOMPARE(world.size(), 16);
       for (int k = 0; k < 16; ++k)
-        QVERIFY2(std::abs(world[k].toDouble() - expected[k / 4][k % 4]) < 1e-4, qPrintable(QString("%1[%2]").arg(name).arg(k)));
+        QVERIFY2(std::abs(world[k].toDouble() - expected[k / 4][k % 4]) < riglens::core::tolerance::kPoseMatrix, qPrintable(QString("%1[%2]").arg(name).arg(k)));
     };
     check(0, "hull", glm::dmat4(1.0));
     check(1, "turret", turret);
@@ -325,7 +325,7 @@ class TestAppExecutables : public QObject {
     const auto values = QJsonDocument::fromJson(result.readAll()).array();
     const auto expected = mixed["expected"].toArray();
     QCOMPARE(values.size(), expected.size());
-    for (int i = 0; i < values.size(); ++i) QVERIFY(std::abs(values[i].toDouble() - expected[i].toDouble()) < 1e-4);
+    for (int i = 0; i < values.size(); ++i) QVERIFY(std::abs(values[i].toDouble() - expected[i].toDouble()) < riglens::core::tolerance::kPoseMatrix);
     QCOMPARE(runProgram(kCli, {"character", "frobnicate"}).exitCode, 2);
     // The character through GNM, the lift and the splat renderer on the GPU.
     const Run face = runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--size", "96x96", "--tint", "joint"}, windowless);

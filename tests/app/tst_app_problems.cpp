@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_checks.h"
 #include "fuzz_target.h"
 #include "problem_list_model.h"
 #include "riglens/samples/character_sample.h"
@@ -52,7 +53,7 @@ class TestAppProblems : public QObject {
   void initTestCase() {
     QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"), (root() / "tank-cubes").string()));
     auto written = samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root());
-    QVERIFY2(written, written ? "" : written.error().message.c_str());
+    QVERIFY_OK(written);
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_app = m_ui.controller.get();

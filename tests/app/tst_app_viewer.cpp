@@ -22,6 +22,7 @@
 #include "main_window.h"
 #include "viewer_harness.h"
 #include "reference_math.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
 
@@ -64,13 +65,13 @@ class TestAppViewer : public QObject {
     m_ui.dragSlider(slider, 0.8);
     // The drag ends near 80% of [-pi, pi] (0.6 pi; where exactly depends on the
     // style's handle geometry); the controller holds what the slider shows.
-    QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") - slider->property("value").toDouble()) < 1e-9);
+    QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") - slider->property("value").toDouble()) < riglens::core::tolerance::kDouble);
     QVERIFY2(std::abs(m_controller->jointValue("turret_yaw") - 0.6 * M_PI) < 0.3,
              qPrintable(QString::number(m_controller->jointValue("turret_yaw"))));
     const double yaw = m_controller->jointValue("turret_yaw");
     // The engine posed the turret about its pivot by exactly that value.
     const auto& worlds = m_controller->document()->controller().partWorlds();
-    QVERIFY(test::maxAbsDiff(worlds[1], test::aboutPivot(test::rotY(yaw), 16, 9, 19)) < 1e-4);
+    QVERIFY(test::maxAbsDiff(worlds[1], test::aboutPivot(test::rotY(yaw), 16, 9, 19)) < riglens::core::tolerance::kPoseMatrix);
     const QImage after = settledGrab();
     after.save(test::outputPath("viewer_slider.png"));
     QVERIFY2(test::differingPixels(before, after, viewportRect()) > 500, "the viewport did not change");
@@ -113,12 +114,12 @@ class TestAppViewer : public QObject {
     QCOMPARE(doc["parts"].size(), worlds.size());
     for (std::size_t p = 0; p < worlds.size(); ++p)
       for (int k = 0; k < 16; ++k)
-        QVERIFY(std::abs(doc["parts"][p]["world"][k].get<double>() - worlds[p][k / 4][k % 4]) < 1e-4);
+        QVERIFY(std::abs(doc["parts"][p]["world"][k].get<double>() - worlds[p][k / 4][k % 4]) < riglens::core::tolerance::kPoseMatrix);
     // The timeline shows the time.
     QTRY_VERIFY(find("timelineTime")->property("text").toString().startsWith("333 / 1000"));
     // Step a frame and stop.
     m_controller->playback()->stepFrame(1);
-    QVERIFY(std::abs(m_controller->playback()->playTimeMs() - (t + 1000.0 / 30.0)) < 1e-6);
+    QVERIFY(std::abs(m_controller->playback()->playTimeMs() - (t + 1000.0 / 30.0)) < riglens::core::tolerance::kFloatUnit);
     m_controller->playback()->stop();
     QVERIFY(m_controller->playback()->playingAnimation().isEmpty());
   }

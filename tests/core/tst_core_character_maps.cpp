@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/color.h"
 #include "riglens/core/character/vertex_tints.h"
 #include "riglens/core/character/slot_allocator.h"
@@ -63,7 +64,7 @@ class TestCharacterMaps : public QObject {
       }
       const double j = a[17], c = a[18];
       for (int o : {73, 74, 147, 148}) expected[std::size_t(o)] = j > 0 ? std::min(1.0, c / j) : c;
-      for (std::size_t i = 0; i < 188; ++i) QVERIFY2(std::abs(out[i] - expected[i]) < 1e-5, qPrintable(QString::number(i)));
+      for (std::size_t i = 0; i < 188; ++i) QVERIFY2(std::abs(out[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate, qPrintable(QString::number(i)));
     }
     std::array<float, 188> zero{};
     arkitToMh(std::vector<float>(52, 0.0f), zero);
@@ -106,7 +107,7 @@ class TestCharacterMaps : public QObject {
     std::fill(a.begin(), a.end(), 0.0f);
     a[std::size_t(std::find(arkitNames().begin(), arkitNames().end(), "EyeLookDownLeft") - arkitNames().begin())] = 1.0f;
     map.apply(a, out);
-    QVERIFY(std::abs(out[383] - float(kGazeFullScale)) < 1e-6);
+    QVERIFY(std::abs(out[383] - float(kGazeFullScale)) < riglens::core::tolerance::kFloatUnit);
     // A truncated pack: terms past a region's end are dropped and reported.
     HeadExtLayout small;
     small.regions = {{"left_eye", 3}, {"right_eye", 3}, {"lower_face", 3}};
@@ -216,8 +217,8 @@ class TestCharacterMaps : public QObject {
     QCOMPARE(sink.color[6], 0u);
 
     const FitTransform fit = fitVertsTransform(std::vector<float>{0, 0, 0, 0, 2, 0, 1, 1, 1});
-    QVERIFY(std::abs(fit.scale - 0.175f) < 1e-6);
-    QVERIFY(std::abs(fit.rows[7] - (-0.175f)) < 1e-6);  // y: -scale * centre.y
+    QVERIFY(std::abs(fit.scale - 0.175f) < riglens::core::tolerance::kFloatUnit);
+    QVERIFY(std::abs(fit.rows[7] - (-0.175f)) < riglens::core::tolerance::kFloatUnit);  // y: -scale * centre.y
   }
 };
 

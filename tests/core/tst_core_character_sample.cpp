@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_checks.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/samples/character_sample.h"
 #include "riglens/core/character/character_scene.h"
@@ -51,9 +53,9 @@ class TestCharacterSample : public QObject {
   void initTestCase() {
     QVERIFY2(fs::exists(kIct / "neutral.f32"), "data/ict-face is missing from the source tree");
     auto ok = writeSampleCharacter(kIct, m_dir.path().toStdString());
-    QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+    QVERIFY_OK(ok);
     auto pack = readAosRig((fs::path(m_dir.path().toStdString()) / "sample-face.aosrig").string());
-    QVERIFY2(pack, pack ? "" : pack.error().message.c_str());
+    QVERIFY_OK(pack);
     m_pack = std::move(pack).value();
     QCOMPARE(m_pack->vertexCount, std::size_t(9409));
     QCOMPARE(m_pack->coeffCount, std::size_t(53));
@@ -97,11 +99,11 @@ class TestCharacterSample : public QObject {
     double worst = 0;
     for (std::size_t i = 0; i < V * 3; ++i) worst = std::max(worst, std::abs((*engine)[i] - ref[i]));
     // float accumulation over 53 terms of ~1e-2 m: ~1e-8 m; 1e-6 m (a micron) leaves margin.
-    QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    QVERIFY2(worst < riglens::core::tolerance::kFloatUnit, qPrintable(QString::number(worst)));
     // Some vertices did move, and the eyes' neighbourhoods rotated.
     double moved = 0;
     for (std::size_t i = 0; i < V * 3; ++i) moved = std::max(moved, std::abs(ref[i] - p.neutral[i]));
-    QVERIFY(moved > 1e-3);
+    QVERIFY(moved > riglens::core::tolerance::kMoved);
   }
 
   void jointsDriveTheSkin() {
@@ -116,14 +118,14 @@ class TestCharacterSample : public QObject {
       if (p.neutral[v * 3 + 1] > p.neutral[top * 3 + 1]) top = v;
       if (p.skinWeight[v * 4 + 1] > p.skinWeight[bottom * 4 + 1]) bottom = v;
     }
-    QVERIFY(std::abs((*posed)[top * 3 + 1] - p.neutral[top * 3 + 1]) < 1e-6);
+    QVERIFY(std::abs((*posed)[top * 3 + 1] - p.neutral[top * 3 + 1]) < riglens::core::tolerance::kFloatUnit);
     QVERIFY(glm::length(glm::dvec3((*posed)[bottom * 3], (*posed)[bottom * 3 + 1], (*posed)[bottom * 3 + 2]) -
-                        glm::dvec3(p.neutral[bottom * 3], p.neutral[bottom * 3 + 1], p.neutral[bottom * 3 + 2])) > 1e-3);
+                        glm::dvec3(p.neutral[bottom * 3], p.neutral[bottom * 3 + 1], p.neutral[bottom * 3 + 2])) > riglens::core::tolerance::kMoved);
   }
 
   void loadsTheSampleBundle() {
     auto bundle = loadBundle(fs::path(m_dir.path().toStdString()) / "sample-bundle");
-    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QVERIFY_OK(bundle);
     QCOMPARE(bundle->rig["backend"].get<std::string>(), std::string("gnm"));
     QCOMPARE(bundle->rig["control_names"].size(), std::size_t(57));
     QVERIFY(bundle->expressionDerived);
@@ -143,7 +145,7 @@ class TestCharacterSample : public QObject {
     scene["expression_space"] = {{"kind", "gnm"}, {"arkit_map", true}};
     std::ofstream(dir / "scene.json") << scene.dump();
     auto bundle = loadBundle(dir);
-    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QVERIFY_OK(bundle);
     QCOMPARE(bundle->expression.dim, 57);
     QCOMPARE(bundle->expression.names.size(), std::size_t(57));
     QCOMPARE(bundle->expression.segments.back().name, std::string("gaze"));
@@ -153,7 +155,7 @@ class TestCharacterSample : public QObject {
     QVERIFY(jaw != arkitNames().end());
     arkit[std::size_t(jaw - arkitNames().begin())] = 1.0f;
     auto rig = toRigVector(bundle->expression, ExpressionKind::Arkit52, arkit, &bundle->gnmPack->headExt);
-    QVERIFY2(rig, rig ? "" : rig.error().message.c_str());
+    QVERIFY_OK(rig);
     QCOMPARE(rig->size(), std::size_t(57));
     QVERIFY(std::any_of(rig->begin() + 20, rig->begin() + 40, [](float v) { return v != 0.0f; }));  // the jaw moves lower_face
     scene["expression_space"]["dim"] = 387;
@@ -181,7 +183,7 @@ class TestCharacterSample : public QObject {
         {"buffers", {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {1, 3}}, {"offset", 0}, {"byte_length", 12}},
                      {{"name", "neutral_vertices"}, {"dtype", "f32"}, {"shape", {3, 3}}, {"offset", 12}, {"byte_length", 36}}}}}.dump();
     auto bundle = loadBundle(dir);
-    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QVERIFY_OK(bundle);
     QCOMPARE(bundle->subject, std::string("myra"));
     QCOMPARE(bundle->branches, (std::vector<std::string>{"head", "eyes"}));
     QCOMPARE(bundle->rig["backend"].get<std::string>(), std::string("none"));  // no pack in the folder
@@ -219,7 +221,7 @@ class TestCharacterSample : public QObject {
     QVERIFY(isCharacterScenePath(root / "torus.ply"));
     QVERIFY(!isCharacterScenePath(root / "rig.json"));
     auto bundle = loadCharacterScene(root / "sample-bundle");
-    QVERIFY2(bundle, bundle ? "" : bundle.error().message.c_str());
+    QVERIFY_OK(bundle);
     QCOMPARE(bundle->kind, SceneKind::Character);
     QCOMPARE(bundle->title, std::string("sample-face"));
     QCOMPARE(bundle->pack->vertexCount, std::size_t(9409));
@@ -236,7 +238,7 @@ class TestCharacterSample : public QObject {
     const auto torus = encodeGaussianPly(makeGaussianTorus(100));
     QVERIFY(writeFileAtomically(root / "torus.ply", torus));
     auto splats = loadCharacterScene(root / "torus.ply");
-    QVERIFY2(splats, splats ? "" : splats.error().message.c_str());
+    QVERIFY_OK(splats);
     QCOMPARE(splats->kind, SceneKind::Splats);
     QCOMPARE(splats->cloud->count, std::size_t(100));
     QVERIFY(!splats->bounds.empty);

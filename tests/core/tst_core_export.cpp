@@ -14,6 +14,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "rig_fixtures.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/export/curve_reduction.h"
 #include "riglens/core/export/export_plan.h"
 #include "riglens/core/export/gltf_export.h"
@@ -117,11 +118,11 @@ class TestExport : public QObject {
       QVERIFY(driven > 0);
       controller.setAutoPlayEnabled(false);
       const double worst = worstVertexError(run, plan, nodeWorlds(plan, nodes), controller.partWorlds(), 1.0);
-      QVERIFY2(worst < 1e-3, qPrintable(QString("%1: %2").arg(QString::fromStdString(name)).arg(worst)));
+      QVERIFY2(worst < riglens::core::tolerance::kPointVoxels, qPrintable(QString("%1: %2").arg(QString::fromStdString(name)).arg(worst)));
       // Default transforms alone reproduce the rest pose.
       RigController rest(run.rig);
       rest.setAutoPlayEnabled(false);
-      QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), rest.partWorlds(), 1.0) < 1e-3);
+      QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), rest.partWorlds(), 1.0) < riglens::core::tolerance::kPointVoxels);
     }
   }
 
@@ -173,7 +174,7 @@ class TestExport : public QObject {
     const ExportPlan plan = planExport(run, half);
     RigController controller(run.rig);
     controller.setAutoPlayEnabled(false);
-    QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), controller.partWorlds(), 0.5) < 1e-3);
+    QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), controller.partWorlds(), 0.5) < riglens::core::tolerance::kPointVoxels);
     for (const auto& entry : plan.interface["joints"]) {
       const int j = run.rig.findJoint(entry["name"].get<std::string>());
       QCOMPARE(double(entry["pivot"][1]), run.rig.joints()[j].pivot[1] * 0.5);

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "test_checks.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/color.h"
 #include "riglens/core/splats/gaussian_ply.h"
 
@@ -28,7 +30,7 @@ class TestGaussianPly : public QObject {
     const std::vector<RawGaussian> raw{a, b};
     for (int degree : {0, 2}) {
       auto cloud = parseGaussianPly(encodeGaussianPly(raw, degree), "scene.ply");
-      QVERIFY2(cloud, cloud ? "" : cloud.error().message.c_str());
+      QVERIFY_OK(cloud);
       QCOMPARE(cloud->count, std::size_t(2));
       QCOMPARE(cloud->shDegree, degree);
       QCOMPARE(cloud->shRest.size(), std::size_t(2 * 3 * ((degree + 1) * (degree + 1) - 1)));
@@ -36,8 +38,8 @@ class TestGaussianPly : public QObject {
       // a: diag(4, 1, 0.25); b: rotated, diag(1, 4, 0.25).
       const float ea[6] = {4, 0, 0, 1, 0, 0.25f}, eb[6] = {1, 0, 0, 4, 0, 0.25f};
       for (int k = 0; k < 6; ++k) {
-        QVERIFY(std::abs(cloud->covariance[std::size_t(k)] - ea[k]) < 1e-5f);
-        QVERIFY(std::abs(cloud->covariance[6 + std::size_t(k)] - eb[k]) < 1e-5f);
+        QVERIFY(std::abs(cloud->covariance[std::size_t(k)] - ea[k]) < riglens::core::tolerance::kFloatCoordinate);
+        QVERIFY(std::abs(cloud->covariance[6 + std::size_t(k)] - eb[k]) < riglens::core::tolerance::kFloatCoordinate);
       }
       QCOMPARE(cloud->color[0], packRgba(0.5f, 0.5f, 0.5f, 0.5f));
       QCOMPARE(cloud->color[1], packRgba(1.0f, 0.5f, 0.5f, 1.0f));

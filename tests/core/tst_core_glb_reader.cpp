@@ -8,7 +8,9 @@
 
 #include <tiny_gltf.h>
 
+#include "test_checks.h"
 #include "gltf_builder.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/glb_writer.h"
 
@@ -35,7 +37,7 @@ class TestGlbReader : public QObject {
     mesh.colors = {0.2f, 0.4f, 0.6f, 1, 0, 0, 0, 1, 0};
     mesh.indices = {0, 1, 2};
     auto decoded = decodeGlb(encodePartGlb(mesh), "hull.glb");
-    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.positions, mesh.positions);
     QCOMPARE(decoded->mesh.normals, mesh.normals);
     QCOMPARE(decoded->mesh.colors, mesh.colors);
@@ -45,7 +47,7 @@ class TestGlbReader : public QObject {
 
   void socketDecodesToAnEmptyMesh() {
     auto decoded = decodeGlb(encodePartGlb(PartMesh{}), "muzzle.glb");
-    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY_OK(decoded);
     QVERIFY(decoded->mesh.empty());
   }
 
@@ -73,11 +75,11 @@ class TestGlbReader : public QObject {
     else color = b.data(std::vector<float>(rgba.begin(), rgba.end()), componentType, type);
     b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}, {"COLOR_0", color}});
     auto decoded = decode(b);
-    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.colors.size(), std::size_t(9));
     for (int v = 0; v < 3; ++v)
       for (int c = 0; c < 3; ++c)
-        QVERIFY(std::abs(decoded->mesh.colors[v * 3 + c] - rgba[v * comps + c] / full) < 1e-6);
+        QVERIFY(std::abs(decoded->mesh.colors[v * 3 + c] - rgba[v * comps + c] / full) < riglens::core::tolerance::kFloatUnit);
     // No indices: the vertices in order. No normals: computed (+z here).
     QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{0, 1, 2}));
     QCOMPARE(decoded->mesh.normals, (std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1}));
@@ -92,7 +94,7 @@ class TestGlbReader : public QObject {
       if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) indices = b.data(std::vector<std::uint32_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
       b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, indices);
       auto decoded = decode(b);
-      QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+      QVERIFY_OK(decoded);
       QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{2, 1, 0}));
       QCOMPARE(decoded->mesh.normals[2], -1.0f);  // clockwise from +z: the normal faces -z
       QCOMPARE(decoded->mesh.colors[0], 0.8f);    // no COLOR_0, no material: neutral grey
@@ -112,7 +114,7 @@ class TestGlbReader : public QObject {
     const int col = b.accessor(view, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3, 12);
     b.primitive({{"POSITION", pos}, {"COLOR_0", col}});
     auto decoded = decode(b);
-    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.positions, kTriangle);
     QCOMPARE(decoded->mesh.colors[3], 0.1f);
     QCOMPARE(decoded->mesh.colors[8], 1.0f);
@@ -127,7 +129,7 @@ class TestGlbReader : public QObject {
     b.primitive({{"POSITION", pos}}, -1, TINYGLTF_MODE_LINE);  // skipped with a warning
     b.model.nodes[0].translation = {10, 0, 0};
     auto decoded = decode(b);
-    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.vertexCount(), std::size_t(7));
     QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 5, 4, 6}));
     QCOMPARE(decoded->mesh.positions[0], 10.0f);  // node translation baked in
@@ -149,7 +151,7 @@ class TestGlbReader : public QObject {
     b.model.skins.push_back(skin);
     b.model.nodes[0].skin = 0;
     auto decoded = decode(b);
-    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY_OK(decoded);
     QVERIFY(decoded->skin);
     QCOMPARE(decoded->skin->boneNames, (std::vector<std::string>{"hull", "turret"}));
     QCOMPARE(decoded->skin->joints[4], 1u);
@@ -224,7 +226,7 @@ class TestGlbReader : public QObject {
     tinygltf::TinyGLTF writer;
     QVERIFY(writer.WriteGltfSceneToFile(&b.model, path, true, true, false, false));
     auto decoded = readGltfFile(path);
-    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.positions, kTriangle);
   }
 };

@@ -9,6 +9,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "test_checks.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/samples/gnm_bake.h"
 #include "riglens/core/base/half_float.h"
@@ -193,7 +195,7 @@ class TestGnm : public QObject {
     QCOMPARE(unpacked->gaze, (std::vector<float>{0.1f, 0.2f, 0.3f, 0.4f}));
     QVERIFY(!unpackHeadExt(std::vector<float>(3, 0.0f), pack.headExt));
     auto wide = widenReducedHeadExt(std::vector<float>{7, 8, 0.1f, 0.2f, 0.3f, 0.4f}, pack.headExt);
-    QVERIFY2(wide, wide ? "" : wide.error().message.c_str());
+    QVERIFY_OK(wide);
     QCOMPARE(*wide, (std::vector<float>{7, 0, 8, 0.1f, 0.2f, 0.3f, 0.4f}));
     QVERIFY(!widenReducedHeadExt(std::vector<float>(3, 0.0f), pack.headExt));
     // controlsToJson names every control in layout order; controlsFromJson reads it back exactly.
@@ -208,8 +210,8 @@ class TestGnm : public QObject {
     const std::array<float, 4> gaze{0.3f, -0.5f, 0.0f, 0.2f};
     const auto q = gazeToEyeRotations(gaze);
     const glm::dquat expected = glm::angleAxis(0.3, glm::dvec3(1, 0, 0)) * glm::angleAxis(-0.5, glm::dvec3(0, 1, 0));
-    QVERIFY(std::abs(q[0].w - expected.w) < 1e-6 && std::abs(q[0].x - expected.x) < 1e-6 &&
-            std::abs(q[0].y - expected.y) < 1e-6 && std::abs(q[0].z - expected.z) < 1e-6);
+    QVERIFY(std::abs(q[0].w - expected.w) < riglens::core::tolerance::kFloatUnit && std::abs(q[0].x - expected.x) < riglens::core::tolerance::kFloatUnit &&
+            std::abs(q[0].y - expected.y) < riglens::core::tolerance::kFloatUnit && std::abs(q[0].z - expected.z) < riglens::core::tolerance::kFloatUnit);
   }
 
   void gazeAtAPoint() {
@@ -223,7 +225,7 @@ class TestGnm : public QObject {
         const glm::dvec3 eye(eyes[e * 3], eyes[e * 3 + 1], eyes[e * 3 + 2]);
         const glm::dvec3 want = glm::normalize(glm::dvec3(target) - eye);
         const glm::dvec3 got = q[e] * glm::dvec3(0, 0, 1);
-        QVERIFY2(glm::length(got - want) < 1e-6, qPrintable(QString("eye %1: off by %2").arg(e).arg(glm::length(got - want))));
+        QVERIFY2(glm::length(got - want) < riglens::core::tolerance::kFloatUnit, qPrintable(QString("eye %1: off by %2").arg(e).arg(glm::length(got - want))));
       }
     }
     // Straight ahead of the left eye: no rotation for it; down means pitch > 0, left (+X) yaw > 0.
@@ -244,7 +246,7 @@ class TestGnm : public QObject {
     // +90 deg about +x: (1,0,0) stays; yaw +90 about +y: (1,0,0) -> (0,0,-1).
     auto eye = gnmForward(pack, std::vector<float>{0, 0, 0, 0, float(std::numbers::pi / 2), 0, 0});
     QVERIFY(eye);
-    QVERIFY(std::abs((*eye)[3]) < 1e-6 && std::abs((*eye)[5] + 1) < 1e-6);
+    QVERIFY(std::abs((*eye)[3]) < riglens::core::tolerance::kFloatUnit && std::abs((*eye)[5] + 1) < riglens::core::tolerance::kFloatUnit);
     QVERIFY(!gnmForward(pack, std::vector<float>(8, 0.0f)));  // longer than dim: refused
     // Skinning at rest is the identity; one joint moved carries every vertex (all on head).
     auto rest = gnmPose(pack, std::vector<float>{});
@@ -264,7 +266,7 @@ class TestGnm : public QObject {
     joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}, {"nobody", glm::dquat(1, 0, 0, 0)}});
     joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}});
     auto turned = gnmPose(pack, std::vector<float>{}, &joints);
-    QVERIFY(std::abs((*turned)[3]) < 1e-6 && std::abs((*turned)[5] + 1) < 1e-6);
+    QVERIFY(std::abs((*turned)[3]) < riglens::core::tolerance::kFloatUnit && std::abs((*turned)[5] + 1) < riglens::core::tolerance::kFloatUnit);
   }
 };
 

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_checks.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/orl_pack.h"
 
 using namespace riglens::core;
@@ -44,7 +46,7 @@ class TestOrl : public QObject {
 
   void matchesEveryReferenceCase() {
     auto pack = parseOrlPack(m_bytes, "deform-synthetic");
-    QVERIFY2(pack, pack ? "" : pack.error().message.c_str());
+    QVERIFY_OK(pack);
     QCOMPARE(pack->vertexCount, std::size_t(64));
     QCOMPARE(pack->jointCount, std::size_t(6));
     const double tolerance = m_fixture["tolerance_cm"].get<double>();
@@ -52,11 +54,11 @@ class TestOrl : public QObject {
       const auto joints = c["jointOut"].get<std::vector<float>>();
       const auto weights = c["bsOut"].get<std::vector<float>>();
       auto out = orlDeform(*pack, joints, weights);
-      QVERIFY2(out, out ? "" : out.error().message.c_str());
+      QVERIFY_OK(out);
       const double worst = worstError(*out, c["expected"]);
       QVERIFY2(worst <= tolerance, qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c["name"])).arg(worst)));
       if (c["name"] == "neutral")
-        for (std::size_t i = 0; i < out->size(); ++i) QVERIFY(std::abs((*out)[i] - pack->neutral[i]) < 1e-4);
+        for (std::size_t i = 0; i < out->size(); ++i) QVERIFY(std::abs((*out)[i] - pack->neutral[i]) < riglens::core::tolerance::kPoseMatrix);
     }
     // No accumulation: the mixed case twice gives the same vertices.
     const auto& mixed = m_fixture["cases"][4];

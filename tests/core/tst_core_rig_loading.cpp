@@ -5,9 +5,11 @@
 
 #include <fstream>
 
+#include "test_checks.h"
 #include "gltf_builder.h"
 #include "reference_math.h"
 #include "rig_fixtures.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/skinning.h"
 #include "riglens/core/gltf/glb_writer.h"
@@ -68,7 +70,7 @@ class TestRigLoading : public QObject {
     const fs::path run = makeTankRun("tank");
     for (const fs::path& input : {run, run / "rig.json"}) {
       auto loaded = loadRun(input);
-      QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+      QVERIFY_OK(loaded);
       QCOMPARE(loaded->kind, RunKind::Rig);
       QCOMPARE(loaded->rig.parts().size(), std::size_t(3));
       QCOMPARE(loaded->meshes.size(), std::size_t(3));
@@ -90,7 +92,7 @@ class TestRigLoading : public QObject {
         "parts": [{"name": "turret", "mesh": "meshes/turret-v2.glb", "voxels": 123}]}})";
     writeText(run / "run.json", record);
     auto loaded = loadRun(run);
-    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    QVERIFY_OK(loaded);
     QCOMPARE(loaded->kind, RunKind::RunRecord);
     QCOMPARE(loaded->meshes[1].vertexCount(), std::size_t(3));
     QCOMPARE(loaded->meshes[1].positions[0], 5.0f);
@@ -105,7 +107,7 @@ class TestRigLoading : public QObject {
     QVERIFY(writePartGlb(triangleMesh(2), glb));
     for (const fs::path& input : {glb, glb.parent_path()}) {
       auto loaded = loadRun(input);
-      QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+      QVERIFY_OK(loaded);
       QCOMPARE(loaded->kind, RunKind::StaticMesh);
       QCOMPARE(loaded->rig.parts().size(), std::size_t(1));
       QCOMPARE(loaded->meshes[0].vertexCount(), std::size_t(3));
@@ -134,7 +136,7 @@ class TestRigLoading : public QObject {
     std::ofstream(run / "mesh.glb", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 
     auto loaded = loadRun(run);
-    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    QVERIFY_OK(loaded);
     QCOMPARE(loaded->kind, RunKind::SkinnedMesh);
     QCOMPARE(loaded->boneParts, (std::vector<int>{0, 1, kNoIndex}));
     QCOMPARE(loaded->warnings.size(), std::size_t(1));  // the antenna bone is no part
@@ -143,7 +145,7 @@ class TestRigLoading : public QObject {
     const auto bones = boneMatrices(*loaded->skin, loaded->boneParts, worlds);
     const PartMesh posed = skinMesh(loaded->meshes[0], *loaded->skin, bones);
     // The turret vertex (16,12,20) turns 90 deg about y through (16,10,16): -> (20,12,16).
-    QVERIFY(std::abs(posed.positions[3] - 20) < 1e-4 && std::abs(posed.positions[5] - 16) < 1e-4);
+    QVERIFY(std::abs(posed.positions[3] - 20) < riglens::core::tolerance::kPoseMatrix && std::abs(posed.positions[5] - 16) < riglens::core::tolerance::kPoseMatrix);
     QCOMPARE(posed.positions[2], 20.0f);  // the hull vertex stays
   }
 
@@ -153,7 +155,7 @@ class TestRigLoading : public QObject {
        "drive":{"type":"auto","keyframes":[{"tMs":0,"value":0},{"tMs":1000,"value":6}],"periodMs":1000,"looping":true}},
       {"name":"bob","part":"radar","kind":"translation","axis":"y","min":-1,"max":1,"rest":0,"drive":"auto",
        "auto":{"keyframes":[{"tMs":0,"value":0},{"tMs":500,"value":1}],"periodMs":1000,"looping":true}}]})");
-    QVERIFY2(built, built ? "" : built.error().message.c_str());
+    QVERIFY_OK(built);
     const auto& anims = built->rig.animations();
     QCOMPARE(anims.size(), std::size_t(2));
     QCOMPARE(anims[0].name, std::string("spin"));
@@ -227,7 +229,7 @@ class TestRigLoading : public QObject {
     writeMesh(triangleMesh(0), run / "meshes" / "a.glb");
     // b.glb is missing.
     auto loaded = loadRun(run);
-    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    QVERIFY_OK(loaded);
     QStringList all;
     for (const auto& d : loaded->warnings) all << QString::fromStdString(d.describe());
     const QString text = all.join('\n');
@@ -260,7 +262,7 @@ class TestRigLoading : public QObject {
     writeText(run / "run.json", std::string(R"({"voxel": {"rig": )") + kTankRig +
                                     R"(, "parts": [{"name": "hull", "mesh": "../outside.glb"}, {"name": "turret", "mesh": "/etc/passwd"}]}})");
     auto loaded = loadRun(run / "run.json");
-    QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+    QVERIFY_OK(loaded);
     QVERIFY(loaded->meshes[0].empty());
     QVERIFY(loaded->meshes[1].empty());
     QCOMPARE(loaded->warnings.size(), std::size_t(2));

@@ -5,6 +5,8 @@
 
 #include <map>
 
+#include "test_checks.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
@@ -61,7 +63,7 @@ class TestSamples : public QObject {
   void cubeMesherEnclosesExactlyTheVoxels() {
     const VoxelVolume v = blob();
     const PartMesh m = meshCubes(v);
-    QVERIFY(std::abs(signedVolume(m) - double(v.filledCount())) < 1e-6);
+    QVERIFY(std::abs(signedVolume(m) - double(v.filledCount())) < riglens::core::tolerance::kFloatUnit);
     QCOMPARE(m.colors.size(), m.positions.size());
     // Interior faces are culled: a 2x1x1 bar has 10 faces, not 12.
     VoxelVolume bar(2, 1, 1);
@@ -86,7 +88,7 @@ class TestSamples : public QObject {
       QVERIFY(sample);
       QVERIFY(writeSampleRun(*sample, root / name));
       auto run = loadRun(root / name);
-      QVERIFY2(run, run ? "" : run.error().message.c_str());
+      QVERIFY_OK(run);
       QVERIFY2(run->warnings.empty(), run->warnings.empty() ? "" : run->warnings[0].describe().c_str());
       QCOMPARE(run->meshes.size(), run->rig.parts().size());
       for (std::size_t i = 0; i < run->meshes.size(); ++i) {

@@ -20,6 +20,7 @@
 #include <assimp/scene.h>
 #include <tiny_gltf.h>
 
+#include "test_checks.h"
 #include "interop_clients.h"
 #include "riglens/core/export/export_plan.h"
 #include "riglens/core/export/gltf_export.h"
@@ -134,7 +135,7 @@ class TestInteropExport : public QObject {
     ExportOptions options;
     options.cubic = cubic;
     auto report = exportRun(*run, glb, options);
-    QVERIFY2(report, report ? "" : report.error().message.c_str());
+    QVERIFY_OK(report);
 
     const auto validation = riglens::test::validateGltf(glb.string());
     QVERIFY2(validation.errors == 0, validation.messages.c_str());
@@ -253,7 +254,7 @@ class TestInteropExport : public QObject {
       const fs::path glb = root() / "out" / (name + "-roundtrip.glb");
       QVERIFY(exportRun(*run, glb));
       auto back = loadRun(glb);
-      QVERIFY2(back, back ? "" : back.error().message.c_str());
+      QVERIFY_OK(back);
       std::size_t triangles = 0;
       std::vector<std::array<float, 3>> before, after;
       for (const auto& m : run->meshes) {
@@ -292,7 +293,7 @@ class TestInteropExport : public QObject {
     QVERIFY(exportRun(*socketRun, root() / "out" / "socket.glb"));
     // .gltf + .bin
     auto gltfReport = exportRun(*tank, root() / "out" / "tank.gltf");
-    QVERIFY2(gltfReport, gltfReport ? "" : gltfReport.error().message.c_str());
+    QVERIFY_OK(gltfReport);
     QVERIFY(fs::exists(root() / "out" / "tank.bin"));
     for (const char* file : {"static.glb", "socket.glb", "tank.gltf"}) {
       const auto validation = riglens::test::validateGltf((root() / "out" / file).string());

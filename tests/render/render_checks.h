@@ -10,6 +10,7 @@
 
 #include <QtGui/QImage>
 
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
@@ -33,8 +34,8 @@ std::vector<glm::mat4> posedWorlds(const core::LoadedRun& run, const Pose& pose)
 core::OrbitCamera defaultCamera(const core::LoadedRun& run);
 
 struct GoldenTolerance {
-  int channel = 8;              // |actual - golden| per 8-bit channel still counted as equal
-  double maxDifferingFraction;  // of all pixels
+  int channel = core::tolerance::kGoldenChannel;  // |actual - golden| per 8-bit channel still counted as equal
+  double maxDifferingFraction = core::tolerance::kGoldenDifferingFraction;  // of all pixels
 };
 
 // Compares `actual` with tests/render/golden/<name>.png. On a mismatch or a

@@ -13,6 +13,7 @@
 #include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "test_checks.h"
 #include "riglens/samples/character_sample.h"
 #include "riglens/core/base/color.h"
 #include "riglens/core/character/debug_lift.h"
@@ -68,15 +69,15 @@ class TestRenderCharacter : public QObject {
  private slots:
   void initTestCase() {
     auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
-    QVERIFY2(device, device ? "" : device.error().message.c_str());
+    QVERIFY_OK(device);
     m_device = std::move(device).value();
     auto layouts = render::verifyShaderLayouts();
-    QVERIFY2(layouts, layouts ? "" : layouts.error().message.c_str());
+    QVERIFY_OK(layouts);
   }
 
   void gnmOnTheSampleCharacter() {
     auto bake = samples::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
-    QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
+    QVERIFY_OK(bake);
     const core::AosRigPack pack = parse(*samples::bakeAosRig(*bake));
     std::vector<float> controls(57, 0.0f);
     controls[3] = 0.8f;
@@ -87,10 +88,10 @@ class TestRenderCharacter : public QObject {
     joints.setJointOverrides({{"jaw", glm::angleAxis(0.25, glm::dvec3(1, 0, 0))}, {"head", glm::angleAxis(0.1, glm::dvec3(0, 1, 0))}});
     auto cpu = core::gnmPose(pack, controls, &joints);
     auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls, &joints);
-    QVERIFY2(gpu, gpu ? "" : gpu.error().message.c_str());
+    QVERIFY_OK(gpu);
     const double err = worst(*cpu, *gpu);
     QVERIFY2(err <= kPoseToleranceMetres, qPrintable(QString::number(err)));
-    QVERIFY(worst(*cpu, std::vector<float>(pack.neutral.data(), pack.neutral.data() + cpu->size())) > 1e-3);  // it moved
+    QVERIFY(worst(*cpu, std::vector<float>(pack.neutral.data(), pack.neutral.data() + cpu->size())) > riglens::core::tolerance::kMoved);  // it moved
   }
 
   void gnmOnAFullSizeHeadDenseAndSparse() {
@@ -101,7 +102,7 @@ class TestRenderCharacter : public QObject {
       controls[384] = 0.2f;
       auto cpu = core::gnmPose(pack, controls);
       auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls);
-      QVERIFY2(gpu, gpu ? "" : gpu.error().message.c_str());
+      QVERIFY_OK(gpu);
       const double err = worst(*cpu, *gpu);
       QVERIFY2(err <= kPoseToleranceMetres, qPrintable(QString("%1 active: %2").arg(active).arg(err)));
     }
@@ -134,10 +135,10 @@ class TestRenderCharacter : public QObject {
       core::SplatSink cpu = initial;
       core::debugLiftCpu(params, positions, tints, cpu);
       auto gpu = render::debugLiftOnGpu(*m_device, params, positions, tints, initial);
-      QVERIFY2(gpu, gpu ? "" : gpu.error().message.c_str());
+      QVERIFY_OK(gpu);
       for (std::size_t s = 0; s < 1200; ++s) {
         for (int k = 0; k < 4; ++k) {
-          QVERIFY2(std::abs(cpu.center[s * 4 + std::size_t(k)] - gpu->center[s * 4 + std::size_t(k)]) <= 1e-6f, qPrintable(QString("%1 %2: %3 vs %4").arg(s).arg(k).arg(cpu.center[s * 4 + std::size_t(k)]).arg(gpu->center[s * 4 + std::size_t(k)])));
+          QVERIFY2(std::abs(cpu.center[s * 4 + std::size_t(k)] - gpu->center[s * 4 + std::size_t(k)]) <= riglens::core::tolerance::kFloatUnit, qPrintable(QString("%1 %2: %3 vs %4").arg(s).arg(k).arg(cpu.center[s * 4 + std::size_t(k)]).arg(gpu->center[s * 4 + std::size_t(k)])));
           QCOMPARE(gpu->covarianceA[s * 4 + std::size_t(k)], cpu.covarianceA[s * 4 + std::size_t(k)]);
           QCOMPARE(gpu->covarianceB[s * 4 + std::size_t(k)], cpu.covarianceB[s * 4 + std::size_t(k)]);
         }
@@ -170,7 +171,7 @@ class TestRenderCharacter : public QObject {
       values[std::size_t(i)] = std::uint32_t(i);
     }
     auto sorted = render::radixSortOnGpu(*m_device, keys, values);
-    QVERIFY2(sorted, sorted ? "" : sorted.error().message.c_str());
+    QVERIFY_OK(sorted);
     // The CPU reference: a stable sort of the indices by key.
     std::vector<std::uint32_t> order(values);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
@@ -196,7 +197,7 @@ class TestRenderCharacter : public QObject {
     state.view = camera.view();
     state.projection = camera.projection(1.0f);
     auto image = (*canvas)->render(renderer, state);
-    QVERIFY2(image, image ? "" : image.error().message.c_str());
+    QVERIFY_OK(image);
     const QString problem = test::compareWithGolden(*image, "gaussians-torus", {8, 0.005});
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     // The hole in the middle shows the background; the ring does not.
@@ -227,7 +228,7 @@ class TestRenderCharacter : public QObject {
     const std::array<float, 3> want{0.5f, 0.25f, 0.75f};
     for (int k = 0; k < 3; ++k) g.dc[std::size_t(k)] = float((want[std::size_t(k)] - 0.5) / kShC0);
     auto cloud = core::parseGaussianPly(core::encodeGaussianPly(std::vector<core::RawGaussian>{g}), "one.ply");
-    QVERIFY2(cloud, cloud ? "" : cloud.error().message.c_str());
+    QVERIFY_OK(cloud);
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
     QVERIFY(canvas);
     render::SplatRenderer renderer(*m_device);
@@ -295,7 +296,7 @@ class TestRenderCharacter : public QObject {
     // neutral face so the two expressions share a frame. Same discipline as
     // the other goldens: 8/255, 0.5% of pixels.
     auto bake = samples::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
-    QVERIFY2(bake, bake ? "" : bake.error().message.c_str());
+    QVERIFY_OK(bake);
     const auto pack = std::make_shared<const core::AosRigPack>(parse(*samples::bakeAosRig(*bake)));
     std::vector<float> expression(57, 0.0f);
     expression[0] = 2.0f;    // left_eye_000
@@ -315,7 +316,7 @@ class TestRenderCharacter : public QObject {
       QImage neutral;
       for (const auto& [name, controls] : {std::pair<const char*, std::vector<float>>{"neutral", {}}, {"expression", expression}}) {
         auto cloud = render::characterSplatsOnGpu(*m_device, *pack, controls, {tint, 0.002f});
-        QVERIFY2(cloud, cloud ? "" : cloud.error().message.c_str());
+        QVERIFY_OK(cloud);
         if (!camera) {
           // The CPU's rest bounds (what the viewer and the CLI frame) are the
           // neutral cloud's, within the GPU pose tolerance.
@@ -336,7 +337,7 @@ class TestRenderCharacter : public QObject {
         render::SplatRenderer renderer(*m_device);
         renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
         auto image = (*canvas)->render(renderer, state);
-        QVERIFY2(image, image ? "" : image.error().message.c_str());
+        QVERIFY_OK(image);
         const QString problem = test::compareWithGolden(*image, golden, {8, 0.005});
         QVERIFY2(problem.isEmpty(), qPrintable("read-back route: " + problem));
 
@@ -345,7 +346,7 @@ class TestRenderCharacter : public QObject {
         frame.look = {tint, 0.002f};
         chained.setFrame(frame);
         auto chainedImage = (*canvas)->render(chained, state);
-        QVERIFY2(chainedImage, chainedImage ? "" : chainedImage.error().message.c_str());
+        QVERIFY_OK(chainedImage);
         QVERIFY2(chained.error().empty(), chained.error().c_str());
         QCOMPARE(chained.posedFrames(), ++frames);  // every change re-ran GNM + lift once
         const QString chainedProblem = test::compareWithGolden(*chainedImage, golden, {8, 0.005});

@@ -7,6 +7,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "test_checks.h"
 #include "render_checks.h"
 #include "riglens/core/rig/skinning.h"
 #include "riglens/core/base/tolerances.h"
@@ -25,7 +26,7 @@ class TestRenderOpenGL : public QObject {
  private slots:
   void initTestCase() {
     auto device = render::RhiDevice::createOffscreen(render::Backend::OpenGL);
-    QVERIFY2(device, device ? "" : device.error().message.c_str());
+    QVERIFY_OK(device);
     m_device = std::move(device).value();
     QCOMPARE(m_device->backend(), render::Backend::OpenGL);
     qInfo("device: %s", m_device->deviceName().c_str());
@@ -35,7 +36,7 @@ class TestRenderOpenGL : public QObject {
     auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, {{{"turret_yaw", 0.8}, {"gun_pitch", 0.4}}, "", 0});
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(256, 256));
-    QVERIFY2(canvas, canvas ? "" : canvas.error().message.c_str());
+    QVERIFY_OK(canvas);
     render::RigRenderer renderer(*m_device);
     renderer.setModel(run);
     const core::OrbitCamera camera = test::defaultCamera(*run);
@@ -43,10 +44,10 @@ class TestRenderOpenGL : public QObject {
     plain.showGrid = plain.showAxes = false;
     const auto state = render::buildFrameState(*run, worlds, camera, 1.0f, plain);
     auto image = (*canvas)->render(renderer, state);
-    QVERIFY2(image, image ? "" : image.error().message.c_str());
+    QVERIFY_OK(image);
     image->save(test::outputPath("opengl-tank-aim-color.png"));
     auto vulkan = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
-    QVERIFY2(vulkan, vulkan ? "" : vulkan.error().message.c_str());
+    QVERIFY_OK(vulkan);
     {
       auto vkCanvas = render::OffscreenCanvas::create(**vulkan, QSize(256, 256));
       QVERIFY(vkCanvas);
@@ -90,7 +91,7 @@ class TestRenderOpenGL : public QObject {
                                        glm::rotate(glm::mat4(1.0f), 0.7f, glm::vec3(0, 1, 0))};
     const core::PartMesh cpu = core::skinMesh(mesh, skin, bones);
     auto gpu = render::skinMeshOnGpu(*m_device, mesh, skin, bones);
-    QVERIFY2(gpu, gpu ? "" : gpu.error().message.c_str());
+    QVERIFY_OK(gpu);
     for (std::size_t i = 0; i < cpu.positions.size(); ++i)
       QVERIFY(std::abs(gpu->positions[i] - cpu.positions[i]) <= core::tolerance::kGpuCpuRelative * std::max(1.0f, std::abs(cpu.positions[i])));
   }

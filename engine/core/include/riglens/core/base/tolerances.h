@@ -40,3 +40,31 @@ namespace riglens::core::tolerance {
 inline constexpr double kGnmGpuMetres = 1e-5;
 
 }  // namespace riglens::core::tolerance
+
+// The tests' own comparisons, each named for the arithmetic it absorbs.
+namespace riglens::core::tolerance {
+
+// Doubles through a few operations on values of order 1-1000 (joint values,
+// clock times, curve samples printed with 17 digits by the CLI): exact to a
+// few ulps (~1e-13 here); 1e-9 only says "the same number".
+inline constexpr double kDouble = 1e-9;
+
+// A float32 value of order 1 (colours, unit quaternions, scales, slider
+// values held as floats): one ulp is 1.2e-7, so 1e-6 is ~8 ulps.
+inline constexpr double kFloatUnit = 1e-6;
+
+// float32 coordinates of order 1-100 (voxels, centimetres, metres) after a
+// handful of operations (skinning, a covariance product): ulps up to ~8e-6.
+inline constexpr double kFloatCoordinate = 1e-5;
+
+// A deformation that is meant to move a vertex moves it by far more than
+// this (a millimetre / a thousandth of a voxel): "it moved" above it.
+inline constexpr double kMoved = 1e-3;
+
+// Golden images: lavapipe is deterministic on one machine; another LLVM or
+// Mesa build may round shading and MSAA coverage differently at edges, so a
+// pixel may differ by up to 8/255 per channel and 0.5% of pixels may differ more.
+inline constexpr int kGoldenChannel = 8;
+inline constexpr double kGoldenDifferingFraction = 0.005;
+
+}  // namespace riglens::core::tolerance
