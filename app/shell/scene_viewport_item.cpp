@@ -72,32 +72,13 @@ void SceneViewportItem::documentChanged() {
 
 void SceneViewportItem::setTint(const QString& tint) {
   core::TintMode mode;
-  if (tint == m_tint || !core::parseTintMode(tint.toStdString(), &mode)) return;
-  m_tint = tint;
-  emit viewChanged();
-  requestFrame();
+  if (!core::parseTintMode(tint.toStdString(), &mode)) return;
+  changeView(m_tint, tint);
 }
 
-void SceneViewportItem::setHighlightPart(int part) {
-  if (part == m_highlightPart) return;
-  m_highlightPart = part;
-  emit viewChanged();
-  requestFrame();
-}
-
-void SceneViewportItem::setShowGrid(bool show) {
-  if (show == m_showGrid) return;
-  m_showGrid = show;
-  emit viewChanged();
-  requestFrame();
-}
-
-void SceneViewportItem::setShowAxes(bool show) {
-  if (show == m_showAxes) return;
-  m_showAxes = show;
-  emit viewChanged();
-  requestFrame();
-}
+void SceneViewportItem::setHighlightPart(int part) { changeView(m_highlightPart, part); }
+void SceneViewportItem::setShowGrid(bool show) { changeView(m_showGrid, show); }
+void SceneViewportItem::setShowAxes(bool show) { changeView(m_showAxes, show); }
 
 void SceneViewportItem::setYaw(double deg) {
   m_camera.setAngles(float(deg), m_camera.pitchDeg());

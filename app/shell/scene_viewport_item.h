@@ -87,6 +87,14 @@ class SceneViewportItem : public QQuickItem {
   void cleanup();
   void documentChanged();
   void requestFrame();
+  // A view setting changed: stored, announced, drawn.
+  template <class T>
+  void changeView(T& field, const T& value) {
+    if (field == value) return;
+    field = value;
+    emit viewChanged();
+    requestFrame();
+  }
 
   AppController* m_controller = nullptr;
   SceneViewportRenderer* m_renderer = nullptr;  // render thread; deleted there

@@ -179,4 +179,14 @@ std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
   return out;
 }
 
+std::unique_ptr<render::RhiDevice> openTestDevice(render::Backend backend, QString* why) {
+  auto device = render::RhiDevice::createOffscreen(backend);
+  if (!device) {
+    *why = QString::fromStdString(device.error().message);
+    return nullptr;
+  }
+  qInfo("device: %s (%s)", (*device)->deviceName().c_str(), render::backendName(backend));
+  return std::move(device).value();
+}
+
 }  // namespace riglens::test

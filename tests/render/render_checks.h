@@ -14,6 +14,7 @@
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/render/device/rhi_device.h"
 #include "riglens/render/rig/frame_builder.h"
 
 namespace riglens::test {
@@ -53,5 +54,9 @@ int nearestTint(QRgb pixel, const std::vector<glm::vec3>& tints);
 // first); nullopt when no sampled point of the part is visible.
 std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds,
                                                      const core::OrbitCamera& camera, QSize size);
+
+// The offscreen device a render test draws on, its name logged; null with
+// `why` set when the machine has none (the test then fails saying why).
+std::unique_ptr<render::RhiDevice> openTestDevice(render::Backend backend, QString* why);
 
 }  // namespace riglens::test

@@ -25,9 +25,9 @@ class TestRenderOpenGL : public QObject {
 
  private slots:
   void initTestCase() {
-    auto device = render::RhiDevice::createOffscreen(render::Backend::OpenGL);
-    QVERIFY_OK(device);
-    m_device = std::move(device).value();
+    QString why;
+    m_device = test::openTestDevice(render::Backend::OpenGL, &why);
+    QVERIFY2(m_device, qPrintable(why));
     QCOMPARE(m_device->backend(), render::Backend::OpenGL);
     qInfo("device: %s", m_device->deviceName().c_str());
   }

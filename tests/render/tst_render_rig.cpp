@@ -60,9 +60,9 @@ class TestRenderRig : public QObject {
 
  private slots:
   void initTestCase() {
-    auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
-    QVERIFY_OK(device);
-    m_device = std::move(device).value();
+    QString why;
+    m_device = test::openTestDevice(render::Backend::Vulkan, &why);
+    QVERIFY2(m_device, qPrintable(why));
   }
 
   void shaderLayoutsMatchReflection() {

@@ -16,6 +16,7 @@
 #include "riglens/render/parity/transform_points_on_gpu.h"
 #include "riglens/render/parity/draw_triangles_offscreen.h"
 #include "riglens/render/device/rhi_device.h"
+#include "render_checks.h"
 #include "test_paths.h"
 
 using namespace riglens;
@@ -36,10 +37,9 @@ class TestRenderSmoke : public QObject {
 
  private slots:
   void initTestCase() {
-    auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
-    QVERIFY2(device.hasValue(), device ? "" : device.error().message.c_str());
-    m_device = std::move(device).value();
-    qInfo("device: %s", m_device->deviceName().c_str());
+    QString why;
+    m_device = test::openTestDevice(render::Backend::Vulkan, &why);
+    QVERIFY2(m_device, qPrintable(why));
     QCOMPARE(m_device->backend(), render::Backend::Vulkan);
     QVERIFY(m_device->supportsCompute());
   }

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -88,24 +89,26 @@ core::Expected<void> checkLiftBytes() {
 }  // namespace
 
 core::Expected<void> verifyShaderLayouts() {
-  struct Case { const char* file; const char* block; const Offsets* offsets; int size; };
-  const Case cases[] = {{"part.vert", "FrameBlock", &kFrame, sizeof(gpu::FrameBlock)},
-                        {"part.frag", "FrameBlock", &kFrame, sizeof(gpu::FrameBlock)},
-                        {"lines.vert", "FrameBlock", &kFrame, sizeof(gpu::FrameBlock)},
-                        {"part.vert", "PartBlock", &kPart, sizeof(gpu::PartBlock)},
-                        {"part.frag", "PartBlock", &kPart, sizeof(gpu::PartBlock)},
-                        {"skin.comp", "SkinParams", &kSkin, sizeof(gpu::SkinParams)},
-                        {"lift.comp", "LiftParams", &kLift, sizeof(gpu::LiftParams)},
-                        {"gnm.comp", "GnmParams", &kGnm, sizeof(gpu::GnmParams)},
-                        {"radix_histogram.comp", "SortParams", &kSort, sizeof(gpu::SortParams)},
-                        {"radix_scan.comp", "SortParams", &kSort, sizeof(gpu::SortParams)},
-                        {"radix_scatter.comp", "SortParams", &kSort, sizeof(gpu::SortParams)},
-                        {"splat_project.comp", "SplatView", &kSplatView, sizeof(gpu::SplatView)},
-                        {"splat.vert", "SplatView", &kSplatView, sizeof(gpu::SplatView)},
-                        {"transform_points.comp", "TransformParams", &kTransform, sizeof(gpu::TransformParams)},
-                        {"vertex_color.vert", "MvpBlock", &kMvp, sizeof(gpu::MvpBlock)}};
-  for (const Case& c : cases)
-    if (auto ok = check(c.file, c.block, *c.offsets, c.size); !ok) return ok;
+  // Each block, with every shader that declares it.
+  struct Block {
+    const char* name;
+    const Offsets* offsets;
+    int size;
+    std::initializer_list<const char*> shaders;
+  };
+  const Block blocks[] = {
+      {"FrameBlock", &kFrame, sizeof(gpu::FrameBlock), {"part.vert", "part.frag", "lines.vert"}},
+      {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag"}},
+      {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
+      {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
+      {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},
+      {"SortParams", &kSort, sizeof(gpu::SortParams), {"radix_histogram.comp", "radix_scan.comp", "radix_scatter.comp"}},
+      {"SplatView", &kSplatView, sizeof(gpu::SplatView), {"splat_project.comp", "splat.vert"}},
+      {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
+      {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}}};
+  for (const Block& block : blocks)
+    for (const char* shader : block.shaders)
+      if (auto ok = check(shader, block.name, *block.offsets, block.size); !ok) return ok;
   return checkLiftBytes();
 }
 

@@ -147,11 +147,7 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
   batch->updateDynamicBuffer(d.params.get(), 0, sizeof(gpu::GnmParams), &d.frame);
   if (!d.active.empty()) batch->uploadStaticBuffer(d.actives.get(), 0, int(d.active.size() * sizeof(ActiveTerm)), d.active.data());
   if (!d.skinMatrices.empty()) batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4), d.skinMatrices.data());
-  cb->beginComputePass(batch);
-  cb->setComputePipeline(d.pipeline.get());
-  cb->setShaderResources();
-  cb->dispatch(gpu::groupsFor(d.V, gpu::kGnmGroupSize), 1, 1);
-  cb->endComputePass();
+  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.V, gpu::kGnmGroupSize));
 }
 
 core::Expected<void> GpuGnm::runOffscreenFrame() {

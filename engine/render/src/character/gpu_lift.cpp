@@ -105,12 +105,9 @@ core::Expected<void> GpuLift::setFrame(const core::DebugLiftParams& params, std:
 
 void GpuLift::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
-  cb->beginComputePass(d.batch());
+  QRhiResourceUpdateBatch* batch = d.batch();
   d.pending = nullptr;
-  cb->setComputePipeline(d.pipeline.get());
-  cb->setShaderResources();
-  cb->dispatch(gpu::groupsFor(d.slotCount, gpu::kLiftGroupSize), 1, 1);
-  cb->endComputePass();
+  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.slotCount, gpu::kLiftGroupSize));
 }
 
 core::Expected<void> GpuLift::runOffscreenFrame() {

@@ -25,6 +25,17 @@ inline BufferBytes bufferBytes(std::string name, const QRhiBuffer* buffer) {
   return {std::move(name), buffer ? std::size_t(buffer->size()) : 0};
 }
 
+// One compute pass holding one dispatch of `groups` workgroups: `batch` (may
+// be null) applied first; `bindings` null means the pipeline's own.
+inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, QRhiComputePipeline* pipeline,
+                                QRhiShaderResourceBindings* bindings, int groups) {
+  cb->beginComputePass(batch);
+  cb->setComputePipeline(pipeline);
+  cb->setShaderResources(bindings);
+  cb->dispatch(groups, 1, 1);
+  cb->endComputePass();
+}
+
 // Begins an offscreen frame, lets `record` fill its command buffer, ends it;
 // returns when the GPU is done (read-backs requested in `record` have landed).
 template <class Record>

@@ -19,4 +19,13 @@ core::Expected<QShader> loadShader(const char* fileName) {
   return shader;
 }
 
+std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment) {
+  auto vs = loadShader(vertex);
+  auto fs = loadShader(fragment);
+  if (!vs || !fs) return nullptr;
+  std::unique_ptr<QRhiGraphicsPipeline> ps(rhi->newGraphicsPipeline());
+  ps->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
+  return ps;
+}
+
 }  // namespace riglens::render

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 
@@ -64,11 +65,7 @@ void GpuSkinning::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, 
   std::vector<glm::mat4> padded(bones.begin(), bones.end());
   padded.resize(std::max<std::size_t>(1, m_boneCount), glm::mat4(1.0f));
   batch->uploadStaticBuffer(m_bones.get(), 0, static_cast<int>(padded.size() * sizeof(glm::mat4)), padded.data());
-  cb->beginComputePass(batch);
-  cb->setComputePipeline(m_pipeline.get());
-  cb->setShaderResources();
-  cb->dispatch(gpu::groupsFor(m_vertexCount, gpu::kSkinGroupSize), 1, 1);
-  cb->endComputePass();
+  dispatchComputePass(cb, batch, m_pipeline.get(), nullptr, gpu::groupsFor(m_vertexCount, gpu::kSkinGroupSize));
 }
 
 }  // namespace riglens::render

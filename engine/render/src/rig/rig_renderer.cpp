@@ -173,11 +173,8 @@ struct RigRenderer::Impl {
   }
 
   std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples, bool wireframe) {
-    auto vs = loadShader("part.vert");
-    auto fs = loadShader("part.frag");
-    if (!vs || !fs) return nullptr;
-    std::unique_ptr<QRhiGraphicsPipeline> ps(rhi->newGraphicsPipeline());
-    ps->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
+    auto ps = newGraphicsPipeline(rhi, "part.vert", "part.frag");
+    if (!ps) return nullptr;
     QRhiVertexInputLayout layout;
     layout.setBindings({{3 * sizeof(float)}, {3 * sizeof(float)}, {3 * sizeof(float)},
                         wireframe ? QRhiVertexInputBinding(3 * sizeof(float))
@@ -199,11 +196,8 @@ struct RigRenderer::Impl {
   }
 
   std::unique_ptr<QRhiGraphicsPipeline> makeLinePipeline(QRhiRenderPassDescriptor* rp, int samples, bool depthTest) {
-    auto vs = loadShader("lines.vert");
-    auto fs = loadShader("lines.frag");
-    if (!vs || !fs) return nullptr;
-    std::unique_ptr<QRhiGraphicsPipeline> ps(rhi->newGraphicsPipeline());
-    ps->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
+    auto ps = newGraphicsPipeline(rhi, "lines.vert", "lines.frag");
+    if (!ps) return nullptr;
     ps->setTopology(QRhiGraphicsPipeline::Lines);
     ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
     QRhiVertexInputLayout layout;

@@ -102,21 +102,9 @@ void GpuRadixSort::encode(QRhiCommandBuffer* cb, std::uint32_t count) {
   if (blocks == 0) return;
   for (int pass = 0; pass < 4; ++pass) {
     // One compute pass per kernel: QRhi puts the barriers between passes.
-    cb->beginComputePass();
-    cb->setComputePipeline(d.histPipe.get());
-    cb->setShaderResources(d.histSrb[pass].get());
-    cb->dispatch(int(blocks), 1, 1);
-    cb->endComputePass();
-    cb->beginComputePass();
-    cb->setComputePipeline(d.scanPipe.get());
-    cb->setShaderResources(d.scanSrb[pass].get());
-    cb->dispatch(1, 1, 1);
-    cb->endComputePass();
-    cb->beginComputePass();
-    cb->setComputePipeline(d.scatterPipe.get());
-    cb->setShaderResources(d.scatterSrb[pass].get());
-    cb->dispatch(int(blocks), 1, 1);
-    cb->endComputePass();
+    dispatchComputePass(cb, nullptr, d.histPipe.get(), d.histSrb[pass].get(), int(blocks));
+    dispatchComputePass(cb, nullptr, d.scanPipe.get(), d.scanSrb[pass].get(), 1);
+    dispatchComputePass(cb, nullptr, d.scatterPipe.get(), d.scatterSrb[pass].get(), int(blocks));
   }
 }
 

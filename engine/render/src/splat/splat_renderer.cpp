@@ -132,10 +132,8 @@ struct SplatRenderer::Impl {
 
   bool ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount) {
     if (draw && rp->serializedFormat() == rpFormat && sampleCount == samples) return true;
-    auto vs = loadShader("splat.vert"), fs = loadShader("splat.frag");
-    if (!vs || !fs) return fail("splat shaders missing");
-    draw.reset(rhi->newGraphicsPipeline());
-    draw->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
+    draw = newGraphicsPipeline(rhi, "splat.vert", "splat.frag");
+    if (!draw) return fail("splat shaders missing");
     draw->setVertexInputLayout({});
     QRhiGraphicsPipeline::TargetBlend blend;  // premultiplied, back to front
     blend.enable = true;
@@ -237,11 +235,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  cb->beginComputePass(batch);
-  cb->setComputePipeline(d.project.get());
-  cb->setShaderResources(d.projectSrb.get());
-  cb->dispatch(gpu::groupsFor(d.count, gpu::kProjectGroupSize), 1, 1);
-  cb->endComputePass();
+  dispatchComputePass(cb, batch, d.project.get(), d.projectSrb.get(), gpu::groupsFor(d.count, gpu::kProjectGroupSize));
   if (d.passes.sort) d.sort->encode(cb, d.count);
   return true;
 }
