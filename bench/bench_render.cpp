@@ -20,28 +20,27 @@
 using riglens::bench::BM_MemoryBandwidth;
 
 #include <QtGui/QGuiApplication>
-
 #include <cstring>
 #include <filesystem>
 
-#include "riglens/samples/gnm_bake.h"
-#include "riglens/core/view/orbit_camera.h"
 #include "riglens/core/character/character_scene.h"
-#include "riglens/render/character/character_renderer.h"
-#include "riglens/render/character/gpu_character.h"
-#include "riglens/render/character/gpu_lift.h"
-#include "riglens/render/splat/gpu_sort.h"
-#include "riglens/render/splat/splat_renderer.h"
-#include "riglens/core/splats/gaussian_ply.h"
-#include "riglens/samples/gaussian_samples.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
-#include "riglens/samples/sample_runs.h"
 #include "riglens/core/rig/scene_bounds.h"
-#include "riglens/render/rig/frame_builder.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/view/orbit_camera.h"
+#include "riglens/render/character/character_renderer.h"
+#include "riglens/render/character/gpu_character.h"
+#include "riglens/render/character/gpu_lift.h"
 #include "riglens/render/device/offscreen_canvas.h"
+#include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
+#include "riglens/render/splat/gpu_sort.h"
+#include "riglens/render/splat/splat_renderer.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/samples/gnm_bake.h"
+#include "riglens/samples/sample_runs.h"
 
 namespace fs = std::filesystem;
 using namespace riglens;
@@ -77,12 +76,14 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
   core::OrbitCamera camera;
   camera.frame(core::posedBounds(*run, controller.partWorlds()));
   // The first frame uploads the geometry; time the frames after it.
-  (void)(*canvas)->renderWithoutReadback(renderer, render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {}));
+  (void)(*canvas)->renderWithoutReadback(
+      renderer, render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {}));
   std::size_t triangles = 0;
   for (const auto& m : run->meshes) triangles += m.triangleCount();
   for (auto _ : state) {
     controller.update(1.0 / 60.0);  // a new pose every frame: uniforms only
-    const auto frame = render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {});
+    const auto frame =
+        render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {});
     if (readback) {
       auto image = (*canvas)->render(renderer, frame);
       benchmark::DoNotOptimize(image);
@@ -93,12 +94,17 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
   state.counters["triangles"] = double(triangles);
 }
 
-void BM_RenderFrame(benchmark::State& state, const char* name) { renderFrames(state, name, false); }
+void BM_RenderFrame(benchmark::State& state, const char* name) {
+  renderFrames(state, name, false);
+}
 
 const core::AosRigPack& fullHead() {
   static const core::AosRigPack pack = [] {
     auto bytes = samples::bakeAosRig(samples::syntheticGnmHead());
-    return std::move(core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "synthetic")).value();
+    return std::move(core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(
+                                           std::move(bytes).value()),
+                                       "synthetic"))
+        .value();
   }();
   return pack;
 }
@@ -121,7 +127,8 @@ void BM_GnmGpu(benchmark::State& state) {
   frame();  // uploads the basis
   for (auto _ : state) frame();
   // Bytes a frame must read from the basis (the active columns of every row).
-  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
+  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 *
+                          2);
 }
 // One submitted frame holding only the debug lift of V posed vertices (the
 // positions uploaded once, as the GNM pass leaves them on the GPU).
@@ -148,7 +155,9 @@ void BM_LiftGpu(benchmark::State& state) {
   // Per vertex: read 12 bytes, write 52 (centre, covariance A/B, colour).
   state.SetBytesProcessed(state.iterations() * std::int64_t(V) * 64);
 }
-void BM_RenderFrameReadback(benchmark::State& state) { renderFrames(state, "large", true); }
+void BM_RenderFrameReadback(benchmark::State& state) {
+  renderFrames(state, "large", true);
+}
 
 // The splat sort alone: upload N random depth keys and indices, 4 radix passes.
 void BM_RadixSortGpu(benchmark::State& state) {
@@ -189,14 +198,17 @@ render::SplatPasses passesUpTo(std::int64_t count, bool withRig) {
 // bounds): projection reads the sink (52) and writes the projected pair (32)
 // and a key/value (8); the sort moves ~112 per key (4 passes of 28). The
 // raster reads 36 per splat plus whatever the quads cover (fragment-bound).
-std::int64_t splatComputeBytes(const render::SplatPasses& p) { return (p.project ? 92 : 0) + (p.sort ? 112 : 0) + (p.raster ? 36 : 0); }
+std::int64_t splatComputeBytes(const render::SplatPasses& p) {
+  return (p.project ? 92 : 0) + (p.sort ? 112 : 0) + (p.raster ? 36 : 0);
+}
 
 // A splat frame at 1280x720 of N gaussians (the torus), cut after
 // range(1) of its passes (0 none: the frame's clear and MSAA resolve alone,
 // 1 projection, 2 + sort, 3 + quads: the whole frame).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
-  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(n)), "torus");
+  auto cloud =
+      core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(n)), "torus");
   auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
   if (!cloud || !canvas) {
     state.SkipWithError("setup failed");
@@ -278,8 +290,17 @@ BENCHMARK(BM_SplatFrame)
     ->ArgNames({"n", "passes"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_CharacterFrame)->DenseRange(0, 4)->ArgName("passes")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CharacterFrame)
+    ->DenseRange(0, 4)
+    ->ArgName("passes")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_RadixSortGpu)
+    ->Arg(17821)
+    ->Arg(262144)
+    ->Arg(1 << 20)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 int main(int argc, char** argv) {
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "vkkhrdisplay");

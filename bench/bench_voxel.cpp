@@ -11,19 +11,18 @@
 //                         30 Hz LINEAR bake needs, its max error against the
 //                         1 ms truth, and the keys our reduction keeps at that
 //                         same max error (counters keys30Hz, keysReduced).
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
 #include <benchmark/benchmark.h>
 
+#include <assimp/Importer.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 
-#include <assimp/Importer.hpp>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-
 #include "riglens/core/export/curve_reduction.h"
-#include "riglens/core/rig/fcurve.h"
 #include "riglens/core/export/gltf_export.h"
+#include "riglens/core/rig/fcurve.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
@@ -165,15 +164,22 @@ void BM_KeysVs30Hz(benchmark::State& state) {
         const Joint& joint = run->rig.joints()[track.joint];
         const double end = anim.periodMs;
         const auto value = [&](double t) {
-          const double v = t >= end ? sampleKeyframes(track.keyframes, end - 1e-6, end, anim.looping)
-                                    : sampleKeyframes(track.keyframes, t, end, anim.looping);
+          const double v = t >= end
+                               ? sampleKeyframes(track.keyframes, end - 1e-6, end, anim.looping)
+                               : sampleKeyframes(track.keyframes, t, end, anim.looping);
           return clampJointValue(joint, v);
         };
         std::vector<double> t, v;
-        for (double x = 0; x <= end; x += 1.0) { t.push_back(x); v.push_back(value(x)); }
+        for (double x = 0; x <= end; x += 1.0) {
+          t.push_back(x);
+          v.push_back(value(x));
+        }
         // 30 Hz samples, linear between them, measured against the 1 ms truth.
         std::vector<double> t30, v30;
-        for (double x = 0; x < end; x += 1000.0 / 30.0) { t30.push_back(x); v30.push_back(value(x)); }
+        for (double x = 0; x < end; x += 1000.0 / 30.0) {
+          t30.push_back(x);
+          v30.push_back(value(x));
+        }
         t30.push_back(end);
         v30.push_back(value(end));
         double err = 0;
@@ -185,7 +191,8 @@ void BM_KeysVs30Hz(benchmark::State& state) {
         const auto kept = reduceLinearKeys(t, v, std::max(err, 1e-9), 1e9);
         counters[anim.name + ".keys30Hz"] += double(t30.size());
         counters[anim.name + ".keysReduced"] += double(kept.size());
-        counters[anim.name + ".maxError30Hz"] = std::max(counters[anim.name + ".maxError30Hz"], err);
+        counters[anim.name + ".maxError30Hz"] =
+            std::max(counters[anim.name + ".maxError30Hz"], err);
       }
   }
   for (const auto& [name, value] : counters) state.counters[name] = value;

@@ -2,11 +2,11 @@
 // plain 64 MiB memcpy moves on this machine (read + write counted).
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <cstring>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 namespace riglens::bench {
 

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t maxSize);
 
@@ -23,7 +22,9 @@ void putU32(std::uint8_t* p, std::uint64_t v) {
   const auto w = std::uint32_t(v);
   std::memcpy(p, &w, 4);
 }
-std::size_t align(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+std::size_t align(std::size_t n, std::size_t to) {
+  return (n + to - 1) / to * to;
+}
 
 // A TOC offset or length as the mutator may trust it: only an unsigned JSON
 // integer (json::value<uint64_t> would convert a float like 3.9e52 with
@@ -43,7 +44,9 @@ Bytes mutated(Bytes part, std::size_t capacity) {
   return part;
 }
 
-std::size_t plain(std::uint8_t* data, std::size_t size, std::size_t maxSize) { return LLVMFuzzerMutate(data, size, maxSize); }
+std::size_t plain(std::uint8_t* data, std::size_t size, std::size_t maxSize) {
+  return LLVMFuzzerMutate(data, size, maxSize);
+}
 
 std::size_t emit(const Bytes& out, std::uint8_t* data, std::size_t size, std::size_t maxSize) {
   if (out.size() > maxSize) return plain(data, size, maxSize);
@@ -64,8 +67,10 @@ std::size_t mutateGlb(std::uint8_t* data, std::size_t size, std::size_t maxSize,
   }
   const std::size_t overhead = 20 + (hasBin ? 8 : 0) + 8;  // header, chunk headers, padding
   if (maxSize <= overhead + bin.size() + json.size()) return plain(data, size, maxSize);
-  if (seed % 10 < 3 && hasBin) bin = mutated(std::move(bin), maxSize - overhead - json.size());
-  else json = mutated(std::move(json), maxSize - overhead - bin.size());
+  if (seed % 10 < 3 && hasBin)
+    bin = mutated(std::move(bin), maxSize - overhead - json.size());
+  else
+    json = mutated(std::move(json), maxSize - overhead - bin.size());
   while (json.size() % 4) json.push_back(' ');
   while (bin.size() % 4) bin.push_back(0);
   Bytes out(12, 0);
@@ -88,7 +93,8 @@ std::size_t mutateGlb(std::uint8_t* data, std::size_t size, std::size_t maxSize,
 // within the slot (padded with spaces, which JSON ignores) so every blob
 // offset stays where the header says; totalLen follows the size.
 std::size_t mutateAosrig(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
-  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "AOSRIG01", 8) != 0) return plain(data, size, maxSize);
+  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "AOSRIG01", 8) != 0)
+    return plain(data, size, maxSize);
   const std::size_t headerLength = u32(data + 8);
   if (headerLength > size - 16) return plain(data, size, maxSize);
   const std::size_t slot = std::min(align(16 + headerLength, 8), size) - 16;
@@ -114,7 +120,8 @@ std::size_t mutateAosrig(std::uint8_t* data, std::size_t size, std::size_t maxSi
 // moves to the end of the file and its TOC entry follows it; the TOC itself
 // is mutated within its slot (padded with NULs, which the reader strips).
 std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
-  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "ORLPACK1", 8) != 0) return plain(data, size, maxSize);
+  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "ORLPACK1", 8) != 0)
+    return plain(data, size, maxSize);
   const std::size_t tocLength = u32(data + 8);
   if (tocLength > size - 16) return plain(data, size, maxSize);
   std::string tocText(reinterpret_cast<const char*>(data) + 16, tocLength);
@@ -123,7 +130,8 @@ std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize,
   if (!toc.is_array() || toc.empty()) return plain(data, size, maxSize);
   std::size_t slot = size - 16;
   for (const auto& e : toc)
-    if (e.is_object() && tocNumber(e, "o") >= 16) slot = std::min<std::size_t>(slot, tocNumber(e, "o") - 16);
+    if (e.is_object() && tocNumber(e, "o") >= 16)
+      slot = std::min<std::size_t>(slot, tocNumber(e, "o") - 16);
   Bytes out(data, data + size);
   if (seed % 10 < 3) {
     Bytes text(tocText.begin(), tocText.end());

@@ -3,22 +3,21 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
-#include "riglens/core/character/character_scene.h"
-#include "riglens/core/character/vertex_tints.h"
-#include "riglens/core/character/debug_lift.h"
-#include "riglens/core/export/export_plan.h"
-#include "riglens/core/character/expressions.h"
 #include "riglens/core/base/file_io.h"
-#include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/character/expressions.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/core/character/vertex_tints.h"
+#include "riglens/core/export/export_plan.h"
+#include "riglens/core/gltf/glb_writer.h"
 #include "riglens/core/rig/rig_controller.h"
-#include "riglens/samples/sample_runs.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
+#include "riglens/samples/sample_runs.h"
 
 namespace riglens::fuzz {
 namespace fs = std::filesystem;
@@ -27,7 +26,8 @@ namespace {
 
 // RFC 4648 base64 (the ORL fixture stores its pack that way); test-side only.
 std::vector<std::uint8_t> fromBase64(std::string_view text) {
-  static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const std::string alphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::vector<std::uint8_t> out;
   std::uint32_t bits = 0;
   int held = 0;
@@ -72,7 +72,9 @@ fs::path put(const fs::path& relative, std::string_view text) {
   return put(relative, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
 }
 
-std::string_view asText(std::span<const std::uint8_t> input) { return {reinterpret_cast<const char*>(input.data()), input.size()}; }
+std::string_view asText(std::span<const std::uint8_t> input) {
+  return {reinterpret_cast<const char*>(input.data()), input.size()};
+}
 
 samples::GnmBake tinyPackBake() {
   samples::GnmBake bake = samples::syntheticGnmHead(64, 6, 7);
@@ -93,7 +95,8 @@ const std::vector<std::uint8_t>& tinyPackBytes() {
 
 const core::AosRigPack& tinyPack() {
   static const core::AosRigPack pack = [] {
-    auto parsed = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(tinyPackBytes()), "tiny.aosrig");
+    auto parsed = core::parseAosRig(
+        std::make_shared<const std::vector<std::uint8_t>>(tinyPackBytes()), "tiny.aosrig");
     if (!parsed) fixtureBroken(parsed.error().message);
     return std::move(parsed).value();
   }();
@@ -104,7 +107,8 @@ const std::vector<std::uint8_t>& orlFixtureBytes() {
   static const std::vector<std::uint8_t> bytes = [] {
     std::ifstream in(RIGLENS_SOURCE_DIR "/tests/data/orl/deform-synthetic.json");
     const auto doc = nlohmann::json::parse(in, nullptr, false);
-    if (doc.is_discarded() || !doc.contains("packBase64")) fixtureBroken("tests/data/orl/deform-synthetic.json");
+    if (doc.is_discarded() || !doc.contains("packBase64"))
+      fixtureBroken("tests/data/orl/deform-synthetic.json");
     return fromBase64(doc["packBase64"].get<std::string>());
   }();
   return bytes;
@@ -138,7 +142,8 @@ const std::string& tankRigJson() {
 const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& tankPartGlbs() {
   static const auto glbs = [] {
     std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
-    for (const auto& [name, mesh] : tank().meshes) out.emplace_back(name, core::encodePartGlb(mesh));
+    for (const auto& [name, mesh] : tank().meshes)
+      out.emplace_back(name, core::encodePartGlb(mesh));
     return out;
   }();
   return glbs;
@@ -158,7 +163,8 @@ void exerciseRun(const core::LoadedRun& run) {
   (void)core::socketPositions(run, worlds);
   for (const auto& animation : run.rig.animations()) {
     if (animation.autoPlay || !controller.play(animation.name)) continue;
-    for (double t : {0.0, 16.7, animation.periodMs * 0.5, animation.periodMs, animation.periodMs * 1.5 + 3.0}) {
+    for (double t : {0.0, 16.7, animation.periodMs * 0.5, animation.periodMs,
+                     animation.periodMs * 1.5 + 3.0}) {
       controller.seekPlayable(t);
       controller.update(0.016);
       (void)controller.jointValues();
@@ -193,7 +199,8 @@ void exercisePack(const core::AosRigPack& pack) {
     for (const auto& r : pack.headExt.reduced) reduced += std::size_t(r.count);
     (void)core::widenReducedHeadExt(std::vector<float>(reduced, 0.5f), pack.headExt);
   }
-  (void)core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
+  (void)core::jointTint(pack.skinIndex, pack.skinWeight,
+                        {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
   (void)core::uvTint({pack.uv.data(), pack.uv.size()}, V);
   const auto fit = core::fitVertsTransform({pack.neutral.data(), V * 3});
   if (posed) {

@@ -11,18 +11,19 @@
 #include <vector>
 
 #include "fuzz_target.h"
-#include "riglens/core/character/aosrig.h"
 #include "riglens/core/base/expected.h"
-#include "riglens/samples/gnm_bake.h"
+#include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/orl_pack.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/gnm_bake.h"
 
 namespace riglens::fuzz {
 
 // A folder of this process under $TMPDIR (fuzzers may run several at once).
 const std::filesystem::path& scratch();
 // Writes `bytes` to scratch()/relative, making folders; returns the path.
-std::filesystem::path put(const std::filesystem::path& relative, std::span<const std::uint8_t> bytes);
+std::filesystem::path put(const std::filesystem::path& relative,
+                          std::span<const std::uint8_t> bytes);
 std::filesystem::path put(const std::filesystem::path& relative, std::string_view text);
 std::string_view asText(std::span<const std::uint8_t> input);
 

@@ -31,8 +31,8 @@ using Body = Outcome (*)(std::span<const std::uint8_t> input);
 using Stage = std::filesystem::path (*)(std::span<const std::uint8_t> input);
 
 struct Target {
-  const char* name;         // fuzz_<name> is the executable
-  const char* format;       // what the input is
+  const char* name;    // fuzz_<name> is the executable
+  const char* format;  // what the input is
   Body body;
   Stage stage;
 };

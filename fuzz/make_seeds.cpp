@@ -4,16 +4,15 @@
 //   fuzz_make_seeds OUT_DIR      -> OUT_DIR/<target>/<seed>
 #include <cstdio>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "fixtures.h"
 #include "gltf_builder.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/character/head_ext.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/samples/gaussian_samples.h"
-#include "riglens/core/character/gnm.h"
 #include "riglens/samples/gnm_bake.h"
-#include "riglens/core/character/head_ext.h"
 #include "riglens/samples/sample_runs.h"
 
 namespace fs = std::filesystem;
@@ -27,7 +26,8 @@ fs::path g_out;
 void seed(const char* target, const std::string& name, std::span<const std::uint8_t> bytes) {
   const fs::path path = g_out / target / name;
   fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 void seed(const char* target, const std::string& name, const std::string& text) {
   seed(target, name, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
@@ -37,13 +37,16 @@ void seed(const char* target, const std::string& name, const std::string& text) 
 test::GltfBuilder skinnedModel() {
   test::GltfBuilder b;
   const std::vector<float> pos{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0, 1, 2, 0};
-  const std::vector<std::uint16_t> joints{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-  const std::vector<float> weights{1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  const std::vector<std::uint16_t> joints{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
+                                          0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  const std::vector<float> weights{1,    0,    0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0,
+                                   0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1,    0,    0, 0};
   const std::vector<std::uint16_t> idx{0, 1, 2, 1, 3, 2, 2, 3, 4, 3, 5, 4};
-  b.primitive({{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
-               {"JOINTS_0", b.data(joints, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
-               {"WEIGHTS_0", b.data(weights, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}},
-              b.data(idx, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
+  b.primitive(
+      {{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+       {"JOINTS_0", b.data(joints, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
+       {"WEIGHTS_0", b.data(weights, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}},
+      b.data(idx, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
   tinygltf::Node hull, turret;
   hull.name = "hull";
   hull.children = {2};
@@ -52,7 +55,8 @@ test::GltfBuilder skinnedModel() {
   b.model.nodes.push_back(hull);
   b.model.nodes.push_back(turret);
   b.model.scenes[0].nodes.push_back(1);
-  std::vector<float> inverse{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1};
+  std::vector<float> inverse{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0,  0, 1,
+                             1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1};
   tinygltf::Skin skin;
   skin.joints = {1, 2};
   skin.inverseBindMatrices = b.data(inverse, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_MAT4);
@@ -65,13 +69,17 @@ test::GltfBuilder skinnedModel() {
 test::GltfBuilder stripModel() {
   test::GltfBuilder b;
   std::vector<float> interleaved;
-  for (int i = 0; i < 5; ++i) interleaved.insert(interleaved.end(), {float(i % 2), float(i / 2), 0.0f, 0, 0, 1});
+  for (int i = 0; i < 5; ++i)
+    interleaved.insert(interleaved.end(), {float(i % 2), float(i / 2), 0.0f, 0, 0, 1});
   const int view = b.view(interleaved.data(), interleaved.size() * 4, 24);
   const int position = b.accessor(view, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 5, 0);
   const int normal = b.accessor(view, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 5, 12);
-  const std::vector<std::uint8_t> colours{255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 9, 9, 9, 255, 200, 100, 50, 255};
-  b.primitive({{"POSITION", position}, {"NORMAL", normal},
-               {"COLOR_0", b.data(colours, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true)}},
+  const std::vector<std::uint8_t> colours{255, 0,   0, 255, 0, 255, 0,   255, 0,  0,
+                                          255, 255, 9, 9,   9, 255, 200, 100, 50, 255};
+  b.primitive({{"POSITION", position},
+               {"NORMAL", normal},
+               {"COLOR_0",
+                b.data(colours, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true)}},
               -1, TINYGLTF_MODE_TRIANGLE_STRIP);
   b.model.nodes[0].rotation = {0, 0.7071068, 0, 0.7071068};
   return b;
@@ -83,8 +91,9 @@ test::GltfBuilder zeroColourModel() {
   test::GltfBuilder b;
   const std::vector<float> pos{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
   const int colours = b.accessor(-1, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 4);
-  b.primitive({{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}, {"COLOR_0", colours}}, -1,
-              TINYGLTF_MODE_TRIANGLE_FAN);
+  b.primitive({{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+               {"COLOR_0", colours}},
+              -1, TINYGLTF_MODE_TRIANGLE_FAN);
   return b;
 }
 
@@ -101,15 +110,20 @@ void rigSeeds() {
     if (!run) continue;
     seed("rig_json", name + ".json", run->rig.dump(1));
     json parts = json::array();
-    for (const auto& [part, mesh] : run->meshes) parts.push_back({{"name", part}, {"mesh", "meshes/" + part + ".glb"}});
-    seed("run_record", name + ".json", json{{"voxel", {{"rig", run->rig}, {"parts", parts}, {"model", run->rig}}}}.dump(1));
+    for (const auto& [part, mesh] : run->meshes)
+      parts.push_back({{"name", part}, {"mesh", "meshes/" + part + ".glb"}});
+    seed("run_record", name + ".json",
+         json{{"voxel", {{"rig", run->rig}, {"parts", parts}, {"model", run->rig}}}}.dump(1));
   }
   // A legacy auto clip and a skinned-form record without parts.
-  seed("rig_json", "legacy-auto.json",
-       std::string(R"({"parts":[{"name":"base"},{"name":"fan","parent":"base","pivot":[0,1,0]}],)"
-                   R"("joints":[{"name":"spin","part":"fan","kind":"rotation","axis":"y","min":-7,"max":7,"drive":)"
-                   R"({"type":"auto","periodMs":1000,"looping":true,"keyframes":[{"tMs":0,"value":0},{"tMs":1000,"value":6.28,"interp":"bezier","outHandle":[0.3,0],"inHandle":[0.7,1]}]}}]})"));
-  seed("run_record", "rig-only.json", json{{"voxel", {{"rig", json::parse(fuzz::tankRigJson())}}}}.dump());
+  seed(
+      "rig_json", "legacy-auto.json",
+      std::string(
+          R"({"parts":[{"name":"base"},{"name":"fan","parent":"base","pivot":[0,1,0]}],)"
+          R"("joints":[{"name":"spin","part":"fan","kind":"rotation","axis":"y","min":-7,"max":7,"drive":)"
+          R"({"type":"auto","periodMs":1000,"looping":true,"keyframes":[{"tMs":0,"value":0},{"tMs":1000,"value":6.28,"interp":"bezier","outHandle":[0.3,0],"inHandle":[0.7,1]}]}}]})"));
+  seed("run_record", "rig-only.json",
+       json{{"voxel", {{"rig", json::parse(fuzz::tankRigJson())}}}}.dump());
 }
 
 void gltfSeeds() {
@@ -127,11 +141,13 @@ void gltfSeeds() {
   seed("gltf", "strip.gltf", gltfText(stripModel()));
   seed("gltf", "zero-colours.gltf", gltfText(zeroColourModel()));
   // A .gltf naming the buffer file beside it.
-  seed("gltf", "external-buffer.gltf",
-       std::string(R"({"asset":{"version":"2.0"},"buffers":[{"uri":"buffer.bin","byteLength":4096}],)"
-                   R"("bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36}],)"
-                   R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,1]}],)"
-                   R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0})"));
+  seed(
+      "gltf", "external-buffer.gltf",
+      std::string(
+          R"({"asset":{"version":"2.0"},"buffers":[{"uri":"buffer.bin","byteLength":4096}],)"
+          R"("bufferViews":[{"buffer":0,"byteOffset":0,"byteLength":36}],)"
+          R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,1]}],)"
+          R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0})"));
 }
 
 // Room in an .aosrig header: its "source" (never read) is long, so the
@@ -153,13 +169,22 @@ void characterSeeds() {
   samples::GnmBake withMouth = samples::syntheticGnmHead(16, 3, 5);
   withMouth.source = kHeaderSlack;
   if (auto parts = samples::bakeAosRigParts(withMouth)) {
-    parts->header["headExt"]["regions"] = nlohmann::ordered_json::array({nlohmann::ordered_json::array({"lower_face", 3})});
-    parts->blobs.push_back(core::makeBlob("mouthLips", core::DType::U32, {3}, std::vector<std::uint32_t>{0, 1, 2}));
-    parts->blobs.push_back(core::makeBlob("mouthFaces", core::DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));
-    parts->blobs.push_back(core::makeBlob("mouthParts", core::DType::U32, {1}, std::vector<std::uint32_t>{1}));
-    parts->header["mouth"] = {{"groups", {{{"name", "lips"}, {"vertices", "mouthLips"}, {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
-                              {"faces", "mouthFaces"}, {"faceParts", "mouthParts"}};
-    if (auto bytes = core::packAosRig(parts->header, parts->blobs)) seed("aosrig", "mouth.aosrig", *bytes);
+    parts->header["headExt"]["regions"] =
+        nlohmann::ordered_json::array({nlohmann::ordered_json::array({"lower_face", 3})});
+    parts->blobs.push_back(
+        core::makeBlob("mouthLips", core::DType::U32, {3}, std::vector<std::uint32_t>{0, 1, 2}));
+    parts->blobs.push_back(core::makeBlob("mouthFaces", core::DType::U32, {1, 3},
+                                          std::vector<std::uint32_t>{0, 1, 2}));
+    parts->blobs.push_back(
+        core::makeBlob("mouthParts", core::DType::U32, {1}, std::vector<std::uint32_t>{1}));
+    parts->header["mouth"] = {{"groups",
+                               {{{"name", "lips"},
+                                 {"vertices", "mouthLips"},
+                                 {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
+                              {"faces", "mouthFaces"},
+                              {"faceParts", "mouthParts"}};
+    if (auto bytes = core::packAosRig(parts->header, parts->blobs))
+      seed("aosrig", "mouth.aosrig", *bytes);
   }
   seed("orl_pack", "deform-synthetic.orl", fuzz::orlFixtureBytes());
   seed("ply", "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(40)));
@@ -167,20 +192,57 @@ void characterSeeds() {
 
   std::ifstream myra(RIGLENS_SOURCE_DIR "/tests/data/character/bundle-scene-myra.json");
   seed("bundle_scene", "myra.json", std::string(std::istreambuf_iterator<char>(myra), {}));
-  const json branches = {{"head", {{"mesh_json", "mesh_head.json"}, {"mesh_bin", "mesh_head.bin"}, {"geom", "geom_head.onnx"}, {"uv_res", 64}}}};
-  seed("bundle_scene", "gnm.json", json{{"schema_version", "2"}, {"subject", "fuzz"}, {"world_scale", 1.0}, {"world_offset", {0, 0, 0}},
-                                        {"world_rotation", {0, 90, 0}}, {"rig_range", {-3, 3}}, {"rig_dim", 10}, {"branches", branches},
-                                        {"rig", {{"backend", "gnm"}, {"pack", "gnm_head.aosrig"}, {"vertex_count", 64}}}}.dump(1));
+  const json branches = {{"head",
+                          {{"mesh_json", "mesh_head.json"},
+                           {"mesh_bin", "mesh_head.bin"},
+                           {"geom", "geom_head.onnx"},
+                           {"uv_res", 64}}}};
+  seed("bundle_scene", "gnm.json",
+       json{{"schema_version", "2"},
+            {"subject", "fuzz"},
+            {"world_scale", 1.0},
+            {"world_offset", {0, 0, 0}},
+            {"world_rotation", {0, 90, 0}},
+            {"rig_range", {-3, 3}},
+            {"rig_dim", 10},
+            {"branches", branches},
+            {"rig", {{"backend", "gnm"}, {"pack", "gnm_head.aosrig"}, {"vertex_count", 64}}}}
+           .dump(1));
   seed("bundle_scene", "declared-space.json",
-       json{{"branches", branches}, {"rig", {{"backend", "gnm"}, {"pack", "gnm_head.aosrig"}}},
-            {"expression_space", {{"kind", "gnm"}, {"dim", 10}, {"arkit_map", true}, {"segments", {{{"name", "left_eye"}, {"start", 0}, {"count", 2}}}}}}}.dump(1));
-  seed("bundle_scene", "orl.json", json{{"branches", branches}, {"rig", {{"backend", "orl"}, {"pack", "orl_pack.bin"}}},
-                                        {"expression_space", {{"kind", "arkit52"}}}}.dump(1));
+       json{{"branches", branches},
+            {"rig", {{"backend", "gnm"}, {"pack", "gnm_head.aosrig"}}},
+            {"expression_space",
+             {{"kind", "gnm"},
+              {"dim", 10},
+              {"arkit_map", true},
+              {"segments", {{{"name", "left_eye"}, {"start", 0}, {"count", 2}}}}}}}
+           .dump(1));
+  seed("bundle_scene", "orl.json",
+       json{{"branches", branches},
+            {"rig", {{"backend", "orl"}, {"pack", "orl_pack.bin"}}},
+            {"expression_space", {{"kind", "arkit52"}}}}
+           .dump(1));
   seed("bundle_mesh", "mesh_head.json",
-       json{{"uv_res", 64}, {"num_vertices", 4}, {"num_faces", 2},
-            {"buffers", {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {2, 3}}, {"offset", 0}, {"byte_length", 24}},
-                         {{"name", "neutral_vertices"}, {"dtype", "f32"}, {"shape", {4, 3}}, {"offset", 24}, {"byte_length", 48}},
-                         {{"name", "valid"}, {"dtype", "u8"}, {"shape", {2, 2}}, {"offset", 0}, {"byte_length", 4}}}}}.dump(1));
+       json{{"uv_res", 64},
+            {"num_vertices", 4},
+            {"num_faces", 2},
+            {"buffers",
+             {{{"name", "faces"},
+               {"dtype", "u32"},
+               {"shape", {2, 3}},
+               {"offset", 0},
+               {"byte_length", 24}},
+              {{"name", "neutral_vertices"},
+               {"dtype", "f32"},
+               {"shape", {4, 3}},
+               {"offset", 24},
+               {"byte_length", 48}},
+              {{"name", "valid"},
+               {"dtype", "u8"},
+               {"shape", {2, 2}},
+               {"offset", 0},
+               {"byte_length", 4}}}}}
+           .dump(1));
 
   const core::AosRigPack& pack = fuzz::tinyPack();
   std::vector<float> controls(std::size_t(pack.headExt.dim), 0.0f);
@@ -198,10 +260,18 @@ void characterSeeds() {
   std::ifstream orl(RIGLENS_SOURCE_DIR "/tests/data/orl/deform-synthetic.json");
   const json fixture = json::parse(orl, nullptr, false);
   if (!fixture.is_discarded())
-    for (const auto& c : fixture["cases"]) seed("orl_outputs", c["name"].get<std::string>() + ".json", json{{"jointOut", c["jointOut"]}, {"bsOut", c["bsOut"]}}.dump());
+    for (const auto& c : fixture["cases"])
+      seed("orl_outputs", c["name"].get<std::string>() + ".json",
+           json{{"jointOut", c["jointOut"]}, {"bsOut", c["bsOut"]}}.dump());
   json landmarks = json::array();
   for (int i = 0; i < 68; ++i) landmarks.push_back(i % 4);
-  seed("ict_face", "names.json", json{{"V", 4}, {"T", 2}, {"E", 1}, {"expression_names", {"jawOpen"}}, {"landmarks_multipie68", landmarks}}.dump());
+  seed("ict_face", "names.json",
+       json{{"V", 4},
+            {"T", 2},
+            {"E", 1},
+            {"expression_names", {"jawOpen"}},
+            {"landmarks_multipie68", landmarks}}
+           .dump());
 }
 
 }  // namespace

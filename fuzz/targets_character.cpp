@@ -2,18 +2,17 @@
 // JSON side files the CLI and the viewer read for them.
 #include <cstring>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "fixtures.h"
+#include "riglens/core/base/json_file.h"
 #include "riglens/core/character/bundle.h"
-#include "riglens/samples/character_sample.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/expressions.h"
-#include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
-#include "riglens/core/base/json_file.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/samples/character_sample.h"
 
 namespace riglens::fuzz {
 namespace fs = std::filesystem;
@@ -28,9 +27,20 @@ std::pair<std::string, std::vector<std::uint8_t>> branchMesh() {
   std::vector<std::uint8_t> bin(faces.size() * 4 + verts.size() * 4);
   std::memcpy(bin.data(), faces.data(), faces.size() * 4);
   std::memcpy(bin.data() + faces.size() * 4, verts.data(), verts.size() * 4);
-  const json manifest = {{"uv_res", 64}, {"num_vertices", 4}, {"num_faces", 2},
-                         {"buffers", {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {2, 3}}, {"offset", 0}, {"byte_length", 24}},
-                                      {{"name", "neutral_vertices"}, {"dtype", "f32"}, {"shape", {4, 3}}, {"offset", 24}, {"byte_length", 48}}}}};
+  const json manifest = {{"uv_res", 64},
+                         {"num_vertices", 4},
+                         {"num_faces", 2},
+                         {"buffers",
+                          {{{"name", "faces"},
+                            {"dtype", "u32"},
+                            {"shape", {2, 3}},
+                            {"offset", 0},
+                            {"byte_length", 24}},
+                           {{"name", "neutral_vertices"},
+                            {"dtype", "f32"},
+                            {"shape", {4, 3}},
+                            {"offset", 24},
+                            {"byte_length", 48}}}}};
   return {manifest.dump(), bin};
 }
 
@@ -40,22 +50,29 @@ void writeBundleCompanions(const fs::path& relative) {
   const auto [meshJson, meshBin] = branchMesh();
   put(relative / "mesh_head.json", meshJson);
   put(relative / "mesh_head.bin", meshBin);
-  put(relative / "rig_names.json", std::string_view(R"(["CTRL_C_eye.translateX", "CTRL_L_eye_blink.translateY"])"));
+  put(relative / "rig_names.json",
+      std::string_view(R"(["CTRL_C_eye.translateX", "CTRL_L_eye_blink.translateY"])"));
   put(relative / "geom_head.onnx", std::string_view("not a model"));
 }
 
 void exerciseScene(const core::CharacterScene& scene) {
   if (scene.pack) exercisePack(*scene.pack);
   std::vector<float> arkit(core::kArkitCount, 0.5f);
-  (void)core::toRigVector(scene.expression, core::ExpressionKind::Arkit52, arkit, scene.pack ? &scene.pack->headExt : nullptr);
+  (void)core::toRigVector(scene.expression, core::ExpressionKind::Arkit52, arkit,
+                          scene.pack ? &scene.pack->headExt : nullptr);
   const std::vector<float> gnm(std::size_t(std::max(0, scene.expression.dim)), 0.5f);
-  (void)core::toRigVector(scene.expression, core::ExpressionKind::Gnm, gnm, scene.pack ? &scene.pack->headExt : nullptr);
+  (void)core::toRigVector(scene.expression, core::ExpressionKind::Gnm, gnm,
+                          scene.pack ? &scene.pack->headExt : nullptr);
 }
 
 }  // namespace
 
-std::filesystem::path stageAosrig(std::span<const std::uint8_t> input) { return put("pack/pack.aosrig", input); }
-std::filesystem::path stagePly(std::span<const std::uint8_t> input) { return put("ply/scene.ply", input); }
+std::filesystem::path stageAosrig(std::span<const std::uint8_t> input) {
+  return put("pack/pack.aosrig", input);
+}
+std::filesystem::path stagePly(std::span<const std::uint8_t> input) {
+  return put("ply/scene.ply", input);
+}
 
 std::filesystem::path stageBundleScene(std::span<const std::uint8_t> input) {
   static const bool ready = (writeBundleCompanions("bundle"), true);
@@ -67,7 +84,9 @@ std::filesystem::path stageBundleScene(std::span<const std::uint8_t> input) {
 std::filesystem::path stageBundleMesh(std::span<const std::uint8_t> input) {
   static const bool ready = [] {
     writeBundleCompanions("mesh-bundle");
-    put("mesh-bundle/scene.json", std::string_view(R"({"subject": "fuzz", "branches": {"head": {"mesh_json": "mesh_head.json", "mesh_bin": "mesh_head.bin"}}})"));
+    put("mesh-bundle/scene.json",
+        std::string_view(
+            R"({"subject": "fuzz", "branches": {"head": {"mesh_json": "mesh_head.json", "mesh_bin": "mesh_head.bin"}}})"));
     return true;
   }();
   (void)ready;
@@ -76,7 +95,8 @@ std::filesystem::path stageBundleMesh(std::span<const std::uint8_t> input) {
 }
 
 Outcome aosrig(std::span<const std::uint8_t> input) {
-  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(input.begin(), input.end()), "pack.aosrig");
+  auto pack = core::parseAosRig(
+      std::make_shared<const std::vector<std::uint8_t>>(input.begin(), input.end()), "pack.aosrig");
   if (pack) exercisePack(*pack);
   return outcomeOf(pack);
 }
@@ -107,7 +127,8 @@ Outcome bundleScene(std::span<const std::uint8_t> input) {
 Outcome bundleMesh(std::span<const std::uint8_t> input) {
   auto bundle = core::loadBundle(stageBundleMesh(input));
   if (bundle)
-    for (const auto& mesh : bundle->meshes) (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
+    for (const auto& mesh : bundle->meshes)
+      (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
   return outcomeOf(bundle);
 }
 
@@ -143,11 +164,15 @@ Outcome orlOutputsJson(std::span<const std::uint8_t> input) {
 Outcome ictFace(std::span<const std::uint8_t> input) {
   // names.json beside a 4-vertex, 2-triangle, 1-expression face.
   static const bool ready = [] {
-    const std::vector<float> neutral{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0}, deltas{0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f};
+    const std::vector<float> neutral{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0},
+        deltas{0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f};
     const std::vector<std::uint32_t> faces{0, 1, 2, 0, 2, 3};
-    put("ict/neutral.f32", std::span(reinterpret_cast<const std::uint8_t*>(neutral.data()), neutral.size() * 4));
-    put("ict/faces.u32", std::span(reinterpret_cast<const std::uint8_t*>(faces.data()), faces.size() * 4));
-    put("ict/expressions.f32", std::span(reinterpret_cast<const std::uint8_t*>(deltas.data()), deltas.size() * 4));
+    put("ict/neutral.f32",
+        std::span(reinterpret_cast<const std::uint8_t*>(neutral.data()), neutral.size() * 4));
+    put("ict/faces.u32",
+        std::span(reinterpret_cast<const std::uint8_t*>(faces.data()), faces.size() * 4));
+    put("ict/expressions.f32",
+        std::span(reinterpret_cast<const std::uint8_t*>(deltas.data()), deltas.size() * 4));
     return true;
   }();
   (void)ready;

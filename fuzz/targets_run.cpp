@@ -2,8 +2,8 @@
 #include <string>
 
 #include "fixtures.h"
-#include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/rig/rig.h"
 #include "riglens/core/rig/rig_json.h"
 #include "riglens/core/rig/skinning.h"
@@ -49,7 +49,9 @@ std::filesystem::path stageRunRecord(std::span<const std::uint8_t> input) {
   return put("run/run.json", input);
 }
 
-std::filesystem::path stagePartGlb(std::span<const std::uint8_t> input) { return put("part/part.glb", input); }
+std::filesystem::path stagePartGlb(std::span<const std::uint8_t> input) {
+  return put("part/part.glb", input);
+}
 
 std::filesystem::path stageMeshGlb(std::span<const std::uint8_t> input) {
   static const bool ready = (put("skinned/rig.json", tankRigJson()), true);

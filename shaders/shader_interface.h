@@ -9,6 +9,9 @@
 // carry it in its reflection. C++ sees everything.
 #ifndef RIGLENS_SHADER_INTERFACE_H
 #define RIGLENS_SHADER_INTERFACE_H
+// GLSL reads this file too, and clang-format would split the block macros'
+// closing lines ("} RIGLENS_INSTANCE(frame);"): formatted by hand.
+// clang-format off
 
 #ifdef __cplusplus
 #include <cstdint>
@@ -155,4 +158,5 @@ static_assert(sizeof(FrameBlock) == 192 && sizeof(PartBlock) == 144 && sizeof(Gn
 }  // namespace riglens::render::gpu
 #endif
 
+// clang-format on
 #endif  // RIGLENS_SHADER_INTERFACE_H

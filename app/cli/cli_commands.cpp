@@ -1,9 +1,8 @@
 #include "cli_commands.h"
 
-#include <cstdio>
-
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
+#include <cstdio>
 
 #include "riglens/core/base/version.h"
 
@@ -27,7 +26,10 @@ struct Command {
 // The full command set of riglens-cli. Each entry's runner arrives with the
 // engine feature it exposes; until then the command says so and fails.
 constexpr Command kCommands[] = {
-    {"inspect", "Describe anything the viewer opens (a run, .glb/.gltf, bundle, .aosrig, ORL pack, .ply) and every problem found.", runInspect},
+    {"inspect",
+     "Describe anything the viewer opens (a run, .glb/.gltf, bundle, .aosrig, ORL pack, .ply) and "
+     "every problem found.",
+     runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
     {"render", "Render a model offscreen to PNG (tints, poses, turntables).", runRender},
@@ -37,11 +39,14 @@ constexpr Command kCommands[] = {
 
 QString usageText() {
   QString text = QStringLiteral(
-      "Usage: riglens-cli <command> [options]\n"
-      "RigLens %1 - the RigLens engine from the command line.\n\n"
-      "Commands:\n").arg(QString::fromUtf8(core::kVersion));
+                     "Usage: riglens-cli <command> [options]\n"
+                     "RigLens %1 - the RigLens engine from the command line.\n\n"
+                     "Commands:\n")
+                     .arg(QString::fromUtf8(core::kVersion));
   for (const auto& command : kCommands)
-    text += QStringLiteral("  %1  %2\n").arg(QString::fromUtf8(command.name), -9).arg(QString::fromUtf8(command.summary));
+    text += QStringLiteral("  %1  %2\n")
+                .arg(QString::fromUtf8(command.name), -9)
+                .arg(QString::fromUtf8(command.summary));
   text += QStringLiteral(
       "\nOptions:\n"
       "  -h, --help     Show this help (or a command's help: riglens-cli <command> --help).\n"
@@ -58,7 +63,8 @@ int run(const QStringList& args) {
     return kExitUsage;
   }
   const QString first = args.at(1);
-  if (first == QLatin1String("-h") || first == QLatin1String("--help") || first == QLatin1String("help")) {
+  if (first == QLatin1String("-h") || first == QLatin1String("--help") ||
+      first == QLatin1String("help")) {
     std::fputs(qPrintable(usageText()), stdout);
     return kExitOk;
   }
@@ -74,7 +80,8 @@ int run(const QStringList& args) {
     }
     return command.run(args.mid(1));
   }
-  std::fprintf(stderr, "riglens-cli: unknown command '%s'\n\n%s", qPrintable(first), qPrintable(usageText()));
+  std::fprintf(stderr, "riglens-cli: unknown command '%s'\n\n%s", qPrintable(first),
+               qPrintable(usageText()));
   return kExitUsage;
 }
 

@@ -5,12 +5,12 @@
 #include <fstream>
 #include <memory>
 
+#include "riglens/core/base/file_io.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/character_scene.h"
-#include "riglens/core/base/file_io.h"
-#include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/core/character/orl_pack.h"
+#include "riglens/core/splats/gaussian_ply.h"
 
 namespace riglens::cli {
 
@@ -30,31 +30,63 @@ json packSummary(const core::AosRigPack& p) {
   json regions = json::array();
   for (const auto& r : p.headExt.regions) regions.push_back({{"name", r.name}, {"count", r.count}});
   json buffers = json::array();
-  for (const auto& b : p.buffers) buffers.push_back({{"name", b.name}, {"dtype", core::dtypeName(b.dtype)}, {"shape", b.shape}, {"bytes", b.byteLength}});
-  return {{"kind", "aosrig"}, {"vertexCount", p.vertexCount}, {"coeffCount", p.coeffCount}, {"faces", p.faces.size() / 3},
-          {"headExt", {{"dim", p.headExt.dim}, {"exprDim", p.headExt.exprDim}, {"gazeDim", p.headExt.gazeDim}, {"regions", regions}}},
-          {"joints", joints}, {"eyes", {p.eyeNames[0], p.eyeNames[1]}}, {"basis", p.basisI8.empty() ? "f16" : "i8"},
-          {"uv", p.uv.size() > 0}, {"stitch", p.stitchLocal.size() > 0}, {"mouth", p.mouth.has_value()}, {"buffers", buffers},
+  for (const auto& b : p.buffers)
+    buffers.push_back({{"name", b.name},
+                       {"dtype", core::dtypeName(b.dtype)},
+                       {"shape", b.shape},
+                       {"bytes", b.byteLength}});
+  return {{"kind", "aosrig"},
+          {"vertexCount", p.vertexCount},
+          {"coeffCount", p.coeffCount},
+          {"faces", p.faces.size() / 3},
+          {"headExt",
+           {{"dim", p.headExt.dim},
+            {"exprDim", p.headExt.exprDim},
+            {"gazeDim", p.headExt.gazeDim},
+            {"regions", regions}}},
+          {"joints", joints},
+          {"eyes", {p.eyeNames[0], p.eyeNames[1]}},
+          {"basis", p.basisI8.empty() ? "f16" : "i8"},
+          {"uv", p.uv.size() > 0},
+          {"stitch", p.stitchLocal.size() > 0},
+          {"mouth", p.mouth.has_value()},
+          {"buffers", buffers},
           {"problems", json::array()}};
 }
 
 json bundleSummary(const core::Bundle& bundle) {
   json files = json::array(), meshes = json::array();
-  for (const auto& f : bundle.files) files.push_back({{"name", f.name}, {"role", f.role}, {"eager", f.eager}, {"present", f.present}, {"bytes", f.bytes}});
-  for (const auto& m : bundle.meshes) meshes.push_back({{"branch", m.branch}, {"vertices", m.vertexCount}, {"faces", m.faceCount}});
-  return {{"kind", "bundle"}, {"subject", bundle.subject}, {"schema", bundle.schema}, {"branches", bundle.branches},
-          {"rig", bundle.rig}, {"rigDerived", bundle.rigDerived},
-          {"expressionSpace", {{"kind", core::expressionKindName(bundle.expression.kind)}, {"dim", bundle.expression.dim},
-                               {"derived", bundle.expressionDerived}}},
-          {"meshes", meshes}, {"files", files}, {"residentBytes", bundle.residentBytes}, {"problems", problemsJson(bundle.problems)}};
+  for (const auto& f : bundle.files)
+    files.push_back({{"name", f.name},
+                     {"role", f.role},
+                     {"eager", f.eager},
+                     {"present", f.present},
+                     {"bytes", f.bytes}});
+  for (const auto& m : bundle.meshes)
+    meshes.push_back({{"branch", m.branch}, {"vertices", m.vertexCount}, {"faces", m.faceCount}});
+  return {{"kind", "bundle"},
+          {"subject", bundle.subject},
+          {"schema", bundle.schema},
+          {"branches", bundle.branches},
+          {"rig", bundle.rig},
+          {"rigDerived", bundle.rigDerived},
+          {"expressionSpace",
+           {{"kind", core::expressionKindName(bundle.expression.kind)},
+            {"dim", bundle.expression.dim},
+            {"derived", bundle.expressionDerived}}},
+          {"meshes", meshes},
+          {"files", files},
+          {"residentBytes", bundle.residentBytes},
+          {"problems", problemsJson(bundle.problems)}};
 }
 
 json plySummary(const core::GaussianCloud& cloud) {
   const core::Bounds b = core::cloudBounds(cloud);
   json bounds = nullptr;
-  if (!b.empty) bounds = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}};
-  return {{"kind", "ply"}, {"gaussians", cloud.count}, {"shDegree", cloud.shDegree}, {"bounds", bounds}, {"cpuBytes", cloud.bytes()},
-          {"problems", json::array()}};
+  if (!b.empty)
+    bounds = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}};
+  return {{"kind", "ply"},    {"gaussians", cloud.count},  {"shDegree", cloud.shDegree},
+          {"bounds", bounds}, {"cpuBytes", cloud.bytes()}, {"problems", json::array()}};
 }
 
 }  // namespace
@@ -62,7 +94,10 @@ json plySummary(const core::GaussianCloud& cloud) {
 json problemsJson(const core::Diagnostics& problems) {
   json out = json::array();
   for (const auto& p : problems) {
-    json row = {{"severity", core::severityName(p.severity)}, {"file", p.source}, {"pointer", p.pointer}, {"message", p.message}};
+    json row = {{"severity", core::severityName(p.severity)},
+                {"file", p.source},
+                {"pointer", p.pointer},
+                {"message", p.message}};
     if (!p.part.empty()) row["part"] = p.part;
     if (!p.joint.empty()) row["joint"] = p.joint;
     out.push_back(std::move(row));
@@ -71,7 +106,10 @@ json problemsJson(const core::Diagnostics& problems) {
 }
 
 json failedLoadJson(const core::Error& error, const std::string& path) {
-  return {{"severity", "error"}, {"file", error.file.empty() ? path : error.file}, {"pointer", error.pointer}, {"message", error.message}};
+  return {{"severity", "error"},
+          {"file", error.file.empty() ? path : error.file},
+          {"pointer", error.pointer},
+          {"message", error.message}};
 }
 
 json runSummary(const core::LoadedRun& run) {
@@ -80,8 +118,10 @@ json runSummary(const core::LoadedRun& run) {
   json parts = json::array();
   for (std::size_t i = 0; i < rig.parts().size(); ++i) {
     const auto& p = rig.parts()[i];
-    json jp = {{"name", p.name}, {"parent", p.parent == core::kNoIndex ? json(nullptr) : json(rig.parts()[p.parent].name)},
-               {"pivot", p.pivot}};
+    json jp = {
+        {"name", p.name},
+        {"parent", p.parent == core::kNoIndex ? json(nullptr) : json(rig.parts()[p.parent].name)},
+        {"pivot", p.pivot}};
     if (run.kind != core::RunKind::SkinnedMesh && i < run.meshes.size()) {
       jp["vertices"] = run.meshes[i].vertexCount();
       jp["triangles"] = run.meshes[i].triangleCount();
@@ -93,27 +133,40 @@ json runSummary(const core::LoadedRun& run) {
   out["parts"] = parts;
   json joints = json::array();
   for (const auto& j : rig.joints())
-    joints.push_back({{"name", j.name}, {"part", j.part == core::kNoIndex ? json(nullptr) : json(rig.parts()[j.part].name)},
-                      {"kind", core::jointKindName(j.kind)}, {"axis", core::axisName(j.axis)},
-                      {"drive", core::driveName(j.drive)}, {"min", j.min}, {"max", j.max}, {"rest", j.rest}});
+    joints.push_back(
+        {{"name", j.name},
+         {"part", j.part == core::kNoIndex ? json(nullptr) : json(rig.parts()[j.part].name)},
+         {"kind", core::jointKindName(j.kind)},
+         {"axis", core::axisName(j.axis)},
+         {"drive", core::driveName(j.drive)},
+         {"min", j.min},
+         {"max", j.max},
+         {"rest", j.rest}});
   out["joints"] = joints;
   json anims = json::array();
   for (const auto& a : rig.animations()) {
     json tracks = json::array();
-    for (const auto& t : a.tracks) tracks.push_back({{"joint", rig.joints()[t.joint].name}, {"keys", t.keyframes.size()}});
-    anims.push_back({{"name", a.name}, {"periodMs", a.periodMs}, {"looping", a.looping}, {"autoPlay", a.autoPlay},
+    for (const auto& t : a.tracks)
+      tracks.push_back({{"joint", rig.joints()[t.joint].name}, {"keys", t.keyframes.size()}});
+    anims.push_back({{"name", a.name},
+                     {"periodMs", a.periodMs},
+                     {"looping", a.looping},
+                     {"autoPlay", a.autoPlay},
                      {"tracks", tracks}});
   }
   out["animations"] = anims;
   if (run.kind == core::RunKind::SkinnedMesh && !run.meshes.empty())
-    out["skinnedMesh"] = {{"vertices", run.meshes[0].vertexCount()}, {"triangles", run.meshes[0].triangleCount()},
+    out["skinnedMesh"] = {{"vertices", run.meshes[0].vertexCount()},
+                          {"triangles", run.meshes[0].triangleCount()},
                           {"bones", run.skin ? run.skin->boneNames : std::vector<std::string>{}}};
   out["problems"] = problemsJson(run.warnings);
   out["cpuBytes"] = run.cpuBytes();
   return out;
 }
 
-bool isScenePath(const std::string& path) { return core::isCharacterScenePath(path) || startsWithOrlMagic(path); }
+bool isScenePath(const std::string& path) {
+  return core::isCharacterScenePath(path) || startsWithOrlMagic(path);
+}
 
 core::Expected<json> summarizeScene(const std::string& path) {
   std::error_code ec;
@@ -127,15 +180,22 @@ core::Expected<json> summarizeScene(const std::string& path) {
   if (bytes->size() >= 8 && std::memcmp(bytes->data(), "ORLPACK1", 8) == 0) {
     auto pack = core::parseOrlPack(*bytes, path);
     if (!pack) return pack.error();
-    return json{{"kind", "orl"}, {"vertexCount", pack->vertexCount}, {"jointCount", pack->jointCount}, {"channels", pack->channelCount},
-                {"targets", pack->targets.size()}, {"members", pack->members}, {"manifest", pack->manifest}, {"problems", json::array()}};
+    return json{{"kind", "orl"},
+                {"vertexCount", pack->vertexCount},
+                {"jointCount", pack->jointCount},
+                {"channels", pack->channelCount},
+                {"targets", pack->targets.size()},
+                {"members", pack->members},
+                {"manifest", pack->manifest},
+                {"problems", json::array()}};
   }
   if (std::filesystem::path(path).extension() == ".ply") {
     auto cloud = core::parseGaussianPly(*bytes, path);
     if (!cloud) return cloud.error();
     return plySummary(*cloud);
   }
-  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)), path);
+  auto pack =
+      core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)), path);
   if (!pack) return pack.error();
   return packSummary(*pack);
 }
@@ -144,14 +204,18 @@ void printSummary(const json& summary) {
   for (const auto& [key, value] : summary.items()) {
     if (key == "problems") continue;
     const std::string text = value.dump();
-    std::printf("%-16s %s\n", key.c_str(), value.is_primitive() ? text.c_str() : (text.substr(0, 160) + (text.size() > 160 ? " ..." : "")).c_str());
+    std::printf("%-16s %s\n", key.c_str(),
+                value.is_primitive()
+                    ? text.c_str()
+                    : (text.substr(0, 160) + (text.size() > 160 ? " ..." : "")).c_str());
   }
   const json& problems = summary.contains("problems") ? summary["problems"] : json::array();
   std::printf("problems (%zu):\n", problems.size());
   for (const auto& p : problems) {
     std::string where = p["file"].get<std::string>();
     if (!p["pointer"].get<std::string>().empty()) where += ": " + p["pointer"].get<std::string>();
-    std::printf("  %-7s %s: %s\n", p["severity"].get<std::string>().c_str(), where.c_str(), p["message"].get<std::string>().c_str());
+    std::printf("  %-7s %s: %s\n", p["severity"].get<std::string>().c_str(), where.c_str(),
+                p["message"].get<std::string>().c_str());
   }
 }
 

@@ -4,9 +4,8 @@
 // viewer's Problems panel shows.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"

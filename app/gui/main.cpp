@@ -5,9 +5,6 @@
 // --screenshot waits for the first complete frames, saves the whole window
 // as PNG, prints the path and exits (0 on success, 1 on failure): for docs,
 // tests and headless machines (run under xvfb-run there).
-#include <cstdio>
-#include <optional>
-
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QDir>
 #include <QtGui/QGuiApplication>
@@ -15,6 +12,8 @@
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
+#include <cstdio>
+#include <optional>
 
 #include "app_controller.h"
 #include "character_controller.h"
@@ -39,21 +38,24 @@ bool parseSize(const QString& text, QSize* size) {
 void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* controller,
                            const QString& path, int framesToWait) {
   auto* frames = new int(0);
-  QObject::connect(window, &QQuickWindow::frameSwapped, window, [=] {
-    if (++*frames < framesToWait) {
-      window->update();  // a static scene stops after one frame; ask for more
-      return;
-    }
-    QObject::disconnect(window, &QQuickWindow::frameSwapped, window, nullptr);
-    delete frames;
-    const bool ok = controller->exporter()->saveScreenshot(window, path);
-    if (ok) {
-      std::printf("%s\n", qPrintable(QDir(path).absolutePath()));
-    } else {
-      std::fprintf(stderr, "riglens: %s\n", qPrintable(controller->lastError()));
-    }
-    QCoreApplication::exit(ok ? 0 : 1);
-  }, Qt::QueuedConnection);
+  QObject::connect(
+      window, &QQuickWindow::frameSwapped, window,
+      [=] {
+        if (++*frames < framesToWait) {
+          window->update();  // a static scene stops after one frame; ask for more
+          return;
+        }
+        QObject::disconnect(window, &QQuickWindow::frameSwapped, window, nullptr);
+        delete frames;
+        const bool ok = controller->exporter()->saveScreenshot(window, path);
+        if (ok) {
+          std::printf("%s\n", qPrintable(QDir(path).absolutePath()));
+        } else {
+          std::fprintf(stderr, "riglens: %s\n", qPrintable(controller->lastError()));
+        }
+        QCoreApplication::exit(ok ? 0 : 1);
+      },
+      Qt::QueuedConnection);
 }
 
 // --tint, --play/--time-ms, --set: a reproducible view for screenshots.
@@ -67,15 +69,20 @@ std::optional<std::pair<QString, double>> parseAssignment(const QString& assignm
 }
 
 std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuickWindow* window,
-                                        riglens::app::AppController& controller, const QCommandLineOption& tint,
-                                        const QCommandLineOption& play, const QCommandLineOption& time,
+                                        riglens::app::AppController& controller,
+                                        const QCommandLineOption& tint,
+                                        const QCommandLineOption& play,
+                                        const QCommandLineOption& time,
                                         const QCommandLineOption& set) {
   if (auto* character = controller.characterController(); character->active()) {
     // A splat character: character tints, --set drives expression channels.
     if (parser.isSet(tint)) {
       character->setTint(parser.value(tint));
-      if (character->tint() != parser.value(tint) && !(parser.value(tint) == "color" && character->tint() == "joint"))
-        return QStringLiteral("unknown --tint '%1' for a character (joint, uv, height, flat, normals)").arg(parser.value(tint));
+      if (character->tint() != parser.value(tint) &&
+          !(parser.value(tint) == "color" && character->tint() == "joint"))
+        return QStringLiteral(
+                   "unknown --tint '%1' for a character (joint, uv, height, flat, normals)")
+            .arg(parser.value(tint));
     }
     for (const QString& assignment : parser.values(set)) {
       const auto parsed = parseAssignment(assignment);
@@ -118,24 +125,32 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption helpOption = parser.addHelpOption();
   const QCommandLineOption versionOption = parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("path"),
-                               QStringLiteral("A run folder, rig.json, run record, .glb, character bundle folder, .aosrig or .ply to open."),
+                               QStringLiteral("A run folder, rig.json, run record, .glb, character "
+                                              "bundle folder, .aosrig or .ply to open."),
                                QStringLiteral("[path]"));
   const QCommandLineOption screenshotOption(
       QStringLiteral("screenshot"),
-      QStringLiteral("Save the window as PNG after the first complete frame, print its path and exit."),
+      QStringLiteral(
+          "Save the window as PNG after the first complete frame, print its path and exit."),
       QStringLiteral("file.png"));
-  const QCommandLineOption sizeOption(QStringLiteral("size"),
-                                      QStringLiteral("Window size for --screenshot (default 1280x800)."),
-                                      QStringLiteral("WxH"), QStringLiteral("1280x800"));
-  const QCommandLineOption tintOption(QStringLiteral("tint"),
-                                      QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets (characters: joint, uv, height, flat, normals)."),
-                                      QStringLiteral("mode"), QStringLiteral("color"));
-  const QCommandLineOption playOption(QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."),
+  const QCommandLineOption sizeOption(
+      QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1280x800)."),
+      QStringLiteral("WxH"), QStringLiteral("1280x800"));
+  const QCommandLineOption tintOption(
+      QStringLiteral("tint"),
+      QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets (characters: "
+                     "joint, uv, height, flat, normals)."),
+      QStringLiteral("mode"), QStringLiteral("color"));
+  const QCommandLineOption playOption(QStringLiteral("play"),
+                                      QStringLiteral("Play this animation (paused at --time-ms)."),
                                       QStringLiteral("name"));
-  const QCommandLineOption timeOption(QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
+  const QCommandLineOption timeOption(QStringLiteral("time-ms"),
+                                      QStringLiteral("Clip time for --play (default 0)."),
                                       QStringLiteral("T"), QStringLiteral("0"));
-  const QCommandLineOption setOption(QStringLiteral("set"), QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
-                                     QStringLiteral("NAME=VALUE"));
+  const QCommandLineOption setOption(
+      QStringLiteral("set"),
+      QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
+      QStringLiteral("NAME=VALUE"));
   parser.addOption(screenshotOption);
   parser.addOption(sizeOption);
   parser.addOption(tintOption);
@@ -148,11 +163,14 @@ int main(int argc, char* argv[]) {
   QStringList arguments;
   for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
   if (!parser.parse(arguments)) {
-    std::fprintf(stderr, "riglens: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
+    std::fprintf(stderr, "riglens: %s\n\n%s", qPrintable(parser.errorText()),
+                 qPrintable(parser.helpText()));
     return 2;
   }
   if (parser.isSet(helpOption)) {
-    std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("riglens"))), stdout);
+    std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("<executable_name>"),
+                                                    QStringLiteral("riglens"))),
+               stdout);
     return 0;
   }
   if (parser.isSet(versionOption)) {
@@ -177,8 +195,10 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "riglens: cannot create the main window:\n%s\n", qPrintable(error));
     return 1;
   }
-  if (!parser.positionalArguments().isEmpty()) controller.open(parser.positionalArguments().first());
-  else controller.openDefault();
+  if (!parser.positionalArguments().isEmpty())
+    controller.open(parser.positionalArguments().first());
+  else
+    controller.openDefault();
 
   if (parser.isSet(screenshotOption)) {
     window->resize(size);
@@ -188,7 +208,8 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
       return 1;
     }
-    if (auto problem = applyViewOptions(parser, window, controller, tintOption, playOption, timeOption, setOption)) {
+    if (auto problem = applyViewOptions(parser, window, controller, tintOption, playOption,
+                                        timeOption, setOption)) {
       std::fprintf(stderr, "riglens: %s\n", qPrintable(*problem));
       return 1;
     }

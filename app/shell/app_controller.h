@@ -13,7 +13,6 @@
 #include <QtCore/QStringList>
 #include <QtCore/QUrl>
 #include <QtCore/QVariantMap>
-
 #include <memory>
 #include <set>
 

@@ -16,12 +16,15 @@ void registerAppTypes() {
   // AppController, so bindings to them can be checked; QML never creates one.
   const char* owned = "owned by the AppController";
   qmlRegisterUncreatableType<AppController>("RigLens.Engine", 1, 0, "AppController", owned);
-  qmlRegisterUncreatableType<PlaybackController>("RigLens.Engine", 1, 0, "PlaybackController", owned);
+  qmlRegisterUncreatableType<PlaybackController>("RigLens.Engine", 1, 0, "PlaybackController",
+                                                 owned);
   qmlRegisterUncreatableType<ExportController>("RigLens.Engine", 1, 0, "ExportController", owned);
-  qmlRegisterUncreatableType<CharacterController>("RigLens.Engine", 1, 0, "CharacterController", owned);
+  qmlRegisterUncreatableType<CharacterController>("RigLens.Engine", 1, 0, "CharacterController",
+                                                  owned);
   qmlRegisterUncreatableType<PartListModel>("RigLens.Engine", 1, 0, "PartListModel", owned);
   qmlRegisterUncreatableType<JointListModel>("RigLens.Engine", 1, 0, "JointListModel", owned);
-  qmlRegisterUncreatableType<AnimationListModel>("RigLens.Engine", 1, 0, "AnimationListModel", owned);
+  qmlRegisterUncreatableType<AnimationListModel>("RigLens.Engine", 1, 0, "AnimationListModel",
+                                                 owned);
   qmlRegisterUncreatableType<ProblemListModel>("RigLens.Engine", 1, 0, "ProblemListModel", owned);
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/gtc/quaternion.hpp>
 
 #include "app_controller.h"
@@ -21,11 +20,14 @@ CharacterController::CharacterController(AppController& app)
     : QObject(&app), m_app(app), m_channels(new ExpressionChannelModel(this)) {}
 CharacterController::~CharacterController() = default;
 
-QObject* CharacterController::channels() const { return m_channels; }
+QObject* CharacterController::channels() const {
+  return m_channels;
+}
 
 QString CharacterController::kind() const {
   if (!m_scene) return {};
-  return m_scene->kind == core::SceneKind::Splats ? QStringLiteral("splats") : QStringLiteral("character");
+  return m_scene->kind == core::SceneKind::Splats ? QStringLiteral("splats")
+                                                  : QStringLiteral("character");
 }
 
 QVariantMap CharacterController::info() const {
@@ -43,7 +45,8 @@ QVariantMap CharacterController::info() const {
     info["coefficients"] = qint64(pack->coeffCount);
     info["joints"] = int(pack->joints.size());
     info["controls"] = pack->headExt.dim;
-    info["expressionSpace"] = QString::fromLatin1(core::expressionKindName(m_scene->expression.kind));
+    info["expressionSpace"] =
+        QString::fromLatin1(core::expressionKindName(m_scene->expression.kind));
     info["arkitMap"] = m_scene->expression.arkitMap.has_value();
     info["files"] = int(m_scene->files.size());
     QStringList problems;
@@ -55,12 +58,14 @@ QVariantMap CharacterController::info() const {
 
 bool CharacterController::arkitAvailable() const {
   return m_scene && m_scene->pack &&
-         (m_scene->expression.arkitMap.has_value() || m_scene->expression.kind == core::ExpressionKind::Arkit52);
+         (m_scene->expression.arkitMap.has_value() ||
+          m_scene->expression.kind == core::ExpressionKind::Arkit52);
 }
 
 void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> scene) {
   m_scene = std::move(scene);
-  m_arkitMode = m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
+  m_arkitMode =
+      m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
   m_gaze = {};
   m_jointDegrees.clear();
   m_memory.clear();
@@ -82,18 +87,26 @@ void CharacterController::rebuildChannels() {
   m_channelSlot.clear();
   const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
   if (pack && m_arkitMode) {
-    for (const auto& name : core::arkitNames()) channels.push_back({QString::fromStdString(name), QStringLiteral("ARKit-52"), 0.0, 1.0});
+    for (const auto& name : core::arkitNames())
+      channels.push_back({QString::fromStdString(name), QStringLiteral("ARKit-52"), 0.0, 1.0});
   } else if (pack) {
     const core::ExpressionSpace& space = m_scene->expression;
-    const std::vector<std::string> names = space.names.empty() ? core::headExtNames(pack->headExt) : space.names;
+    const std::vector<std::string> names =
+        space.names.empty() ? core::headExtNames(pack->headExt) : space.names;
     auto segments = space.segments;
     if (segments.empty())
-      for (const auto& region : pack->headExt.regions) segments.push_back({region.name, segments.empty() ? 0 : segments.back().start + segments.back().count, region.count});
+      for (const auto& region : pack->headExt.regions)
+        segments.push_back({region.name,
+                            segments.empty() ? 0 : segments.back().start + segments.back().count,
+                            region.count});
     for (const auto& segment : segments) {
       if (segment.name == kGazeSegment) continue;  // the Gaze section drives those
       for (int i = segment.start; i < segment.start + segment.count && i < pack->headExt.dim; ++i) {
-        const QString name = std::size_t(i) < names.size() ? QString::fromStdString(names[std::size_t(i)]) : QString::number(i);
-        channels.push_back({name, QString::fromStdString(segment.name), m_scene->rigRangeLo, m_scene->rigRangeHi});
+        const QString name = std::size_t(i) < names.size()
+                                 ? QString::fromStdString(names[std::size_t(i)])
+                                 : QString::number(i);
+        channels.push_back(
+            {name, QString::fromStdString(segment.name), m_scene->rigRangeLo, m_scene->rigRangeHi});
         m_channelSlot.push_back(i);
       }
     }
@@ -107,18 +120,23 @@ core::Expected<void> CharacterController::applyHeadExt(std::span<const float> he
   if (!pack) return core::makeError(core::ErrorCode::Usage, "no character is open");
   const core::HeadExtLayout& layout = pack->headExt;
   if (int(headExt.size()) > layout.dim)
-    return core::makeError(core::ErrorCode::Invalid, "the controls hold " + std::to_string(headExt.size()) + " values; this character takes " +
-                                                         std::to_string(layout.dim));
+    return core::makeError(core::ErrorCode::Invalid,
+                           "the controls hold " + std::to_string(headExt.size()) +
+                               " values; this character takes " + std::to_string(layout.dim));
   for (float v : headExt)
-    if (!std::isfinite(v)) return core::makeError(core::ErrorCode::Invalid, "the controls hold a non-finite value");
+    if (!std::isfinite(v))
+      return core::makeError(core::ErrorCode::Invalid, "the controls hold a non-finite value");
   if (m_arkitMode) {
     m_arkitMode = false;
     rebuildChannels();
     emit channelModeChanged();
   }
-  const auto at = [&](int i) { return std::size_t(i) < headExt.size() ? headExt[std::size_t(i)] : 0.0f; };
+  const auto at = [&](int i) {
+    return std::size_t(i) < headExt.size() ? headExt[std::size_t(i)] : 0.0f;
+  };
   for (std::size_t c = 0; c < m_values.size(); ++c) m_values[c] = at(m_channelSlot[c]);
-  for (int k = 0; k < 4; ++k) m_gaze[std::size_t(k)] = layout.gazeDim >= 4 ? at(layout.exprDim + k) : 0.0f;
+  for (int k = 0; k < 4; ++k)
+    m_gaze[std::size_t(k)] = layout.gazeDim >= 4 ? at(layout.exprDim + k) : 0.0f;
   setRefusal({});
   m_channels->valuesChanged();
   recompute();
@@ -134,7 +152,8 @@ void CharacterController::recompute() {
   }
   const core::HeadExtLayout& layout = pack->headExt;
   if (m_arkitMode) {
-    auto mapped = core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52, m_values, &layout);
+    auto mapped =
+        core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52, m_values, &layout);
     if (!mapped) {
       setRefusal(QString::fromStdString(mapped.error().message));
       return;
@@ -143,7 +162,8 @@ void CharacterController::recompute() {
     m_headExt.resize(std::size_t(layout.dim), 0.0f);
   } else {
     m_headExt.assign(std::size_t(layout.dim), 0.0f);
-    for (std::size_t c = 0; c < m_values.size(); ++c) m_headExt[std::size_t(m_channelSlot[c])] = m_values[c];
+    for (std::size_t c = 0; c < m_values.size(); ++c)
+      m_headExt[std::size_t(m_channelSlot[c])] = m_values[c];
   }
   // The Gaze section adds to what the expression derived (the ARKit map's EyeLook* terms).
   if (layout.gazeDim >= 4 && layout.exprDim + 4 <= layout.dim)
@@ -157,7 +177,9 @@ void CharacterController::setRefusal(const QString& refusal) {
   emit refusalChanged();
 }
 
-void CharacterController::clearRefusal() { setRefusal({}); }
+void CharacterController::clearRefusal() {
+  setRefusal({});
+}
 
 bool CharacterController::setChannelMode(const QString& mode) {
   if (mode != "gnm" && mode != "arkit") return false;
@@ -166,9 +188,11 @@ bool CharacterController::setChannelMode(const QString& mode) {
   if (arkit == m_arkitMode) return true;
   if (arkit && !arkitAvailable()) {
     // The core's own refusal, so the UI says exactly what the API would.
-    auto refused = core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52, std::vector<float>(core::kArkitCount, 0.0f),
-                                     &m_scene->pack->headExt);
-    setRefusal(refused ? tr("ARKit-52 is not available for this character") : QString::fromStdString(refused.error().message));
+    auto refused =
+        core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52,
+                          std::vector<float>(core::kArkitCount, 0.0f), &m_scene->pack->headExt);
+    setRefusal(refused ? tr("ARKit-52 is not available for this character")
+                       : QString::fromStdString(refused.error().message));
     return false;
   }
   setRefusal({});
@@ -190,7 +214,9 @@ void CharacterController::setChannel(int channel, double value) {
 }
 
 double CharacterController::channelValue(int channel) const {
-  return channel >= 0 && std::size_t(channel) < m_values.size() ? double(m_values[std::size_t(channel)]) : 0.0;
+  return channel >= 0 && std::size_t(channel) < m_values.size()
+             ? double(m_values[std::size_t(channel)])
+             : 0.0;
 }
 
 int CharacterController::findChannel(const QString& name) const {
@@ -215,11 +241,14 @@ void CharacterController::setFilter(const QString& filter) {
 
 QStringList CharacterController::tints() const {
   QStringList names;
-  for (render::CharacterTint t : render::kAllCharacterTints) names << QString::fromLatin1(render::characterTintName(t));
+  for (render::CharacterTint t : render::kAllCharacterTints)
+    names << QString::fromLatin1(render::characterTintName(t));
   return names;
 }
 
-QString CharacterController::tint() const { return QString::fromLatin1(render::characterTintName(m_look.tint)); }
+QString CharacterController::tint() const {
+  return QString::fromLatin1(render::characterTintName(m_look.tint));
+}
 
 void CharacterController::setTint(const QString& tint) {
   const auto parsed = render::parseCharacterTint(tint.toStdString());
@@ -243,7 +272,9 @@ void CharacterController::setOpacity(double opacity) {
   emit lookChanged();
 }
 
-QVariantList CharacterController::gaze() const { return {m_gaze[0], m_gaze[1], m_gaze[2], m_gaze[3]}; }
+QVariantList CharacterController::gaze() const {
+  return {m_gaze[0], m_gaze[1], m_gaze[2], m_gaze[3]};
+}
 
 void CharacterController::setGaze(int component, double radians) {
   if (component < 0 || component > 3 || !std::isfinite(radians)) return;
@@ -254,8 +285,10 @@ void CharacterController::setGaze(int component, double radians) {
 void CharacterController::lookAt(double x, double y, double z) {
   const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
   if (!pack || pack->eyePositions.size() < 6 || !std::isfinite(x + y + z)) return;
-  const auto gaze = core::gazeAt(std::span<const float, 6>(pack->eyePositions.data(), 6), glm::vec3(float(x), float(y), float(z)));
-  for (std::size_t k = 0; k < 4; ++k) m_gaze[k] = float(std::clamp(double(gaze[k]), -kMaxGazeRadians, kMaxGazeRadians));
+  const auto gaze = core::gazeAt(std::span<const float, 6>(pack->eyePositions.data(), 6),
+                                 glm::vec3(float(x), float(y), float(z)));
+  for (std::size_t k = 0; k < 4; ++k)
+    m_gaze[k] = float(std::clamp(double(gaze[k]), -kMaxGazeRadians, kMaxGazeRadians));
   recompute();
 }
 
@@ -271,9 +304,12 @@ QStringList CharacterController::jointNames() const {
   return names;
 }
 
-void CharacterController::setJointRotation(const QString& joint, double pitchDeg, double yawDeg, double rollDeg) {
+void CharacterController::setJointRotation(const QString& joint, double pitchDeg, double yawDeg,
+                                           double rollDeg) {
   if (!jointNames().contains(joint) || !std::isfinite(pitchDeg + yawDeg + rollDeg)) return;
-  const glm::vec3 degrees(float(std::clamp(pitchDeg, -90.0, 90.0)), float(std::clamp(yawDeg, -90.0, 90.0)), float(std::clamp(rollDeg, -90.0, 90.0)));
+  const glm::vec3 degrees(float(std::clamp(pitchDeg, -90.0, 90.0)),
+                          float(std::clamp(yawDeg, -90.0, 90.0)),
+                          float(std::clamp(rollDeg, -90.0, 90.0)));
   if (degrees == glm::vec3(0.0f))
     m_jointDegrees.erase(joint);
   else
@@ -297,11 +333,13 @@ render::CharacterFrame CharacterController::frame() const {
   frame.headExt = m_headExt;
   frame.look = m_look;
   for (const auto& [name, degrees] : m_jointDegrees)
-    frame.jointOverrides.emplace_back(name.toStdString(), glm::dquat(glm::radians(glm::dvec3(degrees))));
+    frame.jointOverrides.emplace_back(name.toStdString(),
+                                      glm::dquat(glm::radians(glm::dvec3(degrees))));
   return frame;
 }
 
-void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error,
+void CharacterController::setRenderReport(const core::CharacterScene* scene,
+                                          const QVariantMap& memory, const QString& error,
                                           bool computeMissing) {
   if (scene != m_scene.get()) return;
   if (memory != m_memory) {

@@ -15,14 +15,19 @@ ExportController::ExportController(AppController& app) : QObject(&app), m_app(ap
   connect(&m_app, &AppController::documentChanged, this, &ExportController::canExportChanged);
 }
 
-ExportController::~ExportController() { m_export.waitForFinished(); }
+ExportController::~ExportController() {
+  m_export.waitForFinished();
+}
 
-bool ExportController::canExport() const { return m_app.document() != nullptr && !m_exporting; }
+bool ExportController::canExport() const {
+  return m_app.document() != nullptr && !m_exporting;
+}
 
 void ExportController::exportGlb(const QVariant& location, bool cubic, double tolerance) {
   Document* doc = m_app.document();
   if (!doc) {
-    m_app.reportError(tr("%1: nothing to export: no rig is loaded").arg(AppController::toLocalPath(location)));
+    m_app.reportError(
+        tr("%1: nothing to export: no rig is loaded").arg(AppController::toLocalPath(location)));
     return;
   }
   if (m_exporting) return;
@@ -37,7 +42,8 @@ void ExportController::exportGlb(const QVariant& location, bool cubic, double to
   m_app.reportStatus(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
   auto run = doc->run();
   const std::string target = path.toStdString();
-  m_export.setFuture(QtConcurrent::run([run, target, options] { return core::exportRun(*run, target, options); }));
+  m_export.setFuture(
+      QtConcurrent::run([run, target, options] { return core::exportRun(*run, target, options); }));
 }
 
 void ExportController::waitForExport() {
@@ -60,9 +66,11 @@ void ExportController::finishExport() {
     emit exportFinished(false, error);
     return;
   }
-  QString message =
-      tr("Exported %1 (%2)").arg(QString::fromStdString(report->output.string()), m_app.formatBytes(qint64(report->bytes)));
-  if (!report->interfacePath.empty()) message += tr(" and %1").arg(QString::fromStdString(report->interfacePath.filename().string()));
+  QString message = tr("Exported %1 (%2)")
+                        .arg(QString::fromStdString(report->output.string()),
+                             m_app.formatBytes(qint64(report->bytes)));
+  if (!report->interfacePath.empty())
+    message += tr(" and %1").arg(QString::fromStdString(report->interfacePath.filename().string()));
   m_app.reportStatus(message);
   emit exportFinished(true, message);
 }

@@ -2,28 +2,41 @@
 
 namespace riglens::app {
 
-int ExpressionChannelModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
+int ExpressionChannelModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(m_rows.size());
+}
 
 QVariant ExpressionChannelModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= int(m_rows.size())) return {};
   const int channel = m_rows[std::size_t(index.row())];
   const ExpressionChannel& c = m_channels[std::size_t(channel)];
   switch (role) {
-    case NameRole: return c.name;
-    case GroupRole: return c.group;
-    case ValueRole: return m_values && std::size_t(channel) < m_values->size() ? double((*m_values)[std::size_t(channel)]) : 0.0;
-    case MinimumRole: return c.minimum;
-    case MaximumRole: return c.maximum;
-    case IndexRole: return channel;
-    default: return {};
+    case NameRole:
+      return c.name;
+    case GroupRole:
+      return c.group;
+    case ValueRole:
+      return m_values && std::size_t(channel) < m_values->size()
+                 ? double((*m_values)[std::size_t(channel)])
+                 : 0.0;
+    case MinimumRole:
+      return c.minimum;
+    case MaximumRole:
+      return c.maximum;
+    case IndexRole:
+      return channel;
+    default:
+      return {};
   }
 }
 
 QHash<int, QByteArray> ExpressionChannelModel::roleNames() const {
-  return {{NameRole, "name"}, {GroupRole, "group"}, {ValueRole, "value"}, {MinimumRole, "minimum"}, {MaximumRole, "maximum"}, {IndexRole, "channel"}};
+  return {{NameRole, "name"},       {GroupRole, "group"},     {ValueRole, "value"},
+          {MinimumRole, "minimum"}, {MaximumRole, "maximum"}, {IndexRole, "channel"}};
 }
 
-void ExpressionChannelModel::setChannels(std::vector<ExpressionChannel> channels, const std::vector<float>* values) {
+void ExpressionChannelModel::setChannels(std::vector<ExpressionChannel> channels,
+                                         const std::vector<float>* values) {
   m_channels = std::move(channels);
   m_values = values;
   refilter();
@@ -40,7 +53,8 @@ void ExpressionChannelModel::refilter() {
   m_rows.clear();
   for (int i = 0; i < int(m_channels.size()); ++i) {
     const ExpressionChannel& c = m_channels[std::size_t(i)];
-    if (m_filter.isEmpty() || c.name.contains(m_filter, Qt::CaseInsensitive) || c.group.contains(m_filter, Qt::CaseInsensitive))
+    if (m_filter.isEmpty() || c.name.contains(m_filter, Qt::CaseInsensitive) ||
+        c.group.contains(m_filter, Qt::CaseInsensitive))
       m_rows.push_back(i);
   }
   endResetModel();

@@ -7,7 +7,6 @@
 
 #include <QtCore/QAbstractListModel>
 #include <QtCore/QString>
-
 #include <vector>
 
 namespace riglens::app {
@@ -21,7 +20,14 @@ class ExpressionChannelModel : public QAbstractListModel {
   Q_OBJECT
   Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
  public:
-  enum Role { NameRole = Qt::UserRole + 1, GroupRole, ValueRole, MinimumRole, MaximumRole, IndexRole };
+  enum Role {
+    NameRole = Qt::UserRole + 1,
+    GroupRole,
+    ValueRole,
+    MinimumRole,
+    MaximumRole,
+    IndexRole
+  };
   using QAbstractListModel::QAbstractListModel;
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -42,7 +48,7 @@ class ExpressionChannelModel : public QAbstractListModel {
 
   std::vector<ExpressionChannel> m_channels;
   const std::vector<float>* m_values = nullptr;  // the controller's, channel-indexed
-  std::vector<int> m_rows;                        // channel indices shown
+  std::vector<int> m_rows;                       // channel indices shown
   QString m_filter;
 };
 

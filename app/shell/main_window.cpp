@@ -3,9 +3,9 @@
 #include <QtGui/QIcon>
 #include <QtGui/QSurfaceFormat>
 #include <QtQml/QQmlApplicationEngine>
-#include <QtQuickControls2/QQuickStyle>
 #include <QtQml/QQmlComponent>
 #include <QtQuick/QQuickWindow>
+#include <QtQuickControls2/QQuickStyle>
 
 #include "app_controller.h"
 #include "app_types.h"
@@ -24,9 +24,9 @@ QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& con
   QSurfaceFormat::setDefaultFormat(format);
   QStringList warnings;
   const auto connection = QObject::connect(&engine, &QQmlEngine::warnings, &engine,
-      [&warnings](const QList<QQmlError>& list) {
-        for (const auto& e : list) warnings << e.toString();
-      });
+                                           [&warnings](const QList<QQmlError>& list) {
+                                             for (const auto& e : list) warnings << e.toString();
+                                           });
   // The panels in qml/common|rig|character import their own module by name
   // (RESOURCE_PREFIX /: it lives at qrc:/RigLens); Qt 6.4 does not search qrc:/.
   engine.addImportPath(QStringLiteral("qrc:/"));

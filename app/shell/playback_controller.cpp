@@ -56,7 +56,9 @@ double PlaybackController::playTimeMs() const {
 double PlaybackController::playPeriodMs() const {
   Document* doc = m_app.document();
   if (!doc || !doc->controller().playing()) return 0.0;
-  return doc->rig().animations()[std::size_t(doc->rig().findAnimation(*doc->controller().playing()))].periodMs;
+  return doc->rig()
+      .animations()[std::size_t(doc->rig().findAnimation(*doc->controller().playing()))]
+      .periodMs;
 }
 
 bool PlaybackController::paused() const {
@@ -132,7 +134,9 @@ void PlaybackController::stop() {
   m_app.notifyPosed();
 }
 
-void PlaybackController::togglePause() { setPaused(!paused()); }
+void PlaybackController::togglePause() {
+  setPaused(!paused());
+}
 
 void PlaybackController::seek(double timeMs) {
   Document* doc = m_app.document();

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <QtCore/QAbstractListModel>
-
 #include <optional>
 
 #include "riglens/core/base/diagnostic.h"
@@ -21,7 +20,15 @@ class ProblemListModel : public QAbstractListModel {
   Q_PROPERTY(int warningCount READ warningCount NOTIFY countsChanged)
 
  public:
-  enum Role { SeverityRole = Qt::UserRole + 1, FileRole, PointerRole, MessageRole, PartRole, JointRole, FailedLoadRole };
+  enum Role {
+    SeverityRole = Qt::UserRole + 1,
+    FileRole,
+    PointerRole,
+    MessageRole,
+    PartRole,
+    JointRole,
+    FailedLoadRole
+  };
   using QAbstractListModel::QAbstractListModel;
 
   int rowCount(const QModelIndex& parent = {}) const override;

@@ -12,14 +12,24 @@ class AppController;
 class PartListModel : public QAbstractListModel {
   Q_OBJECT
  public:
-  enum Role { NameRole = Qt::UserRole + 1, PartIndexRole, DepthRole, ParentRole, SocketRole, VisibleRole, TrianglesRole, SelectedRole,
-              ProblemRole, ProblemSeverityRole };
+  enum Role {
+    NameRole = Qt::UserRole + 1,
+    PartIndexRole,
+    DepthRole,
+    ParentRole,
+    SocketRole,
+    VisibleRole,
+    TrianglesRole,
+    SelectedRole,
+    ProblemRole,
+    ProblemSeverityRole
+  };
   explicit PartListModel(AppController* app);
   int rowCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
   QHash<int, QByteArray> roleNames() const override;
-  void reload();           // the document changed
-  void refreshFlags();     // visibility / selection changed
+  void reload();        // the document changed
+  void refreshFlags();  // visibility / selection changed
 
  private:
   AppController* m_app;
@@ -29,7 +39,19 @@ class PartListModel : public QAbstractListModel {
 class JointListModel : public QAbstractListModel {
   Q_OBJECT
  public:
-  enum Role { NameRole = Qt::UserRole + 1, KindRole, AxisRole, DriveRole, CallerRole, UnitsRole, MinRole, MaxRole, RestRole, ValueRole, PartRole };
+  enum Role {
+    NameRole = Qt::UserRole + 1,
+    KindRole,
+    AxisRole,
+    DriveRole,
+    CallerRole,
+    UnitsRole,
+    MinRole,
+    MaxRole,
+    RestRole,
+    ValueRole,
+    PartRole
+  };
   explicit JointListModel(AppController* app);
   int rowCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
@@ -45,7 +67,14 @@ class JointListModel : public QAbstractListModel {
 class AnimationListModel : public QAbstractListModel {
   Q_OBJECT
  public:
-  enum Role { NameRole = Qt::UserRole + 1, PeriodRole, LoopingRole, AutoPlayRole, KeyTimesRole, TracksRole };
+  enum Role {
+    NameRole = Qt::UserRole + 1,
+    PeriodRole,
+    LoopingRole,
+    AutoPlayRole,
+    KeyTimesRole,
+    TracksRole
+  };
   explicit AnimationListModel(AppController* app);
   int rowCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;

@@ -1,13 +1,12 @@
 #include "scene_viewport_item.h"
 
-#include <cmath>
-
 #include <QtCore/QRunnable>
+#include <QtGui/QCursor>
 #include <QtGui/QMouseEvent>
 #include <QtGui/QWheelEvent>
-#include <QtGui/QCursor>
 #include <QtQuick/QQuickWindow>
 #include <QtQuick/QSGRendererInterface>
+#include <cmath>
 
 #include "app_controller.h"
 #include "character_controller.h"
@@ -45,7 +44,9 @@ QColor SceneViewportItem::background() const {
   return QColor::fromRgbF(c.r, c.g, c.b, c.a);
 }
 
-QObject* SceneViewportItem::controllerObject() const { return m_controller; }
+QObject* SceneViewportItem::controllerObject() const {
+  return m_controller;
+}
 
 void SceneViewportItem::setControllerObject(QObject* object) {
   auto* controller = qobject_cast<AppController*>(object);
@@ -53,11 +54,13 @@ void SceneViewportItem::setControllerObject(QObject* object) {
   if (m_controller) disconnect(m_controller, nullptr, this, nullptr);
   m_controller = controller;
   if (m_controller) {
-    connect(m_controller, &AppController::documentChanged, this, &SceneViewportItem::documentChanged);
+    connect(m_controller, &AppController::documentChanged, this,
+            &SceneViewportItem::documentChanged);
     connect(m_controller, &AppController::poseChanged, this, &SceneViewportItem::requestFrame);
     connect(m_controller, &AppController::selectionChanged, this, &SceneViewportItem::requestFrame);
     CharacterController* character = m_controller->characterController();
-    connect(character, &CharacterController::controlsChanged, this, &SceneViewportItem::requestFrame);
+    connect(character, &CharacterController::controlsChanged, this,
+            &SceneViewportItem::requestFrame);
     connect(character, &CharacterController::lookChanged, this, &SceneViewportItem::requestFrame);
   }
   documentChanged();
@@ -76,9 +79,15 @@ void SceneViewportItem::setTint(const QString& tint) {
   changeView(m_tint, tint);
 }
 
-void SceneViewportItem::setHighlightPart(int part) { changeView(m_highlightPart, part); }
-void SceneViewportItem::setShowGrid(bool show) { changeView(m_showGrid, show); }
-void SceneViewportItem::setShowAxes(bool show) { changeView(m_showAxes, show); }
+void SceneViewportItem::setHighlightPart(int part) {
+  changeView(m_highlightPart, part);
+}
+void SceneViewportItem::setShowGrid(bool show) {
+  changeView(m_showGrid, show);
+}
+void SceneViewportItem::setShowAxes(bool show) {
+  changeView(m_showAxes, show);
+}
 
 void SceneViewportItem::setYaw(double deg) {
   m_camera.setAngles(float(deg), m_camera.pitchDeg());
@@ -103,8 +112,10 @@ void SceneViewportItem::requestFrame() {
 
 void SceneViewportItem::handleWindowChanged(QQuickWindow* window) {
   if (!window) return;
-  connect(window, &QQuickWindow::beforeSynchronizing, this, &SceneViewportItem::sync, Qt::DirectConnection);
-  connect(window, &QQuickWindow::sceneGraphInvalidated, this, &SceneViewportItem::cleanup, Qt::DirectConnection);
+  connect(window, &QQuickWindow::beforeSynchronizing, this, &SceneViewportItem::sync,
+          Qt::DirectConnection);
+  connect(window, &QQuickWindow::sceneGraphInvalidated, this, &SceneViewportItem::cleanup,
+          Qt::DirectConnection);
   // The engine draws first; QML panels draw over it. Quick must not clear over
   // the viewport after we drew: it clears before beforeRenderPassRecording.
 }
@@ -114,25 +125,31 @@ void SceneViewportItem::sync() {
   QQuickWindow* win = window();
   if (!m_renderer) {
     m_renderer = new SceneViewportRenderer(win);
-    connect(win, &QQuickWindow::beforeRendering, m_renderer, &SceneViewportRenderer::prepare, Qt::DirectConnection);
-    connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer, &SceneViewportRenderer::record, Qt::DirectConnection);
+    connect(win, &QQuickWindow::beforeRendering, m_renderer, &SceneViewportRenderer::prepare,
+            Qt::DirectConnection);
+    connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer,
+            &SceneViewportRenderer::record, Qt::DirectConnection);
     m_modelChanged = true;
   }
   if (m_renderer->gpuBytes() != m_gpuBytes) {
     m_gpuBytes = m_renderer->gpuBytes();
     if (m_controller) {
       const QVariantMap report = m_renderer->memoryReport();
-      QMetaObject::invokeMethod(m_controller, [c = m_controller, report] { c->setMemoryReport(report); }, Qt::QueuedConnection);
+      QMetaObject::invokeMethod(
+          m_controller, [c = m_controller, report] { c->setMemoryReport(report); },
+          Qt::QueuedConnection);
     }
     QMetaObject::invokeMethod(this, &SceneViewportItem::gpuBytesChanged, Qt::QueuedConnection);
   }
   if (m_renderer->frames() != m_framesRendered) {
     m_framesRendered = m_renderer->frames();
-    QMetaObject::invokeMethod(this, &SceneViewportItem::framesRenderedChanged, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &SceneViewportItem::framesRenderedChanged,
+                              Qt::QueuedConnection);
   }
   if (m_renderer->unavailable() && m_renderError.isEmpty()) {
-    m_renderError = tr("3D view unavailable: Qt Quick runs without a GPU API (software renderer). "
-                       "Use a platform with Vulkan or OpenGL (QSG_RHI_BACKEND=vulkan or opengl).");
+    m_renderError =
+        tr("3D view unavailable: Qt Quick runs without a GPU API (software renderer). "
+           "Use a platform with Vulkan or OpenGL (QSG_RHI_BACKEND=vulkan or opengl).");
     QMetaObject::invokeMethod(this, &SceneViewportItem::renderErrorChanged, Qt::QueuedConnection);
   }
   Document* doc = m_controller ? m_controller->document() : nullptr;
@@ -199,9 +216,13 @@ void SceneViewportItem::syncCharacter(CharacterController& character, QRect view
   const QString failure = m_renderer->failure();
   const bool computeMissing = m_renderer->computeMissing();
   QMetaObject::invokeMethod(
-      &character, [c = &character, s = scene.get(), report, failure, computeMissing] { c->setRenderReport(s, report, failure, computeMissing); },
+      &character,
+      [c = &character, s = scene.get(), report, failure, computeMissing] {
+        c->setRenderReport(s, report, failure, computeMissing);
+      },
       Qt::QueuedConnection);
-  m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
+  m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(),
+                          viewport);
   m_modelChanged = false;
 }
 
@@ -211,7 +232,8 @@ void SceneViewportItem::cleanup() {
 }
 
 void SceneViewportItem::releaseResources() {
-  if (m_renderer && window()) window()->scheduleRenderJob(new CleanupJob(m_renderer), QQuickWindow::BeforeSynchronizingStage);
+  if (m_renderer && window())
+    window()->scheduleRenderJob(new CleanupJob(m_renderer), QQuickWindow::BeforeSynchronizingStage);
   m_renderer = nullptr;
 }
 
@@ -227,7 +249,8 @@ void SceneViewportItem::mouseMoveEvent(QMouseEvent* event) {
   if (event->buttons() & Qt::LeftButton) {
     m_camera.orbit(float(-delta.x() * 0.4), float(delta.y() * 0.4));
   } else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton)) {
-    m_camera.pan(float(delta.x() / std::max(1.0, height())), float(delta.y() / std::max(1.0, height())));
+    m_camera.pan(float(delta.x() / std::max(1.0, height())),
+                 float(delta.y() / std::max(1.0, height())));
   }
   emit viewChanged();
   requestFrame();

@@ -7,10 +7,9 @@
 // pans, the wheel dollies; frameAll() refits the camera.
 #pragma once
 
-#include <memory>
-
 #include <QtGui/QColor>
 #include <QtQuick/QQuickItem>
+#include <memory>
 
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/device/frame_state.h"
@@ -23,7 +22,8 @@ class SceneViewportRenderer;
 
 class SceneViewportItem : public QQuickItem {
   Q_OBJECT
-  Q_PROPERTY(QObject* controller READ controllerObject WRITE setControllerObject NOTIFY controllerChanged)
+  Q_PROPERTY(
+      QObject* controller READ controllerObject WRITE setControllerObject NOTIFY controllerChanged)
   Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY viewChanged)
   Q_PROPERTY(int highlightPart READ highlightPart WRITE setHighlightPart NOTIFY viewChanged)
   Q_PROPERTY(bool showGrid READ showGrid WRITE setShowGrid NOTIFY viewChanged)

@@ -4,12 +4,11 @@
 // Quick's own QRhi.
 #pragma once
 
-#include <memory>
-
 #include <QtCore/QObject>
 #include <QtCore/QRect>
 #include <QtCore/QVariantMap>
 #include <QtQuick/QQuickWindow>
+#include <memory>
 
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/rig/run_loader.h"
@@ -25,7 +24,8 @@ class SceneViewportRenderer : public QObject {
  public:
   explicit SceneViewportRenderer(QQuickWindow* window) : m_window(window) {}
 
-  void setSnapshot(std::shared_ptr<const core::LoadedRun> run, std::shared_ptr<const core::CharacterScene> scene, bool modelChanged,
+  void setSnapshot(std::shared_ptr<const core::LoadedRun> run,
+                   std::shared_ptr<const core::CharacterScene> scene, bool modelChanged,
                    render::FrameState state, render::CharacterFrame character, QRect viewport) {
     if (modelChanged) {
       m_run = std::move(run);
@@ -41,7 +41,8 @@ class SceneViewportRenderer : public QObject {
   void prepare() {
     QSGRendererInterface* rif = m_window->rendererInterface();
     auto* rhi = static_cast<QRhi*>(rif->getResource(m_window, QSGRendererInterface::RhiResource));
-    auto* swapchain = static_cast<QRhiSwapChain*>(rif->getResource(m_window, QSGRendererInterface::RhiSwapchainResource));
+    auto* swapchain = static_cast<QRhiSwapChain*>(
+        rif->getResource(m_window, QSGRendererInterface::RhiSwapchainResource));
     m_swapchain = swapchain;
     if (!rhi || !swapchain) {  // the software renderer: nothing to draw with
       m_unavailable = true;
@@ -76,7 +77,9 @@ class SceneViewportRenderer : public QObject {
   QVariantMap memoryReport() const { return m_report; }
   QVariantMap characterReport() const { return m_characterReport; }
   QString failure() const { return m_failure; }
-  bool computeMissing() const { return m_computeMissing; }  // the device runs no compute: no characters
+  bool computeMissing() const {
+    return m_computeMissing;
+  }  // the device runs no compute: no characters
 
   // beforeRenderPassRecording: inside the main pass, under the QML scene.
   void record() {
@@ -98,25 +101,39 @@ class SceneViewportRenderer : public QObject {
     m_gpuBytes = qint64(report.gpuBytes());
     QVariantList parts;
     for (const auto& p : report.parts)
-      parts.append(QVariantMap{{"name", QString::fromStdString(p.name)}, {"vertexBytes", qint64(p.vertexBytes)},
-                               {"indexBytes", qint64(p.indexBytes)}, {"uniformBytes", qint64(p.uniformBytes)},
-                               {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
-    m_report = QVariantMap{{"gpuBytes", m_gpuBytes},          {"vertexBytes", qint64(report.vertexBytes)},
-                           {"indexBytes", qint64(report.indexBytes)}, {"uniformBytes", qint64(report.uniformBytes)},
-                           {"storageBytes", qint64(report.storageBytes)}, {"textureBytes", qint64(report.textureBytes)},
-                           {"overlayBytes", qint64(report.overlayBytes)}, {"cpuBytes", qint64(report.cpuBytes)},
+      parts.append(
+          QVariantMap{{"name", QString::fromStdString(p.name)},
+                      {"vertexBytes", qint64(p.vertexBytes)},
+                      {"indexBytes", qint64(p.indexBytes)},
+                      {"uniformBytes", qint64(p.uniformBytes)},
+                      {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
+    m_report = QVariantMap{{"gpuBytes", m_gpuBytes},
+                           {"vertexBytes", qint64(report.vertexBytes)},
+                           {"indexBytes", qint64(report.indexBytes)},
+                           {"uniformBytes", qint64(report.uniformBytes)},
+                           {"storageBytes", qint64(report.storageBytes)},
+                           {"textureBytes", qint64(report.textureBytes)},
+                           {"overlayBytes", qint64(report.overlayBytes)},
+                           {"cpuBytes", qint64(report.cpuBytes)},
                            {"parts", parts}};
   }
 
   void reportSplats() {
     const render::CharacterMemory memory = m_renderer->splatMemory();
     QVariantList buffers, branches;
-    for (const auto& b : memory.buffers) buffers.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"bytes", qint64(b.bytes)}});
+    for (const auto& b : memory.buffers)
+      buffers.append(
+          QVariantMap{{"name", QString::fromStdString(b.name)}, {"bytes", qint64(b.bytes)}});
     for (const auto& b : memory.branches)
-      branches.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"slotOffset", b.slotOffset}, {"slotsUsed", b.slotsUsed},
+      branches.append(QVariantMap{{"name", QString::fromStdString(b.name)},
+                                  {"slotOffset", b.slotOffset},
+                                  {"slotsUsed", b.slotsUsed},
                                   {"capacity", b.capacity}});
     m_gpuBytes = qint64(memory.gpuBytes());
-    m_characterReport = QVariantMap{{"packBytes", qint64(memory.packBytes)}, {"gpuBytes", m_gpuBytes}, {"buffers", buffers}, {"branches", branches}};
+    m_characterReport = QVariantMap{{"packBytes", qint64(memory.packBytes)},
+                                    {"gpuBytes", m_gpuBytes},
+                                    {"buffers", buffers},
+                                    {"branches", branches}};
   }
 
   QQuickWindow* m_window;

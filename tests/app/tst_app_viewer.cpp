@@ -4,27 +4,24 @@
 // switch tints by shortcut; export through the menu's controller and the
 // Khronos validator accepts the file; a malformed run shows the core's
 // message and the previous model stays on screen.
-#include <QtTest/QtTest>
-
 #include <QtCore/QProcess>
 #include <QtGui/QImage>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
-
+#include <QtTest/QtTest>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "app_controller.h"
 #include "interop_clients.h"
 #include "main_window.h"
-#include "viewer_harness.h"
 #include "reference_math.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
+#include "viewer_harness.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
@@ -38,7 +35,9 @@ class TestAppViewer : public QObject {
   QQuickWindow* m_window = nullptr;
   QQuickItem* m_viewport = nullptr;
 
-  void openAndWait(const QString& path) { QVERIFY2(m_ui.openAndWait(path), qPrintable(m_controller->lastError())); }
+  void openAndWait(const QString& path) {
+    QVERIFY2(m_ui.openAndWait(path), qPrintable(m_controller->lastError()));
+  }
   QImage settledGrab() { return m_ui.settledGrab(); }
   QRect viewportRect() const { return m_ui.viewportRect(); }
   QQuickItem* find(const QString& name) { return m_ui.find(name); }
@@ -46,7 +45,8 @@ class TestAppViewer : public QObject {
  private slots:
   void initTestCase() {
     for (const char* name : {"tank-cubes", "walker-cubes"})
-      QVERIFY(samples::writeSampleRun(*samples::makeSampleRun(name), m_dir.filePath(name).toStdString()));
+      QVERIFY(samples::writeSampleRun(*samples::makeSampleRun(name),
+                                      m_dir.filePath(name).toStdString()));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_controller = m_ui.controller.get();
@@ -65,18 +65,22 @@ class TestAppViewer : public QObject {
     m_ui.dragSlider(slider, 0.8);
     // The drag ends near 80% of [-pi, pi] (0.6 pi; where exactly depends on the
     // style's handle geometry); the controller holds what the slider shows.
-    QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") - slider->property("value").toDouble()) < riglens::core::tolerance::kDouble);
+    QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") -
+                         slider->property("value").toDouble()) < riglens::core::tolerance::kDouble);
     QVERIFY2(std::abs(m_controller->jointValue("turret_yaw") - 0.6 * M_PI) < 0.3,
              qPrintable(QString::number(m_controller->jointValue("turret_yaw"))));
     const double yaw = m_controller->jointValue("turret_yaw");
     // The engine posed the turret about its pivot by exactly that value.
     const auto& worlds = m_controller->document()->controller().partWorlds();
-    QVERIFY(test::maxAbsDiff(worlds[1], test::aboutPivot(test::rotY(yaw), 16, 9, 19)) < riglens::core::tolerance::kPoseMatrix);
+    QVERIFY(test::maxAbsDiff(worlds[1], test::aboutPivot(test::rotY(yaw), 16, 9, 19)) <
+            riglens::core::tolerance::kPoseMatrix);
     const QImage after = settledGrab();
     after.save(test::outputPath("viewer_slider.png"));
-    QVERIFY2(test::differingPixels(before, after, viewportRect()) > 500, "the viewport did not change");
+    QVERIFY2(test::differingPixels(before, after, viewportRect()) > 500,
+             "the viewport did not change");
     // Reset all puts it back.
-    QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(find("resetAllJoints")).toPoint());
+    QTest::mouseClick(m_window, Qt::LeftButton, {},
+                      test::centreOf(find("resetAllJoints")).toPoint());
     QTRY_COMPARE(m_controller->jointValue("turret_yaw"), 0.0);
   }
 
@@ -106,7 +110,8 @@ class TestAppViewer : public QObject {
     m_controller->document()->controller().setClockMs(t);
     QCOMPARE(m_controller->playback()->playTimeMs(), t);
     QProcess cli;
-    cli.start(QStringLiteral(RIGLENS_CLI_EXE), {"pose", m_dir.filePath("walker-cubes"), "--play", "walk", "--time-ms", "333", "--json"});
+    cli.start(QStringLiteral(RIGLENS_CLI_EXE), {"pose", m_dir.filePath("walker-cubes"), "--play",
+                                                "walk", "--time-ms", "333", "--json"});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
     const auto doc = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
@@ -114,12 +119,14 @@ class TestAppViewer : public QObject {
     QCOMPARE(doc["parts"].size(), worlds.size());
     for (std::size_t p = 0; p < worlds.size(); ++p)
       for (int k = 0; k < 16; ++k)
-        QVERIFY(std::abs(doc["parts"][p]["world"][k].get<double>() - worlds[p][k / 4][k % 4]) < riglens::core::tolerance::kPoseMatrix);
+        QVERIFY(std::abs(doc["parts"][p]["world"][k].get<double>() - worlds[p][k / 4][k % 4]) <
+                riglens::core::tolerance::kPoseMatrix);
     // The timeline shows the time.
     QTRY_VERIFY(find("timelineTime")->property("text").toString().startsWith("333 / 1000"));
     // Step a frame and stop.
     m_controller->playback()->stepFrame(1);
-    QVERIFY(std::abs(m_controller->playback()->playTimeMs() - (t + 1000.0 / 30.0)) < riglens::core::tolerance::kFloatUnit);
+    QVERIFY(std::abs(m_controller->playback()->playTimeMs() - (t + 1000.0 / 30.0)) <
+            riglens::core::tolerance::kFloatUnit);
     m_controller->playback()->stop();
     QVERIFY(m_controller->playback()->playingAnimation().isEmpty());
   }
@@ -144,7 +151,8 @@ class TestAppViewer : public QObject {
   }
 
   void aMalformedRunShowsTheErrorAndKeepsTheModel() {
-    std::ofstream(m_dir.filePath("broken.json").toStdString()) << R"({"parts": [{"name": "a"}, {"name": "a"}]})";
+    std::ofstream(m_dir.filePath("broken.json").toStdString())
+        << R"({"parts": [{"name": "a"}, {"name": "a"}]})";
     m_controller->playback()->setAutoPlayMuted(true);  // a still model, so two grabs compare
     const QImage before = settledGrab();
     m_controller->open(m_dir.filePath("broken.json"));
@@ -152,7 +160,8 @@ class TestAppViewer : public QObject {
     auto* banner = find("errorBanner");
     QTRY_VERIFY(banner->isVisible());
     const QString text = find("errorText")->property("text").toString();
-    QVERIFY2(text.contains("broken.json: /parts/1/name: duplicate part name 'a'"), qPrintable(text));
+    QVERIFY2(text.contains("broken.json: /parts/1/name: duplicate part name 'a'"),
+             qPrintable(text));
     QCOMPARE(m_controller->documentTitle(), QString("walker-cubes"));
     const QImage after = settledGrab();
     // The walker is still drawn (below the banner, which covers the top).

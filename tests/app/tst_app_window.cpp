@@ -1,21 +1,18 @@
 // The real main window, loaded from the RigLens QML module on a real X
 // server (Xvfb) with Qt Quick on Vulkan: the layout and the File menu exist,
 // and a rendered frame can be grabbed and is not blank.
-#include <QtTest/QtTest>
-
 #include <QtGui/QImage>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
-
+#include <QtTest/QtTest>
+#include <fstream>
 #include <set>
 
-#include <fstream>
-
 #include "app_controller.h"
-#include "riglens/samples/sample_runs.h"
 #include "main_window.h"
+#include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
@@ -44,8 +41,9 @@ class TestAppWindow : public QObject {
   void usesTheRequestedQRhiBackend() {
     // Not the software renderer: the viewport draws through Quick's QRhi, on
     // the backend this run asked for (the test is registered for both).
-    const auto expected = qEnvironmentVariable("QSG_RHI_BACKEND") == "opengl" ? QSGRendererInterface::OpenGL
-                                                                              : QSGRendererInterface::Vulkan;
+    const auto expected = qEnvironmentVariable("QSG_RHI_BACKEND") == "opengl"
+                              ? QSGRendererInterface::OpenGL
+                              : QSGRendererInterface::Vulkan;
     QCOMPARE(m_window->rendererInterface()->graphicsApi(), expected);
   }
 
@@ -74,7 +72,8 @@ class TestAppWindow : public QObject {
     int opaque = 0;
     for (int y = 0; y < image.height(); ++y)
       for (int x = 0; x < image.width(); ++x) opaque += qAlpha(image.pixel(x, y)) > 0;
-    QVERIFY2(opaque > 64 * 64 / 4, qPrintable(QString::number(opaque)));  // drawn, not an empty pixmap
+    QVERIFY2(opaque > 64 * 64 / 4,
+             qPrintable(QString::number(opaque)));  // drawn, not an empty pixmap
   }
 
   void fileMenuHasEveryAction() {
@@ -87,7 +86,9 @@ class TestAppWindow : public QObject {
     QCOMPARE(texts, (QStringList{"&Open…", "&Export GLB…", "&Screenshot…", "&Quit"}));
     QVERIFY(m_window->findChild<QObject*>(QStringLiteral("recentMenu")));
     // Nothing to export before a rig is open.
-    QCOMPARE(m_window->findChild<QObject*>(QStringLiteral("exportAction"))->property("enabled").toBool(), false);
+    QCOMPARE(
+        m_window->findChild<QObject*>(QStringLiteral("exportAction"))->property("enabled").toBool(),
+        false);
   }
 
   void openingAMissingPathShowsTheErrorAndKeepsState() {
@@ -121,12 +122,14 @@ class TestAppWindow : public QObject {
 
   void opensASampleAndTheViewportDrawsIt() {
     QTemporaryDir dir;
-    QVERIFY(riglens::samples::writeSampleRun(*riglens::samples::makeSampleRun("tank-cubes"), dir.filePath("tank").toStdString()));
+    QVERIFY(riglens::samples::writeSampleRun(*riglens::samples::makeSampleRun("tank-cubes"),
+                                             dir.filePath("tank").toStdString()));
     m_controller->open(dir.filePath("tank"));
     QVERIFY(m_controller->loading());
     QTRY_VERIFY_WITH_TIMEOUT(!m_controller->loading(), 20000);
     QVERIFY2(m_controller->hasDocument(), qPrintable(m_controller->lastError()));
-    QCOMPARE(m_controller->partNames(), (QStringList{"hull", "turret", "barrel", "muzzle", "radar"}));
+    QCOMPARE(m_controller->partNames(),
+             (QStringList{"hull", "turret", "barrel", "muzzle", "radar"}));
     QVERIFY(m_controller->recentFiles().first().endsWith("tank"));
     auto* viewport = m_window->findChild<QQuickItem*>(QStringLiteral("viewport"));
     QTRY_VERIFY_WITH_TIMEOUT(viewport->property("framesRendered").toInt() > 0, 10000);
@@ -135,7 +138,8 @@ class TestAppWindow : public QObject {
     const QImage image = m_window->grabWindow();
     image.save(test::outputPath("app_tank.png"));
     // The model covers the middle of the viewport: not the background colour.
-    const QPointF centre = viewport->mapToScene({viewport->width() / 2, viewport->height() / 2}) * m_window->devicePixelRatio();
+    const QPointF centre = viewport->mapToScene({viewport->width() / 2, viewport->height() / 2}) *
+                           m_window->devicePixelRatio();
     QVERIFY(QColor(image.pixel(centre.toPoint())).name() != QStringLiteral("#20262e"));
     // Tint modes switch at runtime: the part tint changes the pixels.
     viewport->setProperty("tint", "part");
@@ -160,7 +164,8 @@ class TestAppWindow : public QObject {
     QVERIFY(m_controller->exporter()->saveScreenshot(m_window, path));
     QImage saved(path);
     QVERIFY(!saved.isNull());
-    QVERIFY(!m_controller->exporter()->saveScreenshot(m_window, QStringLiteral("/nonexistent/dir/x.png")));
+    QVERIFY(!m_controller->exporter()->saveScreenshot(m_window,
+                                                      QStringLiteral("/nonexistent/dir/x.png")));
     QVERIFY(m_controller->lastError().contains("/nonexistent/dir/x.png"));
     m_controller->clearError();
   }

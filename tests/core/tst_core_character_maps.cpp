@@ -1,22 +1,19 @@
 // ARKit / MetaHuman / GNM mapping against the tables in resources/character
 // (evaluated here independently from the JSON), expression-space refusals,
 // tints, the slot allocator, the 96-byte lift uniform and the CPU lift.
-#include <QtTest/QtTest>
-
 #include <QtCore/QFile>
-
+#include <QtTest/QtTest>
 #include <cmath>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <random>
 
-#include <nlohmann/json.hpp>
-
-#include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/color.h"
-#include "riglens/core/character/vertex_tints.h"
-#include "riglens/core/character/slot_allocator.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/debug_lift.h"
 #include "riglens/core/character/expressions.h"
+#include "riglens/core/character/slot_allocator.h"
+#include "riglens/core/character/vertex_tints.h"
 
 using namespace riglens::core;
 using nlohmann::json;
@@ -31,7 +28,8 @@ json tableJson(const char* relative) {
 
 HeadExtLayout fullLayout() {
   HeadExtLayout l;
-  l.regions = {{"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
+  l.regions = {
+      {"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
   return l;
 }
 
@@ -59,12 +57,15 @@ class TestCharacterMaps : public QObject {
       std::array<double, 188> expected{};
       for (const auto& e : table["linear"]) {
         double sum = 0;
-        for (const auto& t : e["terms"]) sum += t["gain"].get<double>() * a[t["arkit"].get<std::size_t>()];
+        for (const auto& t : e["terms"])
+          sum += t["gain"].get<double>() * a[t["arkit"].get<std::size_t>()];
         expected[e["out"].get<std::size_t>()] = sum;
       }
       const double j = a[17], c = a[18];
       for (int o : {73, 74, 147, 148}) expected[std::size_t(o)] = j > 0 ? std::min(1.0, c / j) : c;
-      for (std::size_t i = 0; i < 188; ++i) QVERIFY2(std::abs(out[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate, qPrintable(QString::number(i)));
+      for (std::size_t i = 0; i < 188; ++i)
+        QVERIFY2(std::abs(out[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate,
+                 qPrintable(QString::number(i)));
     }
     std::array<float, 188> zero{};
     arkitToMh(std::vector<float>(52, 0.0f), zero);
@@ -105,7 +106,8 @@ class TestCharacterMaps : public QObject {
     QCOMPARE(out[2], 4.0f);
     // Gaze: (EyeLookDownLeft - EyeLookUpLeft) * 20 degrees.
     std::fill(a.begin(), a.end(), 0.0f);
-    a[std::size_t(std::find(arkitNames().begin(), arkitNames().end(), "EyeLookDownLeft") - arkitNames().begin())] = 1.0f;
+    a[std::size_t(std::find(arkitNames().begin(), arkitNames().end(), "EyeLookDownLeft") -
+                  arkitNames().begin())] = 1.0f;
     map.apply(a, out);
     QVERIFY(std::abs(out[383] - float(kGazeFullScale)) < riglens::core::tolerance::kFloatUnit);
     // A truncated pack: terms past a region's end are dropped and reported.
@@ -125,7 +127,8 @@ class TestCharacterMaps : public QObject {
     QCOMPARE(bare.segments[2].start, 200);
     auto refused = toRigVector(bare, ExpressionKind::Arkit52, std::vector<float>(52, 0.1f));
     QVERIFY(!refused);
-    QVERIFY(QString::fromStdString(refused.error().message).startsWith("refused: an ARKit-52 frame"));
+    QVERIFY(
+        QString::fromStdString(refused.error().message).startsWith("refused: an ARKit-52 frame"));
     const ExpressionSpace mapped = gnmExpressionSpace(layout, true);
     auto ok = toRigVector(mapped, ExpressionKind::Arkit52, std::vector<float>(52, 0.0f));
     QVERIFY(ok);
@@ -161,12 +164,12 @@ class TestCharacterMaps : public QObject {
     QCOMPARE(s.available(), 70u);
     QVERIFY(s.release(0, 10));
     QCOMPARE(s.blocks(), (std::vector<SlotAllocator::Block>{{0, 10}, {30, 70}}));
-    QCOMPARE(*s.allocate(5), 0u);          // first fit carves the front of the first block
-    QCOMPARE(*s.allocate(8), 30u);         // 5 left in the first block: the next one
-    QVERIFY(!s.release(3, 4));             // overlaps free [5, 10): a double release
-    QVERIFY(!s.release(95, 10));           // outside the capacity
-    QVERIFY(!s.allocate(90));              // nothing fits
-    QVERIFY(s.release(10, 20));            // coalesces with [5, 10)
+    QCOMPARE(*s.allocate(5), 0u);   // first fit carves the front of the first block
+    QCOMPARE(*s.allocate(8), 30u);  // 5 left in the first block: the next one
+    QVERIFY(!s.release(3, 4));      // overlaps free [5, 10): a double release
+    QVERIFY(!s.release(95, 10));    // outside the capacity
+    QVERIFY(!s.allocate(90));       // nothing fits
+    QVERIFY(s.release(10, 20));     // coalesces with [5, 10)
     QCOMPARE(s.blocks().front(), (SlotAllocator::Block{5, 25}));
     QVERIFY(s.release(0, 5));
     QVERIFY(s.release(30, 8));
@@ -184,8 +187,16 @@ class TestCharacterMaps : public QObject {
     p.opacity = 0.5f;
     p.centroid = {1, 0, 0};
     const auto bytes = writeDebugLiftParams(p);
-    const auto u32 = [&](std::size_t at) { std::uint32_t v; std::memcpy(&v, bytes.data() + at, 4); return v; };
-    const auto f32 = [&](std::size_t at) { float v; std::memcpy(&v, bytes.data() + at, 4); return v; };
+    const auto u32 = [&](std::size_t at) {
+      std::uint32_t v;
+      std::memcpy(&v, bytes.data() + at, 4);
+      return v;
+    };
+    const auto f32 = [&](std::size_t at) {
+      float v;
+      std::memcpy(&v, bytes.data() + at, 4);
+      return v;
+    };
     QCOMPARE(u32(0), 3u);
     QCOMPARE(u32(4), 2u);
     QCOMPARE(u32(8), 5u);
@@ -205,20 +216,21 @@ class TestCharacterMaps : public QObject {
     std::fill(sink.color.begin(), sink.color.end(), 0xdeadbeefu);
     const std::vector<float> pos{0, 0, 0, 1, 0, 0, NAN, 0, 0};
     debugLiftCpu(p, pos, {}, sink);
-    QCOMPARE(sink.color[0], 0xdeadbeefu);  // outside the branch's range: untouched
+    QCOMPARE(sink.color[0], 0xdeadbeefu);    // outside the branch's range: untouched
     QCOMPARE(sink.center[2 * 4 + 0], 1.0f);  // slot 2 = vertex 0: M p = (1, 0, 0)
     QCOMPARE(sink.covarianceA[2 * 4 + 0], 0.0001f);
     QCOMPARE(sink.covarianceB[2 * 4 + 1], 0.0001f);
     QCOMPARE(sink.color[2], packRgba(0.5f, 0.5f, 0.5f, 0.5f));  // at the centroid: no direction
     QCOMPARE(sink.color[3], packRgba(1.0f, 0.5f, 0.5f, 0.5f));  // vertex 1 -> (3,0,0): +x
-    QCOMPARE(sink.color[4], 0u);                                 // NaN vertex: cleared
+    QCOMPARE(sink.color[4], 0u);                                // NaN vertex: cleared
     QCOMPARE(sink.center[4 * 4 + 3], 1.0f);
-    QCOMPARE(sink.color[5], 0u);                                 // past the vertex count
+    QCOMPARE(sink.color[5], 0u);  // past the vertex count
     QCOMPARE(sink.color[6], 0u);
 
     const FitTransform fit = fitVertsTransform(std::vector<float>{0, 0, 0, 0, 2, 0, 1, 1, 1});
     QVERIFY(std::abs(fit.scale - 0.175f) < riglens::core::tolerance::kFloatUnit);
-    QVERIFY(std::abs(fit.rows[7] - (-0.175f)) < riglens::core::tolerance::kFloatUnit);  // y: -scale * centre.y
+    QVERIFY(std::abs(fit.rows[7] - (-0.175f)) <
+            riglens::core::tolerance::kFloatUnit);  // y: -scale * centre.y
   }
 };
 

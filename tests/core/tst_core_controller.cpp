@@ -3,15 +3,14 @@
 // holding their last frame, refusals, and bone matrices / LBS against
 // hand-derived results.
 #include <QtTest/QtTest>
-
 #include <cmath>
 #include <limits>
 
 #include "reference_math.h"
 #include "rig_fixtures.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/skinning.h"
-#include "riglens/core/base/tolerances.h"
 
 using namespace riglens::core;
 using namespace riglens::test;
@@ -20,7 +19,8 @@ namespace {
 
 // A turret with a caller yaw, a barrel with an auto recoil driven by a
 // one-shot `fire` clip, and a radar spun by an autoPlay loop.
-const char* kRig = R"({"parts":[{"name":"hull"},{"name":"turret","parent":"hull"},{"name":"barrel","parent":"turret"},
+const char* kRig =
+    R"({"parts":[{"name":"hull"},{"name":"turret","parent":"hull"},{"name":"barrel","parent":"turret"},
     {"name":"radar","parent":"turret"}],
   "joints":[
     {"name":"turret_yaw","part":"turret","kind":"rotation","axis":"y","pivot":[0,0,0],"min":-1,"max":1,"rest":0.25,"drive":"caller"},
@@ -49,7 +49,7 @@ class TestController : public QObject {
     RigController c(m_rig);
     QCOMPARE(c.jointValues()[0], 0.25);  // rest
     QVERIFY(c.setCaller("turret_yaw", 5.0));
-    QCOMPARE(c.jointValues()[0], 1.0);   // clamped to max
+    QCOMPARE(c.jointValues()[0], 1.0);  // clamped to max
     QVERIFY(maxAbsDiff(c.partWorlds()[1], rotY(1.0)) <= tolerance::kPoseMatrix);
     c.resetCaller("turret_yaw");
     QCOMPARE(c.jointValues()[0], 0.25);
@@ -63,7 +63,7 @@ class TestController : public QObject {
     QVERIFY(!c.setCaller("turret_yaw", std::numeric_limits<double>::quiet_NaN()));
     QVERIFY(!c.setCaller("turret_yaw", std::numeric_limits<double>::infinity()));
     QVERIFY(!c.setCaller("recoil", -1));  // an auto joint
-    QCOMPARE(c.jointValues()[0], 0.25);    // nothing changed
+    QCOMPARE(c.jointValues()[0], 0.25);   // nothing changed
     QVERIFY(!c.play("dance"));
   }
 
@@ -85,12 +85,15 @@ class TestController : public QObject {
     QCOMPARE(*c.playing(), std::string("fire"));
     c.update(0.1);
     QVERIFY(std::abs(c.jointValues()[1] - -3.0) < riglens::core::tolerance::kDouble);
-    QVERIFY(std::abs(c.jointValues()[0] - 0.5) < riglens::core::tolerance::kDouble);   // the clip overlays the caller joint it drives
-    QVERIFY(std::abs(c.jointValues()[2] - 0.4) < riglens::core::tolerance::kDouble);   // autoPlay still runs underneath
+    QVERIFY(std::abs(c.jointValues()[0] - 0.5) <
+            riglens::core::tolerance::kDouble);  // the clip overlays the caller joint it drives
+    QVERIFY(std::abs(c.jointValues()[2] - 0.4) <
+            riglens::core::tolerance::kDouble);  // autoPlay still runs underneath
     QVERIFY(!c.finished());
     c.update(1.0);  // past the end of a one-shot
     QVERIFY(c.finished());
-    QVERIFY(std::abs(c.jointValues()[1] - -1.0) < riglens::core::tolerance::kDouble);  // holds the last frame
+    QVERIFY(std::abs(c.jointValues()[1] - -1.0) <
+            riglens::core::tolerance::kDouble);  // holds the last frame
     QCOMPARE(c.playableTimeMs(), 400.0);
     QVERIFY(c.play(std::nullopt));
     QVERIFY(!c.playing());
@@ -108,7 +111,8 @@ class TestController : public QObject {
     c.setPaused(true);
     c.update(0.05);
     QCOMPARE(c.playableTimeMs(), 100.0);  // frozen
-    QVERIFY(std::abs(c.clockMs() - 200.0) < riglens::core::tolerance::kDouble);  // the autoPlay clock runs on
+    QVERIFY(std::abs(c.clockMs() - 200.0) <
+            riglens::core::tolerance::kDouble);  // the autoPlay clock runs on
     c.setPaused(false);
     c.setLoopOverride(true);  // loop the one-shot: 100 + 400 -> 500 wraps to 100
     c.update(0.2);
@@ -165,13 +169,17 @@ class TestController : public QObject {
                                         glm::mat4(rotY(3.14159265358979 / 2))};
     const std::vector<int> boneParts{0, 1};
     const auto bones = boneMatrices(skin, boneParts, worlds);
-    QVERIFY(maxAbsDiff(bones[1], rotY(3.14159265358979 / 2) * trans(0, -1, 0)) < riglens::core::tolerance::kFloatUnit);
+    QVERIFY(maxAbsDiff(bones[1], rotY(3.14159265358979 / 2) * trans(0, -1, 0)) <
+            riglens::core::tolerance::kFloatUnit);
     const PartMesh posed = skinMesh(rest, skin, bones);
     // v0: + (0,0,5). v1: turn (0,-1,1) about y by 90 deg -> (1,-1,0).
     // v2: half of (0,0,7) and half of R(0,-1,2) = (2,-1,0) -> (1,-0.5,3.5).
     const std::vector<float> expected{1, 0, 5, 1, -1, 0, 1, -0.5f, 3.5f};
-    for (std::size_t i = 0; i < expected.size(); ++i) QVERIFY(std::abs(posed.positions[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate);
-    QVERIFY(std::abs(posed.normals[3] - 1.0f) < riglens::core::tolerance::kFloatCoordinate);  // (0,0,1) turned to (1,0,0)
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      QVERIFY(std::abs(posed.positions[i] - expected[i]) <
+              riglens::core::tolerance::kFloatCoordinate);
+    QVERIFY(std::abs(posed.normals[3] - 1.0f) <
+            riglens::core::tolerance::kFloatCoordinate);  // (0,0,1) turned to (1,0,0)
     QCOMPARE(posed.indices, rest.indices);
   }
 };

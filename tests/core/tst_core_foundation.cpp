@@ -1,20 +1,19 @@
 // engine/core foundations: Expected, JSON reading with file-naming errors,
 // the matrix op the GPU kernel mirrors, and the per-part .glb writer.
-#include <QtTest/QtTest>
+#include <tiny_gltf.h>
 
+#include <QtTest/QtTest>
 #include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-
 #include <glm/gtc/matrix_transform.hpp>
-#include <tiny_gltf.h>
 
 #include "riglens/core/base/file_io.h"
-#include "riglens/core/gltf/glb_writer.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/point_transform.h"
 #include "riglens/core/base/tolerances.h"
+#include "riglens/core/gltf/glb_writer.h"
 
 using namespace riglens::core;
 namespace fs = std::filesystem;
@@ -64,7 +63,8 @@ class TestCoreFoundation : public QObject {
 
   void gpuFailuresHaveTheirOwnCode() {
     QCOMPARE(errorCodeName(ErrorCode::Gpu), std::string_view("gpu"));
-    QCOMPARE(makeError(ErrorCode::Gpu, "the sort GPU frame failed").describe(), std::string("gpu: the sort GPU frame failed"));
+    QCOMPARE(makeError(ErrorCode::Gpu, "the sort GPU frame failed").describe(),
+             std::string("gpu: the sort GPU frame failed"));
   }
 
   void reportsMissingFileAsIoError() {
@@ -78,7 +78,8 @@ class TestCoreFoundation : public QObject {
     QTemporaryDir dir;
     const fs::path path = dir.filePath("rig.json").toStdString();
     const std::string text = R"({"joints": [{"name": "turret_yaw", "min": -3.14159}]})";
-    QVERIFY(writeFileAtomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}));
+    QVERIFY(writeFileAtomically(path,
+                                {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}));
     auto doc = readJsonFile(path);
     QVERIFY(doc.hasValue());
     QCOMPARE((*doc)["joints"][0]["min"].get<double>(), -3.14159);
@@ -134,7 +135,8 @@ class TestCoreFoundation : public QObject {
     // The colour bytes survive exactly.
     const auto& colors = model.accessors.at(primitive.attributes.at("COLOR_0"));
     const auto& view = model.bufferViews.at(colors.bufferView);
-    const float* stored = reinterpret_cast<const float*>(model.buffers[0].data.data() + view.byteOffset);
+    const float* stored =
+        reinterpret_cast<const float*>(model.buffers[0].data.data() + view.byteOffset);
     for (std::size_t i = 0; i < mesh.colors.size(); ++i) QCOMPARE(stored[i], mesh.colors[i]);
   }
 

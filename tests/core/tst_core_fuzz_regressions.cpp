@@ -8,12 +8,10 @@
 // asked for memory the file could not justify; here it must not, and the
 // sanitizer build (tools/fuzz.sh) replays them too.
 #include <QtTest/QtTest>
-
 #include <filesystem>
 #include <fstream>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "fuzz_target.h"
 
@@ -37,10 +35,14 @@ class TestFuzzRegressions : public QObject {
     std::set<std::string> listed;
     for (const auto& [key, value] : table.items()) listed.insert(key);
     for (const auto& entry : fs::recursive_directory_iterator(kCases)) {
-      if (!entry.is_regular_file() || entry.path().filename() == "expected.json" || entry.path().extension() == ".md") continue;
+      if (!entry.is_regular_file() || entry.path().filename() == "expected.json" ||
+          entry.path().extension() == ".md")
+        continue;
       const std::string key = entry.path().lexically_relative(kCases).generic_string();
-      QVERIFY2(listed.count(key), qPrintable(QString::fromStdString(key) + " has no entry in expected.json"));
-      QVERIFY2(riglens::fuzz::findTarget(key.substr(0, key.find('/'))), qPrintable(QString::fromStdString(key) + ": no such fuzz target"));
+      QVERIFY2(listed.count(key),
+               qPrintable(QString::fromStdString(key) + " has no entry in expected.json"));
+      QVERIFY2(riglens::fuzz::findTarget(key.substr(0, key.find('/'))),
+               qPrintable(QString::fromStdString(key) + ": no such fuzz target"));
     }
   }
 
@@ -69,7 +71,9 @@ class TestFuzzRegressions : public QObject {
     QVERIFY(body);
     const riglens::fuzz::Outcome outcome = body->body(bytes);
     QVERIFY2(outcome.loaded == loads, qPrintable(QString::fromStdString(outcome.message)));
-    if (!loads) QVERIFY2(QString::fromStdString(outcome.message).contains(message), qPrintable(QString::fromStdString(outcome.message)));
+    if (!loads)
+      QVERIFY2(QString::fromStdString(outcome.message).contains(message),
+               qPrintable(QString::fromStdString(outcome.message)));
   }
 };
 

@@ -1,18 +1,17 @@
 // Decoding part meshes: every accessor layout glTF allows for our attributes
 // (built here with tinygltf), sockets, node transforms, skins, and the
 // malformed-input list (each refusal names the file and the problem).
-#include <QtTest/QtTest>
+#include <tiny_gltf.h>
 
+#include <QtTest/QtTest>
 #include <cstring>
 #include <sstream>
 
-#include <tiny_gltf.h>
-
-#include "test_checks.h"
 #include "gltf_builder.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/glb_writer.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 using riglens::test::GltfBuilder;
@@ -21,9 +20,13 @@ namespace {
 
 const std::vector<float> kTriangle{0, 0, 0, 2, 0, 0, 0, 2, 0};
 
-Expected<DecodedGltf> decode(GltfBuilder& b) { return decodeGlb(b.glb(), "part.glb"); }
+Expected<DecodedGltf> decode(GltfBuilder& b) {
+  return decodeGlb(b.glb(), "part.glb");
+}
 
-void setU32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t v) { std::memcpy(bytes.data() + at, &v, 4); }
+void setU32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t v) {
+  std::memcpy(bytes.data() + at, &v, 4);
+}
 
 }  // namespace
 
@@ -65,34 +68,50 @@ class TestGlbReader : public QObject {
     QFETCH(int, type);
     GltfBuilder b;
     const int comps = type == TINYGLTF_TYPE_VEC4 ? 4 : 3;
-    const double full = componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE ? 255 : componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 65535 : 1;
+    const double full = componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE    ? 255
+                        : componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 65535
+                                                                                  : 1;
     std::vector<double> rgba;
     for (int v = 0; v < 3; ++v)
-      for (int c = 0; c < comps; ++c) rgba.push_back(c == 3 ? full : full > 1 ? std::round(full * (v + 1) / 4.0) : (v + 1) / 4.0);
+      for (int c = 0; c < comps; ++c)
+        rgba.push_back(c == 3 ? full : full > 1 ? std::round(full * (v + 1) / 4.0) : (v + 1) / 4.0);
     int color = -1;
-    if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) color = b.data(std::vector<std::uint8_t>(rgba.begin(), rgba.end()), componentType, type, true);
-    else if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) color = b.data(std::vector<std::uint16_t>(rgba.begin(), rgba.end()), componentType, type, true);
-    else color = b.data(std::vector<float>(rgba.begin(), rgba.end()), componentType, type);
-    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}, {"COLOR_0", color}});
+    if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE)
+      color =
+          b.data(std::vector<std::uint8_t>(rgba.begin(), rgba.end()), componentType, type, true);
+    else if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)
+      color =
+          b.data(std::vector<std::uint16_t>(rgba.begin(), rgba.end()), componentType, type, true);
+    else
+      color = b.data(std::vector<float>(rgba.begin(), rgba.end()), componentType, type);
+    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+                 {"COLOR_0", color}});
     auto decoded = decode(b);
     QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.colors.size(), std::size_t(9));
     for (int v = 0; v < 3; ++v)
       for (int c = 0; c < 3; ++c)
-        QVERIFY(std::abs(decoded->mesh.colors[v * 3 + c] - rgba[v * comps + c] / full) < riglens::core::tolerance::kFloatUnit);
+        QVERIFY(std::abs(decoded->mesh.colors[v * 3 + c] - rgba[v * comps + c] / full) <
+                riglens::core::tolerance::kFloatUnit);
     // No indices: the vertices in order. No normals: computed (+z here).
     QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{0, 1, 2}));
     QCOMPARE(decoded->mesh.normals, (std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1}));
   }
 
   void indexWidths() {
-    for (int type : {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT}) {
+    for (int type : {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT}) {
       GltfBuilder b;
       int indices = -1;
-      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) indices = b.data(std::vector<std::uint8_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
-      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) indices = b.data(std::vector<std::uint16_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
-      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT) indices = b.data(std::vector<std::uint32_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
-      b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, indices);
+      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE)
+        indices = b.data(std::vector<std::uint8_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
+      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)
+        indices = b.data(std::vector<std::uint16_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
+      if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+        indices = b.data(std::vector<std::uint32_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
+      b.primitive(
+          {{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
+          indices);
       auto decoded = decode(b);
       QVERIFY_OK(decoded);
       QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{2, 1, 0}));
@@ -105,7 +124,8 @@ class TestGlbReader : public QObject {
     // position xyz + colour rgb interleaved in one view with a 24-byte stride.
     std::vector<float> interleaved;
     for (int v = 0; v < 3; ++v) {
-      interleaved.insert(interleaved.end(), {kTriangle[v * 3], kTriangle[v * 3 + 1], kTriangle[v * 3 + 2]});
+      interleaved.insert(interleaved.end(),
+                         {kTriangle[v * 3], kTriangle[v * 3 + 1], kTriangle[v * 3 + 2]});
       interleaved.insert(interleaved.end(), {0.1f * v, 0.5f, 1.0f});
     }
     GltfBuilder b;
@@ -125,7 +145,8 @@ class TestGlbReader : public QObject {
     const int pos = b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
     b.primitive({{"POSITION", pos}});
     const std::vector<float> quad{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0};
-    b.primitive({{"POSITION", b.data(quad, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, -1, TINYGLTF_MODE_TRIANGLE_STRIP);
+    b.primitive({{"POSITION", b.data(quad, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, -1,
+                TINYGLTF_MODE_TRIANGLE_STRIP);
     b.primitive({{"POSITION", pos}}, -1, TINYGLTF_MODE_LINE);  // skipped with a warning
     b.model.nodes[0].translation = {10, 0, 0};
     auto decoded = decode(b);
@@ -139,8 +160,10 @@ class TestGlbReader : public QObject {
   void skinIsRead() {
     GltfBuilder b;
     b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
-                 {"JOINTS_0", b.data(std::vector<std::uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4)},
-                 {"WEIGHTS_0", b.data(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0}, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}});
+                 {"JOINTS_0", b.data(std::vector<std::uint8_t>{0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0},
+                                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4)},
+                 {"WEIGHTS_0", b.data(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0},
+                                      TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}});
     tinygltf::Node hull, turret;
     hull.name = "hull";
     turret.name = "turret";
@@ -168,50 +191,74 @@ class TestGlbReader : public QObject {
     mesh.colors = {1, 1, 1, 1, 1, 1, 1, 1, 1};
     mesh.indices = {0, 1, 2};
     const auto good = encodePartGlb(mesh);
-    const auto bytes = [](const std::vector<std::uint8_t>& v) { return QByteArray(reinterpret_cast<const char*>(v.data()), int(v.size())); };
+    const auto bytes = [](const std::vector<std::uint8_t>& v) {
+      return QByteArray(reinterpret_cast<const char*>(v.data()), int(v.size()));
+    };
     QTest::newRow("empty") << QByteArray() << "file too short for a GLB header (0 bytes)";
-    auto magic = good; magic[0] = 'x';
+    auto magic = good;
+    magic[0] = 'x';
     QTest::newRow("bad magic") << bytes(magic) << "bad magic: not a GLB file";
-    auto version = good; setU32(version, 4, 1);
+    auto version = good;
+    setU32(version, 4, 1);
     QTest::newRow("version 1") << bytes(version) << "GLB version 1 is not 2";
-    auto truncated = good; truncated.resize(good.size() - 10);
+    auto truncated = good;
+    truncated.resize(good.size() - 10);
     QTest::newRow("truncated") << bytes(truncated) << "truncated or padded";
-    auto longJson = good; setU32(longJson, 12, 1u << 20);
-    QTest::newRow("json chunk too long") << bytes(longJson) << "JSON chunk length 1048576 runs past the end of the file";
-    std::uint32_t jsonLength; std::memcpy(&jsonLength, good.data() + 12, 4);
-    auto longBin = good; setU32(longBin, 20 + jsonLength, 1u << 20);
-    QTest::newRow("bin chunk too long") << bytes(longBin) << "declares 1048576 bytes, past the end of the file";
-    auto notJson = good; setU32(notJson, 16, 0x12345678u);
+    auto longJson = good;
+    setU32(longJson, 12, 1u << 20);
+    QTest::newRow("json chunk too long")
+        << bytes(longJson) << "JSON chunk length 1048576 runs past the end of the file";
+    std::uint32_t jsonLength;
+    std::memcpy(&jsonLength, good.data() + 12, 4);
+    auto longBin = good;
+    setU32(longBin, 20 + jsonLength, 1u << 20);
+    QTest::newRow("bin chunk too long")
+        << bytes(longBin) << "declares 1048576 bytes, past the end of the file";
+    auto notJson = good;
+    setU32(notJson, 16, 0x12345678u);
     QTest::newRow("first chunk not json") << bytes(notJson) << "first chunk is not JSON";
-    auto badJson = good; badJson[20] = '#';
+    auto badJson = good;
+    badJson[20] = '#';
     QTest::newRow("json syntax") << bytes(badJson) << "not valid JSON";
 
     GltfBuilder past;
     const int pos = past.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
     past.model.accessors[pos].count = 50;
     past.primitive({{"POSITION", pos}});
-    QTest::newRow("accessor past view") << bytes(past.glb()) << "POSITION (accessor 0): 50 elements from byte 0 run past bufferView 0";
+    QTest::newRow("accessor past view")
+        << bytes(past.glb())
+        << "POSITION (accessor 0): 50 elements from byte 0 run past bufferView 0";
     GltfBuilder index;
-    index.primitive({{"POSITION", index.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
-                    index.data(std::vector<std::uint32_t>{0, 1, 7}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR));
-    QTest::newRow("index past vertices") << bytes(index.glb()) << "index 7 at position 2 is past the vertex count 3";
+    index.primitive(
+        {{"POSITION", index.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
+        index.data(std::vector<std::uint32_t>{0, 1, 7}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
+                   TINYGLTF_TYPE_SCALAR));
+    QTest::newRow("index past vertices")
+        << bytes(index.glb()) << "index 7 at position 2 is past the vertex count 3";
     GltfBuilder nan;
     std::vector<float> nanTriangle = kTriangle;
     nanTriangle[4] = std::numeric_limits<float>::quiet_NaN();
-    nan.primitive({{"POSITION", nan.data(nanTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    nan.primitive(
+        {{"POSITION", nan.data(nanTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
     QTest::newRow("nan position") << bytes(nan.glb()) << "POSITION: vertex 1 is not finite";
     GltfBuilder partial;
-    partial.primitive({{"POSITION", partial.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
-                      partial.data(std::vector<std::uint32_t>{0, 1}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR));
-    QTest::newRow("partial triangle") << bytes(partial.glb()) << "2 indices is not a whole number of triangles";
+    partial.primitive(
+        {{"POSITION", partial.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
+        partial.data(std::vector<std::uint32_t>{0, 1}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
+                     TINYGLTF_TYPE_SCALAR));
+    QTest::newRow("partial triangle")
+        << bytes(partial.glb()) << "2 indices is not a whole number of triangles";
     GltfBuilder noPosition;
-    noPosition.primitive({{"NORMAL", noPosition.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    noPosition.primitive({{"NORMAL", noPosition.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                                     TINYGLTF_TYPE_VEC3)}});
     QTest::newRow("no position") << bytes(noPosition.glb()) << "no POSITION attribute";
   }
   void refusesMalformedFiles() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
-    auto decoded = decodeGlb({reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())}, "meshes/hull.glb");
+    auto decoded = decodeGlb(
+        {reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())},
+        "meshes/hull.glb");
     QVERIFY(!decoded);
     const QString message = QString::fromStdString(decoded.error().message);
     QVERIFY2(message.startsWith("meshes/hull.glb: "), qPrintable(message));
@@ -220,7 +267,8 @@ class TestGlbReader : public QObject {
 
   void readsGltfJsonFiles() {
     GltfBuilder b;
-    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    b.primitive(
+        {{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
     QTemporaryDir dir;
     const std::string path = dir.filePath("model.gltf").toStdString();
     tinygltf::TinyGLTF writer;

@@ -3,18 +3,16 @@
 // helpers, and hand-checkable GNM cases (one coefficient, one eye, one joint,
 // an override).
 #include <QtTest/QtTest>
-
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <numbers>
 
-#include <glm/gtc/matrix_transform.hpp>
-
-#include "test_checks.h"
+#include "riglens/core/base/half_float.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/gnm.h"
-#include "riglens/samples/gnm_bake.h"
-#include "riglens/core/base/half_float.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/samples/gnm_bake.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 using namespace riglens::samples;
@@ -40,7 +38,7 @@ GnmBake tinyHead() {
     b.skinWeight.insert(b.skinWeight.end(), {1, 0, 0, 0});
   }
   b.eyePositions = {0, 0, 0, 5, 5, 5};
-  b.eyeWeights = {0, 1, 0, 0,  0, 0, 0, 0};  // vertex 1 rides the left eye
+  b.eyeWeights = {0, 1, 0, 0, 0, 0, 0, 0};  // vertex 1 rides the left eye
   const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   for (int j = 0; j < 4; ++j) b.restWorld.insert(b.restWorld.end(), identity, identity + 16);
   b.faces = {0, 1, 2, 0, 2, 3};
@@ -65,14 +63,16 @@ class TestGnm : public QObject {
   void halfFloatRounding() {
     QCOMPARE(floatToHalf(1.0f), std::uint16_t(0x3c00));
     QCOMPARE(floatToHalf(-2.0f), std::uint16_t(0xc000));
-    QCOMPARE(floatToHalf(65504.0f), std::uint16_t(0x7bff));       // the largest half
-    QCOMPARE(floatToHalf(65520.0f), std::uint16_t(0x7c00));       // rounds up to infinity
-    QCOMPARE(floatToHalf(1.0f + std::ldexp(1.0f, -11)), std::uint16_t(0x3c00));      // tie -> even
-    QCOMPARE(floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), std::uint16_t(0x3c02));  // tie -> even (up)
-    QCOMPARE(floatToHalf(std::ldexp(1.0f, -24)), std::uint16_t(0x0001));             // smallest subnormal
-    QCOMPARE(floatToHalf(std::ldexp(1.0f, -26)), std::uint16_t(0x0000));             // below: zero
+    QCOMPARE(floatToHalf(65504.0f), std::uint16_t(0x7bff));  // the largest half
+    QCOMPARE(floatToHalf(65520.0f), std::uint16_t(0x7c00));  // rounds up to infinity
+    QCOMPARE(floatToHalf(1.0f + std::ldexp(1.0f, -11)), std::uint16_t(0x3c00));  // tie -> even
+    QCOMPARE(floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)),
+             std::uint16_t(0x3c02));                                      // tie -> even (up)
+    QCOMPARE(floatToHalf(std::ldexp(1.0f, -24)), std::uint16_t(0x0001));  // smallest subnormal
+    QCOMPARE(floatToHalf(std::ldexp(1.0f, -26)), std::uint16_t(0x0000));  // below: zero
     QVERIFY(std::isnan(halfToFloat(floatToHalf(std::nanf("")))));
-    for (std::uint32_t h = 0; h < 0x7c00; ++h) QCOMPARE(floatToHalf(halfToFloat(std::uint16_t(h))), std::uint16_t(h));
+    for (std::uint32_t h = 0; h < 0x7c00; ++h)
+      QCOMPARE(floatToHalf(halfToFloat(std::uint16_t(h))), std::uint16_t(h));
   }
 
   void bakeParseRoundTripAndByteIdenticalRepack() {
@@ -108,22 +108,38 @@ class TestGnm : public QObject {
   void refusals_data() {
     QTest::addColumn<QString>("mutation");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("short") << "short" << "file too short";
-    QTest::newRow("magic") << "magic" << "bad magic";
-    QTest::newRow("totalLen") << "truncate" << "does not match the file size";
-    QTest::newRow("header not json") << "header-garbage" << "is not JSON";
-    QTest::newRow("version") << "version" << "/version: 2 is not 1";
-    QTest::newRow("model") << "model" << "/model: 'flame' is not gnm";
-    QTest::newRow("missing blob") << "drop-basisScale" << "required blob basisScale is missing";
-    QTest::newRow("byteLength") << "bytelength" << "byteLength";
-    QTest::newRow("contradicts V") << "neutral-short" << "blob neutral has 9 values, but V*3 needs 12";
-    QTest::newRow("joint list") << "restworld-short" << "J*16 (the joint list)";
-    QTest::newRow("skin joint") << "skin-joint" << "skinIndex names joint 9";
-    QTest::newRow("face vertex") << "face-vertex" << "faces name vertex 7";
-    QTest::newRow("huge counts") << "huge" << "/vertexCount: 1099511627776 is outside [0, ";
-    QTest::newRow("mouth vertex") << "mouth-vertex" << "mouth group lips names vertex 99";
-    QTest::newRow("mouth part") << "mouth-part" << "faceParts names part 3";
-    QTest::newRow("regions") << "regions" << "regions sum to 2";
+    QTest::newRow("short") << "short"
+                           << "file too short";
+    QTest::newRow("magic") << "magic"
+                           << "bad magic";
+    QTest::newRow("totalLen") << "truncate"
+                              << "does not match the file size";
+    QTest::newRow("header not json") << "header-garbage"
+                                     << "is not JSON";
+    QTest::newRow("version") << "version"
+                             << "/version: 2 is not 1";
+    QTest::newRow("model") << "model"
+                           << "/model: 'flame' is not gnm";
+    QTest::newRow("missing blob") << "drop-basisScale"
+                                  << "required blob basisScale is missing";
+    QTest::newRow("byteLength") << "bytelength"
+                                << "byteLength";
+    QTest::newRow("contradicts V") << "neutral-short"
+                                   << "blob neutral has 9 values, but V*3 needs 12";
+    QTest::newRow("joint list") << "restworld-short"
+                                << "J*16 (the joint list)";
+    QTest::newRow("skin joint") << "skin-joint"
+                                << "skinIndex names joint 9";
+    QTest::newRow("face vertex") << "face-vertex"
+                                 << "faces name vertex 7";
+    QTest::newRow("huge counts") << "huge"
+                                 << "/vertexCount: 1099511627776 is outside [0, ";
+    QTest::newRow("mouth vertex") << "mouth-vertex"
+                                  << "mouth group lips names vertex 99";
+    QTest::newRow("mouth part") << "mouth-part"
+                                << "faceParts names part 3";
+    QTest::newRow("regions") << "regions"
+                             << "regions sum to 2";
   }
   void refusals() {
     QFETCH(QString, mutation);
@@ -140,26 +156,42 @@ class TestGnm : public QObject {
     std::vector<std::uint8_t> bytes;
     if (mutation == "version") header["version"] = 2;
     if (mutation == "model") header["model"] = "flame";
-    if (mutation == "drop-basisScale") blobs.erase(std::remove_if(blobs.begin(), blobs.end(), [](auto& b) { return b.name == "basisScale"; }), blobs.end());
-    if (mutation == "neutral-short") blob("neutral") = makeBlob("neutral", DType::F32, {3, 3}, std::vector<float>(9, 0.0f));
-    if (mutation == "restworld-short") blob("restWorld") = makeBlob("restWorld", DType::F32, {3, 4, 4}, std::vector<float>(48, 0.0f));
+    if (mutation == "drop-basisScale")
+      blobs.erase(std::remove_if(blobs.begin(), blobs.end(),
+                                 [](auto& b) { return b.name == "basisScale"; }),
+                  blobs.end());
+    if (mutation == "neutral-short")
+      blob("neutral") = makeBlob("neutral", DType::F32, {3, 3}, std::vector<float>(9, 0.0f));
+    if (mutation == "restworld-short")
+      blob("restWorld") =
+          makeBlob("restWorld", DType::F32, {3, 4, 4}, std::vector<float>(48, 0.0f));
     if (mutation == "skin-joint") {
       auto idx = std::vector<std::uint16_t>(16, 0);
       idx[4] = 9;
       blob("skinIndex") = makeBlob("skinIndex", DType::U16, {4, 4}, idx);
     }
-    if (mutation == "face-vertex") blob("faces") = makeBlob("faces", DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 7});
+    if (mutation == "face-vertex")
+      blob("faces") = makeBlob("faces", DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 7});
     if (mutation == "huge") header["vertexCount"] = std::size_t(1) << 40;
     if (mutation == "regions") {
       using oj = nlohmann::ordered_json;
-      header["headExt"]["regions"] = oj::array({oj::array({"left_eye", 1}), oj::array({"right_eye", 1}), oj::array({"lower_face", 0})});
+      header["headExt"]["regions"] = oj::array(
+          {oj::array({"left_eye", 1}), oj::array({"right_eye", 1}), oj::array({"lower_face", 0})});
     }
     if (mutation.startsWith("mouth")) {
-      blobs.push_back(makeBlob("mouthLips", DType::U32, {2}, std::vector<std::uint32_t>{0, mutation == "mouth-vertex" ? 99u : 1u}));
-      blobs.push_back(makeBlob("mouthFaces", DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));
-      blobs.push_back(makeBlob("mouthParts", DType::U32, {1}, std::vector<std::uint32_t>{mutation == "mouth-part" ? 3u : 1u}));
-      header["mouth"] = {{"groups", {{{"name", "lips"}, {"vertices", "mouthLips"}, {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
-                         {"faces", "mouthFaces"}, {"faceParts", "mouthParts"}};
+      blobs.push_back(
+          makeBlob("mouthLips", DType::U32, {2},
+                   std::vector<std::uint32_t>{0, mutation == "mouth-vertex" ? 99u : 1u}));
+      blobs.push_back(
+          makeBlob("mouthFaces", DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));
+      blobs.push_back(makeBlob("mouthParts", DType::U32, {1},
+                               std::vector<std::uint32_t>{mutation == "mouth-part" ? 3u : 1u}));
+      header["mouth"] = {{"groups",
+                          {{{"name", "lips"},
+                            {"vertices", "mouthLips"},
+                            {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
+                         {"faces", "mouthFaces"},
+                         {"faceParts", "mouthParts"}};
     }
     auto packed = packAosRig(header, blobs);
     QVERIFY(packed);
@@ -178,7 +210,8 @@ class TestGnm : public QObject {
     auto pack = parseAosRig(share(bytes), "head.aosrig");
     QVERIFY2(!pack, qPrintable(mutation));
     const QString message = QString::fromStdString(pack.error().message);
-    QVERIFY2(message.startsWith("head.aosrig: ") && message.contains(expected), qPrintable(message));
+    QVERIFY2(message.startsWith("head.aosrig: ") && message.contains(expected),
+             qPrintable(message));
   }
 
   void headExtHelpers() {
@@ -186,8 +219,10 @@ class TestGnm : public QObject {
     const auto slices = regionSlices(pack.headExt);
     QCOMPARE(slices.at("lower_face").start, 2);
     QCOMPARE(slices.at("lower_face").end, 3);
-    QCOMPARE(headExtNames(pack.headExt),
-             (std::vector<std::string>{"left_eye_000", "right_eye_000", "lower_face_000", "gaze_pitch_l", "gaze_yaw_l", "gaze_pitch_r", "gaze_yaw_r"}));
+    QCOMPARE(
+        headExtNames(pack.headExt),
+        (std::vector<std::string>{"left_eye_000", "right_eye_000", "lower_face_000", "gaze_pitch_l",
+                                  "gaze_yaw_l", "gaze_pitch_r", "gaze_yaw_r"}));
     const std::vector<float> frame{1, 2, 3, 0.1f, 0.2f, 0.3f, 0.4f, 99};
     auto unpacked = unpackHeadExt(frame, pack.headExt);
     QVERIFY(unpacked);
@@ -209,23 +244,28 @@ class TestGnm : public QObject {
     // q = qx(pitch) * qy(yaw): compose with glm and compare.
     const std::array<float, 4> gaze{0.3f, -0.5f, 0.0f, 0.2f};
     const auto q = gazeToEyeRotations(gaze);
-    const glm::dquat expected = glm::angleAxis(0.3, glm::dvec3(1, 0, 0)) * glm::angleAxis(-0.5, glm::dvec3(0, 1, 0));
-    QVERIFY(std::abs(q[0].w - expected.w) < riglens::core::tolerance::kFloatUnit && std::abs(q[0].x - expected.x) < riglens::core::tolerance::kFloatUnit &&
-            std::abs(q[0].y - expected.y) < riglens::core::tolerance::kFloatUnit && std::abs(q[0].z - expected.z) < riglens::core::tolerance::kFloatUnit);
+    const glm::dquat expected =
+        glm::angleAxis(0.3, glm::dvec3(1, 0, 0)) * glm::angleAxis(-0.5, glm::dvec3(0, 1, 0));
+    QVERIFY(std::abs(q[0].w - expected.w) < riglens::core::tolerance::kFloatUnit &&
+            std::abs(q[0].x - expected.x) < riglens::core::tolerance::kFloatUnit &&
+            std::abs(q[0].y - expected.y) < riglens::core::tolerance::kFloatUnit &&
+            std::abs(q[0].z - expected.z) < riglens::core::tolerance::kFloatUnit);
   }
 
   void gazeAtAPoint() {
     // Eyes at (+-0.03, 0, 0): the gaze that looks at a point, rotated onto the
     // rest direction +Z by gazeToEyeRotations, points each eye at it.
     const std::array<float, 6> eyes{0.03f, 0.0f, 0.0f, -0.03f, 0.0f, 0.0f};
-    for (const glm::vec3 target : {glm::vec3(0.2f, -0.1f, 0.5f), glm::vec3(-0.4f, 0.3f, 0.2f), glm::vec3(0.0f, 0.0f, 1.0f)}) {
+    for (const glm::vec3 target : {glm::vec3(0.2f, -0.1f, 0.5f), glm::vec3(-0.4f, 0.3f, 0.2f),
+                                   glm::vec3(0.0f, 0.0f, 1.0f)}) {
       const auto gaze = gazeAt(eyes, target);
       const auto q = gazeToEyeRotations(gaze);
       for (std::size_t e = 0; e < 2; ++e) {
         const glm::dvec3 eye(eyes[e * 3], eyes[e * 3 + 1], eyes[e * 3 + 2]);
         const glm::dvec3 want = glm::normalize(glm::dvec3(target) - eye);
         const glm::dvec3 got = q[e] * glm::dvec3(0, 0, 1);
-        QVERIFY2(glm::length(got - want) < riglens::core::tolerance::kFloatUnit, qPrintable(QString("eye %1: off by %2").arg(e).arg(glm::length(got - want))));
+        QVERIFY2(glm::length(got - want) < riglens::core::tolerance::kFloatUnit,
+                 qPrintable(QString("eye %1: off by %2").arg(e).arg(glm::length(got - want))));
       }
     }
     // Straight ahead of the left eye: no rotation for it; down means pitch > 0, left (+X) yaw > 0.
@@ -246,7 +286,8 @@ class TestGnm : public QObject {
     // +90 deg about +x: (1,0,0) stays; yaw +90 about +y: (1,0,0) -> (0,0,-1).
     auto eye = gnmForward(pack, std::vector<float>{0, 0, 0, 0, float(std::numbers::pi / 2), 0, 0});
     QVERIFY(eye);
-    QVERIFY(std::abs((*eye)[3]) < riglens::core::tolerance::kFloatUnit && std::abs((*eye)[5] + 1) < riglens::core::tolerance::kFloatUnit);
+    QVERIFY(std::abs((*eye)[3]) < riglens::core::tolerance::kFloatUnit &&
+            std::abs((*eye)[5] + 1) < riglens::core::tolerance::kFloatUnit);
     QVERIFY(!gnmForward(pack, std::vector<float>(8, 0.0f)));  // longer than dim: refused
     // Skinning at rest is the identity; one joint moved carries every vertex (all on head).
     auto rest = gnmPose(pack, std::vector<float>{});
@@ -263,10 +304,12 @@ class TestGnm : public QObject {
     // An override: the head turned 90 deg about +y (q = (cos45, 0, sin45, 0)):
     // (1,0,0) -> (0,0,-1); unknown names skipped; no accumulation.
     const double h = std::sqrt(0.5);
-    joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}, {"nobody", glm::dquat(1, 0, 0, 0)}});
+    joints.setJointOverrides(
+        {{"head", glm::dquat(h, 0, h, 0)}, {"nobody", glm::dquat(1, 0, 0, 0)}});
     joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}});
     auto turned = gnmPose(pack, std::vector<float>{}, &joints);
-    QVERIFY(std::abs((*turned)[3]) < riglens::core::tolerance::kFloatUnit && std::abs((*turned)[5] + 1) < riglens::core::tolerance::kFloatUnit);
+    QVERIFY(std::abs((*turned)[3]) < riglens::core::tolerance::kFloatUnit &&
+            std::abs((*turned)[5] + 1) < riglens::core::tolerance::kFloatUnit);
   }
 };
 

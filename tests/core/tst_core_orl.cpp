@@ -1,17 +1,14 @@
 // The ORL deform against a real pack with expected vertices
 // (tests/data/orl/deform-synthetic.json: 5 cases, 1e-4 cm), no accumulation
 // across calls, the pack's refusals, drive modes and shell binding.
-#include <QtTest/QtTest>
-
 #include <QtCore/QFile>
-
+#include <QtTest/QtTest>
 #include <cstring>
-
 #include <nlohmann/json.hpp>
 
-#include "test_checks.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/orl_pack.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 using nlohmann::json;
@@ -26,7 +23,8 @@ class TestOrl : public QObject {
     for (std::size_t v = 0; v < out.size() / 3; ++v) {
       double d2 = 0;
       for (int k = 0; k < 3; ++k) {
-        const double d = out[v * 3 + std::size_t(k)] - expected[v * 3 + std::size_t(k)].get<double>();
+        const double d =
+            out[v * 3 + std::size_t(k)] - expected[v * 3 + std::size_t(k)].get<double>();
         d2 += d * d;
       }
       worst = std::max(worst, std::sqrt(d2));
@@ -37,9 +35,11 @@ class TestOrl : public QObject {
  private slots:
   void initTestCase() {
     QFile file(QStringLiteral(RIGLENS_TEST_DATA_DIR "/orl/deform-synthetic.json"));
-    QVERIFY2(file.open(QIODevice::ReadOnly), "tests/data/orl/deform-synthetic.json is missing from the source tree");
+    QVERIFY2(file.open(QIODevice::ReadOnly),
+             "tests/data/orl/deform-synthetic.json is missing from the source tree");
     m_fixture = json::parse(file.readAll().toStdString());
-    const QByteArray pack = QByteArray::fromBase64(QByteArray::fromStdString(m_fixture["packBase64"].get<std::string>()));
+    const QByteArray pack = QByteArray::fromBase64(
+        QByteArray::fromStdString(m_fixture["packBase64"].get<std::string>()));
     m_bytes.assign(pack.begin(), pack.end());
     QCOMPARE(m_bytes.size(), std::size_t(4200));
   }
@@ -56,14 +56,18 @@ class TestOrl : public QObject {
       auto out = orlDeform(*pack, joints, weights);
       QVERIFY_OK(out);
       const double worst = worstError(*out, c["expected"]);
-      QVERIFY2(worst <= tolerance, qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c["name"])).arg(worst)));
+      QVERIFY2(worst <= tolerance,
+               qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c["name"])).arg(worst)));
       if (c["name"] == "neutral")
-        for (std::size_t i = 0; i < out->size(); ++i) QVERIFY(std::abs((*out)[i] - pack->neutral[i]) < riglens::core::tolerance::kPoseMatrix);
+        for (std::size_t i = 0; i < out->size(); ++i)
+          QVERIFY(std::abs((*out)[i] - pack->neutral[i]) < riglens::core::tolerance::kPoseMatrix);
     }
     // No accumulation: the mixed case twice gives the same vertices.
     const auto& mixed = m_fixture["cases"][4];
-    auto a = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(), mixed["bsOut"].get<std::vector<float>>());
-    auto b = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(), mixed["bsOut"].get<std::vector<float>>());
+    auto a = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(),
+                       mixed["bsOut"].get<std::vector<float>>());
+    auto b = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(),
+                       mixed["bsOut"].get<std::vector<float>>());
     QCOMPARE(*a, *b);
   }
 
@@ -73,7 +77,8 @@ class TestOrl : public QObject {
     QVERIFY(QString::fromStdString(parseOrlPack(bad, "p").error().message).contains("bad magic"));
     auto cut = m_bytes;
     cut.resize(4000);
-    QVERIFY(QString::fromStdString(parseOrlPack(cut, "p").error().message).contains("does not match the file size"));
+    QVERIFY(QString::fromStdString(parseOrlPack(cut, "p").error().message)
+                .contains("does not match the file size"));
     QVERIFY(!parseOrlPack(std::vector<std::uint8_t>(8, 0), "p"));
     auto pack = parseOrlPack(m_bytes, "p");
     QVERIFY(!orlDeform(*pack, std::vector<float>(10, 0.0f), std::vector<float>(8, 0.0f)));

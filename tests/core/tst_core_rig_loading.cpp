@@ -2,18 +2,17 @@
 // legacy auto clips), the malformed-input list for rig.json (each refusal
 // names the file and the JSON pointer), and the warnings that still load.
 #include <QtTest/QtTest>
-
 #include <fstream>
 
-#include "test_checks.h"
 #include "gltf_builder.h"
 #include "reference_math.h"
 #include "rig_fixtures.h"
 #include "riglens/core/base/tolerances.h"
-#include "riglens/core/rig/pose.h"
-#include "riglens/core/rig/skinning.h"
 #include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/rig/skinning.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 namespace fs = std::filesystem;
@@ -121,8 +120,10 @@ class TestRigLoading : public QObject {
     riglens::test::GltfBuilder b;
     const std::vector<float> positions{16, 0, 20, 16, 12, 20, 17, 12, 20};
     b.primitive({{"POSITION", b.data(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
-                 {"JOINTS_0", b.data(std::vector<std::uint16_t>{0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
-                 {"WEIGHTS_0", b.data(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}});
+                 {"JOINTS_0", b.data(std::vector<std::uint16_t>{0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},
+                                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
+                 {"WEIGHTS_0", b.data(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0},
+                                      TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}});
     for (const char* bone : {"hull", "turret", "antenna"}) {
       tinygltf::Node node;
       node.name = bone;
@@ -133,19 +134,22 @@ class TestRigLoading : public QObject {
     b.model.skins.push_back(skin);
     b.model.nodes[0].skin = 0;
     const auto bytes = b.glb();
-    std::ofstream(run / "mesh.glb", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    std::ofstream(run / "mesh.glb", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 
     auto loaded = loadRun(run);
     QVERIFY_OK(loaded);
     QCOMPARE(loaded->kind, RunKind::SkinnedMesh);
     QCOMPARE(loaded->boneParts, (std::vector<int>{0, 1, kNoIndex}));
     QCOMPARE(loaded->warnings.size(), std::size_t(1));  // the antenna bone is no part
-    QVERIFY(QString::fromStdString(loaded->warnings[0].describe()).contains("bone 'antenna' is not a rig part"));
+    QVERIFY(QString::fromStdString(loaded->warnings[0].describe())
+                .contains("bone 'antenna' is not a rig part"));
     const auto worlds = poseRig(loaded->rig, std::vector<double>{1.5707963267948966});
     const auto bones = boneMatrices(*loaded->skin, loaded->boneParts, worlds);
     const PartMesh posed = skinMesh(loaded->meshes[0], *loaded->skin, bones);
     // The turret vertex (16,12,20) turns 90 deg about y through (16,10,16): -> (20,12,16).
-    QVERIFY(std::abs(posed.positions[3] - 20) < riglens::core::tolerance::kPoseMatrix && std::abs(posed.positions[5] - 16) < riglens::core::tolerance::kPoseMatrix);
+    QVERIFY(std::abs(posed.positions[3] - 20) < riglens::core::tolerance::kPoseMatrix &&
+            std::abs(posed.positions[5] - 16) < riglens::core::tolerance::kPoseMatrix);
     QCOMPARE(posed.positions[2], 20.0f);  // the hull vertex stays
   }
 
@@ -168,41 +172,70 @@ class TestRigLoading : public QObject {
   void refusesMalformedRigJson_data() {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("truncated") << R"({"parts": [{"name": "a")" << "rig.json: not valid JSON";
-    QTest::newRow("not an object") << "[1, 2]" << "rig.json: /: expected a JSON object";
-    QTest::newRow("no parts") << R"({"joints": []})" << "/: neither a rig (no 'parts')";
-    QTest::newRow("parts not array") << R"({"parts": {}})" << "/parts: expected an array";
-    QTest::newRow("empty parts") << R"({"parts": []})" << "/parts: the rig has no parts";
-    QTest::newRow("part name not string") << R"({"parts": [{"name": 3}]})" << "/parts/0/name: expected a string";
+    QTest::newRow("truncated") << R"({"parts": [{"name": "a")"
+                               << "rig.json: not valid JSON";
+    QTest::newRow("not an object") << "[1, 2]"
+                                   << "rig.json: /: expected a JSON object";
+    QTest::newRow("no parts") << R"({"joints": []})"
+                              << "/: neither a rig (no 'parts')";
+    QTest::newRow("parts not array") << R"({"parts": {}})"
+                                     << "/parts: expected an array";
+    QTest::newRow("empty parts") << R"({"parts": []})"
+                                 << "/parts: the rig has no parts";
+    QTest::newRow("part name not string") << R"({"parts": [{"name": 3}]})"
+                                          << "/parts/0/name: expected a string";
     QTest::newRow("duplicate part") << R"({"parts": [{"name": "a"}, {"name": "a"}]})"
                                     << "/parts/1/name: duplicate part name 'a' (also /parts/0)";
     QTest::newRow("pivot length") << R"({"parts": [{"name": "a", "pivot": [1, 2]}]})"
                                   << "/parts/0/pivot: expected an array of 3 numbers";
     const QString j = R"({"parts": [{"name": "a"}], "joints": [%1]})";
-    const QString base = R"("name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": -1, "max": 1, "rest": 0, "drive": "caller")";
-    QTest::newRow("duplicate joint") << j.arg("{" + base + "}, {" + base + "}") << "/joints/1/name: duplicate joint name 'j'";
-    QTest::newRow("min > max") << j.arg(R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 2, "max": 1, "drive": "caller"})")
-                               << "/joints/0: min 2 is greater than max 1";
-    QTest::newRow("bad kind") << j.arg(R"({"name": "j", "part": "a", "kind": "twist", "axis": "y", "min": 0, "max": 1, "drive": "caller"})")
-                              << "/joints/0/kind: 'twist' is not one of rotation, translation";
-    QTest::newRow("bad axis") << j.arg(R"({"name": "j", "part": "a", "kind": "rotation", "axis": "w", "min": 0, "max": 1, "drive": "caller"})")
-                              << "/joints/0/axis: 'w' is not one of x, y, z";
-    QTest::newRow("bad drive") << j.arg(R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "max": 1, "drive": "game"})")
-                               << "/joints/0/drive: 'game' is not one of caller, auto";
-    QTest::newRow("non-finite") << j.arg(R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": -1e999, "max": 1, "drive": "caller"})")
-                                << "not valid JSON: number overflow parsing '-1e999'";
-    QTest::newRow("missing max") << j.arg(R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "drive": "caller"})")
-                                 << "/joints/0: missing required key 'max'";
-    const QString a = R"({"parts": [{"name": "a"}], "joints": [{)" + base + R"(}], "animations": [%1]})";
-    QTest::newRow("keys out of order") << a.arg(R"({"name": "x", "periodMs": 100, "tracks": [{"joint": "j", "keyframes": [{"tMs": 50, "value": 0}, {"tMs": 10, "value": 1}]}]})")
-                                       << "/animations/0/tracks/0/keyframes/1/tMs: keys are not in time order";
-    QTest::newRow("bad interp") << a.arg(R"({"name": "x", "periodMs": 100, "tracks": [{"joint": "j", "keyframes": [{"tMs": 0, "value": 0, "interp": "smooth"}]}]})")
-                                << "/animations/0/tracks/0/keyframes/0/interp: 'smooth' is not one of constant, linear";
-    QTest::newRow("handle length") << a.arg(R"({"name": "x", "periodMs": 100, "tracks": [{"joint": "j", "keyframes": [{"tMs": 0, "value": 0, "outHandle": [1]}]}]})")
-                                   << "/outHandle: expected an array of 2 numbers";
-    QTest::newRow("negative period") << a.arg(R"({"name": "x", "periodMs": -5})") << "/animations/0/periodMs: period is negative";
-    QTest::newRow("duplicate animation") << a.arg(R"({"name": "x", "periodMs": 5}, {"name": "x", "periodMs": 5})")
-                                         << "/animations/1/name: duplicate animation name 'x'";
+    const QString base =
+        R"("name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": -1, "max": 1, "rest": 0, "drive": "caller")";
+    QTest::newRow("duplicate joint")
+        << j.arg("{" + base + "}, {" + base + "}") << "/joints/1/name: duplicate joint name 'j'";
+    QTest::newRow("min > max")
+        << j.arg(
+               R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 2, "max": 1, "drive": "caller"})")
+        << "/joints/0: min 2 is greater than max 1";
+    QTest::newRow("bad kind")
+        << j.arg(
+               R"({"name": "j", "part": "a", "kind": "twist", "axis": "y", "min": 0, "max": 1, "drive": "caller"})")
+        << "/joints/0/kind: 'twist' is not one of rotation, translation";
+    QTest::newRow("bad axis")
+        << j.arg(
+               R"({"name": "j", "part": "a", "kind": "rotation", "axis": "w", "min": 0, "max": 1, "drive": "caller"})")
+        << "/joints/0/axis: 'w' is not one of x, y, z";
+    QTest::newRow("bad drive")
+        << j.arg(
+               R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "max": 1, "drive": "game"})")
+        << "/joints/0/drive: 'game' is not one of caller, auto";
+    QTest::newRow("non-finite")
+        << j.arg(
+               R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": -1e999, "max": 1, "drive": "caller"})")
+        << "not valid JSON: number overflow parsing '-1e999'";
+    QTest::newRow("missing max")
+        << j.arg(
+               R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "drive": "caller"})")
+        << "/joints/0: missing required key 'max'";
+    const QString a =
+        R"({"parts": [{"name": "a"}], "joints": [{)" + base + R"(}], "animations": [%1]})";
+    QTest::newRow("keys out of order")
+        << a.arg(
+               R"({"name": "x", "periodMs": 100, "tracks": [{"joint": "j", "keyframes": [{"tMs": 50, "value": 0}, {"tMs": 10, "value": 1}]}]})")
+        << "/animations/0/tracks/0/keyframes/1/tMs: keys are not in time order";
+    QTest::newRow("bad interp")
+        << a.arg(
+               R"({"name": "x", "periodMs": 100, "tracks": [{"joint": "j", "keyframes": [{"tMs": 0, "value": 0, "interp": "smooth"}]}]})")
+        << "/animations/0/tracks/0/keyframes/0/interp: 'smooth' is not one of constant, linear";
+    QTest::newRow("handle length")
+        << a.arg(
+               R"({"name": "x", "periodMs": 100, "tracks": [{"joint": "j", "keyframes": [{"tMs": 0, "value": 0, "outHandle": [1]}]}]})")
+        << "/outHandle: expected an array of 2 numbers";
+    QTest::newRow("negative period") << a.arg(R"({"name": "x", "periodMs": -5})")
+                                     << "/animations/0/periodMs: period is negative";
+    QTest::newRow("duplicate animation")
+        << a.arg(R"({"name": "x", "periodMs": 5}, {"name": "x", "periodMs": 5})")
+        << "/animations/1/name: duplicate animation name 'x'";
   }
 
   void refusesMalformedRigJson() {
@@ -213,13 +246,15 @@ class TestRigLoading : public QObject {
     auto loaded = loadRun(run / "rig.json");
     QVERIFY(!loaded);
     const QString message = QString::fromStdString(loaded.error().message);
-    QVERIFY2(message.startsWith(QString::fromStdString((run / "rig.json").string())), qPrintable(message));
+    QVERIFY2(message.startsWith(QString::fromStdString((run / "rig.json").string())),
+             qPrintable(message));
     QVERIFY2(message.contains(expected), qPrintable(message));
   }
 
   void warnsButLoads() {
     const fs::path run = root() / "warned";
-    writeText(run / "rig.json", R"({"parts": [{"name": "a", "parent": "ghost"}, {"name": "b", "parent": "a"}],
+    writeText(run / "rig.json",
+              R"({"parts": [{"name": "a", "parent": "ghost"}, {"name": "b", "parent": "a"}],
       "joints": [{"name": "j", "part": "nope", "kind": "rotation", "axis": "y", "min": -1, "max": 1, "rest": 2, "drive": "caller"},
                  {"name": "k", "part": "a", "kind": "rotation", "axis": "y", "min": -1, "max": 1, "rest": 0, "drive": "auto"}],
       "animations": [{"name": "x", "periodMs": 100, "joints": ["k", "zzz"],
@@ -233,16 +268,17 @@ class TestRigLoading : public QObject {
     QStringList all;
     for (const auto& d : loaded->warnings) all << QString::fromStdString(d.describe());
     const QString text = all.join('\n');
-    for (const char* expected : {"/parts/0/parent: parent 'ghost' does not exist",
-                                 "/joints/0/part: unknown part 'nope'; the joint moves nothing",
-                                 "/joints/0/rest: rest 2 is outside [-1, 1]; posed clamped to 1",
-                                 "/animations/0/joints/1: unknown joint 'zzz'",
-                                 "/animations/0/tracks/0/joint: unknown joint 'missing'; the track is ignored",
-                                 "/animations/0/tracks/1/keyframes/1/tMs: key at 150 ms is outside 0..100 ms",
-                                 "/parts/1: part 'b':", "b.glb: no such file",
-                                 "/jionts: unknown key 'jionts'; ignored",
-                                 "/animations/0/tracks/1/keyframes/1/ease: unknown key 'ease'; ignored"})
-      QVERIFY2(text.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\n--- got:\n") + text));
+    for (const char* expected :
+         {"/parts/0/parent: parent 'ghost' does not exist",
+          "/joints/0/part: unknown part 'nope'; the joint moves nothing",
+          "/joints/0/rest: rest 2 is outside [-1, 1]; posed clamped to 1",
+          "/animations/0/joints/1: unknown joint 'zzz'",
+          "/animations/0/tracks/0/joint: unknown joint 'missing'; the track is ignored",
+          "/animations/0/tracks/1/keyframes/1/tMs: key at 150 ms is outside 0..100 ms",
+          "/parts/1: part 'b':", "b.glb: no such file", "/jionts: unknown key 'jionts'; ignored",
+          "/animations/0/tracks/1/keyframes/1/ease: unknown key 'ease'; ignored"})
+      QVERIFY2(text.contains(QString::fromUtf8(expected)),
+               qPrintable(expected + QString("\n--- got:\n") + text));
     QVERIFY(loaded->meshes[1].empty());
     QCOMPARE(loaded->meshes[0].vertexCount(), std::size_t(3));
     // Severity and subject, for the Problems panel: the missing mesh is an
@@ -250,7 +286,8 @@ class TestRigLoading : public QObject {
     bool meshError = false, jointNamed = false;
     for (const auto& d : loaded->warnings) {
       meshError |= d.severity == Severity::Error && d.part == "b" && d.pointer == "/parts/1";
-      jointNamed |= d.pointer == "/joints/0/part" && d.joint == "j" && d.severity == Severity::Warning;
+      jointNamed |=
+          d.pointer == "/joints/0/part" && d.joint == "j" && d.severity == Severity::Warning;
     }
     QVERIFY(meshError && jointNamed);
   }
@@ -259,15 +296,20 @@ class TestRigLoading : public QObject {
     const fs::path run = makeTankRun("escape");
     fs::remove(run / "rig.json");
     writeMesh(triangleMesh(9), root() / "outside.glb");
-    writeText(run / "run.json", std::string(R"({"voxel": {"rig": )") + kTankRig +
-                                    R"(, "parts": [{"name": "hull", "mesh": "../outside.glb"}, {"name": "turret", "mesh": "/etc/passwd"}]}})");
+    writeText(
+        run / "run.json",
+        std::string(R"({"voxel": {"rig": )") + kTankRig +
+            R"(, "parts": [{"name": "hull", "mesh": "../outside.glb"}, {"name": "turret", "mesh": "/etc/passwd"}]}})");
     auto loaded = loadRun(run / "run.json");
     QVERIFY_OK(loaded);
     QVERIFY(loaded->meshes[0].empty());
     QVERIFY(loaded->meshes[1].empty());
     QCOMPARE(loaded->warnings.size(), std::size_t(2));
-    QVERIFY(QString::fromStdString(loaded->warnings[0].describe()).contains("/voxel/parts/0/mesh: mesh of part 'hull': '../outside.glb' escapes the run folder"));
-    QVERIFY(QString::fromStdString(loaded->warnings[1].describe()).contains("'/etc/passwd' is absolute"));
+    QVERIFY(QString::fromStdString(loaded->warnings[0].describe())
+                .contains("/voxel/parts/0/mesh: mesh of part 'hull': '../outside.glb' escapes the "
+                          "run folder"));
+    QVERIFY(QString::fromStdString(loaded->warnings[1].describe())
+                .contains("'/etc/passwd' is absolute"));
     QVERIFY(!resolveInside("run", "meshes/../../x.glb", "m"));
     QVERIFY(resolveInside("run", "meshes/../meshes/x.glb", "m"));
   }
@@ -277,7 +319,8 @@ class TestRigLoading : public QObject {
     fs::create_directories(root() / "empty");
     auto empty = loadRun(root() / "empty");
     QVERIFY(!empty);
-    QVERIFY(QString::fromStdString(empty.error().message).contains("needs rig.json, run.json or mesh.glb"));
+    QVERIFY(QString::fromStdString(empty.error().message)
+                .contains("needs rig.json, run.json or mesh.glb"));
     writeText(root() / "other.json", R"({"hello": 1})");
     auto other = loadRun(root() / "other.json");
     QVERIFY(!other);
@@ -285,7 +328,8 @@ class TestRigLoading : public QObject {
     writeText(root() / "rec.json", R"({"voxel": {"model": {}}})");
     auto rec = loadRun(root() / "rec.json");
     QVERIFY(!rec);
-    QVERIFY(QString::fromStdString(rec.error().message).contains("/voxel/rig: the run record holds no produced rig"));
+    QVERIFY(QString::fromStdString(rec.error().message)
+                .contains("/voxel/rig: the run record holds no produced rig"));
   }
 };
 

@@ -12,7 +12,8 @@ namespace {
 const QString kNodeDir = QStringLiteral(RIGLENS_INTEROP_NODE_DIR);
 
 bool packagesInstalled(std::string* error) {
-  if (QFileInfo::exists(kNodeDir + "/node_modules/gltf-validator") && QFileInfo::exists(kNodeDir + "/node_modules/three"))
+  if (QFileInfo::exists(kNodeDir + "/node_modules/gltf-validator") &&
+      QFileInfo::exists(kNodeDir + "/node_modules/three"))
     return true;
   *error = "the interop node packages are not installed in " + kNodeDir.toStdString() +
            ": run tools/setup.sh --tests (npm ci there)";
@@ -23,8 +24,10 @@ bool runNode(const QStringList& args, QByteArray* out, std::string* error) {
   QProcess node;
   node.setWorkingDirectory(kNodeDir);
   node.start(QStringLiteral(RIGLENS_NODE), args);
-  if (!node.waitForFinished(180000) || node.exitStatus() != QProcess::NormalExit || node.exitCode() != 0) {
-    *error = "node " + args.join(' ').toStdString() + " failed: " + node.readAllStandardError().toStdString();
+  if (!node.waitForFinished(180000) || node.exitStatus() != QProcess::NormalExit ||
+      node.exitCode() != 0) {
+    *error = "node " + args.join(' ').toStdString() +
+             " failed: " + node.readAllStandardError().toStdString();
     return false;
   }
   *out = node.readAllStandardOutput();
@@ -37,7 +40,9 @@ ValidatorReport validateGltf(const std::string& file) {
   ValidatorReport report;
   if (!packagesInstalled(&report.messages)) return report;
   QByteArray out;
-  if (!runNode({kNodeDir + "/validate_gltf.mjs", QString::fromStdString(file)}, &out, &report.messages)) return report;
+  if (!runNode({kNodeDir + "/validate_gltf.mjs", QString::fromStdString(file)}, &out,
+               &report.messages))
+    return report;
   const auto json = nlohmann::json::parse(out.toStdString(), nullptr, false);
   if (!json.is_object()) {
     report.messages = "unreadable validator output: " + out.toStdString();

@@ -2,10 +2,9 @@
 // RIGLENS_INTEROP_NODE_DIR) and reading their JSON answers.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace riglens::test {
 

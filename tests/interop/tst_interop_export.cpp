@@ -7,20 +7,17 @@
 //   caller joint through interface.json reproduces `riglens-cli pose --set`;
 // - Assimp: node names and hierarchy, mesh and animation counts;
 // - the engine's own loader: triangle counts and colours unchanged.
-#include <QtTest/QtTest>
-
-#include <QtCore/QProcess>
-
-#include <algorithm>
-#include <array>
-#include <filesystem>
-#include <fstream>
-
-#include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 #include <tiny_gltf.h>
 
-#include "test_checks.h"
+#include <QtCore/QProcess>
+#include <QtTest/QtTest>
+#include <algorithm>
+#include <array>
+#include <assimp/Importer.hpp>
+#include <filesystem>
+#include <fstream>
+
 #include "interop_clients.h"
 #include "riglens/core/export/export_plan.h"
 #include "riglens/core/export/gltf_export.h"
@@ -29,6 +26,7 @@
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/samples/sample_runs.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 using namespace riglens::samples;
@@ -58,9 +56,11 @@ std::map<std::string, std::vector<float>> bakedGeometry(const fs::path& glb) {
   if (!loader.LoadBinaryFromFile(&model, &err, &warn, glb.string())) return out;
   for (const auto& node : model.nodes) {
     if (node.mesh < 0) continue;
-    const auto& acc = model.accessors[model.meshes[node.mesh].primitives[0].attributes.at("POSITION")];
+    const auto& acc =
+        model.accessors[model.meshes[node.mesh].primitives[0].attributes.at("POSITION")];
     const auto& view = model.bufferViews[acc.bufferView];
-    const float* data = reinterpret_cast<const float*>(model.buffers[view.buffer].data.data() + view.byteOffset + acc.byteOffset);
+    const float* data = reinterpret_cast<const float*>(model.buffers[view.buffer].data.data() +
+                                                       view.byteOffset + acc.byteOffset);
     out[node.name].assign(data, data + acc.count * 3);
   }
   return out;
@@ -73,8 +73,9 @@ glm::dmat4 matrixFrom(const json& elements) {
 }
 
 // Largest distance between three's placement and the engine's, over every vertex.
-double worstVertexError(const LoadedRun& run, const std::map<std::string, std::vector<float>>& baked,
-                        const json& worlds, const std::vector<glm::mat4>& engineWorlds) {
+double worstVertexError(const LoadedRun& run,
+                        const std::map<std::string, std::vector<float>>& baked, const json& worlds,
+                        const std::vector<glm::mat4>& engineWorlds) {
   double worst = 0;
   for (std::size_t p = 0; p < run.meshes.size(); ++p) {
     const auto& mesh = run.meshes[p];
@@ -85,8 +86,10 @@ double worstVertexError(const LoadedRun& run, const std::map<std::string, std::v
     const glm::dmat4 three = matrixFrom(worlds[name]);
     const glm::dmat4 engine(engineWorlds[p]);
     for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
-      const glm::dvec4 a = three * glm::dvec4(geometry->second[v * 3], geometry->second[v * 3 + 1], geometry->second[v * 3 + 2], 1);
-      const glm::dvec4 b = engine * glm::dvec4(mesh.positions[v * 3], mesh.positions[v * 3 + 1], mesh.positions[v * 3 + 2], 1);
+      const glm::dvec4 a = three * glm::dvec4(geometry->second[v * 3], geometry->second[v * 3 + 1],
+                                              geometry->second[v * 3 + 2], 1);
+      const glm::dvec4 b = engine * glm::dvec4(mesh.positions[v * 3], mesh.positions[v * 3 + 1],
+                                               mesh.positions[v * 3 + 2], 1);
       worst = std::max(worst, glm::length(glm::dvec3(a - b)));
     }
   }
@@ -102,7 +105,8 @@ CliRun cli(const QStringList& args) {
   QProcess process;
   process.start(QStringLiteral(RIGLENS_CLI_EXE), args);
   process.waitForFinished(120000);
-  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()), QString::fromUtf8(process.readAllStandardError())};
+  return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
+          QString::fromUtf8(process.readAllStandardError())};
 }
 
 }  // namespace
@@ -114,7 +118,8 @@ class TestInteropExport : public QObject {
 
  private slots:
   void initTestCase() {
-    for (const auto& name : bundledSampleNames()) QVERIFY(writeSampleRun(*makeSampleRun(name), root() / "runs" / name));
+    for (const auto& name : bundledSampleNames())
+      QVERIFY(writeSampleRun(*makeSampleRun(name), root() / "runs" / name));
     fs::create_directories(root() / "out");
   }
 
@@ -143,8 +148,13 @@ class TestInteropExport : public QObject {
     // Every clip at 24 times over its period, the clip alone (as a glTF
     // engine plays one animation): the engine poses the same clip with no
     // caller values and no autoPlay layer underneath.
-    json request = {{"glb", glb.string()}, {"interface", report->interfacePath.string()}, {"evaluations", json::array()}};
-    struct Expected { int clip; double timeMs; };
+    json request = {{"glb", glb.string()},
+                    {"interface", report->interfacePath.string()},
+                    {"evaluations", json::array()}};
+    struct Expected {
+      int clip;
+      double timeMs;
+    };
     std::vector<Expected> expectations;
     for (std::size_t a = 0; a < run->rig.animations().size(); ++a) {
       const auto& anim = run->rig.animations()[a];
@@ -162,24 +172,32 @@ class TestInteropExport : public QObject {
     QVERIFY(!baked.empty());
     const double tolerance = 1e-4 * modelSize(*run);
     for (std::size_t e = 0; e < expectations.size(); ++e) {
-      const auto values = layeredJointValues(run->rig, {}, 0, false, expectations[e].clip, expectations[e].timeMs);
+      const auto values =
+          layeredJointValues(run->rig, {}, 0, false, expectations[e].clip, expectations[e].timeMs);
       const auto worlds = poseRig(run->rig, values);
-      const double worst = worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
-      QVERIFY2(worst <= tolerance, qPrintable(QString("%1 at %2 ms: %3 > %4")
-                                                  .arg(QString::fromStdString(run->rig.animations()[expectations[e].clip].name))
-                                                  .arg(expectations[e].timeMs).arg(worst).arg(tolerance)));
+      const double worst =
+          worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
+      QVERIFY2(worst <= tolerance,
+               qPrintable(QString("%1 at %2 ms: %3 > %4")
+                              .arg(QString::fromStdString(
+                                  run->rig.animations()[expectations[e].clip].name))
+                              .arg(expectations[e].timeMs)
+                              .arg(worst)
+                              .arg(tolerance)));
     }
   }
 
   void interfaceDrivesReproduceCliPose_data() {
     QTest::addColumn<QString>("sample");
-    for (const auto& name : bundledSampleNames()) QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    for (const auto& name : bundledSampleNames())
+      QTest::newRow(name.c_str()) << QString::fromStdString(name);
   }
   void interfaceDrivesReproduceCliPose() {
     QFETCH(QString, sample);
     const fs::path runPath = root() / "runs" / sample.toStdString();
     const fs::path glb = root() / "out" / (sample.toStdString() + "-drive.glb");
-    const CliRun exported = cli({"export", QString::fromStdString(runPath.string()), "--out", QString::fromStdString(glb.string())});
+    const CliRun exported = cli({"export", QString::fromStdString(runPath.string()), "--out",
+                                 QString::fromStdString(glb.string())});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const fs::path ifacePath = root() / "out" / (sample.toStdString() + "-drive.interface.json");
     std::ifstream ifaceFile(ifacePath);
@@ -191,13 +209,17 @@ class TestInteropExport : public QObject {
     std::vector<std::vector<std::pair<std::string, double>>> drives;
     for (const auto& j : iface["joints"]) {
       const double lo = j["min"], hi = j["max"];
-      for (double f : {0.0, 1.0, 0.37}) drives.push_back({{j["name"].get<std::string>(), lo + (hi - lo) * f}});
+      for (double f : {0.0, 1.0, 0.37})
+        drives.push_back({{j["name"].get<std::string>(), lo + (hi - lo) * f}});
     }
     std::vector<std::pair<std::string, double>> all;
-    for (const auto& j : iface["joints"]) all.emplace_back(j["name"].get<std::string>(), 0.8 * double(j["max"]) + 0.2 * double(j["min"]));
+    for (const auto& j : iface["joints"])
+      all.emplace_back(j["name"].get<std::string>(),
+                       0.8 * double(j["max"]) + 0.2 * double(j["min"]));
     drives.push_back(all);
 
-    json request = {{"glb", glb.string()}, {"interface", ifacePath.string()}, {"evaluations", json::array()}};
+    json request = {
+        {"glb", glb.string()}, {"interface", ifacePath.string()}, {"evaluations", json::array()}};
     for (const auto& drive : drives) {
       json d = json::object();
       for (const auto& [name, value] : drive) d[name] = value;
@@ -210,7 +232,9 @@ class TestInteropExport : public QObject {
     const double tolerance = 1e-4 * modelSize(*run);
     for (std::size_t e = 0; e < drives.size(); ++e) {
       QStringList args{"pose", QString::fromStdString(runPath.string()), "--json"};
-      for (const auto& [name, value] : drives[e]) args << "--set" << QString("%1=%2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 17);
+      for (const auto& [name, value] : drives[e])
+        args << "--set"
+             << QString("%1=%2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 17);
       const CliRun pose = cli(args);
       QVERIFY2(pose.exitCode == 0, qPrintable(pose.err));
       const json doc = json::parse(pose.out.toStdString());
@@ -220,8 +244,10 @@ class TestInteropExport : public QObject {
         for (int k = 0; k < 16; ++k) m[k / 4][k % 4] = part["world"][k].get<float>();
         worlds.push_back(m);
       }
-      const double worst = worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
-      QVERIFY2(worst <= tolerance, qPrintable(QString("drive %1: %2 > %3").arg(e).arg(worst).arg(tolerance)));
+      const double worst =
+          worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
+      QVERIFY2(worst <= tolerance,
+               qPrintable(QString("drive %1: %2 > %3").arg(e).arg(worst).arg(tolerance)));
     }
   }
 
@@ -259,11 +285,13 @@ class TestInteropExport : public QObject {
       std::vector<std::array<float, 3>> before, after;
       for (const auto& m : run->meshes) {
         triangles += m.triangleCount();
-        for (std::size_t v = 0; v < m.vertexCount(); ++v) before.push_back({m.colors[v * 3], m.colors[v * 3 + 1], m.colors[v * 3 + 2]});
+        for (std::size_t v = 0; v < m.vertexCount(); ++v)
+          before.push_back({m.colors[v * 3], m.colors[v * 3 + 1], m.colors[v * 3 + 2]});
       }
       QCOMPARE(back->meshes[0].triangleCount(), triangles);
       const auto& m = back->meshes[0];
-      for (std::size_t v = 0; v < m.vertexCount(); ++v) after.push_back({m.colors[v * 3], m.colors[v * 3 + 1], m.colors[v * 3 + 2]});
+      for (std::size_t v = 0; v < m.vertexCount(); ++v)
+        after.push_back({m.colors[v * 3], m.colors[v * 3 + 1], m.colors[v * 3 + 2]});
       std::sort(before.begin(), before.end());
       std::sort(after.begin(), after.end());
       QVERIFY(before == after);
@@ -286,7 +314,8 @@ class TestInteropExport : public QObject {
     // A rig whose only part is a socket: a node with extras.socket, no buffers.
     const fs::path socketDir = root() / "socket";
     fs::create_directories(socketDir / "meshes");
-    std::ofstream(socketDir / "rig.json") << R"({"parts":[{"name":"muzzle","pivot":[0,0,0]}],"joints":[]})";
+    std::ofstream(socketDir / "rig.json")
+        << R"({"parts":[{"name":"muzzle","pivot":[0,0,0]}],"joints":[]})";
     QVERIFY(writePartGlb(PartMesh{}, socketDir / "meshes" / "muzzle.glb"));
     auto socketRun = loadRun(socketDir);
     QVERIFY(socketRun);
@@ -301,7 +330,8 @@ class TestInteropExport : public QObject {
     }
     // Nothing temporary is left beside the outputs.
     for (const auto& entry : fs::directory_iterator(root() / "out"))
-      QVERIFY2(entry.path().filename().string().find("tmp") == std::string::npos, entry.path().c_str());
+      QVERIFY2(entry.path().filename().string().find("tmp") == std::string::npos,
+               entry.path().c_str());
   }
 };
 

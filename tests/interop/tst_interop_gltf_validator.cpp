@@ -3,7 +3,6 @@
 // reported as broken, which proves the validator really ran.
 #include <QtTest/QtTest>
 
-
 #include "interop_clients.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/gltf/glb_writer.h"
@@ -52,7 +51,9 @@ class TestInteropGltfValidator : public QObject {
     const QString path = m_dir.filePath("truncated.glb");
     QVERIFY(writeFileAtomically(path.toStdString(), bytes));
     const auto report = riglens::test::validateGltf(path.toStdString());
-    QVERIFY2(report.errors > 0, qPrintable(QString("errors=%1 %2").arg(report.errors).arg(QString::fromStdString(report.messages))));
+    QVERIFY2(report.errors > 0, qPrintable(QString("errors=%1 %2")
+                                               .arg(report.errors)
+                                               .arg(QString::fromStdString(report.messages))));
   }
 };
 

@@ -3,17 +3,16 @@
 // check of which part a pixel shows.
 #pragma once
 
+#include <QtGui/QImage>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <QtGui/QImage>
-
 #include "riglens/core/base/tolerances.h"
-#include "riglens/core/view/orbit_camera.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/device/rhi_device.h"
 #include "riglens/render/rig/frame_builder.h"
 
@@ -35,7 +34,8 @@ std::vector<glm::mat4> posedWorlds(const core::LoadedRun& run, const Pose& pose)
 core::OrbitCamera defaultCamera(const core::LoadedRun& run);
 
 struct GoldenTolerance {
-  int channel = core::tolerance::kGoldenChannel;  // |actual - golden| per 8-bit channel still counted as equal
+  int channel = core::tolerance::kGoldenChannel;  // |actual - golden| per 8-bit channel still
+                                                  // counted as equal
   double maxDifferingFraction = core::tolerance::kGoldenDifferingFraction;  // of all pixels
 };
 
@@ -52,7 +52,8 @@ int nearestTint(QRgb pixel, const std::vector<glm::vec3>& tints);
 // For each part with geometry: a point on it that the camera sees (ray cast
 // against every posed triangle), projected to pixel coordinates (top row
 // first); nullopt when no sampled point of the part is visible.
-std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds,
+std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
+                                                     const std::vector<glm::mat4>& worlds,
                                                      const core::OrbitCamera& camera, QSize size);
 
 // The offscreen device a render test draws on, its name logged; null with

@@ -4,41 +4,39 @@
 // debug lift's slots (centres, covariances, colours, cleared slots), with N
 // not a multiple of the workgroup.
 #include <QtTest/QtTest>
-
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 #include <optional>
 #include <random>
 
-#include <glm/gtc/constants.hpp>
-#include <glm/gtc/matrix_transform.hpp>
-
-#include "test_checks.h"
-#include "riglens/samples/character_sample.h"
+#include "render_checks.h"
 #include "riglens/core/base/color.h"
-#include "riglens/core/character/debug_lift.h"
-#include "riglens/core/character/gnm.h"
-#include "riglens/samples/gnm_bake.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/character_scene.h"
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/character/gnm.h"
 #include "riglens/core/rig/scene_bounds.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/character_splats.h"
-#include "riglens/render/device/drawable_stack.h"
-#include "riglens/render/rig/rig_renderer.h"
 #include "riglens/render/character/gpu_character.h"
-#include "riglens/render/splat/gpu_sort.h"
+#include "riglens/render/device/drawable_stack.h"
 #include "riglens/render/device/offscreen_canvas.h"
-#include "riglens/render/splat/splat_renderer.h"
-#include "render_checks.h"
-#include "riglens/core/splats/gaussian_ply.h"
-#include "riglens/samples/gaussian_samples.h"
-#include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/device/rhi_device.h"
+#include "riglens/render/parity/character_splats_on_gpu.h"
+#include "riglens/render/parity/lift_on_gpu.h"
 #include "riglens/render/parity/shader_layouts.h"
 #include "riglens/render/parity/sort_on_gpu.h"
-#include "riglens/render/parity/lift_on_gpu.h"
-#include "riglens/render/parity/character_splats_on_gpu.h"
+#include "riglens/render/rig/rig_renderer.h"
+#include "riglens/render/splat/gpu_sort.h"
+#include "riglens/render/splat/splat_renderer.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/samples/gnm_bake.h"
+#include "test_checks.h"
 
 using namespace riglens;
 
@@ -47,12 +45,15 @@ namespace {
 constexpr double kPoseToleranceMetres = core::tolerance::kGnmGpuMetres;
 
 core::AosRigPack parse(std::vector<std::uint8_t> bytes) {
-  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes)), "pack");
+  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes)),
+                                "pack");
   if (!pack) qFatal("%s", pack.error().message.c_str());
   return std::move(pack).value();
 }
 
-core::AosRigPack syntheticFullHead() { return parse(*samples::bakeAosRig(samples::syntheticGnmHead(17821, 383, 3))); }
+core::AosRigPack syntheticFullHead() {
+  return parse(*samples::bakeAosRig(samples::syntheticGnmHead(17821, 383, 3)));
+}
 
 double worst(const std::vector<float>& a, const std::vector<float>& b) {
   double w = 0;
@@ -82,31 +83,37 @@ class TestRenderCharacter : public QObject {
     std::vector<float> controls(57, 0.0f);
     controls[3] = 0.8f;
     controls[25] = -0.4f;
-    controls[53] = 0.15f;   // left pitch
-    controls[56] = -0.2f;   // right yaw
+    controls[53] = 0.15f;  // left pitch
+    controls[56] = -0.2f;  // right yaw
     core::GnmJointState joints(pack);
-    joints.setJointOverrides({{"jaw", glm::angleAxis(0.25, glm::dvec3(1, 0, 0))}, {"head", glm::angleAxis(0.1, glm::dvec3(0, 1, 0))}});
+    joints.setJointOverrides({{"jaw", glm::angleAxis(0.25, glm::dvec3(1, 0, 0))},
+                              {"head", glm::angleAxis(0.1, glm::dvec3(0, 1, 0))}});
     auto cpu = core::gnmPose(pack, controls, &joints);
     auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls, &joints);
     QVERIFY_OK(gpu);
     const double err = worst(*cpu, *gpu);
     QVERIFY2(err <= kPoseToleranceMetres, qPrintable(QString::number(err)));
-    QVERIFY(worst(*cpu, std::vector<float>(pack.neutral.data(), pack.neutral.data() + cpu->size())) > riglens::core::tolerance::kMoved);  // it moved
+    QVERIFY(
+        worst(*cpu, std::vector<float>(pack.neutral.data(), pack.neutral.data() + cpu->size())) >
+        riglens::core::tolerance::kMoved);  // it moved
   }
 
   void gnmOnAFullSizeHeadDenseAndSparse() {
     const core::AosRigPack pack = syntheticFullHead();
     for (int active : {383, 30, 0}) {
       std::vector<float> controls(387, 0.0f);
-      for (int i = 0; i < active; ++i) controls[std::size_t(i * 383 / active)] = 0.7f - 0.01f * float(i % 50);
+      for (int i = 0; i < active; ++i)
+        controls[std::size_t(i * 383 / active)] = 0.7f - 0.01f * float(i % 50);
       controls[384] = 0.2f;
       auto cpu = core::gnmPose(pack, controls);
       auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls);
       QVERIFY_OK(gpu);
       const double err = worst(*cpu, *gpu);
-      QVERIFY2(err <= kPoseToleranceMetres, qPrintable(QString("%1 active: %2").arg(active).arg(err)));
+      QVERIFY2(err <= kPoseToleranceMetres,
+               qPrintable(QString("%1 active: %2").arg(active).arg(err)));
     }
-    QVERIFY(!render::gnmPoseOnGpu(*m_device, pack, std::vector<float>(400, 0.0f)));  // longer than dim
+    QVERIFY(
+        !render::gnmPoseOnGpu(*m_device, pack, std::vector<float>(400, 0.0f)));  // longer than dim
   }
 
   void liftMatchesTheCpuReference() {
@@ -115,12 +122,14 @@ class TestRenderCharacter : public QObject {
     const std::uint32_t vertices = 1000;  // not a multiple of 64
     std::vector<float> positions(vertices * 3);
     for (auto& p : positions) p = u(rng);
-    const core::FitTransform fit = core::fitVertsTransform(positions, std::nullopt, {0.1f, 0.2f, 0.3f});
+    const core::FitTransform fit =
+        core::fitVertsTransform(positions, std::nullopt, {0.1f, 0.2f, 0.3f});
     positions[7 * 3 + 1] = std::nanf("");  // not finite: their slots are cleared
     positions[9 * 3 + 2] = INFINITY;
     std::vector<std::uint32_t> tints(vertices);
     for (auto& t : tints) t = core::packRgba(0.5f + u(rng), 0.5f + u(rng), 0.5f + u(rng));
-    for (auto shading : {core::LiftShading::Tint, core::LiftShading::Normal, core::LiftShading::Flat}) {
+    for (auto shading :
+         {core::LiftShading::Tint, core::LiftShading::Normal, core::LiftShading::Flat}) {
       core::DebugLiftParams params;
       params.vertexCount = vertices;
       params.slotOffset = 37;
@@ -131,24 +140,35 @@ class TestRenderCharacter : public QObject {
       params.opacity = 0.8f;
       params.centroid = fit.centroid;
       core::SplatSink initial(1200);
-      std::fill(initial.color.begin(), initial.color.end(), 0x12345678u);  // untouched slots keep this
+      std::fill(initial.color.begin(), initial.color.end(),
+                0x12345678u);  // untouched slots keep this
       core::SplatSink cpu = initial;
       core::debugLiftCpu(params, positions, tints, cpu);
       auto gpu = render::debugLiftOnGpu(*m_device, params, positions, tints, initial);
       QVERIFY_OK(gpu);
       for (std::size_t s = 0; s < 1200; ++s) {
         for (int k = 0; k < 4; ++k) {
-          QVERIFY2(std::abs(cpu.center[s * 4 + std::size_t(k)] - gpu->center[s * 4 + std::size_t(k)]) <= riglens::core::tolerance::kFloatUnit, qPrintable(QString("%1 %2: %3 vs %4").arg(s).arg(k).arg(cpu.center[s * 4 + std::size_t(k)]).arg(gpu->center[s * 4 + std::size_t(k)])));
-          QCOMPARE(gpu->covarianceA[s * 4 + std::size_t(k)], cpu.covarianceA[s * 4 + std::size_t(k)]);
-          QCOMPARE(gpu->covarianceB[s * 4 + std::size_t(k)], cpu.covarianceB[s * 4 + std::size_t(k)]);
+          QVERIFY2(
+              std::abs(cpu.center[s * 4 + std::size_t(k)] - gpu->center[s * 4 + std::size_t(k)]) <=
+                  riglens::core::tolerance::kFloatUnit,
+              qPrintable(QString("%1 %2: %3 vs %4")
+                             .arg(s)
+                             .arg(k)
+                             .arg(cpu.center[s * 4 + std::size_t(k)])
+                             .arg(gpu->center[s * 4 + std::size_t(k)])));
+          QCOMPARE(gpu->covarianceA[s * 4 + std::size_t(k)],
+                   cpu.covarianceA[s * 4 + std::size_t(k)]);
+          QCOMPARE(gpu->covarianceB[s * 4 + std::size_t(k)],
+                   cpu.covarianceB[s * 4 + std::size_t(k)]);
         }
         // Colours: exact, except one 8-bit step where a normal component sits on a rounding edge.
         const auto a = core::unpackRgba(cpu.color[s]), b = core::unpackRgba(gpu->color[s]);
-        for (int k = 0; k < 4; ++k) QVERIFY2(std::abs(a[k] - b[k]) <= 1.0f / 255.0f + 1e-6f, qPrintable(QString::number(s)));
+        for (int k = 0; k < 4; ++k)
+          QVERIFY2(std::abs(a[k] - b[k]) <= 1.0f / 255.0f + 1e-6f, qPrintable(QString::number(s)));
       }
-      QCOMPARE(gpu->color[0], 0x12345678u);        // before the branch's range
-      QCOMPARE(gpu->color[37 + 7], 0u);            // a NaN vertex: cleared
-      QCOMPARE(gpu->color[37 + 1050], 0u);         // past the vertex count: cleared
+      QCOMPARE(gpu->color[0], 0x12345678u);  // before the branch's range
+      QCOMPARE(gpu->color[37 + 7], 0u);      // a NaN vertex: cleared
+      QCOMPARE(gpu->color[37 + 1050], 0u);   // past the vertex count: cleared
       QCOMPARE(gpu->center[(37 + 1050) * 4 + 3], 1.0f);
       QCOMPARE(gpu->color[37 + 1100], 0x12345678u);  // past the slot range: untouched
     }
@@ -165,7 +185,8 @@ class TestRenderCharacter : public QObject {
     QFETCH(int, count);
     QFETCH(int, distinct);
     std::mt19937 rng{std::uint32_t(count)};
-    std::vector<std::uint32_t> keys(static_cast<std::size_t>(count)), values(static_cast<std::size_t>(count));
+    std::vector<std::uint32_t> keys(static_cast<std::size_t>(count)),
+        values(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
       keys[std::size_t(i)] = distinct > 0 ? rng() % std::uint32_t(distinct) : rng();
       values[std::size_t(i)] = std::uint32_t(i);
@@ -174,9 +195,11 @@ class TestRenderCharacter : public QObject {
     QVERIFY_OK(sorted);
     // The CPU reference: a stable sort of the indices by key.
     std::vector<std::uint32_t> order(values);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
     QCOMPARE(sorted->second, order);
-    for (int i = 0; i < count; ++i) QCOMPARE(sorted->first[std::size_t(i)], keys[order[std::size_t(i)]]);
+    for (int i = 0; i < count; ++i)
+      QCOMPARE(sorted->first[std::size_t(i)], keys[order[std::size_t(i)]]);
   }
 
   void gaussianSceneGolden() {
@@ -227,7 +250,8 @@ class TestRenderCharacter : public QObject {
     g.opacityLogit = 12.0f;
     const std::array<float, 3> want{0.5f, 0.25f, 0.75f};
     for (int k = 0; k < 3; ++k) g.dc[std::size_t(k)] = float((want[std::size_t(k)] - 0.5) / kShC0);
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(std::vector<core::RawGaussian>{g}), "one.ply");
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(std::vector<core::RawGaussian>{g}),
+                                        "one.ply");
     QVERIFY_OK(cloud);
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
     QVERIFY(canvas);
@@ -243,7 +267,8 @@ class TestRenderCharacter : public QObject {
     const int got[3] = {centre.red(), centre.green(), centre.blue()};
     for (int k = 0; k < 3; ++k) {
       const double expected = 255.0 * (0.99 * double(want[std::size_t(k)]) + 0.01 * double(bg[k]));
-      QVERIFY2(std::abs(got[k] - expected) <= 2.0, qPrintable(QString("channel %1: %2, expected %3").arg(k).arg(got[k]).arg(expected)));
+      QVERIFY2(std::abs(got[k] - expected) <= 2.0,
+               qPrintable(QString("channel %1: %2, expected %3").arg(k).arg(got[k]).arg(expected)));
     }
   }
 
@@ -251,7 +276,8 @@ class TestRenderCharacter : public QObject {
     // The owner's sphere around the torus: a view that cannot see it skips
     // projection, sort and quads (background only); looking back draws it as
     // before from the order kept for that view.
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(2000)), "torus.ply");
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(2000)),
+                                        "torus.ply");
     QVERIFY(cloud);
     const core::Bounds bounds = core::cloudBounds(*cloud);
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(96, 96));
@@ -276,7 +302,8 @@ class TestRenderCharacter : public QObject {
     QCOMPARE(renderer.culledFrames(), std::size_t(1));
     QCOMPARE(renderer.sortedFrames(), std::size_t(1));
     for (int y = 0; y < empty->height(); ++y)
-      for (int x = 0; x < empty->width(); ++x) QCOMPARE(QColor(empty->pixel(x, y)).name(), QStringLiteral("#20262e"));
+      for (int x = 0; x < empty->width(); ++x)
+        QCOMPARE(QColor(empty->pixel(x, y)).name(), QStringLiteral("#20262e"));
     auto again = (*canvas)->render(renderer, state);
     QVERIFY(again);
     QCOMPARE(renderer.sortedFrames(), std::size_t(1));  // the order for this view still holds
@@ -309,12 +336,15 @@ class TestRenderCharacter : public QObject {
     auto canvas = render::OffscreenCanvas::create(*m_device, size);
     QVERIFY(canvas);
     std::optional<core::OrbitCamera> camera;
-    render::CharacterRenderer chained(*m_device);  // one renderer across every frame, as the app keeps it
+    render::CharacterRenderer chained(
+        *m_device);  // one renderer across every frame, as the app keeps it
     chained.setPack(pack);
     std::size_t frames = 0;
     for (const render::CharacterTint tint : render::kAllCharacterTints) {
       QImage neutral;
-      for (const auto& [name, controls] : {std::pair<const char*, std::vector<float>>{"neutral", {}}, {"expression", expression}}) {
+      for (const auto& [name, controls] :
+           {std::pair<const char*, std::vector<float>>{"neutral", {}},
+            {"expression", expression}}) {
         auto cloud = render::characterSplatsOnGpu(*m_device, *pack, controls, {tint, 0.002f});
         QVERIFY_OK(cloud);
         if (!camera) {
@@ -323,16 +353,22 @@ class TestRenderCharacter : public QObject {
           const core::Bounds bounds = core::cloudBounds(*cloud);
           auto rest = core::characterRestBounds(*pack);
           QVERIFY(rest);
-          // The pose tolerance carried through the fit's scale, with a factor 2 for float rounding in the lift.
-          const float allowed = 2 * float(kPoseToleranceMetres) * core::fitVertsTransform({pack->neutral.data(), pack->vertexCount * 3}).scale;
-          QVERIFY(glm::all(glm::lessThanEqual(glm::abs(rest->min - bounds.min), glm::vec3(allowed))));
-          QVERIFY(glm::all(glm::lessThanEqual(glm::abs(rest->max - bounds.max), glm::vec3(allowed))));
+          // The pose tolerance carried through the fit's scale, with a factor 2 for float rounding
+          // in the lift.
+          const float allowed =
+              2 * float(kPoseToleranceMetres) *
+              core::fitVertsTransform({pack->neutral.data(), pack->vertexCount * 3}).scale;
+          QVERIFY(
+              glm::all(glm::lessThanEqual(glm::abs(rest->min - bounds.min), glm::vec3(allowed))));
+          QVERIFY(
+              glm::all(glm::lessThanEqual(glm::abs(rest->max - bounds.max), glm::vec3(allowed))));
           camera.emplace();
           camera->frame(bounds);
           camera->setAngles(20, 10);
         }
         const render::FrameState state = render::cameraFrameState(*camera, 1.0f);
-        const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
+        const QString golden =
+            QString("character-%1-%2").arg(render::characterTintName(tint), name);
 
         render::SplatRenderer renderer(*m_device);
         renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
@@ -355,14 +391,18 @@ class TestRenderCharacter : public QObject {
         if (neutral.isNull()) {
           neutral = *image;
         } else {
-          // The expression is visible: over 1% of pixels change, twice what the golden tolerance forgives.
+          // The expression is visible: over 1% of pixels change, twice what the golden tolerance
+          // forgives.
           int changed = 0;
           for (int y = 0; y < size.height(); ++y)
             for (int x = 0; x < size.width(); ++x) {
               const QColor a(neutral.pixel(x, y)), b(image->pixel(x, y));
-              changed += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) > 24;
+              changed += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                             std::abs(a.blue() - b.blue()) >
+                         24;
             }
-          QVERIFY2(changed > size.width() * size.height() / 100, qPrintable(golden + QString(": only %1 pixels changed").arg(changed)));
+          QVERIFY2(changed > size.width() * size.height() / 100,
+                   qPrintable(golden + QString(": only %1 pixels changed").arg(changed)));
         }
       }
     }
@@ -388,7 +428,8 @@ class TestRenderCharacter : public QObject {
     QVERIFY(named("GNM basis (fp16)") >= pack->basisHalf.size() * 2);
     QCOMPARE(named("sink centres"), pack->vertexCount * 16);
     QVERIFY(named("sort keys A") >= pack->vertexCount * 4);
-    QCOMPARE(named("lift positions"), std::size_t(0));  // the lift reads the GNM pass's buffer, none of its own
+    QCOMPARE(named("lift positions"),
+             std::size_t(0));  // the lift reads the GNM pass's buffer, none of its own
   }
 
   void refusesWhatItCannotDraw() {
@@ -433,14 +474,17 @@ class TestRenderCharacter : public QObject {
     const core::Bounds bounds = core::posedBounds(*run, worlds);
     const glm::vec3 centre = bounds.center();
     const glm::vec3 towards = centre - camera.eye();
-    const QPoint pixel(size.width() / 2, size.height() / 2);  // the camera looks at the framed centre
+    const QPoint pixel(size.width() / 2,
+                       size.height() / 2);  // the camera looks at the framed centre
     auto canvas = render::OffscreenCanvas::create(*m_device, size);
     QVERIFY(canvas);
     render::RigRenderer voxels(*m_device);
     voxels.setModel(run);
     auto tankOnly = (*canvas)->render(voxels, state);
     QVERIFY(tankOnly);
-    QVERIFY(QColor(tankOnly->pixel(pixel)) != QColor::fromRgbF(state.background.r, state.background.g, state.background.b));  // the tank is there
+    QVERIFY(QColor(tankOnly->pixel(pixel)) !=
+            QColor::fromRgbF(state.background.r, state.background.g,
+                             state.background.b));  // the tank is there
     const auto cloudAt = [&](glm::vec3 p) {
       core::GaussianCloud cloud;
       cloud.count = 1;
@@ -457,7 +501,8 @@ class TestRenderCharacter : public QObject {
       auto splatOnly = (*canvas)->render(splats, state);
       QVERIFY(splatOnly);
       const QColor alone(splatOnly->pixel(pixel));
-      QVERIFY2(alone.red() > 200 && alone.green() < 80, qPrintable(alone.name()));  // magenta covers the pixel
+      QVERIFY2(alone.red() > 200 && alone.green() < 80,
+               qPrintable(alone.name()));  // magenta covers the pixel
       render::DrawableStack both{&voxels, &splats};
       auto composite = (*canvas)->render(both, state);
       QVERIFY(composite);

@@ -4,17 +4,16 @@
 // and Vulkan have different line rasterisation rules, so 1-pixel grid lines
 // land on different pixels; the model itself must agree.
 #include <QtTest/QtTest>
-
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "test_checks.h"
 #include "render_checks.h"
-#include "riglens/core/rig/skinning.h"
 #include "riglens/core/base/tolerances.h"
-#include "riglens/render/rig/frame_builder.h"
-#include "riglens/render/parity/skin_mesh_on_gpu.h"
+#include "riglens/core/rig/skinning.h"
 #include "riglens/render/device/offscreen_canvas.h"
+#include "riglens/render/parity/skin_mesh_on_gpu.h"
+#include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
+#include "test_checks.h"
 #include "test_paths.h"
 
 using namespace riglens;
@@ -61,7 +60,8 @@ class TestRenderOpenGL : public QObject {
       for (int y = 0; y < 256; ++y)
         for (int x = 0; x < 256; ++x) {
           const QRgb a = image->pixel(x, y), b = reference->pixel(x, y);
-          differing += std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))}) > 12;
+          differing += std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                                 std::abs(qBlue(a) - qBlue(b))}) > 12;
         }
       QVERIFY2(differing <= 256 * 256 / 100, qPrintable(QString::number(differing)));
     }
@@ -69,7 +69,8 @@ class TestRenderOpenGL : public QObject {
     render::ViewSettings view;
     view.tint = core::TintMode::Part;
     view.showGrid = view.showAxes = false;
-    auto parts = (*canvas)->render(renderer, render::buildFrameState(*run, worlds, camera, 1.0f, view));
+    auto parts =
+        (*canvas)->render(renderer, render::buildFrameState(*run, worlds, camera, 1.0f, view));
     QVERIFY(parts);
     const auto pixels = test::visiblePartPixels(*run, worlds, camera, QSize(256, 256));
     const auto tints = core::partTints(run->rig);
@@ -93,7 +94,8 @@ class TestRenderOpenGL : public QObject {
     auto gpu = render::skinMeshOnGpu(*m_device, mesh, skin, bones);
     QVERIFY_OK(gpu);
     for (std::size_t i = 0; i < cpu.positions.size(); ++i)
-      QVERIFY(std::abs(gpu->positions[i] - cpu.positions[i]) <= core::tolerance::kGpuCpuRelative * std::max(1.0f, std::abs(cpu.positions[i])));
+      QVERIFY(std::abs(gpu->positions[i] - cpu.positions[i]) <=
+              core::tolerance::kGpuCpuRelative * std::max(1.0f, std::abs(cpu.positions[i])));
   }
 
   void cleanupTestCase() { m_device.reset(); }

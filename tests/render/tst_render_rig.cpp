@@ -4,18 +4,17 @@
 // against the CPU reference, shader layouts against reflection, and the
 // memory report.
 #include <QtTest/QtTest>
-
 #include <cmath>
 
-#include "test_checks.h"
 #include "render_checks.h"
-#include "riglens/core/rig/skinning.h"
 #include "riglens/core/base/tolerances.h"
-#include "riglens/render/rig/frame_builder.h"
-#include "riglens/render/parity/skin_mesh_on_gpu.h"
+#include "riglens/core/rig/skinning.h"
 #include "riglens/render/device/offscreen_canvas.h"
-#include "riglens/render/rig/rig_renderer.h"
 #include "riglens/render/parity/shader_layouts.h"
+#include "riglens/render/parity/skin_mesh_on_gpu.h"
+#include "riglens/render/rig/frame_builder.h"
+#include "riglens/render/rig/rig_renderer.h"
+#include "test_checks.h"
 #include "test_paths.h"
 
 using namespace riglens;
@@ -35,8 +34,9 @@ const std::map<std::string, Pose>& tankPoses() {
 }
 
 const std::map<std::string, Pose>& walkerPoses() {
-  static const std::map<std::string, Pose> poses{
-      {"rest", {}}, {"walk250", {{{"head_yaw", 0.5}}, "walk", 250}}, {"walk600", {{}, "walk", 600}}};
+  static const std::map<std::string, Pose> poses{{"rest", {}},
+                                                 {"walk250", {{{"head_yaw", 0.5}}, "walk", 250}},
+                                                 {"walk600", {{}, "walk", 600}}};
   return poses;
 }
 
@@ -47,13 +47,16 @@ class TestRenderRig : public QObject {
   std::unique_ptr<render::RhiDevice> m_device;
 
   QImage draw(std::shared_ptr<const core::LoadedRun> run, const std::vector<glm::mat4>& worlds,
-              const render::ViewSettings& view, QSize size = kGoldenSize, const core::OrbitCamera* cam = nullptr) {
+              const render::ViewSettings& view, QSize size = kGoldenSize,
+              const core::OrbitCamera* cam = nullptr) {
     auto canvas = render::OffscreenCanvas::create(*m_device, size);
     if (!canvas) qFatal("%s", canvas.error().message.c_str());
     render::RigRenderer renderer(*m_device);
     renderer.setModel(run);
     const core::OrbitCamera camera = cam ? *cam : test::defaultCamera(*run);
-    auto image = (*canvas)->render(renderer, render::buildFrameState(*run, worlds, camera, float(size.width()) / float(size.height()), view));
+    auto image = (*canvas)->render(
+        renderer, render::buildFrameState(*run, worlds, camera,
+                                          float(size.width()) / float(size.height()), view));
     if (!image) qFatal("%s", image.error().message.c_str());
     return *image;
   }
@@ -76,10 +79,12 @@ class TestRenderRig : public QObject {
     QTest::addColumn<QString>("tint");
     for (const auto& [pose, _] : tankPoses())
       for (const char* tint : {"color", "part", "joint", "normals", "wireframe", "sockets"})
-        QTest::newRow(qPrintable(QString("tank-cubes-%1-%2").arg(pose.c_str(), tint))) << "tank-cubes" << QString(pose.c_str()) << QString(tint);
+        QTest::newRow(qPrintable(QString("tank-cubes-%1-%2").arg(pose.c_str(), tint)))
+            << "tank-cubes" << QString(pose.c_str()) << QString(tint);
     for (const auto& [pose, _] : walkerPoses())
       for (const char* tint : {"color", "part"})
-        QTest::newRow(qPrintable(QString("walker-smooth-%1-%2").arg(pose.c_str(), tint))) << "walker-smooth" << QString(pose.c_str()) << QString(tint);
+        QTest::newRow(qPrintable(QString("walker-smooth-%1-%2").arg(pose.c_str(), tint)))
+            << "walker-smooth" << QString(pose.c_str()) << QString(tint);
   }
   void goldenImages() {
     QFETCH(QString, sample);
@@ -90,7 +95,8 @@ class TestRenderRig : public QObject {
     render::ViewSettings view;
     QVERIFY(core::parseTintMode(tint.toStdString(), &view.tint));
     const QImage image = draw(run, test::posedWorlds(*run, poses.at(pose.toStdString())), view);
-    const QString problem = test::compareWithGolden(image, QString("%1-%2-%3").arg(sample, pose, tint), kGolden);
+    const QString problem =
+        test::compareWithGolden(image, QString("%1-%2-%3").arg(sample, pose, tint), kGolden);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 
@@ -103,7 +109,8 @@ class TestRenderRig : public QObject {
   void partTintShowsEachPartWhereTheCoreProjectsIt() {
     QFETCH(QString, sample);
     auto run = test::sampleRun(sample.toStdString());
-    const Pose pose = sample.startsWith("tank") ? tankPoses().at("aim") : walkerPoses().at("walk250");
+    const Pose pose =
+        sample.startsWith("tank") ? tankPoses().at("aim") : walkerPoses().at("walk250");
     const auto worlds = test::posedWorlds(*run, pose);
     render::ViewSettings view;
     view.tint = core::TintMode::Part;
@@ -120,7 +127,9 @@ class TestRenderRig : public QObject {
       const int seen = test::nearestTint(image.pixel(*pixels[p]), tints);
       QVERIFY2(seen == int(p), qPrintable(QString("part %1 at (%2,%3) shows part %4")
                                               .arg(QString::fromStdString(run->rig.parts()[p].name))
-                                              .arg(pixels[p]->x()).arg(pixels[p]->y()).arg(seen)));
+                                              .arg(pixels[p]->x())
+                                              .arg(pixels[p]->y())
+                                              .arg(seen)));
       ++checked;
     }
     QVERIFY2(checked >= 4, qPrintable(QString::number(checked)));
@@ -148,9 +157,11 @@ class TestRenderRig : public QObject {
           bool interior = true;
           for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx)
-              interior &= test::nearestTint(parts.pixel(std::clamp(x + dx, 0, parts.width() - 1), std::clamp(y + dy, 0, parts.height() - 1)), tints) ==
-                          test::nearestTint(parts.pixel(x, y), tints);
-          if (interior && test::nearestTint(parts.pixel(x, y), tints) != view.highlightPart) ++elsewhere;
+              interior &= test::nearestTint(parts.pixel(std::clamp(x + dx, 0, parts.width() - 1),
+                                                        std::clamp(y + dy, 0, parts.height() - 1)),
+                                            tints) == test::nearestTint(parts.pixel(x, y), tints);
+          if (interior && test::nearestTint(parts.pixel(x, y), tints) != view.highlightPart)
+            ++elsewhere;
         }
     QVERIFY2(changed > 200, qPrintable(QString::number(changed)));
     QVERIFY2(elsewhere == 0, qPrintable(QString::number(elsewhere)));
@@ -166,8 +177,10 @@ class TestRenderRig : public QObject {
     render::ViewSettings view;
     view.tint = core::TintMode::Sockets;
     const QImage image = draw(run, worlds, view, kGoldenSize, &camera);
-    const glm::vec4 clip = camera.projection(1.0f) * camera.view() * glm::vec4(state.sockets[0].position, 1.0f);
-    const QPoint centre(int((clip.x / clip.w * 0.5f + 0.5f) * 256), int((0.5f - clip.y / clip.w * 0.5f) * 256));
+    const glm::vec4 clip =
+        camera.projection(1.0f) * camera.view() * glm::vec4(state.sockets[0].position, 1.0f);
+    const QPoint centre(int((clip.x / clip.w * 0.5f + 0.5f) * 256),
+                        int((0.5f - clip.y / clip.w * 0.5f) * 256));
     int magenta = 0;
     for (int y = centre.y() - 8; y <= centre.y() + 8; ++y)
       for (int x = centre.x() - 8; x <= centre.x() + 8; ++x) {
@@ -196,8 +209,10 @@ class TestRenderRig : public QObject {
       const int parent = tank->rig.parts()[p].parent;
       for (std::size_t v = 0; v < m.vertexCount(); ++v) {
         const bool blend = v % 3 == 0 && parent >= 0;
-        skinned.skin->joints.insert(skinned.skin->joints.end(), {std::uint32_t(p), std::uint32_t(blend ? parent : 0), 0, 0});
-        skinned.skin->weights.insert(skinned.skin->weights.end(), {blend ? 0.5f : 1.0f, blend ? 0.5f : 0.0f, 0, 0});
+        skinned.skin->joints.insert(skinned.skin->joints.end(),
+                                    {std::uint32_t(p), std::uint32_t(blend ? parent : 0), 0, 0});
+        skinned.skin->weights.insert(skinned.skin->weights.end(),
+                                     {blend ? 0.5f : 1.0f, blend ? 0.5f : 0.0f, 0, 0});
       }
       skinned.skin->boneNames.push_back(tank->rig.parts()[p].name);
       skinned.boneParts.push_back(int(p));
@@ -211,9 +226,12 @@ class TestRenderRig : public QObject {
     QVERIFY_OK(gpu);
     float worst = 0;
     for (std::size_t i = 0; i < cpu.positions.size(); ++i)
-      worst = std::max(worst, std::abs(gpu->positions[i] - cpu.positions[i]) / std::max(1.0f, std::abs(cpu.positions[i])));
+      worst = std::max(worst, std::abs(gpu->positions[i] - cpu.positions[i]) /
+                                  std::max(1.0f, std::abs(cpu.positions[i])));
     QVERIFY2(worst <= core::tolerance::kGpuCpuRelative, qPrintable(QString::number(worst)));
-    for (std::size_t i = 0; i < cpu.normals.size(); ++i) QVERIFY(std::abs(gpu->normals[i] - cpu.normals[i]) <= riglens::core::tolerance::kGpuCpuRelative);
+    for (std::size_t i = 0; i < cpu.normals.size(); ++i)
+      QVERIFY(std::abs(gpu->normals[i] - cpu.normals[i]) <=
+              riglens::core::tolerance::kGpuCpuRelative);
 
     // Drawn through the renderer's own skinning pass, the skinned tank matches
     // the CPU-skinned one drawn as a static mesh.
@@ -228,13 +246,15 @@ class TestRenderRig : public QObject {
     view.showGrid = view.showAxes = false;
     const QImage a = draw(skinnedRun, worlds, view, kGoldenSize, &camera);
     const std::vector<glm::mat4> identity{glm::mat4(1.0f)};
-    const QImage b = draw(std::make_shared<const core::LoadedRun>(cpuSkinned), identity, view, kGoldenSize, &camera);
+    const QImage b = draw(std::make_shared<const core::LoadedRun>(cpuSkinned), identity, view,
+                          kGoldenSize, &camera);
     a.save(test::outputPath("skinned-gpu.png"));
     int differing = 0;
     for (int y = 0; y < a.height(); ++y)
       for (int x = 0; x < a.width(); ++x) {
         const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-        differing += std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))}) > 2;
+        differing += std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                               std::abs(qBlue(p) - qBlue(q))}) > 2;
       }
     QVERIFY2(differing <= 20, qPrintable(QString::number(differing)));
   }
@@ -246,14 +266,16 @@ class TestRenderRig : public QObject {
     render::RigRenderer renderer(*m_device);
     renderer.setModel(run);
     const auto worlds = test::posedWorlds(*run, {});
-    QVERIFY((*canvas)->render(renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, {})));
+    QVERIFY((*canvas)->render(
+        renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, {})));
     const render::MemoryReport report = renderer.memoryReport();
     QCOMPARE(report.parts.size(), run->meshes.size());
     std::size_t vertexBytes = 0, indexBytes = 0;
     for (std::size_t p = 0; p < run->meshes.size(); ++p) {
       const auto& m = run->meshes[p];
       QCOMPARE(report.parts[p].name, run->rig.parts()[p].name);
-      QCOMPARE(report.parts[p].vertexBytes, (m.positions.size() + m.normals.size() + m.colors.size()) * sizeof(float));
+      QCOMPARE(report.parts[p].vertexBytes,
+               (m.positions.size() + m.normals.size() + m.colors.size()) * sizeof(float));
       QCOMPARE(report.parts[p].indexBytes, m.indices.size() * sizeof(std::uint32_t));
       vertexBytes += report.parts[p].vertexBytes;
       indexBytes += report.parts[p].indexBytes;
@@ -266,7 +288,8 @@ class TestRenderRig : public QObject {
     // Wireframe buffers are built on demand and then counted.
     render::ViewSettings wire;
     wire.tint = core::TintMode::Wireframe;
-    QVERIFY((*canvas)->render(renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, wire)));
+    QVERIFY((*canvas)->render(
+        renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, wire)));
     QVERIFY(renderer.memoryReport().vertexBytes > vertexBytes);
   }
 

@@ -2,21 +2,19 @@
 // machines): a compute dispatch checked against its CPU reference, and an
 // offscreen draw read back and checked pixel by pixel.
 #include <QtTest/QtTest>
-
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <random>
 
-#include <glm/gtc/matrix_transform.hpp>
-
+#include "render_checks.h"
 #include "riglens/core/base/point_transform.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
-#include "riglens/samples/sample_runs.h"
-#include "riglens/core/base/tolerances.h"
-#include "riglens/render/parity/transform_points_on_gpu.h"
-#include "riglens/render/parity/draw_triangles_offscreen.h"
 #include "riglens/render/device/rhi_device.h"
-#include "render_checks.h"
+#include "riglens/render/parity/draw_triangles_offscreen.h"
+#include "riglens/render/parity/transform_points_on_gpu.h"
+#include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
 
 using namespace riglens;
@@ -80,13 +78,13 @@ class TestRenderSmoke : public QObject {
     };
     const QColor clear(32, 40, 48);
     auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(64, 64), triangle,
-                                                        glm::mat4(1.0f), clear);
+                                                       glm::mat4(1.0f), clear);
     QVERIFY2(image.hasValue(), image ? "" : image.error().message.c_str());
     image->save(test::outputPath("render_smoke_triangle.png"));
     QCOMPARE(image->size(), QSize(64, 64));
     const int tol = core::tolerance::kColorChannel;
-    QVERIFY(colorNear(image->pixel(1, 1), clear, tol));      // top-left: background
-    QVERIFY(colorNear(image->pixel(62, 62), clear, tol));    // bottom-right: background
+    QVERIFY(colorNear(image->pixel(1, 1), clear, tol));    // top-left: background
+    QVERIFY(colorNear(image->pixel(62, 62), clear, tol));  // bottom-right: background
     const QRgb nearApex = image->pixel(32, 10);
     QVERIFY2(qRed(nearApex) > 180 && qGreen(nearApex) < 60 && qBlue(nearApex) < 60,
              qPrintable(QColor(nearApex).name()));
@@ -114,15 +112,19 @@ class TestRenderSmoke : public QObject {
     for (std::size_t p = 0; p < run->meshes.size(); ++p) {
       const auto& mesh = run->meshes[p];
       for (std::uint32_t index : mesh.indices) {
-        const glm::vec4 v = worlds[p] * glm::vec4(mesh.positions[index * 3], mesh.positions[index * 3 + 1],
-                                                  mesh.positions[index * 3 + 2], 1.0f);
-        vertices.push_back({v.x, v.y, v.z, mesh.colors[index * 3], mesh.colors[index * 3 + 1], mesh.colors[index * 3 + 2]});
+        const glm::vec4 v =
+            worlds[p] * glm::vec4(mesh.positions[index * 3], mesh.positions[index * 3 + 1],
+                                  mesh.positions[index * 3 + 2], 1.0f);
+        vertices.push_back({v.x, v.y, v.z, mesh.colors[index * 3], mesh.colors[index * 3 + 1],
+                            mesh.colors[index * 3 + 2]});
       }
     }
-    const glm::mat4 view = glm::lookAt(glm::vec3(60, 45, 70), glm::vec3(16, 8, 20), glm::vec3(0, 1, 0));
+    const glm::mat4 view =
+        glm::lookAt(glm::vec3(60, 45, 70), glm::vec3(16, 8, 20), glm::vec3(0, 1, 0));
     const glm::mat4 proj = glm::perspective(glm::radians(40.0f), 1.0f, 1.0f, 500.0f);
     const QColor clear(32, 38, 46);
-    auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(256, 256), vertices, proj * view, clear);
+    auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(256, 256), vertices,
+                                                       proj * view, clear);
     QVERIFY2(image.hasValue(), image ? "" : image.error().message.c_str());
     image->save(test::outputPath("render_smoke_tank.png"));
     int covered = 0;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/mat4x4.hpp>
 
@@ -14,8 +13,8 @@ namespace riglens::test {
 // y of the cubic Bezier (0,0) p1 p2 (1,1)-style curve through arbitrary
 // control points at the parameter where x == t, by Newton's method with a
 // bisection fallback, in double precision.
-inline double bezierAtX(double x0, double y0, double x1, double y1, double x2, double y2, double x3, double y3,
-                        double t) {
+inline double bezierAtX(double x0, double y0, double x1, double y1, double x2, double y2, double x3,
+                        double y3, double t) {
   const auto bx = [&](double s) {
     const double u = 1 - s;
     return u * u * u * x0 + 3 * u * u * s * x1 + 3 * u * s * s * x2 + s * s * s * x3;
@@ -36,10 +35,18 @@ inline double bezierAtX(double x0, double y0, double x1, double y1, double x2, d
 
 // The contract's rotations built with glm::rotate: x mirrored (positive
 // pitch elevates a +z-forward part).
-inline glm::dmat4 rotX(double a) { return glm::rotate(glm::dmat4(1.0), -a, glm::dvec3(1, 0, 0)); }
-inline glm::dmat4 rotY(double a) { return glm::rotate(glm::dmat4(1.0), a, glm::dvec3(0, 1, 0)); }
-inline glm::dmat4 rotZ(double a) { return glm::rotate(glm::dmat4(1.0), a, glm::dvec3(0, 0, 1)); }
-inline glm::dmat4 trans(double x, double y, double z) { return glm::translate(glm::dmat4(1.0), glm::dvec3(x, y, z)); }
+inline glm::dmat4 rotX(double a) {
+  return glm::rotate(glm::dmat4(1.0), -a, glm::dvec3(1, 0, 0));
+}
+inline glm::dmat4 rotY(double a) {
+  return glm::rotate(glm::dmat4(1.0), a, glm::dvec3(0, 1, 0));
+}
+inline glm::dmat4 rotZ(double a) {
+  return glm::rotate(glm::dmat4(1.0), a, glm::dvec3(0, 0, 1));
+}
+inline glm::dmat4 trans(double x, double y, double z) {
+  return glm::translate(glm::dmat4(1.0), glm::dvec3(x, y, z));
+}
 inline glm::dmat4 aboutPivot(const glm::dmat4& r, double x, double y, double z) {
   return trans(x, y, z) * r * trans(-x, -y, -z);
 }

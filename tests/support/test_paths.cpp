@@ -11,6 +11,8 @@ QString outputDir() {
   return dir;
 }
 
-QString outputPath(const QString& fileName) { return QDir(outputDir()).filePath(fileName); }
+QString outputPath(const QString& fileName) {
+  return QDir(outputDir()).filePath(fileName);
+}
 
 }  // namespace riglens::test

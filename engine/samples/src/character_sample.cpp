@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
@@ -21,14 +20,17 @@ Expected<std::vector<T>> readArray(const std::filesystem::path& path, std::size_
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
   if (bytes->size() != count * sizeof(T))
-    return errorAt(ErrorCode::Invalid, path.string(), "", std::to_string(bytes->size()) + " bytes, expected " +
-                                             std::to_string(count * sizeof(T)));
+    return errorAt(
+        ErrorCode::Invalid, path.string(), "",
+        std::to_string(bytes->size()) + " bytes, expected " + std::to_string(count * sizeof(T)));
   std::vector<T> out(count);
   std::memcpy(out.data(), bytes->data(), bytes->size());
   return out;
 }
 
-std::array<float, 16> translationRowMajor(glm::vec3 t) { return {1, 0, 0, t.x, 0, 1, 0, t.y, 0, 0, 1, t.z, 0, 0, 0, 1}; }
+std::array<float, 16> translationRowMajor(glm::vec3 t) {
+  return {1, 0, 0, t.x, 0, 1, 0, t.y, 0, 0, 1, t.z, 0, 0, 0, 1};
+}
 
 }  // namespace
 
@@ -45,10 +47,15 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   auto counts = guardRead((dir / "names.json").string(), [&] {
     const JsonRef root(*info);
     constexpr std::size_t kMax = 1 << 24;
-    Counts c{root["V"].count(kMax), root["T"].count(kMax), root["E"].count(1 << 12), root["expression_names"].strings(1 << 12), {}};
+    Counts c{root["V"].count(kMax),
+             root["T"].count(kMax),
+             root["E"].count(1 << 12),
+             root["expression_names"].strings(1 << 12),
+             {}};
     const JsonRef landmarks = root["landmarks_multipie68"];
     landmarks.arrayOfSize(68, "vertex indices");
-    for (const JsonRef& l : landmarks.elements()) c.landmarks.push_back(l.count(c.V == 0 ? 0 : c.V - 1));
+    for (const JsonRef& l : landmarks.elements())
+      c.landmarks.push_back(l.count(c.V == 0 ? 0 : c.V - 1));
     return c;
   });
   if (!counts) return counts.error();
@@ -61,9 +68,14 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   if (!faces) return faces.error();
   auto deltas = readArray<float>(dir / "expressions.f32", E * V * 3);
   if (!deltas) return deltas.error();
-  if (V == 0 || names.size() != E) return errorAt(ErrorCode::Invalid, (dir / "names.json").string(), "", "expected V > 0 and E expression names");
+  if (V == 0 || names.size() != E)
+    return errorAt(ErrorCode::Invalid, (dir / "names.json").string(), "",
+                   "expected V > 0 and E expression names");
   for (std::uint32_t i : *faces)
-    if (i >= V) return errorAt(ErrorCode::Invalid, (dir / "faces.u32").string(), "", "a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
+    if (i >= V)
+      return errorAt(
+          ErrorCode::Invalid, (dir / "faces.u32").string(), "",
+          "a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
 
   // Regions: left eye/brow, right eye/brow, everything else.
   std::vector<std::size_t> order[3];
@@ -77,8 +89,11 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   GnmBake b;
   b.vertexCount = V;
   b.coeffCount = E;
-  b.regions = {{"left_eye", int(order[0].size())}, {"right_eye", int(order[1].size())}, {"lower_face", int(order[2].size())}};
-  b.reduced = {{"left_eye", std::min<int>(8, int(order[0].size()))}, {"right_eye", std::min<int>(8, int(order[1].size()))},
+  b.regions = {{"left_eye", int(order[0].size())},
+               {"right_eye", int(order[1].size())},
+               {"lower_face", int(order[2].size())}};
+  b.reduced = {{"left_eye", std::min<int>(8, int(order[0].size()))},
+               {"right_eye", std::min<int>(8, int(order[1].size()))},
                {"lower_face", std::min<int>(16, int(order[2].size()))}};
   std::vector<std::size_t> columns;
   for (auto& o : order) columns.insert(columns.end(), o.begin(), o.end());
@@ -88,10 +103,14 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   b.basis.resize(V * E * 3);
   for (std::size_t v = 0; v < V; ++v)
     for (std::size_t c = 0; c < E; ++c)
-      for (int k = 0; k < 3; ++k) b.basis[(v * E + c) * 3 + std::size_t(k)] = (*deltas)[(columns[c] * V + v) * 3 + std::size_t(k)] * kCm;
+      for (int k = 0; k < 3; ++k)
+        b.basis[(v * E + c) * 3 + std::size_t(k)] =
+            (*deltas)[(columns[c] * V + v) * 3 + std::size_t(k)] * kCm;
   b.faces = std::move(*faces);
 
-  const auto at = [&](std::size_t v) { return glm::vec3(b.neutral[v * 3], b.neutral[v * 3 + 1], b.neutral[v * 3 + 2]); };
+  const auto at = [&](std::size_t v) {
+    return glm::vec3(b.neutral[v * 3], b.neutral[v * 3 + 1], b.neutral[v * 3 + 2]);
+  };
   const auto centroid = [&](std::size_t from, std::size_t to) {
     glm::vec3 sum(0.0f);
     for (std::size_t i = from; i < to; ++i) sum += at(landmarks[i]);
@@ -105,7 +124,8 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
     hi = glm::max(hi, at(v));
   }
   const glm::vec3 centre = (lo + hi) * 0.5f;
-  const glm::vec3 neck(centre.x, lo.y, centre.z - 0.05f), head(centre.x, centre.y, centre.z - 0.05f);
+  const glm::vec3 neck(centre.x, lo.y, centre.z - 0.05f),
+      head(centre.x, centre.y, centre.z - 0.05f);
   const glm::vec3 jaw(centre.x, mouth.y + 0.01f, mouth.z - 0.08f);
   b.joints = {{"neck", -1}, {"head", 0}, {"jaw", 1}, {"eye_l", 1}, {"eye_r", 1}};
   b.eyeNames = {"eye_l", "eye_r"};
@@ -120,7 +140,8 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
     const glm::vec3 p = at(v);
     // jaw: below the mouth corners, ramping in over 1.5 cm; neck: the bottom 8% of the face.
     const float jawW = std::clamp((mouth.y - p.y) / 0.015f, 0.0f, 1.0f) * 0.9f;
-    const float neckW = std::clamp((lo.y + 0.08f * height - p.y) / (0.08f * height), 0.0f, 1.0f) * 0.6f;
+    const float neckW =
+        std::clamp((lo.y + 0.08f * height - p.y) / (0.08f * height), 0.0f, 1.0f) * 0.6f;
     const float headW = std::max(0.0f, 1.0f - jawW - neckW);
     b.skinIndex.insert(b.skinIndex.end(), {1, 2, 0, 0});
     b.skinWeight.insert(b.skinWeight.end(), {headW, jawW, neckW, 0.0f});
@@ -135,7 +156,8 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   return b;
 }
 
-Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std::filesystem::path& out) {
+Expected<void> writeSampleCharacter(const std::filesystem::path& ict,
+                                    const std::filesystem::path& out) {
   auto bake = makeSampleCharacter(ict);
   if (!bake) return bake.error();
   auto bytes = bakeAosRig(*bake);
@@ -144,7 +166,8 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std:
   std::filesystem::create_directories(out / "sample-bundle", ec);
   if (ec) return errorAt(ErrorCode::Io, out.string(), "", "cannot create folder: " + ec.message());
   if (auto ok = writeFileAtomically(out / "sample-face.aosrig", *bytes); !ok) return ok;
-  if (auto ok = writeFileAtomically(out / "sample-bundle" / "sample-face.aosrig", *bytes); !ok) return ok;
+  if (auto ok = writeFileAtomically(out / "sample-bundle" / "sample-face.aosrig", *bytes); !ok)
+    return ok;
   nlohmann::ordered_json scene;
   scene["schema_version"] = "2";
   scene["subject"] = "sample-face";
@@ -153,9 +176,11 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std:
   scene["rig_range"] = {-3, 3};
   scene["order"] = {"head"};
   scene["branches"] = {{"head", {{"uv_res", 64}}}};
-  scene["rig"] = {{"backend", "gnm"}, {"pack", "sample-face.aosrig"}, {"vertex_count", bake->vertexCount}};
+  scene["rig"] = {
+      {"backend", "gnm"}, {"pack", "sample-face.aosrig"}, {"vertex_count", bake->vertexCount}};
   const std::string text = scene.dump(2) + "\n";
-  return writeFileAtomically(out / "sample-bundle" / "scene.json", {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+  return writeFileAtomically(out / "sample-bundle" / "scene.json",
+                             {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
 }
 
 }  // namespace riglens::samples

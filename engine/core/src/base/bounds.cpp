@@ -1,7 +1,6 @@
 #include "riglens/core/base/bounds.h"
 
 #include <algorithm>
-
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 
@@ -17,6 +16,8 @@ void Bounds::include(const glm::vec3& p) {
   max = glm::max(max, p);
 }
 
-float Bounds::radius() const { return empty ? 1.0f : std::max(0.5f * glm::length(max - min), 1e-3f); }
+float Bounds::radius() const {
+  return empty ? 1.0f : std::max(0.5f * glm::length(max - min), 1e-3f);
+}
 
 }  // namespace riglens::core

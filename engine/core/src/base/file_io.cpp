@@ -51,19 +51,24 @@ Expected<std::string> readFileText(const std::filesystem::path& path) {
   return readWhole<std::string>(path);
 }
 
-Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder, const std::string& relative,
-                                              std::string_view what, std::string_view folderNoun) {
+Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder,
+                                              const std::string& relative, std::string_view what,
+                                              std::string_view folderNoun) {
   namespace fs = std::filesystem;
   const fs::path rel(relative);
   if (relative.empty()) return makeError(ErrorCode::Invalid, std::string(what) + ": empty path");
-  if (relative.find('\0') != std::string::npos) return makeError(ErrorCode::Invalid, std::string(what) + ": the path holds a NUL byte");
+  if (relative.find('\0') != std::string::npos)
+    return makeError(ErrorCode::Invalid, std::string(what) + ": the path holds a NUL byte");
   if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
-    return makeError(ErrorCode::Invalid, std::string(what) + ": '" + relative + "' is absolute; paths must stay inside " + std::string(folderNoun));
+    return makeError(ErrorCode::Invalid, std::string(what) + ": '" + relative +
+                                             "' is absolute; paths must stay inside " +
+                                             std::string(folderNoun));
   const fs::path base = folder.empty() ? fs::path(".") : folder;
   const fs::path joined = (base / rel).lexically_normal();
   const fs::path inside = joined.lexically_relative(base.lexically_normal());
   if (inside.empty() || *inside.begin() == ".." || inside == ".")
-    return makeError(ErrorCode::Invalid, std::string(what) + ": '" + relative + "' escapes " + std::string(folderNoun));
+    return makeError(ErrorCode::Invalid,
+                     std::string(what) + ": '" + relative + "' escapes " + std::string(folderNoun));
   return joined;
 }
 

@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 bool isCharacterScenePath(const fs::path& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec))
-    return !fs::exists(path / "rig.json", ec) && (fs::exists(path / "scene.json", ec) || fs::exists(path / "mesh.json", ec));
+    return !fs::exists(path / "rig.json", ec) &&
+           (fs::exists(path / "scene.json", ec) || fs::exists(path / "mesh.json", ec));
   const std::string ext = path.extension().string();
   return ext == ".aosrig" || ext == ".ply";
 }
@@ -27,7 +28,8 @@ Expected<Bounds> characterRestBounds(const AosRigPack& pack) {
   for (std::size_t i = 0; i + 2 < rest->size(); i += 3) {
     const float x = (*rest)[i], y = (*rest)[i + 1], z = (*rest)[i + 2];
     if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z)) continue;
-    bounds.include({m[0] * x + m[1] * y + m[2] * z + m[3], m[4] * x + m[5] * y + m[6] * z + m[7], m[8] * x + m[9] * y + m[10] * z + m[11]});
+    bounds.include({m[0] * x + m[1] * y + m[2] * z + m[3], m[4] * x + m[5] * y + m[6] * z + m[7],
+                    m[8] * x + m[9] * y + m[10] * z + m[11]});
   }
   return bounds;
 }
@@ -36,12 +38,14 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
   CharacterScene scene;
   scene.path = path;
   scene.title = path.filename().string();
-  std::error_code ec;  // a folder that cannot be listed is read as a file, which then says why it cannot
+  std::error_code
+      ec;  // a folder that cannot be listed is read as a file, which then says why it cannot
   const bool folder = fs::is_directory(path, ec);
   if (path.extension() == ".ply" && !folder) {
     auto cloud = readGaussianPly(path);
     if (!cloud) return cloud.error();
-    if (cloud->count == 0) return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
+    if (cloud->count == 0)
+      return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
     scene.kind = SceneKind::Splats;
     scene.bounds = cloudBounds(*cloud);
     scene.residentBytes = cloud->bytes();
@@ -54,7 +58,9 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     if (!bundle) return bundle.error();
     if (!bundle->gnmPack)
       return errorAt(ErrorCode::Unsupported, path.string(), "",
-                     "the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) + "'; the viewer renders GNM packs on the GPU");
+                     "the bundle's rig backend is '" +
+                         bundle->rig.value("backend", std::string("none")) +
+                         "'; the viewer renders GNM packs on the GPU");
     if (!bundle->subject.empty()) scene.title = bundle->subject;
     scene.expression = std::move(bundle->expression);
     scene.rigRangeLo = bundle->rigRangeLo;

@@ -1,12 +1,12 @@
 #include "riglens/core/character/gnm.h"
 
 #include <array>
-#include <thread>
 #include <cmath>
+#include <thread>
 
 #include "riglens/core/base/half_float.h"
-#include "riglens/core/character/head_ext.h"
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/character/head_ext.h"
 
 namespace riglens::core {
 namespace {
@@ -30,10 +30,12 @@ glm::dmat4 fromRowMajor(const float* m) {
   return out;
 }
 
-Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads) {
+Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt,
+                                        unsigned threads) {
   const HeadExtLayout& layout = pack.headExt;
   if (int(headExt.size()) > layout.dim)
-    return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) + " values; the pack takes at most " +
+    return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +
+                                           " values; the pack takes at most " +
                                            std::to_string(layout.dim));
   std::vector<float> controls(std::size_t(layout.dim), 0.0f);
   std::copy(headExt.begin(), headExt.end(), controls.begin());
@@ -50,25 +52,25 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
     const auto& table = halfTable();
     const bool half = pack.basisI8.empty();
     const auto range = [&](std::size_t from, std::size_t to) {
-    for (std::size_t v = from; v < to; ++v) {
-      float x = 0, y = 0, z = 0;
-      const std::size_t row = v * E * 3;
-      for (const auto& [c, s] : active) {
-        const std::size_t i = row + c * 3;
-        if (half) {
-          x += s * table[pack.basisHalf[i]];
-          y += s * table[pack.basisHalf[i + 1]];
-          z += s * table[pack.basisHalf[i + 2]];
-        } else {
-          x += s * float(pack.basisI8[i]);
-          y += s * float(pack.basisI8[i + 1]);
-          z += s * float(pack.basisI8[i + 2]);
+      for (std::size_t v = from; v < to; ++v) {
+        float x = 0, y = 0, z = 0;
+        const std::size_t row = v * E * 3;
+        for (const auto& [c, s] : active) {
+          const std::size_t i = row + c * 3;
+          if (half) {
+            x += s * table[pack.basisHalf[i]];
+            y += s * table[pack.basisHalf[i + 1]];
+            z += s * table[pack.basisHalf[i + 2]];
+          } else {
+            x += s * float(pack.basisI8[i]);
+            y += s * float(pack.basisI8[i + 1]);
+            z += s * float(pack.basisI8[i + 2]);
+          }
         }
+        p[v * 3] += x;
+        p[v * 3 + 1] += y;
+        p[v * 3 + 2] += z;
       }
-      p[v * 3] += x;
-      p[v * 3 + 1] += y;
-      p[v * 3 + 2] += z;
-    }
     };
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     threads = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, V / 1024)));
@@ -76,7 +78,8 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
       range(0, V);
     } else {  // each worker owns a contiguous vertex range: no sharing, same sums
       std::vector<std::thread> workers;
-      for (unsigned t = 0; t < threads; ++t) workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
+      for (unsigned t = 0; t < threads; ++t)
+        workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
       for (auto& w : workers) w.join();
     }
   }
@@ -87,7 +90,8 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
     for (int e = 0; e < 2; ++e) {
       if (gaze[std::size_t(2 * e)] == 0.0f && gaze[std::size_t(2 * e + 1)] == 0.0f) continue;
       const glm::dmat3 r = glm::mat3_cast(rotations[std::size_t(e)]);
-      const glm::dvec3 eye(pack.eyePositions[std::size_t(e * 3)], pack.eyePositions[std::size_t(e * 3 + 1)],
+      const glm::dvec3 eye(pack.eyePositions[std::size_t(e * 3)],
+                           pack.eyePositions[std::size_t(e * 3 + 1)],
                            pack.eyePositions[std::size_t(e * 3 + 2)]);
       for (std::size_t v = 0; v < V; ++v) {
         const float w = pack.eyeWeights[std::size_t(e) * V + v];
@@ -104,21 +108,26 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
 }
 
 GnmJointState::GnmJointState(const AosRigPack& pack) : m_pack(pack) {
-  for (std::size_t j = 0; j < pack.joints.size(); ++j) m_rest.push_back(fromRowMajor(pack.restWorld.data() + j * 16));
+  for (std::size_t j = 0; j < pack.joints.size(); ++j)
+    m_rest.push_back(fromRowMajor(pack.restWorld.data() + j * 16));
   m_worlds = m_rest;
 }
 
 Expected<void> GnmJointState::setJointWorlds(std::span<const float> rowMajor) {
   if (rowMajor.size() != m_rest.size() * 16)
-    return makeError(ErrorCode::Usage, "joint worlds: " + std::to_string(rowMajor.size()) + " numbers, expected " +
-                                           std::to_string(m_rest.size() * 16) + " (J row-major 4x4)");
+    return makeError(ErrorCode::Usage,
+                     "joint worlds: " + std::to_string(rowMajor.size()) + " numbers, expected " +
+                         std::to_string(m_rest.size() * 16) + " (J row-major 4x4)");
   for (float f : rowMajor)
-    if (!std::isfinite(f)) return makeError(ErrorCode::Usage, "joint worlds hold a non-finite value");
-  for (std::size_t j = 0; j < m_rest.size(); ++j) m_worlds[j] = fromRowMajor(rowMajor.data() + j * 16);
+    if (!std::isfinite(f))
+      return makeError(ErrorCode::Usage, "joint worlds hold a non-finite value");
+  for (std::size_t j = 0; j < m_rest.size(); ++j)
+    m_worlds[j] = fromRowMajor(rowMajor.data() + j * 16);
   return {};
 }
 
-void GnmJointState::setJointOverrides(const std::vector<std::pair<std::string, glm::dquat>>& overrides) {
+void GnmJointState::setJointOverrides(
+    const std::vector<std::pair<std::string, glm::dquat>>& overrides) {
   const std::size_t J = m_rest.size();
   std::vector<glm::dmat4> local(J);
   for (std::size_t j = 0; j < J; ++j) {
@@ -129,7 +138,8 @@ void GnmJointState::setJointOverrides(const std::vector<std::pair<std::string, g
     for (std::size_t j = 0; j < J; ++j) {
       if (m_pack.joints[j].name != name) continue;
       const glm::dmat3 rotated = glm::dmat3(local[j]) * glm::mat3_cast(glm::normalize(q));
-      for (int c = 0; c < 3; ++c) local[j][c] = glm::dvec4(rotated[c], 0.0);  // translation (column 3) untouched
+      for (int c = 0; c < 3; ++c)
+        local[j][c] = glm::dvec4(rotated[c], 0.0);  // translation (column 3) untouched
     }
   }
   // Parent-first: parents may come after children in the list, so each
@@ -142,13 +152,16 @@ void GnmJointState::setJointOverrides(const std::vector<std::pair<std::string, g
     if (state[j] != kTodo) continue;
     chain.assign(1, j);
     state[j] = kOnChain;
-    for (int parent = m_pack.joints[j].parent; parent >= 0 && state[std::size_t(parent)] == kTodo; parent = m_pack.joints[std::size_t(parent)].parent) {
+    for (int parent = m_pack.joints[j].parent; parent >= 0 && state[std::size_t(parent)] == kTodo;
+         parent = m_pack.joints[std::size_t(parent)].parent) {
       chain.push_back(std::size_t(parent));
       state[std::size_t(parent)] = kOnChain;
     }
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const int parent = m_pack.joints[*it].parent;
-      m_worlds[*it] = parent < 0 || state[std::size_t(parent)] == kOnChain ? local[*it] : m_worlds[std::size_t(parent)] * local[*it];
+      m_worlds[*it] = parent < 0 || state[std::size_t(parent)] == kOnChain
+                          ? local[*it]
+                          : m_worlds[std::size_t(parent)] * local[*it];
       state[*it] = kDone;
     }
   }
@@ -157,11 +170,13 @@ void GnmJointState::setJointOverrides(const std::vector<std::pair<std::string, g
 std::vector<glm::dmat4> GnmJointState::skinMatrices() const {
   std::vector<glm::dmat4> skin(m_rest.size());
   const glm::dmat4 bind(m_pack.bindTransform);
-  for (std::size_t j = 0; j < m_rest.size(); ++j) skin[j] = m_worlds[j] * glm::inverse(m_rest[j]) * bind;
+  for (std::size_t j = 0; j < m_rest.size(); ++j)
+    skin[j] = m_worlds[j] * glm::inverse(m_rest[j]) * bind;
   return skin;
 }
 
-Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std::size_t jointCount, std::string_view source) {
+Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std::size_t jointCount,
+                                                 std::string_view source) {
   return guardRead(source, [&] {
     const JsonRef root(doc);
     root.arrayOfSize(jointCount, "row-major 4x4 matrices (one per joint of the pack)");
@@ -175,8 +190,8 @@ Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std:
   });
 }
 
-Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt, const GnmJointState* joints,
-                                     unsigned threads) {
+Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const float> headExt,
+                                     const GnmJointState* joints, unsigned threads) {
   auto forward = gnmForward(pack, headExt, threads);
   if (!forward) return forward.error();
   std::vector<float>& p = *forward;

@@ -1,13 +1,13 @@
 #include "riglens/core/gltf/glb_writer.h"
 
+#include <tiny_gltf.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <limits>
 #include <sstream>
 #include <string_view>
-
-#include <tiny_gltf.h>
 
 #include "gltf/gltf_buffer_views.h"
 #include "riglens/core/base/file_io.h"
@@ -82,8 +82,10 @@ std::vector<std::uint8_t> encodePartGlb(const PartMesh& mesh) {
   tinygltf::Primitive primitive;
   primitive.mode = TINYGLTF_MODE_TRIANGLES;
   primitive.attributes["POSITION"] = addVec3Accessor(model, mesh.positions, true);
-  if (!mesh.normals.empty()) primitive.attributes["NORMAL"] = addVec3Accessor(model, mesh.normals, false);
-  if (!mesh.colors.empty()) primitive.attributes["COLOR_0"] = addVec3Accessor(model, mesh.colors, false);
+  if (!mesh.normals.empty())
+    primitive.attributes["NORMAL"] = addVec3Accessor(model, mesh.normals, false);
+  if (!mesh.colors.empty())
+    primitive.attributes["COLOR_0"] = addVec3Accessor(model, mesh.colors, false);
   if (!mesh.indices.empty()) {
     tinygltf::Accessor indices;
     indices.bufferView = appendBufferView(model, mesh.indices, kElementArrayBuffer);

@@ -2,10 +2,10 @@
 // by the part .glb writer and the whole-rig exporter. Private to engine/core.
 #pragma once
 
+#include <tiny_gltf.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <tiny_gltf.h>
 
 namespace riglens::core {
 

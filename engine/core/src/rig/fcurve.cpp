@@ -93,7 +93,8 @@ double evaluateSegment(const SegmentKeys& k, double t) {
 }
 
 // The segment from key i (i == n - 1: the wrap segment) with its neighbours.
-SegmentKeys segmentKeys(std::span<const Keyframe> keys, std::size_t i, double periodMs, bool wraps) {
+SegmentKeys segmentKeys(std::span<const Keyframe> keys, std::size_t i, double periodMs,
+                        bool wraps) {
   const std::size_t n = keys.size();
   const Keyframe& first = keys.front();
   const Keyframe& last = keys.back();
@@ -101,8 +102,12 @@ SegmentKeys segmentKeys(std::span<const Keyframe> keys, std::size_t i, double pe
     // The wrap segment: last -> a synthetic key at the period with the first
     // value and no in-handle; its auto-tangent neighbours are keys[n-2] and
     // keys[1] taken unshifted (a quirk of the reference, kept for parity).
-    return SegmentKeys{&last, {last.tMs, last.value}, {periodMs, first.value}, std::nullopt,
-                       Point{keys[n - 2].tMs, keys[n - 2].value}, Point{keys[1].tMs, keys[1].value}};
+    return SegmentKeys{&last,
+                       {last.tMs, last.value},
+                       {periodMs, first.value},
+                       std::nullopt,
+                       Point{keys[n - 2].tMs, keys[n - 2].value},
+                       Point{keys[1].tMs, keys[1].value}};
   }
   const Keyframe& a = keys[i];
   const Keyframe& b = keys[i + 1];
@@ -138,7 +143,8 @@ double sampleKeyframes(std::span<const Keyframe> keys, double tMs, double period
   }
 
   for (std::size_t i = 0; i + 1 < n; ++i)
-    if (t >= keys[i].tMs && t <= keys[i + 1].tMs) return evaluateSegment(segmentKeys(keys, i, periodMs, wraps), t);
+    if (t >= keys[i].tMs && t <= keys[i + 1].tMs)
+      return evaluateSegment(segmentKeys(keys, i, periodMs, wraps), t);
   return last.value;
 }
 
@@ -148,7 +154,8 @@ std::size_t segmentCount(std::span<const Keyframe> keys, double periodMs, bool l
   return keys.size() - 1 + (wrapSegment ? 1 : 0);
 }
 
-SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs, bool looping) {
+SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs,
+                             bool looping) {
   const SegmentKeys k = segmentKeys(keys, index, periodMs, looping && periodMs > 0);
   SegmentShape shape;
   shape.interp = k.a->interp;
@@ -168,7 +175,8 @@ std::vector<std::pair<int, double>> sampleAnimation(const Animation& animation, 
   std::vector<std::pair<int, double>> values;
   values.reserve(animation.tracks.size());
   for (const Track& track : animation.tracks)
-    values.emplace_back(track.joint, sampleKeyframes(track.keyframes, tMs, animation.periodMs, animation.looping));
+    values.emplace_back(
+        track.joint, sampleKeyframes(track.keyframes, tMs, animation.periodMs, animation.looping));
   return values;
 }
 

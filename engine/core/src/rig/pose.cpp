@@ -13,9 +13,24 @@ glm::dmat4 axisRotation(Axis axis, double angle) {
   const double c = std::cos(angle), s = std::sin(angle);
   glm::dmat4 m(1.0);
   switch (axis) {
-    case Axis::X: m[1][1] = c; m[1][2] = s; m[2][1] = -s; m[2][2] = c; break;
-    case Axis::Y: m[0][0] = c; m[0][2] = -s; m[2][0] = s; m[2][2] = c; break;
-    case Axis::Z: m[0][0] = c; m[0][1] = s; m[1][0] = -s; m[1][1] = c; break;
+    case Axis::X:
+      m[1][1] = c;
+      m[1][2] = s;
+      m[2][1] = -s;
+      m[2][2] = c;
+      break;
+    case Axis::Y:
+      m[0][0] = c;
+      m[0][2] = -s;
+      m[2][0] = s;
+      m[2][2] = c;
+      break;
+    case Axis::Z:
+      m[0][0] = c;
+      m[0][1] = s;
+      m[1][0] = -s;
+      m[1][1] = c;
+      break;
   }
   return m;
 }

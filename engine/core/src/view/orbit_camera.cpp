@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
 #include <glm/gtc/matrix_transform.hpp>
 
 namespace riglens::core {
@@ -18,7 +17,9 @@ void OrbitCamera::frame(const Bounds& bounds, float aspect) {
   m_far = m_distance + 4.0f * radius;
 }
 
-void OrbitCamera::orbit(float dyawDeg, float dpitchDeg) { setAngles(m_yawDeg + dyawDeg, m_pitchDeg + dpitchDeg); }
+void OrbitCamera::orbit(float dyawDeg, float dpitchDeg) {
+  setAngles(m_yawDeg + dyawDeg, m_pitchDeg + dpitchDeg);
+}
 
 void OrbitCamera::setAngles(float yawDeg, float pitchDeg) {
   m_yawDeg = std::fmod(yawDeg, 360.0f);
@@ -43,11 +44,14 @@ void OrbitCamera::dolly(float factor) {
 
 glm::vec3 OrbitCamera::eye() const {
   const float yaw = glm::radians(m_yawDeg), pitch = glm::radians(m_pitchDeg);
-  const glm::vec3 dir(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+  const glm::vec3 dir(std::cos(pitch) * std::sin(yaw), std::sin(pitch),
+                      std::cos(pitch) * std::cos(yaw));
   return m_target + dir * m_distance;
 }
 
-glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0)); }
+glm::mat4 OrbitCamera::view() const {
+  return glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0));
+}
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
   return glm::perspective(glm::radians(m_fovDeg), aspect > 0 ? aspect : 1.0f, m_near, m_far);

@@ -1,10 +1,10 @@
 #include "riglens/render/parity/draw_triangles_offscreen.h"
 
-#include <cstring>
-#include <memory>
+#include <QtGui/private/qrhi_p.h>
 
 #include <QtGui/QMatrix4x4>
-#include <QtGui/private/qrhi_p.h>
+#include <cstring>
+#include <memory>
 
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
@@ -34,12 +34,13 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   auto fs = loadShader("vertex_color.frag");
   if (!fs) return fs.error();
 
-  std::unique_ptr<QRhiTexture> color(rhi->newTexture(QRhiTexture::RGBA8, size, 1,
-      QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
-  std::unique_ptr<QRhiRenderBuffer> depth(rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, 1));
+  std::unique_ptr<QRhiTexture> color(rhi->newTexture(
+      QRhiTexture::RGBA8, size, 1, QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
+  std::unique_ptr<QRhiRenderBuffer> depth(
+      rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, 1));
   if (!color->create() || !depth->create())
     return makeError(ErrorCode::Gpu, "cannot create a " + std::to_string(size.width()) + "x" +
-                                                 std::to_string(size.height()) + " render target");
+                                         std::to_string(size.height()) + " render target");
   QRhiTextureRenderTargetDescription rtDesc{QRhiColorAttachment(color.get())};
   rtDesc.setDepthStencilBuffer(depth.get());
   std::unique_ptr<QRhiTextureRenderTarget> target(rhi->newTextureRenderTarget(rtDesc));
@@ -48,13 +49,16 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   if (!target->create()) return makeError(ErrorCode::Gpu, "cannot create the render target");
 
   const int vertexBytes = static_cast<int>(vertices.size_bytes());
-  std::unique_ptr<QRhiBuffer> vbuf(rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer,
-                                                  std::max(vertexBytes, 1)));
-  std::unique_ptr<QRhiBuffer> ubuf(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::MvpBlock)));
-  if (!vbuf->create() || !ubuf->create()) return makeError(ErrorCode::Gpu, "cannot create GPU buffers");
+  std::unique_ptr<QRhiBuffer> vbuf(
+      rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer, std::max(vertexBytes, 1)));
+  std::unique_ptr<QRhiBuffer> ubuf(
+      rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::MvpBlock)));
+  if (!vbuf->create() || !ubuf->create())
+    return makeError(ErrorCode::Gpu, "cannot create GPU buffers");
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
-  bindings->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kMvpBinding, QRhiShaderResourceBinding::VertexStage, ubuf.get())});
+  bindings->setBindings({QRhiShaderResourceBinding::uniformBuffer(
+      gpu::kMvpBinding, QRhiShaderResourceBinding::VertexStage, ubuf.get())});
   if (!bindings->create()) return makeError(ErrorCode::Gpu, "cannot create shader bindings");
 
   std::unique_ptr<QRhiGraphicsPipeline> pipeline(rhi->newGraphicsPipeline());
@@ -68,7 +72,8 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   pipeline->setDepthWrite(true);
   pipeline->setShaderResourceBindings(bindings.get());
   pipeline->setRenderPassDescriptor(pass.get());
-  if (!pipeline->create()) return makeError(ErrorCode::Gpu, "cannot create the vertex_color pipeline");
+  if (!pipeline->create())
+    return makeError(ErrorCode::Gpu, "cannot create the vertex_color pipeline");
 
   const glm::mat4 mvp = toGlm(rhi->clipSpaceCorrMatrix()) * viewProjection;
 
@@ -95,8 +100,8 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
 
-  QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
-               readback.pixelSize.height(), QImage::Format_RGBA8888);
+  QImage image(reinterpret_cast<const uchar*>(readback.data.constData()),
+               readback.pixelSize.width(), readback.pixelSize.height(), QImage::Format_RGBA8888);
   image = image.copy();  // detach from the readback buffer
   if (rhi->isYUpInFramebuffer()) image = image.mirrored();
   return image;

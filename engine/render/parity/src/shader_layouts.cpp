@@ -14,14 +14,20 @@ namespace riglens::render {
 namespace {
 
 using Offsets = std::map<std::string, int>;
-#define RIGLENS_MEMBER(Block, name) {#name, int(offsetof(gpu::Block, name))}
+#define RIGLENS_MEMBER(Block, name) \
+  { #name, int(offsetof(gpu::Block, name)) }
 
-const Offsets kFrame{RIGLENS_MEMBER(FrameBlock, viewProj),    RIGLENS_MEMBER(FrameBlock, cameraPos),
-                     RIGLENS_MEMBER(FrameBlock, keyDir),      RIGLENS_MEMBER(FrameBlock, fillDir),
-                     RIGLENS_MEMBER(FrameBlock, skyColor),    RIGLENS_MEMBER(FrameBlock, groundColor),
-                     RIGLENS_MEMBER(FrameBlock, highlightColor), RIGLENS_MEMBER(FrameBlock, mode),
+const Offsets kFrame{RIGLENS_MEMBER(FrameBlock, viewProj),
+                     RIGLENS_MEMBER(FrameBlock, cameraPos),
+                     RIGLENS_MEMBER(FrameBlock, keyDir),
+                     RIGLENS_MEMBER(FrameBlock, fillDir),
+                     RIGLENS_MEMBER(FrameBlock, skyColor),
+                     RIGLENS_MEMBER(FrameBlock, groundColor),
+                     RIGLENS_MEMBER(FrameBlock, highlightColor),
+                     RIGLENS_MEMBER(FrameBlock, mode),
                      RIGLENS_MEMBER(FrameBlock, wire)};
-const Offsets kPart{RIGLENS_MEMBER(PartBlock, model), RIGLENS_MEMBER(PartBlock, normalMatrix), RIGLENS_MEMBER(PartBlock, tint)};
+const Offsets kPart{RIGLENS_MEMBER(PartBlock, model), RIGLENS_MEMBER(PartBlock, normalMatrix),
+                    RIGLENS_MEMBER(PartBlock, tint)};
 const Offsets kSkin{RIGLENS_MEMBER(SkinParams, vertexCount), RIGLENS_MEMBER(SkinParams, boneCount)};
 const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(LiftParams, slotOffset),
                     RIGLENS_MEMBER(LiftParams, slotCount),   RIGLENS_MEMBER(LiftParams, shading),
@@ -32,15 +38,17 @@ const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(Lift
 const Offsets kGnm{RIGLENS_MEMBER(GnmParams, vertexCount), RIGLENS_MEMBER(GnmParams, coeffCount),
                    RIGLENS_MEMBER(GnmParams, activeCount), RIGLENS_MEMBER(GnmParams, flags),
                    RIGLENS_MEMBER(GnmParams, eyePos),      RIGLENS_MEMBER(GnmParams, eyeRot)};
-const Offsets kSort{RIGLENS_MEMBER(SortParams, count), RIGLENS_MEMBER(SortParams, shift), RIGLENS_MEMBER(SortParams, blockCount),
-                    RIGLENS_MEMBER(SortParams, pad)};
-const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatView, proj), RIGLENS_MEMBER(SplatView, viewport),
-                         RIGLENS_MEMBER(SplatView, count)};
-const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
+const Offsets kSort{RIGLENS_MEMBER(SortParams, count), RIGLENS_MEMBER(SortParams, shift),
+                    RIGLENS_MEMBER(SortParams, blockCount), RIGLENS_MEMBER(SortParams, pad)};
+const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatView, proj),
+                         RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count)};
+const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix),
+                         RIGLENS_MEMBER(TransformParams, count)};
 const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
 #undef RIGLENS_MEMBER
 
-core::Expected<void> check(const char* shaderFile, const char* block, const Offsets& offsets, int cppSize) {
+core::Expected<void> check(const char* shaderFile, const char* block, const Offsets& offsets,
+                           int cppSize) {
   auto shader = loadShader(shaderFile);
   if (!shader) return shader.error();
   for (const auto& ub : shader->description().uniformBlocks()) {
@@ -51,19 +59,25 @@ core::Expected<void> check(const char* shaderFile, const char* block, const Offs
       return core::makeError(core::ErrorCode::Invalid, where + ": size " + std::to_string(ub.size) +
                                                            " vs C++ " + std::to_string(cppSize));
     if (std::size_t(ub.members.size()) != offsets.size())
-      return core::makeError(core::ErrorCode::Invalid, where + ": " + std::to_string(ub.members.size()) + " members vs C++ " +
-                                                           std::to_string(offsets.size()));
+      return core::makeError(core::ErrorCode::Invalid,
+                             where + ": " + std::to_string(ub.members.size()) + " members vs C++ " +
+                                 std::to_string(offsets.size()));
     for (const auto& member : ub.members) {
       const auto it = offsets.find(member.name.toStdString());
       if (it == offsets.end())
-        return core::makeError(core::ErrorCode::Invalid, where + ": member " + member.name.toStdString() + " has no C++ mirror");
+        return core::makeError(
+            core::ErrorCode::Invalid,
+            where + ": member " + member.name.toStdString() + " has no C++ mirror");
       if (it->second != member.offset)
-        return core::makeError(core::ErrorCode::Invalid, where + ": member " + it->first + " at offset " +
-                                                             std::to_string(member.offset) + " vs C++ " + std::to_string(it->second));
+        return core::makeError(core::ErrorCode::Invalid,
+                               where + ": member " + it->first + " at offset " +
+                                   std::to_string(member.offset) + " vs C++ " +
+                                   std::to_string(it->second));
     }
     return {};
   }
-  return core::makeError(core::ErrorCode::Invalid, std::string(shaderFile) + ": no uniform block " + block);
+  return core::makeError(core::ErrorCode::Invalid,
+                         std::string(shaderFile) + ": no uniform block " + block);
 }
 
 // The lift block render uploads and the bytes the core writes for the same
@@ -82,7 +96,9 @@ core::Expected<void> checkLiftBytes() {
   const auto bytes = core::writeDebugLiftParams(p);
   static_assert(sizeof(block) == bytes.size());
   if (std::memcmp(&block, bytes.data(), bytes.size()) != 0)
-    return core::makeError(core::ErrorCode::Invalid, "lift.comp block LiftParams: render's bytes differ from core::writeDebugLiftParams");
+    return core::makeError(
+        core::ErrorCode::Invalid,
+        "lift.comp block LiftParams: render's bytes differ from core::writeDebugLiftParams");
   return {};
 }
 
@@ -102,7 +118,10 @@ core::Expected<void> verifyShaderLayouts() {
       {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
       {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
       {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},
-      {"SortParams", &kSort, sizeof(gpu::SortParams), {"radix_histogram.comp", "radix_scan.comp", "radix_scatter.comp"}},
+      {"SortParams",
+       &kSort,
+       sizeof(gpu::SortParams),
+       {"radix_histogram.comp", "radix_scan.comp", "radix_scatter.comp"}},
       {"SplatView", &kSplatView, sizeof(gpu::SplatView), {"splat_project.comp", "splat.vert"}},
       {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
       {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}}};

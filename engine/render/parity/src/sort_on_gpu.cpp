@@ -1,8 +1,8 @@
 #include "riglens/render/parity/sort_on_gpu.h"
 
-#include <cstring>
-
 #include <QtGui/private/qrhi_p.h>
+
+#include <cstring>
 
 #include "device/compute_buffers.h"
 
@@ -13,7 +13,8 @@ using core::makeError;
 
 core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> radixSortOnGpu(
     RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values) {
-  if (keys.size() != values.size()) return makeError(ErrorCode::Usage, "keys and values differ in length");
+  if (keys.size() != values.size())
+    return makeError(ErrorCode::Usage, "keys and values differ in length");
   if (keys.empty()) return std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>{};
   auto sort = GpuRadixSort::create(device, std::uint32_t(keys.size()));
   if (!sort) return sort.error();

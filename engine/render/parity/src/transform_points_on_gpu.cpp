@@ -1,9 +1,9 @@
 #include "riglens/render/parity/transform_points_on_gpu.h"
 
+#include <QtGui/private/qrhi_p.h>
+
 #include <cstring>
 #include <memory>
-
-#include <QtGui/private/qrhi_p.h>
 
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
@@ -23,17 +23,24 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
   if (!shader) return shader.error();
 
   const int bytes = static_cast<int>(in.size_bytes());
-  std::unique_ptr<QRhiBuffer> params(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::TransformParams)));
-  std::unique_ptr<QRhiBuffer> input(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
-  std::unique_ptr<QRhiBuffer> output(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
+  std::unique_ptr<QRhiBuffer> params(
+      rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::TransformParams)));
+  std::unique_ptr<QRhiBuffer> input(
+      rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
+  std::unique_ptr<QRhiBuffer> output(
+      rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
   if (!params->create() || !input->create() || !output->create())
-    return makeError(ErrorCode::Gpu, "cannot allocate GPU buffers for " + std::to_string(in.size()) + " points");
+    return makeError(ErrorCode::Gpu,
+                     "cannot allocate GPU buffers for " + std::to_string(in.size()) + " points");
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
   bindings->setBindings({
-      QRhiShaderResourceBinding::uniformBuffer(gpu::kTransformParamsBinding, QRhiShaderResourceBinding::ComputeStage, params.get()),
-      QRhiShaderResourceBinding::bufferLoad(gpu::kTransformIn, QRhiShaderResourceBinding::ComputeStage, input.get()),
-      QRhiShaderResourceBinding::bufferStore(gpu::kTransformOut, QRhiShaderResourceBinding::ComputeStage, output.get()),
+      QRhiShaderResourceBinding::uniformBuffer(
+          gpu::kTransformParamsBinding, QRhiShaderResourceBinding::ComputeStage, params.get()),
+      QRhiShaderResourceBinding::bufferLoad(gpu::kTransformIn,
+                                            QRhiShaderResourceBinding::ComputeStage, input.get()),
+      QRhiShaderResourceBinding::bufferStore(gpu::kTransformOut,
+                                             QRhiShaderResourceBinding::ComputeStage, output.get()),
   });
   std::unique_ptr<QRhiComputePipeline> pipeline(rhi->newComputePipeline());
   pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});

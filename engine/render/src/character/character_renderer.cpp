@@ -1,12 +1,11 @@
 #include "riglens/render/character/character_renderer.h"
 
-#include "riglens/core/character/slot_allocator.h"
+#include <QtGui/private/qrhi_p.h>
 
 #include <optional>
 
-#include <QtGui/private/qrhi_p.h>
-
 #include "riglens/core/character/gnm.h"
+#include "riglens/core/character/slot_allocator.h"
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_lift.h"
 #include "riglens/render/splat/splat_renderer.h"
@@ -22,7 +21,7 @@ struct CharacterRenderer::Impl {
   CharacterFrame frame;
   bool framePending = true;
   std::optional<CharacterTint> tint;  // whose colours are on the GPU
-  core::FitTransform fit;            // the pack's framing, computed once
+  core::FitTransform fit;             // the pack's framing, computed once
 
   // Built per pack; destroyed in reverse (the splats read the lift's sink,
   // the lift reads the GNM pass's posed buffer).
@@ -82,7 +81,8 @@ struct CharacterRenderer::Impl {
   bool pose(QRhiCommandBuffer* cb) {
     if (!framePending) return true;
     joints->setJointOverrides(frame.jointOverrides);
-    if (auto staged = gnm->setControls(frame.headExt, *joints); !staged) return fail(staged.error().message);
+    if (auto staged = gnm->setControls(frame.headExt, *joints); !staged)
+      return fail(staged.error().message);
     auto params = characterLiftParams(pack->vertexCount, fit, frame.look);
     if (!params) return fail(params.error().message);
     params->slotOffset = headSlot;
@@ -94,7 +94,8 @@ struct CharacterRenderer::Impl {
       if (!computed) return fail(computed.error().message);
       tints = std::move(computed).value();
     }
-    if (auto staged = lift->setFrame(*params, {}, tints); !staged) return fail(staged.error().message);
+    if (auto staged = lift->setFrame(*params, {}, tints); !staged)
+      return fail(staged.error().message);
     tint = frame.look.tint;
     if (passes.rig) {
       gnm->encode(cb);
@@ -108,7 +109,9 @@ struct CharacterRenderer::Impl {
 };
 
 CharacterRenderer::CharacterRenderer(RhiDevice& device) : m_impl(std::make_unique<Impl>(device)) {}
-CharacterRenderer::~CharacterRenderer() { m_impl->reset(); }
+CharacterRenderer::~CharacterRenderer() {
+  m_impl->reset();
+}
 
 void CharacterRenderer::setPack(std::shared_ptr<const core::AosRigPack> pack) {
   m_impl->pack = std::move(pack);
@@ -121,7 +124,8 @@ void CharacterRenderer::setFrame(CharacterFrame frame) {
   m_impl->framePending = true;
 }
 
-bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount, QSize size, const FrameState& state) {
+bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
+                                int sampleCount, QSize size, const FrameState& state) {
   Impl& d = *m_impl;
   d.ready = false;
   if (d.packPending) {
@@ -144,17 +148,27 @@ void CharacterRenderer::record(QRhiCommandBuffer* cb, QRect viewport, QSize targ
   if (m_impl->ready) m_impl->splats->record(cb, viewport, target);
 }
 
-const std::string& CharacterRenderer::error() const { return m_impl->error; }
-std::size_t CharacterRenderer::posedFrames() const { return m_impl->posedFrames; }
-std::size_t CharacterRenderer::sortedFrames() const { return m_impl->splats ? m_impl->splats->sortedFrames() : 0; }
-std::size_t CharacterRenderer::activeCoefficients() const { return m_impl->gnm ? m_impl->gnm->activeCount() : 0; }
+const std::string& CharacterRenderer::error() const {
+  return m_impl->error;
+}
+std::size_t CharacterRenderer::posedFrames() const {
+  return m_impl->posedFrames;
+}
+std::size_t CharacterRenderer::sortedFrames() const {
+  return m_impl->splats ? m_impl->splats->sortedFrames() : 0;
+}
+std::size_t CharacterRenderer::activeCoefficients() const {
+  return m_impl->gnm ? m_impl->gnm->activeCount() : 0;
+}
 
 void CharacterRenderer::setBoundingSphere(glm::vec3 centre, float radius) {
   m_impl->sphere = glm::vec4(centre, radius);
   if (m_impl->splats) m_impl->splats->setBoundingSphere(centre, radius);
 }
 
-std::size_t CharacterRenderer::culledFrames() const { return m_impl->splats ? m_impl->splats->culledFrames() : 0; }
+std::size_t CharacterRenderer::culledFrames() const {
+  return m_impl->splats ? m_impl->splats->culledFrames() : 0;
+}
 
 void CharacterRenderer::setPasses(SplatPasses passes) {
   m_impl->passes = passes;
@@ -172,7 +186,8 @@ CharacterMemory CharacterRenderer::memory() const {
   if (d.splats)
     for (auto& b : d.splats->buffers()) memory.buffers.push_back(std::move(b));
   if (d.lift)
-    memory.branches.push_back({"head", d.headSlot, std::uint32_t(d.pack->vertexCount), std::uint32_t(d.lift->capacity())});
+    memory.branches.push_back({"head", d.headSlot, std::uint32_t(d.pack->vertexCount),
+                               std::uint32_t(d.lift->capacity())});
   return memory;
 }
 

@@ -14,7 +14,9 @@ inline LiftParams liftBlock(const core::DebugLiftParams& p) {
   block.slotOffset = p.slotOffset;
   block.slotCount = p.slotCount;
   block.shading = static_cast<uint>(p.shading);
-  const auto row = [&p](int r) { return vec4{p.affine[r * 4], p.affine[r * 4 + 1], p.affine[r * 4 + 2], p.affine[r * 4 + 3]}; };
+  const auto row = [&p](int r) {
+    return vec4{p.affine[r * 4], p.affine[r * 4 + 1], p.affine[r * 4 + 2], p.affine[r * 4 + 3]};
+  };
   block.row0 = row(0);
   block.row1 = row(1);
   block.row2 = row(2);

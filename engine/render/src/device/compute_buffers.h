@@ -1,12 +1,12 @@
-// Shared by the compute passes: a created storage buffer (QRhi refuses zero-sized buffers, so at least 16
-// bytes) and one waited-for offscreen frame around a recording.
+// Shared by the compute passes: a created storage buffer (QRhi refuses zero-sized buffers, so at
+// least 16 bytes) and one waited-for offscreen frame around a recording.
 #pragma once
+
+#include <QtGui/private/qrhi_p.h>
 
 #include <algorithm>
 #include <memory>
 #include <string>
-
-#include <QtGui/private/qrhi_p.h>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/gpu_resources.h"
@@ -14,9 +14,10 @@
 namespace riglens::render {
 
 // nullptr when the buffer cannot be created.
-inline std::unique_ptr<QRhiBuffer> newStorageBuffer(QRhi* rhi, std::size_t bytes,
-                                                    QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
-  std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
+inline std::unique_ptr<QRhiBuffer> newStorageBuffer(
+    QRhi* rhi, std::size_t bytes, QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
+  std::unique_ptr<QRhiBuffer> b(
+      rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
   return b->create() ? std::move(b) : nullptr;
 }
 
@@ -27,8 +28,9 @@ inline BufferBytes bufferBytes(std::string name, const QRhiBuffer* buffer) {
 
 // One compute pass holding one dispatch of `groups` workgroups: `batch` (may
 // be null) applied first; `bindings` null means the pipeline's own.
-inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, QRhiComputePipeline* pipeline,
-                                QRhiShaderResourceBindings* bindings, int groups) {
+inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch,
+                                QRhiComputePipeline* pipeline, QRhiShaderResourceBindings* bindings,
+                                int groups) {
   cb->beginComputePass(batch);
   cb->setComputePipeline(pipeline);
   cb->setShaderResources(bindings);
@@ -44,7 +46,8 @@ core::Expected<void> runOffscreenComputeFrame(QRhi* rhi, const std::string& what
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
     return core::makeError(core::ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   record(cb);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess) return core::makeError(core::ErrorCode::Gpu, "the " + what + " GPU frame failed");
+  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
+    return core::makeError(core::ErrorCode::Gpu, "the " + what + " GPU frame failed");
   return {};
 }
 

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
 
@@ -19,16 +18,26 @@ inline mat4 toGpu(const glm::mat4& m) {
   std::memcpy(out.m, &m[0][0], sizeof(out.m));
   return out;
 }
-inline vec4 toGpu(const glm::vec4& v) { return {v.x, v.y, v.z, v.w}; }
+inline vec4 toGpu(const glm::vec4& v) {
+  return {v.x, v.y, v.z, v.w};
+}
 
 // Workgroups covering `count` invocations of `groupSize` each.
-inline int groupsFor(std::size_t count, std::uint32_t groupSize) { return int((count + groupSize - 1) / groupSize); }
+inline int groupsFor(std::size_t count, std::uint32_t groupSize) {
+  return int((count + groupSize - 1) / groupSize);
+}
 
 // Vertex bindings of part.vert: separate buffers so the skinning pass can
 // write positions and normals alone.
-enum PartBinding : int { kPositions = 0, kNormals = 1, kColors = 2, kBarycentrics = 3, kPartBindingCount = 4 };
+enum PartBinding : int {
+  kPositions = 0,
+  kNormals = 1,
+  kColors = 2,
+  kBarycentrics = 3,
+  kPartBindingCount = 4
+};
 
-struct LineVertex {          // lines.vert
+struct LineVertex {  // lines.vert
   float position[3];
   float color[4];
 };

@@ -1,10 +1,11 @@
 #include "riglens/render/device/rhi_device.h"
 
-#include <QtGui/QOffscreenSurface>
-#include <QtGui/QVulkanInstance>
 #include <QtGui/private/qrhi_p.h>
 #include <QtGui/private/qrhigles2_p.h>
 #include <QtGui/private/qrhivulkan_p.h>
+
+#include <QtGui/QOffscreenSurface>
+#include <QtGui/QVulkanInstance>
 
 namespace riglens::render {
 
@@ -22,8 +23,10 @@ struct RhiDevice::Owned {
 
 const char* backendName(Backend backend) {
   switch (backend) {
-    case Backend::Vulkan: return "vulkan";
-    case Backend::OpenGL: return "opengl";
+    case Backend::Vulkan:
+      return "vulkan";
+    case Backend::OpenGL:
+      return "opengl";
   }
   return "unknown";
 }
@@ -72,7 +75,9 @@ Backend RhiDevice::backend() const {
   return m_rhi->backend() == QRhi::Vulkan ? Backend::Vulkan : Backend::OpenGL;
 }
 
-bool RhiDevice::supportsCompute() const { return m_rhi->isFeatureSupported(QRhi::Compute); }
+bool RhiDevice::supportsCompute() const {
+  return m_rhi->isFeatureSupported(QRhi::Compute);
+}
 
 std::string RhiDevice::deviceName() const {
   return m_rhi->driverInfo().deviceName.toStdString();

@@ -15,11 +15,13 @@ core::Expected<QShader> loadShader(const char* fileName) {
   }
   QShader shader = QShader::fromSerialized(file.readAll());
   if (!shader.isValid())
-    return core::makeError(core::ErrorCode::Parse, path.toStdString() + ": not a valid .qsb shader");
+    return core::makeError(core::ErrorCode::Parse,
+                           path.toStdString() + ": not a valid .qsb shader");
   return shader;
 }
 
-std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment) {
+std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex,
+                                                          const char* fragment) {
   auto vs = loadShader(vertex);
   auto fs = loadShader(fragment);
   if (!vs || !fs) return nullptr;

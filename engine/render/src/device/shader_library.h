@@ -2,10 +2,10 @@
 // Private to engine/render.
 #pragma once
 
-#include <memory>
-
 #include <QtGui/private/qrhi_p.h>
 #include <QtGui/private/qshader_p.h>
+
+#include <memory>
 
 #include "riglens/core/base/expected.h"
 
@@ -16,6 +16,7 @@ core::Expected<QShader> loadShader(const char* fileName);
 
 // A new graphics pipeline with `vertex` and `fragment` as its stages; null
 // when either shader is missing from the build.
-std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment);
+std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex,
+                                                          const char* fragment);
 
 }  // namespace riglens::render

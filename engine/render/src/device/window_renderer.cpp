@@ -13,9 +13,15 @@ WindowRenderer::WindowRenderer(QRhi* rhi)
 
 WindowRenderer::~WindowRenderer() = default;
 
-void WindowRenderer::setModel(std::shared_ptr<const core::LoadedRun> run) { m_rig->setModel(std::move(run)); }
-void WindowRenderer::setCharacter(std::shared_ptr<const core::AosRigPack> pack) { m_character->setPack(std::move(pack)); }
-void WindowRenderer::setCharacterFrame(CharacterFrame frame) { m_character->setFrame(std::move(frame)); }
+void WindowRenderer::setModel(std::shared_ptr<const core::LoadedRun> run) {
+  m_rig->setModel(std::move(run));
+}
+void WindowRenderer::setCharacter(std::shared_ptr<const core::AosRigPack> pack) {
+  m_character->setPack(std::move(pack));
+}
+void WindowRenderer::setCharacterFrame(CharacterFrame frame) {
+  m_character->setFrame(std::move(frame));
+}
 
 void WindowRenderer::setCloud(std::shared_ptr<const core::GaussianCloud> cloud) {
   m_cloud = cloud;
@@ -32,26 +38,36 @@ bool WindowRenderer::prepare(QRhiSwapChain* swapchain, const FrameState& state, 
   m_viewport = viewport;
   QRhiRenderTarget* rt = swapchain->currentFrameRenderTarget();
   m_prepared = true;  // the stack records whichever layers prepared
-  return m_stack.prepare(swapchain->currentFrameCommandBuffer(), rt->renderPassDescriptor(), rt->sampleCount(), rt->pixelSize(), state);
+  return m_stack.prepare(swapchain->currentFrameCommandBuffer(), rt->renderPassDescriptor(),
+                         rt->sampleCount(), rt->pixelSize(), state);
 }
 
 void WindowRenderer::record(QRhiSwapChain* swapchain) {
   if (!m_prepared) return;
-  m_stack.record(swapchain->currentFrameCommandBuffer(), m_viewport, swapchain->currentFrameRenderTarget()->pixelSize());
+  m_stack.record(swapchain->currentFrameCommandBuffer(), m_viewport,
+                 swapchain->currentFrameRenderTarget()->pixelSize());
 }
 
-bool WindowRenderer::supportsCompute() const { return m_device->supportsCompute(); }
-MemoryReport WindowRenderer::memoryReport() const { return m_rig->memoryReport(); }
+bool WindowRenderer::supportsCompute() const {
+  return m_device->supportsCompute();
+}
+MemoryReport WindowRenderer::memoryReport() const {
+  return m_rig->memoryReport();
+}
 
 CharacterMemory WindowRenderer::splatMemory() const {
   if (!m_cloud) return m_character->memory();
   CharacterMemory memory;
   memory.packBytes = m_cloud->bytes();
   memory.buffers = m_splats->buffers();
-  if (!memory.buffers.empty()) memory.branches.push_back({"scene", 0, std::uint32_t(m_cloud->count), std::uint32_t(m_cloud->count)});
+  if (!memory.buffers.empty())
+    memory.branches.push_back(
+        {"scene", 0, std::uint32_t(m_cloud->count), std::uint32_t(m_cloud->count)});
   return memory;
 }
 
-std::string WindowRenderer::failure() const { return m_stack.failure(); }
+std::string WindowRenderer::failure() const {
+  return m_stack.failure();
+}
 
 }  // namespace riglens::render

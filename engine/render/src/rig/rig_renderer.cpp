@@ -1,17 +1,16 @@
 #include "riglens/render/rig/rig_renderer.h"
 
-#include <cstring>
+#include <QtGui/private/qrhi_p.h>
 
 #include <QtCore/QDebug>
 #include <QtGui/QMatrix4x4>
-#include <QtGui/private/qrhi_p.h>
-
+#include <cstring>
 #include <glm/gtc/matrix_inverse.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "device/gpu_layouts.h"
-#include "rig/gpu_skinning.h"
 #include "device/shader_library.h"
+#include "rig/gpu_skinning.h"
 
 namespace riglens::render {
 
@@ -25,8 +24,9 @@ glm::mat4 toGlm(const QMatrix4x4& q) {
   return out;
 }
 
-
-int aligned(int size, int alignment) { return (size + alignment - 1) / alignment * alignment; }
+int aligned(int size, int alignment) {
+  return (size + alignment - 1) / alignment * alignment;
+}
 
 // One part's GPU buffers.
 struct GpuPart {
@@ -68,7 +68,8 @@ struct RigRenderer::Impl {
     return false;
   }
 
-  Buffer staticBuffer(QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes, QRhiResourceUpdateBatch* batch,
+  Buffer staticBuffer(QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes,
+                      QRhiResourceUpdateBatch* batch,
                       QRhiBuffer::Type type = QRhiBuffer::Immutable) {
     Buffer buf(rhi->newBuffer(type, usage, static_cast<int>(std::max<std::size_t>(bytes, 4))));
     if (!buf->create()) return nullptr;
@@ -88,13 +89,19 @@ struct RigRenderer::Impl {
         const QRhiBuffer::UsageFlags skinOut = QRhiBuffer::VertexBuffer | QRhiBuffer::StorageBuffer;
         const std::size_t attrBytes = mesh.positions.size() * sizeof(float);
         // A skinned mesh's positions/normals are written by the skinning pass.
-        part.positions = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.positions.data(),
-                                      skinned ? attrBytes : attrBytes, batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-        part.normals = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(), attrBytes, batch,
-                                    skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-        part.colors = staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
-        part.indices = staticBuffer(QRhiBuffer::IndexBuffer, mesh.indices.data(), mesh.indices.size() * sizeof(std::uint32_t), batch);
-        if (!part.positions || !part.normals || !part.colors || !part.indices) return fail("cannot create part buffers");
+        part.positions =
+            staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.positions.data(),
+                         skinned ? attrBytes : attrBytes, batch,
+                         skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+        part.normals =
+            staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(),
+                         attrBytes, batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+        part.colors =
+            staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
+        part.indices = staticBuffer(QRhiBuffer::IndexBuffer, mesh.indices.data(),
+                                    mesh.indices.size() * sizeof(std::uint32_t), batch);
+        if (!part.positions || !part.normals || !part.colors || !part.indices)
+          return fail("cannot create part buffers");
         part.indexCount = static_cast<quint32>(mesh.indices.size());
         part.vertexBytes = attrBytes * 2 + mesh.colors.size() * sizeof(float);
         part.indexBytes = mesh.indices.size() * sizeof(std::uint32_t);
@@ -102,14 +109,16 @@ struct RigRenderer::Impl {
       parts.push_back(std::move(part));
     }
     if (skinned && !run.meshes.empty() && !run.meshes[0].empty()) {
-      auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, parts[0].positions.get(), parts[0].normals.get());
+      auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin,
+                                         parts[0].positions.get(), parts[0].normals.get());
       if (!created) return fail(created.error().message.c_str());
       skin = std::move(created).value();
     }
     // Per-part uniform slots.
     partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
-    partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
-                                 partSlot * static_cast<int>(std::max<std::size_t>(1, parts.size()))));
+    partUbo.reset(
+        rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
+                       partSlot * static_cast<int>(std::max<std::size_t>(1, parts.size()))));
     if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     partSrb.reset();  // bound to the old buffer
     partPipeline.reset();
@@ -119,7 +128,8 @@ struct RigRenderer::Impl {
 
   void buildWireframe(QRhiResourceUpdateBatch* batch) {
     const core::LoadedRun& run = *uploadedRun;
-    if (run.kind == core::RunKind::SkinnedMesh) return;  // skinned: no wireframe copy (positions live on the GPU)
+    if (run.kind == core::RunKind::SkinnedMesh)
+      return;  // skinned: no wireframe copy (positions live on the GPU)
     for (std::size_t p = 0; p < parts.size(); ++p) {
       GpuPart& part = parts[p];
       const core::PartMesh& mesh = run.meshes[p];
@@ -147,7 +157,8 @@ struct RigRenderer::Impl {
 
   bool ensureCommon(QRhiResourceUpdateBatch* batch) {
     if (!frameUbo) {
-      frameUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::FrameBlock)));
+      frameUbo.reset(
+          rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::FrameBlock)));
       if (!frameUbo->create()) return fail("cannot create the frame uniform buffer");
       const float one[3] = {1, 1, 1};
       constantBary = staticBuffer(QRhiBuffer::VertexBuffer, one, sizeof(one), batch);
@@ -157,28 +168,36 @@ struct RigRenderer::Impl {
       partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, partSlot));
       if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     }
-    const auto both = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
+    const auto both =
+        QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
     if (!partSrb) {
       partSrb.reset(rhi->newShaderResourceBindings());
-      partSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, frameUbo.get()),
-                            QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(gpu::kPartBinding, both, partUbo.get(), sizeof(gpu::PartBlock))});
+      partSrb->setBindings(
+          {QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, frameUbo.get()),
+           QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(
+               gpu::kPartBinding, both, partUbo.get(), sizeof(gpu::PartBlock))});
       if (!partSrb->create()) return fail("cannot create the part bindings");
     }
     if (!lineSrb) {
       lineSrb.reset(rhi->newShaderResourceBindings());
-      lineSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, QRhiShaderResourceBinding::VertexStage, frameUbo.get())});
+      lineSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(
+          gpu::kFrameBinding, QRhiShaderResourceBinding::VertexStage, frameUbo.get())});
       if (!lineSrb->create()) return fail("cannot create the line bindings");
     }
     return true;
   }
 
-  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples, bool wireframe) {
+  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples,
+                                                         bool wireframe) {
     auto ps = newGraphicsPipeline(rhi, "part.vert", "part.frag");
     if (!ps) return nullptr;
     QRhiVertexInputLayout layout;
-    layout.setBindings({{3 * sizeof(float)}, {3 * sizeof(float)}, {3 * sizeof(float)},
+    layout.setBindings({{3 * sizeof(float)},
+                        {3 * sizeof(float)},
+                        {3 * sizeof(float)},
                         wireframe ? QRhiVertexInputBinding(3 * sizeof(float))
-                                  : QRhiVertexInputBinding(3 * sizeof(float), QRhiVertexInputBinding::PerInstance)});
+                                  : QRhiVertexInputBinding(3 * sizeof(float),
+                                                           QRhiVertexInputBinding::PerInstance)});
     layout.setAttributes({{gpu::kPositions, 0, QRhiVertexInputAttribute::Float3, 0},
                           {gpu::kNormals, 1, QRhiVertexInputAttribute::Float3, 0},
                           {gpu::kColors, 2, QRhiVertexInputAttribute::Float3, 0},
@@ -187,7 +206,8 @@ struct RigRenderer::Impl {
     ps->setDepthTest(true);
     ps->setDepthWrite(true);
     ps->setCullMode(QRhiGraphicsPipeline::None);
-    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);  // meshers differ in winding care; the shader flips back faces
+    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);  // meshers differ in winding care; the shader
+                                                      // flips back faces
     ps->setSampleCount(samples);
     ps->setShaderResourceBindings(partSrb.get());
     ps->setRenderPassDescriptor(rp);
@@ -195,7 +215,8 @@ struct RigRenderer::Impl {
     return ps;
   }
 
-  std::unique_ptr<QRhiGraphicsPipeline> makeLinePipeline(QRhiRenderPassDescriptor* rp, int samples, bool depthTest) {
+  std::unique_ptr<QRhiGraphicsPipeline> makeLinePipeline(QRhiRenderPassDescriptor* rp, int samples,
+                                                         bool depthTest) {
     auto ps = newGraphicsPipeline(rhi, "lines.vert", "lines.frag");
     if (!ps) return nullptr;
     ps->setTopology(QRhiGraphicsPipeline::Lines);
@@ -227,10 +248,14 @@ struct RigRenderer::Impl {
       rpFormat = format;
       pipelineSamples = samples;
     }
-    if (!partPipeline && !(partPipeline = makePartPipeline(rp, samples, false))) return fail("cannot create the part pipeline");
-    if (!wirePipeline && !(wirePipeline = makePartPipeline(rp, samples, true))) return fail("cannot create the wireframe pipeline");
-    if (!gridPipeline && !(gridPipeline = makeLinePipeline(rp, samples, true))) return fail("cannot create the grid pipeline");
-    if (!overlayPipeline && !(overlayPipeline = makeLinePipeline(rp, samples, false))) return fail("cannot create the overlay pipeline");
+    if (!partPipeline && !(partPipeline = makePartPipeline(rp, samples, false)))
+      return fail("cannot create the part pipeline");
+    if (!wirePipeline && !(wirePipeline = makePartPipeline(rp, samples, true)))
+      return fail("cannot create the wireframe pipeline");
+    if (!gridPipeline && !(gridPipeline = makeLinePipeline(rp, samples, true)))
+      return fail("cannot create the grid pipeline");
+    if (!overlayPipeline && !(overlayPipeline = makeLinePipeline(rp, samples, false)))
+      return fail("cannot create the overlay pipeline");
     return true;
   }
 
@@ -248,7 +273,8 @@ struct RigRenderer::Impl {
       for (int i = -n; i <= n; ++i) {
         const float t = float(i) * s;
         // Every fourth line is stronger, like graph paper.
-        const glm::vec4 c = (i % 4 == 0) ? glm::vec4(0.55f, 0.58f, 0.62f, 0.32f) : glm::vec4(0.45f, 0.48f, 0.52f, 0.14f);
+        const glm::vec4 c = (i % 4 == 0) ? glm::vec4(0.55f, 0.58f, 0.62f, 0.32f)
+                                         : glm::vec4(0.45f, 0.48f, 0.52f, 0.14f);
         addLine(c0 + glm::vec3(t, 0, -e), c0 + glm::vec3(t, 0, e), c);
         addLine(c0 + glm::vec3(-e, 0, t), c0 + glm::vec3(e, 0, t), c);
       }
@@ -270,10 +296,14 @@ struct RigRenderer::Impl {
         addLine(p - y, p + y, magenta);
         addLine(p - z, p + z, magenta);
         // A diamond around it so it reads at a glance.
-        addLine(p + x, p + y, magenta); addLine(p + y, p - x, magenta);
-        addLine(p - x, p - y, magenta); addLine(p - y, p + x, magenta);
-        addLine(p + z, p + y, magenta); addLine(p + y, p - z, magenta);
-        addLine(p - z, p - y, magenta); addLine(p - y, p + z, magenta);
+        addLine(p + x, p + y, magenta);
+        addLine(p + y, p - x, magenta);
+        addLine(p - x, p - y, magenta);
+        addLine(p - y, p + x, magenta);
+        addLine(p + z, p + y, magenta);
+        addLine(p + y, p - z, magenta);
+        addLine(p - z, p - y, magenta);
+        addLine(p - y, p + z, magenta);
       }
     }
     overlayVertexCount = static_cast<int>(lines.size()) - gridVertexCount;
@@ -299,13 +329,15 @@ struct RigRenderer::Impl {
     for (std::size_t p = 0; p < parts.size(); ++p) {
       gpu::PartBlock block{};
       // A skinned mesh is posed by its bones: its one draw has no model matrix.
-      const glm::mat4 model = (!skinned && p < state.partWorlds.size()) ? state.partWorlds[p] : glm::mat4(1.0f);
+      const glm::mat4 model =
+          (!skinned && p < state.partWorlds.size()) ? state.partWorlds[p] : glm::mat4(1.0f);
       block.model = gpu::toGpu(model);
       block.normalMatrix = gpu::toGpu(glm::mat4(glm::inverseTranspose(glm::mat3(model))));
       const glm::vec3 tint = p < state.partTints.size() ? state.partTints[p] : glm::vec3(0.7f);
       const bool highlighted = static_cast<int>(p) == state.highlightPart;
       block.tint = gpu::toGpu(glm::vec4(tint, highlighted ? 1.0f : 0.0f));
-      batch->updateDynamicBuffer(partUbo.get(), static_cast<int>(p) * partSlot, sizeof(block), &block);
+      batch->updateDynamicBuffer(partUbo.get(), static_cast<int>(p) * partSlot, sizeof(block),
+                                 &block);
     }
 
     buildLines();
@@ -326,8 +358,8 @@ void RigRenderer::setModel(std::shared_ptr<const core::LoadedRun> run) {
   m_impl->needsUpload = true;
 }
 
-bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize,
-                          const FrameState& state) {
+bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass,
+                          int sampleCount, QSize, const FrameState& state) {
   Impl& d = *m_impl;
   d.state = state;
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
@@ -361,7 +393,8 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
   // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
   // the bound pipeline: bind first, then set them.
   const int bottom = targetSize.height() - (rect.y() + rect.height());
-  const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height()));
+  const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()),
+                              float(rect.height()));
   const QRhiScissor scissor(rect.x(), bottom, rect.width(), rect.height());
   const auto bind = [&](QRhiGraphicsPipeline* ps) {
     cb->setGraphicsPipeline(ps);
@@ -377,15 +410,19 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
     if (wire && part.wirePositions) {
       bind(d.wirePipeline.get());
       cb->setShaderResources(d.partSrb.get(), 1, &offset);
-      const QRhiCommandBuffer::VertexInput inputs[] = {{part.wirePositions.get(), 0}, {part.wireNormals.get(), 0},
-                                                      {part.wireColors.get(), 0}, {part.wireBary.get(), 0}};
+      const QRhiCommandBuffer::VertexInput inputs[] = {{part.wirePositions.get(), 0},
+                                                       {part.wireNormals.get(), 0},
+                                                       {part.wireColors.get(), 0},
+                                                       {part.wireBary.get(), 0}};
       cb->setVertexInput(0, 4, inputs);
       cb->draw(part.wireVertexCount);
     } else {
       bind(d.partPipeline.get());
       cb->setShaderResources(d.partSrb.get(), 1, &offset);
-      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0}, {part.normals.get(), 0},
-                                                      {part.colors.get(), 0}, {d.constantBary.get(), 0}};
+      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
+                                                       {part.normals.get(), 0},
+                                                       {part.colors.get(), 0},
+                                                       {d.constantBary.get(), 0}};
       cb->setVertexInput(0, 4, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
       cb->drawIndexed(part.indexCount);
     }
@@ -413,8 +450,10 @@ MemoryReport RigRenderer::memoryReport() const {
   const core::LoadedRun* run = d.uploadedRun.get();
   for (std::size_t p = 0; p < d.parts.size(); ++p) {
     PartMemory m;
-    if (run && p < run->rig.parts().size() && run->kind != core::RunKind::SkinnedMesh) m.name = run->rig.parts()[p].name;
-    else if (run) m.name = run->source.filename().string();
+    if (run && p < run->rig.parts().size() && run->kind != core::RunKind::SkinnedMesh)
+      m.name = run->rig.parts()[p].name;
+    else if (run)
+      m.name = run->source.filename().string();
     m.vertexBytes = d.parts[p].vertexBytes + d.parts[p].wireBytes;
     m.indexBytes = d.parts[p].indexBytes;
     m.uniformBytes = static_cast<std::size_t>(d.partSlot);
@@ -422,7 +461,8 @@ MemoryReport RigRenderer::memoryReport() const {
     report.indexBytes += m.indexBytes;
     report.parts.push_back(std::move(m));
   }
-  report.uniformBytes = (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) + (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
+  report.uniformBytes = (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) +
+                        (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
   report.storageBytes = d.skin ? d.skin->bytes() : 0;
   report.overlayBytes = static_cast<std::size_t>(d.lineCapacity) + (d.constantBary ? 12 : 0);
   report.cpuBytes = run ? run->cpuBytes() : 0;

@@ -14,12 +14,11 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/core/gltf/part_mesh.h"
@@ -28,7 +27,7 @@ namespace riglens::samples {
 
 struct SampleRun {
   std::string name;
-  nlohmann::json rig;                                   // the rig.json document
+  nlohmann::json rig;                                          // the rig.json document
   std::vector<std::pair<std::string, core::PartMesh>> meshes;  // part name -> mesh (empty = socket)
 };
 

@@ -22,7 +22,9 @@ class VoxelVolume {
     return x >= 0 && y >= 0 && z >= 0 && x < m_n[0] && y < m_n[1] && z < m_n[2];
   }
   // 0 = empty; otherwise 0xRRGGBB with bit 24 set so black is not empty.
-  std::uint32_t at(int x, int y, int z) const { return inside(x, y, z) ? m_voxels[index(x, y, z)] : 0; }
+  std::uint32_t at(int x, int y, int z) const {
+    return inside(x, y, z) ? m_voxels[index(x, y, z)] : 0;
+  }
   bool filled(int x, int y, int z) const { return at(x, y, z) != 0; }
 
   void set(int x, int y, int z, std::uint32_t rgb);

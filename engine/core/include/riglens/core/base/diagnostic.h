@@ -11,25 +11,33 @@
 namespace riglens::core {
 
 enum class Severity {
-  Warning,  // suspicious, or ignored by the contract's rules (an unknown parent, a key outside the period)
+  Warning,  // suspicious, or ignored by the contract's rules (an unknown parent, a key outside the
+            // period)
   Error,    // something in the files is broken and was left out (a part mesh that cannot be read)
 };
 
-inline const char* severityName(Severity severity) { return severity == Severity::Error ? "error" : "warning"; }
+inline const char* severityName(Severity severity) {
+  return severity == Severity::Error ? "error" : "warning";
+}
 
 struct Diagnostic {
   Diagnostic() = default;
-  Diagnostic(std::string source_, std::string pointer_, std::string message_, Severity severity_ = Severity::Warning,
-             std::string part_ = {}, std::string joint_ = {})
-      : source(std::move(source_)), pointer(std::move(pointer_)), message(std::move(message_)), severity(severity_),
-        part(std::move(part_)), joint(std::move(joint_)) {}
+  Diagnostic(std::string source_, std::string pointer_, std::string message_,
+             Severity severity_ = Severity::Warning, std::string part_ = {},
+             std::string joint_ = {})
+      : source(std::move(source_)),
+        pointer(std::move(pointer_)),
+        message(std::move(message_)),
+        severity(severity_),
+        part(std::move(part_)),
+        joint(std::move(joint_)) {}
 
   std::string source;   // the file, e.g. "runs/tank/rig.json"
   std::string pointer;  // JSON pointer into it ("/joints/2/part"), empty if none
   std::string message;  // what is wrong and what the loader did about it
   Severity severity = Severity::Warning;
-  std::string part;     // the rig part it concerns, when there is one
-  std::string joint;    // the joint it concerns, when there is one
+  std::string part;   // the rig part it concerns, when there is one
+  std::string joint;  // the joint it concerns, when there is one
 
   // "runs/tank/rig.json: /joints/2/part: unknown part 'turet'; joint ignored"
   std::string describe() const {

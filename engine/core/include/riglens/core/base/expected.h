@@ -17,12 +17,12 @@
 namespace riglens::core {
 
 enum class ErrorCode {
-  Io,         // the file could not be opened, read or written
-  Parse,      // not valid JSON / glTF / binary layout
-  Invalid,    // well-formed but breaks the contract (unknown parent, min > max, ...)
-  Unsupported,// valid, but a feature this build does not handle
-  Usage,      // an API was called with arguments it refuses (unknown joint, NaN)
-  Gpu,        // the GPU or its driver failed: no device, a buffer or pipeline not created, a frame lost
+  Io,           // the file could not be opened, read or written
+  Parse,        // not valid JSON / glTF / binary layout
+  Invalid,      // well-formed but breaks the contract (unknown parent, min > max, ...)
+  Unsupported,  // valid, but a feature this build does not handle
+  Usage,        // an API was called with arguments it refuses (unknown joint, NaN)
+  Gpu,  // the GPU or its driver failed: no device, a buffer or pipeline not created, a frame lost
 };
 
 std::string_view errorCodeName(ErrorCode code);
@@ -47,21 +47,33 @@ inline Error makeError(ErrorCode code, std::string message) {
 template <class T>
 class [[nodiscard]] Expected {
  public:
-  Expected(T value) : m_state(std::move(value)) {}  // NOLINT: implicit on purpose
+  Expected(T value) : m_state(std::move(value)) {}      // NOLINT: implicit on purpose
   Expected(Error error) : m_state(std::move(error)) {}  // NOLINT
 
   bool hasValue() const { return m_state.index() == 0; }
   explicit operator bool() const { return hasValue(); }
 
-  T& value() & { assert(hasValue()); return std::get<0>(m_state); }
-  const T& value() const& { assert(hasValue()); return std::get<0>(m_state); }
-  T&& value() && { assert(hasValue()); return std::get<0>(std::move(m_state)); }
+  T& value() & {
+    assert(hasValue());
+    return std::get<0>(m_state);
+  }
+  const T& value() const& {
+    assert(hasValue());
+    return std::get<0>(m_state);
+  }
+  T&& value() && {
+    assert(hasValue());
+    return std::get<0>(std::move(m_state));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Error& error() const { assert(!hasValue()); return std::get<1>(m_state); }
+  const Error& error() const {
+    assert(!hasValue());
+    return std::get<1>(m_state);
+  }
 
  private:
   std::variant<T, Error> m_state;
@@ -76,7 +88,10 @@ class [[nodiscard]] Expected<void> {
 
   bool hasValue() const { return !m_failed; }
   explicit operator bool() const { return hasValue(); }
-  const Error& error() const { assert(m_failed); return m_error; }
+  const Error& error() const {
+    assert(m_failed);
+    return m_error;
+  }
 
  private:
   Error m_error;

@@ -5,10 +5,9 @@
 // vec4 with w = 1 because that is the std430 array stride the shader reads.
 #pragma once
 
-#include <span>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
+#include <span>
 
 namespace riglens::core {
 

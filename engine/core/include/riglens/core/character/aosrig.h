@@ -13,16 +13,15 @@
 #pragma once
 
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
+#include <glm/mat4x4.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
-#include <nlohmann/json.hpp>
 
 #include "riglens/core/base/expected.h"
 
@@ -39,9 +38,9 @@ struct RegionCount {
 };
 
 struct HeadExtLayout {
-  int dim = 387;       // exprDim + gazeDim
+  int dim = 387;  // exprDim + gazeDim
   int exprDim = 383;
-  int gazeDim = 4;     // [pitch_L, yaw_L, pitch_R, yaw_R], radians
+  int gazeDim = 4;                   // [pitch_L, yaw_L, pitch_R, yaw_R], radians
   std::vector<RegionCount> regions;  // tile [0, exprDim) in order
   std::vector<RegionCount> reduced;  // the reduced ML view: per-region counts (sum 64), + gaze = 68
 };
@@ -77,16 +76,16 @@ struct MouthGroup {
 };
 
 struct AosMouth {
-  std::vector<MouthGroup> groups;          // 1..16
-  std::vector<std::uint32_t> faces;        // T*3
-  std::vector<std::uint32_t> faceParts;    // T: 1 + group index
+  std::vector<MouthGroup> groups;        // 1..16
+  std::vector<std::uint32_t> faces;      // T*3
+  std::vector<std::uint32_t> faceParts;  // T: 1 + group index
 };
 
 struct AosRigPack {
   std::shared_ptr<const std::vector<std::uint8_t>> bytes;  // keeps the views alive
   nlohmann::json header;
-  std::size_t vertexCount = 0;    // V
-  std::size_t coeffCount = 0;     // E
+  std::size_t vertexCount = 0;  // V
+  std::size_t coeffCount = 0;   // E
   int maxInfluence = 4;
   std::string units = "m";
   HeadExtLayout headExt;
@@ -95,20 +94,20 @@ struct AosRigPack {
   glm::mat4 bindTransform{1.0f};  // head-local -> body bind space (from row-major)
   std::vector<AosBlobInfo> buffers;
 
-  FloatArray neutral;             // V*3, metres
+  FloatArray neutral;                        // V*3, metres
   std::span<const std::uint16_t> basisHalf;  // V*E*3 fp16 lanes (vertex-major), or empty
   std::span<const std::int8_t> basisI8;      // V*E*3 whole numbers, or empty
-  FloatArray basisScale;          // E
+  FloatArray basisScale;                     // E
   std::vector<std::uint16_t> skinIndex;      // V*4, into joints
-  std::vector<float> skinWeight;  // V*4, widened from f16
-  FloatArray eyePositions;        // 2*3
-  FloatArray eyeWeights;          // 2*V
-  FloatArray restWorld;           // J*16, row-major
+  std::vector<float> skinWeight;             // V*4, widened from f16
+  FloatArray eyePositions;                   // 2*3
+  FloatArray eyeWeights;                     // 2*V
+  FloatArray restWorld;                      // J*16, row-major
   std::vector<std::int32_t> jointParents;    // J
   std::vector<std::uint32_t> faces;          // T*3
   std::vector<std::uint32_t> quads;          // Q*4 (optional)
-  FloatArray uv;                  // V*2 (optional)
-  FloatArray stitchLocal;         // V*3 (optional)
+  FloatArray uv;                             // V*2 (optional)
+  FloatArray stitchLocal;                    // V*3 (optional)
   std::optional<AosMouth> mouth;
 
   // Basis value (metres per unit coefficient, before basisScale) for vertex
@@ -117,7 +116,8 @@ struct AosRigPack {
 };
 
 // `sourceName` appears in every error message.
-Expected<AosRigPack> parseAosRig(std::shared_ptr<const std::vector<std::uint8_t>> bytes, std::string_view sourceName);
+Expected<AosRigPack> parseAosRig(std::shared_ptr<const std::vector<std::uint8_t>> bytes,
+                                 std::string_view sourceName);
 Expected<AosRigPack> readAosRig(const std::string& path);
 
 // A blob to pack: copied verbatim; dtype and shape are what the parser checks.
@@ -131,10 +131,12 @@ struct AosBlob {
 // Header keys in a fixed order (everything but "buffers", which is derived).
 // Deterministic: packing the same bake twice is byte-identical. Fails when
 // the header length does not converge in 4 passes.
-Expected<std::vector<std::uint8_t>> packAosRig(const nlohmann::ordered_json& header, const std::vector<AosBlob>& blobs);
+Expected<std::vector<std::uint8_t>> packAosRig(const nlohmann::ordered_json& header,
+                                               const std::vector<AosBlob>& blobs);
 
 template <class T>
-AosBlob makeBlob(std::string name, DType dtype, std::vector<std::size_t> shape, const std::vector<T>& values) {
+AosBlob makeBlob(std::string name, DType dtype, std::vector<std::size_t> shape,
+                 const std::vector<T>& values) {
   AosBlob blob{std::move(name), dtype, std::move(shape), {}};
   blob.data.resize(values.size() * sizeof(T));
   if (!values.empty()) std::memcpy(blob.data.data(), values.data(), blob.data.size());

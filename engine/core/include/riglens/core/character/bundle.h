@@ -10,23 +10,22 @@
 #pragma once
 
 #include <filesystem>
+#include <glm/vec3.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <glm/vec3.hpp>
-#include <nlohmann/json.hpp>
-
-#include "riglens/core/character/aosrig.h"
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
+#include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/expressions.h"
 
 namespace riglens::core {
 
 struct BundleFile {
-  std::string name;     // bundle-relative
-  std::string role;     // manifest, mesh, pack, names, decoder, statics, other
+  std::string name;  // bundle-relative
+  std::string role;  // manifest, mesh, pack, names, decoder, statics, other
   bool eager = true;
   bool present = false;
   std::uintmax_t bytes = 0;
@@ -42,7 +41,7 @@ struct BranchMesh {
 
 struct Bundle {
   std::filesystem::path folder;
-  nlohmann::json scene;             // as read (schema 1: synthesised from mesh.json)
+  nlohmann::json scene;  // as read (schema 1: synthesised from mesh.json)
   int schema = 2;
   std::string subject;
   double worldScale = 1.0;
@@ -58,7 +57,7 @@ struct Bundle {
   std::optional<AosRigPack> gnmPack;
   std::vector<BundleFile> files;
   std::uintmax_t residentBytes = 0;
-  Diagnostics problems;             // missing files and other non-fatal findings
+  Diagnostics problems;  // missing files and other non-fatal findings
 };
 
 Expected<Bundle> loadBundle(const std::filesystem::path& folder);

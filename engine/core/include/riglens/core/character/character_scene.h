@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "riglens/core/character/aosrig.h"
-#include "riglens/core/character/bundle.h"
+#include "riglens/core/base/bounds.h"
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/bundle.h"
 #include "riglens/core/character/expressions.h"
 #include "riglens/core/splats/gaussian_ply.h"
-#include "riglens/core/base/bounds.h"
 
 namespace riglens::core {
 
@@ -27,11 +27,11 @@ struct CharacterScene {
   std::string title;  // the bundle's subject, else the file name
   // Character
   std::shared_ptr<const AosRigPack> pack;
-  ExpressionSpace expression;        // the bundle's, or the pack's GNM space (no ARKit map)
+  ExpressionSpace expression;              // the bundle's, or the pack's GNM space (no ARKit map)
   double rigRangeLo = -3, rigRangeHi = 3;  // the controls' slider range (a bundle's rig_range)
-  std::vector<BundleFile> files;     // a bundle's files (empty for a bare .aosrig)
-  std::uintmax_t residentBytes = 0;  // bytes read and held (pack, manifest, meshes)
-  Diagnostics problems;              // a bundle's non-fatal findings
+  std::vector<BundleFile> files;           // a bundle's files (empty for a bare .aosrig)
+  std::uintmax_t residentBytes = 0;        // bytes read and held (pack, manifest, meshes)
+  Diagnostics problems;                    // a bundle's non-fatal findings
   // Splats
   std::shared_ptr<const GaussianCloud> cloud;
   Bounds bounds;  // what a camera frames: the lifted rest pose, or the cloud's centres

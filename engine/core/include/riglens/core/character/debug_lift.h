@@ -5,24 +5,23 @@
 
 #include <array>
 #include <cstdint>
+#include <glm/vec3.hpp>
 #include <optional>
 #include <span>
 #include <vector>
-
-#include <glm/vec3.hpp>
-
 
 namespace riglens::core {
 
 struct FitTransform {
   std::array<float, 12> rows{};  // 3x4 row-major rig -> object affine
   float scale = 1.0f;
-  glm::vec3 centroid{0.0f};      // object space
+  glm::vec3 centroid{0.0f};  // object space
 };
 
 // Centres the neutral's bounds and scales them to a height of 0.35 m (or
 // `scale`), then places them at `offset`.
-FitTransform fitVertsTransform(std::span<const float> neutral, std::optional<float> scale = std::nullopt,
+FitTransform fitVertsTransform(std::span<const float> neutral,
+                               std::optional<float> scale = std::nullopt,
                                glm::vec3 offset = glm::vec3(0.0f));
 
 enum class LiftShading : std::uint32_t { Tint = 0, Normal = 1, Flat = 2 };
@@ -31,7 +30,7 @@ struct DebugLiftParams {
   std::uint32_t vertexCount = 0, slotOffset = 0, slotCount = 0;
   LiftShading shading = LiftShading::Tint;
   std::array<float, 12> affine{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};  // rows @16, @32, @48
-  float sigma = 0.002f;   // metres
+  float sigma = 0.002f;                                              // metres
   float opacity = 1.0f;
   glm::vec3 centroid{0.0f};  // @80 (w = 1)
 };
@@ -43,12 +42,15 @@ std::array<std::uint8_t, kDebugLiftParamsSize> writeDebugLiftParams(const DebugL
 
 // The splat sink's four arrays, indexed by absolute slot (52 bytes a gaussian).
 struct SplatSink {
-  std::vector<float> center;       // 4 per slot: xyz, 1
-  std::vector<float> covarianceA;  // 4 per slot: c00, c01, c02, c11
-  std::vector<float> covarianceB;  // 4 per slot: c12, c22, 0, 0
+  std::vector<float> center;         // 4 per slot: xyz, 1
+  std::vector<float> covarianceA;    // 4 per slot: c00, c01, c02, c11
+  std::vector<float> covarianceB;    // 4 per slot: c12, c22, 0, 0
   std::vector<std::uint32_t> color;  // pack4x8unorm(r, g, b, opacity); 0 = invisible
   explicit SplatSink(std::size_t capacity)
-      : center(capacity * 4, 0.0f), covarianceA(capacity * 4, 0.0f), covarianceB(capacity * 4, 0.0f), color(capacity, 0u) {}
+      : center(capacity * 4, 0.0f),
+        covarianceA(capacity * 4, 0.0f),
+        covarianceB(capacity * 4, 0.0f),
+        color(capacity, 0u) {}
   std::size_t capacity() const { return color.size(); }
 };
 
@@ -56,7 +58,7 @@ struct SplatSink {
 // slotOffset + s gets the vertex's centre (M p, 1), isotropic covariance
 // sigma^2 and its colour; slots past the vertex count, and vertices that are
 // not finite, are cleared (centre (0,0,0,1), zero covariance, colour 0).
-void debugLiftCpu(const DebugLiftParams& params, std::span<const float> positions, std::span<const std::uint32_t> tints,
-                  SplatSink& sink);
+void debugLiftCpu(const DebugLiftParams& params, std::span<const float> positions,
+                  std::span<const std::uint32_t> tints, SplatSink& sink);
 
 }  // namespace riglens::core

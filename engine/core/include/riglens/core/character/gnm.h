@@ -12,18 +12,17 @@
 // dozen of 383); the basis loop runs vertex-major over the active set only.
 #pragma once
 
+#include <glm/gtc/quaternion.hpp>
+#include <glm/mat4x4.hpp>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <glm/gtc/quaternion.hpp>
-#include <glm/mat4x4.hpp>
-#include <nlohmann/json.hpp>
-
-#include "riglens/core/character/aosrig.h"
 #include "riglens/core/base/expected.h"
+#include "riglens/core/character/aosrig.h"
 
 namespace riglens::core {
 
@@ -31,7 +30,8 @@ namespace riglens::core {
 // shorter head_ext is zero-padded; a longer one is refused. `threads` splits
 // the expression loop over vertex ranges (1: on the calling thread, 0: one
 // per hardware thread); results are identical whatever the count.
-Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads = 1);
+Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt,
+                                        unsigned threads = 1);
 
 // Joint worlds for skinning, with overrides (rebuilt from rest on every call).
 class GnmJointState {
@@ -63,7 +63,8 @@ Expected<std::vector<float>> gnmPose(const AosRigPack& pack, std::span<const flo
 // A joint-worlds file (`riglens-cli character pose --joint-worlds`): a JSON
 // array of exactly `jointCount` row-major 4x4 matrices, 16 numbers each.
 // Returns the J*16 floats setJointWorlds takes; refusals name the pointer.
-Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std::size_t jointCount, std::string_view source);
+Expected<std::vector<float>> jointWorldsFromJson(const nlohmann::json& doc, std::size_t jointCount,
+                                                 std::string_view source);
 
 // Row-major 16 floats -> column-major matrix.
 glm::dmat4 fromRowMajor(const float* m);

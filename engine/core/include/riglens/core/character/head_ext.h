@@ -5,16 +5,15 @@
 #pragma once
 
 #include <array>
+#include <glm/gtc/quaternion.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
 
-#include <glm/gtc/quaternion.hpp>
-#include <nlohmann/json.hpp>
-
-#include "riglens/core/character/aosrig.h"
 #include "riglens/core/base/expected.h"
+#include "riglens/core/character/aosrig.h"
 
 namespace riglens::core {
 
@@ -34,18 +33,22 @@ struct UnpackedHeadExt {
 };
 
 // Splits one frame; a shorter vector is refused, a longer one's tail ignored.
-Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const HeadExtLayout& layout);
+Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt,
+                                        const HeadExtLayout& layout);
 
 // The reduced ML view (sum of layout.reduced counts + gaze) widened to dim:
 // each region's reduced coefficients fill the start of its range, the rest
 // is zero; gaze copied. Refused when the layout has no reduced view or the
 // length is wrong.
-Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced, const HeadExtLayout& layout);
+Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced,
+                                                 const HeadExtLayout& layout);
 
 // Controls from JSON: an array in the pack's control order, or an object of
 // control name -> value (names from headExtNames); unknown names and
 // non-numbers are refused.
-Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const nlohmann::json& controls, std::string_view source);
+Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout,
+                                              const nlohmann::json& controls,
+                                              std::string_view source);
 // The inverse: {name: value} for every control of the layout, in its order
 // (what controlsFromJson reads back, and `riglens-cli render --controls` takes).
 nlohmann::ordered_json controlsToJson(const HeadExtLayout& layout, std::span<const float> headExt);

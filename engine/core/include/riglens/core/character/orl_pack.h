@@ -8,12 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <glm/mat4x4.hpp>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
-#include <nlohmann/json.hpp>
 
 #include "riglens/core/base/expected.h"
 
@@ -31,7 +30,7 @@ struct OrlPack {
   std::size_t jointCount = 0;
   int maxInfluence = 4;
   std::size_t channelCount = 0;
-  std::vector<std::string> jointNames;     // from the manifest when present
+  std::vector<std::string> jointNames;  // from the manifest when present
   std::vector<OrlTarget> targets;
   std::vector<float> neutral;              // V*3, cm
   std::vector<float> jointNeutral;         // J*9: translation cm, rotation degrees, scale
@@ -40,8 +39,8 @@ struct OrlPack {
   std::vector<std::uint16_t> skinIndex;    // V*maxInfluence
   std::vector<float> skinWeight;           // V*maxInfluence
   std::vector<std::uint16_t> bsIndex;
-  std::vector<std::int8_t> bsDelta;        // 3 per bs entry
-  std::vector<std::string> members;        // every member name in the TOC (dna, mesh_idx, ...)
+  std::vector<std::int8_t> bsDelta;  // 3 per bs entry
+  std::vector<std::string> members;  // every member name in the TOC (dna, mesh_idx, ...)
 };
 
 Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> bytes, std::string_view sourceName);
@@ -59,7 +58,8 @@ struct OrlOutputs {
   std::vector<float> jointOut;
   std::vector<float> bsOut;
 };
-Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc, std::string_view source);
+Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc,
+                                        std::string_view source);
 
 // The joints' world matrices for the given outputs (for shell binding, tests).
 std::vector<glm::dmat4> orlJointWorlds(const OrlPack& pack, std::span<const float> jointOutputs);

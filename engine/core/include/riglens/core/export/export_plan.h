@@ -23,13 +23,12 @@
 // (positions, translations, pivots, translation ranges) by it.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <glm/gtc/quaternion.hpp>
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/gltf/part_mesh.h"
@@ -38,19 +37,19 @@
 namespace riglens::core {
 
 struct ExportOptions {
-  bool cubic = false;          // CUBICSPLINE where exact (translation channels), sampling elsewhere
-  double tolerance = 1e-4;     // max error of the reconstructed joint value (rad or voxel)
-  double scale = 1.0;          // length multiplier; 1 keeps voxel units
-  double sampleStepMs = 1.0;   // the dense grid the reduction starts from
+  bool cubic = false;         // CUBICSPLINE where exact (translation channels), sampling elsewhere
+  double tolerance = 1e-4;    // max error of the reconstructed joint value (rad or voxel)
+  double scale = 1.0;         // length multiplier; 1 keeps voxel units
+  double sampleStepMs = 1.0;  // the dense grid the reduction starts from
 };
 
 struct PlannedNode {
   std::string name;
-  int parent = -1;             // index into ExportPlan::nodes
+  int parent = -1;  // index into ExportPlan::nodes
   glm::dvec3 translation{0.0};
   glm::dquat rotation{1, 0, 0, 0};
-  int part = -1;               // a part node: index of the rig part (mesh or socket)
-  int joint = -1;              // a joint node: index of the rig joint
+  int part = -1;   // a part node: index of the rig part (mesh or socket)
+  int joint = -1;  // a joint node: index of the rig joint
   bool socket = false;
 };
 
@@ -61,8 +60,9 @@ struct PlannedChannel {
   int node = -1;
   ChannelPath path = ChannelPath::Rotation;
   ChannelInterpolation interpolation = ChannelInterpolation::Linear;
-  std::vector<float> times;    // seconds, strictly increasing
-  std::vector<float> values;   // 3 (translation) or 4 (xyzw) per key; cubic: in-tangent, value, out-tangent
+  std::vector<float> times;  // seconds, strictly increasing
+  std::vector<float>
+      values;  // 3 (translation) or 4 (xyzw) per key; cubic: in-tangent, value, out-tangent
   std::size_t denseSamples = 0;  // samples on the dense grid before reduction
 };
 
@@ -74,14 +74,14 @@ struct PlannedAnimation {
 };
 
 struct ExportPlan {
-  std::string name;                    // the model's name (folder or file stem)
-  std::vector<PlannedNode> nodes;      // parents before children
+  std::string name;                // the model's name (folder or file stem)
+  std::vector<PlannedNode> nodes;  // parents before children
   std::vector<int> roots;
-  std::vector<PartMesh> partMeshes;    // per rig part, baked and scaled (empty: socket)
-  std::vector<int> partNode;           // node index per rig part
-  std::vector<int> jointNode;          // node index per rig joint (-1: its part does not exist)
+  std::vector<PartMesh> partMeshes;  // per rig part, baked and scaled (empty: socket)
+  std::vector<int> partNode;         // node index per rig part
+  std::vector<int> jointNode;        // node index per rig joint (-1: its part does not exist)
   std::vector<PlannedAnimation> animations;  // the autoPlay idle first
-  nlohmann::ordered_json interface;    // {name, joints: [...]}, joints empty when no caller joint
+  nlohmann::ordered_json interface;  // {name, joints: [...]}, joints empty when no caller joint
   Diagnostics warnings;
 };
 
@@ -89,6 +89,7 @@ ExportPlan planExport(const LoadedRun& run, const ExportOptions& options);
 
 // The joint interface entry of one caller joint, as written to
 // <stem>.interface.json and the node's extras.joints.
-nlohmann::ordered_json interfaceEntry(const ExportPlan& plan, const Rig& rig, int joint, const ExportOptions& options);
+nlohmann::ordered_json interfaceEntry(const ExportPlan& plan, const Rig& rig, int joint,
+                                      const ExportOptions& options);
 
 }  // namespace riglens::core

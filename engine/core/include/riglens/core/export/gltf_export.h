@@ -22,8 +22,8 @@ struct ExportReport {
   std::filesystem::path interfacePath;  // empty when none was written
   std::uintmax_t bytes = 0;             // .glb, or .gltf + .bin
   std::size_t nodes = 0, meshes = 0, animations = 0, channels = 0;
-  std::size_t keysWritten = 0;          // keyframes over every channel
-  std::size_t denseSamples = 0;         // the dense grid the reduction started from
+  std::size_t keysWritten = 0;   // keyframes over every channel
+  std::size_t denseSamples = 0;  // the dense grid the reduction started from
   Diagnostics warnings;
 };
 

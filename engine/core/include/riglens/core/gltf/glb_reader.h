@@ -14,13 +14,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <glm/mat4x4.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
 
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
@@ -30,10 +29,10 @@ namespace riglens::core {
 
 // JOINTS_0 / WEIGHTS_0 and skins[0] of a skinned mesh.glb.
 struct SkinData {
-  std::vector<std::uint32_t> joints;     // 4 per vertex, indices into boneNames
-  std::vector<float> weights;            // 4 per vertex
-  std::vector<std::string> boneNames;    // skin joint node names (= rig part names)
-  std::vector<glm::mat4> inverseBinds;   // one per bone (identity when absent)
+  std::vector<std::uint32_t> joints;    // 4 per vertex, indices into boneNames
+  std::vector<float> weights;           // 4 per vertex
+  std::vector<std::string> boneNames;   // skin joint node names (= rig part names)
+  std::vector<glm::mat4> inverseBinds;  // one per bone (identity when absent)
 };
 
 struct DecodedGltf {

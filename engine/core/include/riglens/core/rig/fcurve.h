@@ -27,12 +27,13 @@ std::vector<std::pair<int, double>> sampleAnimation(const Animation& animation, 
 // they are the end points.
 struct SegmentShape {
   Interp interp = Interp::Linear;
-  double t0 = 0, v0 = 0, t1 = 0, v1 = 0;    // end points (ms, value)
+  double t0 = 0, v0 = 0, t1 = 0, v1 = 0;      // end points (ms, value)
   double p1t = 0, p1v = 0, p2t = 0, p2v = 0;  // inner control points
 };
 // Number of segments: n - 1, plus the wrap segment when it exists.
 std::size_t segmentCount(std::span<const Keyframe> keys, double periodMs, bool looping);
-SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs, bool looping);
+SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs,
+                             bool looping);
 
 // Every distinct key time of the animation's tracks, sorted (timelines, export).
 std::vector<double> animationKeyTimes(const Animation& animation);

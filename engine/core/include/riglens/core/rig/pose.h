@@ -12,10 +12,9 @@
 // results are rounded to float once at the end.
 #pragma once
 
+#include <glm/mat4x4.hpp>
 #include <span>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
 
 #include "riglens/core/rig/rig.h"
 

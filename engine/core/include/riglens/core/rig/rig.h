@@ -4,12 +4,11 @@
 // fixes the part evaluation order and precomputes each joint's mount.
 #pragma once
 
+#include <glm/mat4x4.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
 
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
@@ -21,23 +20,23 @@ inline constexpr int kNoIndex = -1;
 
 struct Part {
   std::string name;
-  int parent = kNoIndex;           // effective parent (missing parents and cycles -> root)
+  int parent = kNoIndex;  // effective parent (missing parents and cycles -> root)
   std::optional<std::string> declaredParent;
   Vec3d pivot{};
-  std::vector<int> joints;         // joints moving this part, in declared order
+  std::vector<int> joints;  // joints moving this part, in declared order
 };
 
 struct Joint {
   std::string name;
-  int part = kNoIndex;             // kNoIndex: its part does not exist; it moves nothing
+  int part = kNoIndex;  // kNoIndex: its part does not exist; it moves nothing
   JointKind kind = JointKind::Rotation;
   Axis axis = Axis::Y;
   Vec3d pivot{};
   double min = 0.0, max = 0.0, rest = 0.0;
   Vec3d offset{}, orient{};
   Drive drive = Drive::Caller;
-  bool hasMount = false;           // offset or orient not zero
-  glm::dmat4 mount{1.0};           // T(offset) T(pivot) Rz Ry Rx T(-pivot)
+  bool hasMount = false;  // offset or orient not zero
+  glm::dmat4 mount{1.0};  // T(offset) T(pivot) Rz Ry Rx T(-pivot)
 };
 
 struct Track {
@@ -51,7 +50,7 @@ struct Animation {
   bool looping = false;
   bool autoPlay = false;
   std::vector<int> requiredJoints;
-  std::vector<Track> tracks;        // only tracks bound to existing joints
+  std::vector<Track> tracks;  // only tracks bound to existing joints
 };
 
 class Rig {

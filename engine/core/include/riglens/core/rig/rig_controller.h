@@ -10,13 +10,12 @@
 // the resulting part worlds to the renderer.
 #pragma once
 
+#include <glm/mat4x4.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/core/rig/rig.h"
@@ -49,17 +48,26 @@ class RigController {
   bool paused() const { return m_paused; }
   // Overrides the playable's looping flag (the review UI's loop toggle);
   // nullopt uses the clip's own.
-  void setLoopOverride(std::optional<bool> loop) { m_loopOverride = loop; m_dirty = true; }
+  void setLoopOverride(std::optional<bool> loop) {
+    m_loopOverride = loop;
+    m_dirty = true;
+  }
   bool playableLooping() const;
   // Playback speed multiplier for update(), clamped to 0.1..4.
   void setSpeed(double speed);
   double speed() const { return m_speed; }
 
   // Autoplay layers run by default; muting freezes them out of the pose.
-  void setAutoPlayEnabled(bool enabled) { m_autoPlay = enabled; m_dirty = true; }
+  void setAutoPlayEnabled(bool enabled) {
+    m_autoPlay = enabled;
+    m_dirty = true;
+  }
   bool autoPlayEnabled() const { return m_autoPlay; }
   double clockMs() const { return m_clockMs; }
-  void setClockMs(double ms) { m_clockMs = ms; m_dirty = true; }
+  void setClockMs(double ms) {
+    m_clockMs = ms;
+    m_dirty = true;
+  }
 
   // Advances the autoplay clock and the playable by dt seconds (>= 0).
   void update(double dtSeconds);
@@ -94,8 +102,10 @@ class RigController {
 // caller values, autoPlay animations at `clockMs`, and the playable (if any)
 // started at 0 and sampled at `clockMs`.
 // `playableLooping` overrides the playable clip's own looping flag.
-std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::optional<double>> caller,
-                                       double clockMs, bool autoPlay, int playable, double playTimeMs,
+std::vector<double> layeredJointValues(const Rig& rig,
+                                       std::span<const std::optional<double>> caller,
+                                       double clockMs, bool autoPlay, int playable,
+                                       double playTimeMs,
                                        std::optional<bool> playableLooping = std::nullopt);
 
 }  // namespace riglens::core

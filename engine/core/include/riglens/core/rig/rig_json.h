@@ -4,9 +4,8 @@
 // buildRig. Errors name the source and the JSON pointer of the problem.
 #pragma once
 
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/core/rig/rig_spec.h"

@@ -26,8 +26,8 @@ using Handle = std::array<double, 2>;  // [dt_ms, dvalue], relative to its key
 struct Keyframe {
   double tMs = 0.0;
   double value = 0.0;
-  Interp interp = Interp::Linear;     // the segment LEAVING this key
-  std::optional<Handle> outHandle;    // absent = auto tangent
+  Interp interp = Interp::Linear;   // the segment LEAVING this key
+  std::optional<Handle> outHandle;  // absent = auto tangent
   std::optional<Handle> inHandle;
 };
 

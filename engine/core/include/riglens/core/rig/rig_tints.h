@@ -4,10 +4,9 @@
 // Colours are linear RGB (the renderer encodes to sRGB on output).
 #pragma once
 
+#include <glm/vec3.hpp>
 #include <string_view>
 #include <vector>
-
-#include <glm/vec3.hpp>
 
 #include "riglens/core/rig/rig.h"
 

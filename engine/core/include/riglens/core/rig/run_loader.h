@@ -29,8 +29,8 @@ enum class RunKind { Rig, RunRecord, StaticMesh, SkinnedMesh };
 const char* runKindName(RunKind kind);
 
 struct LoadedRun {
-  std::filesystem::path source;       // the file actually read (rig.json, run.json, mesh.glb)
-  std::filesystem::path folder;       // mesh paths resolve against it
+  std::filesystem::path source;  // the file actually read (rig.json, run.json, mesh.glb)
+  std::filesystem::path folder;  // mesh paths resolve against it
   RunKind kind = RunKind::Rig;
   Rig rig;
   // One per rig part (empty for sockets and for meshes that failed to load),
@@ -42,7 +42,7 @@ struct LoadedRun {
   std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison
   Diagnostics warnings;
 
-  std::size_t cpuBytes() const;        // geometry + skin arrays held in memory
+  std::size_t cpuBytes() const;  // geometry + skin arrays held in memory
 };
 
 Expected<LoadedRun> loadRun(const std::filesystem::path& path);

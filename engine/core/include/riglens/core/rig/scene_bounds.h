@@ -2,11 +2,10 @@
 // where its sockets are (for markers).
 #pragma once
 
+#include <glm/mat4x4.hpp>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
 
 #include "riglens/core/base/bounds.h"
 #include "riglens/core/rig/run_loader.h"
@@ -23,6 +22,7 @@ struct SocketPosition {
 };
 
 // The parts without geometry, where a game hangs effects.
-std::vector<SocketPosition> socketPositions(const LoadedRun& run, std::span<const glm::mat4> partWorlds);
+std::vector<SocketPosition> socketPositions(const LoadedRun& run,
+                                            std::span<const glm::mat4> partWorlds);
 
 }  // namespace riglens::core

@@ -8,10 +8,9 @@
 // deformations for hand animation and object grasping" (1988).
 #pragma once
 
+#include <glm/mat4x4.hpp>
 #include <span>
 #include <vector>
-
-#include <glm/mat4x4.hpp>
 
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/part_mesh.h"

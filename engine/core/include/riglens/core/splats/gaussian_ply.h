@@ -13,22 +13,25 @@
 #include <string_view>
 #include <vector>
 
-#include "riglens/core/base/expected.h"
 #include "riglens/core/base/bounds.h"
+#include "riglens/core/base/expected.h"
 
 namespace riglens::core {
 
 struct GaussianCloud {
   std::size_t count = 0;
   int shDegree = 0;
-  std::vector<float> positions;    // 3 per gaussian
-  std::vector<float> covariance;   // 6 per gaussian: c00 c01 c02 c11 c12 c22
+  std::vector<float> positions;      // 3 per gaussian
+  std::vector<float> covariance;     // 6 per gaussian: c00 c01 c02 c11 c12 c22
   std::vector<std::uint32_t> color;  // packRgba(r, g, b, opacity)
-  std::vector<float> shRest;       // 3 * ((degree+1)^2 - 1) per gaussian, as stored
-  std::size_t bytes() const { return (positions.size() + covariance.size() + color.size() + shRest.size()) * 4; }  // held on the CPU
+  std::vector<float> shRest;         // 3 * ((degree+1)^2 - 1) per gaussian, as stored
+  std::size_t bytes() const {
+    return (positions.size() + covariance.size() + color.size() + shRest.size()) * 4;
+  }  // held on the CPU
 };
 
-Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, std::string_view sourceName);
+Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
+                                         std::string_view sourceName);
 Expected<GaussianCloud> readGaussianPly(const std::filesystem::path& path);
 
 // The bounds of the centres (what a camera frames).
@@ -37,11 +40,12 @@ Bounds cloudBounds(const GaussianCloud& cloud);
 // One raw gaussian as a .ply stores it (for writing test scenes).
 struct RawGaussian {
   std::array<float, 3> position{};
-  std::array<float, 3> dc{};       // SH degree-0 coefficients
+  std::array<float, 3> dc{};  // SH degree-0 coefficients
   float opacityLogit = 0.0f;
   std::array<float, 3> logScale{};
   std::array<float, 4> rotation{1, 0, 0, 0};  // w x y z
 };
-std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree = 0);
+std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians,
+                                            int shDegree = 0);
 
 }  // namespace riglens::core

@@ -12,12 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <glm/gtc/quaternion.hpp>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <glm/gtc/quaternion.hpp>
 
 #include "riglens/core/character/aosrig.h"
 #include "riglens/render/character/character_splats.h"
@@ -30,7 +29,8 @@ namespace riglens::render {
 // One frame's inputs; compared with the last one to skip unchanged passes.
 struct CharacterFrame {
   std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
-  std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
+  std::vector<std::pair<std::string, glm::dquat>>
+      jointOverrides;  // (joint, local rotation on top of rest)
   CharacterLook look;
   bool operator==(const CharacterFrame&) const = default;
 };
@@ -59,15 +59,15 @@ class CharacterRenderer : public FrameDrawable {
   // but the rig's.
   void setBoundingSphere(glm::vec3 centre, float radius);
 
-  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
-               const FrameState& state) override;
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
+               QSize outputSize, const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
 
-  const std::string& error() const;    // why the last prepare() failed; empty when it did not
+  const std::string& error() const;  // why the last prepare() failed; empty when it did not
   std::string failure() const override { return error(); }
-  std::size_t posedFrames() const;     // frames that ran the GNM + lift passes
-  std::size_t sortedFrames() const;    // frames that ran the projection + sort
-  std::size_t culledFrames() const;    // frames whose view missed the bounding sphere
+  std::size_t posedFrames() const;         // frames that ran the GNM + lift passes
+  std::size_t sortedFrames() const;        // frames that ran the projection + sort
+  std::size_t culledFrames() const;        // frames whose view missed the bounding sphere
   std::size_t activeCoefficients() const;  // non-zero coefficients the last GNM pass visited
   CharacterMemory memory() const;
   // Benchmarks only: cut frames after a pass (see SplatPasses).

@@ -18,9 +18,9 @@
 #include <span>
 #include <vector>
 
+#include "riglens/core/base/expected.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/debug_lift.h"
-#include "riglens/core/base/expected.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/render/character/gpu_lift.h"
 #include "riglens/render/device/rhi_device.h"
@@ -33,10 +33,12 @@ namespace riglens::render {
 class GpuGnm {
  public:
   ~GpuGnm();
-  static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device, const core::AosRigPack& pack);
+  static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device,
+                                                        const core::AosRigPack& pack);
 
   // CPU side of a frame: validates and stages the controls and joints.
-  core::Expected<void> setControls(std::span<const float> headExt, const core::GnmJointState& joints);
+  core::Expected<void> setControls(std::span<const float> headExt,
+                                   const core::GnmJointState& joints);
   // Records the uploads and the compute pass (outside any render pass).
   void encode(QRhiCommandBuffer* cb);
   // One offscreen frame holding only this pass; returns when the GPU is done
@@ -56,7 +58,8 @@ class GpuGnm {
 };
 
 // One pose through the GPU pass, read back (parity checks, the CLI).
-core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack, std::span<const float> headExt,
+core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack,
+                                                std::span<const float> headExt,
                                                 const core::GnmJointState* joints = nullptr);
 
 }  // namespace riglens::render

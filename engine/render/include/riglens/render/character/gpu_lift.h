@@ -8,8 +8,8 @@
 #include <memory>
 #include <span>
 
-#include "riglens/core/character/debug_lift.h"
 #include "riglens/core/base/expected.h"
+#include "riglens/core/character/debug_lift.h"
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/rhi_device.h"
 
@@ -25,12 +25,15 @@ class GpuLift {
   // posed vertices: from its own buffer (setFrame uploads them), or from
   // `positionSource`, a storage buffer another pass writes in the same frame
   // (GpuGnm::posedBuffer) so no vertex goes through the CPU.
-  static core::Expected<std::unique_ptr<GpuLift>> create(RhiDevice& device, std::size_t vertexCount, const core::SplatSink& initial,
+  static core::Expected<std::unique_ptr<GpuLift>> create(RhiDevice& device, std::size_t vertexCount,
+                                                         const core::SplatSink& initial,
                                                          QRhiBuffer* positionSource = nullptr);
 
   // Stages the uniform, the tints (when not empty: they stay until replaced)
   // and the positions to upload (when not empty; refused with a position source).
-  core::Expected<void> setFrame(const core::DebugLiftParams& params, std::span<const float> positions, std::span<const std::uint32_t> tints);
+  core::Expected<void> setFrame(const core::DebugLiftParams& params,
+                                std::span<const float> positions,
+                                std::span<const std::uint32_t> tints);
   void encode(QRhiCommandBuffer* cb);
   core::Expected<void> runOffscreenFrame();  // one frame holding only this pass; waits for the GPU
   core::Expected<core::SplatSink> readBack();  // the sink's buffers, through one more frame

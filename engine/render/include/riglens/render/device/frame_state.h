@@ -4,13 +4,12 @@
 // No Qt, no GPU types.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "riglens/core/rig/rig_tints.h"
 
@@ -28,7 +27,7 @@ struct SocketMarker {
 
 struct FrameState {
   glm::mat4 view{1.0f};
-  glm::mat4 projection{1.0f};         // OpenGL conventions; the renderer corrects per backend
+  glm::mat4 projection{1.0f};  // OpenGL conventions; the renderer corrects per backend
   glm::vec3 eye{0.0f, 0.0f, 10.0f};
   core::TintMode tint = core::TintMode::Color;
   std::vector<glm::mat4> partWorlds;  // one per part of the model set on the renderer
@@ -40,8 +39,8 @@ struct FrameState {
   float markerSize = 1.0f;            // socket marker half-size, world units
   bool showGrid = true;
   bool showAxes = true;
-  glm::vec3 gridCenter{0.0f};         // on the ground plane (y = 0), snapped to the step
-  float gridExtent = 32.0f;           // half-size of the ground grid, world units
+  glm::vec3 gridCenter{0.0f};  // on the ground plane (y = 0), snapped to the step
+  float gridExtent = 32.0f;    // half-size of the ground grid, world units
   float gridStep = 4.0f;
   glm::vec4 background = kViewportBackground;
 };

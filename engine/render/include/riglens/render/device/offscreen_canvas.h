@@ -3,15 +3,14 @@
 // QImage. Used by `riglens-cli render` and the render tests.
 #pragma once
 
-#include <memory>
-
 #include <QtCore/QSize>
 #include <QtGui/QImage>
+#include <memory>
 
 #include "riglens/core/base/expected.h"
+#include "riglens/render/device/frame_drawable.h"
 #include "riglens/render/device/frame_state.h"
 #include "riglens/render/device/rhi_device.h"
-#include "riglens/render/device/frame_drawable.h"
 
 namespace riglens::render {
 
@@ -20,7 +19,8 @@ class OffscreenCanvas {
   ~OffscreenCanvas();
 
   // `samples` 0 picks 4x MSAA when the device supports it, else 1.
-  static core::Expected<std::unique_ptr<OffscreenCanvas>> create(RhiDevice& device, QSize size, int samples = 0);
+  static core::Expected<std::unique_ptr<OffscreenCanvas>> create(RhiDevice& device, QSize size,
+                                                                 int samples = 0);
 
   // One frame: prepare, clear to the state's background, draw, read back.
   // The image is RGBA, top row first, sRGB-encoded.

@@ -12,13 +12,12 @@
 // too (or when the scene graph is invalidated).
 #pragma once
 
+#include <QtCore/QRect>
 #include <memory>
 #include <string>
 
-#include <QtCore/QRect>
-
-#include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/device/drawable_stack.h"
 #include "riglens/render/device/frame_state.h"
@@ -52,7 +51,7 @@ class WindowRenderer {
   MemoryReport memoryReport() const;
   // The character's passes, or the splat scene's buffers.
   CharacterMemory splatMemory() const;
-  std::string failure() const;   // why the last prepare failed
+  std::string failure() const;  // why the last prepare failed
 
  private:
   std::unique_ptr<RhiDevice> m_device;

@@ -3,15 +3,14 @@
 // markers, a grid sized to the model. Shared by the app, the CLI and tests.
 #pragma once
 
+#include <glm/mat4x4.hpp>
+#include <glm/vec4.hpp>
 #include <span>
 #include <vector>
 
-#include <glm/mat4x4.hpp>
-#include <glm/vec4.hpp>
-
-#include "riglens/core/view/orbit_camera.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/device/frame_state.h"
 
 namespace riglens::render {
@@ -30,6 +29,7 @@ struct ViewSettings {
 FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect);
 
 FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
-                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings);
+                           const core::OrbitCamera& camera, float aspect,
+                           const ViewSettings& settings);
 
 }  // namespace riglens::render

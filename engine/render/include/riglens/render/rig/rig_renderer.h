@@ -9,12 +9,11 @@
 // Poses change only uniforms (part worlds, bones): nothing is re-uploaded.
 #pragma once
 
+#include <QtCore/QRect>
+#include <QtCore/QSize>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <QtCore/QRect>
-#include <QtCore/QSize>
 
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/render/device/frame_drawable.h"
@@ -28,21 +27,24 @@ namespace riglens::render {
 
 struct PartMemory {
   std::string name;
-  std::size_t vertexBytes = 0;     // positions, normals, colours (+ wireframe copies when built)
+  std::size_t vertexBytes = 0;  // positions, normals, colours (+ wireframe copies when built)
   std::size_t indexBytes = 0;
-  std::size_t uniformBytes = 0;    // the part's slot in the per-part uniform buffer
+  std::size_t uniformBytes = 0;  // the part's slot in the per-part uniform buffer
 };
 
 struct MemoryReport {
   std::vector<PartMemory> parts;
   std::size_t vertexBytes = 0;
   std::size_t indexBytes = 0;
-  std::size_t uniformBytes = 0;    // frame + per-part uniform buffers
-  std::size_t storageBytes = 0;    // skinning inputs, bones and outputs
-  std::size_t textureBytes = 0;    // render targets owned by the renderer (none: targets belong to the caller)
-  std::size_t overlayBytes = 0;    // grid/axes/marker lines
-  std::size_t gpuBytes() const { return vertexBytes + indexBytes + uniformBytes + storageBytes + textureBytes + overlayBytes; }
-  std::size_t cpuBytes = 0;        // the run's geometry held in memory
+  std::size_t uniformBytes = 0;  // frame + per-part uniform buffers
+  std::size_t storageBytes = 0;  // skinning inputs, bones and outputs
+  std::size_t textureBytes =
+      0;  // render targets owned by the renderer (none: targets belong to the caller)
+  std::size_t overlayBytes = 0;  // grid/axes/marker lines
+  std::size_t gpuBytes() const {
+    return vertexBytes + indexBytes + uniformBytes + storageBytes + textureBytes + overlayBytes;
+  }
+  std::size_t cpuBytes = 0;  // the run's geometry held in memory
 };
 
 class RigRenderer : public FrameDrawable {
@@ -59,8 +61,8 @@ class RigRenderer : public FrameDrawable {
   // skinning compute pass. `renderPass` and `sampleCount` describe the target
   // record() will draw into; pipelines are rebuilt when they change.
   // Returns false (and logs why) when a GPU object could not be created.
-  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
-               const FrameState& state) override;
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
+               QSize outputSize, const FrameState& state) override;
 
   // Inside a pass on that target: one draw per part, then the overlays,
   // into `viewport` (pixels, top-left origin) of a target of `targetSize`;

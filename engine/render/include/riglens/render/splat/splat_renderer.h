@@ -9,9 +9,8 @@
 // pass drew before them, so splats composite with the voxel renderer.
 #pragma once
 
-#include <memory>
-
 #include <glm/vec3.hpp>
+#include <memory>
 
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/render/device/frame_drawable.h"
@@ -32,8 +31,8 @@ class SplatRenderer : public FrameDrawable {
   // markGaussiansChanged() after each frame that rewrote them.
   void setSink(const SplatSinkBuffers& sink);
 
-  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
-               const FrameState& state) override;
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
+               QSize outputSize, const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
   std::string failure() const override;
 

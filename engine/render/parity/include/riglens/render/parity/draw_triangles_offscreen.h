@@ -3,12 +3,11 @@
 // the render smoke test and as the base the part renderer grows from.
 #pragma once
 
-#include <span>
-
+#include <QtCore/QSize>
 #include <QtGui/QColor>
 #include <QtGui/QImage>
-#include <QtCore/QSize>
 #include <glm/mat4x4.hpp>
+#include <span>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/rhi_device.h"

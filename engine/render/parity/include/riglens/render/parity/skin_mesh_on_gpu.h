@@ -3,9 +3,8 @@
 // same pass every frame and draws its output directly.
 #pragma once
 
-#include <span>
-
 #include <glm/mat4x4.hpp>
+#include <span>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/core/gltf/glb_reader.h"
@@ -14,7 +13,8 @@
 
 namespace riglens::render {
 
-core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest, const core::SkinData& skin,
+core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest,
+                                             const core::SkinData& skin,
                                              std::span<const glm::mat4> bones);
 
 }  // namespace riglens::render

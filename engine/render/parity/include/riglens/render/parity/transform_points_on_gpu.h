@@ -3,11 +3,10 @@
 // for per-frame work.
 #pragma once
 
-#include <span>
-#include <vector>
-
 #include <glm/mat4x4.hpp>
 #include <glm/vec4.hpp>
+#include <span>
+#include <vector>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/rhi_device.h"
