@@ -1,6 +1,7 @@
 #include "fixtures.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -221,6 +222,30 @@ void exerciseOrl(const core::OrlPack& pack) {
   for (std::size_t i = 0; i < moved.size(); ++i) moved[i] = float(i % 9 < 6 ? 1.5 : 0.1);
   (void)core::orlDeform(pack, moved, {});
   (void)core::orlShellBinding(pack, pack.neutral, {});
+}
+
+// A branch mesh: 4 vertices, 2 faces, as mesh_head.json + mesh_head.bin.
+std::pair<std::string, std::vector<std::uint8_t>> branchMeshFixture() {
+  const std::vector<std::uint32_t> faces{0, 1, 2, 0, 2, 3};
+  const std::vector<float> verts{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+  std::vector<std::uint8_t> bin(faces.size() * 4 + verts.size() * 4);
+  std::memcpy(bin.data(), faces.data(), faces.size() * 4);
+  std::memcpy(bin.data() + faces.size() * 4, verts.data(), verts.size() * 4);
+  const nlohmann::json manifest = {{"uv_res", 64},
+                                   {"num_vertices", 4},
+                                   {"num_faces", 2},
+                                   {"buffers",
+                                    {{{"name", "faces"},
+                                      {"dtype", "u32"},
+                                      {"shape", {2, 3}},
+                                      {"offset", 0},
+                                      {"byte_length", 24}},
+                                     {{"name", "neutral_vertices"},
+                                      {"dtype", "f32"},
+                                      {"shape", {4, 3}},
+                                      {"offset", 24},
+                                      {"byte_length", 48}}}}};
+  return {manifest.dump(), bin};
 }
 
 }  // namespace riglens::fuzz

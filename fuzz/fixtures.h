@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fuzz_target.h"
@@ -34,6 +36,8 @@ const core::AosRigPack& tinyPack();
 // The real ORL fixture (tests/data/orl/deform-synthetic.json, packBase64).
 const std::vector<std::uint8_t>& orlFixtureBytes();
 const core::OrlPack& orlFixture();
+// A branch mesh: 4 vertices, 2 faces, as mesh_head.json text + mesh_head.bin.
+std::pair<std::string, std::vector<std::uint8_t>> branchMeshFixture();
 // The tank sample's rig.json text and its part meshes as .glb bytes.
 const std::string& tankRigJson();
 const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& tankPartGlbs();

@@ -222,27 +222,11 @@ void characterSeeds() {
             {"rig", {{"backend", "orl"}, {"pack", "orl_pack.bin"}}},
             {"expression_space", {{"kind", "arkit52"}}}}
            .dump(1));
-  seed("bundle_mesh", "mesh_head.json",
-       json{{"uv_res", 64},
-            {"num_vertices", 4},
-            {"num_faces", 2},
-            {"buffers",
-             {{{"name", "faces"},
-               {"dtype", "u32"},
-               {"shape", {2, 3}},
-               {"offset", 0},
-               {"byte_length", 24}},
-              {{"name", "neutral_vertices"},
-               {"dtype", "f32"},
-               {"shape", {4, 3}},
-               {"offset", 24},
-               {"byte_length", 48}},
-              {{"name", "valid"},
-               {"dtype", "u8"},
-               {"shape", {2, 2}},
-               {"offset", 0},
-               {"byte_length", 4}}}}}
-           .dump(1));
+  // The fixture's branch mesh with an optional "valid" mask aliasing its bytes.
+  json mesh = json::parse(fuzz::branchMeshFixture().first);
+  mesh["buffers"].push_back(
+      {{"name", "valid"}, {"dtype", "u8"}, {"shape", {2, 2}}, {"offset", 0}, {"byte_length", 4}});
+  seed("bundle_mesh", "mesh_head.json", mesh.dump(1));
 
   const core::AosRigPack& pack = fuzz::tinyPack();
   std::vector<float> controls(std::size_t(pack.headExt.dim), 0.0f);

@@ -20,34 +20,10 @@ using nlohmann::json;
 
 namespace {
 
-// A branch mesh: 4 vertices, 2 faces, as mesh_head.json + mesh_head.bin.
-std::pair<std::string, std::vector<std::uint8_t>> branchMesh() {
-  const std::vector<std::uint32_t> faces{0, 1, 2, 0, 2, 3};
-  const std::vector<float> verts{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
-  std::vector<std::uint8_t> bin(faces.size() * 4 + verts.size() * 4);
-  std::memcpy(bin.data(), faces.data(), faces.size() * 4);
-  std::memcpy(bin.data() + faces.size() * 4, verts.data(), verts.size() * 4);
-  const json manifest = {{"uv_res", 64},
-                         {"num_vertices", 4},
-                         {"num_faces", 2},
-                         {"buffers",
-                          {{{"name", "faces"},
-                            {"dtype", "u32"},
-                            {"shape", {2, 3}},
-                            {"offset", 0},
-                            {"byte_length", 24}},
-                           {{"name", "neutral_vertices"},
-                            {"dtype", "f32"},
-                            {"shape", {4, 3}},
-                            {"offset", 24},
-                            {"byte_length", 48}}}}};
-  return {manifest.dump(), bin};
-}
-
 // A bundle folder: a GNM pack, a branch mesh, rig names, a decoder stand-in.
 void writeBundleCompanions(const fs::path& relative) {
   put(relative / "gnm_head.aosrig", tinyPackBytes());
-  const auto [meshJson, meshBin] = branchMesh();
+  const auto [meshJson, meshBin] = branchMeshFixture();
   put(relative / "mesh_head.json", meshJson);
   put(relative / "mesh_head.bin", meshBin);
   put(relative / "rig_names.json",
