@@ -7,7 +7,7 @@ import RigLens.Engine
 ToolBar {
     id: bar
     required property AppController controller
-    required property Item viewport
+    required property SceneViewport viewport
     property int fps: 0
     property int lastFrames: 0
 

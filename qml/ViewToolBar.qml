@@ -2,10 +2,11 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
+import RigLens.Engine
 
 ToolBar {
     id: bar
-    required property Item viewport
+    required property SceneViewport viewport
     required property var tintModes
     required property string tint
     signal tintChosen(string mode)

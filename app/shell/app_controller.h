@@ -8,6 +8,8 @@
 // which report errors and status through this one. GUI thread.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtCore/QFutureWatcher>
 #include <QtCore/QObject>
 #include <QtCore/QStringList>
@@ -29,6 +31,8 @@ namespace riglens::app {
 
 class AppController : public QObject {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("created by the application, given to Main.qml")
   // The document
   Q_PROPERTY(QString documentTitle READ documentTitle NOTIFY documentChanged)
   Q_PROPERTY(QString documentPath READ documentPath NOTIFY documentChanged)

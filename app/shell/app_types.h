@@ -1,4 +1,5 @@
-// Registers the C++ types the QML panels use (the viewport item) under
+// Registers the C++ types the QML uses (the viewport item, the controllers
+// and their models) under
 // "RigLens.Engine 1.0". Called by the riglens executable and the app tests
 // before they load the QML.
 #pragma once

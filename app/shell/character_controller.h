@@ -7,6 +7,8 @@
 // whether it can draw characters at all (renderError). GUI thread.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtCore/QObject>
 #include <QtCore/QStringList>
 #include <QtCore/QVariant>
@@ -28,6 +30,8 @@ class ExpressionChannelModel;
 
 class CharacterController : public QObject {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
   Q_PROPERTY(bool active READ active NOTIFY sceneChanged)
   Q_PROPERTY(QString kind READ kind NOTIFY sceneChanged)  // "character", "splats" or ""
   Q_PROPERTY(QVariantMap info READ info NOTIFY sceneChanged)

@@ -4,15 +4,16 @@
 // AppController's banner and status line. GUI thread.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtCore/QFutureWatcher>
 #include <QtCore/QObject>
 #include <QtCore/QVariant>
+#include <QtQuick/QQuickItem>
+#include <QtQuick/QQuickWindow>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/core/export/gltf_export.h"
-
-class QQuickItem;
-class QQuickWindow;
 
 namespace riglens::app {
 
@@ -20,6 +21,8 @@ class AppController;
 
 class ExportController : public QObject {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
   Q_PROPERTY(bool canExport READ canExport NOTIFY canExportChanged)
   Q_PROPERTY(bool exporting READ exporting NOTIFY exportingChanged)
 

@@ -5,6 +5,8 @@
 // `index`, so filtering never loses a value. GUI thread.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtCore/QAbstractListModel>
 #include <QtCore/QString>
 #include <vector>
@@ -18,6 +20,8 @@ struct ExpressionChannel {
 
 class ExpressionChannelModel : public QAbstractListModel {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
   Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
  public:
   enum Role {

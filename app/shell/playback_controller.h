@@ -5,6 +5,8 @@
 // the viewport and the Joints panel follow. GUI thread.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QObject>
 #include <QtCore/QStringList>
@@ -17,6 +19,8 @@ class AnimationListModel;
 
 class PlaybackController : public QObject {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
   Q_PROPERTY(riglens::app::AnimationListModel* animations READ animations CONSTANT)
   Q_PROPERTY(QStringList animationNames READ animationNames NOTIFY playbackChanged)
   Q_PROPERTY(QString playingAnimation READ playingAnimation NOTIFY playbackChanged)

@@ -5,6 +5,8 @@
 // concerns, which AppController::selectProblem selects. GUI thread.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtCore/QAbstractListModel>
 #include <optional>
 
@@ -15,6 +17,8 @@ namespace riglens::app {
 
 class ProblemListModel : public QAbstractListModel {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
   Q_PROPERTY(int count READ count NOTIFY countsChanged)
   Q_PROPERTY(int errorCount READ errorCount NOTIFY countsChanged)
   Q_PROPERTY(int warningCount READ warningCount NOTIFY countsChanged)

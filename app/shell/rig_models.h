@@ -3,6 +3,8 @@
 // owned by AppController and are reset when it changes. GUI thread.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtCore/QAbstractListModel>
 
 namespace riglens::app {
@@ -11,6 +13,8 @@ class AppController;
 
 class PartListModel : public QAbstractListModel {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
  public:
   enum Role {
     NameRole = Qt::UserRole + 1,
@@ -38,6 +42,8 @@ class PartListModel : public QAbstractListModel {
 
 class JointListModel : public QAbstractListModel {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
  public:
   enum Role {
     NameRole = Qt::UserRole + 1,
@@ -66,6 +72,8 @@ class JointListModel : public QAbstractListModel {
 
 class AnimationListModel : public QAbstractListModel {
   Q_OBJECT
+  QML_ELEMENT
+  QML_UNCREATABLE("owned by the AppController")
  public:
   enum Role {
     NameRole = Qt::UserRole + 1,

@@ -7,6 +7,8 @@
 // pans, the wheel dollies; frameAll() refits the camera.
 #pragma once
 
+#include <QtQml/qqmlregistration.h>
+
 #include <QtGui/QColor>
 #include <QtQuick/QQuickItem>
 #include <memory>
@@ -22,6 +24,7 @@ class SceneViewportRenderer;
 
 class SceneViewportItem : public QQuickItem {
   Q_OBJECT
+  QML_NAMED_ELEMENT(SceneViewport)
   Q_PROPERTY(
       QObject* controller READ controllerObject WRITE setControllerObject NOTIFY controllerChanged)
   Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY viewChanged)

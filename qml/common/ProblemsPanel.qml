@@ -12,7 +12,7 @@ PanelSection {
     id: panel
     objectName: "problemsPanel"
     required property AppController controller
-    readonly property QtObject problems: controller.problems
+    readonly property ProblemListModel problems: controller.problems
     title: problems.count === 0 ? qsTr("Problems")
                                 : qsTr("Problems — %1 error(s), %2 warning(s)").arg(problems.errorCount).arg(problems.warningCount)
 
