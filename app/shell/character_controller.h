@@ -7,8 +7,6 @@
 // whether it can draw characters at all (renderError). GUI thread.
 #pragma once
 
-#include <QtQml/qqmlregistration.h>
-
 #include <QtCore/QObject>
 #include <QtCore/QStringList>
 #include <QtCore/QVariant>
@@ -20,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "qml_owned.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/render/character/character_renderer.h"
 
@@ -30,8 +29,7 @@ class ExpressionChannelModel;
 
 class CharacterController : public QObject {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(bool active READ active NOTIFY sceneChanged)
   Q_PROPERTY(QString kind READ kind NOTIFY sceneChanged)  // "character", "splats" or ""
   Q_PROPERTY(QVariantMap info READ info NOTIFY sceneChanged)

@@ -4,14 +4,13 @@
 // AppController's banner and status line. GUI thread.
 #pragma once
 
-#include <QtQml/qqmlregistration.h>
-
 #include <QtCore/QFutureWatcher>
 #include <QtCore/QObject>
 #include <QtCore/QVariant>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
 
+#include "qml_owned.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/export/gltf_export.h"
 
@@ -21,8 +20,7 @@ class AppController;
 
 class ExportController : public QObject {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(bool canExport READ canExport NOTIFY canExportChanged)
   Q_PROPERTY(bool exporting READ exporting NOTIFY exportingChanged)
 

@@ -5,11 +5,11 @@
 // `index`, so filtering never loses a value. GUI thread.
 #pragma once
 
-#include <QtQml/qqmlregistration.h>
-
 #include <QtCore/QAbstractListModel>
 #include <QtCore/QString>
 #include <vector>
+
+#include "qml_owned.h"
 
 namespace riglens::app {
 
@@ -20,8 +20,7 @@ struct ExpressionChannel {
 
 class ExpressionChannelModel : public QAbstractListModel {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
  public:
   enum Role {

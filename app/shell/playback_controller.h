@@ -5,12 +5,12 @@
 // the viewport and the Joints panel follow. GUI thread.
 #pragma once
 
-#include <QtQml/qqmlregistration.h>
-
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QObject>
 #include <QtCore/QStringList>
 #include <QtCore/QTimer>
+
+#include "qml_owned.h"
 
 namespace riglens::app {
 
@@ -19,8 +19,7 @@ class AnimationListModel;
 
 class PlaybackController : public QObject {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(riglens::app::AnimationListModel* animations READ animations CONSTANT)
   Q_PROPERTY(QStringList animationNames READ animationNames NOTIFY playbackChanged)
   Q_PROPERTY(QString playingAnimation READ playingAnimation NOTIFY playbackChanged)

@@ -5,11 +5,10 @@
 // concerns, which AppController::selectProblem selects. GUI thread.
 #pragma once
 
-#include <QtQml/qqmlregistration.h>
-
 #include <QtCore/QAbstractListModel>
 #include <optional>
 
+#include "qml_owned.h"
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
 
@@ -17,8 +16,7 @@ namespace riglens::app {
 
 class ProblemListModel : public QAbstractListModel {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(int count READ count NOTIFY countsChanged)
   Q_PROPERTY(int errorCount READ errorCount NOTIFY countsChanged)
   Q_PROPERTY(int warningCount READ warningCount NOTIFY countsChanged)

@@ -3,9 +3,9 @@
 // owned by AppController and are reset when it changes. GUI thread.
 #pragma once
 
-#include <QtQml/qqmlregistration.h>
-
 #include <QtCore/QAbstractListModel>
+
+#include "qml_owned.h"
 
 namespace riglens::app {
 
@@ -13,8 +13,7 @@ class AppController;
 
 class PartListModel : public QAbstractListModel {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
  public:
   enum Role {
     NameRole = Qt::UserRole + 1,
@@ -42,8 +41,7 @@ class PartListModel : public QAbstractListModel {
 
 class JointListModel : public QAbstractListModel {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
  public:
   enum Role {
     NameRole = Qt::UserRole + 1,
@@ -72,8 +70,7 @@ class JointListModel : public QAbstractListModel {
 
 class AnimationListModel : public QAbstractListModel {
   Q_OBJECT
-  QML_ELEMENT
-  QML_UNCREATABLE("owned by the AppController")
+  RIGLENS_QML_OWNED_BY_CONTROLLER
  public:
   enum Role {
     NameRole = Qt::UserRole + 1,

@@ -9,6 +9,7 @@
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/samples/sample_runs.h"
+#include "test_checks.h"
 #include "test_paths.h"
 
 namespace riglens::test {
@@ -192,14 +193,16 @@ std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
   return out;
 }
 
-std::unique_ptr<render::RhiDevice> openTestDevice(render::Backend backend, QString* why) {
-  auto device = render::RhiDevice::createOffscreen(backend);
-  if (!device) {
-    *why = QString::fromStdString(device.error().message);
-    return nullptr;
-  }
-  qInfo("device: %s (%s)", (*device)->deviceName().c_str(), render::backendName(backend));
-  return std::move(device).value();
+void RenderTestCase::initTestCase() {
+  auto device = render::RhiDevice::createOffscreen(m_backend);
+  QVERIFY_OK(device);
+  m_device = std::move(device).value();
+  QCOMPARE(m_device->backend(), m_backend);
+  qInfo("device: %s (%s)", m_device->deviceName().c_str(), render::backendName(m_backend));
+}
+
+void RenderTestCase::cleanupTestCase() {
+  m_device.reset();
 }
 
 }  // namespace riglens::test

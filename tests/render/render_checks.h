@@ -3,6 +3,7 @@
 // check of which part a pixel shows.
 #pragma once
 
+#include <QtCore/QObject>
 #include <QtGui/QImage>
 #include <memory>
 #include <optional>
@@ -56,8 +57,24 @@ std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
                                                      const std::vector<glm::mat4>& worlds,
                                                      const core::OrbitCamera& camera, QSize size);
 
-// The offscreen device a render test draws on, its name logged; null with
-// `why` set when the machine has none (the test then fails saying why).
-std::unique_ptr<render::RhiDevice> openTestDevice(render::Backend backend, QString* why);
+// A render test's fixture: initTestCase opens the offscreen device of its
+// backend (its name logged; the test case fails saying why when the machine
+// has none), cleanupTestCase releases it. Test classes derive from it.
+class RenderTestCase : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RenderTestCase(render::Backend backend) : m_backend(backend) {}
+
+ protected:
+  std::unique_ptr<render::RhiDevice> m_device;
+
+ private slots:
+  void initTestCase();
+  void cleanupTestCase();
+
+ private:
+  render::Backend m_backend;
+};
 
 }  // namespace riglens::test

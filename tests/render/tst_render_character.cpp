@@ -63,15 +63,14 @@ double worst(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-class TestRenderCharacter : public QObject {
+class TestRenderCharacter : public test::RenderTestCase {
   Q_OBJECT
-  std::unique_ptr<render::RhiDevice> m_device;
+
+ public:
+  TestRenderCharacter() : RenderTestCase(render::Backend::Vulkan) {}
 
  private slots:
-  void initTestCase() {
-    QString why;
-    m_device = test::openTestDevice(render::Backend::Vulkan, &why);
-    QVERIFY2(m_device, qPrintable(why));
+  void shaderLayoutsMatchReflection() {
     auto layouts = render::verifyShaderLayouts();
     QVERIFY_OK(layouts);
   }
@@ -514,8 +513,6 @@ class TestRenderCharacter : public QObject {
       }
     }
   }
-
-  void cleanupTestCase() { m_device.reset(); }
 };
 
 QTEST_MAIN(TestRenderCharacter)

@@ -18,19 +18,13 @@
 
 using namespace riglens;
 
-class TestRenderOpenGL : public QObject {
+class TestRenderOpenGL : public test::RenderTestCase {
   Q_OBJECT
-  std::unique_ptr<render::RhiDevice> m_device;
+
+ public:
+  TestRenderOpenGL() : RenderTestCase(render::Backend::OpenGL) {}
 
  private slots:
-  void initTestCase() {
-    QString why;
-    m_device = test::openTestDevice(render::Backend::OpenGL, &why);
-    QVERIFY2(m_device, qPrintable(why));
-    QCOMPARE(m_device->backend(), render::Backend::OpenGL);
-    qInfo("device: %s", m_device->deviceName().c_str());
-  }
-
   void drawsTheTankLikeVulkan() {
     auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, {{{"turret_yaw", 0.8}, {"gun_pitch", 0.4}}, "", 0});
@@ -97,8 +91,6 @@ class TestRenderOpenGL : public QObject {
       QVERIFY(std::abs(gpu->positions[i] - cpu.positions[i]) <=
               core::tolerance::kGpuCpuRelative * std::max(1.0f, std::abs(cpu.positions[i])));
   }
-
-  void cleanupTestCase() { m_device.reset(); }
 };
 
 QTEST_MAIN(TestRenderOpenGL)

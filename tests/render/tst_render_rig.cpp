@@ -42,9 +42,11 @@ const std::map<std::string, Pose>& walkerPoses() {
 
 }  // namespace
 
-class TestRenderRig : public QObject {
+class TestRenderRig : public test::RenderTestCase {
   Q_OBJECT
-  std::unique_ptr<render::RhiDevice> m_device;
+
+ public:
+  TestRenderRig() : RenderTestCase(render::Backend::Vulkan) {}
 
   QImage draw(std::shared_ptr<const core::LoadedRun> run, const std::vector<glm::mat4>& worlds,
               const render::ViewSettings& view, QSize size = kGoldenSize,
@@ -62,12 +64,6 @@ class TestRenderRig : public QObject {
   }
 
  private slots:
-  void initTestCase() {
-    QString why;
-    m_device = test::openTestDevice(render::Backend::Vulkan, &why);
-    QVERIFY2(m_device, qPrintable(why));
-  }
-
   void shaderLayoutsMatchReflection() {
     auto ok = render::verifyShaderLayouts();
     QVERIFY_OK(ok);
@@ -298,8 +294,6 @@ class TestRenderRig : public QObject {
     const auto worlds = test::posedWorlds(*run, walkerPoses().at("walk250"));
     QCOMPARE(draw(run, worlds, {}), draw(run, worlds, {}));
   }
-
-  void cleanupTestCase() { m_device.reset(); }
 };
 
 QTEST_MAIN(TestRenderRig)

@@ -29,18 +29,14 @@ bool colorNear(QRgb actual, QColor expected, int tolerance) {
 
 }  // namespace
 
-class TestRenderSmoke : public QObject {
+class TestRenderSmoke : public test::RenderTestCase {
   Q_OBJECT
-  std::unique_ptr<render::RhiDevice> m_device;
+
+ public:
+  TestRenderSmoke() : RenderTestCase(render::Backend::Vulkan) {}
 
  private slots:
-  void initTestCase() {
-    QString why;
-    m_device = test::openTestDevice(render::Backend::Vulkan, &why);
-    QVERIFY2(m_device, qPrintable(why));
-    QCOMPARE(m_device->backend(), render::Backend::Vulkan);
-    QVERIFY(m_device->supportsCompute());
-  }
+  void deviceRunsCompute() { QVERIFY(m_device->supportsCompute()); }
 
   void computeMatchesCpuReference() {
     // 1000 points: not a multiple of the workgroup size, so the bounds check
@@ -132,8 +128,6 @@ class TestRenderSmoke : public QObject {
       for (int x = 0; x < 256; ++x) covered += !colorNear(image->pixel(x, y), clear, 2);
     QVERIFY2(covered > 256 * 256 / 10, qPrintable(QString::number(covered)));
   }
-
-  void cleanupTestCase() { m_device.reset(); }
 };
 
 QTEST_MAIN(TestRenderSmoke)
