@@ -28,8 +28,7 @@ namespace {
 const AosRigPack& fullHead() {
   static const AosRigPack pack = [] {
     auto bytes = bakeAosRig(syntheticGnmHead());
-    auto parsed = parseAosRig(
-        std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "synthetic");
+    auto parsed = parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "synthetic");
     return std::move(parsed).value();
   }();
   return pack;
@@ -49,8 +48,7 @@ void BM_GnmForward(benchmark::State& state) {
     auto out = gnmForward(pack, c);
     benchmark::DoNotOptimize(out);
   }
-  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 *
-                          2);
+  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
 
 void BM_GnmForwardThreaded(benchmark::State& state) {
@@ -60,8 +58,7 @@ void BM_GnmForwardThreaded(benchmark::State& state) {
     auto out = gnmForward(pack, c, 0);
     benchmark::DoNotOptimize(out);
   }
-  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 *
-                          2);
+  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
 
 void BM_GnmPose(benchmark::State& state) {

@@ -16,8 +16,7 @@ namespace {
 
 std::vector<glm::vec4> makePoints(std::size_t n) {
   std::vector<glm::vec4> points(n);
-  for (std::size_t i = 0; i < n; ++i)
-    points[i] = {float(i % 64), float(i % 37), float(i % 23), 1.0f};
+  for (std::size_t i = 0; i < n; ++i) points[i] = {float(i % 64), float(i % 37), float(i % 23), 1.0f};
   return points;
 }
 
@@ -47,8 +46,7 @@ void BM_TransformPoints(benchmark::State& state) {
 void BM_ParseRigJson(benchmark::State& state) {
   std::string text = R"({"parts":[)";
   for (int i = 0; i < state.range(0); ++i)
-    text +=
-        (i ? "," : "") + std::string(R"({"name":"p)") + std::to_string(i) + R"(","pivot":[1,2,3]})";
+    text += (i ? "," : "") + std::string(R"({"name":"p)") + std::to_string(i) + R"(","pivot":[1,2,3]})";
   text += "]}";
   for (auto _ : state) {
     auto doc = riglens::core::parseJson(text, "bench.json");

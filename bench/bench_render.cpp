@@ -82,8 +82,7 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
   for (const auto& m : run->meshes) triangles += m.triangleCount();
   for (auto _ : state) {
     controller.update(1.0 / 60.0);  // a new pose every frame: uniforms only
-    const auto frame =
-        render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {});
+    const auto frame = render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {});
     if (readback) {
       auto image = (*canvas)->render(renderer, frame);
       benchmark::DoNotOptimize(image);
@@ -101,8 +100,7 @@ void BM_RenderFrame(benchmark::State& state, const char* name) {
 const core::AosRigPack& fullHead() {
   static const core::AosRigPack pack = [] {
     auto bytes = samples::bakeAosRig(samples::syntheticGnmHead());
-    return std::move(core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(
-                                           std::move(bytes).value()),
+    return std::move(core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()),
                                        "synthetic"))
         .value();
   }();
@@ -127,8 +125,7 @@ void BM_GnmGpu(benchmark::State& state) {
   frame();  // uploads the basis
   for (auto _ : state) frame();
   // Bytes a frame must read from the basis (the active columns of every row).
-  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 *
-                          2);
+  state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
 // One submitted frame holding only the debug lift of V posed vertices (the
 // positions uploaded once, as the GNM pass leaves them on the GPU).
@@ -207,8 +204,7 @@ std::int64_t splatComputeBytes(const render::SplatPasses& p) {
 // 1 projection, 2 + sort, 3 + quads: the whole frame).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
-  auto cloud =
-      core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(n)), "torus");
+  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(n)), "torus");
   auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
   if (!cloud || !canvas) {
     state.SkipWithError("setup failed");
@@ -290,17 +286,8 @@ BENCHMARK(BM_SplatFrame)
     ->ArgNames({"n", "passes"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_CharacterFrame)
-    ->DenseRange(0, 4)
-    ->ArgName("passes")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK(BM_RadixSortGpu)
-    ->Arg(17821)
-    ->Arg(262144)
-    ->Arg(1 << 20)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
+BENCHMARK(BM_CharacterFrame)->DenseRange(0, 4)->ArgName("passes")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "vkkhrdisplay");

@@ -164,9 +164,8 @@ void BM_KeysVs30Hz(benchmark::State& state) {
         const Joint& joint = run->rig.joints()[track.joint];
         const double end = anim.periodMs;
         const auto value = [&](double t) {
-          const double v = t >= end
-                               ? sampleKeyframes(track.keyframes, end - 1e-6, end, anim.looping)
-                               : sampleKeyframes(track.keyframes, t, end, anim.looping);
+          const double v = t >= end ? sampleKeyframes(track.keyframes, end - 1e-6, end, anim.looping)
+                                    : sampleKeyframes(track.keyframes, t, end, anim.looping);
           return clampJointValue(joint, v);
         };
         std::vector<double> t, v;
@@ -191,8 +190,7 @@ void BM_KeysVs30Hz(benchmark::State& state) {
         const auto kept = reduceLinearKeys(t, v, std::max(err, 1e-9), 1e9);
         counters[anim.name + ".keys30Hz"] += double(t30.size());
         counters[anim.name + ".keysReduced"] += double(kept.size());
-        counters[anim.name + ".maxError30Hz"] =
-            std::max(counters[anim.name + ".maxError30Hz"], err);
+        counters[anim.name + ".maxError30Hz"] = std::max(counters[anim.name + ".maxError30Hz"], err);
       }
   }
   for (const auto& [name, value] : counters) state.counters[name] = value;

@@ -93,8 +93,7 @@ std::size_t mutateGlb(std::uint8_t* data, std::size_t size, std::size_t maxSize,
 // within the slot (padded with spaces, which JSON ignores) so every blob
 // offset stays where the header says; totalLen follows the size.
 std::size_t mutateAosrig(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
-  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "AOSRIG01", 8) != 0)
-    return plain(data, size, maxSize);
+  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "AOSRIG01", 8) != 0) return plain(data, size, maxSize);
   const std::size_t headerLength = u32(data + 8);
   if (headerLength > size - 16) return plain(data, size, maxSize);
   const std::size_t slot = std::min(align(16 + headerLength, 8), size) - 16;
@@ -120,8 +119,7 @@ std::size_t mutateAosrig(std::uint8_t* data, std::size_t size, std::size_t maxSi
 // moves to the end of the file and its TOC entry follows it; the TOC itself
 // is mutated within its slot (padded with NULs, which the reader strips).
 std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
-  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "ORLPACK1", 8) != 0)
-    return plain(data, size, maxSize);
+  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "ORLPACK1", 8) != 0) return plain(data, size, maxSize);
   const std::size_t tocLength = u32(data + 8);
   if (tocLength > size - 16) return plain(data, size, maxSize);
   std::string tocText(reinterpret_cast<const char*>(data) + 16, tocLength);
@@ -130,8 +128,7 @@ std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize,
   if (!toc.is_array() || toc.empty()) return plain(data, size, maxSize);
   std::size_t slot = size - 16;
   for (const auto& e : toc)
-    if (e.is_object() && tocNumber(e, "o") >= 16)
-      slot = std::min<std::size_t>(slot, tocNumber(e, "o") - 16);
+    if (e.is_object() && tocNumber(e, "o") >= 16) slot = std::min<std::size_t>(slot, tocNumber(e, "o") - 16);
   Bytes out(data, data + size);
   if (seed % 10 < 3) {
     Bytes text(tocText.begin(), tocText.end());

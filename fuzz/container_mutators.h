@@ -14,8 +14,7 @@
 
 namespace riglens::fuzz {
 
-using Mutator = std::size_t (*)(std::uint8_t* data, std::size_t size, std::size_t maxSize,
-                                unsigned seed);
+using Mutator = std::size_t (*)(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed);
 
 // The mutator for a target, or nullptr for libFuzzer's plain one.
 Mutator containerMutator(std::string_view target);

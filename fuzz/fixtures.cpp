@@ -27,8 +27,7 @@ namespace {
 
 // RFC 4648 base64 (the ORL fixture stores its pack that way); test-side only.
 std::vector<std::uint8_t> fromBase64(std::string_view text) {
-  static const std::string alphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::vector<std::uint8_t> out;
   std::uint32_t bits = 0;
   int held = 0;
@@ -96,8 +95,7 @@ const std::vector<std::uint8_t>& tinyPackBytes() {
 
 const core::AosRigPack& tinyPack() {
   static const core::AosRigPack pack = [] {
-    auto parsed = core::parseAosRig(
-        std::make_shared<const std::vector<std::uint8_t>>(tinyPackBytes()), "tiny.aosrig");
+    auto parsed = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(tinyPackBytes()), "tiny.aosrig");
     if (!parsed) fixtureBroken(parsed.error().message);
     return std::move(parsed).value();
   }();
@@ -108,8 +106,7 @@ const std::vector<std::uint8_t>& orlFixtureBytes() {
   static const std::vector<std::uint8_t> bytes = [] {
     std::ifstream in(RIGLENS_SOURCE_DIR "/tests/data/orl/deform-synthetic.json");
     const auto doc = nlohmann::json::parse(in, nullptr, false);
-    if (doc.is_discarded() || !doc.contains("packBase64"))
-      fixtureBroken("tests/data/orl/deform-synthetic.json");
+    if (doc.is_discarded() || !doc.contains("packBase64")) fixtureBroken("tests/data/orl/deform-synthetic.json");
     return fromBase64(doc["packBase64"].get<std::string>());
   }();
   return bytes;
@@ -143,8 +140,7 @@ const std::string& tankRigJson() {
 const std::vector<std::pair<std::string, std::vector<std::uint8_t>>>& tankPartGlbs() {
   static const auto glbs = [] {
     std::vector<std::pair<std::string, std::vector<std::uint8_t>>> out;
-    for (const auto& [name, mesh] : tank().meshes)
-      out.emplace_back(name, core::encodePartGlb(mesh));
+    for (const auto& [name, mesh] : tank().meshes) out.emplace_back(name, core::encodePartGlb(mesh));
     return out;
   }();
   return glbs;
@@ -164,8 +160,7 @@ void exerciseRun(const core::LoadedRun& run) {
   (void)core::socketPositions(run, worlds);
   for (const auto& animation : run.rig.animations()) {
     if (animation.autoPlay || !controller.play(animation.name)) continue;
-    for (double t : {0.0, 16.7, animation.periodMs * 0.5, animation.periodMs,
-                     animation.periodMs * 1.5 + 3.0}) {
+    for (double t : {0.0, 16.7, animation.periodMs * 0.5, animation.periodMs, animation.periodMs * 1.5 + 3.0}) {
       controller.seekPlayable(t);
       controller.update(0.016);
       (void)controller.jointValues();
@@ -200,8 +195,7 @@ void exercisePack(const core::AosRigPack& pack) {
     for (const auto& r : pack.headExt.reduced) reduced += std::size_t(r.count);
     (void)core::widenReducedHeadExt(std::vector<float>(reduced, 0.5f), pack.headExt);
   }
-  (void)core::jointTint(pack.skinIndex, pack.skinWeight,
-                        {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
+  (void)core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
   (void)core::uvTint({pack.uv.data(), pack.uv.size()}, V);
   const auto fit = core::fitVertsTransform({pack.neutral.data(), V * 3});
   if (posed) {
@@ -231,20 +225,13 @@ std::pair<std::string, std::vector<std::uint8_t>> branchMeshFixture() {
   std::vector<std::uint8_t> bin(faces.size() * 4 + verts.size() * 4);
   std::memcpy(bin.data(), faces.data(), faces.size() * 4);
   std::memcpy(bin.data() + faces.size() * 4, verts.data(), verts.size() * 4);
-  const nlohmann::json manifest = {{"uv_res", 64},
-                                   {"num_vertices", 4},
-                                   {"num_faces", 2},
-                                   {"buffers",
-                                    {{{"name", "faces"},
-                                      {"dtype", "u32"},
-                                      {"shape", {2, 3}},
-                                      {"offset", 0},
-                                      {"byte_length", 24}},
-                                     {{"name", "neutral_vertices"},
-                                      {"dtype", "f32"},
-                                      {"shape", {4, 3}},
-                                      {"offset", 24},
-                                      {"byte_length", 48}}}}};
+  const nlohmann::json manifest = {
+      {"uv_res", 64},
+      {"num_vertices", 4},
+      {"num_faces", 2},
+      {"buffers",
+       {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {2, 3}}, {"offset", 0}, {"byte_length", 24}},
+        {{"name", "neutral_vertices"}, {"dtype", "f32"}, {"shape", {4, 3}}, {"offset", 24}, {"byte_length", 48}}}}};
   return {manifest.dump(), bin};
 }
 

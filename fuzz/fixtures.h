@@ -24,8 +24,7 @@ namespace riglens::fuzz {
 // A folder of this process under $TMPDIR (fuzzers may run several at once).
 const std::filesystem::path& scratch();
 // Writes `bytes` to scratch()/relative, making folders; returns the path.
-std::filesystem::path put(const std::filesystem::path& relative,
-                          std::span<const std::uint8_t> bytes);
+std::filesystem::path put(const std::filesystem::path& relative, std::span<const std::uint8_t> bytes);
 std::filesystem::path put(const std::filesystem::path& relative, std::string_view text);
 std::string_view asText(std::span<const std::uint8_t> input);
 

@@ -21,9 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return 0;
 }
 
-extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
-                                               std::size_t maxSize, unsigned int seed) {
-  static const riglens::fuzz::Mutator mutator =
-      riglens::fuzz::containerMutator(RIGLENS_FUZZ_TARGET);
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t maxSize,
+                                               unsigned int seed) {
+  static const riglens::fuzz::Mutator mutator = riglens::fuzz::containerMutator(RIGLENS_FUZZ_TARGET);
   return mutator ? mutator(data, size, maxSize, seed) : LLVMFuzzerMutate(data, size, maxSize);
 }

@@ -37,16 +37,13 @@ void seed(const char* target, const std::string& name, const std::string& text) 
 test::GltfBuilder skinnedModel() {
   test::GltfBuilder b;
   const std::vector<float> pos{0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 2, 0, 1, 2, 0};
-  const std::vector<std::uint16_t> joints{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
-                                          0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-  const std::vector<float> weights{1,    0,    0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0,
-                                   0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1,    0,    0, 0};
+  const std::vector<std::uint16_t> joints{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  const std::vector<float> weights{1, 0, 0, 0, 1, 0, 0, 0, 0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
   const std::vector<std::uint16_t> idx{0, 1, 2, 1, 3, 2, 2, 3, 4, 3, 5, 4};
-  b.primitive(
-      {{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
-       {"JOINTS_0", b.data(joints, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
-       {"WEIGHTS_0", b.data(weights, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}},
-      b.data(idx, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
+  b.primitive({{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+               {"JOINTS_0", b.data(joints, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
+               {"WEIGHTS_0", b.data(weights, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4)}},
+              b.data(idx, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
   tinygltf::Node hull, turret;
   hull.name = "hull";
   hull.children = {2};
@@ -69,8 +66,7 @@ test::GltfBuilder skinnedModel() {
 test::GltfBuilder stripModel() {
   test::GltfBuilder b;
   std::vector<float> interleaved;
-  for (int i = 0; i < 5; ++i)
-    interleaved.insert(interleaved.end(), {float(i % 2), float(i / 2), 0.0f, 0, 0, 1});
+  for (int i = 0; i < 5; ++i) interleaved.insert(interleaved.end(), {float(i % 2), float(i / 2), 0.0f, 0, 0, 1});
   const int view = b.view(interleaved.data(), interleaved.size() * 4, 24);
   const int position = b.accessor(view, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 5, 0);
   const int normal = b.accessor(view, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 5, 12);
@@ -78,8 +74,7 @@ test::GltfBuilder stripModel() {
                                           255, 255, 9, 9,   9, 255, 200, 100, 50, 255};
   b.primitive({{"POSITION", position},
                {"NORMAL", normal},
-               {"COLOR_0",
-                b.data(colours, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true)}},
+               {"COLOR_0", b.data(colours, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4, true)}},
               -1, TINYGLTF_MODE_TRIANGLE_STRIP);
   b.model.nodes[0].rotation = {0, 0.7071068, 0, 0.7071068};
   return b;
@@ -91,9 +86,8 @@ test::GltfBuilder zeroColourModel() {
   test::GltfBuilder b;
   const std::vector<float> pos{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
   const int colours = b.accessor(-1, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 4);
-  b.primitive({{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
-               {"COLOR_0", colours}},
-              -1, TINYGLTF_MODE_TRIANGLE_FAN);
+  b.primitive({{"POSITION", b.data(pos, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}, {"COLOR_0", colours}}, -1,
+              TINYGLTF_MODE_TRIANGLE_FAN);
   return b;
 }
 
@@ -110,8 +104,7 @@ void rigSeeds() {
     if (!run) continue;
     seed("rig_json", name + ".json", run->rig.dump(1));
     json parts = json::array();
-    for (const auto& [part, mesh] : run->meshes)
-      parts.push_back({{"name", part}, {"mesh", "meshes/" + part + ".glb"}});
+    for (const auto& [part, mesh] : run->meshes) parts.push_back({{"name", part}, {"mesh", "meshes/" + part + ".glb"}});
     seed("run_record", name + ".json",
          json{{"voxel", {{"rig", run->rig}, {"parts", parts}, {"model", run->rig}}}}.dump(1));
   }
@@ -122,8 +115,7 @@ void rigSeeds() {
           R"({"parts":[{"name":"base"},{"name":"fan","parent":"base","pivot":[0,1,0]}],)"
           R"("joints":[{"name":"spin","part":"fan","kind":"rotation","axis":"y","min":-7,"max":7,"drive":)"
           R"({"type":"auto","periodMs":1000,"looping":true,"keyframes":[{"tMs":0,"value":0},{"tMs":1000,"value":6.28,"interp":"bezier","outHandle":[0.3,0],"inHandle":[0.7,1]}]}}]})"));
-  seed("run_record", "rig-only.json",
-       json{{"voxel", {{"rig", json::parse(fuzz::tankRigJson())}}}}.dump());
+  seed("run_record", "rig-only.json", json{{"voxel", {{"rig", json::parse(fuzz::tankRigJson())}}}}.dump());
 }
 
 void gltfSeeds() {
@@ -171,20 +163,15 @@ void characterSeeds() {
   if (auto parts = samples::bakeAosRigParts(withMouth)) {
     parts->header["headExt"]["regions"] =
         nlohmann::ordered_json::array({nlohmann::ordered_json::array({"lower_face", 3})});
-    parts->blobs.push_back(
-        core::makeBlob("mouthLips", core::DType::U32, {3}, std::vector<std::uint32_t>{0, 1, 2}));
-    parts->blobs.push_back(core::makeBlob("mouthFaces", core::DType::U32, {1, 3},
-                                          std::vector<std::uint32_t>{0, 1, 2}));
-    parts->blobs.push_back(
-        core::makeBlob("mouthParts", core::DType::U32, {1}, std::vector<std::uint32_t>{1}));
-    parts->header["mouth"] = {{"groups",
-                               {{{"name", "lips"},
-                                 {"vertices", "mouthLips"},
-                                 {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
-                              {"faces", "mouthFaces"},
-                              {"faceParts", "mouthParts"}};
-    if (auto bytes = core::packAosRig(parts->header, parts->blobs))
-      seed("aosrig", "mouth.aosrig", *bytes);
+    parts->blobs.push_back(core::makeBlob("mouthLips", core::DType::U32, {3}, std::vector<std::uint32_t>{0, 1, 2}));
+    parts->blobs.push_back(core::makeBlob("mouthFaces", core::DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));
+    parts->blobs.push_back(core::makeBlob("mouthParts", core::DType::U32, {1}, std::vector<std::uint32_t>{1}));
+    parts->header["mouth"] = {
+        {"groups",
+         {{{"name", "lips"}, {"vertices", "mouthLips"}, {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
+        {"faces", "mouthFaces"},
+        {"faceParts", "mouthParts"}};
+    if (auto bytes = core::packAosRig(parts->header, parts->blobs)) seed("aosrig", "mouth.aosrig", *bytes);
   }
   seed("orl_pack", "deform-synthetic.orl", fuzz::orlFixtureBytes());
   seed("ply", "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(40)));
@@ -192,11 +179,9 @@ void characterSeeds() {
 
   std::ifstream myra(RIGLENS_SOURCE_DIR "/tests/data/character/bundle-scene-myra.json");
   seed("bundle_scene", "myra.json", std::string(std::istreambuf_iterator<char>(myra), {}));
-  const json branches = {{"head",
-                          {{"mesh_json", "mesh_head.json"},
-                           {"mesh_bin", "mesh_head.bin"},
-                           {"geom", "geom_head.onnx"},
-                           {"uv_res", 64}}}};
+  const json branches = {
+      {"head",
+       {{"mesh_json", "mesh_head.json"}, {"mesh_bin", "mesh_head.bin"}, {"geom", "geom_head.onnx"}, {"uv_res", 64}}}};
   seed("bundle_scene", "gnm.json",
        json{{"schema_version", "2"},
             {"subject", "fuzz"},
@@ -224,8 +209,7 @@ void characterSeeds() {
            .dump(1));
   // The fixture's branch mesh with an optional "valid" mask aliasing its bytes.
   json mesh = json::parse(fuzz::branchMeshFixture().first);
-  mesh["buffers"].push_back(
-      {{"name", "valid"}, {"dtype", "u8"}, {"shape", {2, 2}}, {"offset", 0}, {"byte_length", 4}});
+  mesh["buffers"].push_back({{"name", "valid"}, {"dtype", "u8"}, {"shape", {2, 2}}, {"offset", 0}, {"byte_length", 4}});
   seed("bundle_mesh", "mesh_head.json", mesh.dump(1));
 
   const core::AosRigPack& pack = fuzz::tinyPack();
@@ -250,11 +234,7 @@ void characterSeeds() {
   json landmarks = json::array();
   for (int i = 0; i < 68; ++i) landmarks.push_back(i % 4);
   seed("ict_face", "names.json",
-       json{{"V", 4},
-            {"T", 2},
-            {"E", 1},
-            {"expression_names", {"jawOpen"}},
-            {"landmarks_multipie68", landmarks}}
+       json{{"V", 4}, {"T", 2}, {"E", 1}, {"expression_names", {"jawOpen"}}, {"landmarks_multipie68", landmarks}}
            .dump());
 }
 

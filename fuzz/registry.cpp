@@ -6,29 +6,22 @@ namespace riglens::fuzz {
 
 namespace {
 constexpr std::array kTargets{
-    Target{"rig_json", "rig.json (a ModelSpec), posed, played and planned for export", &rigJson,
-           &stageRigJson},
-    Target{"run_record",
-           "a run record (voxel.rig, voxel.parts[].mesh, voxel.model) in a run folder", &runRecord,
+    Target{"rig_json", "rig.json (a ModelSpec), posed, played and planned for export", &rigJson, &stageRigJson},
+    Target{"run_record", "a run record (voxel.rig, voxel.parts[].mesh, voxel.model) in a run folder", &runRecord,
            &stageRunRecord},
     Target{"part_glb", "a part .glb (any glTF binary the loader decodes)", &partGlb, &stagePartGlb},
-    Target{"mesh_glb", "a run's skinned mesh.glb beside a rig.json, skinned at rest", &meshGlb,
-           &stageMeshGlb},
+    Target{"mesh_glb", "a run's skinned mesh.glb beside a rig.json, skinned at rest", &meshGlb, &stageMeshGlb},
     Target{"gltf", "a .gltf text file with data-URI or external buffers", &gltfText, &stageGltf},
-    Target{"aosrig", "an .aosrig GNM pack, posed at rest, with controls and joint overrides",
-           &aosrig, &stageAosrig},
+    Target{"aosrig", "an .aosrig GNM pack, posed at rest, with controls and joint overrides", &aosrig, &stageAosrig},
     Target{"orl_pack", "an ORLPACK1 pack, deformed and shell-bound", &orlPack, nullptr},
     Target{"ply", "a 3DGS .ply scene", &gaussianPly, &stagePly},
-    Target{"bundle_scene", "a bundle's scene.json beside a GNM pack, branch mesh and names",
-           &bundleScene, &stageBundleScene},
-    Target{"bundle_mesh", "a bundle branch's mesh_<b>.json beside its .bin", &bundleMesh,
-           &stageBundleMesh},
-    Target{"controls", "a controls JSON for a GNM pack (array or {name: value})", &controlsJson,
-           nullptr},
+    Target{"bundle_scene", "a bundle's scene.json beside a GNM pack, branch mesh and names", &bundleScene,
+           &stageBundleScene},
+    Target{"bundle_mesh", "a bundle branch's mesh_<b>.json beside its .bin", &bundleMesh, &stageBundleMesh},
+    Target{"controls", "a controls JSON for a GNM pack (array or {name: value})", &controlsJson, nullptr},
     Target{"joint_worlds", "a joint-worlds JSON for a GNM pack", &jointWorldsJson, nullptr},
     Target{"orl_outputs", "an ORL outputs JSON ({jointOut, bsOut})", &orlOutputsJson, nullptr},
-    Target{"ict_face", "the names.json of an ICT-FaceKit face folder (--ict DIR)", &ictFace,
-           nullptr},
+    Target{"ict_face", "the names.json of an ICT-FaceKit face folder (--ict DIR)", &ictFace, nullptr},
 };
 }  // namespace
 

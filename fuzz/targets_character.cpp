@@ -26,8 +26,7 @@ void writeBundleCompanions(const fs::path& relative) {
   const auto [meshJson, meshBin] = branchMeshFixture();
   put(relative / "mesh_head.json", meshJson);
   put(relative / "mesh_head.bin", meshBin);
-  put(relative / "rig_names.json",
-      std::string_view(R"(["CTRL_C_eye.translateX", "CTRL_L_eye_blink.translateY"])"));
+  put(relative / "rig_names.json", std::string_view(R"(["CTRL_C_eye.translateX", "CTRL_L_eye_blink.translateY"])"));
   put(relative / "geom_head.onnx", std::string_view("not a model"));
 }
 
@@ -71,8 +70,8 @@ std::filesystem::path stageBundleMesh(std::span<const std::uint8_t> input) {
 }
 
 Outcome aosrig(std::span<const std::uint8_t> input) {
-  auto pack = core::parseAosRig(
-      std::make_shared<const std::vector<std::uint8_t>>(input.begin(), input.end()), "pack.aosrig");
+  auto pack =
+      core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(input.begin(), input.end()), "pack.aosrig");
   if (pack) exercisePack(*pack);
   return outcomeOf(pack);
 }
@@ -103,8 +102,7 @@ Outcome bundleScene(std::span<const std::uint8_t> input) {
 Outcome bundleMesh(std::span<const std::uint8_t> input) {
   auto bundle = core::loadBundle(stageBundleMesh(input));
   if (bundle)
-    for (const auto& mesh : bundle->meshes)
-      (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
+    for (const auto& mesh : bundle->meshes) (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
   return outcomeOf(bundle);
 }
 
@@ -143,12 +141,9 @@ Outcome ictFace(std::span<const std::uint8_t> input) {
     const std::vector<float> neutral{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0},
         deltas{0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f, 0, 0, 0.1f};
     const std::vector<std::uint32_t> faces{0, 1, 2, 0, 2, 3};
-    put("ict/neutral.f32",
-        std::span(reinterpret_cast<const std::uint8_t*>(neutral.data()), neutral.size() * 4));
-    put("ict/faces.u32",
-        std::span(reinterpret_cast<const std::uint8_t*>(faces.data()), faces.size() * 4));
-    put("ict/expressions.f32",
-        std::span(reinterpret_cast<const std::uint8_t*>(deltas.data()), deltas.size() * 4));
+    put("ict/neutral.f32", std::span(reinterpret_cast<const std::uint8_t*>(neutral.data()), neutral.size() * 4));
+    put("ict/faces.u32", std::span(reinterpret_cast<const std::uint8_t*>(faces.data()), faces.size() * 4));
+    put("ict/expressions.f32", std::span(reinterpret_cast<const std::uint8_t*>(deltas.data()), deltas.size() * 4));
     return true;
   }();
   (void)ready;

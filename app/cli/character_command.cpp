@@ -31,13 +31,12 @@ using nlohmann::json;
 int writeVertices(const std::vector<float>& v, const QString& out, bool asJson) {
   if (asJson) {
     const std::string text = json(v).dump() + "\n";
-    if (auto ok = core::writeFileAtomically(
-            out.toStdString(), {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+    if (auto ok = core::writeFileAtomically(out.toStdString(),
+                                            {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
         !ok)
       return inputError(ok.error().message);
-  } else if (auto ok = core::writeFileAtomically(
-                 out.toStdString(),
-                 {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * 4});
+  } else if (auto ok = core::writeFileAtomically(out.toStdString(),
+                                                 {reinterpret_cast<const std::uint8_t*>(v.data()), v.size() * 4});
              !ok) {
     return inputError(ok.error().message);
   }
@@ -49,12 +48,10 @@ int inspect(const QStringList& args) {
   QCommandLineParser parser;
   const QCommandLineOption asJson("json", "Print JSON.");
   parser.addOption(asJson);
-  if (auto done = parseCommand(
-          parser, args, "character inspect",
-          "Describe an .aosrig, ORL pack, bundle folder or .ply (as `inspect` does).", "PATH"))
+  if (auto done = parseCommand(parser, args, "character inspect",
+                               "Describe an .aosrig, ORL pack, bundle folder or .ply (as `inspect` does).", "PATH"))
     return *done;
-  if (parser.positionalArguments().size() != 1)
-    return usageError("character inspect", "expected one PATH");
+  if (parser.positionalArguments().size() != 1) return usageError("character inspect", "expected one PATH");
   auto summary = summarizeScene(parser.positionalArguments().first().toStdString());
   if (!summary) return inputError(summary.error().message);
   if (parser.isSet(asJson))
@@ -66,29 +63,25 @@ int inspect(const QStringList& args) {
 
 int pose(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption controls(
-      "controls", "JSON array in the pack's control order, or {name: value}.", "FILE.json");
-  const QCommandLineOption worlds(
-      "joint-worlds", "JSON array of J row-major 4x4 matrices (16 numbers each).", "FILE.json");
-  const QCommandLineOption override(
-      "override", "A joint rotation override (repeatable): NAME=w,x,y,z.", "NAME=w,x,y,z");
+  const QCommandLineOption controls("controls", "JSON array in the pack's control order, or {name: value}.",
+                                    "FILE.json");
+  const QCommandLineOption worlds("joint-worlds", "JSON array of J row-major 4x4 matrices (16 numbers each).",
+                                  "FILE.json");
+  const QCommandLineOption override("override", "A joint rotation override (repeatable): NAME=w,x,y,z.",
+                                    "NAME=w,x,y,z");
   const QCommandLineOption out("out", "Posed vertices: V*3 little-endian f32, metres.", "FILE");
-  const QCommandLineOption asJson("json",
-                                  "Write the vertices as a JSON array instead (small packs).");
-  const QCommandLineOption backend(
-      "backend", "cpu (default) or gpu (the Vulkan compute pass, read back).", "cpu|gpu", "cpu");
+  const QCommandLineOption asJson("json", "Write the vertices as a JSON array instead (small packs).");
+  const QCommandLineOption backend("backend", "cpu (default) or gpu (the Vulkan compute pass, read back).", "cpu|gpu",
+                                   "cpu");
   parser.addOptions({controls, worlds, override, out, asJson, backend});
-  if (auto done =
-          parseCommand(parser, args, "character pose", "Pose a GNM pack on the CPU.", "PACK"))
-    return *done;
+  if (auto done = parseCommand(parser, args, "character pose", "Pose a GNM pack on the CPU.", "PACK")) return *done;
   if (parser.positionalArguments().size() != 1 || !parser.isSet(controls) || !parser.isSet(out))
     return usageError("character pose", "needs PACK, --controls FILE.json and --out FILE");
   auto pack = core::readAosRig(parser.positionalArguments().first().toStdString());
   if (!pack) return inputError(pack.error().message);
   auto doc = core::readJsonFile(parser.value(controls).toStdString());
   if (!doc) return inputError(doc.error().message);
-  auto parsedControls =
-      core::controlsFromJson(pack->headExt, *doc, parser.value(controls).toStdString());
+  auto parsedControls = core::controlsFromJson(pack->headExt, *doc, parser.value(controls).toStdString());
   if (!parsedControls) return inputError(parsedControls.error().message);
   const std::vector<float> headExt = std::move(parsedControls).value();
   core::GnmJointState joints(*pack);
@@ -98,26 +91,22 @@ int pose(const QStringList& args) {
     if (!worldsDoc) return inputError(worldsDoc.error().message);
     auto flat = core::jointWorldsFromJson(*worldsDoc, pack->joints.size(), worldsPath);
     if (!flat) return inputError(flat.error().message);
-    if (auto ok = joints.setJointWorlds(*flat); !ok)
-      return inputError(worldsPath + ": " + ok.error().message);
+    if (auto ok = joints.setJointWorlds(*flat); !ok) return inputError(worldsPath + ": " + ok.error().message);
   }
   std::vector<std::pair<std::string, glm::dquat>> overrides;
   for (const QString& o : parser.values(override)) {
     const int eq = o.indexOf('=');
     const QStringList q = eq > 0 ? o.mid(eq + 1).split(',') : QStringList();
-    if (q.size() != 4)
-      return usageError("character pose", "--override needs NAME=w,x,y,z, got '" + o + "'");
+    if (q.size() != 4) return usageError("character pose", "--override needs NAME=w,x,y,z, got '" + o + "'");
     double c[4];
     for (int k = 0; k < 4; ++k) {
       bool ok = false;
       c[k] = q[k].toDouble(&ok);
       if (!ok || !std::isfinite(c[k]))
-        return usageError("character pose",
-                          "--override: '" + q[k] + "' is not a number in '" + o + "'");
+        return usageError("character pose", "--override: '" + q[k] + "' is not a number in '" + o + "'");
     }
     if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0)
-      return usageError("character pose",
-                        "--override: a zero quaternion is no rotation ('" + o + "')");
+      return usageError("character pose", "--override: a zero quaternion is no rotation ('" + o + "')");
     overrides.emplace_back(o.left(eq).toStdString(), glm::dquat(c[0], c[1], c[2], c[3]));
   }
   if (!overrides.empty()) joints.setJointOverrides(overrides);
@@ -137,15 +126,12 @@ int pose(const QStringList& args) {
 
 int orlDeform(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption outputs("outputs", "JSON {jointOut: [J*9], bsOut: [channels]}.",
-                                   "FILE.json");
-  const QCommandLineOption out("out", "Deformed vertices: V*3 little-endian f32, centimetres.",
-                               "FILE");
+  const QCommandLineOption outputs("outputs", "JSON {jointOut: [J*9], bsOut: [channels]}.", "FILE.json");
+  const QCommandLineOption out("out", "Deformed vertices: V*3 little-endian f32, centimetres.", "FILE");
   const QCommandLineOption asJson("json", "Write the vertices as a JSON array instead.");
   parser.addOptions({outputs, out, asJson});
-  if (auto done =
-          parseCommand(parser, args, "character orl-deform",
-                       "Deform an ORL pack from joint outputs and channel weights.", "PACK"))
+  if (auto done = parseCommand(parser, args, "character orl-deform",
+                               "Deform an ORL pack from joint outputs and channel weights.", "PACK"))
     return *done;
   if (parser.positionalArguments().size() != 1 || !parser.isSet(outputs) || !parser.isSet(out))
     return usageError("character orl-deform", "needs PACK, --outputs FILE.json and --out FILE");
@@ -171,16 +157,14 @@ int makeSample(const QStringList& args) {
                                "<bin>/../share/riglens/ict-face).",
                                "DIR");
   parser.addOptions({out, ict});
-  if (auto done = parseCommand(parser, args, "character make-sample", "Write the sample character.",
-                               nullptr))
+  if (auto done = parseCommand(parser, args, "character make-sample", "Write the sample character.", nullptr))
     return *done;
   if (!parser.isSet(out)) return usageError("character make-sample", "missing --out DIR");
   std::filesystem::path face;
   if (parser.isSet(ict)) {
     face = parser.value(ict).toStdString();
   } else {
-    auto shipped =
-        core::findShippedData(QCoreApplication::applicationDirPath().toStdString(), "ict-face");
+    auto shipped = core::findShippedData(QCoreApplication::applicationDirPath().toStdString(), "ict-face");
     if (!shipped) return inputError(shipped.error().message + " with --ict DIR");
     face = *shipped;
   }
@@ -211,8 +195,7 @@ int runCharacter(const QStringList& args) {
   if (sub == "pose") return pose(rest);
   if (sub == "orl-deform") return orlDeform(rest);
   if (sub == "make-sample") return makeSample(rest);
-  std::fprintf(stderr, "riglens-cli character: unknown subcommand '%s'\n%s", qPrintable(sub),
-               qPrintable(usage));
+  std::fprintf(stderr, "riglens-cli character: unknown subcommand '%s'\n%s", qPrintable(sub), qPrintable(usage));
   return kExitUsage;
 }
 

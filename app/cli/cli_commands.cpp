@@ -44,9 +44,8 @@ QString usageText() {
                      "Commands:\n")
                      .arg(QString::fromUtf8(core::kVersion));
   for (const auto& command : kCommands)
-    text += QStringLiteral("  %1  %2\n")
-                .arg(QString::fromUtf8(command.name), -9)
-                .arg(QString::fromUtf8(command.summary));
+    text +=
+        QStringLiteral("  %1  %2\n").arg(QString::fromUtf8(command.name), -9).arg(QString::fromUtf8(command.summary));
   text += QStringLiteral(
       "\nOptions:\n"
       "  -h, --help     Show this help (or a command's help: riglens-cli <command> --help).\n"
@@ -63,8 +62,7 @@ int run(const QStringList& args) {
     return kExitUsage;
   }
   const QString first = args.at(1);
-  if (first == QLatin1String("-h") || first == QLatin1String("--help") ||
-      first == QLatin1String("help")) {
+  if (first == QLatin1String("-h") || first == QLatin1String("--help") || first == QLatin1String("help")) {
     std::fputs(qPrintable(usageText()), stdout);
     return kExitOk;
   }
@@ -80,8 +78,7 @@ int run(const QStringList& args) {
     }
     return command.run(args.mid(1));
   }
-  std::fprintf(stderr, "riglens-cli: unknown command '%s'\n\n%s", qPrintable(first),
-               qPrintable(usageText()));
+  std::fprintf(stderr, "riglens-cli: unknown command '%s'\n\n%s", qPrintable(first), qPrintable(usageText()));
   return kExitUsage;
 }
 

@@ -4,13 +4,12 @@
 
 namespace riglens::cli {
 
-std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& args,
-                                const char* command, const char* summary, const char* positional) {
+std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& args, const char* command,
+                                const char* summary, const char* positional) {
   parser.setApplicationDescription(QString::fromUtf8(summary));
   const QCommandLineOption help({"h", "help"}, "Show this help.");
   parser.addOption(help);
-  if (positional)
-    parser.addPositionalArgument("path", "A run folder, rig.json, run record or .glb.", positional);
+  if (positional) parser.addPositionalArgument("path", "A run folder, rig.json, run record or .glb.", positional);
   QStringList argv = args;
   argv[0] = QStringLiteral("riglens-cli %1").arg(QString::fromUtf8(command));
   if (!parser.parse(argv)) return usageError(command, parser.errorText());
@@ -24,8 +23,7 @@ std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& a
 }
 
 int usageError(const char* command, const QString& message) {
-  std::fprintf(stderr, "riglens-cli %s: %s\n(see riglens-cli %s --help)\n", command,
-               qPrintable(message), command);
+  std::fprintf(stderr, "riglens-cli %s: %s\n(see riglens-cli %s --help)\n", command, qPrintable(message), command);
   return kExitUsage;
 }
 
@@ -34,12 +32,10 @@ int inputError(const std::string& message) {
   return kExitBadInput;
 }
 
-std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser,
-                                               const char* command, int* exitCode) {
+std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser, const char* command, int* exitCode) {
   const QStringList positional = parser.positionalArguments();
   if (positional.size() != 1) {
-    *exitCode =
-        usageError(command, positional.isEmpty() ? "missing PATH" : "expected exactly one PATH");
+    *exitCode = usageError(command, positional.isEmpty() ? "missing PATH" : "expected exactly one PATH");
     return std::nullopt;
   }
   auto run = core::loadRun(positional.first().toStdString());
@@ -53,8 +49,7 @@ std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser,
 std::optional<QString> PoseOptions::read(const QCommandLineParser& parser) {
   bool ok = false;
   timeMs = parser.value(time).toDouble(&ok);
-  if (!ok || !std::isfinite(timeMs))
-    return "--time-ms needs a number, got '" + parser.value(time) + "'";
+  if (!ok || !std::isfinite(timeMs)) return "--time-ms needs a number, got '" + parser.value(time) + "'";
   callers.clear();
   for (const QString& assignment : parser.values(set)) {
     const int eq = assignment.indexOf('=');
@@ -65,8 +60,7 @@ std::optional<QString> PoseOptions::read(const QCommandLineParser& parser) {
   return std::nullopt;
 }
 
-core::Expected<void> PoseOptions::apply(const QCommandLineParser& parser,
-                                        core::RigController& controller) const {
+core::Expected<void> PoseOptions::apply(const QCommandLineParser& parser, core::RigController& controller) const {
   for (const auto& [name, value] : callers)
     if (auto ok = controller.setCaller(name, value); !ok) return ok;
   if (parser.isSet(play)) {

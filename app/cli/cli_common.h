@@ -16,23 +16,20 @@ namespace riglens::cli {
 // Parses `args` (args[0] = the command name). Prints help and returns kExitOk
 // for --help, prints the error and returns kExitUsage on a bad option, and
 // returns nullopt when the command should go on.
-std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& args,
-                                const char* command, const char* summary, const char* positional);
+std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& args, const char* command,
+                                const char* summary, const char* positional);
 
 int usageError(const char* command, const QString& message);
 int inputError(const std::string& message);
 
 // Loads the one positional PATH or reports why not.
-std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser,
-                                               const char* command, int* exitCode);
+std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser, const char* command, int* exitCode);
 
 // --set NAME=VALUE..., --play NAME, --time-ms T: shared by pose and render.
 struct PoseOptions {
-  QCommandLineOption set{"set", "Set a caller joint (repeatable), e.g. --set turret_yaw=0.64.",
-                         "NAME=VALUE"};
+  QCommandLineOption set{"set", "Set a caller joint (repeatable), e.g. --set turret_yaw=0.64.", "NAME=VALUE"};
   QCommandLineOption play{"play", "Play this animation from 0 ms.", "NAME"};
-  QCommandLineOption time{"time-ms", "The clock in ms (autoPlay animations and the played one).",
-                          "T", "0"};
+  QCommandLineOption time{"time-ms", "The clock in ms (autoPlay animations and the played one).", "T", "0"};
 
   std::vector<std::pair<std::string, double>> callers;
   double timeMs = 0;
@@ -41,8 +38,7 @@ struct PoseOptions {
   // Reads the values; returns a usage message when they are malformed.
   std::optional<QString> read(const QCommandLineParser& parser);
   // Poses the controller; a bad joint or animation name is bad input.
-  core::Expected<void> apply(const QCommandLineParser& parser,
-                             core::RigController& controller) const;
+  core::Expected<void> apply(const QCommandLineParser& parser, core::RigController& controller) const;
 };
 
 }  // namespace riglens::cli

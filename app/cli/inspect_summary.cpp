@@ -31,37 +31,30 @@ json packSummary(const core::AosRigPack& p) {
   for (const auto& r : p.headExt.regions) regions.push_back({{"name", r.name}, {"count", r.count}});
   json buffers = json::array();
   for (const auto& b : p.buffers)
-    buffers.push_back({{"name", b.name},
-                       {"dtype", core::dtypeName(b.dtype)},
-                       {"shape", b.shape},
-                       {"bytes", b.byteLength}});
-  return {{"kind", "aosrig"},
-          {"vertexCount", p.vertexCount},
-          {"coeffCount", p.coeffCount},
-          {"faces", p.faces.size() / 3},
-          {"headExt",
-           {{"dim", p.headExt.dim},
-            {"exprDim", p.headExt.exprDim},
-            {"gazeDim", p.headExt.gazeDim},
-            {"regions", regions}}},
-          {"joints", joints},
-          {"eyes", {p.eyeNames[0], p.eyeNames[1]}},
-          {"basis", p.basisI8.empty() ? "f16" : "i8"},
-          {"uv", p.uv.size() > 0},
-          {"stitch", p.stitchLocal.size() > 0},
-          {"mouth", p.mouth.has_value()},
-          {"buffers", buffers},
-          {"problems", json::array()}};
+    buffers.push_back(
+        {{"name", b.name}, {"dtype", core::dtypeName(b.dtype)}, {"shape", b.shape}, {"bytes", b.byteLength}});
+  return {
+      {"kind", "aosrig"},
+      {"vertexCount", p.vertexCount},
+      {"coeffCount", p.coeffCount},
+      {"faces", p.faces.size() / 3},
+      {"headExt",
+       {{"dim", p.headExt.dim}, {"exprDim", p.headExt.exprDim}, {"gazeDim", p.headExt.gazeDim}, {"regions", regions}}},
+      {"joints", joints},
+      {"eyes", {p.eyeNames[0], p.eyeNames[1]}},
+      {"basis", p.basisI8.empty() ? "f16" : "i8"},
+      {"uv", p.uv.size() > 0},
+      {"stitch", p.stitchLocal.size() > 0},
+      {"mouth", p.mouth.has_value()},
+      {"buffers", buffers},
+      {"problems", json::array()}};
 }
 
 json bundleSummary(const core::Bundle& bundle) {
   json files = json::array(), meshes = json::array();
   for (const auto& f : bundle.files)
-    files.push_back({{"name", f.name},
-                     {"role", f.role},
-                     {"eager", f.eager},
-                     {"present", f.present},
-                     {"bytes", f.bytes}});
+    files.push_back(
+        {{"name", f.name}, {"role", f.role}, {"eager", f.eager}, {"present", f.present}, {"bytes", f.bytes}});
   for (const auto& m : bundle.meshes)
     meshes.push_back({{"branch", m.branch}, {"vertices", m.vertexCount}, {"faces", m.faceCount}});
   return {{"kind", "bundle"},
@@ -83,8 +76,7 @@ json bundleSummary(const core::Bundle& bundle) {
 json plySummary(const core::GaussianCloud& cloud) {
   const core::Bounds b = core::cloudBounds(cloud);
   json bounds = nullptr;
-  if (!b.empty)
-    bounds = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}};
+  if (!b.empty) bounds = {{"min", {b.min.x, b.min.y, b.min.z}}, {"max", {b.max.x, b.max.y, b.max.z}}};
   return {{"kind", "ply"},    {"gaussians", cloud.count},  {"shDegree", cloud.shDegree},
           {"bounds", bounds}, {"cpuBytes", cloud.bytes()}, {"problems", json::array()}};
 }
@@ -118,10 +110,9 @@ json runSummary(const core::LoadedRun& run) {
   json parts = json::array();
   for (std::size_t i = 0; i < rig.parts().size(); ++i) {
     const auto& p = rig.parts()[i];
-    json jp = {
-        {"name", p.name},
-        {"parent", p.parent == core::kNoIndex ? json(nullptr) : json(rig.parts()[p.parent].name)},
-        {"pivot", p.pivot}};
+    json jp = {{"name", p.name},
+               {"parent", p.parent == core::kNoIndex ? json(nullptr) : json(rig.parts()[p.parent].name)},
+               {"pivot", p.pivot}};
     if (run.kind != core::RunKind::SkinnedMesh && i < run.meshes.size()) {
       jp["vertices"] = run.meshes[i].vertexCount();
       jp["triangles"] = run.meshes[i].triangleCount();
@@ -133,15 +124,14 @@ json runSummary(const core::LoadedRun& run) {
   out["parts"] = parts;
   json joints = json::array();
   for (const auto& j : rig.joints())
-    joints.push_back(
-        {{"name", j.name},
-         {"part", j.part == core::kNoIndex ? json(nullptr) : json(rig.parts()[j.part].name)},
-         {"kind", core::jointKindName(j.kind)},
-         {"axis", core::axisName(j.axis)},
-         {"drive", core::driveName(j.drive)},
-         {"min", j.min},
-         {"max", j.max},
-         {"rest", j.rest}});
+    joints.push_back({{"name", j.name},
+                      {"part", j.part == core::kNoIndex ? json(nullptr) : json(rig.parts()[j.part].name)},
+                      {"kind", core::jointKindName(j.kind)},
+                      {"axis", core::axisName(j.axis)},
+                      {"drive", core::driveName(j.drive)},
+                      {"min", j.min},
+                      {"max", j.max},
+                      {"rest", j.rest}});
   out["joints"] = joints;
   json anims = json::array();
   for (const auto& a : rig.animations()) {
@@ -194,8 +184,7 @@ core::Expected<json> summarizeScene(const std::string& path) {
     if (!cloud) return cloud.error();
     return plySummary(*cloud);
   }
-  auto pack =
-      core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)), path);
+  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(*bytes)), path);
   if (!pack) return pack.error();
   return packSummary(*pack);
 }
@@ -204,10 +193,9 @@ void printSummary(const json& summary) {
   for (const auto& [key, value] : summary.items()) {
     if (key == "problems") continue;
     const std::string text = value.dump();
-    std::printf("%-16s %s\n", key.c_str(),
-                value.is_primitive()
-                    ? text.c_str()
-                    : (text.substr(0, 160) + (text.size() > 160 ? " ..." : "")).c_str());
+    std::printf(
+        "%-16s %s\n", key.c_str(),
+        value.is_primitive() ? text.c_str() : (text.substr(0, 160) + (text.size() > 160 ? " ..." : "")).c_str());
   }
   const json& problems = summary.contains("problems") ? summary["problems"] : json::array();
   std::printf("problems (%zu):\n", problems.size());

@@ -19,17 +19,14 @@ int main(int argc, char* argv[]) {
   // Vulkan (vkkhrdisplay) unless the caller chose one (xcb for OpenGL).
   bool gpuBackend = false;
   for (int i = 1; i + 1 < argc; ++i)
-    if (std::string_view(argv[i]) == "--backend" && std::string_view(argv[i + 1]) == "gpu")
-      gpuBackend = true;
+    if (std::string_view(argv[i]) == "--backend" && std::string_view(argv[i + 1]) == "gpu") gpuBackend = true;
   const bool needsGui = argc > 1 && (std::string_view(argv[1]) == "render" || gpuBackend);
   std::unique_ptr<QCoreApplication> app;
   if (needsGui) {
     bool opengl = false;
     for (int i = 2; i + 1 < argc; ++i)
-      if (std::string_view(argv[i]) == "--backend" && std::string_view(argv[i + 1]) == "opengl")
-        opengl = true;
-    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
-      qputenv("QT_QPA_PLATFORM", opengl ? "xcb" : "vkkhrdisplay");
+      if (std::string_view(argv[i]) == "--backend" && std::string_view(argv[i + 1]) == "opengl") opengl = true;
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", opengl ? "xcb" : "vkkhrdisplay");
     // vkkhrdisplay prints a harmless warning when it finds no display to use.
     qputenv("QT_LOGGING_RULES", "qt.qpa.*=false");
     app = std::make_unique<QGuiApplication>(argc, argv);

@@ -10,12 +10,11 @@ int runPose(const QStringList& args) {
   QCommandLineParser parser;
   PoseOptions pose;
   pose.addTo(parser);
-  const QCommandLineOption json(
-      "json", "Print JSON: {parts: [{name, world[16] column-major}], joints: {name: value}}.");
+  const QCommandLineOption json("json",
+                                "Print JSON: {parts: [{name, world[16] column-major}], joints: {name: value}}.");
   parser.addOption(json);
-  if (auto done = parseCommand(
-          parser, args, "pose",
-          "Print each part's world matrix for caller values and an animation time.", "PATH"))
+  if (auto done = parseCommand(parser, args, "pose",
+                               "Print each part's world matrix for caller values and an animation time.", "PATH"))
     return *done;
   if (auto problem = pose.read(parser)) return usageError("pose", *problem);
 
@@ -35,8 +34,7 @@ int runPose(const QStringList& args) {
       out["parts"].push_back({{"name", run->rig.parts()[i].name}, {"world", m}});
     }
     out["joints"] = nlohmann::json::object();
-    for (std::size_t j = 0; j < values.size(); ++j)
-      out["joints"][run->rig.joints()[j].name] = values[j];
+    for (std::size_t j = 0; j < values.size(); ++j) out["joints"][run->rig.joints()[j].name] = values[j];
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     for (std::size_t j = 0; j < values.size(); ++j)
@@ -44,8 +42,8 @@ int runPose(const QStringList& args) {
     for (std::size_t i = 0; i < worlds.size(); ++i) {
       std::printf("%s\n", run->rig.parts()[i].name.c_str());
       for (int r = 0; r < 4; ++r)
-        std::printf("  [% 10.5f % 10.5f % 10.5f % 10.5f]\n", worlds[i][0][r], worlds[i][1][r],
-                    worlds[i][2][r], worlds[i][3][r]);
+        std::printf("  [% 10.5f % 10.5f % 10.5f % 10.5f]\n", worlds[i][0][r], worlds[i][1][r], worlds[i][2][r],
+                    worlds[i][3][r]);
     }
   }
   return kExitOk;

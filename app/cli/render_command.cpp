@@ -34,8 +34,7 @@ bool parseSize(const QString& text, QSize* size) {
   bool okW = false, okH = false;
   if (parts.size() != 2) return false;
   *size = QSize(parts[0].toInt(&okW), parts[1].toInt(&okH));
-  return okW && okH && size->width() >= 16 && size->height() >= 16 && size->width() <= 8192 &&
-         size->height() <= 8192;
+  return okW && okH && size->width() >= 16 && size->height() >= 16 && size->width() <= 8192 && size->height() <= 8192;
 }
 
 // Where the images go: one --out PNG, or --turntable N shots (yaw steps of
@@ -47,9 +46,8 @@ struct Shots {
 };
 
 // Renders every shot of `shots` with the state `stateAt(yawDeg)` and writes them.
-int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable, QSize size,
-               const Shots& shots, float yaw,
-               const std::function<render::FrameState(float)>& stateAt) {
+int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable, QSize size, const Shots& shots,
+               float yaw, const std::function<render::FrameState(float)>& stateAt) {
   QImage stripImage;
   if (!shots.strip.isEmpty()) {
     stripImage = QImage(size.width() * shots.count, size.height(), QImage::Format_RGBA8888);
@@ -69,17 +67,15 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
     std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
   }
   if (!stripImage.isNull()) {
-    if (!stripImage.save(shots.strip, "PNG"))
-      return inputError(shots.strip.toStdString() + ": cannot write the PNG");
+    if (!stripImage.save(shots.strip, "PNG")) return inputError(shots.strip.toStdString() + ": cannot write the PNG");
     std::printf("%s\n", qPrintable(QDir(shots.strip).absolutePath()));
   }
   return kExitOk;
 }
 
 // Draws splats (a cloud or a character), framed on `bounds`.
-int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable,
-                 const core::Bounds& bounds, QSize size, float yaw, float pitch, int samples,
-                 const Shots& shots) {
+int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, const core::Bounds& bounds, QSize size,
+                 float yaw, float pitch, int samples, const Shots& shots) {
   auto canvas = render::OffscreenCanvas::create(device, size, samples);
   if (!canvas) return inputError(canvas.error().message);
   core::OrbitCamera camera;
@@ -92,17 +88,14 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable,
 }
 
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
-int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples,
-                    const Shots& shots, const QString& controlsPath, const QString& tint,
-                    const QString& sigmaText) {
+int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
+                    const QString& controlsPath, const QString& tint, const QString& sigmaText) {
   render::CharacterLook look;
   bool ok = false;
   look.sigma = sigmaText.toFloat(&ok);
   if (!ok || !(look.sigma > 0)) return usageError("render", "--sigma needs a positive number");
   const auto parsedTint = render::parseCharacterTint(tint.toStdString());
-  if (!parsedTint)
-    return usageError("render",
-                      "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
+  if (!parsedTint) return usageError("render", "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
   look.tint = *parsedTint;
   auto scene = core::loadCharacterScene(path.toStdString());
   if (!scene) return inputError(scene.error().message);
@@ -129,12 +122,11 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
 }
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
-int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int samples,
-                    const Shots& shots, bool vulkan) {
+int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
+                    bool vulkan) {
   auto cloud = core::readGaussianPly(path.toStdString());
   if (!cloud) return inputError(cloud.error().message);
-  auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan
-                                                          : render::Backend::OpenGL);
+  auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   const core::Bounds bounds = core::cloudBounds(*cloud);
   render::SplatRenderer renderer(**device);
@@ -157,72 +149,56 @@ int runRender(const QStringList& args) {
                                 "MODE", "color");
   const QCommandLineOption yaw("yaw", "Camera yaw in degrees (default 35).", "DEG", "35");
   const QCommandLineOption pitch("pitch", "Camera pitch in degrees (default 25).", "DEG", "25");
-  const QCommandLineOption turntable("turntable",
-                                     "Render N shots around the model (yaw steps of 360/N).", "N");
-  const QCommandLineOption pattern(
-      "out-pattern", "File names for --turntable; {i} is the shot number.", "PATTERN");
-  const QCommandLineOption strip(
-      "strip", "With --turntable: also write all shots side by side into one PNG.", "FILE.png");
+  const QCommandLineOption turntable("turntable", "Render N shots around the model (yaw steps of 360/N).", "N");
+  const QCommandLineOption pattern("out-pattern", "File names for --turntable; {i} is the shot number.", "PATTERN");
+  const QCommandLineOption strip("strip", "With --turntable: also write all shots side by side into one PNG.",
+                                 "FILE.png");
   const QCommandLineOption highlight("highlight", "Highlight this part.", "PART");
   const QCommandLineOption noGrid("no-grid", "Hide the ground grid.");
   const QCommandLineOption noAxes("no-axes", "Hide the axis gizmo.");
-  const QCommandLineOption backend(
-      "backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API", "vulkan");
-  const QCommandLineOption samples("samples", "MSAA samples (default: 4 when available).", "N",
-                                   "0");
+  const QCommandLineOption backend("backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API",
+                                   "vulkan");
+  const QCommandLineOption samples("samples", "MSAA samples (default: 4 when available).", "N", "0");
   const QCommandLineOption controlsOption(
-      "controls",
-      "Characters (.aosrig or a bundle folder): controls JSON (array or {name: value}).",
-      "FILE.json");
-  const QCommandLineOption sigmaOption(
-      "sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002");
-  parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid,
-                     noAxes, backend, samples, controlsOption, sigmaOption});
-  if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH"))
-    return *done;
+      "controls", "Characters (.aosrig or a bundle folder): controls JSON (array or {name: value}).", "FILE.json");
+  const QCommandLineOption sigmaOption("sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002");
+  parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
+                     samples, controlsOption, sigmaOption});
+  if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
 
   QSize imageSize;
-  if (!parseSize(parser.value(size), &imageSize))
-    return usageError("render", "--size must be WxH between 16 and 8192");
+  if (!parseSize(parser.value(size), &imageSize)) return usageError("render", "--size must be WxH between 16 and 8192");
   core::TintMode mode = core::TintMode::Color;
-  const bool character =
-      parser.positionalArguments().size() == 1 &&
-      !parser.positionalArguments().first().endsWith(".ply") &&
-      core::isCharacterScenePath(parser.positionalArguments().first().toStdString());
+  const bool character = parser.positionalArguments().size() == 1 &&
+                         !parser.positionalArguments().first().endsWith(".ply") &&
+                         core::isCharacterScenePath(parser.positionalArguments().first().toStdString());
   if (!character && !core::parseTintMode(parser.value(tint).toStdString(), &mode))
     return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
   bool ok1 = false, ok2 = false, ok3 = false;
-  const float yawDeg = parser.value(yaw).toFloat(&ok1),
-              pitchDeg = parser.value(pitch).toFloat(&ok2);
+  const float yawDeg = parser.value(yaw).toFloat(&ok1), pitchDeg = parser.value(pitch).toFloat(&ok2);
   const int sampleCount = parser.value(samples).toInt(&ok3);
-  if (!ok1 || !ok2 || !ok3)
-    return usageError("render", "--yaw, --pitch and --samples need numbers");
+  if (!ok1 || !ok2 || !ok3) return usageError("render", "--yaw, --pitch and --samples need numbers");
   int shots = 1;
   if (parser.isSet(turntable)) {
     shots = parser.value(turntable).toInt(&ok1);
-    if (!ok1 || shots < 1 || shots > 720)
-      return usageError("render", "--turntable needs a count between 1 and 720");
+    if (!ok1 || shots < 1 || shots > 720) return usageError("render", "--turntable needs a count between 1 and 720");
     if ((!parser.isSet(pattern) || !parser.value(pattern).contains("{i}")) && !parser.isSet(strip))
       return usageError("render", "--turntable needs --out-pattern with {i} or --strip FILE.png");
   } else if (!parser.isSet(out)) {
     return usageError("render", "missing --out FILE.png");
   }
   const QString api = parser.value(backend);
-  if (api != "vulkan" && api != "opengl")
-    return usageError("render", "--backend must be vulkan or opengl");
+  if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
 
-  const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern),
-                      parser.value(strip)};
+  const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
 
   if (character)
-    return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg,
-                           sampleCount, outputs, parser.value(controlsOption), parser.value(tint),
-                           parser.value(sigmaOption));
-  if (parser.positionalArguments().size() == 1 &&
-      parser.positionalArguments().first().endsWith(".ply"))
-    return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg,
-                           sampleCount, outputs, api == "vulkan");
+    return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
+                           parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption));
+  if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
+    return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
+                           api == "vulkan");
   int code = kExitOk;
   auto loaded = loadRunArgument(parser, "render", &code);
   if (!loaded) return code;
@@ -239,8 +215,7 @@ int runRender(const QStringList& args) {
       return inputError("no part named '" + parser.value(highlight).toStdString() + "'");
   }
 
-  auto device = render::RhiDevice::createOffscreen(api == "vulkan" ? render::Backend::Vulkan
-                                                                   : render::Backend::OpenGL);
+  auto device = render::RhiDevice::createOffscreen(api == "vulkan" ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   auto canvas = render::OffscreenCanvas::create(**device, imageSize, sampleCount);
   if (!canvas) return inputError(canvas.error().message);

@@ -11,20 +11,16 @@ namespace riglens::cli {
 
 int runSamples(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption out("out", "Folder to write the sample runs into (one subfolder each).",
-                               "DIR");
-  const QCommandLineOption name(
-      "name", "Write only this sample (repeatable; 'gaussians' writes a 3DGS .ply scene).", "NAME");
-  const QCommandLineOption large(
-      "large", "Also write 'large' (64 parts, > 1M triangles, ~90 MB) for benchmarks.");
+  const QCommandLineOption out("out", "Folder to write the sample runs into (one subfolder each).", "DIR");
+  const QCommandLineOption name("name", "Write only this sample (repeatable; 'gaussians' writes a 3DGS .ply scene).",
+                                "NAME");
+  const QCommandLineOption large("large", "Also write 'large' (64 parts, > 1M triangles, ~90 MB) for benchmarks.");
   parser.addOptions({out, name, large});
-  if (auto done = parseCommand(parser, args, "samples",
-                               "Write the bundled sample runs to a folder.", nullptr))
+  if (auto done = parseCommand(parser, args, "samples", "Write the bundled sample runs to a folder.", nullptr))
     return *done;
   if (!parser.isSet(out)) return usageError("samples", "missing --out DIR");
   if (!parser.positionalArguments().isEmpty())
-    return usageError("samples",
-                      "unexpected argument '" + parser.positionalArguments().first() + "'");
+    return usageError("samples", "unexpected argument '" + parser.positionalArguments().first() + "'");
 
   std::vector<std::string> names;
   for (const QString& n : parser.values(name)) names.push_back(n.toStdString());

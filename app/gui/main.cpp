@@ -35,8 +35,8 @@ bool parseSize(const QString& text, QSize* size) {
 }
 
 // Saves the window after `framesToWait` swapped frames, then quits.
-void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* controller,
-                           const QString& path, int framesToWait) {
+void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* controller, const QString& path,
+                           int framesToWait) {
   auto* frames = new int(0);
   QObject::connect(
       window, &QQuickWindow::frameSwapped, window,
@@ -69,19 +69,15 @@ std::optional<std::pair<QString, double>> parseAssignment(const QString& assignm
 }
 
 std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuickWindow* window,
-                                        riglens::app::AppController& controller,
-                                        const QCommandLineOption& tint,
-                                        const QCommandLineOption& play,
-                                        const QCommandLineOption& time,
+                                        riglens::app::AppController& controller, const QCommandLineOption& tint,
+                                        const QCommandLineOption& play, const QCommandLineOption& time,
                                         const QCommandLineOption& set) {
   if (auto* character = controller.characterController(); character->active()) {
     // A splat character: character tints, --set drives expression channels.
     if (parser.isSet(tint)) {
       character->setTint(parser.value(tint));
-      if (character->tint() != parser.value(tint) &&
-          !(parser.value(tint) == "color" && character->tint() == "joint"))
-        return QStringLiteral(
-                   "unknown --tint '%1' for a character (joint, uv, height, flat, normals)")
+      if (character->tint() != parser.value(tint) && !(parser.value(tint) == "color" && character->tint() == "joint"))
+        return QStringLiteral("unknown --tint '%1' for a character (joint, uv, height, flat, normals)")
             .arg(parser.value(tint));
     }
     for (const QString& assignment : parser.values(set)) {
@@ -120,8 +116,7 @@ int main(int argc, char* argv[]) {
   QGuiApplication::setApplicationVersion(QString::fromUtf8(riglens::core::kVersion));
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QStringLiteral("RigLens: review voxel rigs and splat characters."));
+  parser.setApplicationDescription(QStringLiteral("RigLens: review voxel rigs and splat characters."));
   const QCommandLineOption helpOption = parser.addHelpOption();
   const QCommandLineOption versionOption = parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("path"),
@@ -130,26 +125,22 @@ int main(int argc, char* argv[]) {
                                QStringLiteral("[path]"));
   const QCommandLineOption screenshotOption(
       QStringLiteral("screenshot"),
-      QStringLiteral(
-          "Save the window as PNG after the first complete frame, print its path and exit."),
+      QStringLiteral("Save the window as PNG after the first complete frame, print its path and exit."),
       QStringLiteral("file.png"));
-  const QCommandLineOption sizeOption(
-      QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1280x800)."),
-      QStringLiteral("WxH"), QStringLiteral("1280x800"));
+  const QCommandLineOption sizeOption(QStringLiteral("size"),
+                                      QStringLiteral("Window size for --screenshot (default 1280x800)."),
+                                      QStringLiteral("WxH"), QStringLiteral("1280x800"));
   const QCommandLineOption tintOption(
       QStringLiteral("tint"),
       QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets (characters: "
                      "joint, uv, height, flat, normals)."),
       QStringLiteral("mode"), QStringLiteral("color"));
-  const QCommandLineOption playOption(QStringLiteral("play"),
-                                      QStringLiteral("Play this animation (paused at --time-ms)."),
-                                      QStringLiteral("name"));
-  const QCommandLineOption timeOption(QStringLiteral("time-ms"),
-                                      QStringLiteral("Clip time for --play (default 0)."),
+  const QCommandLineOption playOption(
+      QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."), QStringLiteral("name"));
+  const QCommandLineOption timeOption(QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
                                       QStringLiteral("T"), QStringLiteral("0"));
   const QCommandLineOption setOption(
-      QStringLiteral("set"),
-      QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
+      QStringLiteral("set"), QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
       QStringLiteral("NAME=VALUE"));
   parser.addOption(screenshotOption);
   parser.addOption(sizeOption);
@@ -163,13 +154,11 @@ int main(int argc, char* argv[]) {
   QStringList arguments;
   for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
   if (!parser.parse(arguments)) {
-    std::fprintf(stderr, "riglens: %s\n\n%s", qPrintable(parser.errorText()),
-                 qPrintable(parser.helpText()));
+    std::fprintf(stderr, "riglens: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
     return 2;
   }
   if (parser.isSet(helpOption)) {
-    std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("<executable_name>"),
-                                                    QStringLiteral("riglens"))),
+    std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("riglens"))),
                stdout);
     return 0;
   }
@@ -208,8 +197,7 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
       return 1;
     }
-    if (auto problem = applyViewOptions(parser, window, controller, tintOption, playOption,
-                                        timeOption, setOption)) {
+    if (auto problem = applyViewOptions(parser, window, controller, tintOption, playOption, timeOption, setOption)) {
       std::fprintf(stderr, "riglens: %s\n", qPrintable(*problem));
       return 1;
     }

@@ -28,8 +28,7 @@ auto loadGuarded(const std::string& path, Load load) -> decltype(load(path)) {
   } catch (const std::bad_alloc&) {
     return core::errorAt(core::ErrorCode::Invalid, path, "", "not enough memory to open it");
   } catch (const std::exception& e) {
-    return core::errorAt(core::ErrorCode::Invalid, path, "",
-                         std::string("cannot be opened (") + e.what() + ")");
+    return core::errorAt(core::ErrorCode::Invalid, path, "", std::string("cannot be opened (") + e.what() + ")");
   }
 }
 }  // namespace
@@ -45,8 +44,7 @@ AppController::AppController(QObject* parent)
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
   connect(&m_load, &QFutureWatcherBase::finished, this, &AppController::finishLoad);
-  connect(&m_characterLoad, &QFutureWatcherBase::finished, this,
-          &AppController::finishCharacterLoad);
+  connect(&m_characterLoad, &QFutureWatcherBase::finished, this, &AppController::finishCharacterLoad);
   connect(this, &AppController::documentChanged, m_playback, &PlaybackController::documentChanged);
 }
 
@@ -121,8 +119,7 @@ void AppController::open(const QVariant& location) {
   const std::string target = m_loadingPath.toStdString();
   m_loadingCharacter = core::isCharacterScenePath(target);
   if (m_loadingCharacter)
-    m_characterLoad.setFuture(
-        QtConcurrent::run([target] { return loadGuarded(target, core::loadCharacterScene); }));
+    m_characterLoad.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadCharacterScene); }));
   else
     m_load.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadRun); }));
 }
@@ -169,12 +166,10 @@ void AppController::finishLoad() {
   auto result = m_load.result();
   if (!concludeLoad(result ? nullptr : &result.error())) return;
   m_character->setScene(nullptr);
-  m_document = std::make_unique<Document>(
-      std::make_shared<const core::LoadedRun>(std::move(result).value()));
+  m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(result).value()));
   m_documentPath = m_loadingPath;
-  m_documentTitle = QFileInfo(m_loadingPath).fileName() == "rig.json"
-                        ? QFileInfo(m_loadingPath).dir().dirName()
-                        : QFileInfo(m_loadingPath).fileName();
+  m_documentTitle = QFileInfo(m_loadingPath).fileName() == "rig.json" ? QFileInfo(m_loadingPath).dir().dirName()
+                                                                      : QFileInfo(m_loadingPath).fileName();
   m_problems->setDocumentProblems(m_document->run()->warnings);  // before the part list reads it
   resetSelection();
   rememberRecent(m_loadingPath);
@@ -258,14 +253,12 @@ void AppController::selectPart(int part) {
 
 bool AppController::selectProblem(int row) {
   const core::Diagnostic* problem = m_problems->at(row);
-  if (!problem || !m_document ||
-      m_problems->data(m_problems->index(row), ProblemListModel::FailedLoadRole).toBool())
+  if (!problem || !m_document || m_problems->data(m_problems->index(row), ProblemListModel::FailedLoadRole).toBool())
     return false;
   const core::Rig& rig = m_document->rig();
   int part = problem->part.empty() ? core::kNoIndex : rig.findPart(problem->part);
   const int joint = problem->joint.empty() ? core::kNoIndex : rig.findJoint(problem->joint);
-  if (joint != core::kNoIndex && part == core::kNoIndex)
-    part = rig.joints()[std::size_t(joint)].part;
+  if (joint != core::kNoIndex && part == core::kNoIndex) part = rig.joints()[std::size_t(joint)].part;
   if (part == core::kNoIndex && joint == core::kNoIndex) return false;
   m_selectedJoint = joint == core::kNoIndex ? QString() : QString::fromStdString(problem->joint);
   m_selectedPart = part == core::kNoIndex ? -1 : part;

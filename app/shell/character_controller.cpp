@@ -26,8 +26,7 @@ QObject* CharacterController::channels() const {
 
 QString CharacterController::kind() const {
   if (!m_scene) return {};
-  return m_scene->kind == core::SceneKind::Splats ? QStringLiteral("splats")
-                                                  : QStringLiteral("character");
+  return m_scene->kind == core::SceneKind::Splats ? QStringLiteral("splats") : QStringLiteral("character");
 }
 
 QVariantMap CharacterController::info() const {
@@ -45,8 +44,7 @@ QVariantMap CharacterController::info() const {
     info["coefficients"] = qint64(pack->coeffCount);
     info["joints"] = int(pack->joints.size());
     info["controls"] = pack->headExt.dim;
-    info["expressionSpace"] =
-        QString::fromLatin1(core::expressionKindName(m_scene->expression.kind));
+    info["expressionSpace"] = QString::fromLatin1(core::expressionKindName(m_scene->expression.kind));
     info["arkitMap"] = m_scene->expression.arkitMap.has_value();
     info["files"] = int(m_scene->files.size());
     QStringList problems;
@@ -58,14 +56,12 @@ QVariantMap CharacterController::info() const {
 
 bool CharacterController::arkitAvailable() const {
   return m_scene && m_scene->pack &&
-         (m_scene->expression.arkitMap.has_value() ||
-          m_scene->expression.kind == core::ExpressionKind::Arkit52);
+         (m_scene->expression.arkitMap.has_value() || m_scene->expression.kind == core::ExpressionKind::Arkit52);
 }
 
 void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> scene) {
   m_scene = std::move(scene);
-  m_arkitMode =
-      m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
+  m_arkitMode = m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
   m_gaze = {};
   m_jointDegrees.clear();
   m_memory.clear();
@@ -91,22 +87,18 @@ void CharacterController::rebuildChannels() {
       channels.push_back({QString::fromStdString(name), QStringLiteral("ARKit-52"), 0.0, 1.0});
   } else if (pack) {
     const core::ExpressionSpace& space = m_scene->expression;
-    const std::vector<std::string> names =
-        space.names.empty() ? core::headExtNames(pack->headExt) : space.names;
+    const std::vector<std::string> names = space.names.empty() ? core::headExtNames(pack->headExt) : space.names;
     auto segments = space.segments;
     if (segments.empty())
       for (const auto& region : pack->headExt.regions)
-        segments.push_back({region.name,
-                            segments.empty() ? 0 : segments.back().start + segments.back().count,
-                            region.count});
+        segments.push_back(
+            {region.name, segments.empty() ? 0 : segments.back().start + segments.back().count, region.count});
     for (const auto& segment : segments) {
       if (segment.name == kGazeSegment) continue;  // the Gaze section drives those
       for (int i = segment.start; i < segment.start + segment.count && i < pack->headExt.dim; ++i) {
-        const QString name = std::size_t(i) < names.size()
-                                 ? QString::fromStdString(names[std::size_t(i)])
-                                 : QString::number(i);
-        channels.push_back(
-            {name, QString::fromStdString(segment.name), m_scene->rigRangeLo, m_scene->rigRangeHi});
+        const QString name =
+            std::size_t(i) < names.size() ? QString::fromStdString(names[std::size_t(i)]) : QString::number(i);
+        channels.push_back({name, QString::fromStdString(segment.name), m_scene->rigRangeLo, m_scene->rigRangeHi});
         m_channelSlot.push_back(i);
       }
     }
@@ -120,23 +112,18 @@ core::Expected<void> CharacterController::applyHeadExt(std::span<const float> he
   if (!pack) return core::makeError(core::ErrorCode::Usage, "no character is open");
   const core::HeadExtLayout& layout = pack->headExt;
   if (int(headExt.size()) > layout.dim)
-    return core::makeError(core::ErrorCode::Invalid,
-                           "the controls hold " + std::to_string(headExt.size()) +
-                               " values; this character takes " + std::to_string(layout.dim));
+    return core::makeError(core::ErrorCode::Invalid, "the controls hold " + std::to_string(headExt.size()) +
+                                                         " values; this character takes " + std::to_string(layout.dim));
   for (float v : headExt)
-    if (!std::isfinite(v))
-      return core::makeError(core::ErrorCode::Invalid, "the controls hold a non-finite value");
+    if (!std::isfinite(v)) return core::makeError(core::ErrorCode::Invalid, "the controls hold a non-finite value");
   if (m_arkitMode) {
     m_arkitMode = false;
     rebuildChannels();
     emit channelModeChanged();
   }
-  const auto at = [&](int i) {
-    return std::size_t(i) < headExt.size() ? headExt[std::size_t(i)] : 0.0f;
-  };
+  const auto at = [&](int i) { return std::size_t(i) < headExt.size() ? headExt[std::size_t(i)] : 0.0f; };
   for (std::size_t c = 0; c < m_values.size(); ++c) m_values[c] = at(m_channelSlot[c]);
-  for (int k = 0; k < 4; ++k)
-    m_gaze[std::size_t(k)] = layout.gazeDim >= 4 ? at(layout.exprDim + k) : 0.0f;
+  for (int k = 0; k < 4; ++k) m_gaze[std::size_t(k)] = layout.gazeDim >= 4 ? at(layout.exprDim + k) : 0.0f;
   setRefusal({});
   m_channels->valuesChanged();
   recompute();
@@ -152,8 +139,7 @@ void CharacterController::recompute() {
   }
   const core::HeadExtLayout& layout = pack->headExt;
   if (m_arkitMode) {
-    auto mapped =
-        core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52, m_values, &layout);
+    auto mapped = core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52, m_values, &layout);
     if (!mapped) {
       setRefusal(QString::fromStdString(mapped.error().message));
       return;
@@ -162,8 +148,7 @@ void CharacterController::recompute() {
     m_headExt.resize(std::size_t(layout.dim), 0.0f);
   } else {
     m_headExt.assign(std::size_t(layout.dim), 0.0f);
-    for (std::size_t c = 0; c < m_values.size(); ++c)
-      m_headExt[std::size_t(m_channelSlot[c])] = m_values[c];
+    for (std::size_t c = 0; c < m_values.size(); ++c) m_headExt[std::size_t(m_channelSlot[c])] = m_values[c];
   }
   // The Gaze section adds to what the expression derived (the ARKit map's EyeLook* terms).
   if (layout.gazeDim >= 4 && layout.exprDim + 4 <= layout.dim)
@@ -188,9 +173,8 @@ bool CharacterController::setChannelMode(const QString& mode) {
   if (arkit == m_arkitMode) return true;
   if (arkit && !arkitAvailable()) {
     // The core's own refusal, so the UI says exactly what the API would.
-    auto refused =
-        core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52,
-                          std::vector<float>(core::kArkitCount, 0.0f), &m_scene->pack->headExt);
+    auto refused = core::toRigVector(m_scene->expression, core::ExpressionKind::Arkit52,
+                                     std::vector<float>(core::kArkitCount, 0.0f), &m_scene->pack->headExt);
     setRefusal(refused ? tr("ARKit-52 is not available for this character")
                        : QString::fromStdString(refused.error().message));
     return false;
@@ -214,9 +198,7 @@ void CharacterController::setChannel(int channel, double value) {
 }
 
 double CharacterController::channelValue(int channel) const {
-  return channel >= 0 && std::size_t(channel) < m_values.size()
-             ? double(m_values[std::size_t(channel)])
-             : 0.0;
+  return channel >= 0 && std::size_t(channel) < m_values.size() ? double(m_values[std::size_t(channel)]) : 0.0;
 }
 
 int CharacterController::findChannel(const QString& name) const {
@@ -241,8 +223,7 @@ void CharacterController::setFilter(const QString& filter) {
 
 QStringList CharacterController::tints() const {
   QStringList names;
-  for (render::CharacterTint t : render::kAllCharacterTints)
-    names << QString::fromLatin1(render::characterTintName(t));
+  for (render::CharacterTint t : render::kAllCharacterTints) names << QString::fromLatin1(render::characterTintName(t));
   return names;
 }
 
@@ -285,10 +266,9 @@ void CharacterController::setGaze(int component, double radians) {
 void CharacterController::lookAt(double x, double y, double z) {
   const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
   if (!pack || pack->eyePositions.size() < 6 || !std::isfinite(x + y + z)) return;
-  const auto gaze = core::gazeAt(std::span<const float, 6>(pack->eyePositions.data(), 6),
-                                 glm::vec3(float(x), float(y), float(z)));
-  for (std::size_t k = 0; k < 4; ++k)
-    m_gaze[k] = float(std::clamp(double(gaze[k]), -kMaxGazeRadians, kMaxGazeRadians));
+  const auto gaze =
+      core::gazeAt(std::span<const float, 6>(pack->eyePositions.data(), 6), glm::vec3(float(x), float(y), float(z)));
+  for (std::size_t k = 0; k < 4; ++k) m_gaze[k] = float(std::clamp(double(gaze[k]), -kMaxGazeRadians, kMaxGazeRadians));
   recompute();
 }
 
@@ -304,11 +284,9 @@ QStringList CharacterController::jointNames() const {
   return names;
 }
 
-void CharacterController::setJointRotation(const QString& joint, double pitchDeg, double yawDeg,
-                                           double rollDeg) {
+void CharacterController::setJointRotation(const QString& joint, double pitchDeg, double yawDeg, double rollDeg) {
   if (!jointNames().contains(joint) || !std::isfinite(pitchDeg + yawDeg + rollDeg)) return;
-  const glm::vec3 degrees(float(std::clamp(pitchDeg, -90.0, 90.0)),
-                          float(std::clamp(yawDeg, -90.0, 90.0)),
+  const glm::vec3 degrees(float(std::clamp(pitchDeg, -90.0, 90.0)), float(std::clamp(yawDeg, -90.0, 90.0)),
                           float(std::clamp(rollDeg, -90.0, 90.0)));
   if (degrees == glm::vec3(0.0f))
     m_jointDegrees.erase(joint);
@@ -333,14 +311,12 @@ render::CharacterFrame CharacterController::frame() const {
   frame.headExt = m_headExt;
   frame.look = m_look;
   for (const auto& [name, degrees] : m_jointDegrees)
-    frame.jointOverrides.emplace_back(name.toStdString(),
-                                      glm::dquat(glm::radians(glm::dvec3(degrees))));
+    frame.jointOverrides.emplace_back(name.toStdString(), glm::dquat(glm::radians(glm::dvec3(degrees))));
   return frame;
 }
 
-void CharacterController::setRenderReport(const core::CharacterScene* scene,
-                                          const QVariantMap& memory, const QString& error,
-                                          bool computeMissing) {
+void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory,
+                                          const QString& error, bool computeMissing) {
   if (scene != m_scene.get()) return;
   if (memory != m_memory) {
     m_memory = memory;

@@ -42,8 +42,7 @@ class CharacterController : public QObject {
   Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY lookChanged)
   Q_PROPERTY(double sigma READ sigma WRITE setSigma NOTIFY lookChanged)
   Q_PROPERTY(double opacity READ opacity WRITE setOpacity NOTIFY lookChanged)
-  Q_PROPERTY(QVariantList gaze READ gaze NOTIFY
-                 controlsChanged)  // radians: pitch L, yaw L, pitch R, yaw R
+  Q_PROPERTY(QVariantList gaze READ gaze NOTIFY controlsChanged)  // radians: pitch L, yaw L, pitch R, yaw R
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY sceneChanged)
   Q_PROPERTY(QVariantMap memoryReport READ memoryReport NOTIFY memoryChanged)
   Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
@@ -53,8 +52,7 @@ class CharacterController : public QObject {
   Q_PROPERTY(bool computeMissing READ computeMissing NOTIFY renderErrorChanged)
 
  public:
-  static constexpr double kMaxGazeRadians =
-      0.7;  // about 40 degrees: past it the eyelids no longer follow
+  static constexpr double kMaxGazeRadians = 0.7;  // about 40 degrees: past it the eyelids no longer follow
 
   explicit CharacterController(AppController& app);
   ~CharacterController() override;
@@ -63,9 +61,7 @@ class CharacterController : public QObject {
   QString kind() const;
   QVariantMap info() const;
   QObject* channels() const;
-  QString channelMode() const {
-    return m_arkitMode ? QStringLiteral("arkit") : QStringLiteral("gnm");
-  }
+  QString channelMode() const { return m_arkitMode ? QStringLiteral("arkit") : QStringLiteral("gnm"); }
   bool arkitAvailable() const;
   QString refusal() const { return m_refusal; }
   QString filter() const { return m_filter; }
@@ -95,8 +91,7 @@ class CharacterController : public QObject {
   Q_INVOKABLE void lookAt(double x, double y, double z);
   Q_INVOKABLE void resetGaze();
   // Degrees about the joint's local x, y, z on top of its rest rotation.
-  Q_INVOKABLE void setJointRotation(const QString& joint, double pitchDeg, double yawDeg,
-                                    double rollDeg);
+  Q_INVOKABLE void setJointRotation(const QString& joint, double pitchDeg, double yawDeg, double rollDeg);
   Q_INVOKABLE QVariantList jointRotation(const QString& joint) const;
   Q_INVOKABLE void resetJoints();
   Q_INVOKABLE void clearRefusal();
@@ -117,8 +112,8 @@ class CharacterController : public QObject {
   render::CharacterFrame frame() const;  // the current controls, for the viewport
   // From the viewport after a frame of `scene` (render thread values copied
   // in sync); a late report about a scene no longer open is dropped.
-  void setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory,
-                       const QString& error, bool computeMissing);
+  void setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error,
+                       bool computeMissing);
 
  signals:
   void sceneChanged();

@@ -11,8 +11,7 @@ namespace riglens::app {
 
 class Document {
  public:
-  explicit Document(std::shared_ptr<const core::LoadedRun> run)
-      : m_run(std::move(run)), m_controller(m_run->rig) {}
+  explicit Document(std::shared_ptr<const core::LoadedRun> run) : m_run(std::move(run)), m_controller(m_run->rig) {}
 
   const std::shared_ptr<const core::LoadedRun>& run() const { return m_run; }
   core::RigController& controller() { return m_controller; }

@@ -26,8 +26,7 @@ bool ExportController::canExport() const {
 void ExportController::exportGlb(const QVariant& location, bool cubic, double tolerance) {
   Document* doc = m_app.document();
   if (!doc) {
-    m_app.reportError(
-        tr("%1: nothing to export: no rig is loaded").arg(AppController::toLocalPath(location)));
+    m_app.reportError(tr("%1: nothing to export: no rig is loaded").arg(AppController::toLocalPath(location)));
     return;
   }
   if (m_exporting) return;
@@ -42,8 +41,7 @@ void ExportController::exportGlb(const QVariant& location, bool cubic, double to
   m_app.reportStatus(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
   auto run = doc->run();
   const std::string target = path.toStdString();
-  m_export.setFuture(
-      QtConcurrent::run([run, target, options] { return core::exportRun(*run, target, options); }));
+  m_export.setFuture(QtConcurrent::run([run, target, options] { return core::exportRun(*run, target, options); }));
 }
 
 void ExportController::waitForExport() {
@@ -67,8 +65,7 @@ void ExportController::finishExport() {
     return;
   }
   QString message = tr("Exported %1 (%2)")
-                        .arg(QString::fromStdString(report->output.string()),
-                             m_app.formatBytes(qint64(report->bytes)));
+                        .arg(QString::fromStdString(report->output.string()), m_app.formatBytes(qint64(report->bytes)));
   if (!report->interfacePath.empty())
     message += tr(" and %1").arg(QString::fromStdString(report->interfacePath.filename().string()));
   m_app.reportStatus(message);

@@ -11,22 +11,14 @@ QVariant ExpressionChannelModel::data(const QModelIndex& index, int role) const 
   const int channel = m_rows[std::size_t(index.row())];
   const ExpressionChannel& c = m_channels[std::size_t(channel)];
   switch (role) {
-    case NameRole:
-      return c.name;
-    case GroupRole:
-      return c.group;
+    case NameRole: return c.name;
+    case GroupRole: return c.group;
     case ValueRole:
-      return m_values && std::size_t(channel) < m_values->size()
-                 ? double((*m_values)[std::size_t(channel)])
-                 : 0.0;
-    case MinimumRole:
-      return c.minimum;
-    case MaximumRole:
-      return c.maximum;
-    case IndexRole:
-      return channel;
-    default:
-      return {};
+      return m_values && std::size_t(channel) < m_values->size() ? double((*m_values)[std::size_t(channel)]) : 0.0;
+    case MinimumRole: return c.minimum;
+    case MaximumRole: return c.maximum;
+    case IndexRole: return channel;
+    default: return {};
   }
 }
 
@@ -35,8 +27,7 @@ QHash<int, QByteArray> ExpressionChannelModel::roleNames() const {
           {MinimumRole, "minimum"}, {MaximumRole, "maximum"}, {IndexRole, "channel"}};
 }
 
-void ExpressionChannelModel::setChannels(std::vector<ExpressionChannel> channels,
-                                         const std::vector<float>* values) {
+void ExpressionChannelModel::setChannels(std::vector<ExpressionChannel> channels, const std::vector<float>* values) {
   m_channels = std::move(channels);
   m_values = values;
   refilter();

@@ -23,14 +23,7 @@ class ExpressionChannelModel : public QAbstractListModel {
   RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(int count READ rowCount NOTIFY countChanged)
  public:
-  enum Role {
-    NameRole = Qt::UserRole + 1,
-    GroupRole,
-    ValueRole,
-    MinimumRole,
-    MaximumRole,
-    IndexRole
-  };
+  enum Role { NameRole = Qt::UserRole + 1, GroupRole, ValueRole, MinimumRole, MaximumRole, IndexRole };
   using QAbstractListModel::QAbstractListModel;
 
   int rowCount(const QModelIndex& parent = {}) const override;

@@ -13,7 +13,6 @@ class AppController;
 
 // Loads qrc:/RigLens/Main.qml with `controller` as its required property.
 // Returns the window, or nullptr with `error` set to the QML errors.
-QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller,
-                               QString* error);
+QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller, QString* error);
 
 }  // namespace riglens::app

@@ -56,9 +56,7 @@ double PlaybackController::playTimeMs() const {
 double PlaybackController::playPeriodMs() const {
   Document* doc = m_app.document();
   if (!doc || !doc->controller().playing()) return 0.0;
-  return doc->rig()
-      .animations()[std::size_t(doc->rig().findAnimation(*doc->controller().playing()))]
-      .periodMs;
+  return doc->rig().animations()[std::size_t(doc->rig().findAnimation(*doc->controller().playing()))].periodMs;
 }
 
 bool PlaybackController::paused() const {

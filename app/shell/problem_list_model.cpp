@@ -26,30 +26,21 @@ QVariant ProblemListModel::data(const QModelIndex& index, int role) const {
   const core::Diagnostic* d = at(index.row());
   if (!d) return {};
   switch (role) {
-    case SeverityRole:
-      return QString::fromUtf8(core::severityName(d->severity));
-    case FileRole:
-      return QString::fromStdString(d->source);
-    case PointerRole:
-      return QString::fromStdString(d->pointer);
+    case SeverityRole: return QString::fromUtf8(core::severityName(d->severity));
+    case FileRole: return QString::fromStdString(d->source);
+    case PointerRole: return QString::fromStdString(d->pointer);
     case MessageRole:
-    case Qt::DisplayRole:
-      return QString::fromStdString(d->message);
-    case PartRole:
-      return QString::fromStdString(d->part);
-    case JointRole:
-      return QString::fromStdString(d->joint);
-    case FailedLoadRole:
-      return m_failedLoad && index.row() == 0;
-    default:
-      return {};
+    case Qt::DisplayRole: return QString::fromStdString(d->message);
+    case PartRole: return QString::fromStdString(d->part);
+    case JointRole: return QString::fromStdString(d->joint);
+    case FailedLoadRole: return m_failedLoad && index.row() == 0;
+    default: return {};
   }
 }
 
 QHash<int, QByteArray> ProblemListModel::roleNames() const {
-  return {{SeverityRole, "severity"},    {FileRole, "file"}, {PointerRole, "pointer"},
-          {MessageRole, "message"},      {PartRole, "part"}, {JointRole, "joint"},
-          {FailedLoadRole, "failedLoad"}};
+  return {{SeverityRole, "severity"}, {FileRole, "file"},   {PointerRole, "pointer"},      {MessageRole, "message"},
+          {PartRole, "part"},         {JointRole, "joint"}, {FailedLoadRole, "failedLoad"}};
 }
 
 int ProblemListModel::errorCount() const {
@@ -67,10 +58,9 @@ void ProblemListModel::reset(const std::function<void()>& change) {
 
 void ProblemListModel::setDocumentProblems(core::Diagnostics problems) {
   // Errors first, each group in the order the loader found them.
-  std::stable_sort(
-      problems.begin(), problems.end(), [](const core::Diagnostic& a, const core::Diagnostic& b) {
-        return a.severity == core::Severity::Error && b.severity != core::Severity::Error;
-      });
+  std::stable_sort(problems.begin(), problems.end(), [](const core::Diagnostic& a, const core::Diagnostic& b) {
+    return a.severity == core::Severity::Error && b.severity != core::Severity::Error;
+  });
   reset([&] {
     m_document = std::move(problems);
     m_failedLoad.reset();

@@ -31,23 +31,14 @@ QVariant PartListModel::data(const QModelIndex& index, int role) const {
   const auto& meshes = doc->run()->meshes;
   const bool perPart = doc->run()->kind != core::RunKind::SkinnedMesh;
   switch (role) {
-    case NameRole:
-      return QString::fromStdString(part.name);
-    case PartIndexRole:
-      return p;
-    case DepthRole:
-      return depth;
-    case ParentRole:
-      return part.parent < 0 ? QString()
-                             : QString::fromStdString(doc->rig().parts()[part.parent].name);
-    case SocketRole:
-      return perPart && p < int(meshes.size()) && meshes[p].empty();
-    case VisibleRole:
-      return m_app->isPartVisible(p);
-    case TrianglesRole:
-      return perPart && p < int(meshes.size()) ? qint64(meshes[p].triangleCount()) : qint64(0);
-    case SelectedRole:
-      return m_app->selectedPart() == p;
+    case NameRole: return QString::fromStdString(part.name);
+    case PartIndexRole: return p;
+    case DepthRole: return depth;
+    case ParentRole: return part.parent < 0 ? QString() : QString::fromStdString(doc->rig().parts()[part.parent].name);
+    case SocketRole: return perPart && p < int(meshes.size()) && meshes[p].empty();
+    case VisibleRole: return m_app->isPartVisible(p);
+    case TrianglesRole: return perPart && p < int(meshes.size()) ? qint64(meshes[p].triangleCount()) : qint64(0);
+    case SelectedRole: return m_app->selectedPart() == p;
     case ProblemRole:
     case ProblemSeverityRole: {  // the first problem about this part (errors come first): the row
                                  // marks it
@@ -55,8 +46,7 @@ QVariant PartListModel::data(const QModelIndex& index, int role) const {
       for (int row = 0; row < problems->count(); ++row) {
         const core::Diagnostic* d = problems->at(row);
         if (d->part != part.name) continue;
-        return QString::fromStdString(
-            role == ProblemRole ? d->message : std::string(core::severityName(d->severity)));
+        return QString::fromStdString(role == ProblemRole ? d->message : std::string(core::severityName(d->severity)));
       }
       return QString();
     }
@@ -83,8 +73,7 @@ void PartListModel::reload() {
 }
 
 void PartListModel::refreshFlags() {
-  if (!m_rows.empty())
-    emit dataChanged(index(0), index(int(m_rows.size()) - 1), {VisibleRole, SelectedRole});
+  if (!m_rows.empty()) emit dataChanged(index(0), index(int(m_rows.size()) - 1), {VisibleRole, SelectedRole});
 }
 
 // ------------------------------------------------------------------ joints
@@ -106,28 +95,17 @@ QVariant JointListModel::data(const QModelIndex& index, int role) const {
   const core::Joint& j = doc->rig().joints()[index.row()];
   const bool rotation = j.kind == core::JointKind::Rotation;
   switch (role) {
-    case NameRole:
-      return QString::fromStdString(j.name);
-    case KindRole:
-      return QString::fromUtf8(core::jointKindName(j.kind));
-    case AxisRole:
-      return QString::fromUtf8(core::axisName(j.axis));
-    case DriveRole:
-      return QString::fromUtf8(core::driveName(j.drive));
-    case CallerRole:
-      return j.drive == core::Drive::Caller;
-    case UnitsRole:
-      return rotation ? QStringLiteral("rad") : QStringLiteral("voxels");
-    case MinRole:
-      return j.min;
-    case MaxRole:
-      return j.max;
-    case RestRole:
-      return j.rest;
-    case ValueRole:
-      return doc->controller().jointValues()[index.row()];
-    case PartRole:
-      return j.part < 0 ? QString() : QString::fromStdString(doc->rig().parts()[j.part].name);
+    case NameRole: return QString::fromStdString(j.name);
+    case KindRole: return QString::fromUtf8(core::jointKindName(j.kind));
+    case AxisRole: return QString::fromUtf8(core::axisName(j.axis));
+    case DriveRole: return QString::fromUtf8(core::driveName(j.drive));
+    case CallerRole: return j.drive == core::Drive::Caller;
+    case UnitsRole: return rotation ? QStringLiteral("rad") : QStringLiteral("voxels");
+    case MinRole: return j.min;
+    case MaxRole: return j.max;
+    case RestRole: return j.rest;
+    case ValueRole: return doc->controller().jointValues()[index.row()];
+    case PartRole: return j.part < 0 ? QString() : QString::fromStdString(doc->rig().parts()[j.part].name);
   }
   return {};
 }
@@ -159,21 +137,16 @@ QVariant AnimationListModel::data(const QModelIndex& index, int role) const {
   if (!doc || !index.isValid() || index.row() >= m_count) return {};
   const core::Animation& a = doc->rig().animations()[index.row()];
   switch (role) {
-    case NameRole:
-      return QString::fromStdString(a.name);
-    case PeriodRole:
-      return a.periodMs;
-    case LoopingRole:
-      return a.looping;
-    case AutoPlayRole:
-      return a.autoPlay;
+    case NameRole: return QString::fromStdString(a.name);
+    case PeriodRole: return a.periodMs;
+    case LoopingRole: return a.looping;
+    case AutoPlayRole: return a.autoPlay;
     case KeyTimesRole: {
       QVariantList times;
       for (double t : core::animationKeyTimes(a)) times << t;
       return times;
     }
-    case TracksRole:
-      return int(a.tracks.size());
+    case TracksRole: return int(a.tracks.size());
   }
   return {};
 }

@@ -72,14 +72,7 @@ class AnimationListModel : public QAbstractListModel {
   Q_OBJECT
   RIGLENS_QML_OWNED_BY_CONTROLLER
  public:
-  enum Role {
-    NameRole = Qt::UserRole + 1,
-    PeriodRole,
-    LoopingRole,
-    AutoPlayRole,
-    KeyTimesRole,
-    TracksRole
-  };
+  enum Role { NameRole = Qt::UserRole + 1, PeriodRole, LoopingRole, AutoPlayRole, KeyTimesRole, TracksRole };
   explicit AnimationListModel(AppController* app);
   int rowCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;

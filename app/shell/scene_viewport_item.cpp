@@ -54,13 +54,11 @@ void SceneViewportItem::setControllerObject(QObject* object) {
   if (m_controller) disconnect(m_controller, nullptr, this, nullptr);
   m_controller = controller;
   if (m_controller) {
-    connect(m_controller, &AppController::documentChanged, this,
-            &SceneViewportItem::documentChanged);
+    connect(m_controller, &AppController::documentChanged, this, &SceneViewportItem::documentChanged);
     connect(m_controller, &AppController::poseChanged, this, &SceneViewportItem::requestFrame);
     connect(m_controller, &AppController::selectionChanged, this, &SceneViewportItem::requestFrame);
     CharacterController* character = m_controller->characterController();
-    connect(character, &CharacterController::controlsChanged, this,
-            &SceneViewportItem::requestFrame);
+    connect(character, &CharacterController::controlsChanged, this, &SceneViewportItem::requestFrame);
     connect(character, &CharacterController::lookChanged, this, &SceneViewportItem::requestFrame);
   }
   documentChanged();
@@ -112,10 +110,8 @@ void SceneViewportItem::requestFrame() {
 
 void SceneViewportItem::handleWindowChanged(QQuickWindow* window) {
   if (!window) return;
-  connect(window, &QQuickWindow::beforeSynchronizing, this, &SceneViewportItem::sync,
-          Qt::DirectConnection);
-  connect(window, &QQuickWindow::sceneGraphInvalidated, this, &SceneViewportItem::cleanup,
-          Qt::DirectConnection);
+  connect(window, &QQuickWindow::beforeSynchronizing, this, &SceneViewportItem::sync, Qt::DirectConnection);
+  connect(window, &QQuickWindow::sceneGraphInvalidated, this, &SceneViewportItem::cleanup, Qt::DirectConnection);
   // The engine draws first; QML panels draw over it. Quick must not clear over
   // the viewport after we drew: it clears before beforeRenderPassRecording.
 }
@@ -125,10 +121,9 @@ void SceneViewportItem::sync() {
   QQuickWindow* win = window();
   if (!m_renderer) {
     m_renderer = new SceneViewportRenderer(win);
-    connect(win, &QQuickWindow::beforeRendering, m_renderer, &SceneViewportRenderer::prepare,
+    connect(win, &QQuickWindow::beforeRendering, m_renderer, &SceneViewportRenderer::prepare, Qt::DirectConnection);
+    connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer, &SceneViewportRenderer::record,
             Qt::DirectConnection);
-    connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer,
-            &SceneViewportRenderer::record, Qt::DirectConnection);
     m_modelChanged = true;
   }
   if (m_renderer->gpuBytes() != m_gpuBytes) {
@@ -136,15 +131,13 @@ void SceneViewportItem::sync() {
     if (m_controller) {
       const QVariantMap report = m_renderer->memoryReport();
       QMetaObject::invokeMethod(
-          m_controller, [c = m_controller, report] { c->setMemoryReport(report); },
-          Qt::QueuedConnection);
+          m_controller, [c = m_controller, report] { c->setMemoryReport(report); }, Qt::QueuedConnection);
     }
     QMetaObject::invokeMethod(this, &SceneViewportItem::gpuBytesChanged, Qt::QueuedConnection);
   }
   if (m_renderer->frames() != m_framesRendered) {
     m_framesRendered = m_renderer->frames();
-    QMetaObject::invokeMethod(this, &SceneViewportItem::framesRenderedChanged,
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &SceneViewportItem::framesRenderedChanged, Qt::QueuedConnection);
   }
   if (m_renderer->unavailable() && m_renderError.isEmpty()) {
     m_renderError =
@@ -221,8 +214,7 @@ void SceneViewportItem::syncCharacter(CharacterController& character, QRect view
         c->setRenderReport(s, report, failure, computeMissing);
       },
       Qt::QueuedConnection);
-  m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(),
-                          viewport);
+  m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
   m_modelChanged = false;
 }
 
@@ -249,8 +241,7 @@ void SceneViewportItem::mouseMoveEvent(QMouseEvent* event) {
   if (event->buttons() & Qt::LeftButton) {
     m_camera.orbit(float(-delta.x() * 0.4), float(delta.y() * 0.4));
   } else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton)) {
-    m_camera.pan(float(delta.x() / std::max(1.0, height())),
-                 float(delta.y() / std::max(1.0, height())));
+    m_camera.pan(float(delta.x() / std::max(1.0, height())), float(delta.y() / std::max(1.0, height())));
   }
   emit viewChanged();
   requestFrame();

@@ -25,8 +25,7 @@ class SceneViewportRenderer;
 class SceneViewportItem : public QQuickItem {
   Q_OBJECT
   QML_NAMED_ELEMENT(SceneViewport)
-  Q_PROPERTY(
-      QObject* controller READ controllerObject WRITE setControllerObject NOTIFY controllerChanged)
+  Q_PROPERTY(QObject* controller READ controllerObject WRITE setControllerObject NOTIFY controllerChanged)
   Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY viewChanged)
   Q_PROPERTY(int highlightPart READ highlightPart WRITE setHighlightPart NOTIFY viewChanged)
   Q_PROPERTY(bool showGrid READ showGrid WRITE setShowGrid NOTIFY viewChanged)

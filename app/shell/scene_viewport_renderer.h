@@ -24,9 +24,8 @@ class SceneViewportRenderer : public QObject {
  public:
   explicit SceneViewportRenderer(QQuickWindow* window) : m_window(window) {}
 
-  void setSnapshot(std::shared_ptr<const core::LoadedRun> run,
-                   std::shared_ptr<const core::CharacterScene> scene, bool modelChanged,
-                   render::FrameState state, render::CharacterFrame character, QRect viewport) {
+  void setSnapshot(std::shared_ptr<const core::LoadedRun> run, std::shared_ptr<const core::CharacterScene> scene,
+                   bool modelChanged, render::FrameState state, render::CharacterFrame character, QRect viewport) {
     if (modelChanged) {
       m_run = std::move(run);
       m_scene = std::move(scene);
@@ -41,8 +40,8 @@ class SceneViewportRenderer : public QObject {
   void prepare() {
     QSGRendererInterface* rif = m_window->rendererInterface();
     auto* rhi = static_cast<QRhi*>(rif->getResource(m_window, QSGRendererInterface::RhiResource));
-    auto* swapchain = static_cast<QRhiSwapChain*>(
-        rif->getResource(m_window, QSGRendererInterface::RhiSwapchainResource));
+    auto* swapchain =
+        static_cast<QRhiSwapChain*>(rif->getResource(m_window, QSGRendererInterface::RhiSwapchainResource));
     m_swapchain = swapchain;
     if (!rhi || !swapchain) {  // the software renderer: nothing to draw with
       m_unavailable = true;
@@ -77,9 +76,7 @@ class SceneViewportRenderer : public QObject {
   QVariantMap memoryReport() const { return m_report; }
   QVariantMap characterReport() const { return m_characterReport; }
   QString failure() const { return m_failure; }
-  bool computeMissing() const {
-    return m_computeMissing;
-  }  // the device runs no compute: no characters
+  bool computeMissing() const { return m_computeMissing; }  // the device runs no compute: no characters
 
   // beforeRenderPassRecording: inside the main pass, under the QML scene.
   void record() {
@@ -101,12 +98,11 @@ class SceneViewportRenderer : public QObject {
     m_gpuBytes = qint64(report.gpuBytes());
     QVariantList parts;
     for (const auto& p : report.parts)
-      parts.append(
-          QVariantMap{{"name", QString::fromStdString(p.name)},
-                      {"vertexBytes", qint64(p.vertexBytes)},
-                      {"indexBytes", qint64(p.indexBytes)},
-                      {"uniformBytes", qint64(p.uniformBytes)},
-                      {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
+      parts.append(QVariantMap{{"name", QString::fromStdString(p.name)},
+                               {"vertexBytes", qint64(p.vertexBytes)},
+                               {"indexBytes", qint64(p.indexBytes)},
+                               {"uniformBytes", qint64(p.uniformBytes)},
+                               {"totalBytes", qint64(p.vertexBytes + p.indexBytes + p.uniformBytes)}});
     m_report = QVariantMap{{"gpuBytes", m_gpuBytes},
                            {"vertexBytes", qint64(report.vertexBytes)},
                            {"indexBytes", qint64(report.indexBytes)},
@@ -122,8 +118,7 @@ class SceneViewportRenderer : public QObject {
     const render::CharacterMemory memory = m_renderer->splatMemory();
     QVariantList buffers, branches;
     for (const auto& b : memory.buffers)
-      buffers.append(
-          QVariantMap{{"name", QString::fromStdString(b.name)}, {"bytes", qint64(b.bytes)}});
+      buffers.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"bytes", qint64(b.bytes)}});
     for (const auto& b : memory.branches)
       branches.append(QVariantMap{{"name", QString::fromStdString(b.name)},
                                   {"slotOffset", b.slotOffset},

@@ -77,20 +77,16 @@ class TestAppCharacter : public QObject {
     QVERIFY_OK(written);
     // The same bundle, declaring the default ARKit -> GNM map.
     fs::create_directories(root / "arkit-bundle");
-    fs::copy_file(root / "sample-bundle" / "sample-face.aosrig",
-                  root / "arkit-bundle" / "sample-face.aosrig");
-    nlohmann::json scene =
-        nlohmann::json::parse(std::ifstream(root / "sample-bundle" / "scene.json"));
+    fs::copy_file(root / "sample-bundle" / "sample-face.aosrig", root / "arkit-bundle" / "sample-face.aosrig");
+    nlohmann::json scene = nlohmann::json::parse(std::ifstream(root / "sample-bundle" / "scene.json"));
     scene["expression_space"] = {{"kind", "gnm"}, {"arkit_map", true}};
     std::ofstream(root / "arkit-bundle" / "scene.json") << scene.dump(2);
-    QVERIFY(core::writeFileAtomically(root / "torus.ply",
-                                      core::encodeGaussianPly(samples::makeGaussianTorus(5000))));
+    QVERIFY(core::writeFileAtomically(root / "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(5000))));
     auto bytes = core::readFileBytes(root / "sample-face.aosrig");
     QVERIFY(bytes);
     bytes->resize(bytes->size() / 3);
     QVERIFY(core::writeFileAtomically(root / "half.aosrig", *bytes));
-    QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"),
-                                    (root / "tank-cubes").string()));
+    QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"), (root / "tank-cubes").string()));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_app = m_ui.controller.get();
@@ -101,8 +97,7 @@ class TestAppCharacter : public QObject {
     if (!m_expectNoCompute) return;  // the Vulkan run checks the working path below
     QVERIFY2(m_ui.openAndWait(path("sample-bundle")), qPrintable(m_app->lastError()));
     QTRY_VERIFY_WITH_TIMEOUT(!m_character->renderError().isEmpty(), 10000);
-    QVERIFY2(m_character->renderError().contains("no compute shaders"),
-             qPrintable(m_character->renderError()));
+    QVERIFY2(m_character->renderError().contains("no compute shaders"), qPrintable(m_character->renderError()));
     QTRY_VERIFY(find("characterRenderError")->isVisible());
     QVERIFY(!find("expressionPanel")->isEnabled());
     // Voxel viewing still works on this GPU.
@@ -153,20 +148,17 @@ class TestAppCharacter : public QObject {
     m_character->resetChannels();
     m_character->resetGaze();
     QVERIFY(m_character->headExt() != face);
-    QVERIFY2(m_app->characterController()->loadControls(path("face.json")),
-             qPrintable(m_app->lastError()));
+    QVERIFY2(m_app->characterController()->loadControls(path("face.json")), qPrintable(m_app->lastError()));
     QCOMPARE(m_character->headExt(), face);
-    std::ofstream(path("bad.json").toStdString())
-        << R"({"lower_face_000": 1, "no_such_control": 2})";
+    std::ofstream(path("bad.json").toStdString()) << R"({"lower_face_000": 1, "no_such_control": 2})";
     QVERIFY(!m_app->characterController()->loadControls(path("bad.json")));
-    QVERIFY2(
-        m_app->lastError().contains("bad.json") && m_app->lastError().contains("no_such_control"),
-        qPrintable(m_app->lastError()));
+    QVERIFY2(m_app->lastError().contains("bad.json") && m_app->lastError().contains("no_such_control"),
+             qPrintable(m_app->lastError()));
     QCOMPARE(m_character->headExt(), face);
     m_app->clearError();
     QProcess cli;
-    cli.start(RIGLENS_CLI_EXE, {"render", path("sample-bundle"), "--controls", path("face.json"),
-                                "--size", "64x64", "--out", path("face.png")});
+    cli.start(RIGLENS_CLI_EXE, {"render", path("sample-bundle"), "--controls", path("face.json"), "--size", "64x64",
+                                "--out", path("face.png")});
     QVERIFY(cli.waitForFinished(60000));
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
     QVERIFY(QImage(path("face.png")).size() == QSize(64, 64));
@@ -207,16 +199,14 @@ class TestAppCharacter : public QObject {
     QTRY_VERIFY(m_character->gaze()[1].toDouble() > 0.5);  // left eye yaw: towards +x
     QVERIFY(m_character->gaze()[3].toDouble() > 0.5);
     const QImage looking = m_ui.settledGrab();
-    QVERIFY2(changedPixels(neutral, looking) > 50,
-             qPrintable(QString::number(changedPixels(neutral, looking))));
+    QVERIFY2(changedPixels(neutral, looking) > 50, qPrintable(QString::number(changedPixels(neutral, looking))));
     m_character->resetGaze();
     auto* headYaw = visibleItem("joint_head_1");
     QVERIFY(headYaw);
     m_ui.dragSlider(headYaw, 0.9);
     QTRY_VERIFY(m_character->jointRotation("head")[1].toDouble() > 20);
     const QImage turned = m_ui.settledGrab();
-    QVERIFY2(changedPixels(neutral, turned) > 500,
-             qPrintable(QString::number(changedPixels(neutral, turned))));
+    QVERIFY2(changedPixels(neutral, turned) > 500, qPrintable(QString::number(changedPixels(neutral, turned))));
     QCOMPARE(m_character->frame().jointOverrides.size(), std::size_t(1));
     m_character->resetJoints();
     QVERIFY(m_character->frame().jointOverrides.empty());
@@ -244,15 +234,12 @@ class TestAppCharacter : public QObject {
     QTRY_VERIFY(!m_character->memoryReport().value("buffers").toList().isEmpty());
     const QVariantMap report = m_character->memoryReport();
     QStringList names;
-    for (const QVariant& b : report.value("buffers").toList())
-      names << b.toMap().value("name").toString();
-    QVERIFY2(names.contains("GNM basis (fp16)") && names.contains("sink centres") &&
-                 names.contains("sort keys A"),
+    for (const QVariant& b : report.value("buffers").toList()) names << b.toMap().value("name").toString();
+    QVERIFY2(names.contains("GNM basis (fp16)") && names.contains("sink centres") && names.contains("sort keys A"),
              qPrintable(names.join(", ")));
     QVERIFY(report.value("gpuBytes").toLongLong() > report.value("packBytes").toLongLong() / 2);
     QTRY_VERIFY(visibleItem("slots_head"));
-    QCOMPARE(find("slots_head")->property("text").toString(),
-             QString("Slots head: 9409 / 9409 (from 0)"));
+    QCOMPARE(find("slots_head")->property("text").toString(), QString("Slots head: 9409 / 9409 (from 0)"));
   }
 
   void anArkitBundleTakesArkitSliders() {
@@ -271,8 +258,7 @@ class TestAppCharacter : public QObject {
     QTRY_VERIFY(m_character->channelValue(m_character->findChannel("JawOpen")) > 0.9);
     // The map sends the jaw into lower_face coefficients (the sample's 20..39).
     const auto headExt = m_character->frame().headExt;
-    QVERIFY(
-        std::any_of(headExt.begin() + 20, headExt.begin() + 40, [](float v) { return v != 0.0f; }));
+    QVERIFY(std::any_of(headExt.begin() + 20, headExt.begin() + 40, [](float v) { return v != 0.0f; }));
     QVERIFY(changedPixels(before, m_ui.settledGrab()) > 300);
     m_character->setFilter({});
   }
@@ -298,8 +284,7 @@ class TestAppCharacter : public QObject {
     QVERIFY2(text.contains("half.aosrig"), qPrintable(text));
     QCOMPARE(m_app->mode(), QString("splats"));
     QCOMPARE(m_app->documentTitle(), QString("torus.ply"));
-    const QRect below =
-        m_ui.viewportRect().adjusted(0, int(find("errorBanner")->height() + 40), 0, 0);
+    const QRect below = m_ui.viewportRect().adjusted(0, int(find("errorBanner")->height() + 40), 0, 0);
     QVERIFY(test::differingPixels(before, m_ui.settledGrab(), below) < 50);
     m_app->clearError();
   }

@@ -92,21 +92,16 @@ class TestAppExecutables : public QObject {
 
     // The documented pose: turret_yaw 0.64, gun_pitch 0.3, `fire` at 60 ms
     // (its recoil key: exactly -3), radar autoPlay at 60 ms of its 2 s spin.
-    const Run pose =
-        runProgram(kCli, {"pose", tank, "--set", "turret_yaw=0.64", "--set", "gun_pitch=0.3",
-                          "--play", "fire", "--time-ms", "60", "--json"});
+    const Run pose = runProgram(kCli, {"pose", tank, "--set", "turret_yaw=0.64", "--set", "gun_pitch=0.3", "--play",
+                                       "fire", "--time-ms", "60", "--json"});
     QVERIFY2(pose.exitCode == 0, qPrintable(pose.err));
     const auto doc = QJsonDocument::fromJson(pose.out.toUtf8()).object();
     const auto joints = doc["joints"].toObject();
     QCOMPARE(joints["turret_yaw"].toDouble(), 0.64);
     QCOMPARE(joints["gun_recoil"].toDouble(), -3.0);
-    const double pitch =
-        joints["gun_pitch"]
-            .toDouble();  // the clip overlays gun_pitch (ease-in 0 -> 0.12 over 80 ms)
-    const double expectedPitch =
-        0.12 * riglens::test::bezierAtX(0, 0, 0.42, 0, 1, 1, 1, 1, 60.0 / 80.0);
-    QVERIFY2(std::abs(pitch - expectedPitch) < riglens::core::tolerance::kDouble,
-             qPrintable(QString::number(pitch)));
+    const double pitch = joints["gun_pitch"].toDouble();  // the clip overlays gun_pitch (ease-in 0 -> 0.12 over 80 ms)
+    const double expectedPitch = 0.12 * riglens::test::bezierAtX(0, 0, 0.42, 0, 1, 1, 1, 1, 60.0 / 80.0);
+    QVERIFY2(std::abs(pitch - expectedPitch) < riglens::core::tolerance::kDouble, qPrintable(QString::number(pitch)));
     QVERIFY(std::abs(joints["radar_spin"].toDouble() - 2 * 3.14159265358979 * 60 / 2000) <
             riglens::core::tolerance::kDouble);
     using namespace riglens::test;
@@ -120,8 +115,7 @@ class TestAppExecutables : public QObject {
       const auto world = part["world"].toArray();
       QCOMPARE(world.size(), 16);
       for (int k = 0; k < 16; ++k)
-        QVERIFY2(std::abs(world[k].toDouble() - expected[k / 4][k % 4]) <
-                     riglens::core::tolerance::kPoseMatrix,
+        QVERIFY2(std::abs(world[k].toDouble() - expected[k / 4][k % 4]) < riglens::core::tolerance::kPoseMatrix,
                  qPrintable(QString("%1[%2]").arg(name).arg(k)));
     };
     check(0, "hull", glm::dmat4(1.0));
@@ -143,18 +137,15 @@ class TestAppExecutables : public QObject {
     QCOMPARE(runProgram(kCli, {"samples"}).exitCode, 2);
 
     // export: writes the GLB + interface; refuses what it cannot do.
-    const Run exported = runProgram(kCli, {"export", tank, "--out", dir.filePath("tank.glb"),
-                                           "--cubic", "--tolerance", "1e-3"});
+    const Run exported =
+        runProgram(kCli, {"export", tank, "--out", dir.filePath("tank.glb"), "--cubic", "--tolerance", "1e-3"});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     QVERIFY(QFileInfo(dir.filePath("tank.glb")).size() > 1000);
     QVERIFY(QFileInfo::exists(dir.filePath("tank.interface.json")));
-    const Run unwritable =
-        runProgram(kCli, {"export", tank, "--out", dir.filePath("missing/dir/tank.glb")});
+    const Run unwritable = runProgram(kCli, {"export", tank, "--out", dir.filePath("missing/dir/tank.glb")});
     QCOMPARE(unwritable.exitCode, 1);
     QVERIFY(unwritable.err.contains("tank.glb"));
-    QCOMPARE(runProgram(kCli, {"export", tank, "--out", dir.filePath("x.glb"), "--scale", "-2"})
-                 .exitCode,
-             2);
+    QCOMPARE(runProgram(kCli, {"export", tank, "--out", dir.filePath("x.glb"), "--scale", "-2"}).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"export", tank, "--out", dir.filePath("x.fbx")}).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"export", tank}).exitCode, 2);
 
@@ -162,32 +153,23 @@ class TestAppExecutables : public QObject {
     auto windowless = QProcessEnvironment::systemEnvironment();
     windowless.remove("QT_QPA_PLATFORM");  // the CLI picks vkkhrdisplay by itself
     const QString png = dir.filePath("tank.png");
-    const Run rendered =
-        runProgram(kCli,
-                   {"render", tank, "--out", png, "--size", "160x120", "--tint", "joint", "--set",
-                    "turret_yaw=0.5", "--play", "fire", "--time-ms", "60"},
-                   windowless);
+    const Run rendered = runProgram(kCli,
+                                    {"render", tank, "--out", png, "--size", "160x120", "--tint", "joint", "--set",
+                                     "turret_yaw=0.5", "--play", "fire", "--time-ms", "60"},
+                                    windowless);
     QVERIFY2(rendered.exitCode == 0, qPrintable(rendered.err));
     QCOMPARE(QImage(png).size(), QSize(160, 120));
-    const Run turntable = runProgram(kCli,
-                                     {"render", tank, "--turntable", "4", "--out-pattern",
-                                      dir.filePath("spin_{i}.png"), "--size", "64x64"},
-                                     windowless);
+    const Run turntable = runProgram(
+        kCli, {"render", tank, "--turntable", "4", "--out-pattern", dir.filePath("spin_{i}.png"), "--size", "64x64"},
+        windowless);
     QVERIFY2(turntable.exitCode == 0, qPrintable(turntable.err));
-    for (int i = 0; i < 4; ++i)
-      QVERIFY(QFileInfo::exists(dir.filePath(QString("spin_%1.png").arg(i))));
+    for (int i = 0; i < 4; ++i) QVERIFY(QFileInfo::exists(dir.filePath(QString("spin_%1.png").arg(i))));
     QVERIFY(QImage(dir.filePath("spin_0.png")) != QImage(dir.filePath("spin_1.png")));
-    QCOMPARE(
-        runProgram(kCli, {"render", tank, "--out", png, "--tint", "plaid"}, windowless).exitCode,
-        2);
+    QCOMPARE(runProgram(kCli, {"render", tank, "--out", png, "--tint", "plaid"}, windowless).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"render", tank, "--turntable", "3"}, windowless).exitCode, 2);
-    QCOMPARE(runProgram(kCli, {"render", tank, "--out", png, "--size", "0x0"}, windowless).exitCode,
-             2);
-    QCOMPARE(
-        runProgram(kCli, {"render", dir.filePath("nothing"), "--out", png}, windowless).exitCode,
-        1);
-    const Run badPart =
-        runProgram(kCli, {"render", tank, "--out", png, "--highlight", "wheel"}, windowless);
+    QCOMPARE(runProgram(kCli, {"render", tank, "--out", png, "--size", "0x0"}, windowless).exitCode, 2);
+    QCOMPARE(runProgram(kCli, {"render", dir.filePath("nothing"), "--out", png}, windowless).exitCode, 1);
+    const Run badPart = runProgram(kCli, {"render", tank, "--out", png, "--highlight", "wheel"}, windowless);
     QCOMPARE(badPart.exitCode, 1);
     QVERIFY(badPart.err.contains("no part named 'wheel'"));
     QCOMPARE(runProgram(kCli, {"inspect", "--help"}).exitCode, 0);
@@ -203,22 +185,20 @@ class TestAppExecutables : public QObject {
     QVERIFY(QFile::copy(kCli, copy));
     const Run bare = runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out")});
     QCOMPARE(bare.exitCode, 1);
-    QVERIFY2(bare.err.contains(dir.filePath("relocated/share/riglens/ict-face")) &&
-                 bare.err.contains("--ict"),
+    QVERIFY2(bare.err.contains(dir.filePath("relocated/share/riglens/ict-face")) && bare.err.contains("--ict"),
              qPrintable(bare.err));
     QVERIFY(!QFileInfo::exists(dir.filePath("out/sample-face.aosrig")));
     // Data placed where an install puts it is found.
     QVERIFY(QDir(dir.path()).mkpath("relocated/share/riglens/ict-face"));
-    for (const QString& name :
-         QDir(QStringLiteral(RIGLENS_DATA_DIR "/ict-face")).entryList(QDir::Files))
+    for (const QString& name : QDir(QStringLiteral(RIGLENS_DATA_DIR "/ict-face")).entryList(QDir::Files))
       QVERIFY(QFile::copy(QStringLiteral(RIGLENS_DATA_DIR "/ict-face/") + name,
                           dir.filePath("relocated/share/riglens/ict-face/") + name));
     const Run placed = runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out")});
     QVERIFY2(placed.exitCode == 0, qPrintable(placed.err));
     QVERIFY(QFileInfo::exists(dir.filePath("out/sample-face.aosrig")));
     // --ict overrides it.
-    const Run chosen = runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out2"),
-                                         "--ict", dir.filePath("nowhere")});
+    const Run chosen =
+        runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out2"), "--ict", dir.filePath("nowhere")});
     QCOMPARE(chosen.exitCode, 1);
     QVERIFY2(chosen.err.contains(dir.filePath("nowhere")), qPrintable(chosen.err));
   }
@@ -231,9 +211,8 @@ class TestAppExecutables : public QObject {
     QTest::addColumn<QString>("expected");
     QTest::newRow("world_scale") << R"({"world_scale": "big"})"
                                  << "scene.json: /world_scale: expected a number, got a string";
-    QTest::newRow("world_offset")
-        << R"({"world_offset": [1]})"
-        << "scene.json: /world_offset: expected an array of 3 numbers, got 1";
+    QTest::newRow("world_offset") << R"({"world_offset": [1]})"
+                                  << "scene.json: /world_offset: expected an array of 3 numbers, got 1";
     QTest::newRow("rig_range") << R"({"rig_range": [1]})"
                                << "scene.json: /rig_range: expected an array of 2 numbers, got 1";
     QTest::newRow("rig.pack") << R"({"rig": {"pack": 7}})"
@@ -253,18 +232,15 @@ class TestAppExecutables : public QObject {
     windowless.remove("QT_QPA_PLATFORM");
     for (const QStringList& command :
          {QStringList{"character", "inspect", bundle}, QStringList{"inspect", bundle},
-          QStringList{"inspect", bundle, "--json"},
-          QStringList{"render", bundle, "--out", dir.filePath("x.png")}}) {
+          QStringList{"inspect", bundle, "--json"}, QStringList{"render", bundle, "--out", dir.filePath("x.png")}}) {
       const Run run = runProgram(kCli, command, windowless);
-      QVERIFY2(run.exitCode == 1, qPrintable(command.join(' ') + ": exit " +
-                                             QString::number(run.exitCode) + "\n" + run.err));
+      QVERIFY2(run.exitCode == 1,
+               qPrintable(command.join(' ') + ": exit " + QString::number(run.exitCode) + "\n" + run.err));
       QVERIFY2(run.err.contains(expected), qPrintable(command.join(' ') + ": " + run.err));
     }
     QVERIFY(!QFileInfo::exists(dir.filePath("x.png")));
     // --json also prints the failed load as a problem row for tools.
-    const auto doc =
-        QJsonDocument::fromJson(runProgram(kCli, {"inspect", bundle, "--json"}).out.toUtf8())
-            .object();
+    const auto doc = QJsonDocument::fromJson(runProgram(kCli, {"inspect", bundle, "--json"}).out.toUtf8()).object();
     QCOMPARE(doc["loaded"].toBool(true), false);
     const auto row = doc["problems"].toArray().first().toObject();
     QCOMPARE(row["severity"].toString(), QString("error"));
@@ -275,17 +251,16 @@ class TestAppExecutables : public QObject {
   // inspect takes everything the viewer opens, with one problems list.
   void cliInspectsEveryKind() {
     QTemporaryDir dir;
-    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes", "--name",
-                              "gaussians"})
-                .exitCode == 0);
+    QVERIFY(
+        runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes", "--name", "gaussians"}).exitCode ==
+        0);
     const Run ply = runProgram(kCli, {"inspect", dir.filePath("gaussians.ply"), "--json"});
     QVERIFY2(ply.exitCode == 0, qPrintable(ply.err));
     const auto cloud = QJsonDocument::fromJson(ply.out.toUtf8()).object();
     QCOMPARE(cloud["kind"].toString(), QString("ply"));
     QVERIFY(cloud["gaussians"].toInt() > 0);
     QCOMPARE(cloud["shDegree"].toInt(), 0);
-    const auto lo = cloud["bounds"].toObject()["min"].toArray(),
-               hi = cloud["bounds"].toObject()["max"].toArray();
+    const auto lo = cloud["bounds"].toObject()["min"].toArray(), hi = cloud["bounds"].toObject()["max"].toArray();
     QVERIFY(lo.size() == 3 && hi.size() == 3 && lo[0].toDouble() < hi[0].toDouble());
     // A run with a broken part mesh and a joint on a missing part: the
     // problems of the Problems panel, with severity, pointer, part and joint.
@@ -293,8 +268,7 @@ class TestAppExecutables : public QObject {
     QVERIFY(QFile::resize(tank + "/meshes/turret.glb", 100));
     const Run inspect = runProgram(kCli, {"inspect", tank, "--json"});
     QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
-    const auto problems =
-        QJsonDocument::fromJson(inspect.out.toUtf8()).object()["problems"].toArray();
+    const auto problems = QJsonDocument::fromJson(inspect.out.toUtf8()).object()["problems"].toArray();
     QCOMPARE(problems.size(), 1);
     const auto row = problems[0].toObject();
     QCOMPARE(row["severity"].toString(), QString("error"));
@@ -321,19 +295,19 @@ class TestAppExecutables : public QObject {
     QVERIFY(controls.open(QIODevice::WriteOnly));
     controls.write(R"({"lower_face_000": 1.0, "gaze_yaw_l": 0.2})");
     controls.close();
-    const Run posed = runProgram(
-        kCli, {"character", "pose", pack, "--controls", dir.filePath("controls.json"), "--override",
-               "jaw=0.9950042,0.0998334,0,0", "--out", dir.filePath("posed.bin")});
+    const Run posed =
+        runProgram(kCli, {"character", "pose", pack, "--controls", dir.filePath("controls.json"), "--override",
+                          "jaw=0.9950042,0.0998334,0,0", "--out", dir.filePath("posed.bin")});
     QVERIFY2(posed.exitCode == 0, qPrintable(posed.err));
     QCOMPARE(QFileInfo(dir.filePath("posed.bin")).size(), qint64(9409 * 3 * 4));
     // The same pose through the GPU pass: the same vertices within 10 um.
     auto windowless = QProcessEnvironment::systemEnvironment();
     windowless.remove("QT_QPA_PLATFORM");
-    const Run gpu = runProgram(
-        kCli,
-        {"character", "pose", pack, "--controls", dir.filePath("controls.json"), "--backend", "gpu",
-         "--override", "jaw=0.9950042,0.0998334,0,0", "--out", dir.filePath("posed-gpu.bin")},
-        windowless);
+    const Run gpu =
+        runProgram(kCli,
+                   {"character", "pose", pack, "--controls", dir.filePath("controls.json"), "--backend", "gpu",
+                    "--override", "jaw=0.9950042,0.0998334,0,0", "--out", dir.filePath("posed-gpu.bin")},
+                   windowless);
     QVERIFY2(gpu.exitCode == 0, qPrintable(gpu.err));
     QFile cpuFile(dir.filePath("posed.bin")), gpuFile(dir.filePath("posed-gpu.bin"));
     QVERIFY(cpuFile.open(QIODevice::ReadOnly) && gpuFile.open(QIODevice::ReadOnly));
@@ -346,9 +320,8 @@ class TestAppExecutables : public QObject {
     controls.open(QIODevice::WriteOnly);
     controls.write(R"({"no_such_control": 1})");
     controls.close();
-    const Run badControl =
-        runProgram(kCli, {"character", "pose", pack, "--controls", dir.filePath("controls.json"),
-                          "--out", dir.filePath("x.bin")});
+    const Run badControl = runProgram(
+        kCli, {"character", "pose", pack, "--controls", dir.filePath("controls.json"), "--out", dir.filePath("x.bin")});
     QCOMPARE(badControl.exitCode, 1);
     QVERIFY(badControl.err.contains("unknown control 'no_such_control'"));
     QCOMPARE(runProgram(kCli, {"character", "pose", pack}).exitCode, 2);
@@ -364,13 +337,10 @@ class TestAppExecutables : public QObject {
     const auto mixed = fixture["cases"].toArray()[4].toObject();
     QFile outputs(dir.filePath("outputs.json"));
     QVERIFY(outputs.open(QIODevice::WriteOnly));
-    outputs.write(
-        QJsonDocument(QJsonObject{{"jointOut", mixed["jointOut"]}, {"bsOut", mixed["bsOut"]}})
-            .toJson());
+    outputs.write(QJsonDocument(QJsonObject{{"jointOut", mixed["jointOut"]}, {"bsOut", mixed["bsOut"]}}).toJson());
     outputs.close();
-    const Run deformed = runProgram(
-        kCli, {"character", "orl-deform", dir.filePath("orl_pack.bin"), "--outputs",
-               dir.filePath("outputs.json"), "--out", dir.filePath("orl.json"), "--json"});
+    const Run deformed = runProgram(kCli, {"character", "orl-deform", dir.filePath("orl_pack.bin"), "--outputs",
+                                           dir.filePath("outputs.json"), "--out", dir.filePath("orl.json"), "--json"});
     QVERIFY2(deformed.exitCode == 0, qPrintable(deformed.err));
     QFile result(dir.filePath("orl.json"));
     QVERIFY(result.open(QIODevice::ReadOnly));
@@ -378,81 +348,65 @@ class TestAppExecutables : public QObject {
     const auto expected = mixed["expected"].toArray();
     QCOMPARE(values.size(), expected.size());
     for (int i = 0; i < values.size(); ++i)
-      QVERIFY(std::abs(values[i].toDouble() - expected[i].toDouble()) <
-              riglens::core::tolerance::kPoseMatrix);
+      QVERIFY(std::abs(values[i].toDouble() - expected[i].toDouble()) < riglens::core::tolerance::kPoseMatrix);
     QCOMPARE(runProgram(kCli, {"character", "frobnicate"}).exitCode, 2);
     // The character through GNM, the lift and the splat renderer on the GPU.
     const Run face = runProgram(
-        kCli,
-        {"render", pack, "--out", dir.filePath("face.png"), "--size", "96x96", "--tint", "joint"},
-        windowless);
+        kCli, {"render", pack, "--out", dir.filePath("face.png"), "--size", "96x96", "--tint", "joint"}, windowless);
     QVERIFY2(face.exitCode == 0, qPrintable(face.err));
     QCOMPARE(QImage(dir.filePath("face.png")).size(), QSize(96, 96));
     const QImage neutralFace(dir.filePath("face.png"));
     int covered = 0;
     for (int y = 0; y < neutralFace.height(); ++y)
-      for (int x = 0; x < neutralFace.width(); ++x)
-        covered += neutralFace.pixel(x, y) != neutralFace.pixel(0, 0);
-    QVERIFY2(covered > 96 * 96 / 10,
-             qPrintable(QString("only %1 pixels show the face").arg(covered)));
+      for (int x = 0; x < neutralFace.width(); ++x) covered += neutralFace.pixel(x, y) != neutralFace.pixel(0, 0);
+    QVERIFY2(covered > 96 * 96 / 10, qPrintable(QString("only %1 pixels show the face").arg(covered)));
     // Controls move the face: the posed render differs from the neutral one.
     QFile faceControls(dir.filePath("face-controls.json"));
     QVERIFY(faceControls.open(QIODevice::WriteOnly));
     faceControls.write(R"({"lower_face_000": 1.0, "gaze_yaw_l": 0.2})");
     faceControls.close();
-    const Run posedFace =
-        runProgram(kCli,
-                   {"render", pack, "--out", dir.filePath("posed-face.png"), "--size", "96x96",
-                    "--tint", "joint", "--controls", dir.filePath("face-controls.json")},
-                   windowless);
+    const Run posedFace = runProgram(kCli,
+                                     {"render", pack, "--out", dir.filePath("posed-face.png"), "--size", "96x96",
+                                      "--tint", "joint", "--controls", dir.filePath("face-controls.json")},
+                                     windowless);
     QVERIFY2(posedFace.exitCode == 0, qPrintable(posedFace.err));
     QVERIFY(QImage(dir.filePath("posed-face.png")) != neutralFace);
     // A bundle folder renders its GNM pack: the same image as the pack itself.
-    const Run bundleFace =
-        runProgram(kCli,
-                   {"render", dir.filePath("sample-bundle"), "--out",
-                    dir.filePath("bundle-face.png"), "--size", "96x96", "--tint", "joint"},
-                   windowless);
+    const Run bundleFace = runProgram(kCli,
+                                      {"render", dir.filePath("sample-bundle"), "--out",
+                                       dir.filePath("bundle-face.png"), "--size", "96x96", "--tint", "joint"},
+                                      windowless);
     QVERIFY2(bundleFace.exitCode == 0, qPrintable(bundleFace.err));
     QCOMPARE(QImage(dir.filePath("bundle-face.png")), neutralFace);
     // A turntable of the character: shot 0 is the single image; the strip holds all four.
-    const Run spin = runProgram(
-        kCli,
-        {"render", pack, "--turntable", "4", "--out-pattern", dir.filePath("face_{i}.png"),
-         "--strip", dir.filePath("face-strip.png"), "--size", "96x96", "--tint", "joint"},
-        windowless);
+    const Run spin = runProgram(kCli,
+                                {"render", pack, "--turntable", "4", "--out-pattern", dir.filePath("face_{i}.png"),
+                                 "--strip", dir.filePath("face-strip.png"), "--size", "96x96", "--tint", "joint"},
+                                windowless);
     QVERIFY2(spin.exitCode == 0, qPrintable(spin.err));
     QCOMPARE(QImage(dir.filePath("face_0.png")), neutralFace);
     QVERIFY(QImage(dir.filePath("face_1.png")) != neutralFace);
     QCOMPARE(QImage(dir.filePath("face-strip.png")).size(), QSize(4 * 96, 96));
     QVERIFY(QDir(dir.path()).mkdir("orl-bundle"));
-    QFile gnmScene(dir.filePath("sample-bundle/scene.json")),
-        orlScene(dir.filePath("orl-bundle/scene.json"));
+    QFile gnmScene(dir.filePath("sample-bundle/scene.json")), orlScene(dir.filePath("orl-bundle/scene.json"));
     QVERIFY(gnmScene.open(QIODevice::ReadOnly) && orlScene.open(QIODevice::WriteOnly));
     orlScene.write(gnmScene.readAll().replace("\"gnm\"", "\"orl\""));
     orlScene.close();
-    const Run orlBundle = runProgram(
-        kCli, {"render", dir.filePath("orl-bundle"), "--out", dir.filePath("orl.png")}, windowless);
+    const Run orlBundle =
+        runProgram(kCli, {"render", dir.filePath("orl-bundle"), "--out", dir.filePath("orl.png")}, windowless);
     QCOMPARE(orlBundle.exitCode, 1);
     QVERIFY2(orlBundle.err.contains("rig backend is 'orl'"), qPrintable(orlBundle.err));
     // Refusals: a bad tint or sigma is a usage error; a bad controls file names itself.
     QCOMPARE(
-        runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--tint", "plaid"},
-                   windowless)
-            .exitCode,
+        runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--tint", "plaid"}, windowless).exitCode,
         2);
-    QCOMPARE(runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--sigma", "0"},
-                        windowless)
-                 .exitCode,
+    QCOMPARE(runProgram(kCli, {"render", pack, "--out", dir.filePath("face.png"), "--sigma", "0"}, windowless).exitCode,
              2);
-    const Run refused =
-        runProgram(kCli,
-                   {"render", pack, "--out", dir.filePath("face.png"), "--controls",
-                    dir.filePath("controls.json")},
-                   windowless);  // controls.json now names an unknown control (above)
+    const Run refused = runProgram(
+        kCli, {"render", pack, "--out", dir.filePath("face.png"), "--controls", dir.filePath("controls.json")},
+        windowless);  // controls.json now names an unknown control (above)
     QCOMPARE(refused.exitCode, 1);
-    QVERIFY2(refused.err.contains("controls.json") && refused.err.contains("unknown control"),
-             qPrintable(refused.err));
+    QVERIFY2(refused.err.contains("controls.json") && refused.err.contains("unknown control"), qPrintable(refused.err));
     const Run notAPack = runProgram(kCli, {"character", "inspect", dir.filePath("controls.json")});
     QCOMPARE(notAPack.exitCode, 1);
     QVERIFY(notAPack.err.contains("bad magic"));
@@ -467,19 +421,16 @@ class TestAppExecutables : public QObject {
 
   void guiScreenshotOfARunWithAViewAndBadPaths() {
     QTemporaryDir dir;
-    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode ==
-            0);
+    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode == 0);
     const QString shot = dir.filePath("tank.png");
-    const Run run = runProgram(
-        kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--size", "800x500", "--tint",
-               "part", "--play", "fire", "--time-ms", "60", "--set", "turret_yaw=0.5"});
+    const Run run = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--size", "800x500", "--tint",
+                                      "part", "--play", "fire", "--time-ms", "60", "--set", "turret_yaw=0.5"});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QCOMPARE(QImage(shot).size(), QSize(800, 500));
     const Run missing = runProgram(kGui, {dir.filePath("nope"), "--screenshot", shot});
     QCOMPARE(missing.exitCode, 1);
     QVERIFY(missing.err.contains("no such file or folder"));
-    const Run badTint =
-        runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--tint", "plaid"});
+    const Run badTint = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--tint", "plaid"});
     QCOMPARE(badTint.exitCode, 1);
     QVERIFY(badTint.err.contains("plaid"));
   }

@@ -34,9 +34,7 @@ class TestAppProblems : public QObject {
   app::AppController* m_app = nullptr;
 
   fs::path root() const { return m_dir.path().toStdString(); }
-  QString path(const std::string& relative) const {
-    return QString::fromStdString((root() / relative).string());
-  }
+  QString path(const std::string& relative) const { return QString::fromStdString((root() / relative).string()); }
   void write(const std::string& relative, const std::string& text) {
     fs::create_directories((root() / relative).parent_path());
     std::ofstream(root() / relative, std::ios::binary) << text;
@@ -51,8 +49,7 @@ class TestAppProblems : public QObject {
 
  private slots:
   void initTestCase() {
-    QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"),
-                                    (root() / "tank-cubes").string()));
+    QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"), (root() / "tank-cubes").string()));
     auto written = samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root());
     QVERIFY_OK(written);
     QString error;
@@ -66,41 +63,33 @@ class TestAppProblems : public QObject {
     const std::string rig = R"("rig": {"backend": "gnm", "pack": "sample-face.aosrig"})";
     // The four scene.json fields of issue 12 that once aborted the viewer.
     bundle("world-scale", R"({"world_scale": "big", )" + rig + "}");
-    QTest::newRow("world_scale string")
-        << path("world-scale") << "scene.json: /world_scale: expected a number, got a string";
+    QTest::newRow("world_scale string") << path("world-scale")
+                                        << "scene.json: /world_scale: expected a number, got a string";
     bundle("world-offset", R"({"world_offset": [1], )" + rig + "}");
-    QTest::newRow("world_offset short")
-        << path("world-offset")
-        << "scene.json: /world_offset: expected an array of 3 numbers, got 1";
+    QTest::newRow("world_offset short") << path("world-offset")
+                                        << "scene.json: /world_offset: expected an array of 3 numbers, got 1";
     bundle("rig-range", R"({"rig_range": [1], )" + rig + "}");
-    QTest::newRow("rig_range short")
-        << path("rig-range") << "scene.json: /rig_range: expected an array of 2 numbers, got 1";
+    QTest::newRow("rig_range short") << path("rig-range")
+                                     << "scene.json: /rig_range: expected an array of 2 numbers, got 1";
     bundle("rig-pack", R"({"rig": {"backend": "gnm", "pack": 7}})");
-    QTest::newRow("rig.pack number")
-        << path("rig-pack") << "scene.json: /rig/pack: expected a string, got a number";
+    QTest::newRow("rig.pack number") << path("rig-pack") << "scene.json: /rig/pack: expected a string, got a number";
     bundle("escaping-pack", R"({"rig": {"backend": "gnm", "pack": "../sample-face.aosrig"}})");
     QTest::newRow("pack outside the bundle")
-        << path("escaping-pack")
-        << "/rig/pack: file name: '../sample-face.aosrig' escapes the bundle folder";
-    bundle(
-        "branch-shape",
-        R"({"branches": {"head": {"mesh_json": "mesh_head.json", "mesh_bin": "mesh_head.bin"}}, )" +
-            rig + "}");
+        << path("escaping-pack") << "/rig/pack: file name: '../sample-face.aosrig' escapes the bundle folder";
+    bundle("branch-shape",
+           R"({"branches": {"head": {"mesh_json": "mesh_head.json", "mesh_bin": "mesh_head.bin"}}, )" + rig + "}");
     write("branch-shape/mesh_head.bin", std::string(48, '\0'));
     write(
         "branch-shape/mesh_head.json",
         R"({"num_vertices": 4, "buffers": [{"name": "neutral_vertices", "dtype": "f32", "shape": [4294967296, 4294967296, 3], "offset": 0, "byte_length": 48}]})");
-    QTest::newRow("branch mesh shape")
-        << path("branch-shape") << "mesh_head.json: /buffers/0/shape/0: ";
+    QTest::newRow("branch mesh shape") << path("branch-shape") << "mesh_head.json: /buffers/0/shape/0: ";
     // A pack whose header says gazeDim -4 (once read past the heap at rest).
     auto parts = samples::bakeAosRigParts(samples::syntheticGnmHead(64, 6, 1));
     QVERIFY(parts);
     parts->header["headExt"]["gazeDim"] = -4;
     parts->header["headExt"]["dim"] = 2;
-    QVERIFY(core::writeFileAtomically(root() / "gaze.aosrig",
-                                      *core::packAosRig(parts->header, parts->blobs)));
-    QTest::newRow("negative gazeDim")
-        << path("gaze.aosrig") << "gaze.aosrig: /headExt/gazeDim: -4 is outside [0, 4]";
+    QVERIFY(core::writeFileAtomically(root() / "gaze.aosrig", *core::packAosRig(parts->header, parts->blobs)));
+    QTest::newRow("negative gazeDim") << path("gaze.aosrig") << "gaze.aosrig: /headExt/gazeDim: -4 is outside [0, 4]";
     write("text.ply",
           "ply\nformat binary_little_endian 1.0\nelement vertex 1000000\nproperty float "
           "x\nend_header\n");
@@ -108,13 +97,12 @@ class TestAppProblems : public QObject {
     write(
         "rig/rig.json",
         R"({"parts": [{"name": "hull"}], "joints": [{"name": "j", "part": "hull", "kind": "rotation", "axis": "x", "min": "low", "max": 1, "drive": "caller"}]})");
-    QTest::newRow("rig.json joint min")
-        << path("rig/rig.json") << "rig.json: /joints/0/min: expected a number, got a string";
-    write(
-        "record/run.json",
-        R"({"voxel": {"rig": {"parts": [{"name": "hull"}]}, "parts": {"hull": "meshes/hull.glb"}}})");
-    QTest::newRow("run record parts")
-        << path("record/run.json") << "run.json: /voxel/parts: expected an array, got an object";
+    QTest::newRow("rig.json joint min") << path("rig/rig.json")
+                                        << "rig.json: /joints/0/min: expected a number, got a string";
+    write("record/run.json",
+          R"({"voxel": {"rig": {"parts": [{"name": "hull"}]}, "parts": {"hull": "meshes/hull.glb"}}})");
+    QTest::newRow("run record parts") << path("record/run.json")
+                                      << "run.json: /voxel/parts: expected an array, got an object";
     write(
         "shape.gltf",
         R"({"asset": {"version": "2.0"}, "buffers": [{"uri": "/etc/passwd", "byteLength": 12}],)"
@@ -138,16 +126,11 @@ class TestAppProblems : public QObject {
     auto* problems = m_app->problemList();
     QVERIFY(problems->count() >= 1);
     QVERIFY(problems->data(problems->index(0), app::ProblemListModel::FailedLoadRole).toBool());
-    QCOMPARE(problems->data(problems->index(0), app::ProblemListModel::SeverityRole).toString(),
-             QString("error"));
+    QCOMPARE(problems->data(problems->index(0), app::ProblemListModel::SeverityRole).toString(), QString("error"));
     QVERIFY2(
         file.endsWith(
-            QFileInfo(
-                problems->data(problems->index(0), app::ProblemListModel::FileRole).toString())
-                .fileName()) ||
-            problems->data(problems->index(0), app::ProblemListModel::FileRole)
-                .toString()
-                .startsWith(file),
+            QFileInfo(problems->data(problems->index(0), app::ProblemListModel::FileRole).toString()).fileName()) ||
+            problems->data(problems->index(0), app::ProblemListModel::FileRole).toString().startsWith(file),
         qPrintable(problems->data(problems->index(0), app::ProblemListModel::FileRole).toString()));
     // Still drawn: the tank is on screen as before (the banner covers the top).
     const QImage after = m_ui.settledGrab();
@@ -169,10 +152,8 @@ class TestAppProblems : public QObject {
     for (const auto& [key, value] : table.items()) {
       const std::string target = key.substr(0, key.find('/'));
       const auto* t = fuzz::findTarget(target);
-      if (!t || !t->stage)
-        continue;  // not a document the viewer opens (controls, ORL outputs, ...)
-      QTest::newRow(key.c_str()) << QString::fromStdString(target)
-                                 << QString::fromStdString((cases / key).string())
+      if (!t || !t->stage) continue;  // not a document the viewer opens (controls, ORL outputs, ...)
+      QTest::newRow(key.c_str()) << QString::fromStdString(target) << QString::fromStdString((cases / key).string())
                                  << value["loads"].get<bool>()
                                  << QString::fromStdString(value.value("message", std::string()));
     }
@@ -214,21 +195,15 @@ class TestAppProblems : public QObject {
                               {"max", 1},
                               {"drive", "caller"}});
     std::ofstream(run / "rig.json") << spec.dump();
-    QVERIFY2(m_ui.openAndWait(QString::fromStdString(run.string())),
-             qPrintable(m_app->lastError()));
+    QVERIFY2(m_ui.openAndWait(QString::fromStdString(run.string())), qPrintable(m_app->lastError()));
     auto* problems = m_app->problemList();
     QCOMPARE(problems->count(), 2);
     QCOMPARE(problems->errorCount(), 1);
     // Errors first: the turret's mesh, then the joint.
-    QCOMPARE(problems->data(problems->index(0), app::ProblemListModel::PartRole).toString(),
-             QString("turret"));
-    QCOMPARE(problems->data(problems->index(0), app::ProblemListModel::PointerRole).toString(),
-             QString("/parts/1"));
-    QVERIFY(problems->data(problems->index(0), app::ProblemListModel::MessageRole)
-                .toString()
-                .contains("turret.glb"));
-    QCOMPARE(problems->data(problems->index(1), app::ProblemListModel::JointRole).toString(),
-             QString("antenna_yaw"));
+    QCOMPARE(problems->data(problems->index(0), app::ProblemListModel::PartRole).toString(), QString("turret"));
+    QCOMPARE(problems->data(problems->index(0), app::ProblemListModel::PointerRole).toString(), QString("/parts/1"));
+    QVERIFY(problems->data(problems->index(0), app::ProblemListModel::MessageRole).toString().contains("turret.glb"));
+    QCOMPARE(problems->data(problems->index(1), app::ProblemListModel::JointRole).toString(), QString("antenna_yaw"));
     QCOMPARE(problems->data(problems->index(1), app::ProblemListModel::PointerRole).toString(),
              QString("/joints/4/part"));
     // The panel shows both rows; clicking the first selects the turret.
@@ -241,8 +216,7 @@ class TestAppProblems : public QObject {
     // The second selects the joint, outlined in the Joints panel.
     m_ui.click(m_ui.find("problem_1"));
     QTRY_COMPARE(m_app->selectedJoint(), QString("antenna_yaw"));
-    QTRY_VERIFY(m_ui.find("joint_antenna_yaw") &&
-                m_ui.find("joint_antenna_yaw")->property("selected").toBool());
+    QTRY_VERIFY(m_ui.find("joint_antenna_yaw") && m_ui.find("joint_antenna_yaw")->property("selected").toBool());
     QVERIFY(!m_ui.find("joint_turret_yaw")->property("selected").toBool());
     // The status bar counts them.
     QVERIFY(m_ui.find("statusErrors")->property("text").toString().startsWith("1 "));

@@ -35,9 +35,7 @@ class TestAppViewer : public QObject {
   QQuickWindow* m_window = nullptr;
   QQuickItem* m_viewport = nullptr;
 
-  void openAndWait(const QString& path) {
-    QVERIFY2(m_ui.openAndWait(path), qPrintable(m_controller->lastError()));
-  }
+  void openAndWait(const QString& path) { QVERIFY2(m_ui.openAndWait(path), qPrintable(m_controller->lastError())); }
   QImage settledGrab() { return m_ui.settledGrab(); }
   QRect viewportRect() const { return m_ui.viewportRect(); }
   QQuickItem* find(const QString& name) { return m_ui.find(name); }
@@ -45,8 +43,7 @@ class TestAppViewer : public QObject {
  private slots:
   void initTestCase() {
     for (const char* name : {"tank-cubes", "walker-cubes"})
-      QVERIFY(samples::writeSampleRun(*samples::makeSampleRun(name),
-                                      m_dir.filePath(name).toStdString()));
+      QVERIFY(samples::writeSampleRun(*samples::makeSampleRun(name), m_dir.filePath(name).toStdString()));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_controller = m_ui.controller.get();
@@ -65,8 +62,8 @@ class TestAppViewer : public QObject {
     m_ui.dragSlider(slider, 0.8);
     // The drag ends near 80% of [-pi, pi] (0.6 pi; where exactly depends on the
     // style's handle geometry); the controller holds what the slider shows.
-    QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") -
-                         slider->property("value").toDouble()) < riglens::core::tolerance::kDouble);
+    QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") - slider->property("value").toDouble()) <
+                riglens::core::tolerance::kDouble);
     QVERIFY2(std::abs(m_controller->jointValue("turret_yaw") - 0.6 * M_PI) < 0.3,
              qPrintable(QString::number(m_controller->jointValue("turret_yaw"))));
     const double yaw = m_controller->jointValue("turret_yaw");
@@ -76,11 +73,9 @@ class TestAppViewer : public QObject {
             riglens::core::tolerance::kPoseMatrix);
     const QImage after = settledGrab();
     after.save(test::outputPath("viewer_slider.png"));
-    QVERIFY2(test::differingPixels(before, after, viewportRect()) > 500,
-             "the viewport did not change");
+    QVERIFY2(test::differingPixels(before, after, viewportRect()) > 500, "the viewport did not change");
     // Reset all puts it back.
-    QTest::mouseClick(m_window, Qt::LeftButton, {},
-                      test::centreOf(find("resetAllJoints")).toPoint());
+    QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(find("resetAllJoints")).toPoint());
     QTRY_COMPARE(m_controller->jointValue("turret_yaw"), 0.0);
   }
 
@@ -110,8 +105,8 @@ class TestAppViewer : public QObject {
     m_controller->document()->controller().setClockMs(t);
     QCOMPARE(m_controller->playback()->playTimeMs(), t);
     QProcess cli;
-    cli.start(QStringLiteral(RIGLENS_CLI_EXE), {"pose", m_dir.filePath("walker-cubes"), "--play",
-                                                "walk", "--time-ms", "333", "--json"});
+    cli.start(QStringLiteral(RIGLENS_CLI_EXE),
+              {"pose", m_dir.filePath("walker-cubes"), "--play", "walk", "--time-ms", "333", "--json"});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 0);
     const auto doc = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
@@ -151,8 +146,7 @@ class TestAppViewer : public QObject {
   }
 
   void aMalformedRunShowsTheErrorAndKeepsTheModel() {
-    std::ofstream(m_dir.filePath("broken.json").toStdString())
-        << R"({"parts": [{"name": "a"}, {"name": "a"}]})";
+    std::ofstream(m_dir.filePath("broken.json").toStdString()) << R"({"parts": [{"name": "a"}, {"name": "a"}]})";
     m_controller->playback()->setAutoPlayMuted(true);  // a still model, so two grabs compare
     const QImage before = settledGrab();
     m_controller->open(m_dir.filePath("broken.json"));
@@ -160,8 +154,7 @@ class TestAppViewer : public QObject {
     auto* banner = find("errorBanner");
     QTRY_VERIFY(banner->isVisible());
     const QString text = find("errorText")->property("text").toString();
-    QVERIFY2(text.contains("broken.json: /parts/1/name: duplicate part name 'a'"),
-             qPrintable(text));
+    QVERIFY2(text.contains("broken.json: /parts/1/name: duplicate part name 'a'"), qPrintable(text));
     QCOMPARE(m_controller->documentTitle(), QString("walker-cubes"));
     const QImage after = settledGrab();
     // The walker is still drawn (below the banner, which covers the top).

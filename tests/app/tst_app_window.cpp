@@ -41,15 +41,14 @@ class TestAppWindow : public QObject {
   void usesTheRequestedQRhiBackend() {
     // Not the software renderer: the viewport draws through Quick's QRhi, on
     // the backend this run asked for (the test is registered for both).
-    const auto expected = qEnvironmentVariable("QSG_RHI_BACKEND") == "opengl"
-                              ? QSGRendererInterface::OpenGL
-                              : QSGRendererInterface::Vulkan;
+    const auto expected = qEnvironmentVariable("QSG_RHI_BACKEND") == "opengl" ? QSGRendererInterface::OpenGL
+                                                                              : QSGRendererInterface::Vulkan;
     QCOMPARE(m_window->rendererInterface()->graphicsApi(), expected);
   }
 
   void hasTheFinalLayout() {
-    for (const char* name : {"leftPanel", "viewport", "rightPanel", "scenePanel", "jointsPanel",
-                             "animationPanel", "expressionPanel", "memoryPanel"}) {
+    for (const char* name : {"leftPanel", "viewport", "rightPanel", "scenePanel", "jointsPanel", "animationPanel",
+                             "expressionPanel", "memoryPanel"}) {
       auto* item = m_window->findChild<QQuickItem*>(QString::fromLatin1(name));
       QVERIFY2(item, name);
       QVERIFY2(item->width() > 0 && item->height() > 0, name);
@@ -86,9 +85,7 @@ class TestAppWindow : public QObject {
     QCOMPARE(texts, (QStringList{"&Open…", "&Export GLB…", "&Screenshot…", "&Quit"}));
     QVERIFY(m_window->findChild<QObject*>(QStringLiteral("recentMenu")));
     // Nothing to export before a rig is open.
-    QCOMPARE(
-        m_window->findChild<QObject*>(QStringLiteral("exportAction"))->property("enabled").toBool(),
-        false);
+    QCOMPARE(m_window->findChild<QObject*>(QStringLiteral("exportAction"))->property("enabled").toBool(), false);
   }
 
   void openingAMissingPathShowsTheErrorAndKeepsState() {
@@ -128,8 +125,7 @@ class TestAppWindow : public QObject {
     QVERIFY(m_controller->loading());
     QTRY_VERIFY_WITH_TIMEOUT(!m_controller->loading(), 20000);
     QVERIFY2(m_controller->hasDocument(), qPrintable(m_controller->lastError()));
-    QCOMPARE(m_controller->partNames(),
-             (QStringList{"hull", "turret", "barrel", "muzzle", "radar"}));
+    QCOMPARE(m_controller->partNames(), (QStringList{"hull", "turret", "barrel", "muzzle", "radar"}));
     QVERIFY(m_controller->recentFiles().first().endsWith("tank"));
     auto* viewport = m_window->findChild<QQuickItem*>(QStringLiteral("viewport"));
     QTRY_VERIFY_WITH_TIMEOUT(viewport->property("framesRendered").toInt() > 0, 10000);
@@ -138,8 +134,8 @@ class TestAppWindow : public QObject {
     const QImage image = m_window->grabWindow();
     image.save(test::outputPath("app_tank.png"));
     // The model covers the middle of the viewport: not the background colour.
-    const QPointF centre = viewport->mapToScene({viewport->width() / 2, viewport->height() / 2}) *
-                           m_window->devicePixelRatio();
+    const QPointF centre =
+        viewport->mapToScene({viewport->width() / 2, viewport->height() / 2}) * m_window->devicePixelRatio();
     QVERIFY(QColor(image.pixel(centre.toPoint())).name() != QStringLiteral("#20262e"));
     // Tint modes switch at runtime: the part tint changes the pixels.
     viewport->setProperty("tint", "part");
@@ -164,8 +160,7 @@ class TestAppWindow : public QObject {
     QVERIFY(m_controller->exporter()->saveScreenshot(m_window, path));
     QImage saved(path);
     QVERIFY(!saved.isNull());
-    QVERIFY(!m_controller->exporter()->saveScreenshot(m_window,
-                                                      QStringLiteral("/nonexistent/dir/x.png")));
+    QVERIFY(!m_controller->exporter()->saveScreenshot(m_window, QStringLiteral("/nonexistent/dir/x.png")));
     QVERIFY(m_controller->lastError().contains("/nonexistent/dir/x.png"));
     m_controller->clearError();
   }

@@ -39,11 +39,9 @@ class ViewerHarness {
     window = app::createMainWindow(*engine, *controller, error);
     if (!window) return false;
     window->resize(1280, 800);
-    if (!QTest::qWaitForWindowExposed(window))
-      return *error = "the window was never exposed", false;
+    if (!QTest::qWaitForWindowExposed(window)) return *error = "the window was never exposed", false;
     window->requestActivate();  // window shortcuts need the active window
-    if (!QTest::qWaitForWindowActive(window))
-      return *error = "the window never became active", false;
+    if (!QTest::qWaitForWindowActive(window)) return *error = "the window never became active", false;
     viewport = find("viewport");
     return viewport != nullptr || (*error = "no viewport item", false);
   }
@@ -68,8 +66,7 @@ class ViewerHarness {
     const int frames = viewport->property("framesRendered").toInt();
     window->update();
     QDeadlineTimer deadline(10000);
-    while (viewport->property("framesRendered").toInt() < frames + count && !deadline.hasExpired())
-      QTest::qWait(10);
+    while (viewport->property("framesRendered").toInt() < frames + count && !deadline.hasExpired()) QTest::qWait(10);
   }
 
   // A grab after at least one more engine frame.
@@ -80,8 +77,7 @@ class ViewerHarness {
 
   QRect viewportRect() const {
     const qreal dpr = window->devicePixelRatio();
-    return QRectF(viewport->mapToScene(QPointF(0, 0)) * dpr, viewport->size() * dpr)
-        .toAlignedRect();
+    return QRectF(viewport->mapToScene(QPointF(0, 0)) * dpr, viewport->size() * dpr).toAlignedRect();
   }
 
   // By objectName through the visual tree: view delegates have no QObject
@@ -100,17 +96,13 @@ class ViewerHarness {
     const QPointF start = centreOf(handle);
     const double left = slider->property("leftPadding").toDouble();
     const double available = slider->property("availableWidth").toDouble();
-    const QPointF end =
-        slider->mapToScene(QPointF(left + fraction * available, slider->height() / 2));
+    const QPointF end = slider->mapToScene(QPointF(left + fraction * available, slider->height() / 2));
     QTest::mousePress(window, Qt::LeftButton, {}, start.toPoint());
-    for (int i = 1; i <= 10; ++i)
-      QTest::mouseMove(window, (start + (end - start) * (i / 10.0)).toPoint(), 10);
+    for (int i = 1; i <= 10; ++i) QTest::mouseMove(window, (start + (end - start) * (i / 10.0)).toPoint(), 10);
     QTest::mouseRelease(window, Qt::LeftButton, {}, end.toPoint());
   }
 
-  void click(QQuickItem* item) {
-    QTest::mouseClick(window, Qt::LeftButton, {}, centreOf(item).toPoint());
-  }
+  void click(QQuickItem* item) { QTest::mouseClick(window, Qt::LeftButton, {}, centreOf(item).toPoint()); }
 
   std::unique_ptr<app::AppController> controller;
   std::unique_ptr<QQmlApplicationEngine> engine;

@@ -28,8 +28,7 @@ json tableJson(const char* relative) {
 
 HeadExtLayout fullLayout() {
   HeadExtLayout l;
-  l.regions = {
-      {"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
+  l.regions = {{"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}};
   return l;
 }
 
@@ -57,8 +56,7 @@ class TestCharacterMaps : public QObject {
       std::array<double, 188> expected{};
       for (const auto& e : table["linear"]) {
         double sum = 0;
-        for (const auto& t : e["terms"])
-          sum += t["gain"].get<double>() * a[t["arkit"].get<std::size_t>()];
+        for (const auto& t : e["terms"]) sum += t["gain"].get<double>() * a[t["arkit"].get<std::size_t>()];
         expected[e["out"].get<std::size_t>()] = sum;
       }
       const double j = a[17], c = a[18];
@@ -106,8 +104,8 @@ class TestCharacterMaps : public QObject {
     QCOMPARE(out[2], 4.0f);
     // Gaze: (EyeLookDownLeft - EyeLookUpLeft) * 20 degrees.
     std::fill(a.begin(), a.end(), 0.0f);
-    a[std::size_t(std::find(arkitNames().begin(), arkitNames().end(), "EyeLookDownLeft") -
-                  arkitNames().begin())] = 1.0f;
+    a[std::size_t(std::find(arkitNames().begin(), arkitNames().end(), "EyeLookDownLeft") - arkitNames().begin())] =
+        1.0f;
     map.apply(a, out);
     QVERIFY(std::abs(out[383] - float(kGazeFullScale)) < riglens::core::tolerance::kFloatUnit);
     // A truncated pack: terms past a region's end are dropped and reported.
@@ -127,8 +125,7 @@ class TestCharacterMaps : public QObject {
     QCOMPARE(bare.segments[2].start, 200);
     auto refused = toRigVector(bare, ExpressionKind::Arkit52, std::vector<float>(52, 0.1f));
     QVERIFY(!refused);
-    QVERIFY(
-        QString::fromStdString(refused.error().message).startsWith("refused: an ARKit-52 frame"));
+    QVERIFY(QString::fromStdString(refused.error().message).startsWith("refused: an ARKit-52 frame"));
     const ExpressionSpace mapped = gnmExpressionSpace(layout, true);
     auto ok = toRigVector(mapped, ExpressionKind::Arkit52, std::vector<float>(52, 0.0f));
     QVERIFY(ok);
@@ -229,8 +226,7 @@ class TestCharacterMaps : public QObject {
 
     const FitTransform fit = fitVertsTransform(std::vector<float>{0, 0, 0, 0, 2, 0, 1, 1, 1});
     QVERIFY(std::abs(fit.scale - 0.175f) < riglens::core::tolerance::kFloatUnit);
-    QVERIFY(std::abs(fit.rows[7] - (-0.175f)) <
-            riglens::core::tolerance::kFloatUnit);  // y: -scale * centre.y
+    QVERIFY(std::abs(fit.rows[7] - (-0.175f)) < riglens::core::tolerance::kFloatUnit);  // y: -scale * centre.y
   }
 };
 

@@ -77,37 +77,30 @@ class TestCharacterSample : public QObject {
       for (int k = 0; k < 3; ++k) {
         double x = p.neutral[v * 3 + std::size_t(k)];
         for (std::size_t c = 0; c < E; ++c)
-          x += double(controls[c]) * p.basisScale[c] *
-               halfValue(p.basisHalf[(v * E + c) * 3 + std::size_t(k)]);
+          x += double(controls[c]) * p.basisScale[c] * halfValue(p.basisHalf[(v * E + c) * 3 + std::size_t(k)]);
         ref[v * 3 + std::size_t(k)] = x;
       }
     for (int e = 0; e < 2; ++e) {
-      const double pitch = controls[E + std::size_t(2 * e)],
-                   yaw = controls[E + std::size_t(2 * e + 1)];
+      const double pitch = controls[E + std::size_t(2 * e)], yaw = controls[E + std::size_t(2 * e + 1)];
       // R = Rx(pitch) * Ry(yaw), written out.
-      const double cp = std::cos(pitch), sp = std::sin(pitch), cy = std::cos(yaw),
-                   sy = std::sin(yaw);
+      const double cp = std::cos(pitch), sp = std::sin(pitch), cy = std::cos(yaw), sy = std::sin(yaw);
       const double R[3][3] = {{cy, 0, sy}, {sp * sy, cp, -sp * cy}, {-cp * sy, sp, cp * cy}};
       for (std::size_t v = 0; v < V; ++v) {
         const double w = p.eyeWeights[std::size_t(e) * V + v];
         if (w == 0) continue;
         double d[3];
-        for (int k = 0; k < 3; ++k)
-          d[k] = ref[v * 3 + std::size_t(k)] - p.eyePositions[std::size_t(e * 3 + k)];
+        for (int k = 0; k < 3; ++k) d[k] = ref[v * 3 + std::size_t(k)] - p.eyePositions[std::size_t(e * 3 + k)];
         for (int r = 0; r < 3; ++r)
-          ref[v * 3 + std::size_t(r)] +=
-              w * (R[r][0] * d[0] + R[r][1] * d[1] + R[r][2] * d[2] - d[r]);
+          ref[v * 3 + std::size_t(r)] += w * (R[r][0] * d[0] + R[r][1] * d[1] + R[r][2] * d[2] - d[r]);
       }
     }
     double worst = 0;
-    for (std::size_t i = 0; i < V * 3; ++i)
-      worst = std::max(worst, std::abs((*engine)[i] - ref[i]));
+    for (std::size_t i = 0; i < V * 3; ++i) worst = std::max(worst, std::abs((*engine)[i] - ref[i]));
     // float accumulation over 53 terms of ~1e-2 m: ~1e-8 m; 1e-6 m (a micron) leaves margin.
     QVERIFY2(worst < riglens::core::tolerance::kFloatUnit, qPrintable(QString::number(worst)));
     // Some vertices did move, and the eyes' neighbourhoods rotated.
     double moved = 0;
-    for (std::size_t i = 0; i < V * 3; ++i)
-      moved = std::max(moved, std::abs(ref[i] - p.neutral[i]));
+    for (std::size_t i = 0; i < V * 3; ++i) moved = std::max(moved, std::abs(ref[i] - p.neutral[i]));
     QVERIFY(moved > riglens::core::tolerance::kMoved);
   }
 
@@ -123,12 +116,10 @@ class TestCharacterSample : public QObject {
       if (p.neutral[v * 3 + 1] > p.neutral[top * 3 + 1]) top = v;
       if (p.skinWeight[v * 4 + 1] > p.skinWeight[bottom * 4 + 1]) bottom = v;
     }
-    QVERIFY(std::abs((*posed)[top * 3 + 1] - p.neutral[top * 3 + 1]) <
-            riglens::core::tolerance::kFloatUnit);
-    QVERIFY(glm::length(glm::dvec3((*posed)[bottom * 3], (*posed)[bottom * 3 + 1],
-                                   (*posed)[bottom * 3 + 2]) -
-                        glm::dvec3(p.neutral[bottom * 3], p.neutral[bottom * 3 + 1],
-                                   p.neutral[bottom * 3 + 2])) > riglens::core::tolerance::kMoved);
+    QVERIFY(std::abs((*posed)[top * 3 + 1] - p.neutral[top * 3 + 1]) < riglens::core::tolerance::kFloatUnit);
+    QVERIFY(glm::length(glm::dvec3((*posed)[bottom * 3], (*posed)[bottom * 3 + 1], (*posed)[bottom * 3 + 2]) -
+                        glm::dvec3(p.neutral[bottom * 3], p.neutral[bottom * 3 + 1], p.neutral[bottom * 3 + 2])) >
+            riglens::core::tolerance::kMoved);
   }
 
   void loadsTheSampleBundle() {
@@ -163,8 +154,7 @@ class TestCharacterSample : public QObject {
     const auto jaw = std::find(arkitNames().begin(), arkitNames().end(), "JawOpen");
     QVERIFY(jaw != arkitNames().end());
     arkit[std::size_t(jaw - arkitNames().begin())] = 1.0f;
-    auto rig =
-        toRigVector(bundle->expression, ExpressionKind::Arkit52, arkit, &bundle->gnmPack->headExt);
+    auto rig = toRigVector(bundle->expression, ExpressionKind::Arkit52, arkit, &bundle->gnmPack->headExt);
     QVERIFY_OK(rig);
     QCOMPARE(rig->size(), std::size_t(57));
     QVERIFY(std::any_of(rig->begin() + 20, rig->begin() + 40,
@@ -197,11 +187,7 @@ class TestCharacterSample : public QObject {
         {"num_vertices", 3},
         {"num_faces", 1},
         {"buffers",
-         {{{"name", "faces"},
-           {"dtype", "u32"},
-           {"shape", {1, 3}},
-           {"offset", 0},
-           {"byte_length", 12}},
+         {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {1, 3}}, {"offset", 0}, {"byte_length", 12}},
           {{"name", "neutral_vertices"},
            {"dtype", "f32"},
            {"shape", {3, 3}},
@@ -228,19 +214,15 @@ class TestCharacterSample : public QObject {
     for (const auto& f : bundle->files) eager += f.eager && f.present ? f.bytes : 0;
     QCOMPARE(bundle->residentBytes, eager);
     // A branch mesh whose faces point past its vertices is refused.
-    std::ofstream(dir / "mesh_head.json") << json{
-        {"num_vertices", 2},
-        {"num_faces", 1},
-        {"buffers",
-         {{{"name", "faces"},
-           {"dtype", "u32"},
-           {"shape", {1, 3}},
-           {"offset", 0},
-           {"byte_length", 12}}}}}.dump();
+    std::ofstream(dir / "mesh_head.json")
+        << json{{"num_vertices", 2},
+                {"num_faces", 1},
+                {"buffers",
+                 {{{"name", "faces"}, {"dtype", "u32"}, {"shape", {1, 3}}, {"offset", 0}, {"byte_length", 12}}}}}
+               .dump();
     auto bad = loadBundle(dir);
     QVERIFY(!bad);
-    QVERIFY(QString::fromStdString(bad.error().message)
-                .contains("faces name vertex 2 past num_vertices"));
+    QVERIFY(QString::fromStdString(bad.error().message).contains("faces name vertex 2 past num_vertices"));
     QVERIFY(!loadBundle(fs::path(m_dir.path().toStdString()) / "nowhere"));
   }
 
@@ -289,21 +271,18 @@ class TestCharacterSample : public QObject {
     QVERIFY(writeFileAtomically(root / "half.aosrig", bytes));
     auto half = loadCharacterScene(root / "half.aosrig");
     QVERIFY(!half);
-    QVERIFY2(QString::fromStdString(half.error().message).contains("half.aosrig"),
-             half.error().message.c_str());
+    QVERIFY2(QString::fromStdString(half.error().message).contains("half.aosrig"), half.error().message.c_str());
     GnmBake i8 = syntheticGnmHead(200, 8, 1);
     i8.basisAsI8 = true;
     QVERIFY(writeFileAtomically(root / "i8.aosrig", *bakeAosRig(i8)));
     auto quantised = loadCharacterScene(root / "i8.aosrig");
     QVERIFY(!quantised);
-    QVERIFY2(QString::fromStdString(quantised.error().message)
-                 .contains("i8.aosrig: the pack stores its basis as i8"),
+    QVERIFY2(QString::fromStdString(quantised.error().message).contains("i8.aosrig: the pack stores its basis as i8"),
              quantised.error().message.c_str());
     std::ofstream(root / "text.ply") << "not a ply";
     auto text = loadCharacterScene(root / "text.ply");
     QVERIFY(!text);
-    QVERIFY2(QString::fromStdString(text.error().message).contains("text.ply"),
-             text.error().message.c_str());
+    QVERIFY2(QString::fromStdString(text.error().message).contains("text.ply"), text.error().message.c_str());
   }
 };
 

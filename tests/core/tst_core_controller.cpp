@@ -87,13 +87,11 @@ class TestController : public QObject {
     QVERIFY(std::abs(c.jointValues()[1] - -3.0) < riglens::core::tolerance::kDouble);
     QVERIFY(std::abs(c.jointValues()[0] - 0.5) <
             riglens::core::tolerance::kDouble);  // the clip overlays the caller joint it drives
-    QVERIFY(std::abs(c.jointValues()[2] - 0.4) <
-            riglens::core::tolerance::kDouble);  // autoPlay still runs underneath
+    QVERIFY(std::abs(c.jointValues()[2] - 0.4) < riglens::core::tolerance::kDouble);  // autoPlay still runs underneath
     QVERIFY(!c.finished());
     c.update(1.0);  // past the end of a one-shot
     QVERIFY(c.finished());
-    QVERIFY(std::abs(c.jointValues()[1] - -1.0) <
-            riglens::core::tolerance::kDouble);  // holds the last frame
+    QVERIFY(std::abs(c.jointValues()[1] - -1.0) < riglens::core::tolerance::kDouble);  // holds the last frame
     QCOMPARE(c.playableTimeMs(), 400.0);
     QVERIFY(c.play(std::nullopt));
     QVERIFY(!c.playing());
@@ -110,9 +108,8 @@ class TestController : public QObject {
     QVERIFY(std::abs(c.jointValues()[1] - -3.0) < riglens::core::tolerance::kDouble);
     c.setPaused(true);
     c.update(0.05);
-    QCOMPARE(c.playableTimeMs(), 100.0);  // frozen
-    QVERIFY(std::abs(c.clockMs() - 200.0) <
-            riglens::core::tolerance::kDouble);  // the autoPlay clock runs on
+    QCOMPARE(c.playableTimeMs(), 100.0);                                         // frozen
+    QVERIFY(std::abs(c.clockMs() - 200.0) < riglens::core::tolerance::kDouble);  // the autoPlay clock runs on
     c.setPaused(false);
     c.setLoopOverride(true);  // loop the one-shot: 100 + 400 -> 500 wraps to 100
     c.update(0.2);
@@ -169,15 +166,13 @@ class TestController : public QObject {
                                         glm::mat4(rotY(3.14159265358979 / 2))};
     const std::vector<int> boneParts{0, 1};
     const auto bones = boneMatrices(skin, boneParts, worlds);
-    QVERIFY(maxAbsDiff(bones[1], rotY(3.14159265358979 / 2) * trans(0, -1, 0)) <
-            riglens::core::tolerance::kFloatUnit);
+    QVERIFY(maxAbsDiff(bones[1], rotY(3.14159265358979 / 2) * trans(0, -1, 0)) < riglens::core::tolerance::kFloatUnit);
     const PartMesh posed = skinMesh(rest, skin, bones);
     // v0: + (0,0,5). v1: turn (0,-1,1) about y by 90 deg -> (1,-1,0).
     // v2: half of (0,0,7) and half of R(0,-1,2) = (2,-1,0) -> (1,-0.5,3.5).
     const std::vector<float> expected{1, 0, 5, 1, -1, 0, 1, -0.5f, 3.5f};
     for (std::size_t i = 0; i < expected.size(); ++i)
-      QVERIFY(std::abs(posed.positions[i] - expected[i]) <
-              riglens::core::tolerance::kFloatCoordinate);
+      QVERIFY(std::abs(posed.positions[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate);
     QVERIFY(std::abs(posed.normals[3] - 1.0f) <
             riglens::core::tolerance::kFloatCoordinate);  // (0,0,1) turned to (1,0,0)
     QCOMPARE(posed.indices, rest.indices);

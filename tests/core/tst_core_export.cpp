@@ -35,24 +35,20 @@ glm::dmat4 nodeLocal(const PlannedNode& n) {
 std::vector<glm::dmat4> nodeWorlds(const ExportPlan& plan, const std::vector<PlannedNode>& nodes) {
   std::vector<glm::dmat4> worlds(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i)
-    worlds[i] =
-        nodes[i].parent < 0 ? nodeLocal(nodes[i]) : worlds[nodes[i].parent] * nodeLocal(nodes[i]);
+    worlds[i] = nodes[i].parent < 0 ? nodeLocal(nodes[i]) : worlds[nodes[i].parent] * nodeLocal(nodes[i]);
   (void)plan;
   return worlds;
 }
 
-double worstVertexError(const LoadedRun& run, const ExportPlan& plan,
-                        const std::vector<glm::dmat4>& worlds, const std::vector<glm::mat4>& engine,
-                        double scale) {
+double worstVertexError(const LoadedRun& run, const ExportPlan& plan, const std::vector<glm::dmat4>& worlds,
+                        const std::vector<glm::mat4>& engine, double scale) {
   double worst = 0;
   for (std::size_t p = 0; p < run.meshes.size(); ++p)
     for (std::size_t v = 0; v < run.meshes[p].vertexCount(); ++v) {
       const auto& baked = plan.partMeshes[p].positions;
       const auto& src = run.meshes[p].positions;
-      const glm::dvec4 a = worlds[plan.partNode[p]] *
-                           glm::dvec4(baked[v * 3], baked[v * 3 + 1], baked[v * 3 + 2], 1);
-      const glm::dvec4 b =
-          glm::dmat4(engine[p]) * glm::dvec4(src[v * 3], src[v * 3 + 1], src[v * 3 + 2], 1);
+      const glm::dvec4 a = worlds[plan.partNode[p]] * glm::dvec4(baked[v * 3], baked[v * 3 + 1], baked[v * 3 + 2], 1);
+      const glm::dvec4 b = glm::dmat4(engine[p]) * glm::dvec4(src[v * 3], src[v * 3 + 1], src[v * 3 + 2], 1);
       worst = std::max(worst, glm::length(glm::dvec3(a) - glm::dvec3(b) * scale));
     }
   return worst;
@@ -92,8 +88,7 @@ class TestExport : public QObject {
     for (std::size_t i = 0; i < t.size(); ++i) line[i] = 0.01 * t[i];
     QCOMPARE(reduceLinearKeys(t, line, 1e-6, 1e9).size(), std::size_t(2));
     const auto capped = reduceLinearKeys(t, line, 1e-6, 1.5);
-    for (std::size_t k = 0; k + 1 < capped.size(); ++k)
-      QVERIFY(line[capped[k + 1]] - line[capped[k]] <= 1.5);
+    for (std::size_t k = 0; k + 1 < capped.size(); ++k) QVERIFY(line[capped[k + 1]] - line[capped[k]] <= 1.5);
   }
 
   void callerJointsDriveOneNodeEach() {
@@ -112,8 +107,7 @@ class TestExport : public QObject {
         const int j = run.rig.findJoint(entry["name"].get<std::string>());
         PlannedNode& node = nodes[plan.jointNode[j]];
         QCOMPARE(node.name, entry["node"].get<std::string>());
-        const glm::dvec3 axis(entry["axisVector"][0], entry["axisVector"][1],
-                              entry["axisVector"][2]);
+        const glm::dvec3 axis(entry["axisVector"][0], entry["axisVector"][1], entry["axisVector"][2]);
         const double delta = value - double(entry["rest"]);
         if (entry["kind"] == "rotation")
           node.rotation = node.rotation * glm::angleAxis(delta, axis);
@@ -123,8 +117,7 @@ class TestExport : public QObject {
       }
       QVERIFY(driven > 0);
       controller.setAutoPlayEnabled(false);
-      const double worst =
-          worstVertexError(run, plan, nodeWorlds(plan, nodes), controller.partWorlds(), 1.0);
+      const double worst = worstVertexError(run, plan, nodeWorlds(plan, nodes), controller.partWorlds(), 1.0);
       QVERIFY2(worst < riglens::core::tolerance::kPointVoxels,
                qPrintable(QString("%1: %2").arg(QString::fromStdString(name)).arg(worst)));
       // Default transforms alone reproduce the rest pose.
@@ -150,10 +143,8 @@ class TestExport : public QObject {
         if (ch.path == ChannelPath::Rotation && ch.interpolation == ChannelInterpolation::Linear) {
           // slerp takes the short way: consecutive keys must stay under pi apart.
           for (std::size_t k = 0; k + 1 < ch.times.size(); ++k) {
-            const glm::quat a(ch.values[k * 4 + 3], ch.values[k * 4], ch.values[k * 4 + 1],
-                              ch.values[k * 4 + 2]);
-            const glm::quat b(ch.values[k * 4 + 7], ch.values[k * 4 + 4], ch.values[k * 4 + 5],
-                              ch.values[k * 4 + 6]);
+            const glm::quat a(ch.values[k * 4 + 3], ch.values[k * 4], ch.values[k * 4 + 1], ch.values[k * 4 + 2]);
+            const glm::quat b(ch.values[k * 4 + 7], ch.values[k * 4 + 4], ch.values[k * 4 + 5], ch.values[k * 4 + 6]);
             QVERIFY(std::abs(glm::dot(a, b)) > std::cos(std::numbers::pi / 2 / 2 + 1e-3));
           }
         }
@@ -185,21 +176,19 @@ class TestExport : public QObject {
     const ExportPlan plan = planExport(run, half);
     RigController controller(run.rig);
     controller.setAutoPlayEnabled(false);
-    QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), controller.partWorlds(),
-                             0.5) < riglens::core::tolerance::kPointVoxels);
+    QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), controller.partWorlds(), 0.5) <
+            riglens::core::tolerance::kPointVoxels);
     for (const auto& entry : plan.interface["joints"]) {
       const int j = run.rig.findJoint(entry["name"].get<std::string>());
       QCOMPARE(double(entry["pivot"][1]), run.rig.joints()[j].pivot[1] * 0.5);
-      if (entry["kind"] == "rotation")
-        QCOMPARE(double(entry["max"]), run.rig.joints()[j].max);  // radians stay
+      if (entry["kind"] == "rotation") QCOMPARE(double(entry["max"]), run.rig.joints()[j].max);  // radians stay
     }
   }
 
   void nodeNamesStayUnique() {
     const fs::path dir = root() / "clash";
     fs::create_directories(dir / "meshes");
-    std::ofstream(dir / "rig.json")
-        << R"({"parts":[{"name":"arm"},{"name":"hand","parent":"arm"}],"joints":[
+    std::ofstream(dir / "rig.json") << R"({"parts":[{"name":"arm"},{"name":"hand","parent":"arm"}],"joints":[
       {"name":"hand","part":"hand","kind":"rotation","axis":"z","pivot":[1,0,0],"min":-1,"max":1,"rest":0,"drive":"caller"}]})";
     auto run = loadRun(dir);
     QVERIFY(run);

@@ -71,9 +71,8 @@ class TestFCurve : public QObject {
       Interp interp;
       double x1, y1, x2, y2;
     };
-    const Case cases[] = {{Interp::EaseIn, 0.42, 0, 1, 1},
-                          {Interp::EaseOut, 0, 0, 0.58, 1},
-                          {Interp::EaseInOut, 0.42, 0, 0.58, 1}};
+    const Case cases[] = {
+        {Interp::EaseIn, 0.42, 0, 1, 1}, {Interp::EaseOut, 0, 0, 0.58, 1}, {Interp::EaseInOut, 0.42, 0, 0.58, 1}};
     for (const Case& c : cases) {
       Keyframe a = k(100, 2, c.interp);
       a.outHandle = Handle{500, 500};  // presets ignore explicit handles
@@ -111,8 +110,7 @@ class TestFCurve : public QObject {
   void autoTangents() {
     // Out at the first key: no prev -> chord slope 1/100: P1 = (33.3, 0.333).
     // In at the middle key: slope (next - a) = (0 - 0) / 200 = 0: P2 = (66.7, 1).
-    const std::vector<Keyframe> keys{k(0, 0, Interp::Bezier), k(100, 1, Interp::Bezier),
-                                     k(200, 0, Interp::Bezier)};
+    const std::vector<Keyframe> keys{k(0, 0, Interp::Bezier), k(100, 1, Interp::Bezier), k(200, 0, Interp::Bezier)};
     QNEAR(sampleKeyframes(keys, 50, 0, false), 0.375 * (1.0 / 3) + 0.375 * 1 + 0.125 * 1);
     // Second segment: out slope (b - prev) = (0 - 0) / 200 = 0, in at the last key: chord -1/100.
     QNEAR(sampleKeyframes(keys, 150, 0, false), 0.125 * 1 + 0.375 * 1 + 0.375 * (1.0 / 3));
@@ -121,8 +119,7 @@ class TestFCurve : public QObject {
   void loopingAutoTangentsUseShiftedNeighbours() {
     // Keys (0,0) (500,1) (700,0.5), period 1000, looping.
     // Segment 0->500: prev = last shifted back (-300, 0.5): slope (1 - 0.5) / 800.
-    const std::vector<Keyframe> keys{k(0, 0, Interp::Bezier), k(500, 1, Interp::Bezier),
-                                     k(700, 0.5, Interp::Bezier)};
+    const std::vector<Keyframe> keys{k(0, 0, Interp::Bezier), k(500, 1, Interp::Bezier), k(700, 0.5, Interp::Bezier)};
     const double h = 500.0 / 3;
     const double out = 0.5 / 800, in = (0.5 - 0) / (700 - 0);
     const double expected = bezierAtX(0, 0, h, out * h, 500 - h, 1 - in * h, 500, 1, 250);
@@ -138,8 +135,7 @@ class TestFCurve : public QObject {
     // Wrap 700 -> synthetic (1000, first value 0), neighbours keys[n-2] = (500,1)
     // and keys[1] = (500,1) UNSHIFTED: out slope (0 - 1)/(1000 - 500),
     // in slope (1 - 0.5)/(500 - 700).
-    const std::vector<Keyframe> keys{k(0, 0, Interp::Bezier), k(500, 1, Interp::Bezier),
-                                     k(700, 0.5, Interp::Bezier)};
+    const std::vector<Keyframe> keys{k(0, 0, Interp::Bezier), k(500, 1, Interp::Bezier), k(700, 0.5, Interp::Bezier)};
     const double h = 300.0 / 3;
     const double out = (0 - 1) / 500.0, in = (1 - 0.5) / (500 - 700.0);
     QNEAR(sampleKeyframes(keys, 850, 1000, true),
@@ -152,8 +148,7 @@ class TestFCurve : public QObject {
     last.outHandle = Handle{100, 0};
     const std::vector<Keyframe> handled{k(0, 0), k(500, 1), last};
     const double inH = (1 - 0.5) / (500 - 700.0);
-    QNEAR(sampleKeyframes(handled, 900, 1000, true),
-          bezierAtX(700, 0.5, 800, 0.5, 900, -inH * 100, 1000, 0, 900));
+    QNEAR(sampleKeyframes(handled, 900, 1000, true), bezierAtX(700, 0.5, 800, 0.5, 900, -inH * 100, 1000, 0, 900));
   }
 
   void sampleAnimationGivesOneValuePerTrack() {

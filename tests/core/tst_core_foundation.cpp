@@ -78,8 +78,7 @@ class TestCoreFoundation : public QObject {
     QTemporaryDir dir;
     const fs::path path = dir.filePath("rig.json").toStdString();
     const std::string text = R"({"joints": [{"name": "turret_yaw", "min": -3.14159}]})";
-    QVERIFY(writeFileAtomically(path,
-                                {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}));
+    QVERIFY(writeFileAtomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()}));
     auto doc = readJsonFile(path);
     QVERIFY(doc.hasValue());
     QCOMPARE((*doc)["joints"][0]["min"].get<double>(), -3.14159);
@@ -98,8 +97,8 @@ class TestCoreFoundation : public QObject {
 
   void transformsPointsByColumnMajorMatrix() {
     // A quarter turn about +y then a translation: (1,0,0) -> (0,0,-1) + t.
-    const glm::mat4 m = glm::rotate(glm::translate(glm::mat4(1.0f), {10.0f, 20.0f, 30.0f}),
-                                    glm::radians(90.0f), glm::vec3(0, 1, 0));
+    const glm::mat4 m =
+        glm::rotate(glm::translate(glm::mat4(1.0f), {10.0f, 20.0f, 30.0f}), glm::radians(90.0f), glm::vec3(0, 1, 0));
     // Column-major: the translation sits in the fourth column.
     QCOMPARE(m[3][0], 10.0f);
     const std::array<glm::vec4, 2> in{glm::vec4(1, 0, 0, 1), glm::vec4(0, 0, 1, 0)};
@@ -119,8 +118,7 @@ class TestCoreFoundation : public QObject {
     tinygltf::Model model;
     tinygltf::TinyGLTF loader;
     std::string err, warn;
-    QVERIFY2(loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(),
-                                         static_cast<unsigned>(bytes.size())),
+    QVERIFY2(loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size())),
              err.c_str());
     QCOMPARE(model.meshes.size(), std::size_t(1));
     const auto& primitive = model.meshes[0].primitives.at(0);
@@ -135,8 +133,7 @@ class TestCoreFoundation : public QObject {
     // The colour bytes survive exactly.
     const auto& colors = model.accessors.at(primitive.attributes.at("COLOR_0"));
     const auto& view = model.bufferViews.at(colors.bufferView);
-    const float* stored =
-        reinterpret_cast<const float*>(model.buffers[0].data.data() + view.byteOffset);
+    const float* stored = reinterpret_cast<const float*>(model.buffers[0].data.data() + view.byteOffset);
     for (std::size_t i = 0; i < mesh.colors.size(); ++i) QCOMPARE(stored[i], mesh.colors[i]);
   }
 

@@ -35,12 +35,10 @@ class TestFuzzRegressions : public QObject {
     std::set<std::string> listed;
     for (const auto& [key, value] : table.items()) listed.insert(key);
     for (const auto& entry : fs::recursive_directory_iterator(kCases)) {
-      if (!entry.is_regular_file() || entry.path().filename() == "expected.json" ||
-          entry.path().extension() == ".md")
+      if (!entry.is_regular_file() || entry.path().filename() == "expected.json" || entry.path().extension() == ".md")
         continue;
       const std::string key = entry.path().lexically_relative(kCases).generic_string();
-      QVERIFY2(listed.count(key),
-               qPrintable(QString::fromStdString(key) + " has no entry in expected.json"));
+      QVERIFY2(listed.count(key), qPrintable(QString::fromStdString(key) + " has no entry in expected.json"));
       QVERIFY2(riglens::fuzz::findTarget(key.substr(0, key.find('/'))),
                qPrintable(QString::fromStdString(key) + ": no such fuzz target"));
     }

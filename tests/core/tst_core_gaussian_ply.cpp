@@ -37,10 +37,8 @@ class TestGaussianPly : public QObject {
       // a: diag(4, 1, 0.25); b: rotated, diag(1, 4, 0.25).
       const float ea[6] = {4, 0, 0, 1, 0, 0.25f}, eb[6] = {1, 0, 0, 4, 0, 0.25f};
       for (int k = 0; k < 6; ++k) {
-        QVERIFY(std::abs(cloud->covariance[std::size_t(k)] - ea[k]) <
-                riglens::core::tolerance::kFloatCoordinate);
-        QVERIFY(std::abs(cloud->covariance[6 + std::size_t(k)] - eb[k]) <
-                riglens::core::tolerance::kFloatCoordinate);
+        QVERIFY(std::abs(cloud->covariance[std::size_t(k)] - ea[k]) < riglens::core::tolerance::kFloatCoordinate);
+        QVERIFY(std::abs(cloud->covariance[6 + std::size_t(k)] - eb[k]) < riglens::core::tolerance::kFloatCoordinate);
       }
       QCOMPARE(cloud->color[0], packRgba(0.5f, 0.5f, 0.5f, 0.5f));
       QCOMPARE(cloud->color[1], packRgba(1.0f, 0.5f, 0.5f, 1.0f));
@@ -54,9 +52,8 @@ class TestGaussianPly : public QObject {
     const auto good = encodeGaussianPly(one);
     const QByteArray goodBytes(reinterpret_cast<const char*>(good.data()), int(good.size()));
     QTest::newRow("not ply") << QByteArray("hello") << "not a .ply file";
-    QTest::newRow("ascii")
-        << QByteArray("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n1\n")
-        << "format 'ascii' is not supported";
+    QTest::newRow("ascii") << QByteArray("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\nend_header\n1\n")
+                           << "format 'ascii' is not supported";
     QTest::newRow("missing property") << QByteArray(
                                              "ply\nformat binary_little_endian 1.0\nelement vertex "
                                              "1\nproperty float x\nend_header\n")
@@ -67,15 +64,13 @@ class TestGaussianPly : public QObject {
     bad.replace("property float f_dc_2\n", "property float f_dc_2\nproperty float f_rest_0\n");
     bad.append(QByteArray(4, 0));  // the extra property's data
     QTest::newRow("sh count") << bad << "1 f_rest properties match no SH degree";
-    QTest::newRow("no header end")
-        << QByteArray("ply\nformat binary_little_endian 1.0\n") << "no end_header";
+    QTest::newRow("no header end") << QByteArray("ply\nformat binary_little_endian 1.0\n") << "no end_header";
   }
   void refusals() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
-    auto cloud = parseGaussianPly(
-        {reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())},
-        "scene.ply");
+    auto cloud = parseGaussianPly({reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())},
+                                  "scene.ply");
     QVERIFY(!cloud);
     const QString message = QString::fromStdString(cloud.error().message);
     QVERIFY2(message.startsWith("scene.ply: ") && message.contains(expected), qPrintable(message));

@@ -77,15 +77,13 @@ class TestGlbReader : public QObject {
         rgba.push_back(c == 3 ? full : full > 1 ? std::round(full * (v + 1) / 4.0) : (v + 1) / 4.0);
     int color = -1;
     if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE)
-      color =
-          b.data(std::vector<std::uint8_t>(rgba.begin(), rgba.end()), componentType, type, true);
+      color = b.data(std::vector<std::uint8_t>(rgba.begin(), rgba.end()), componentType, type, true);
     else if (componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT)
-      color =
-          b.data(std::vector<std::uint16_t>(rgba.begin(), rgba.end()), componentType, type, true);
+      color = b.data(std::vector<std::uint16_t>(rgba.begin(), rgba.end()), componentType, type, true);
     else
       color = b.data(std::vector<float>(rgba.begin(), rgba.end()), componentType, type);
-    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
-                 {"COLOR_0", color}});
+    b.primitive(
+        {{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}, {"COLOR_0", color}});
     auto decoded = decode(b);
     QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.colors.size(), std::size_t(9));
@@ -109,9 +107,7 @@ class TestGlbReader : public QObject {
         indices = b.data(std::vector<std::uint16_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
       if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
         indices = b.data(std::vector<std::uint32_t>{2, 1, 0}, type, TINYGLTF_TYPE_SCALAR);
-      b.primitive(
-          {{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
-          indices);
+      b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, indices);
       auto decoded = decode(b);
       QVERIFY_OK(decoded);
       QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{2, 1, 0}));
@@ -124,8 +120,7 @@ class TestGlbReader : public QObject {
     // position xyz + colour rgb interleaved in one view with a 24-byte stride.
     std::vector<float> interleaved;
     for (int v = 0; v < 3; ++v) {
-      interleaved.insert(interleaved.end(),
-                         {kTriangle[v * 3], kTriangle[v * 3 + 1], kTriangle[v * 3 + 2]});
+      interleaved.insert(interleaved.end(), {kTriangle[v * 3], kTriangle[v * 3 + 1], kTriangle[v * 3 + 2]});
       interleaved.insert(interleaved.end(), {0.1f * v, 0.5f, 1.0f});
     }
     GltfBuilder b;
@@ -206,14 +201,13 @@ class TestGlbReader : public QObject {
     QTest::newRow("truncated") << bytes(truncated) << "truncated or padded";
     auto longJson = good;
     setU32(longJson, 12, 1u << 20);
-    QTest::newRow("json chunk too long")
-        << bytes(longJson) << "JSON chunk length 1048576 runs past the end of the file";
+    QTest::newRow("json chunk too long") << bytes(longJson)
+                                         << "JSON chunk length 1048576 runs past the end of the file";
     std::uint32_t jsonLength;
     std::memcpy(&jsonLength, good.data() + 12, 4);
     auto longBin = good;
     setU32(longBin, 20 + jsonLength, 1u << 20);
-    QTest::newRow("bin chunk too long")
-        << bytes(longBin) << "declares 1048576 bytes, past the end of the file";
+    QTest::newRow("bin chunk too long") << bytes(longBin) << "declares 1048576 bytes, past the end of the file";
     auto notJson = good;
     setU32(notJson, 16, 0x12345678u);
     QTest::newRow("first chunk not json") << bytes(notJson) << "first chunk is not JSON";
@@ -225,40 +219,32 @@ class TestGlbReader : public QObject {
     const int pos = past.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
     past.model.accessors[pos].count = 50;
     past.primitive({{"POSITION", pos}});
-    QTest::newRow("accessor past view")
-        << bytes(past.glb())
-        << "POSITION (accessor 0): 50 elements from byte 0 run past bufferView 0";
+    QTest::newRow("accessor past view") << bytes(past.glb())
+                                        << "POSITION (accessor 0): 50 elements from byte 0 run past bufferView 0";
     GltfBuilder index;
     index.primitive(
         {{"POSITION", index.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
-        index.data(std::vector<std::uint32_t>{0, 1, 7}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
-                   TINYGLTF_TYPE_SCALAR));
-    QTest::newRow("index past vertices")
-        << bytes(index.glb()) << "index 7 at position 2 is past the vertex count 3";
+        index.data(std::vector<std::uint32_t>{0, 1, 7}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR));
+    QTest::newRow("index past vertices") << bytes(index.glb()) << "index 7 at position 2 is past the vertex count 3";
     GltfBuilder nan;
     std::vector<float> nanTriangle = kTriangle;
     nanTriangle[4] = std::numeric_limits<float>::quiet_NaN();
-    nan.primitive(
-        {{"POSITION", nan.data(nanTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    nan.primitive({{"POSITION", nan.data(nanTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
     QTest::newRow("nan position") << bytes(nan.glb()) << "POSITION: vertex 1 is not finite";
     GltfBuilder partial;
     partial.primitive(
         {{"POSITION", partial.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
-        partial.data(std::vector<std::uint32_t>{0, 1}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
-                     TINYGLTF_TYPE_SCALAR));
-    QTest::newRow("partial triangle")
-        << bytes(partial.glb()) << "2 indices is not a whole number of triangles";
+        partial.data(std::vector<std::uint32_t>{0, 1}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR));
+    QTest::newRow("partial triangle") << bytes(partial.glb()) << "2 indices is not a whole number of triangles";
     GltfBuilder noPosition;
-    noPosition.primitive({{"NORMAL", noPosition.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                                     TINYGLTF_TYPE_VEC3)}});
+    noPosition.primitive({{"NORMAL", noPosition.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
     QTest::newRow("no position") << bytes(noPosition.glb()) << "no POSITION attribute";
   }
   void refusesMalformedFiles() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
-    auto decoded = decodeGlb(
-        {reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())},
-        "meshes/hull.glb");
+    auto decoded = decodeGlb({reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())},
+                             "meshes/hull.glb");
     QVERIFY(!decoded);
     const QString message = QString::fromStdString(decoded.error().message);
     QVERIFY2(message.startsWith("meshes/hull.glb: "), qPrintable(message));
@@ -267,8 +253,7 @@ class TestGlbReader : public QObject {
 
   void readsGltfJsonFiles() {
     GltfBuilder b;
-    b.primitive(
-        {{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
     QTemporaryDir dir;
     const std::string path = dir.filePath("model.gltf").toStdString();
     tinygltf::TinyGLTF writer;

@@ -63,16 +63,15 @@ class TestGnm : public QObject {
   void halfFloatRounding() {
     QCOMPARE(floatToHalf(1.0f), std::uint16_t(0x3c00));
     QCOMPARE(floatToHalf(-2.0f), std::uint16_t(0xc000));
-    QCOMPARE(floatToHalf(65504.0f), std::uint16_t(0x7bff));  // the largest half
-    QCOMPARE(floatToHalf(65520.0f), std::uint16_t(0x7c00));  // rounds up to infinity
+    QCOMPARE(floatToHalf(65504.0f), std::uint16_t(0x7bff));                      // the largest half
+    QCOMPARE(floatToHalf(65520.0f), std::uint16_t(0x7c00));                      // rounds up to infinity
     QCOMPARE(floatToHalf(1.0f + std::ldexp(1.0f, -11)), std::uint16_t(0x3c00));  // tie -> even
     QCOMPARE(floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)),
              std::uint16_t(0x3c02));                                      // tie -> even (up)
     QCOMPARE(floatToHalf(std::ldexp(1.0f, -24)), std::uint16_t(0x0001));  // smallest subnormal
     QCOMPARE(floatToHalf(std::ldexp(1.0f, -26)), std::uint16_t(0x0000));  // below: zero
     QVERIFY(std::isnan(halfToFloat(floatToHalf(std::nanf("")))));
-    for (std::uint32_t h = 0; h < 0x7c00; ++h)
-      QCOMPARE(floatToHalf(halfToFloat(std::uint16_t(h))), std::uint16_t(h));
+    for (std::uint32_t h = 0; h < 0x7c00; ++h) QCOMPARE(floatToHalf(halfToFloat(std::uint16_t(h))), std::uint16_t(h));
   }
 
   void bakeParseRoundTripAndByteIdenticalRepack() {
@@ -157,14 +156,12 @@ class TestGnm : public QObject {
     if (mutation == "version") header["version"] = 2;
     if (mutation == "model") header["model"] = "flame";
     if (mutation == "drop-basisScale")
-      blobs.erase(std::remove_if(blobs.begin(), blobs.end(),
-                                 [](auto& b) { return b.name == "basisScale"; }),
+      blobs.erase(std::remove_if(blobs.begin(), blobs.end(), [](auto& b) { return b.name == "basisScale"; }),
                   blobs.end());
     if (mutation == "neutral-short")
       blob("neutral") = makeBlob("neutral", DType::F32, {3, 3}, std::vector<float>(9, 0.0f));
     if (mutation == "restworld-short")
-      blob("restWorld") =
-          makeBlob("restWorld", DType::F32, {3, 4, 4}, std::vector<float>(48, 0.0f));
+      blob("restWorld") = makeBlob("restWorld", DType::F32, {3, 4, 4}, std::vector<float>(48, 0.0f));
     if (mutation == "skin-joint") {
       auto idx = std::vector<std::uint16_t>(16, 0);
       idx[4] = 9;
@@ -175,23 +172,20 @@ class TestGnm : public QObject {
     if (mutation == "huge") header["vertexCount"] = std::size_t(1) << 40;
     if (mutation == "regions") {
       using oj = nlohmann::ordered_json;
-      header["headExt"]["regions"] = oj::array(
-          {oj::array({"left_eye", 1}), oj::array({"right_eye", 1}), oj::array({"lower_face", 0})});
+      header["headExt"]["regions"] =
+          oj::array({oj::array({"left_eye", 1}), oj::array({"right_eye", 1}), oj::array({"lower_face", 0})});
     }
     if (mutation.startsWith("mouth")) {
       blobs.push_back(
-          makeBlob("mouthLips", DType::U32, {2},
-                   std::vector<std::uint32_t>{0, mutation == "mouth-vertex" ? 99u : 1u}));
+          makeBlob("mouthLips", DType::U32, {2}, std::vector<std::uint32_t>{0, mutation == "mouth-vertex" ? 99u : 1u}));
+      blobs.push_back(makeBlob("mouthFaces", DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));
       blobs.push_back(
-          makeBlob("mouthFaces", DType::U32, {1, 3}, std::vector<std::uint32_t>{0, 1, 2}));
-      blobs.push_back(makeBlob("mouthParts", DType::U32, {1},
-                               std::vector<std::uint32_t>{mutation == "mouth-part" ? 3u : 1u}));
-      header["mouth"] = {{"groups",
-                          {{{"name", "lips"},
-                            {"vertices", "mouthLips"},
-                            {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
-                         {"faces", "mouthFaces"},
-                         {"faceParts", "mouthParts"}};
+          makeBlob("mouthParts", DType::U32, {1}, std::vector<std::uint32_t>{mutation == "mouth-part" ? 3u : 1u}));
+      header["mouth"] = {
+          {"groups",
+           {{{"name", "lips"}, {"vertices", "mouthLips"}, {"look", {{"color", {0.7, 0.3, 0.3}}, {"gloss", 0.4}}}}}},
+          {"faces", "mouthFaces"},
+          {"faceParts", "mouthParts"}};
     }
     auto packed = packAosRig(header, blobs);
     QVERIFY(packed);
@@ -210,8 +204,7 @@ class TestGnm : public QObject {
     auto pack = parseAosRig(share(bytes), "head.aosrig");
     QVERIFY2(!pack, qPrintable(mutation));
     const QString message = QString::fromStdString(pack.error().message);
-    QVERIFY2(message.startsWith("head.aosrig: ") && message.contains(expected),
-             qPrintable(message));
+    QVERIFY2(message.startsWith("head.aosrig: ") && message.contains(expected), qPrintable(message));
   }
 
   void headExtHelpers() {
@@ -219,10 +212,9 @@ class TestGnm : public QObject {
     const auto slices = regionSlices(pack.headExt);
     QCOMPARE(slices.at("lower_face").start, 2);
     QCOMPARE(slices.at("lower_face").end, 3);
-    QCOMPARE(
-        headExtNames(pack.headExt),
-        (std::vector<std::string>{"left_eye_000", "right_eye_000", "lower_face_000", "gaze_pitch_l",
-                                  "gaze_yaw_l", "gaze_pitch_r", "gaze_yaw_r"}));
+    QCOMPARE(headExtNames(pack.headExt),
+             (std::vector<std::string>{"left_eye_000", "right_eye_000", "lower_face_000", "gaze_pitch_l", "gaze_yaw_l",
+                                       "gaze_pitch_r", "gaze_yaw_r"}));
     const std::vector<float> frame{1, 2, 3, 0.1f, 0.2f, 0.3f, 0.4f, 99};
     auto unpacked = unpackHeadExt(frame, pack.headExt);
     QVERIFY(unpacked);
@@ -244,8 +236,7 @@ class TestGnm : public QObject {
     // q = qx(pitch) * qy(yaw): compose with glm and compare.
     const std::array<float, 4> gaze{0.3f, -0.5f, 0.0f, 0.2f};
     const auto q = gazeToEyeRotations(gaze);
-    const glm::dquat expected =
-        glm::angleAxis(0.3, glm::dvec3(1, 0, 0)) * glm::angleAxis(-0.5, glm::dvec3(0, 1, 0));
+    const glm::dquat expected = glm::angleAxis(0.3, glm::dvec3(1, 0, 0)) * glm::angleAxis(-0.5, glm::dvec3(0, 1, 0));
     QVERIFY(std::abs(q[0].w - expected.w) < riglens::core::tolerance::kFloatUnit &&
             std::abs(q[0].x - expected.x) < riglens::core::tolerance::kFloatUnit &&
             std::abs(q[0].y - expected.y) < riglens::core::tolerance::kFloatUnit &&
@@ -256,8 +247,8 @@ class TestGnm : public QObject {
     // Eyes at (+-0.03, 0, 0): the gaze that looks at a point, rotated onto the
     // rest direction +Z by gazeToEyeRotations, points each eye at it.
     const std::array<float, 6> eyes{0.03f, 0.0f, 0.0f, -0.03f, 0.0f, 0.0f};
-    for (const glm::vec3 target : {glm::vec3(0.2f, -0.1f, 0.5f), glm::vec3(-0.4f, 0.3f, 0.2f),
-                                   glm::vec3(0.0f, 0.0f, 1.0f)}) {
+    for (const glm::vec3 target :
+         {glm::vec3(0.2f, -0.1f, 0.5f), glm::vec3(-0.4f, 0.3f, 0.2f), glm::vec3(0.0f, 0.0f, 1.0f)}) {
       const auto gaze = gazeAt(eyes, target);
       const auto q = gazeToEyeRotations(gaze);
       for (std::size_t e = 0; e < 2; ++e) {
@@ -304,8 +295,7 @@ class TestGnm : public QObject {
     // An override: the head turned 90 deg about +y (q = (cos45, 0, sin45, 0)):
     // (1,0,0) -> (0,0,-1); unknown names skipped; no accumulation.
     const double h = std::sqrt(0.5);
-    joints.setJointOverrides(
-        {{"head", glm::dquat(h, 0, h, 0)}, {"nobody", glm::dquat(1, 0, 0, 0)}});
+    joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}, {"nobody", glm::dquat(1, 0, 0, 0)}});
     joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}});
     auto turned = gnmPose(pack, std::vector<float>{}, &joints);
     QVERIFY(std::abs((*turned)[3]) < riglens::core::tolerance::kFloatUnit &&

@@ -23,8 +23,7 @@ class TestOrl : public QObject {
     for (std::size_t v = 0; v < out.size() / 3; ++v) {
       double d2 = 0;
       for (int k = 0; k < 3; ++k) {
-        const double d =
-            out[v * 3 + std::size_t(k)] - expected[v * 3 + std::size_t(k)].get<double>();
+        const double d = out[v * 3 + std::size_t(k)] - expected[v * 3 + std::size_t(k)].get<double>();
         d2 += d * d;
       }
       worst = std::max(worst, std::sqrt(d2));
@@ -35,11 +34,10 @@ class TestOrl : public QObject {
  private slots:
   void initTestCase() {
     QFile file(QStringLiteral(RIGLENS_TEST_DATA_DIR "/orl/deform-synthetic.json"));
-    QVERIFY2(file.open(QIODevice::ReadOnly),
-             "tests/data/orl/deform-synthetic.json is missing from the source tree");
+    QVERIFY2(file.open(QIODevice::ReadOnly), "tests/data/orl/deform-synthetic.json is missing from the source tree");
     m_fixture = json::parse(file.readAll().toStdString());
-    const QByteArray pack = QByteArray::fromBase64(
-        QByteArray::fromStdString(m_fixture["packBase64"].get<std::string>()));
+    const QByteArray pack =
+        QByteArray::fromBase64(QByteArray::fromStdString(m_fixture["packBase64"].get<std::string>()));
     m_bytes.assign(pack.begin(), pack.end());
     QCOMPARE(m_bytes.size(), std::size_t(4200));
   }
@@ -56,18 +54,15 @@ class TestOrl : public QObject {
       auto out = orlDeform(*pack, joints, weights);
       QVERIFY_OK(out);
       const double worst = worstError(*out, c["expected"]);
-      QVERIFY2(worst <= tolerance,
-               qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c["name"])).arg(worst)));
+      QVERIFY2(worst <= tolerance, qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c["name"])).arg(worst)));
       if (c["name"] == "neutral")
         for (std::size_t i = 0; i < out->size(); ++i)
           QVERIFY(std::abs((*out)[i] - pack->neutral[i]) < riglens::core::tolerance::kPoseMatrix);
     }
     // No accumulation: the mixed case twice gives the same vertices.
     const auto& mixed = m_fixture["cases"][4];
-    auto a = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(),
-                       mixed["bsOut"].get<std::vector<float>>());
-    auto b = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(),
-                       mixed["bsOut"].get<std::vector<float>>());
+    auto a = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(), mixed["bsOut"].get<std::vector<float>>());
+    auto b = orlDeform(*pack, mixed["jointOut"].get<std::vector<float>>(), mixed["bsOut"].get<std::vector<float>>());
     QCOMPARE(*a, *b);
   }
 
@@ -77,8 +72,7 @@ class TestOrl : public QObject {
     QVERIFY(QString::fromStdString(parseOrlPack(bad, "p").error().message).contains("bad magic"));
     auto cut = m_bytes;
     cut.resize(4000);
-    QVERIFY(QString::fromStdString(parseOrlPack(cut, "p").error().message)
-                .contains("does not match the file size"));
+    QVERIFY(QString::fromStdString(parseOrlPack(cut, "p").error().message).contains("does not match the file size"));
     QVERIFY(!parseOrlPack(std::vector<std::uint8_t>(8, 0), "p"));
     auto pack = parseOrlPack(m_bytes, "p");
     QVERIFY(!orlDeform(*pack, std::vector<float>(10, 0.0f), std::vector<float>(8, 0.0f)));

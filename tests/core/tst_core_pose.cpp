@@ -43,14 +43,10 @@ Rig oneJoint(const char* kind, const char* axis, const char* pivot) {
 
 }  // namespace
 
-#define QVERIFY_NEAR_VEC(a, b)                                               \
-  QVERIFY2(nearVec((a), (b)), qPrintable(QString("(%1,%2,%3) vs (%4,%5,%6)") \
-                                             .arg((a).x)                     \
-                                             .arg((a).y)                     \
-                                             .arg((a).z)                     \
-                                             .arg((b).x)                     \
-                                             .arg((b).y)                     \
-                                             .arg((b).z)))
+#define QVERIFY_NEAR_VEC(a, b) \
+  QVERIFY2(nearVec((a), (b)),  \
+           qPrintable(         \
+               QString("(%1,%2,%3) vs (%4,%5,%6)").arg((a).x).arg((a).y).arg((a).z).arg((b).x).arg((b).y).arg((b).z)))
 
 class TestPose : public QObject {
   Q_OBJECT
@@ -85,10 +81,8 @@ class TestPose : public QObject {
   void valuesAreClamped() {
     const Rig rig = mustBuild(R"({"parts":[{"name":"p"}],
       "joints":[{"name":"j","part":"p","kind":"translation","axis":"y","min":-1,"max":2,"rest":0,"drive":"caller"}]})");
-    QVERIFY(maxAbsDiff(poseRig(rig, std::vector<double>{5})[0], trans(0, 2, 0)) <=
-            tolerance::kPoseMatrix);
-    QVERIFY(maxAbsDiff(poseRig(rig, std::vector<double>{-7})[0], trans(0, -1, 0)) <=
-            tolerance::kPoseMatrix);
+    QVERIFY(maxAbsDiff(poseRig(rig, std::vector<double>{5})[0], trans(0, 2, 0)) <= tolerance::kPoseMatrix);
+    QVERIFY(maxAbsDiff(poseRig(rig, std::vector<double>{-7})[0], trans(0, -1, 0)) <= tolerance::kPoseMatrix);
   }
 
   void jointsComposeInDeclaredOrder() {
@@ -125,16 +119,14 @@ class TestPose : public QObject {
     const Rig rig = mustBuild(R"({"parts":[{"name":"p"}],"joints":[
       {"name":"m","part":"p","kind":"rotation","axis":"z","pivot":[2,0,0],"min":-1,"max":1,"rest":0,
        "offset":[1,2,3],"orient":[0.3,0.5,0.7],"drive":"caller"}]})");
-    const glm::dmat4 mount =
-        trans(1, 2, 3) * aboutPivot(rotZ(0.7) * rotY(0.5) * rotX(0.3), 2, 0, 0);
+    const glm::dmat4 mount = trans(1, 2, 3) * aboutPivot(rotZ(0.7) * rotY(0.5) * rotX(0.3), 2, 0, 0);
     QVERIFY(maxAbsDiff(poseRig(rig, std::vector<double>{0})[0], mount) <= tolerance::kPoseMatrix);
-    QVERIFY(maxAbsDiff(poseRig(rig, std::vector<double>{0.4})[0],
-                       mount * aboutPivot(rotZ(0.4), 2, 0, 0)) <= tolerance::kPoseMatrix);
+    QVERIFY(maxAbsDiff(poseRig(rig, std::vector<double>{0.4})[0], mount * aboutPivot(rotZ(0.4), 2, 0, 0)) <=
+            tolerance::kPoseMatrix);
   }
 
   void staticAttachmentHasAnEmptyRange() {
-    const Rig rig =
-        mustBuild(R"({"parts":[{"name":"base"},{"name":"gun","parent":"base"}],"joints":[
+    const Rig rig = mustBuild(R"({"parts":[{"name":"base"},{"name":"gun","parent":"base"}],"joints":[
       {"name":"mount","part":"gun","kind":"rotation","axis":"y","pivot":[0,0,0],"min":0,"max":0,"rest":0,
        "offset":[0,4,0],"orient":[0,1.5707963267948966,0],"drive":"caller"}]})");
     const auto w = poseRig(rig, std::vector<double>{1.0});  // clamped to 0: only the mount remains
@@ -142,8 +134,7 @@ class TestPose : public QObject {
   }
 
   void partDeclaredBeforeItsParent() {
-    const Rig rig =
-        mustBuild(R"({"parts":[{"name":"child","parent":"root"},{"name":"root"}],"joints":[
+    const Rig rig = mustBuild(R"({"parts":[{"name":"child","parent":"root"},{"name":"root"}],"joints":[
       {"name":"lift","part":"root","kind":"translation","axis":"y","min":0,"max":5,"rest":0,"drive":"caller"},
       {"name":"yaw","part":"child","kind":"rotation","axis":"y","pivot":[0,0,0],"min":-4,"max":4,"rest":0,"drive":"caller"}]})");
     const auto w = poseRig(rig, std::vector<double>{3, kPi});
@@ -154,8 +145,7 @@ class TestPose : public QObject {
 
   void missingParentIsARootWithAWarning() {
     Diagnostics warnings;
-    const Rig rig =
-        mustBuild(R"({"parts":[{"name":"a","parent":"ghost"}],"joints":[]})", &warnings);
+    const Rig rig = mustBuild(R"({"parts":[{"name":"a","parent":"ghost"}],"joints":[]})", &warnings);
     QCOMPARE(rig.parts()[0].parent, kNoIndex);
     QCOMPARE(warnings.size(), std::size_t(1));
     QCOMPARE(QString::fromStdString(warnings[0].describe()),
@@ -175,8 +165,7 @@ class TestPose : public QObject {
     QCOMPARE(rig.parts()[1].parent, kNoIndex);
     QCOMPARE(rig.parts()[2].parent, kNoIndex);  // its own parent
     QCOMPARE(warnings.size(), std::size_t(2));
-    QVERIFY(QString::fromStdString(warnings[0].describe())
-                .contains("/parts/1/parent: parent 'a' closes a cycle"));
+    QVERIFY(QString::fromStdString(warnings[0].describe()).contains("/parts/1/parent: parent 'a' closes a cycle"));
     const auto w = poseRig(rig, std::vector<double>{2});
     QVERIFY(maxAbsDiff(w[0], trans(0, 2, 0)) <= tolerance::kPoseMatrix);  // a follows b
   }

@@ -142,8 +142,7 @@ class TestRigLoading : public QObject {
     QCOMPARE(loaded->kind, RunKind::SkinnedMesh);
     QCOMPARE(loaded->boneParts, (std::vector<int>{0, 1, kNoIndex}));
     QCOMPARE(loaded->warnings.size(), std::size_t(1));  // the antenna bone is no part
-    QVERIFY(QString::fromStdString(loaded->warnings[0].describe())
-                .contains("bone 'antenna' is not a rig part"));
+    QVERIFY(QString::fromStdString(loaded->warnings[0].describe()).contains("bone 'antenna' is not a rig part"));
     const auto worlds = poseRig(loaded->rig, std::vector<double>{1.5707963267948966});
     const auto bones = boneMatrices(*loaded->skin, loaded->boneParts, worlds);
     const PartMesh posed = skinMesh(loaded->meshes[0], *loaded->skin, bones);
@@ -191,34 +190,30 @@ class TestRigLoading : public QObject {
     const QString j = R"({"parts": [{"name": "a"}], "joints": [%1]})";
     const QString base =
         R"("name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": -1, "max": 1, "rest": 0, "drive": "caller")";
-    QTest::newRow("duplicate joint")
-        << j.arg("{" + base + "}, {" + base + "}") << "/joints/1/name: duplicate joint name 'j'";
+    QTest::newRow("duplicate joint") << j.arg("{" + base + "}, {" + base + "}")
+                                     << "/joints/1/name: duplicate joint name 'j'";
     QTest::newRow("min > max")
         << j.arg(
                R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 2, "max": 1, "drive": "caller"})")
         << "/joints/0: min 2 is greater than max 1";
     QTest::newRow("bad kind")
-        << j.arg(
-               R"({"name": "j", "part": "a", "kind": "twist", "axis": "y", "min": 0, "max": 1, "drive": "caller"})")
+        << j.arg(R"({"name": "j", "part": "a", "kind": "twist", "axis": "y", "min": 0, "max": 1, "drive": "caller"})")
         << "/joints/0/kind: 'twist' is not one of rotation, translation";
     QTest::newRow("bad axis")
         << j.arg(
                R"({"name": "j", "part": "a", "kind": "rotation", "axis": "w", "min": 0, "max": 1, "drive": "caller"})")
         << "/joints/0/axis: 'w' is not one of x, y, z";
     QTest::newRow("bad drive")
-        << j.arg(
-               R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "max": 1, "drive": "game"})")
+        << j.arg(R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "max": 1, "drive": "game"})")
         << "/joints/0/drive: 'game' is not one of caller, auto";
     QTest::newRow("non-finite")
         << j.arg(
                R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": -1e999, "max": 1, "drive": "caller"})")
         << "not valid JSON: number overflow parsing '-1e999'";
     QTest::newRow("missing max")
-        << j.arg(
-               R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "drive": "caller"})")
+        << j.arg(R"({"name": "j", "part": "a", "kind": "rotation", "axis": "y", "min": 0, "drive": "caller"})")
         << "/joints/0: missing required key 'max'";
-    const QString a =
-        R"({"parts": [{"name": "a"}], "joints": [{)" + base + R"(}], "animations": [%1]})";
+    const QString a = R"({"parts": [{"name": "a"}], "joints": [{)" + base + R"(}], "animations": [%1]})";
     QTest::newRow("keys out of order")
         << a.arg(
                R"({"name": "x", "periodMs": 100, "tracks": [{"joint": "j", "keyframes": [{"tMs": 50, "value": 0}, {"tMs": 10, "value": 1}]}]})")
@@ -233,9 +228,8 @@ class TestRigLoading : public QObject {
         << "/outHandle: expected an array of 2 numbers";
     QTest::newRow("negative period") << a.arg(R"({"name": "x", "periodMs": -5})")
                                      << "/animations/0/periodMs: period is negative";
-    QTest::newRow("duplicate animation")
-        << a.arg(R"({"name": "x", "periodMs": 5}, {"name": "x", "periodMs": 5})")
-        << "/animations/1/name: duplicate animation name 'x'";
+    QTest::newRow("duplicate animation") << a.arg(R"({"name": "x", "periodMs": 5}, {"name": "x", "periodMs": 5})")
+                                         << "/animations/1/name: duplicate animation name 'x'";
   }
 
   void refusesMalformedRigJson() {
@@ -246,8 +240,7 @@ class TestRigLoading : public QObject {
     auto loaded = loadRun(run / "rig.json");
     QVERIFY(!loaded);
     const QString message = QString::fromStdString(loaded.error().message);
-    QVERIFY2(message.startsWith(QString::fromStdString((run / "rig.json").string())),
-             qPrintable(message));
+    QVERIFY2(message.startsWith(QString::fromStdString((run / "rig.json").string())), qPrintable(message));
     QVERIFY2(message.contains(expected), qPrintable(message));
   }
 
@@ -268,17 +261,15 @@ class TestRigLoading : public QObject {
     QStringList all;
     for (const auto& d : loaded->warnings) all << QString::fromStdString(d.describe());
     const QString text = all.join('\n');
-    for (const char* expected :
-         {"/parts/0/parent: parent 'ghost' does not exist",
-          "/joints/0/part: unknown part 'nope'; the joint moves nothing",
-          "/joints/0/rest: rest 2 is outside [-1, 1]; posed clamped to 1",
-          "/animations/0/joints/1: unknown joint 'zzz'",
-          "/animations/0/tracks/0/joint: unknown joint 'missing'; the track is ignored",
-          "/animations/0/tracks/1/keyframes/1/tMs: key at 150 ms is outside 0..100 ms",
-          "/parts/1: part 'b':", "b.glb: no such file", "/jionts: unknown key 'jionts'; ignored",
-          "/animations/0/tracks/1/keyframes/1/ease: unknown key 'ease'; ignored"})
-      QVERIFY2(text.contains(QString::fromUtf8(expected)),
-               qPrintable(expected + QString("\n--- got:\n") + text));
+    for (const char* expected : {"/parts/0/parent: parent 'ghost' does not exist",
+                                 "/joints/0/part: unknown part 'nope'; the joint moves nothing",
+                                 "/joints/0/rest: rest 2 is outside [-1, 1]; posed clamped to 1",
+                                 "/animations/0/joints/1: unknown joint 'zzz'",
+                                 "/animations/0/tracks/0/joint: unknown joint 'missing'; the track is ignored",
+                                 "/animations/0/tracks/1/keyframes/1/tMs: key at 150 ms is outside 0..100 ms",
+                                 "/parts/1: part 'b':", "b.glb: no such file", "/jionts: unknown key 'jionts'; ignored",
+                                 "/animations/0/tracks/1/keyframes/1/ease: unknown key 'ease'; ignored"})
+      QVERIFY2(text.contains(QString::fromUtf8(expected)), qPrintable(expected + QString("\n--- got:\n") + text));
     QVERIFY(loaded->meshes[1].empty());
     QCOMPARE(loaded->meshes[0].vertexCount(), std::size_t(3));
     // Severity and subject, for the Problems panel: the missing mesh is an
@@ -286,8 +277,7 @@ class TestRigLoading : public QObject {
     bool meshError = false, jointNamed = false;
     for (const auto& d : loaded->warnings) {
       meshError |= d.severity == Severity::Error && d.part == "b" && d.pointer == "/parts/1";
-      jointNamed |=
-          d.pointer == "/joints/0/part" && d.joint == "j" && d.severity == Severity::Warning;
+      jointNamed |= d.pointer == "/joints/0/part" && d.joint == "j" && d.severity == Severity::Warning;
     }
     QVERIFY(meshError && jointNamed);
   }
@@ -308,8 +298,7 @@ class TestRigLoading : public QObject {
     QVERIFY(QString::fromStdString(loaded->warnings[0].describe())
                 .contains("/voxel/parts/0/mesh: mesh of part 'hull': '../outside.glb' escapes the "
                           "run folder"));
-    QVERIFY(QString::fromStdString(loaded->warnings[1].describe())
-                .contains("'/etc/passwd' is absolute"));
+    QVERIFY(QString::fromStdString(loaded->warnings[1].describe()).contains("'/etc/passwd' is absolute"));
     QVERIFY(!resolveInside("run", "meshes/../../x.glb", "m"));
     QVERIFY(resolveInside("run", "meshes/../meshes/x.glb", "m"));
   }
@@ -319,8 +308,7 @@ class TestRigLoading : public QObject {
     fs::create_directories(root() / "empty");
     auto empty = loadRun(root() / "empty");
     QVERIFY(!empty);
-    QVERIFY(QString::fromStdString(empty.error().message)
-                .contains("needs rig.json, run.json or mesh.glb"));
+    QVERIFY(QString::fromStdString(empty.error().message).contains("needs rig.json, run.json or mesh.glb"));
     writeText(root() / "other.json", R"({"hello": 1})");
     auto other = loadRun(root() / "other.json");
     QVERIFY(!other);
@@ -328,8 +316,7 @@ class TestRigLoading : public QObject {
     writeText(root() / "rec.json", R"({"voxel": {"model": {}}})");
     auto rec = loadRun(root() / "rec.json");
     QVERIFY(!rec);
-    QVERIFY(QString::fromStdString(rec.error().message)
-                .contains("/voxel/rig: the run record holds no produced rig"));
+    QVERIFY(QString::fromStdString(rec.error().message).contains("/voxel/rig: the run record holds no produced rig"));
   }
 };
 

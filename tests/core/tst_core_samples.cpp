@@ -64,8 +64,7 @@ class TestSamples : public QObject {
   void cubeMesherEnclosesExactlyTheVoxels() {
     const VoxelVolume v = blob();
     const PartMesh m = meshCubes(v);
-    QVERIFY(std::abs(signedVolume(m) - double(v.filledCount())) <
-            riglens::core::tolerance::kFloatUnit);
+    QVERIFY(std::abs(signedVolume(m) - double(v.filledCount())) < riglens::core::tolerance::kFloatUnit);
     QCOMPARE(m.colors.size(), m.positions.size());
     // Interior faces are culled: a 2x1x1 bar has 10 faces, not 12.
     VoxelVolume bar(2, 1, 1);
@@ -91,14 +90,12 @@ class TestSamples : public QObject {
       QVERIFY(writeSampleRun(*sample, root / name));
       auto run = loadRun(root / name);
       QVERIFY_OK(run);
-      QVERIFY2(run->warnings.empty(),
-               run->warnings.empty() ? "" : run->warnings[0].describe().c_str());
+      QVERIFY2(run->warnings.empty(), run->warnings.empty() ? "" : run->warnings[0].describe().c_str());
       QCOMPARE(run->meshes.size(), run->rig.parts().size());
       for (std::size_t i = 0; i < run->meshes.size(); ++i) {
         const bool socket = run->rig.parts()[i].name == "muzzle";
         QCOMPARE(run->meshes[i].empty(), socket);
-        if (!socket && name.find("smooth") != std::string::npos)
-          QVERIFY(watertight(run->meshes[i]));
+        if (!socket && name.find("smooth") != std::string::npos) QVERIFY(watertight(run->meshes[i]));
         if (!socket) QVERIFY(signedVolume(run->meshes[i]) > 0);
       }
       // Poses stay finite over a whole walk cycle with everything playing.
@@ -132,16 +129,14 @@ class TestSamples : public QObject {
     QVERIFY(rig.animations()[rig.findAnimation("radar")].autoPlay);
     auto walker = loadRun(fs::path(m_tmp.path().toStdString()) / "walker-smooth");
     QVERIFY(walker);
-    const int lower = walker->rig.findPart("leg_l_lower"),
-              upper = walker->rig.findPart("leg_l_upper");
+    const int lower = walker->rig.findPart("leg_l_lower"), upper = walker->rig.findPart("leg_l_upper");
     QVERIFY(lower < upper);  // declared before its parent
     QCOMPARE(walker->rig.parts()[lower].parent, upper);
     QVERIFY(walker->rig.animations()[walker->rig.findAnimation("walk")].looping);
   }
 
   void generationIsDeterministic() {
-    const fs::path a = fs::path(m_tmp.path().toStdString()) / "a",
-                   b = fs::path(m_tmp.path().toStdString()) / "b";
+    const fs::path a = fs::path(m_tmp.path().toStdString()) / "a", b = fs::path(m_tmp.path().toStdString()) / "b";
     QVERIFY(writeSampleRun(*makeSampleRun("walker-smooth"), a));
     QVERIFY(writeSampleRun(*makeSampleRun("walker-smooth"), b));
     for (const auto& entry : fs::recursive_directory_iterator(a)) {

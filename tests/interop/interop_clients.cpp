@@ -24,10 +24,8 @@ bool runNode(const QStringList& args, QByteArray* out, std::string* error) {
   QProcess node;
   node.setWorkingDirectory(kNodeDir);
   node.start(QStringLiteral(RIGLENS_NODE), args);
-  if (!node.waitForFinished(180000) || node.exitStatus() != QProcess::NormalExit ||
-      node.exitCode() != 0) {
-    *error = "node " + args.join(' ').toStdString() +
-             " failed: " + node.readAllStandardError().toStdString();
+  if (!node.waitForFinished(180000) || node.exitStatus() != QProcess::NormalExit || node.exitCode() != 0) {
+    *error = "node " + args.join(' ').toStdString() + " failed: " + node.readAllStandardError().toStdString();
     return false;
   }
   *out = node.readAllStandardOutput();
@@ -40,9 +38,7 @@ ValidatorReport validateGltf(const std::string& file) {
   ValidatorReport report;
   if (!packagesInstalled(&report.messages)) return report;
   QByteArray out;
-  if (!runNode({kNodeDir + "/validate_gltf.mjs", QString::fromStdString(file)}, &out,
-               &report.messages))
-    return report;
+  if (!runNode({kNodeDir + "/validate_gltf.mjs", QString::fromStdString(file)}, &out, &report.messages)) return report;
   const auto json = nlohmann::json::parse(out.toStdString(), nullptr, false);
   if (!json.is_object()) {
     report.messages = "unreadable validator output: " + out.toStdString();

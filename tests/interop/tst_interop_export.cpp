@@ -56,11 +56,10 @@ std::map<std::string, std::vector<float>> bakedGeometry(const fs::path& glb) {
   if (!loader.LoadBinaryFromFile(&model, &err, &warn, glb.string())) return out;
   for (const auto& node : model.nodes) {
     if (node.mesh < 0) continue;
-    const auto& acc =
-        model.accessors[model.meshes[node.mesh].primitives[0].attributes.at("POSITION")];
+    const auto& acc = model.accessors[model.meshes[node.mesh].primitives[0].attributes.at("POSITION")];
     const auto& view = model.bufferViews[acc.bufferView];
-    const float* data = reinterpret_cast<const float*>(model.buffers[view.buffer].data.data() +
-                                                       view.byteOffset + acc.byteOffset);
+    const float* data =
+        reinterpret_cast<const float*>(model.buffers[view.buffer].data.data() + view.byteOffset + acc.byteOffset);
     out[node.name].assign(data, data + acc.count * 3);
   }
   return out;
@@ -73,9 +72,8 @@ glm::dmat4 matrixFrom(const json& elements) {
 }
 
 // Largest distance between three's placement and the engine's, over every vertex.
-double worstVertexError(const LoadedRun& run,
-                        const std::map<std::string, std::vector<float>>& baked, const json& worlds,
-                        const std::vector<glm::mat4>& engineWorlds) {
+double worstVertexError(const LoadedRun& run, const std::map<std::string, std::vector<float>>& baked,
+                        const json& worlds, const std::vector<glm::mat4>& engineWorlds) {
   double worst = 0;
   for (std::size_t p = 0; p < run.meshes.size(); ++p) {
     const auto& mesh = run.meshes[p];
@@ -86,10 +84,10 @@ double worstVertexError(const LoadedRun& run,
     const glm::dmat4 three = matrixFrom(worlds[name]);
     const glm::dmat4 engine(engineWorlds[p]);
     for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
-      const glm::dvec4 a = three * glm::dvec4(geometry->second[v * 3], geometry->second[v * 3 + 1],
-                                              geometry->second[v * 3 + 2], 1);
-      const glm::dvec4 b = engine * glm::dvec4(mesh.positions[v * 3], mesh.positions[v * 3 + 1],
-                                               mesh.positions[v * 3 + 2], 1);
+      const glm::dvec4 a =
+          three * glm::dvec4(geometry->second[v * 3], geometry->second[v * 3 + 1], geometry->second[v * 3 + 2], 1);
+      const glm::dvec4 b =
+          engine * glm::dvec4(mesh.positions[v * 3], mesh.positions[v * 3 + 1], mesh.positions[v * 3 + 2], 1);
       worst = std::max(worst, glm::length(glm::dvec3(a - b)));
     }
   }
@@ -118,8 +116,7 @@ class TestInteropExport : public QObject {
 
  private slots:
   void initTestCase() {
-    for (const auto& name : bundledSampleNames())
-      QVERIFY(writeSampleRun(*makeSampleRun(name), root() / "runs" / name));
+    for (const auto& name : bundledSampleNames()) QVERIFY(writeSampleRun(*makeSampleRun(name), root() / "runs" / name));
     fs::create_directories(root() / "out");
   }
 
@@ -148,9 +145,8 @@ class TestInteropExport : public QObject {
     // Every clip at 24 times over its period, the clip alone (as a glTF
     // engine plays one animation): the engine poses the same clip with no
     // caller values and no autoPlay layer underneath.
-    json request = {{"glb", glb.string()},
-                    {"interface", report->interfacePath.string()},
-                    {"evaluations", json::array()}};
+    json request = {
+        {"glb", glb.string()}, {"interface", report->interfacePath.string()}, {"evaluations", json::array()}};
     struct Expected {
       int clip;
       double timeMs;
@@ -172,15 +168,12 @@ class TestInteropExport : public QObject {
     QVERIFY(!baked.empty());
     const double tolerance = 1e-4 * modelSize(*run);
     for (std::size_t e = 0; e < expectations.size(); ++e) {
-      const auto values =
-          layeredJointValues(run->rig, {}, 0, false, expectations[e].clip, expectations[e].timeMs);
+      const auto values = layeredJointValues(run->rig, {}, 0, false, expectations[e].clip, expectations[e].timeMs);
       const auto worlds = poseRig(run->rig, values);
-      const double worst =
-          worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
+      const double worst = worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
       QVERIFY2(worst <= tolerance,
                qPrintable(QString("%1 at %2 ms: %3 > %4")
-                              .arg(QString::fromStdString(
-                                  run->rig.animations()[expectations[e].clip].name))
+                              .arg(QString::fromStdString(run->rig.animations()[expectations[e].clip].name))
                               .arg(expectations[e].timeMs)
                               .arg(worst)
                               .arg(tolerance)));
@@ -189,15 +182,14 @@ class TestInteropExport : public QObject {
 
   void interfaceDrivesReproduceCliPose_data() {
     QTest::addColumn<QString>("sample");
-    for (const auto& name : bundledSampleNames())
-      QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    for (const auto& name : bundledSampleNames()) QTest::newRow(name.c_str()) << QString::fromStdString(name);
   }
   void interfaceDrivesReproduceCliPose() {
     QFETCH(QString, sample);
     const fs::path runPath = root() / "runs" / sample.toStdString();
     const fs::path glb = root() / "out" / (sample.toStdString() + "-drive.glb");
-    const CliRun exported = cli({"export", QString::fromStdString(runPath.string()), "--out",
-                                 QString::fromStdString(glb.string())});
+    const CliRun exported =
+        cli({"export", QString::fromStdString(runPath.string()), "--out", QString::fromStdString(glb.string())});
     QVERIFY2(exported.exitCode == 0, qPrintable(exported.err));
     const fs::path ifacePath = root() / "out" / (sample.toStdString() + "-drive.interface.json");
     std::ifstream ifaceFile(ifacePath);
@@ -209,17 +201,14 @@ class TestInteropExport : public QObject {
     std::vector<std::vector<std::pair<std::string, double>>> drives;
     for (const auto& j : iface["joints"]) {
       const double lo = j["min"], hi = j["max"];
-      for (double f : {0.0, 1.0, 0.37})
-        drives.push_back({{j["name"].get<std::string>(), lo + (hi - lo) * f}});
+      for (double f : {0.0, 1.0, 0.37}) drives.push_back({{j["name"].get<std::string>(), lo + (hi - lo) * f}});
     }
     std::vector<std::pair<std::string, double>> all;
     for (const auto& j : iface["joints"])
-      all.emplace_back(j["name"].get<std::string>(),
-                       0.8 * double(j["max"]) + 0.2 * double(j["min"]));
+      all.emplace_back(j["name"].get<std::string>(), 0.8 * double(j["max"]) + 0.2 * double(j["min"]));
     drives.push_back(all);
 
-    json request = {
-        {"glb", glb.string()}, {"interface", ifacePath.string()}, {"evaluations", json::array()}};
+    json request = {{"glb", glb.string()}, {"interface", ifacePath.string()}, {"evaluations", json::array()}};
     for (const auto& drive : drives) {
       json d = json::object();
       for (const auto& [name, value] : drive) d[name] = value;
@@ -233,8 +222,7 @@ class TestInteropExport : public QObject {
     for (std::size_t e = 0; e < drives.size(); ++e) {
       QStringList args{"pose", QString::fromStdString(runPath.string()), "--json"};
       for (const auto& [name, value] : drives[e])
-        args << "--set"
-             << QString("%1=%2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 17);
+        args << "--set" << QString("%1=%2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 17);
       const CliRun pose = cli(args);
       QVERIFY2(pose.exitCode == 0, qPrintable(pose.err));
       const json doc = json::parse(pose.out.toStdString());
@@ -244,10 +232,8 @@ class TestInteropExport : public QObject {
         for (int k = 0; k < 16; ++k) m[k / 4][k % 4] = part["world"][k].get<float>();
         worlds.push_back(m);
       }
-      const double worst =
-          worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
-      QVERIFY2(worst <= tolerance,
-               qPrintable(QString("drive %1: %2 > %3").arg(e).arg(worst).arg(tolerance)));
+      const double worst = worstVertexError(*run, baked, (*answer)["evaluations"][e]["worlds"], worlds);
+      QVERIFY2(worst <= tolerance, qPrintable(QString("drive %1: %2 > %3").arg(e).arg(worst).arg(tolerance)));
     }
   }
 
@@ -314,8 +300,7 @@ class TestInteropExport : public QObject {
     // A rig whose only part is a socket: a node with extras.socket, no buffers.
     const fs::path socketDir = root() / "socket";
     fs::create_directories(socketDir / "meshes");
-    std::ofstream(socketDir / "rig.json")
-        << R"({"parts":[{"name":"muzzle","pivot":[0,0,0]}],"joints":[]})";
+    std::ofstream(socketDir / "rig.json") << R"({"parts":[{"name":"muzzle","pivot":[0,0,0]}],"joints":[]})";
     QVERIFY(writePartGlb(PartMesh{}, socketDir / "meshes" / "muzzle.glb"));
     auto socketRun = loadRun(socketDir);
     QVERIFY(socketRun);
@@ -330,8 +315,7 @@ class TestInteropExport : public QObject {
     }
     // Nothing temporary is left beside the outputs.
     for (const auto& entry : fs::directory_iterator(root() / "out"))
-      QVERIFY2(entry.path().filename().string().find("tmp") == std::string::npos,
-               entry.path().c_str());
+      QVERIFY2(entry.path().filename().string().find("tmp") == std::string::npos, entry.path().c_str());
   }
 };
 

@@ -51,9 +51,8 @@ class TestInteropGltfValidator : public QObject {
     const QString path = m_dir.filePath("truncated.glb");
     QVERIFY(writeFileAtomically(path.toStdString(), bytes));
     const auto report = riglens::test::validateGltf(path.toStdString());
-    QVERIFY2(report.errors > 0, qPrintable(QString("errors=%1 %2")
-                                               .arg(report.errors)
-                                               .arg(QString::fromStdString(report.messages))));
+    QVERIFY2(report.errors > 0,
+             qPrintable(QString("errors=%1 %2").arg(report.errors).arg(QString::fromStdString(report.messages))));
   }
 };
 

@@ -20,8 +20,7 @@ std::shared_ptr<const core::LoadedRun> sampleRun(const std::string& name) {
   if (auto it = cache.find(name); it != cache.end()) return it->second;
   const std::filesystem::path folder = std::filesystem::path(dir.path().toStdString()) / name;
   auto sample = samples::makeSampleRun(name);
-  if (!sample || !samples::writeSampleRun(*sample, folder))
-    qFatal("cannot write sample %s", name.c_str());
+  if (!sample || !samples::writeSampleRun(*sample, folder)) qFatal("cannot write sample %s", name.c_str());
   auto run = core::loadRun(folder);
   if (!run) qFatal("%s", run.error().message.c_str());
   auto shared = std::make_shared<const core::LoadedRun>(std::move(run).value());
@@ -47,8 +46,7 @@ core::OrbitCamera defaultCamera(const core::LoadedRun& run) {
 
 QString compareWithGolden(const QImage& actualIn, const QString& name, GoldenTolerance tolerance) {
   const QImage actual = actualIn.convertToFormat(QImage::Format_RGBA8888);
-  const QString goldenPath =
-      QStringLiteral(RIGLENS_SOURCE_DIR "/tests/render/golden/%1.png").arg(name);
+  const QString goldenPath = QStringLiteral(RIGLENS_SOURCE_DIR "/tests/render/golden/%1.png").arg(name);
   const QString outDir = outputPath("golden");
   QDir().mkpath(outDir);
   const QString actualPath = outDir + "/" + name + ".png";
@@ -68,8 +66,8 @@ QString compareWithGolden(const QImage& actualIn, const QString& name, GoldenTol
   for (int y = 0; y < actual.height(); ++y)
     for (int x = 0; x < actual.width(); ++x) {
       const QRgb a = actual.pixel(x, y), g = golden.pixel(x, y);
-      const int d = std::max({std::abs(qRed(a) - qRed(g)), std::abs(qGreen(a) - qGreen(g)),
-                              std::abs(qBlue(a) - qBlue(g))});
+      const int d =
+          std::max({std::abs(qRed(a) - qRed(g)), std::abs(qGreen(a) - qGreen(g)), std::abs(qBlue(a) - qBlue(g))});
       if (d > tolerance.channel) {
         ++differing;
         diff.setPixel(x, y, qRgb(255, 0, 255));
@@ -136,24 +134,21 @@ double intersect(const glm::dvec3& origin, const glm::dvec3& dir, const Triangle
 
 }  // namespace
 
-std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
-                                                     const std::vector<glm::mat4>& worlds,
+std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds,
                                                      const core::OrbitCamera& camera, QSize size) {
   std::vector<std::vector<Triangle>> triangles(run.meshes.size());
   for (std::size_t p = 0; p < run.meshes.size(); ++p) {
     const auto& m = run.meshes[p];
     const glm::dmat4 w(worlds[p]);
     const auto at = [&](std::uint32_t i) {
-      return glm::dvec3(
-          w * glm::dvec4(m.positions[i * 3], m.positions[i * 3 + 1], m.positions[i * 3 + 2], 1));
+      return glm::dvec3(w * glm::dvec4(m.positions[i * 3], m.positions[i * 3 + 1], m.positions[i * 3 + 2], 1));
     };
     for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3)
       triangles[p].push_back({at(m.indices[i]), at(m.indices[i + 1]), at(m.indices[i + 2])});
   }
   const glm::dvec3 eye(camera.eye());
   const glm::dmat4 viewProj =
-      glm::dmat4(camera.projection(float(size.width()) / float(size.height()))) *
-      glm::dmat4(camera.view());
+      glm::dmat4(camera.projection(float(size.width()) / float(size.height()))) * glm::dmat4(camera.view());
   std::vector<std::optional<QPoint>> out(run.meshes.size());
   for (std::size_t p = 0; p < run.meshes.size(); ++p) {
     // Candidates: the largest triangles facing the camera, well inside them.
@@ -164,8 +159,7 @@ std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
       if (glm::dot(n, eye - centre) <= 0) continue;
       candidates.emplace_back(glm::length(n), centre);
     }
-    std::sort(candidates.begin(), candidates.end(),
-              [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (std::size_t c = 0; c < candidates.size() && c < 64; ++c) {
       const glm::dvec3 point = candidates[c].second;
       const glm::dvec3 dir = glm::normalize(point - eye);
@@ -182,8 +176,7 @@ std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
       if (hidden) continue;
       const glm::dvec4 clip = viewProj * glm::dvec4(point, 1);
       const glm::dvec3 ndc = glm::dvec3(clip) / clip.w;
-      const QPoint pixel(int((ndc.x * 0.5 + 0.5) * size.width()),
-                         int((0.5 - ndc.y * 0.5) * size.height()));
+      const QPoint pixel(int((ndc.x * 0.5 + 0.5) * size.width()), int((0.5 - ndc.y * 0.5) * size.height()));
       if (QRect(QPoint(0, 0), size).contains(pixel)) {
         out[p] = pixel;
         break;

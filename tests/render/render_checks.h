@@ -35,8 +35,8 @@ std::vector<glm::mat4> posedWorlds(const core::LoadedRun& run, const Pose& pose)
 core::OrbitCamera defaultCamera(const core::LoadedRun& run);
 
 struct GoldenTolerance {
-  int channel = core::tolerance::kGoldenChannel;  // |actual - golden| per 8-bit channel still
-                                                  // counted as equal
+  int channel = core::tolerance::kGoldenChannel;                            // |actual - golden| per 8-bit channel still
+                                                                            // counted as equal
   double maxDifferingFraction = core::tolerance::kGoldenDifferingFraction;  // of all pixels
 };
 
@@ -53,8 +53,7 @@ int nearestTint(QRgb pixel, const std::vector<glm::vec3>& tints);
 // For each part with geometry: a point on it that the camera sees (ray cast
 // against every posed triangle), projected to pixel coordinates (top row
 // first); nullopt when no sampled point of the part is visible.
-std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
-                                                     const std::vector<glm::mat4>& worlds,
+std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds,
                                                      const core::OrbitCamera& camera, QSize size);
 
 // A render test's fixture: initTestCase opens the offscreen device of its

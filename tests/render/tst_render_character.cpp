@@ -45,8 +45,7 @@ namespace {
 constexpr double kPoseToleranceMetres = core::tolerance::kGnmGpuMetres;
 
 core::AosRigPack parse(std::vector<std::uint8_t> bytes) {
-  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes)),
-                                "pack");
+  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes)), "pack");
   if (!pack) qFatal("%s", pack.error().message.c_str());
   return std::move(pack).value();
 }
@@ -85,34 +84,30 @@ class TestRenderCharacter : public test::RenderTestCase {
     controls[53] = 0.15f;  // left pitch
     controls[56] = -0.2f;  // right yaw
     core::GnmJointState joints(pack);
-    joints.setJointOverrides({{"jaw", glm::angleAxis(0.25, glm::dvec3(1, 0, 0))},
-                              {"head", glm::angleAxis(0.1, glm::dvec3(0, 1, 0))}});
+    joints.setJointOverrides(
+        {{"jaw", glm::angleAxis(0.25, glm::dvec3(1, 0, 0))}, {"head", glm::angleAxis(0.1, glm::dvec3(0, 1, 0))}});
     auto cpu = core::gnmPose(pack, controls, &joints);
     auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls, &joints);
     QVERIFY_OK(gpu);
     const double err = worst(*cpu, *gpu);
     QVERIFY2(err <= kPoseToleranceMetres, qPrintable(QString::number(err)));
-    QVERIFY(
-        worst(*cpu, std::vector<float>(pack.neutral.data(), pack.neutral.data() + cpu->size())) >
-        riglens::core::tolerance::kMoved);  // it moved
+    QVERIFY(worst(*cpu, std::vector<float>(pack.neutral.data(), pack.neutral.data() + cpu->size())) >
+            riglens::core::tolerance::kMoved);  // it moved
   }
 
   void gnmOnAFullSizeHeadDenseAndSparse() {
     const core::AosRigPack pack = syntheticFullHead();
     for (int active : {383, 30, 0}) {
       std::vector<float> controls(387, 0.0f);
-      for (int i = 0; i < active; ++i)
-        controls[std::size_t(i * 383 / active)] = 0.7f - 0.01f * float(i % 50);
+      for (int i = 0; i < active; ++i) controls[std::size_t(i * 383 / active)] = 0.7f - 0.01f * float(i % 50);
       controls[384] = 0.2f;
       auto cpu = core::gnmPose(pack, controls);
       auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls);
       QVERIFY_OK(gpu);
       const double err = worst(*cpu, *gpu);
-      QVERIFY2(err <= kPoseToleranceMetres,
-               qPrintable(QString("%1 active: %2").arg(active).arg(err)));
+      QVERIFY2(err <= kPoseToleranceMetres, qPrintable(QString("%1 active: %2").arg(active).arg(err)));
     }
-    QVERIFY(
-        !render::gnmPoseOnGpu(*m_device, pack, std::vector<float>(400, 0.0f)));  // longer than dim
+    QVERIFY(!render::gnmPoseOnGpu(*m_device, pack, std::vector<float>(400, 0.0f)));  // longer than dim
   }
 
   void liftMatchesTheCpuReference() {
@@ -121,14 +116,12 @@ class TestRenderCharacter : public test::RenderTestCase {
     const std::uint32_t vertices = 1000;  // not a multiple of 64
     std::vector<float> positions(vertices * 3);
     for (auto& p : positions) p = u(rng);
-    const core::FitTransform fit =
-        core::fitVertsTransform(positions, std::nullopt, {0.1f, 0.2f, 0.3f});
+    const core::FitTransform fit = core::fitVertsTransform(positions, std::nullopt, {0.1f, 0.2f, 0.3f});
     positions[7 * 3 + 1] = std::nanf("");  // not finite: their slots are cleared
     positions[9 * 3 + 2] = INFINITY;
     std::vector<std::uint32_t> tints(vertices);
     for (auto& t : tints) t = core::packRgba(0.5f + u(rng), 0.5f + u(rng), 0.5f + u(rng));
-    for (auto shading :
-         {core::LiftShading::Tint, core::LiftShading::Normal, core::LiftShading::Flat}) {
+    for (auto shading : {core::LiftShading::Tint, core::LiftShading::Normal, core::LiftShading::Flat}) {
       core::DebugLiftParams params;
       params.vertexCount = vertices;
       params.slotOffset = 37;
@@ -147,18 +140,15 @@ class TestRenderCharacter : public test::RenderTestCase {
       QVERIFY_OK(gpu);
       for (std::size_t s = 0; s < 1200; ++s) {
         for (int k = 0; k < 4; ++k) {
-          QVERIFY2(
-              std::abs(cpu.center[s * 4 + std::size_t(k)] - gpu->center[s * 4 + std::size_t(k)]) <=
-                  riglens::core::tolerance::kFloatUnit,
-              qPrintable(QString("%1 %2: %3 vs %4")
-                             .arg(s)
-                             .arg(k)
-                             .arg(cpu.center[s * 4 + std::size_t(k)])
-                             .arg(gpu->center[s * 4 + std::size_t(k)])));
-          QCOMPARE(gpu->covarianceA[s * 4 + std::size_t(k)],
-                   cpu.covarianceA[s * 4 + std::size_t(k)]);
-          QCOMPARE(gpu->covarianceB[s * 4 + std::size_t(k)],
-                   cpu.covarianceB[s * 4 + std::size_t(k)]);
+          QVERIFY2(std::abs(cpu.center[s * 4 + std::size_t(k)] - gpu->center[s * 4 + std::size_t(k)]) <=
+                       riglens::core::tolerance::kFloatUnit,
+                   qPrintable(QString("%1 %2: %3 vs %4")
+                                  .arg(s)
+                                  .arg(k)
+                                  .arg(cpu.center[s * 4 + std::size_t(k)])
+                                  .arg(gpu->center[s * 4 + std::size_t(k)])));
+          QCOMPARE(gpu->covarianceA[s * 4 + std::size_t(k)], cpu.covarianceA[s * 4 + std::size_t(k)]);
+          QCOMPARE(gpu->covarianceB[s * 4 + std::size_t(k)], cpu.covarianceB[s * 4 + std::size_t(k)]);
         }
         // Colours: exact, except one 8-bit step where a normal component sits on a rounding edge.
         const auto a = core::unpackRgba(cpu.color[s]), b = core::unpackRgba(gpu->color[s]);
@@ -184,8 +174,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     QFETCH(int, count);
     QFETCH(int, distinct);
     std::mt19937 rng{std::uint32_t(count)};
-    std::vector<std::uint32_t> keys(static_cast<std::size_t>(count)),
-        values(static_cast<std::size_t>(count));
+    std::vector<std::uint32_t> keys(static_cast<std::size_t>(count)), values(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
       keys[std::size_t(i)] = distinct > 0 ? rng() % std::uint32_t(distinct) : rng();
       values[std::size_t(i)] = std::uint32_t(i);
@@ -194,11 +183,9 @@ class TestRenderCharacter : public test::RenderTestCase {
     QVERIFY_OK(sorted);
     // The CPU reference: a stable sort of the indices by key.
     std::vector<std::uint32_t> order(values);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
     QCOMPARE(sorted->second, order);
-    for (int i = 0; i < count; ++i)
-      QCOMPARE(sorted->first[std::size_t(i)], keys[order[std::size_t(i)]]);
+    for (int i = 0; i < count; ++i) QCOMPARE(sorted->first[std::size_t(i)], keys[order[std::size_t(i)]]);
   }
 
   void gaussianSceneGolden() {
@@ -249,8 +236,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     g.opacityLogit = 12.0f;
     const std::array<float, 3> want{0.5f, 0.25f, 0.75f};
     for (int k = 0; k < 3; ++k) g.dc[std::size_t(k)] = float((want[std::size_t(k)] - 0.5) / kShC0);
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(std::vector<core::RawGaussian>{g}),
-                                        "one.ply");
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(std::vector<core::RawGaussian>{g}), "one.ply");
     QVERIFY_OK(cloud);
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
     QVERIFY(canvas);
@@ -275,8 +261,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     // The owner's sphere around the torus: a view that cannot see it skips
     // projection, sort and quads (background only); looking back draws it as
     // before from the order kept for that view.
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(2000)),
-                                        "torus.ply");
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(2000)), "torus.ply");
     QVERIFY(cloud);
     const core::Bounds bounds = core::cloudBounds(*cloud);
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(96, 96));
@@ -301,8 +286,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     QCOMPARE(renderer.culledFrames(), std::size_t(1));
     QCOMPARE(renderer.sortedFrames(), std::size_t(1));
     for (int y = 0; y < empty->height(); ++y)
-      for (int x = 0; x < empty->width(); ++x)
-        QCOMPARE(QColor(empty->pixel(x, y)).name(), QStringLiteral("#20262e"));
+      for (int x = 0; x < empty->width(); ++x) QCOMPARE(QColor(empty->pixel(x, y)).name(), QStringLiteral("#20262e"));
     auto again = (*canvas)->render(renderer, state);
     QVERIFY(again);
     QCOMPARE(renderer.sortedFrames(), std::size_t(1));  // the order for this view still holds
@@ -335,15 +319,13 @@ class TestRenderCharacter : public test::RenderTestCase {
     auto canvas = render::OffscreenCanvas::create(*m_device, size);
     QVERIFY(canvas);
     std::optional<core::OrbitCamera> camera;
-    render::CharacterRenderer chained(
-        *m_device);  // one renderer across every frame, as the app keeps it
+    render::CharacterRenderer chained(*m_device);  // one renderer across every frame, as the app keeps it
     chained.setPack(pack);
     std::size_t frames = 0;
     for (const render::CharacterTint tint : render::kAllCharacterTints) {
       QImage neutral;
       for (const auto& [name, controls] :
-           {std::pair<const char*, std::vector<float>>{"neutral", {}},
-            {"expression", expression}}) {
+           {std::pair<const char*, std::vector<float>>{"neutral", {}}, {"expression", expression}}) {
         auto cloud = render::characterSplatsOnGpu(*m_device, *pack, controls, {tint, 0.002f});
         QVERIFY_OK(cloud);
         if (!camera) {
@@ -354,20 +336,16 @@ class TestRenderCharacter : public test::RenderTestCase {
           QVERIFY(rest);
           // The pose tolerance carried through the fit's scale, with a factor 2 for float rounding
           // in the lift.
-          const float allowed =
-              2 * float(kPoseToleranceMetres) *
-              core::fitVertsTransform({pack->neutral.data(), pack->vertexCount * 3}).scale;
-          QVERIFY(
-              glm::all(glm::lessThanEqual(glm::abs(rest->min - bounds.min), glm::vec3(allowed))));
-          QVERIFY(
-              glm::all(glm::lessThanEqual(glm::abs(rest->max - bounds.max), glm::vec3(allowed))));
+          const float allowed = 2 * float(kPoseToleranceMetres) *
+                                core::fitVertsTransform({pack->neutral.data(), pack->vertexCount * 3}).scale;
+          QVERIFY(glm::all(glm::lessThanEqual(glm::abs(rest->min - bounds.min), glm::vec3(allowed))));
+          QVERIFY(glm::all(glm::lessThanEqual(glm::abs(rest->max - bounds.max), glm::vec3(allowed))));
           camera.emplace();
           camera->frame(bounds);
           camera->setAngles(20, 10);
         }
         const render::FrameState state = render::cameraFrameState(*camera, 1.0f);
-        const QString golden =
-            QString("character-%1-%2").arg(render::characterTintName(tint), name);
+        const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
 
         render::SplatRenderer renderer(*m_device);
         renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
@@ -396,9 +374,8 @@ class TestRenderCharacter : public test::RenderTestCase {
           for (int y = 0; y < size.height(); ++y)
             for (int x = 0; x < size.width(); ++x) {
               const QColor a(neutral.pixel(x, y)), b(image->pixel(x, y));
-              changed += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
-                             std::abs(a.blue() - b.blue()) >
-                         24;
+              changed +=
+                  std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) > 24;
             }
           QVERIFY2(changed > size.width() * size.height() / 100,
                    qPrintable(golden + QString(": only %1 pixels changed").arg(changed)));
@@ -481,9 +458,8 @@ class TestRenderCharacter : public test::RenderTestCase {
     voxels.setModel(run);
     auto tankOnly = (*canvas)->render(voxels, state);
     QVERIFY(tankOnly);
-    QVERIFY(QColor(tankOnly->pixel(pixel)) !=
-            QColor::fromRgbF(state.background.r, state.background.g,
-                             state.background.b));  // the tank is there
+    QVERIFY(QColor(tankOnly->pixel(pixel)) != QColor::fromRgbF(state.background.r, state.background.g,
+                                                               state.background.b));  // the tank is there
     const auto cloudAt = [&](glm::vec3 p) {
       core::GaussianCloud cloud;
       cloud.count = 1;

@@ -63,8 +63,7 @@ class TestRenderOpenGL : public test::RenderTestCase {
     render::ViewSettings view;
     view.tint = core::TintMode::Part;
     view.showGrid = view.showAxes = false;
-    auto parts =
-        (*canvas)->render(renderer, render::buildFrameState(*run, worlds, camera, 1.0f, view));
+    auto parts = (*canvas)->render(renderer, render::buildFrameState(*run, worlds, camera, 1.0f, view));
     QVERIFY(parts);
     const auto pixels = test::visiblePartPixels(*run, worlds, camera, QSize(256, 256));
     const auto tints = core::partTints(run->rig);

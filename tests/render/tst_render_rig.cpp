@@ -26,17 +26,15 @@ constexpr QSize kGoldenSize(256, 256);
 constexpr test::GoldenTolerance kGolden{};  // core::tolerance::kGolden*: the reason is there
 
 const std::map<std::string, Pose>& tankPoses() {
-  static const std::map<std::string, Pose> poses{
-      {"rest", {}},
-      {"aim", {{{"turret_yaw", 0.8}, {"gun_pitch", 0.4}}, "", 0}},
-      {"fire", {{{"turret_yaw", -0.6}}, "fire", 60}}};
+  static const std::map<std::string, Pose> poses{{"rest", {}},
+                                                 {"aim", {{{"turret_yaw", 0.8}, {"gun_pitch", 0.4}}, "", 0}},
+                                                 {"fire", {{{"turret_yaw", -0.6}}, "fire", 60}}};
   return poses;
 }
 
 const std::map<std::string, Pose>& walkerPoses() {
-  static const std::map<std::string, Pose> poses{{"rest", {}},
-                                                 {"walk250", {{{"head_yaw", 0.5}}, "walk", 250}},
-                                                 {"walk600", {{}, "walk", 600}}};
+  static const std::map<std::string, Pose> poses{
+      {"rest", {}}, {"walk250", {{{"head_yaw", 0.5}}, "walk", 250}}, {"walk600", {{}, "walk", 600}}};
   return poses;
 }
 
@@ -49,16 +47,14 @@ class TestRenderRig : public test::RenderTestCase {
   TestRenderRig() : RenderTestCase(render::Backend::Vulkan) {}
 
   QImage draw(std::shared_ptr<const core::LoadedRun> run, const std::vector<glm::mat4>& worlds,
-              const render::ViewSettings& view, QSize size = kGoldenSize,
-              const core::OrbitCamera* cam = nullptr) {
+              const render::ViewSettings& view, QSize size = kGoldenSize, const core::OrbitCamera* cam = nullptr) {
     auto canvas = render::OffscreenCanvas::create(*m_device, size);
     if (!canvas) qFatal("%s", canvas.error().message.c_str());
     render::RigRenderer renderer(*m_device);
     renderer.setModel(run);
     const core::OrbitCamera camera = cam ? *cam : test::defaultCamera(*run);
     auto image = (*canvas)->render(
-        renderer, render::buildFrameState(*run, worlds, camera,
-                                          float(size.width()) / float(size.height()), view));
+        renderer, render::buildFrameState(*run, worlds, camera, float(size.width()) / float(size.height()), view));
     if (!image) qFatal("%s", image.error().message.c_str());
     return *image;
   }
@@ -91,8 +87,7 @@ class TestRenderRig : public test::RenderTestCase {
     render::ViewSettings view;
     QVERIFY(core::parseTintMode(tint.toStdString(), &view.tint));
     const QImage image = draw(run, test::posedWorlds(*run, poses.at(pose.toStdString())), view);
-    const QString problem =
-        test::compareWithGolden(image, QString("%1-%2-%3").arg(sample, pose, tint), kGolden);
+    const QString problem = test::compareWithGolden(image, QString("%1-%2-%3").arg(sample, pose, tint), kGolden);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 
@@ -105,8 +100,7 @@ class TestRenderRig : public test::RenderTestCase {
   void partTintShowsEachPartWhereTheCoreProjectsIt() {
     QFETCH(QString, sample);
     auto run = test::sampleRun(sample.toStdString());
-    const Pose pose =
-        sample.startsWith("tank") ? tankPoses().at("aim") : walkerPoses().at("walk250");
+    const Pose pose = sample.startsWith("tank") ? tankPoses().at("aim") : walkerPoses().at("walk250");
     const auto worlds = test::posedWorlds(*run, pose);
     render::ViewSettings view;
     view.tint = core::TintMode::Part;
@@ -156,8 +150,7 @@ class TestRenderRig : public test::RenderTestCase {
               interior &= test::nearestTint(parts.pixel(std::clamp(x + dx, 0, parts.width() - 1),
                                                         std::clamp(y + dy, 0, parts.height() - 1)),
                                             tints) == test::nearestTint(parts.pixel(x, y), tints);
-          if (interior && test::nearestTint(parts.pixel(x, y), tints) != view.highlightPart)
-            ++elsewhere;
+          if (interior && test::nearestTint(parts.pixel(x, y), tints) != view.highlightPart) ++elsewhere;
         }
     QVERIFY2(changed > 200, qPrintable(QString::number(changed)));
     QVERIFY2(elsewhere == 0, qPrintable(QString::number(elsewhere)));
@@ -173,10 +166,8 @@ class TestRenderRig : public test::RenderTestCase {
     render::ViewSettings view;
     view.tint = core::TintMode::Sockets;
     const QImage image = draw(run, worlds, view, kGoldenSize, &camera);
-    const glm::vec4 clip =
-        camera.projection(1.0f) * camera.view() * glm::vec4(state.sockets[0].position, 1.0f);
-    const QPoint centre(int((clip.x / clip.w * 0.5f + 0.5f) * 256),
-                        int((0.5f - clip.y / clip.w * 0.5f) * 256));
+    const glm::vec4 clip = camera.projection(1.0f) * camera.view() * glm::vec4(state.sockets[0].position, 1.0f);
+    const QPoint centre(int((clip.x / clip.w * 0.5f + 0.5f) * 256), int((0.5f - clip.y / clip.w * 0.5f) * 256));
     int magenta = 0;
     for (int y = centre.y() - 8; y <= centre.y() + 8; ++y)
       for (int x = centre.x() - 8; x <= centre.x() + 8; ++x) {
@@ -207,8 +198,7 @@ class TestRenderRig : public test::RenderTestCase {
         const bool blend = v % 3 == 0 && parent >= 0;
         skinned.skin->joints.insert(skinned.skin->joints.end(),
                                     {std::uint32_t(p), std::uint32_t(blend ? parent : 0), 0, 0});
-        skinned.skin->weights.insert(skinned.skin->weights.end(),
-                                     {blend ? 0.5f : 1.0f, blend ? 0.5f : 0.0f, 0, 0});
+        skinned.skin->weights.insert(skinned.skin->weights.end(), {blend ? 0.5f : 1.0f, blend ? 0.5f : 0.0f, 0, 0});
       }
       skinned.skin->boneNames.push_back(tank->rig.parts()[p].name);
       skinned.boneParts.push_back(int(p));
@@ -222,12 +212,11 @@ class TestRenderRig : public test::RenderTestCase {
     QVERIFY_OK(gpu);
     float worst = 0;
     for (std::size_t i = 0; i < cpu.positions.size(); ++i)
-      worst = std::max(worst, std::abs(gpu->positions[i] - cpu.positions[i]) /
-                                  std::max(1.0f, std::abs(cpu.positions[i])));
+      worst =
+          std::max(worst, std::abs(gpu->positions[i] - cpu.positions[i]) / std::max(1.0f, std::abs(cpu.positions[i])));
     QVERIFY2(worst <= core::tolerance::kGpuCpuRelative, qPrintable(QString::number(worst)));
     for (std::size_t i = 0; i < cpu.normals.size(); ++i)
-      QVERIFY(std::abs(gpu->normals[i] - cpu.normals[i]) <=
-              riglens::core::tolerance::kGpuCpuRelative);
+      QVERIFY(std::abs(gpu->normals[i] - cpu.normals[i]) <= riglens::core::tolerance::kGpuCpuRelative);
 
     // Drawn through the renderer's own skinning pass, the skinned tank matches
     // the CPU-skinned one drawn as a static mesh.
@@ -242,15 +231,14 @@ class TestRenderRig : public test::RenderTestCase {
     view.showGrid = view.showAxes = false;
     const QImage a = draw(skinnedRun, worlds, view, kGoldenSize, &camera);
     const std::vector<glm::mat4> identity{glm::mat4(1.0f)};
-    const QImage b = draw(std::make_shared<const core::LoadedRun>(cpuSkinned), identity, view,
-                          kGoldenSize, &camera);
+    const QImage b = draw(std::make_shared<const core::LoadedRun>(cpuSkinned), identity, view, kGoldenSize, &camera);
     a.save(test::outputPath("skinned-gpu.png"));
     int differing = 0;
     for (int y = 0; y < a.height(); ++y)
       for (int x = 0; x < a.width(); ++x) {
         const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
-        differing += std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
-                               std::abs(qBlue(p) - qBlue(q))}) > 2;
+        differing +=
+            std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))}) > 2;
       }
     QVERIFY2(differing <= 20, qPrintable(QString::number(differing)));
   }
@@ -262,16 +250,14 @@ class TestRenderRig : public test::RenderTestCase {
     render::RigRenderer renderer(*m_device);
     renderer.setModel(run);
     const auto worlds = test::posedWorlds(*run, {});
-    QVERIFY((*canvas)->render(
-        renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, {})));
+    QVERIFY((*canvas)->render(renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, {})));
     const render::MemoryReport report = renderer.memoryReport();
     QCOMPARE(report.parts.size(), run->meshes.size());
     std::size_t vertexBytes = 0, indexBytes = 0;
     for (std::size_t p = 0; p < run->meshes.size(); ++p) {
       const auto& m = run->meshes[p];
       QCOMPARE(report.parts[p].name, run->rig.parts()[p].name);
-      QCOMPARE(report.parts[p].vertexBytes,
-               (m.positions.size() + m.normals.size() + m.colors.size()) * sizeof(float));
+      QCOMPARE(report.parts[p].vertexBytes, (m.positions.size() + m.normals.size() + m.colors.size()) * sizeof(float));
       QCOMPARE(report.parts[p].indexBytes, m.indices.size() * sizeof(std::uint32_t));
       vertexBytes += report.parts[p].vertexBytes;
       indexBytes += report.parts[p].indexBytes;
@@ -284,8 +270,7 @@ class TestRenderRig : public test::RenderTestCase {
     // Wireframe buffers are built on demand and then counted.
     render::ViewSettings wire;
     wire.tint = core::TintMode::Wireframe;
-    QVERIFY((*canvas)->render(
-        renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, wire)));
+    QVERIFY((*canvas)->render(renderer, render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, wire)));
     QVERIFY(renderer.memoryReport().vertexBytes > vertexBytes);
   }
 

@@ -73,8 +73,7 @@ class TestRenderSmoke : public test::RenderTestCase {
         {0.8f, -0.8f, 0.0f, 0, 0, 1},
     };
     const QColor clear(32, 40, 48);
-    auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(64, 64), triangle,
-                                                       glm::mat4(1.0f), clear);
+    auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(64, 64), triangle, glm::mat4(1.0f), clear);
     QVERIFY2(image.hasValue(), image ? "" : image.error().message.c_str());
     image->save(test::outputPath("render_smoke_triangle.png"));
     QCOMPARE(image->size(), QSize(64, 64));
@@ -108,19 +107,16 @@ class TestRenderSmoke : public test::RenderTestCase {
     for (std::size_t p = 0; p < run->meshes.size(); ++p) {
       const auto& mesh = run->meshes[p];
       for (std::uint32_t index : mesh.indices) {
-        const glm::vec4 v =
-            worlds[p] * glm::vec4(mesh.positions[index * 3], mesh.positions[index * 3 + 1],
-                                  mesh.positions[index * 3 + 2], 1.0f);
-        vertices.push_back({v.x, v.y, v.z, mesh.colors[index * 3], mesh.colors[index * 3 + 1],
-                            mesh.colors[index * 3 + 2]});
+        const glm::vec4 v = worlds[p] * glm::vec4(mesh.positions[index * 3], mesh.positions[index * 3 + 1],
+                                                  mesh.positions[index * 3 + 2], 1.0f);
+        vertices.push_back(
+            {v.x, v.y, v.z, mesh.colors[index * 3], mesh.colors[index * 3 + 1], mesh.colors[index * 3 + 2]});
       }
     }
-    const glm::mat4 view =
-        glm::lookAt(glm::vec3(60, 45, 70), glm::vec3(16, 8, 20), glm::vec3(0, 1, 0));
+    const glm::mat4 view = glm::lookAt(glm::vec3(60, 45, 70), glm::vec3(16, 8, 20), glm::vec3(0, 1, 0));
     const glm::mat4 proj = glm::perspective(glm::radians(40.0f), 1.0f, 1.0f, 500.0f);
     const QColor clear(32, 38, 46);
-    auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(256, 256), vertices,
-                                                       proj * view, clear);
+    auto image = render::drawColoredTrianglesOffscreen(*m_device, QSize(256, 256), vertices, proj * view, clear);
     QVERIFY2(image.hasValue(), image ? "" : image.error().message.c_str());
     image->save(test::outputPath("render_smoke_tank.png"));
     int covered = 0;

@@ -27,13 +27,12 @@ struct GltfBuilder {
     v.byteOffset = buf.size();
     v.byteLength = bytes;
     v.byteStride = static_cast<std::size_t>(stride);
-    buf.insert(buf.end(), static_cast<const std::uint8_t*>(data),
-               static_cast<const std::uint8_t*>(data) + bytes);
+    buf.insert(buf.end(), static_cast<const std::uint8_t*>(data), static_cast<const std::uint8_t*>(data) + bytes);
     model.bufferViews.push_back(v);
     return static_cast<int>(model.bufferViews.size() - 1);
   }
-  int accessor(int viewIndex, int componentType, int type, std::size_t count,
-               std::size_t offset = 0, bool normalized = false) {
+  int accessor(int viewIndex, int componentType, int type, std::size_t count, std::size_t offset = 0,
+               bool normalized = false) {
     tinygltf::Accessor a;
     a.bufferView = viewIndex;
     a.componentType = componentType;
@@ -47,11 +46,10 @@ struct GltfBuilder {
   template <class T>
   int data(const std::vector<T>& values, int componentType, int type, bool normalized = false) {
     const int comps = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type));
-    return accessor(view(values.data(), values.size() * sizeof(T)), componentType, type,
-                    values.size() / comps, 0, normalized);
+    return accessor(view(values.data(), values.size() * sizeof(T)), componentType, type, values.size() / comps, 0,
+                    normalized);
   }
-  void primitive(std::map<std::string, int> attributes, int indices = -1,
-                 int mode = TINYGLTF_MODE_TRIANGLES) {
+  void primitive(std::map<std::string, int> attributes, int indices = -1, int mode = TINYGLTF_MODE_TRIANGLES) {
     if (model.meshes.empty()) {
       model.meshes.emplace_back();
       tinygltf::Node node;

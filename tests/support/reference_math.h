@@ -13,8 +13,8 @@ namespace riglens::test {
 // y of the cubic Bezier (0,0) p1 p2 (1,1)-style curve through arbitrary
 // control points at the parameter where x == t, by Newton's method with a
 // bisection fallback, in double precision.
-inline double bezierAtX(double x0, double y0, double x1, double y1, double x2, double y2, double x3,
-                        double y3, double t) {
+inline double bezierAtX(double x0, double y0, double x1, double y1, double x2, double y2, double x3, double y3,
+                        double t) {
   const auto bx = [&](double s) {
     const double u = 1 - s;
     return u * u * u * x0 + 3 * u * u * s * x1 + 3 * u * s * s * x2 + s * s * s * x3;

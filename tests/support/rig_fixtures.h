@@ -11,8 +11,7 @@
 namespace riglens::test {
 
 // Parses and builds; the Expected carries the loader's error for refusal tests.
-inline core::Expected<core::BuiltRig> buildRigFromJson(std::string_view text,
-                                                       std::string_view source = "rig.json") {
+inline core::Expected<core::BuiltRig> buildRigFromJson(std::string_view text, std::string_view source = "rig.json") {
   auto doc = core::parseJson(text, source);
   if (!doc) return doc.error();
   auto raw = core::parseRigSpec(*doc, source);

@@ -5,5 +5,4 @@
 
 #include <QtTest/QTest>
 
-#define QVERIFY_OK(expected) \
-  QVERIFY2(bool(expected), (expected) ? "" : (expected).error().message.c_str())
+#define QVERIFY_OK(expected) QVERIFY2(bool(expected), (expected) ? "" : (expected).error().message.c_str())

@@ -20,9 +20,8 @@ Expected<std::vector<T>> readArray(const std::filesystem::path& path, std::size_
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
   if (bytes->size() != count * sizeof(T))
-    return errorAt(
-        ErrorCode::Invalid, path.string(), "",
-        std::to_string(bytes->size()) + " bytes, expected " + std::to_string(count * sizeof(T)));
+    return errorAt(ErrorCode::Invalid, path.string(), "",
+                   std::to_string(bytes->size()) + " bytes, expected " + std::to_string(count * sizeof(T)));
   std::vector<T> out(count);
   std::memcpy(out.data(), bytes->data(), bytes->size());
   return out;
@@ -54,8 +53,7 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
              {}};
     const JsonRef landmarks = root["landmarks_multipie68"];
     landmarks.arrayOfSize(68, "vertex indices");
-    for (const JsonRef& l : landmarks.elements())
-      c.landmarks.push_back(l.count(c.V == 0 ? 0 : c.V - 1));
+    for (const JsonRef& l : landmarks.elements()) c.landmarks.push_back(l.count(c.V == 0 ? 0 : c.V - 1));
     return c;
   });
   if (!counts) return counts.error();
@@ -69,13 +67,11 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   auto deltas = readArray<float>(dir / "expressions.f32", E * V * 3);
   if (!deltas) return deltas.error();
   if (V == 0 || names.size() != E)
-    return errorAt(ErrorCode::Invalid, (dir / "names.json").string(), "",
-                   "expected V > 0 and E expression names");
+    return errorAt(ErrorCode::Invalid, (dir / "names.json").string(), "", "expected V > 0 and E expression names");
   for (std::uint32_t i : *faces)
     if (i >= V)
-      return errorAt(
-          ErrorCode::Invalid, (dir / "faces.u32").string(), "",
-          "a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
+      return errorAt(ErrorCode::Invalid, (dir / "faces.u32").string(), "",
+                     "a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
 
   // Regions: left eye/brow, right eye/brow, everything else.
   std::vector<std::size_t> order[3];
@@ -89,9 +85,8 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   GnmBake b;
   b.vertexCount = V;
   b.coeffCount = E;
-  b.regions = {{"left_eye", int(order[0].size())},
-               {"right_eye", int(order[1].size())},
-               {"lower_face", int(order[2].size())}};
+  b.regions = {
+      {"left_eye", int(order[0].size())}, {"right_eye", int(order[1].size())}, {"lower_face", int(order[2].size())}};
   b.reduced = {{"left_eye", std::min<int>(8, int(order[0].size()))},
                {"right_eye", std::min<int>(8, int(order[1].size()))},
                {"lower_face", std::min<int>(16, int(order[2].size()))}};
@@ -104,8 +99,7 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   for (std::size_t v = 0; v < V; ++v)
     for (std::size_t c = 0; c < E; ++c)
       for (int k = 0; k < 3; ++k)
-        b.basis[(v * E + c) * 3 + std::size_t(k)] =
-            (*deltas)[(columns[c] * V + v) * 3 + std::size_t(k)] * kCm;
+        b.basis[(v * E + c) * 3 + std::size_t(k)] = (*deltas)[(columns[c] * V + v) * 3 + std::size_t(k)] * kCm;
   b.faces = std::move(*faces);
 
   const auto at = [&](std::size_t v) {
@@ -124,8 +118,7 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
     hi = glm::max(hi, at(v));
   }
   const glm::vec3 centre = (lo + hi) * 0.5f;
-  const glm::vec3 neck(centre.x, lo.y, centre.z - 0.05f),
-      head(centre.x, centre.y, centre.z - 0.05f);
+  const glm::vec3 neck(centre.x, lo.y, centre.z - 0.05f), head(centre.x, centre.y, centre.z - 0.05f);
   const glm::vec3 jaw(centre.x, mouth.y + 0.01f, mouth.z - 0.08f);
   b.joints = {{"neck", -1}, {"head", 0}, {"jaw", 1}, {"eye_l", 1}, {"eye_r", 1}};
   b.eyeNames = {"eye_l", "eye_r"};
@@ -140,8 +133,7 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
     const glm::vec3 p = at(v);
     // jaw: below the mouth corners, ramping in over 1.5 cm; neck: the bottom 8% of the face.
     const float jawW = std::clamp((mouth.y - p.y) / 0.015f, 0.0f, 1.0f) * 0.9f;
-    const float neckW =
-        std::clamp((lo.y + 0.08f * height - p.y) / (0.08f * height), 0.0f, 1.0f) * 0.6f;
+    const float neckW = std::clamp((lo.y + 0.08f * height - p.y) / (0.08f * height), 0.0f, 1.0f) * 0.6f;
     const float headW = std::max(0.0f, 1.0f - jawW - neckW);
     b.skinIndex.insert(b.skinIndex.end(), {1, 2, 0, 0});
     b.skinWeight.insert(b.skinWeight.end(), {headW, jawW, neckW, 0.0f});
@@ -156,8 +148,7 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   return b;
 }
 
-Expected<void> writeSampleCharacter(const std::filesystem::path& ict,
-                                    const std::filesystem::path& out) {
+Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std::filesystem::path& out) {
   auto bake = makeSampleCharacter(ict);
   if (!bake) return bake.error();
   auto bytes = bakeAosRig(*bake);
@@ -166,8 +157,7 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict,
   std::filesystem::create_directories(out / "sample-bundle", ec);
   if (ec) return errorAt(ErrorCode::Io, out.string(), "", "cannot create folder: " + ec.message());
   if (auto ok = writeFileAtomically(out / "sample-face.aosrig", *bytes); !ok) return ok;
-  if (auto ok = writeFileAtomically(out / "sample-bundle" / "sample-face.aosrig", *bytes); !ok)
-    return ok;
+  if (auto ok = writeFileAtomically(out / "sample-bundle" / "sample-face.aosrig", *bytes); !ok) return ok;
   nlohmann::ordered_json scene;
   scene["schema_version"] = "2";
   scene["subject"] = "sample-face";
@@ -176,8 +166,7 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict,
   scene["rig_range"] = {-3, 3};
   scene["order"] = {"head"};
   scene["branches"] = {{"head", {{"uv_res", 64}}}};
-  scene["rig"] = {
-      {"backend", "gnm"}, {"pack", "sample-face.aosrig"}, {"vertex_count", bake->vertexCount}};
+  scene["rig"] = {{"backend", "gnm"}, {"pack", "sample-face.aosrig"}, {"vertex_count", bake->vertexCount}};
   const std::string text = scene.dump(2) + "\n";
   return writeFileAtomically(out / "sample-bundle" / "scene.json",
                              {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});

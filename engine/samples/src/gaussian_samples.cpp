@@ -5,8 +5,7 @@
 namespace riglens::samples {
 
 namespace {
-constexpr double kShC0 =
-    0.28209479177387814;  // 1 / (2 sqrt(pi)): the degree-0 SH term the colours go through
+constexpr double kShC0 = 0.28209479177387814;  // 1 / (2 sqrt(pi)): the degree-0 SH term the colours go through
 }  // namespace
 
 std::vector<core::RawGaussian> makeGaussianTorus(std::size_t count) {
@@ -25,8 +24,7 @@ std::vector<core::RawGaussian> makeGaussianTorus(std::size_t count) {
                  b = 0.5 + 0.5 * std::cos(u + 2.094);
     g.dc = {float((r - 0.5) / kShC0), float((gcol - 0.5) / kShC0), float((b - 0.5) / kShC0)};
     g.opacityLogit = i % 97 == 0 ? -1.0f : 3.0f;
-    const float along = std::log(i % 97 == 0 ? 0.12f : 0.06f),
-                across = std::log(i % 97 == 0 ? 0.12f : 0.02f);
+    const float along = std::log(i % 97 == 0 ? 0.12f : 0.06f), across = std::log(i % 97 == 0 ? 0.12f : 0.02f);
     g.logScale = {along, across, across};
     // Rotate x (the long axis) to the ring's tangent: about +y by -(u + 90 deg).
     const double angle = -(u + kTau / 4);

@@ -19,10 +19,9 @@ Expected<std::vector<std::uint8_t>> bakeAosRig(const GnmBake& bake) {
 Expected<AosRigParts> bakeAosRigParts(const GnmBake& b) {
   const std::size_t V = b.vertexCount, E = b.coeffCount, J = b.joints.size();
   if (b.neutral.size() != V * 3 || b.basis.size() != V * E * 3 || b.skinIndex.size() != V * 4 ||
-      b.skinWeight.size() != V * 4 || b.eyeWeights.size() != 2 * V ||
-      b.restWorld.size() != J * 16 || b.faces.size() % 3)
-    return makeError(ErrorCode::Usage,
-                     "bakeAosRig: array sizes do not match V, E and the joint list");
+      b.skinWeight.size() != V * 4 || b.eyeWeights.size() != 2 * V || b.restWorld.size() != J * 16 ||
+      b.faces.size() % 3)
+    return makeError(ErrorCode::Usage, "bakeAosRig: array sizes do not match V, E and the joint list");
   nlohmann::ordered_json header;
   header["version"] = 1;
   header["model"] = "gnm";
@@ -32,8 +31,7 @@ Expected<AosRigParts> bakeAosRigParts(const GnmBake& b) {
   header["units"] = "m";
   nlohmann::ordered_json regions = nlohmann::ordered_json::array();
   for (const auto& r : b.regions) regions.push_back({r.name, r.count});
-  nlohmann::ordered_json headExt{
-      {"dim", E + 4}, {"exprDim", E}, {"gazeDim", 4}, {"regions", regions}};
+  nlohmann::ordered_json headExt{{"dim", E + 4}, {"exprDim", E}, {"gazeDim", 4}, {"regions", regions}};
   if (!b.reduced.empty()) {
     nlohmann::ordered_json reduced = nlohmann::ordered_json::object();
     for (const auto& r : b.reduced) reduced[r.name] = r.count;
@@ -56,8 +54,7 @@ Expected<AosRigParts> bakeAosRigParts(const GnmBake& b) {
     for (std::size_t c = 0; c < E; ++c) {
       float peak = 0;
       for (std::size_t v = 0; v < V; ++v)
-        for (int k = 0; k < 3; ++k)
-          peak = std::max(peak, std::abs(b.basis[(v * E + c) * 3 + std::size_t(k)]));
+        for (int k = 0; k < 3; ++k) peak = std::max(peak, std::abs(b.basis[(v * E + c) * 3 + std::size_t(k)]));
       scale[c] = peak > 0 ? peak / 127.0f : 1.0f;
       for (std::size_t v = 0; v < V; ++v)
         for (int k = 0; k < 3; ++k) {
@@ -77,8 +74,8 @@ Expected<AosRigParts> bakeAosRigParts(const GnmBake& b) {
   std::vector<std::uint16_t> weights(b.skinWeight.size());
   std::transform(b.skinWeight.begin(), b.skinWeight.end(), weights.begin(), floatToHalf);
   blobs.push_back(makeBlob("skinWeight", DType::F16, {V, 4}, weights));
-  blobs.push_back(makeBlob("eyePositions", DType::F32, {2, 3},
-                           std::vector<float>(b.eyePositions.begin(), b.eyePositions.end())));
+  blobs.push_back(
+      makeBlob("eyePositions", DType::F32, {2, 3}, std::vector<float>(b.eyePositions.begin(), b.eyePositions.end())));
   blobs.push_back(makeBlob("eyeWeights", DType::F32, {2, V}, b.eyeWeights));
   blobs.push_back(makeBlob("restWorld", DType::F32, {J, 4, 4}, b.restWorld));
   std::vector<std::int32_t> parents;
@@ -86,8 +83,7 @@ Expected<AosRigParts> bakeAosRigParts(const GnmBake& b) {
   blobs.push_back(makeBlob("jointParents", DType::I32, {J}, parents));
   blobs.push_back(makeBlob("faces", DType::U32, {b.faces.size() / 3, 3}, b.faces));
   if (!b.uv.empty()) blobs.push_back(makeBlob("uv", DType::F32, {V, 2}, b.uv));
-  if (!b.stitchLocal.empty())
-    blobs.push_back(makeBlob("stitchLocal", DType::F32, {V, 3}, b.stitchLocal));
+  if (!b.stitchLocal.empty()) blobs.push_back(makeBlob("stitchLocal", DType::F32, {V, 3}, b.stitchLocal));
   return AosRigParts{std::move(header), std::move(blobs)};
 }
 
@@ -97,11 +93,8 @@ GnmBake syntheticGnmHead(std::size_t V, std::size_t E, unsigned seed) {
   b.coeffCount = E;
   // The shipped layout, trimmed from the end when E is smaller.
   int left = int(E);
-  for (const RegionCount& r : std::vector<RegionCount>{{"left_eye", 100},
-                                                       {"right_eye", 100},
-                                                       {"lower_face", 150},
-                                                       {"tongue", 32},
-                                                       {"pupils", 1}}) {
+  for (const RegionCount& r : std::vector<RegionCount>{
+           {"left_eye", 100}, {"right_eye", 100}, {"lower_face", 150}, {"tongue", 32}, {"pupils", 1}}) {
     const int n = std::min(r.count, left);
     if (n > 0) b.regions.push_back({r.name, n});
     left -= n;

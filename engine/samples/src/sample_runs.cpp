@@ -30,8 +30,8 @@ json part(const char* name, const char* parent, std::array<int, 3> pivot) {
   return p;
 }
 
-json joint(const char* name, const char* partName, const char* kind, const char* axis,
-           std::array<int, 3> pivot, double min, double max, double rest, const char* drive) {
+json joint(const char* name, const char* partName, const char* kind, const char* axis, std::array<int, 3> pivot,
+           double min, double max, double rest, const char* drive) {
   return {{"name", name}, {"part", partName}, {"kind", kind}, {"axis", axis},  {"pivot", pivot},
           {"min", min},   {"max", max},       {"rest", rest}, {"drive", drive}};
 }
@@ -43,10 +43,9 @@ json key(double t, double v, const char* interp) {
 // ---------------------------------------------------------------- tank
 SampleRun tank(Surface surface) {
   constexpr int kX = 32, kY = 24, kZ = 44;
-  constexpr std::uint32_t kOlive = 0x5b6b2f, kDark = 0x2e3326, kTurret = 0x6f7f3a,
-                          kSteel = 0x3c4148, kRadar = 0xd9c27a, kLight = 0xf0e6a0;
-  VoxelVolume hull(kX, kY, kZ), turret(kX, kY, kZ), barrel(kX, kY, kZ), radar(kX, kY, kZ),
-      muzzle(kX, kY, kZ);
+  constexpr std::uint32_t kOlive = 0x5b6b2f, kDark = 0x2e3326, kTurret = 0x6f7f3a, kSteel = 0x3c4148, kRadar = 0xd9c27a,
+                          kLight = 0xf0e6a0;
+  VoxelVolume hull(kX, kY, kZ), turret(kX, kY, kZ), barrel(kX, kY, kZ), radar(kX, kY, kZ), muzzle(kX, kY, kZ);
   hull.fillBox({5, 3, 4}, {27, 9, 38}, kOlive);
   hull.fillBox({2, 0, 5}, {6, 6, 37}, kDark);      // left tread
   hull.fillBox({26, 0, 5}, {30, 6, 37}, kDark);    // right tread
@@ -60,8 +59,7 @@ SampleRun tank(Surface surface) {
   SampleRun run;
   run.name = surface == Surface::Cubes ? "tank-cubes" : "tank-smooth";
   run.rig["parts"] = {part("hull", nullptr, {16, 0, 21}), part("turret", "hull", {16, 9, 19}),
-                      part("barrel", "turret", {16, 11, 26}),
-                      part("muzzle", "barrel", {16, 11, 40}),
+                      part("barrel", "turret", {16, 11, 26}), part("muzzle", "barrel", {16, 11, 40}),
                       part("radar", "turret", {13, 15, 16})};
   run.rig["joints"] = {
       joint("turret_yaw", "turret", "rotation", "y", {16, 9, 19}, -kPi, kPi, 0, "caller"),
@@ -69,8 +67,7 @@ SampleRun tank(Surface surface) {
       joint("gun_recoil", "barrel", "translation", "z", {16, 11, 26}, -3, 0, 0, "auto"),
       joint("radar_spin", "radar", "rotation", "y", {13, 15, 16}, 0, 2 * kPi, 0, "auto"),
   };
-  json fireRecoil = {key(0, 0, "ease-out"), key(60, -3, "bezier"), key(400, 0, "ease-in-out"),
-                     key(600, 0, "linear")};
+  json fireRecoil = {key(0, 0, "ease-out"), key(60, -3, "bezier"), key(400, 0, "ease-in-out"), key(600, 0, "linear")};
   fireRecoil[1]["inHandle"] = {-20, 0};
   fireRecoil[1]["outHandle"] = {40, 0};
   json firePitch = {key(0, 0, "ease-in"), key(80, 0.12, "bezier"), key(600, 0, "constant")};
@@ -80,17 +77,14 @@ SampleRun tank(Surface surface) {
        {"looping", true},
        {"autoPlay", true},
        {"joints", {"radar_spin"}},
-       {"tracks",
-        {{{"joint", "radar_spin"},
-          {"keyframes", {key(0, 0, "linear"), key(2000, 2 * kPi, "linear")}}}}}},
+       {"tracks", {{{"joint", "radar_spin"}, {"keyframes", {key(0, 0, "linear"), key(2000, 2 * kPi, "linear")}}}}}},
       {{"name", "fire"},
        {"periodMs", 600},
        {"looping", false},
        {"autoPlay", false},
        {"joints", {"gun_recoil", "gun_pitch"}},
        {"tracks",
-        {{{"joint", "gun_recoil"}, {"keyframes", fireRecoil}},
-         {{"joint", "gun_pitch"}, {"keyframes", firePitch}}}}},
+        {{{"joint", "gun_recoil"}, {"keyframes", fireRecoil}}, {{"joint", "gun_pitch"}, {"keyframes", firePitch}}}}},
   };
   run.meshes = {{"hull", meshPart(hull, surface)},
                 {"turret", meshPart(turret, surface)},
@@ -103,10 +97,9 @@ SampleRun tank(Surface surface) {
 // ---------------------------------------------------------------- walker
 SampleRun walker(Surface surface) {
   constexpr int kX = 28, kY = 40, kZ = 16;
-  constexpr std::uint32_t kBody = 0x3d6fb6, kHead = 0xe8c39e, kEye = 0x1a1a1a, kLimb = 0x2f4f7f,
-                          kBoot = 0x4a3222;
-  VoxelVolume body(kX, kY, kZ), head(kX, kY, kZ), armL(kX, kY, kZ), armR(kX, kY, kZ),
-      legLU(kX, kY, kZ), legLL(kX, kY, kZ), legRU(kX, kY, kZ), legRL(kX, kY, kZ);
+  constexpr std::uint32_t kBody = 0x3d6fb6, kHead = 0xe8c39e, kEye = 0x1a1a1a, kLimb = 0x2f4f7f, kBoot = 0x4a3222;
+  VoxelVolume body(kX, kY, kZ), head(kX, kY, kZ), armL(kX, kY, kZ), armR(kX, kY, kZ), legLU(kX, kY, kZ),
+      legLL(kX, kY, kZ), legRU(kX, kY, kZ), legRL(kX, kY, kZ);
   body.fillBox({8, 18, 5}, {20, 30, 11}, kBody);
   head.fillEllipsoid({14, 34.5, 8}, {4.5, 4.5, 4.5}, kHead);
   head.fillBox({11, 35, 12}, {13, 37, 13}, kEye);
@@ -124,11 +117,10 @@ SampleRun walker(Surface surface) {
   run.name = surface == Surface::Cubes ? "walker-cubes" : "walker-smooth";
   // leg_l_lower is declared before its parent on purpose: posing must not
   // depend on declaration order.
-  run.rig["parts"] = {
-      part("body", nullptr, {14, 18, 8}),       part("leg_l_lower", "leg_l_upper", {17, 10, 8}),
-      part("head", "body", {14, 30, 8}),        part("arm_l", "body", {21, 29, 8}),
-      part("arm_r", "body", {6, 29, 8}),        part("leg_l_upper", "body", {17, 18, 8}),
-      part("leg_r_upper", "body", {11, 18, 8}), part("leg_r_lower", "leg_r_upper", {11, 10, 8})};
+  run.rig["parts"] = {part("body", nullptr, {14, 18, 8}),       part("leg_l_lower", "leg_l_upper", {17, 10, 8}),
+                      part("head", "body", {14, 30, 8}),        part("arm_l", "body", {21, 29, 8}),
+                      part("arm_r", "body", {6, 29, 8}),        part("leg_l_upper", "body", {17, 18, 8}),
+                      part("leg_r_upper", "body", {11, 18, 8}), part("leg_r_lower", "leg_r_upper", {11, 10, 8})};
   run.rig["joints"] = {
       joint("body_bob", "body", "translation", "y", {14, 18, 8}, -1, 1, 0, "auto"),
       joint("head_yaw", "head", "rotation", "y", {14, 30, 8}, -1.2, 1.2, 0, "caller"),
@@ -148,14 +140,12 @@ SampleRun walker(Surface surface) {
       const double v = (i % 2 == 0) ? 0.0 : (i == 1 ? amplitude : -amplitude);
       keys.push_back(key(t, v, "bezier"));
     }
-    std::sort(keys.begin(), keys.end(),
-              [](const json& a, const json& b) { return a["tMs"] < b["tMs"]; });
+    std::sort(keys.begin(), keys.end(), [](const json& a, const json& b) { return a["tMs"] < b["tMs"]; });
     return keys;
   };
   json kneeL = {key(0, 0, "ease-in-out"), key(250, -0.9, "ease-in-out"), key(500, 0, "linear")};
   json kneeR = {key(0, 0, "linear"), key(500, 0, "ease-in-out"), key(750, -0.9, "ease-in-out")};
-  json bob = {key(0, 0, "bezier"), key(250, 0.5, "bezier"), key(500, 0, "bezier"),
-              key(750, 0.5, "bezier")};
+  json bob = {key(0, 0, "bezier"), key(250, 0.5, "bezier"), key(500, 0, "bezier"), key(750, 0.5, "bezier")};
   run.rig["animations"] = {
       {{"name", "breathe"},
        {"periodMs", 3000},
@@ -164,8 +154,7 @@ SampleRun walker(Surface surface) {
        {"joints", {"shoulder_l", "shoulder_r"}},
        {"tracks",
         {{{"joint", "shoulder_l"}, {"keyframes", {key(0, 0, "bezier"), key(1500, 0.08, "bezier")}}},
-         {{"joint", "shoulder_r"},
-          {"keyframes", {key(0, 0, "bezier"), key(1500, 0.08, "bezier")}}}}}},
+         {{"joint", "shoulder_r"}, {"keyframes", {key(0, 0, "bezier"), key(1500, 0.08, "bezier")}}}}}},
       {{"name", "walk"},
        {"periodMs", 1000},
        {"looping", true},
@@ -180,11 +169,10 @@ SampleRun walker(Surface surface) {
          {{"joint", "shoulder_r"}, {"keyframes", swing(0.5, 0)}},
          {{"joint", "body_bob"}, {"keyframes", bob}}}}},
   };
-  run.meshes = {
-      {"body", meshPart(body, surface)},         {"leg_l_lower", meshPart(legLL, surface)},
-      {"head", meshPart(head, surface)},         {"arm_l", meshPart(armL, surface)},
-      {"arm_r", meshPart(armR, surface)},        {"leg_l_upper", meshPart(legLU, surface)},
-      {"leg_r_upper", meshPart(legRU, surface)}, {"leg_r_lower", meshPart(legRL, surface)}};
+  run.meshes = {{"body", meshPart(body, surface)},         {"leg_l_lower", meshPart(legLL, surface)},
+                {"head", meshPart(head, surface)},         {"arm_l", meshPart(armL, surface)},
+                {"arm_r", meshPart(armR, surface)},        {"leg_l_upper", meshPart(legLU, surface)},
+                {"leg_r_upper", meshPart(legRU, surface)}, {"leg_r_lower", meshPart(legRL, surface)}};
   return run;
 }
 
@@ -208,15 +196,12 @@ SampleRun large() {
     // the whole extent per part would be 64 x 7 MB, so each part uses a
     // volume of its own block and is shifted into place after meshing.
     VoxelVolume block(kSide, kSide, kSide);
-    const std::uint32_t color =
-        0x404040u + static_cast<std::uint32_t>((gx * 23) << 16 | (gz * 23) << 8 | 0x60);
+    const std::uint32_t color = 0x404040u + static_cast<std::uint32_t>((gx * 23) << 16 | (gz * 23) << 8 | 0x60);
     for (int z = 0; z < kSide; ++z)
       for (int y = 0; y < kSide; ++y)
         for (int x = 0; x < kSide; ++x) {
-          std::uint32_t h = static_cast<std::uint32_t>(x * 73856093) ^
-                            static_cast<std::uint32_t>(y * 19349663) ^
-                            static_cast<std::uint32_t>(z * 83492791) ^
-                            static_cast<std::uint32_t>(i * 2654435761u);
+          std::uint32_t h = static_cast<std::uint32_t>(x * 73856093) ^ static_cast<std::uint32_t>(y * 19349663) ^
+                            static_cast<std::uint32_t>(z * 83492791) ^ static_cast<std::uint32_t>(i * 2654435761u);
           h ^= h >> 13;
           h *= 0x5bd1e995u;
           h ^= h >> 15;
@@ -265,28 +250,17 @@ SampleRun large() {
     const double amplitude = 0.3 + 0.01 * i;
     waveTracks.push_back({{"joint", yaw},
                           {"keyframes",
-                           {key(0, 0, "bezier"), key(500, amplitude, "ease-in-out"),
-                            key(1000, -amplitude, "bezier"), key(1500, 0, "linear")}}});
-    stepTracks.push_back({{"joint", yaw},
-                          {"keyframes",
-                           {key(0, 0, "constant"), key(250, 0.5, "constant"),
-                            key(500, 1.0, "constant"), key(750, 0, "constant")}}});
+                           {key(0, 0, "bezier"), key(500, amplitude, "ease-in-out"), key(1000, -amplitude, "bezier"),
+                            key(1500, 0, "linear")}}});
+    stepTracks.push_back(
+        {{"joint", yaw},
+         {"keyframes",
+          {key(0, 0, "constant"), key(250, 0.5, "constant"), key(500, 1.0, "constant"), key(750, 0, "constant")}}});
   }
-  run.rig["animations"] = {{{"name", "spin"},
-                            {"periodMs", 4000},
-                            {"looping", true},
-                            {"autoPlay", true},
-                            {"tracks", spinTracks}},
-                           {{"name", "wave"},
-                            {"periodMs", 2000},
-                            {"looping", true},
-                            {"autoPlay", false},
-                            {"tracks", waveTracks}},
-                           {{"name", "steps"},
-                            {"periodMs", 1000},
-                            {"looping", false},
-                            {"autoPlay", false},
-                            {"tracks", stepTracks}}};
+  run.rig["animations"] = {
+      {{"name", "spin"}, {"periodMs", 4000}, {"looping", true}, {"autoPlay", true}, {"tracks", spinTracks}},
+      {{"name", "wave"}, {"periodMs", 2000}, {"looping", true}, {"autoPlay", false}, {"tracks", waveTracks}},
+      {{"name", "steps"}, {"periodMs", 1000}, {"looping", false}, {"autoPlay", false}, {"tracks", stepTracks}}};
   return run;
 }
 
@@ -302,20 +276,17 @@ Expected<SampleRun> makeSampleRun(std::string_view name) {
   if (name == "walker-cubes") return walker(Surface::Cubes);
   if (name == "walker-smooth") return walker(Surface::Smooth);
   if (name == "large") return large();
-  return makeError(ErrorCode::Usage,
-                   "unknown sample '" + std::string(name) +
-                       "' (tank-cubes, tank-smooth, walker-cubes, walker-smooth, large)");
+  return makeError(ErrorCode::Usage, "unknown sample '" + std::string(name) +
+                                         "' (tank-cubes, tank-smooth, walker-cubes, walker-smooth, large)");
 }
 
 Expected<void> writeSampleRun(const SampleRun& run, const std::filesystem::path& folder) {
   std::error_code ec;
   std::filesystem::create_directories(folder / "meshes", ec);
-  if (ec)
-    return errorAt(ErrorCode::Io, (folder / "meshes").string(), "",
-                   "cannot create folder: " + ec.message());
+  if (ec) return errorAt(ErrorCode::Io, (folder / "meshes").string(), "", "cannot create folder: " + ec.message());
   const std::string text = run.rig.dump(2) + "\n";
-  if (auto ok = writeFileAtomically(
-          folder / "rig.json", {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+  if (auto ok =
+          writeFileAtomically(folder / "rig.json", {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
       !ok)
     return ok;
   for (const auto& [name, mesh] : run.meshes)

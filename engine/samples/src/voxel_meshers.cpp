@@ -46,11 +46,9 @@ PartMesh meshCubes(const VoxelVolume& vol) {
               pushVec(mesh.colors, color[0], color[1], color[2]);
             }
             if (s > 0)
-              mesh.indices.insert(mesh.indices.end(),
-                                  {base, base + 1, base + 2, base, base + 2, base + 3});
+              mesh.indices.insert(mesh.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
             else
-              mesh.indices.insert(mesh.indices.end(),
-                                  {base, base + 2, base + 1, base, base + 3, base + 2});
+              mesh.indices.insert(mesh.indices.end(), {base, base + 2, base + 1, base, base + 3, base + 2});
           }
       }
   return mesh;
@@ -69,9 +67,8 @@ PartMesh meshSurfaceNets(const VoxelVolume& vol) {
     for (int y = -1; y <= vol.ny(); ++y)
       for (int x = -1; x <= vol.nx(); ++x) {
         const float self = vol.filled(x, y, z) ? 1.0f : 0.0f;
-        const float around =
-            float(vol.filled(x - 1, y, z) + vol.filled(x + 1, y, z) + vol.filled(x, y - 1, z) +
-                  vol.filled(x, y + 1, z) + vol.filled(x, y, z - 1) + vol.filled(x, y, z + 1));
+        const float around = float(vol.filled(x - 1, y, z) + vol.filled(x + 1, y, z) + vol.filled(x, y - 1, z) +
+                                   vol.filled(x, y + 1, z) + vol.filled(x, y, z - 1) + vol.filled(x, y, z + 1));
         density[sampleIndex(x, y, z)] = 0.5f * self + 0.5f * around / 6.0f;
       }
   constexpr float kIso = 0.5f;
@@ -79,15 +76,13 @@ PartMesh meshSurfaceNets(const VoxelVolume& vol) {
   const auto isIn = [&](int x, int y, int z) { return d(x, y, z) > kIso; };
 
   PartMesh mesh;
-  std::unordered_map<std::size_t, std::uint32_t>
-      cellVertex;  // by the cell's min-corner sample index
+  std::unordered_map<std::size_t, std::uint32_t> cellVertex;  // by the cell's min-corner sample index
   // One vertex per cell (min corner at sample c, c in [-1, n-1]) with a sign change.
   for (int z = -1; z < vol.nz(); ++z)
     for (int y = -1; y < vol.ny(); ++y)
       for (int x = -1; x < vol.nx(); ++x) {
         int insideCount = 0;
-        for (int c = 0; c < 8; ++c)
-          insideCount += isIn(x + (c & 1), y + ((c >> 1) & 1), z + ((c >> 2) & 1));
+        for (int c = 0; c < 8; ++c) insideCount += isIn(x + (c & 1), y + ((c >> 1) & 1), z + ((c >> 2) & 1));
         if (insideCount == 0 || insideCount == 8) continue;
         double sum[3] = {0, 0, 0};
         int crossings = 0;
@@ -124,8 +119,7 @@ PartMesh meshSurfaceNets(const VoxelVolume& vol) {
                 }
         }
         cellVertex[sampleIndex(x, y, z)] = static_cast<std::uint32_t>(mesh.vertexCount());
-        pushVec(mesh.positions, float(sum[0] / crossings), float(sum[1] / crossings),
-                float(sum[2] / crossings));
+        pushVec(mesh.positions, float(sum[0] / crossings), float(sum[1] / crossings), float(sum[2] / crossings));
         const float inv = filled ? 1.0f / float(filled) : 1.0f;
         pushVec(mesh.colors, rgb[0] * inv, rgb[1] * inv, rgb[2] * inv);
       }
@@ -162,11 +156,9 @@ PartMesh meshSurfaceNets(const VoxelVolume& vol) {
           if (!complete) continue;
           // Counter-clockwise about +a (u x v = a); flip when the outside is at -a.
           if (in0)
-            mesh.indices.insert(mesh.indices.end(),
-                                {quad[0], quad[1], quad[2], quad[0], quad[2], quad[3]});
+            mesh.indices.insert(mesh.indices.end(), {quad[0], quad[1], quad[2], quad[0], quad[2], quad[3]});
           else
-            mesh.indices.insert(mesh.indices.end(),
-                                {quad[0], quad[2], quad[1], quad[0], quad[3], quad[2]});
+            mesh.indices.insert(mesh.indices.end(), {quad[0], quad[2], quad[1], quad[0], quad[3], quad[2]});
         }
   mesh.normals = computeVertexNormals(mesh);
   return mesh;

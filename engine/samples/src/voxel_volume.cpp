@@ -17,25 +17,22 @@ void VoxelVolume::fillBox(std::array<int, 3> lo, std::array<int, 3> hi, std::uin
       for (int x = std::max(lo[0], 0); x < std::min(hi[0], m_n[0]); ++x) set(x, y, z, rgb);
 }
 
-void VoxelVolume::fillEllipsoid(std::array<double, 3> c, std::array<double, 3> r,
-                                std::uint32_t rgb) {
+void VoxelVolume::fillEllipsoid(std::array<double, 3> c, std::array<double, 3> r, std::uint32_t rgb) {
   for (int z = 0; z < m_n[2]; ++z)
     for (int y = 0; y < m_n[1]; ++y)
       for (int x = 0; x < m_n[0]; ++x) {
-        const double dx = (x + 0.5 - c[0]) / r[0], dy = (y + 0.5 - c[1]) / r[1],
-                     dz = (z + 0.5 - c[2]) / r[2];
+        const double dx = (x + 0.5 - c[0]) / r[0], dy = (y + 0.5 - c[1]) / r[1], dz = (z + 0.5 - c[2]) / r[2];
         if (dx * dx + dy * dy + dz * dz <= 1.0) set(x, y, z, rgb);
       }
 }
 
 std::size_t VoxelVolume::filledCount() const {
-  return static_cast<std::size_t>(
-      std::count_if(m_voxels.begin(), m_voxels.end(), [](auto v) { return v != 0; }));
+  return static_cast<std::size_t>(std::count_if(m_voxels.begin(), m_voxels.end(), [](auto v) { return v != 0; }));
 }
 
 std::array<float, 3> voxelColor(std::uint32_t rgb) {
-  return {static_cast<float>((rgb >> 16) & 0xff) / 255.0f,
-          static_cast<float>((rgb >> 8) & 0xff) / 255.0f, static_cast<float>(rgb & 0xff) / 255.0f};
+  return {static_cast<float>((rgb >> 16) & 0xff) / 255.0f, static_cast<float>((rgb >> 8) & 0xff) / 255.0f,
+          static_cast<float>(rgb & 0xff) / 255.0f};
 }
 
 }  // namespace riglens::samples

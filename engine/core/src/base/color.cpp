@@ -13,8 +13,8 @@ std::uint32_t packRgba(float r, float g, float b, float a) {
 }
 
 std::array<float, 4> unpackRgba(std::uint32_t p) {
-  return {float(p & 0xffu) / 255.0f, float((p >> 8) & 0xffu) / 255.0f,
-          float((p >> 16) & 0xffu) / 255.0f, float((p >> 24) & 0xffu) / 255.0f};
+  return {float(p & 0xffu) / 255.0f, float((p >> 8) & 0xffu) / 255.0f, float((p >> 16) & 0xffu) / 255.0f,
+          float((p >> 24) & 0xffu) / 255.0f};
 }
 
 }  // namespace riglens::core

@@ -8,8 +8,7 @@ std::filesystem::path shippedDataDir(const std::filesystem::path& executableDir)
   return (executableDir / ".." / "share" / "riglens").lexically_normal();
 }
 
-Expected<std::filesystem::path> findShippedData(const std::filesystem::path& executableDir,
-                                                const std::string& name) {
+Expected<std::filesystem::path> findShippedData(const std::filesystem::path& executableDir, const std::string& name) {
   const std::filesystem::path dir = shippedDataDir(executableDir) / name;
   std::error_code ec;
   if (std::filesystem::is_directory(dir, ec)) return dir;

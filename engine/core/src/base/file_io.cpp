@@ -36,8 +36,7 @@ Expected<Container> readWhole(const std::filesystem::path& path) {
   if (size < 0) return ioError(path, "cannot determine the file size");
   in.seekg(0, std::ios::beg);
   Container data(static_cast<std::size_t>(size), typename Container::value_type{});
-  if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size))
-    return ioError(path, "read failed");
+  if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size)) return ioError(path, "read failed");
   return data;
 }
 
@@ -51,9 +50,8 @@ Expected<std::string> readFileText(const std::filesystem::path& path) {
   return readWhole<std::string>(path);
 }
 
-Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder,
-                                              const std::string& relative, std::string_view what,
-                                              std::string_view folderNoun) {
+Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder, const std::string& relative,
+                                              std::string_view what, std::string_view folderNoun) {
   namespace fs = std::filesystem;
   const fs::path rel(relative);
   if (relative.empty()) return makeError(ErrorCode::Invalid, std::string(what) + ": empty path");
@@ -61,19 +59,16 @@ Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folde
     return makeError(ErrorCode::Invalid, std::string(what) + ": the path holds a NUL byte");
   if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
     return makeError(ErrorCode::Invalid, std::string(what) + ": '" + relative +
-                                             "' is absolute; paths must stay inside " +
-                                             std::string(folderNoun));
+                                             "' is absolute; paths must stay inside " + std::string(folderNoun));
   const fs::path base = folder.empty() ? fs::path(".") : folder;
   const fs::path joined = (base / rel).lexically_normal();
   const fs::path inside = joined.lexically_relative(base.lexically_normal());
   if (inside.empty() || *inside.begin() == ".." || inside == ".")
-    return makeError(ErrorCode::Invalid,
-                     std::string(what) + ": '" + relative + "' escapes " + std::string(folderNoun));
+    return makeError(ErrorCode::Invalid, std::string(what) + ": '" + relative + "' escapes " + std::string(folderNoun));
   return joined;
 }
 
-Expected<void> writeFileAtomically(const std::filesystem::path& path,
-                                   std::span<const std::uint8_t> bytes) {
+Expected<void> writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   errno = 0;
   std::random_device entropy;
   std::filesystem::path temp = path;
@@ -81,8 +76,7 @@ Expected<void> writeFileAtomically(const std::filesystem::path& path,
   {
     std::ofstream out(temp, std::ios::binary | std::ios::trunc);
     if (!out) return ioError(path, "cannot open for writing");
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     out.flush();
     if (!out) {
       out.close();

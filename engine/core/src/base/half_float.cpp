@@ -52,8 +52,7 @@ std::uint16_t floatToHalf(float f) {
   }
   std::uint32_t value = (std::uint32_t(e) << 10) | (mantissa >> 13);
   const std::uint32_t rest = mantissa & 0x1fffu;
-  if (rest > 0x1000u || (rest == 0x1000u && (value & 1u)))
-    ++value;  // may carry into the exponent: correct
+  if (rest > 0x1000u || (rest == 0x1000u && (value & 1u))) ++value;  // may carry into the exponent: correct
   return std::uint16_t(sign | value);
 }
 

@@ -22,8 +22,7 @@ Expected<nlohmann::json> parseJson(std::string_view text, std::string_view sourc
   } catch (const nlohmann::json::parse_error& e) {
     // The message already says the line and column; e.byte (1-based, where
     // parsing stopped) is kept as the place a tool jumps to.
-    Error error =
-        errorAt(ErrorCode::Parse, std::string(sourceName), "", "not valid JSON: " + userPart(e));
+    Error error = errorAt(ErrorCode::Parse, std::string(sourceName), "", "not valid JSON: " + userPart(e));
     error.byteOffset = e.byte;
     return error;
   } catch (const nlohmann::json::exception& e) {  // out_of_range for 1e999

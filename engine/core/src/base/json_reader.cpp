@@ -35,24 +35,16 @@ std::string pointerChild(std::string_view pointer, std::size_t index) {
 
 std::string jsonTypePhrase(const nlohmann::json& value) {
   switch (value.type()) {
-    case nlohmann::json::value_t::null:
-      return "null";
-    case nlohmann::json::value_t::object:
-      return "an object";
-    case nlohmann::json::value_t::array:
-      return "an array";
-    case nlohmann::json::value_t::string:
-      return "a string";
-    case nlohmann::json::value_t::boolean:
-      return "a boolean";
+    case nlohmann::json::value_t::null: return "null";
+    case nlohmann::json::value_t::object: return "an object";
+    case nlohmann::json::value_t::array: return "an array";
+    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::boolean: return "a boolean";
     case nlohmann::json::value_t::number_integer:
     case nlohmann::json::value_t::number_unsigned:
-    case nlohmann::json::value_t::number_float:
-      return "a number";
-    case nlohmann::json::value_t::binary:
-      return "binary data";
-    case nlohmann::json::value_t::discarded:
-      return "nothing";
+    case nlohmann::json::value_t::number_float: return "a number";
+    case nlohmann::json::value_t::binary: return "binary data";
+    case nlohmann::json::value_t::discarded: return "nothing";
   }
   return "something else";
 }
@@ -106,8 +98,7 @@ std::size_t JsonRef::size() const {
 
 JsonRef JsonRef::at(std::size_t index) const {
   if (index >= size())
-    fail("has " + std::to_string(m_value->size()) + " elements; element " + std::to_string(index) +
-         " is missing");
+    fail("has " + std::to_string(m_value->size()) + " elements; element " + std::to_string(index) + " is missing");
   return JsonRef((*m_value)[index], pointerChild(m_pointer, index));
 }
 
@@ -128,8 +119,8 @@ const JsonRef& JsonRef::arrayOfSize(std::size_t n, std::string_view noun) const 
 
 const JsonRef& JsonRef::arrayAtMost(std::size_t max) const {
   if (size() > max)
-    fail("has " + std::to_string(m_value->size()) + " elements, more than the " +
-         std::to_string(max) + " allowed here");
+    fail("has " + std::to_string(m_value->size()) + " elements, more than the " + std::to_string(max) +
+         " allowed here");
   return *this;
 }
 
@@ -143,15 +134,13 @@ double JsonRef::number() const {
 double JsonRef::number(double min, double max) const {
   const double v = number();
   if (v < min || v > max)
-    fail(std::to_string(v) + " is outside [" + std::to_string(min) + ", " + std::to_string(max) +
-         "]");
+    fail(std::to_string(v) + " is outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }
 
 float JsonRef::toFloat() const {
   const double v = number();
-  if (std::abs(v) > double(std::numeric_limits<float>::max()))
-    fail(std::to_string(v) + " does not fit a 32-bit float");
+  if (std::abs(v) > double(std::numeric_limits<float>::max())) fail(std::to_string(v) + " does not fit a 32-bit float");
   return float(v);
 }
 
@@ -159,8 +148,7 @@ std::int64_t JsonRef::integer(std::int64_t min, std::int64_t max) const {
   std::int64_t v = 0;
   if (m_value->is_number_unsigned()) {
     const std::uint64_t u = m_value->get<std::uint64_t>();
-    if (u > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
-      fail(std::to_string(u) + " is too large");
+    if (u > std::uint64_t(std::numeric_limits<std::int64_t>::max())) fail(std::to_string(u) + " is too large");
     v = std::int64_t(u);
   } else if (m_value->is_number_integer()) {
     v = m_value->get<std::int64_t>();
@@ -174,19 +162,15 @@ std::int64_t JsonRef::integer(std::int64_t min, std::int64_t max) const {
   }
   constexpr auto kLowest = std::numeric_limits<std::int64_t>::min(),
                  kHighest = std::numeric_limits<std::int64_t>::max();
-  if (v < min && max == kHighest)
-    fail("must be at least " + std::to_string(min) + ", got " + std::to_string(v));
-  if (v > max && min == kLowest)
-    fail("must be at most " + std::to_string(max) + ", got " + std::to_string(v));
+  if (v < min && max == kHighest) fail("must be at least " + std::to_string(min) + ", got " + std::to_string(v));
+  if (v > max && min == kLowest) fail("must be at most " + std::to_string(max) + ", got " + std::to_string(v));
   if (v < min || v > max)
-    fail(std::to_string(v) + " is outside [" + std::to_string(min) + ", " + std::to_string(max) +
-         "]");
+    fail(std::to_string(v) + " is outside [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }
 
 std::size_t JsonRef::count(std::size_t max) const {
-  const std::size_t limit =
-      std::min<std::size_t>(max, std::size_t(std::numeric_limits<std::int64_t>::max()));
+  const std::size_t limit = std::min<std::size_t>(max, std::size_t(std::numeric_limits<std::int64_t>::max()));
   return std::size_t(integer(0, std::int64_t(limit)));
 }
 
@@ -221,8 +205,7 @@ double JsonRef::numberOr(std::string_view key, double fallback) const {
   return member ? member->number() : fallback;
 }
 
-std::int64_t JsonRef::integerOr(std::string_view key, std::int64_t fallback, std::int64_t min,
-                                std::int64_t max) const {
+std::int64_t JsonRef::integerOr(std::string_view key, std::int64_t fallback, std::int64_t min, std::int64_t max) const {
   const auto member = find(key);
   return member ? member->integer(min, max) : fallback;
 }
@@ -248,8 +231,7 @@ Error errorAt(ErrorCode code, std::string file, std::string pointer, const std::
   return error;
 }
 
-Error errorAtByte(ErrorCode code, std::string file, std::uint64_t offset,
-                  const std::string& problem) {
+Error errorAtByte(ErrorCode code, std::string file, std::uint64_t offset, const std::string& problem) {
   Error error = errorAt(code, std::move(file), "byte " + std::to_string(offset), problem);
   error.pointer.clear();
   error.byteOffset = offset;

@@ -34,45 +34,39 @@ constexpr std::size_t kMaxJoints = 1 << 16;
 
 class PackReader {
  public:
-  explicit PackReader(std::shared_ptr<const std::vector<std::uint8_t>> bytes)
-      : m_bytes(std::move(bytes)) {}
+  explicit PackReader(std::shared_ptr<const std::vector<std::uint8_t>> bytes) : m_bytes(std::move(bytes)) {}
 
   // Refusals about the binary layout; header problems carry their JSON pointer.
   [[noreturn]] void fail(const std::string& message) const { throwReadProblem("", message); }
 
   AosRigPack read() {
     const auto& b = *m_bytes;
-    if (b.size() < 16)
-      fail("file too short (" + std::to_string(b.size()) + " bytes) for an .aosrig header");
+    if (b.size() < 16) fail("file too short (" + std::to_string(b.size()) + " bytes) for an .aosrig header");
     if (std::memcmp(b.data(), kMagic, 8) != 0) fail("bad magic: not an AOSRIG01 pack");
     const std::size_t headerLen = u32At(b, 8), totalLen = u32At(b, 12);
     if (totalLen != b.size())
-      fail("totalLen " + std::to_string(totalLen) + " does not match the file size " +
-           std::to_string(b.size()) + " (a download cut short?)");
+      fail("totalLen " + std::to_string(totalLen) + " does not match the file size " + std::to_string(b.size()) +
+           " (a download cut short?)");
     if (headerLen > b.size() - 16)
-      fail("header length " + std::to_string(headerLen) +
-           " at byte 8 runs past the end of the file");
+      fail("header length " + std::to_string(headerLen) + " at byte 8 runs past the end of the file");
     const std::string headerText(reinterpret_cast<const char*>(b.data()) + 16, headerLen);
     json header = json::parse(headerText, nullptr, false);
-    if (header.is_discarded())
-      fail("the header (bytes 16.." + std::to_string(16 + headerLen) + ") is not JSON");
+    if (header.is_discarded()) fail("the header (bytes 16.." + std::to_string(16 + headerLen) + ") is not JSON");
     AosRigPack pack;
     pack.bytes = m_bytes;
     pack.header = std::move(header);
     const JsonRef h(pack.header);
     h.object();
-    if (h["version"].integer(std::numeric_limits<std::int64_t>::min(),
-                             std::numeric_limits<std::int64_t>::max()) != 1)
+    if (h["version"].integer(std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()) != 1)
       h["version"].fail(pack.header["version"].dump() + " is not 1");
     if (h["model"].string() != "gnm") h["model"].fail("'" + h["model"].string() + "' is not gnm");
     // Every vertex holds at least its neutral position (6 bytes as f16) and
     // every coefficient its scale: counts past the file size are corrupt.
     pack.vertexCount = h["vertexCount"].count(b.size() / 6);
     pack.coeffCount = h["coeffCount"].count(b.size());
-    pack.maxInfluence = int(h.integerOr("maxInfluence", 4, std::numeric_limits<int>::min(),
-                                        std::numeric_limits<int>::max()));
-    if (pack.maxInfluence != 4)
-      h["maxInfluence"].fail(std::to_string(pack.maxInfluence) + " is not 4");
+    pack.maxInfluence =
+        int(h.integerOr("maxInfluence", 4, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    if (pack.maxInfluence != 4) h["maxInfluence"].fail(std::to_string(pack.maxInfluence) + " is not 4");
     pack.units = h.stringOr("units", "m");
     readLayout(h, pack);
     readJoints(h, pack);
@@ -95,47 +89,42 @@ class PackReader {
     if (l.gazeDim != 0 && l.gazeDim != 4)
       he["gazeDim"].fail("is " + std::to_string(l.gazeDim) + "; a pack has 4 gaze angles or none");
     l.dim = int(he.integerOr("dim", 387, 0, std::int64_t(pack.coeffCount) + 4));
-    if (l.exprDim + l.gazeDim != l.dim)
-      he.fail("dim " + std::to_string(l.dim) + " != exprDim + gazeDim");
+    if (l.exprDim + l.gazeDim != l.dim) he.fail("dim " + std::to_string(l.dim) + " != exprDim + gazeDim");
     if (std::size_t(l.exprDim) != pack.coeffCount)
-      he.fail("exprDim " + std::to_string(l.exprDim) + " contradicts coeffCount " +
-              std::to_string(pack.coeffCount));
+      he.fail("exprDim " + std::to_string(l.exprDim) + " contradicts coeffCount " + std::to_string(pack.coeffCount));
     std::int64_t sum = 0;
     if (auto regions = he.find("regions")) {
       for (const JsonRef& r : regions->elements()) {
         r.arrayOfSize(2, "elements ([name, count])");
         RegionCount region{r.at(0).string(), r.at(1).toInt(0, l.exprDim)};
         for (const auto& other : l.regions)
-          if (other.name == region.name)
-            r.at(0).fail("region '" + region.name + "' is declared twice");
+          if (other.name == region.name) r.at(0).fail("region '" + region.name + "' is declared twice");
         sum += region.count;
         if (sum > l.exprDim)
-          r.at(1).fail("the regions so far hold " + std::to_string(sum) +
-                       " coefficients, more than exprDim " + std::to_string(l.exprDim));
+          r.at(1).fail("the regions so far hold " + std::to_string(sum) + " coefficients, more than exprDim " +
+                       std::to_string(l.exprDim));
         l.regions.push_back(std::move(region));
       }
     }
     if (sum != l.exprDim)
-      he.fail("regions sum to " + std::to_string(sum) + ", not exprDim " +
-              std::to_string(l.exprDim));
+      he.fail("regions sum to " + std::to_string(sum) + ", not exprDim " + std::to_string(l.exprDim));
     if (auto reduced = he.find("reduced")) {
       for (const auto& member : reduced->members()) {
         const std::string& name = member.first;
-        const auto region = std::find_if(l.regions.begin(), l.regions.end(),
-                                         [&](const RegionCount& r) { return r.name == name; });
+        const auto region =
+            std::find_if(l.regions.begin(), l.regions.end(), [&](const RegionCount& r) { return r.name == name; });
         if (region == l.regions.end()) member.second.fail("names no region of headExt");
         l.reduced.push_back({name, member.second.toInt(0, region->count)});
       }
       // Declared per region, kept in the regions' order (the widening walks it).
-      std::stable_sort(
-          l.reduced.begin(), l.reduced.end(), [&](const RegionCount& x, const RegionCount& y) {
-            const auto rank = [&](const RegionCount& r) {
-              return std::find_if(l.regions.begin(), l.regions.end(),
-                                  [&](const RegionCount& q) { return q.name == r.name; }) -
-                     l.regions.begin();
-            };
-            return rank(x) < rank(y);
-          });
+      std::stable_sort(l.reduced.begin(), l.reduced.end(), [&](const RegionCount& x, const RegionCount& y) {
+        const auto rank = [&](const RegionCount& r) {
+          return std::find_if(l.regions.begin(), l.regions.end(),
+                              [&](const RegionCount& q) { return q.name == r.name; }) -
+                 l.regions.begin();
+        };
+        return rank(x) < rank(y);
+      });
     }
   }
 
@@ -156,8 +145,7 @@ class PackReader {
     if (auto m = h.find("bindTransform")) {
       m->arrayOfSize(16, "numbers");
       for (std::size_t k = 0; k < 16; ++k)
-        pack.bindTransform[int(k % 4)][int(k / 4)] =
-            m->at(k).toFloat();  // row-major -> column-major
+        pack.bindTransform[int(k % 4)][int(k / 4)] = m->at(k).toFloat();  // row-major -> column-major
     }
   }
 
@@ -170,8 +158,7 @@ class PackReader {
       if (info.name.empty()) e["name"].fail("a buffer has no name");
       for (const auto& other : pack.buffers)
         if (other.name == info.name) e["name"].fail("buffer " + info.name + " is listed twice");
-      if (!parseDType(e["dtype"].string(), &info.dtype))
-        e["dtype"].fail("unknown dtype '" + e["dtype"].string() + "'");
+      if (!parseDType(e["dtype"].string(), &info.dtype)) e["dtype"].fail("unknown dtype '" + e["dtype"].string() + "'");
       // product(shape) * size with overflow checks: a header cannot ask for
       // more than the file holds.
       std::size_t elements = 1;
@@ -184,12 +171,10 @@ class PackReader {
       }
       info.offset = e["offset"].count(fileSize);
       info.byteLength = e["byteLength"].count(fileSize);
-      if (elements > fileSize / dtypeSize(info.dtype) ||
-          elements * dtypeSize(info.dtype) != info.byteLength)
+      if (elements > fileSize / dtypeSize(info.dtype) || elements * dtypeSize(info.dtype) != info.byteLength)
         e.fail("buffer " + info.name + ": byteLength " + std::to_string(info.byteLength) +
                " != product(shape) * sizeof(" + dtypeName(info.dtype) + ")");
-      if (info.byteLength > fileSize - info.offset)
-        e.fail("buffer " + info.name + " runs past the end of the file");
+      if (info.byteLength > fileSize - info.offset) e.fail("buffer " + info.name + " runs past the end of the file");
       if (info.offset % kBlobAlignment)
         e["offset"].fail("buffer " + info.name + " starts at byte " + std::to_string(info.offset) +
                          ", not on an 8-byte boundary");
@@ -212,8 +197,8 @@ class PackReader {
 
   void expectCount(const AosBlobInfo& b, std::size_t n, const std::string& why) const {
     if (elements(b) != n)
-      fail("blob " + b.name + " has " + std::to_string(elements(b)) + " values, but " + why +
-           " needs " + std::to_string(n));
+      fail("blob " + b.name + " has " + std::to_string(elements(b)) + " values, but " + why + " needs " +
+           std::to_string(n));
   }
 
   FloatArray floats(const AosBlobInfo& b, std::size_t n, const std::string& why) const {
@@ -264,11 +249,8 @@ class PackReader {
           out[i] = Out(v);
           break;
         }
-        case DType::U8:
-          out[i] = Out(*p);
-          break;
-        default:
-          fail("blob " + b.name + " is " + dtypeName(b.dtype) + ", expected an integer type");
+        case DType::U8: out[i] = Out(*p); break;
+        default: fail("blob " + b.name + " is " + dtypeName(b.dtype) + ", expected an integer type");
       }
     }
     return out;
@@ -280,8 +262,7 @@ class PackReader {
     const AosBlobInfo& basis = require(pack, "basis");
     // The basis holds at least one byte per vertex and coefficient: V*E past
     // the file size is a corrupt count (and would overflow below).
-    if (E != 0 && V > m_bytes->size() / E)
-      fail("vertexCount * coeffCount needs more bytes than the file holds");
+    if (E != 0 && V > m_bytes->size() / E) fail("vertexCount * coeffCount needs more bytes than the file holds");
     if (basis.dtype == DType::U32) {
       const std::size_t lanes = V * E * 3;
       expectCount(basis, (lanes + 1) / 2, "ceil(V*E*3/2) fp16 pairs");
@@ -290,15 +271,12 @@ class PackReader {
       expectCount(basis, V * E * 3, "V*E*3");
       pack.basisI8 = {reinterpret_cast<const std::int8_t*>(at(basis)), V * E * 3};
     } else {
-      fail("blob basis is " + std::string(dtypeName(basis.dtype)) +
-           ", expected u32 (fp16 pairs) or i8");
+      fail("blob basis is " + std::string(dtypeName(basis.dtype)) + ", expected u32 (fp16 pairs) or i8");
     }
     pack.basisScale = floats(require(pack, "basisScale"), E, "E");
     pack.skinIndex = integers<std::uint16_t>(require(pack, "skinIndex"), V * 4, "V*maxInfluence");
     for (auto j : pack.skinIndex)
-      if (j >= J)
-        fail("skinIndex names joint " + std::to_string(j) + " but the pack has " +
-             std::to_string(J));
+      if (j >= J) fail("skinIndex names joint " + std::to_string(j) + " but the pack has " + std::to_string(J));
     const AosBlobInfo& weights = require(pack, "skinWeight");
     if (weights.dtype == DType::F16 || weights.dtype == DType::F32) {
       FloatArray w = floats(weights, V * 4, "V*maxInfluence");
@@ -309,15 +287,13 @@ class PackReader {
     pack.eyePositions = floats(require(pack, "eyePositions"), 6, "2 eyes * 3");
     pack.eyeWeights = floats(require(pack, "eyeWeights"), 2 * V, "2 * V");
     pack.restWorld = floats(require(pack, "restWorld"), J * 16, "J*16 (the joint list)");
-    pack.jointParents =
-        integers<std::int32_t>(require(pack, "jointParents"), J, "J (the joint list)");
+    pack.jointParents = integers<std::int32_t>(require(pack, "jointParents"), J, "J (the joint list)");
     for (std::size_t j = 0; j < J; ++j)
       if (pack.jointParents[j] < -1 || pack.jointParents[j] >= std::int32_t(J))
-        fail("jointParents names parent " + std::to_string(pack.jointParents[j]) + " for joint " +
-             std::to_string(j) + " (the pack has " + std::to_string(J) + ")");
+        fail("jointParents names parent " + std::to_string(pack.jointParents[j]) + " for joint " + std::to_string(j) +
+             " (the pack has " + std::to_string(J) + ")");
     const AosBlobInfo& faces = require(pack, "faces");
-    if (elements(faces) % 3)
-      fail("blob faces has " + std::to_string(elements(faces)) + " values, not a multiple of 3");
+    if (elements(faces) % 3) fail("blob faces has " + std::to_string(elements(faces)) + " values, not a multiple of 3");
     pack.faces = integers<std::uint32_t>(faces, elements(faces), "T*3");
     for (auto i : pack.faces)
       if (i >= V) fail("faces name vertex " + std::to_string(i) + " but V is " + std::to_string(V));
@@ -326,8 +302,7 @@ class PackReader {
       pack.quads = integers<std::uint32_t>(*q, elements(*q), "Q*4");
     }
     if (const AosBlobInfo* uv = find(pack, "uv")) pack.uv = floats(*uv, V * 2, "V*2");
-    if (const AosBlobInfo* s = find(pack, "stitchLocal"))
-      pack.stitchLocal = floats(*s, V * 3, "V*3");
+    if (const AosBlobInfo* s = find(pack, "stitchLocal")) pack.stitchLocal = floats(*s, V * 3, "V*3");
   }
 
   void readMouth(const JsonRef& h, AosRigPack& pack) const {
@@ -346,8 +321,7 @@ class PackReader {
       group.vertices = integers<std::uint32_t>(verts, elements(verts), "its vertex list");
       for (auto v : group.vertices)
         if (v >= pack.vertexCount)
-          g["vertices"].fail("mouth group " + group.name + " names vertex " + std::to_string(v) +
-                             ", past V");
+          g["vertices"].fail("mouth group " + group.name + " names vertex " + std::to_string(v) + ", past V");
       if (auto look = g.find("look")) {
         look->object();
         if (auto color = look->find("color")) {
@@ -362,15 +336,12 @@ class PackReader {
     if (elements(faces) % 3) (*m)["faces"].fail("blob " + faces.name + " is not a multiple of 3");
     mouth.faces = integers<std::uint32_t>(faces, elements(faces), "T*3");
     for (auto v : mouth.faces)
-      if (v >= pack.vertexCount)
-        (*m)["faces"].fail("mouth faces name vertex " + std::to_string(v) + ", past V");
+      if (v >= pack.vertexCount) (*m)["faces"].fail("mouth faces name vertex " + std::to_string(v) + ", past V");
     const AosBlobInfo& parts = require(pack, (*m)["faceParts"].string());
-    mouth.faceParts =
-        integers<std::uint32_t>(parts, mouth.faces.size() / 3, "one part per mouth face");
+    mouth.faceParts = integers<std::uint32_t>(parts, mouth.faces.size() / 3, "one part per mouth face");
     for (auto p : mouth.faceParts)
       if (p < 1 || p > mouth.groups.size())
-        (*m)["faceParts"].fail("mouth faceParts names part " + std::to_string(p) +
-                               " that does not exist");
+        (*m)["faceParts"].fail("mouth faceParts names part " + std::to_string(p) + " that does not exist");
     pack.mouth = std::move(mouth);
   }
 
@@ -381,20 +352,13 @@ class PackReader {
 
 const char* dtypeName(DType d) {
   switch (d) {
-    case DType::F32:
-      return "f32";
-    case DType::F16:
-      return "f16";
-    case DType::U32:
-      return "u32";
-    case DType::I32:
-      return "i32";
-    case DType::U16:
-      return "u16";
-    case DType::U8:
-      return "u8";
-    case DType::I8:
-      return "i8";
+    case DType::F32: return "f32";
+    case DType::F16: return "f16";
+    case DType::U32: return "u32";
+    case DType::I32: return "i32";
+    case DType::U16: return "u16";
+    case DType::U8: return "u8";
+    case DType::I8: return "i8";
   }
   return "?";
 }
@@ -403,14 +367,11 @@ std::size_t dtypeSize(DType d) {
   switch (d) {
     case DType::F32:
     case DType::U32:
-    case DType::I32:
-      return 4;
+    case DType::I32: return 4;
     case DType::F16:
-    case DType::U16:
-      return 2;
+    case DType::U16: return 2;
     case DType::U8:
-    case DType::I8:
-      return 1;
+    case DType::I8: return 1;
   }
   return 1;
 }
@@ -429,16 +390,14 @@ float AosRigPack::basis(std::size_t v, std::size_t c, int k) const {
   return basisI8.empty() ? halfToFloat(basisHalf[i]) : float(basisI8[i]);
 }
 
-Expected<AosRigPack> parseAosRig(std::shared_ptr<const std::vector<std::uint8_t>> bytes,
-                                 std::string_view sourceName) {
+Expected<AosRigPack> parseAosRig(std::shared_ptr<const std::vector<std::uint8_t>> bytes, std::string_view sourceName) {
   return guardRead(sourceName, [&] { return PackReader(std::move(bytes)).read(); });
 }
 
 Expected<AosRigPack> readAosRig(const std::string& path) {
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
-  return parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()),
-                     path);
+  return parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), path);
 }
 
 Expected<std::vector<std::uint8_t>> packAosRig(const nlohmann::ordered_json& headerIn,
@@ -482,8 +441,7 @@ Expected<std::vector<std::uint8_t>> packAosRig(const nlohmann::ordered_json& hea
     }
     guess = text.size();
   }
-  return makeError(ErrorCode::Invalid,
-                   "packAosRig: the header length did not converge in 4 passes");
+  return makeError(ErrorCode::Invalid, "packAosRig: the header length did not converge in 4 passes");
 }
 
 }  // namespace riglens::core

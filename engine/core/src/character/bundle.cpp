@@ -44,13 +44,11 @@ class BundleLoader {
     } else if (fs::exists(m_b.folder / "mesh.json", ec)) {
       m_source = (m_b.folder / "mesh.json").string();
       m_b.schema = 1;  // single region: one "head" branch viewing mesh.bin
-      m_b.scene = {
-          {"schema_version", "1"},
-          {"branches", {{"head", {{"mesh_json", "mesh.json"}, {"mesh_bin", "mesh.bin"}}}}}};
+      m_b.scene = {{"schema_version", "1"},
+                   {"branches", {{"head", {{"mesh_json", "mesh.json"}, {"mesh_bin", "mesh.bin"}}}}}};
       addFile("rig_names.json", "names", true);
     } else {
-      return errorAt(ErrorCode::Invalid, m_b.folder.string(), "",
-                     "a bundle needs scene.json or mesh.json");
+      return errorAt(ErrorCode::Invalid, m_b.folder.string(), "", "a bundle needs scene.json or mesh.json");
     }
     return guardRead(m_source, [&] {
       readScene(JsonRef(m_b.scene));
@@ -63,8 +61,7 @@ class BundleLoader {
  private:
   void readScene(const JsonRef& s) {
     s.object();
-    if (auto version = s.find("schema_version");
-        version && !version->isString() && !version->isNumber())
+    if (auto version = s.find("schema_version"); version && !version->isString() && !version->isNumber())
       version->failType("a string or a number");
     m_b.subject = s.stringOr("subject", m_b.folder.filename().string());
     if (auto scale = s.find("world_scale")) {
@@ -83,8 +80,7 @@ class BundleLoader {
     if (auto range = s.find("rig_range")) {
       const auto v = range->numbers<2>();
       if (v[0] > v[1])
-        range->fail("the low end " + std::to_string(v[0]) + " is above the high end " +
-                    std::to_string(v[1]));
+        range->fail("the low end " + std::to_string(v[0]) + " is above the high end " + std::to_string(v[1]));
       m_b.rigRangeLo = v[0];
       m_b.rigRangeHi = v[1];
     }
@@ -92,8 +88,7 @@ class BundleLoader {
     std::vector<std::pair<std::string, JsonRef>> branches;
     if (auto list = s.find("branches")) branches = list->members();
     std::stable_sort(branches.begin(), branches.end(), [](const auto& a, const auto& b) {
-      return branchRank(a.first) != branchRank(b.first) ? branchRank(a.first) < branchRank(b.first)
-                                                        : a.first < b.first;
+      return branchRank(a.first) != branchRank(b.first) ? branchRank(a.first) < branchRank(b.first) : a.first < b.first;
     });
     for (const auto& [name, branch] : branches) m_b.branches.push_back(name);
     for (const auto& [name, branch] : branches) readBranch(name, branch);
@@ -112,8 +107,7 @@ class BundleLoader {
       f.bytes = fs::file_size(path, ec);
       if (ec) f.bytes = 0;
     } else if (eager) {
-      m_b.problems.push_back({m_b.folder.string(), "",
-                              "file " + name + " (" + role + ") is missing", Severity::Error});
+      m_b.problems.push_back({m_b.folder.string(), "", "file " + name + " (" + role + ") is missing", Severity::Error});
     }
     m_b.files.push_back(f);
     return m_b.files.back();
@@ -132,9 +126,8 @@ class BundleLoader {
   void addDecoder(const std::string& name) {
     addFile(name, "decoder", false);
     const auto dot = name.rfind('.');
-    const std::string fp16 = dot == std::string::npos
-                                 ? name + "_fp16"
-                                 : name.substr(0, dot) + "_fp16" + name.substr(dot);
+    const std::string fp16 =
+        dot == std::string::npos ? name + "_fp16" : name.substr(0, dot) + "_fp16" + name.substr(dot);
     std::error_code ec;
     if (fs::exists(m_b.folder / fp16, ec)) addFile(fp16, "decoder", false);
   }
@@ -164,8 +157,8 @@ class BundleLoader {
 
   // mesh_<b>.json viewing mesh_<b>.bin: counts and views are checked against
   // the .bin before anything is copied out of it.
-  void readBranchMesh(const std::string& branch, const std::string& jsonName,
-                      const std::string& binName, int branchUvRes) {
+  void readBranchMesh(const std::string& branch, const std::string& jsonName, const std::string& binName,
+                      int branchUvRes) {
     const fs::path jsonPath = m_b.folder / jsonName;
     const json manifest = take(readJsonFile(jsonPath));
     const auto bin = take(readFileBytes(m_b.folder / binName));
@@ -183,25 +176,19 @@ class BundleLoader {
         const std::string bufName = buf["name"].string();
         const JsonRef dtypeRef = buf["dtype"];
         DType dtype;
-        if (!parseDType(dtypeRef.string(), &dtype))
-          dtypeRef.fail("unknown dtype '" + dtypeRef.string() + "'");
+        if (!parseDType(dtypeRef.string(), &dtype)) dtypeRef.fail("unknown dtype '" + dtypeRef.string() + "'");
         std::size_t elements = 1;
         for (const JsonRef& d : buf["shape"].elements()) {
           const std::size_t n = d.count(bin.size());
-          if (n != 0 && elements > bin.size() / n)
-            d.fail("the shape needs more bytes than " + binName + " holds");
+          if (n != 0 && elements > bin.size() / n) d.fail("the shape needs more bytes than " + binName + " holds");
           elements *= n;
         }
-        const std::size_t offset = buf["offset"].count(bin.size()),
-                          length = buf["byte_length"].count(bin.size());
+        const std::size_t offset = buf["offset"].count(bin.size()), length = buf["byte_length"].count(bin.size());
         if (elements > bin.size() / dtypeSize(dtype) || elements * dtypeSize(dtype) != length)
-          buf.fail("byte_length " + std::to_string(length) + " != product(shape) * sizeof(" +
-                   dtypeName(dtype) + ")");
-        if (length > bin.size() - offset)
-          buf.fail("buffer " + bufName + " runs past the end of " + binName);
+          buf.fail("byte_length " + std::to_string(length) + " != product(shape) * sizeof(" + dtypeName(dtype) + ")");
+        if (length > bin.size() - offset) buf.fail("buffer " + bufName + " runs past the end of " + binName);
         if (bufName == "faces") {
-          if (dtype != DType::U32 || elements != out.faceCount * 3)
-            buf.fail("faces must be u32 (num_faces, 3)");
+          if (dtype != DType::U32 || elements != out.faceCount * 3) buf.fail("faces must be u32 (num_faces, 3)");
           out.faces.resize(elements);
           if (length) std::memcpy(out.faces.data(), bin.data() + offset, length);
         } else if (bufName == "neutral_vertices") {
@@ -213,8 +200,8 @@ class BundleLoader {
       }
       for (auto f : out.faces)
         if (f >= out.vertexCount)
-          m.fail("faces name vertex " + std::to_string(f) + " past num_vertices (" +
-                 std::to_string(out.vertexCount) + ")");
+          m.fail("faces name vertex " + std::to_string(f) + " past num_vertices (" + std::to_string(out.vertexCount) +
+                 ")");
       return out;
     }));
     m_b.meshes.push_back(std::move(mesh));
@@ -234,13 +221,11 @@ class BundleLoader {
         for (const auto& e : fs::directory_iterator(m_b.folder, ec))
           if (e.path().extension() == ".aosrig") pack = e.path().filename().string();
         if (fs::exists(m_b.folder / "gnm_head.aosrig", ec)) pack = "gnm_head.aosrig";
-        m_b.rig =
-            pack.empty() ? json{{"backend", "none"}} : json{{"backend", "gnm"}, {"pack", pack}};
+        m_b.rig = pack.empty() ? json{{"backend", "none"}} : json{{"backend", "gnm"}, {"pack", pack}};
       }
     }
     const JsonRef r(m_b.rig, m_b.rigDerived ? "" : "/rig");
-    static constexpr std::array<std::pair<const char*, int>, 3> kBackends{
-        {{"gnm", 0}, {"orl", 1}, {"none", 2}}};
+    static constexpr std::array<std::pair<const char*, int>, 3> kBackends{{{"gnm", 0}, {"orl", 1}, {"none", 2}}};
     const int backend = r.find("backend") ? r["backend"].choice(kBackends) : 2;
     const auto controlNames = r.find("control_names");
     if (controlNames) controlNames->strings(std::size_t(kMaxControls));
@@ -252,11 +237,9 @@ class BundleLoader {
       addFile(pack, "pack", true);
       AosRigPack parsed = take(readAosRig((m_b.folder / pack).string()));
       if (controlNames && controlNames->size() != std::size_t(parsed.headExt.dim))
-        controlNames->fail("lists " + std::to_string(controlNames->size()) +
-                           " names; the GNM pack takes " + std::to_string(parsed.headExt.dim) +
-                           " controls");
-      if (vertexCount &&
-          vertexCount->count(std::numeric_limits<std::uint32_t>::max()) != parsed.vertexCount)
+        controlNames->fail("lists " + std::to_string(controlNames->size()) + " names; the GNM pack takes " +
+                           std::to_string(parsed.headExt.dim) + " controls");
+      if (vertexCount && vertexCount->count(std::numeric_limits<std::uint32_t>::max()) != parsed.vertexCount)
         vertexCount->fail("says " + vertexCount->json().dump() + " but the GNM pack has " +
                           std::to_string(parsed.vertexCount) + " vertices");
       json& block = m_b.rig;  // the refs above stay valid: members are added, none replaced
@@ -268,8 +251,8 @@ class BundleLoader {
       if (!controlNames && fs::exists(m_b.folder / "rig_names.json", ec)) {
         const fs::path namesPath = m_b.folder / "rig_names.json";
         const json names = take(readJsonFile(namesPath));
-        m_b.rig["control_names"] = take(guardRead(
-            namesPath.string(), [&] { return JsonRef(names).strings(std::size_t(kMaxControls)); }));
+        m_b.rig["control_names"] =
+            take(guardRead(namesPath.string(), [&] { return JsonRef(names).strings(std::size_t(kMaxControls)); }));
       }
     } else if (packRef) {
       packRef->string();
@@ -282,9 +265,7 @@ class BundleLoader {
     if (auto e = s.find("expression_space")) {
       e->object();
       static constexpr std::array<std::pair<const char*, ExpressionKind>, 3> kKinds{
-          {{"arkit52", ExpressionKind::Arkit52},
-           {"gnm", ExpressionKind::Gnm},
-           {"gnm68", ExpressionKind::Gnm68}}};
+          {{"arkit52", ExpressionKind::Arkit52}, {"gnm", ExpressionKind::Gnm}, {"gnm68", ExpressionKind::Gnm68}}};
       ExpressionSpace& space = m_b.expression;
       space.kind = e->find("kind") ? (*e)["kind"].choice(kKinds) : ExpressionKind::Gnm;
       const auto dimRef = e->find("dim");
@@ -301,8 +282,7 @@ class BundleLoader {
       }
       const bool arkitMap = e->booleanOr("arkit_map", false);
       const JsonRef& dimPlace =
-          dimRef ? *dimRef
-                 : *e;  // a dim that was not given is taken from its source, so cannot disagree
+          dimRef ? *dimRef : *e;  // a dim that was not given is taken from its source, so cannot disagree
       if (space.kind == ExpressionKind::Arkit52) {
         if (space.dim == 0) space.dim = int(kArkitCount);
         if (space.dim != int(kArkitCount))
@@ -315,8 +295,8 @@ class BundleLoader {
         const ExpressionSpace packSpace = gnmExpressionSpace(m_b.gnmPack->headExt, false);
         if (space.dim == 0) space.dim = packSpace.dim;
         if (space.dim != packSpace.dim)
-          dimPlace.fail("is " + std::to_string(space.dim) + " but the GNM pack takes " +
-                        std::to_string(packSpace.dim) + " controls");
+          dimPlace.fail("is " + std::to_string(space.dim) + " but the GNM pack takes " + std::to_string(packSpace.dim) +
+                        " controls");
         if (space.names.empty()) space.names = packSpace.names;
         if (space.segments.empty()) space.segments = packSpace.segments;
       }
@@ -325,8 +305,7 @@ class BundleLoader {
                        std::to_string(space.dim));
       for (std::size_t i = 0; segmentsRef && i < space.segments.size(); ++i)
         if (std::int64_t(space.segments[i].start) + space.segments[i].count > space.dim)
-          segmentsRef->at(i).fail("runs past the space's " + std::to_string(space.dim) +
-                                  " controls");
+          segmentsRef->at(i).fail("runs past the space's " + std::to_string(space.dim) + " controls");
       if (arkitMap && m_b.gnmPack) space.arkitMap = ArkitToGnmMap::create(m_b.gnmPack->headExt);
       return;
     }

@@ -38,14 +38,12 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
   CharacterScene scene;
   scene.path = path;
   scene.title = path.filename().string();
-  std::error_code
-      ec;  // a folder that cannot be listed is read as a file, which then says why it cannot
+  std::error_code ec;  // a folder that cannot be listed is read as a file, which then says why it cannot
   const bool folder = fs::is_directory(path, ec);
   if (path.extension() == ".ply" && !folder) {
     auto cloud = readGaussianPly(path);
     if (!cloud) return cloud.error();
-    if (cloud->count == 0)
-      return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
+    if (cloud->count == 0) return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
     scene.kind = SceneKind::Splats;
     scene.bounds = cloudBounds(*cloud);
     scene.residentBytes = cloud->bytes();
@@ -58,8 +56,7 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     if (!bundle) return bundle.error();
     if (!bundle->gnmPack)
       return errorAt(ErrorCode::Unsupported, path.string(), "",
-                     "the bundle's rig backend is '" +
-                         bundle->rig.value("backend", std::string("none")) +
+                     "the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) +
                          "'; the viewer renders GNM packs on the GPU");
     if (!bundle->subject.empty()) scene.title = bundle->subject;
     scene.expression = std::move(bundle->expression);

@@ -11,8 +11,7 @@
 
 namespace riglens::core {
 
-FitTransform fitVertsTransform(std::span<const float> p, std::optional<float> scale,
-                               glm::vec3 offset) {
+FitTransform fitVertsTransform(std::span<const float> p, std::optional<float> scale, glm::vec3 offset) {
   glm::vec3 lo(INFINITY), hi(-INFINITY);
   for (std::size_t v = 0; v + 2 < p.size(); v += 3) {
     lo = glm::min(lo, glm::vec3(p[v], p[v + 1], p[v + 2]));
@@ -33,9 +32,7 @@ FitTransform fitVertsTransform(std::span<const float> p, std::optional<float> sc
 
 std::array<std::uint8_t, kDebugLiftParamsSize> writeDebugLiftParams(const DebugLiftParams& p) {
   std::array<std::uint8_t, kDebugLiftParamsSize> out{};
-  const auto put = [&out](std::size_t at, const void* data, std::size_t n) {
-    std::memcpy(out.data() + at, data, n);
-  };
+  const auto put = [&out](std::size_t at, const void* data, std::size_t n) { std::memcpy(out.data() + at, data, n); };
   const std::uint32_t shading = static_cast<std::uint32_t>(p.shading);
   put(0, &p.vertexCount, 4);
   put(4, &p.slotOffset, 4);
@@ -51,8 +48,8 @@ std::array<std::uint8_t, kDebugLiftParamsSize> writeDebugLiftParams(const DebugL
   return out;
 }
 
-void debugLiftCpu(const DebugLiftParams& params, std::span<const float> positions,
-                  std::span<const std::uint32_t> tints, SplatSink& sink) {
+void debugLiftCpu(const DebugLiftParams& params, std::span<const float> positions, std::span<const std::uint32_t> tints,
+                  SplatSink& sink) {
   const auto& m = params.affine;
   const float s2 = params.sigma * params.sigma;
   for (std::uint32_t s = 0; s < params.slotCount; ++s) {
@@ -63,8 +60,7 @@ void debugLiftCpu(const DebugLiftParams& params, std::span<const float> position
     float* b = &sink.covarianceB[slot * 4];
     const bool inside = s < params.vertexCount && std::size_t(s) * 3 + 2 < positions.size();
     const glm::vec3 p =
-        inside ? glm::vec3(positions[s * 3], positions[s * 3 + 1], positions[s * 3 + 2])
-               : glm::vec3(0.0f);
+        inside ? glm::vec3(positions[s * 3], positions[s * 3 + 1], positions[s * 3 + 2]) : glm::vec3(0.0f);
     if (!inside || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
       c[0] = c[1] = c[2] = 0.0f;
       c[3] = 1.0f;
@@ -73,8 +69,7 @@ void debugLiftCpu(const DebugLiftParams& params, std::span<const float> position
       sink.color[slot] = 0;
       continue;
     }
-    const glm::vec3 o(m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3],
-                      m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
+    const glm::vec3 o(m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
                       m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]);
     c[0] = o.x;
     c[1] = o.y;

@@ -26,14 +26,12 @@ int arkitIndex(const std::string& name) {
 }  // namespace
 
 const std::vector<std::string>& arkitNames() {
-  static const std::vector<std::string> names =
-      json::parse(tables::arkit52).get<std::vector<std::string>>();
+  static const std::vector<std::string> names = json::parse(tables::arkit52).get<std::vector<std::string>>();
   return names;
 }
 
 const std::vector<std::string>& mhRigNames() {
-  static const std::vector<std::string> names =
-      json::parse(tables::mh188).get<std::vector<std::string>>();
+  static const std::vector<std::string> names = json::parse(tables::mh188).get<std::vector<std::string>>();
   return names;
 }
 
@@ -66,8 +64,7 @@ Expected<std::vector<int>> gatherFromRigNames(std::span<const std::string> rigNa
   for (const auto& name : rigNames) {
     const auto it = std::find(mh.begin(), mh.end(), name);
     if (it == mh.end())
-      return makeError(ErrorCode::Invalid,
-                       "rig name '" + name + "' is not one of the 188 MetaHuman controls");
+      return makeError(ErrorCode::Invalid, "rig name '" + name + "' is not one of the 188 MetaHuman controls");
     gather.push_back(int(it - mh.begin()));
   }
   return gather;
@@ -108,9 +105,8 @@ ArkitToGnmMap ArkitToGnmMap::create(const HeadExtLayout& layout, Options options
     }
   }
   if (options.gaze && layout.gazeDim >= 4) {
-    const char* names[8] = {"EyeLookDownLeft", "EyeLookUpLeft",    "EyeLookOutLeft",
-                            "EyeLookInLeft",   "EyeLookDownRight", "EyeLookUpRight",
-                            "EyeLookInRight",  "EyeLookOutRight"};
+    const char* names[8] = {"EyeLookDownLeft",  "EyeLookUpLeft",  "EyeLookOutLeft", "EyeLookInLeft",
+                            "EyeLookDownRight", "EyeLookUpRight", "EyeLookInRight", "EyeLookOutRight"};
     bool all = true;
     for (int i = 0; i < 8; ++i) all &= (map.m_look[std::size_t(i)] = arkitIndex(names[i])) >= 0;
     if (all) map.m_gazeStart = layout.exprDim;
@@ -122,8 +118,8 @@ void ArkitToGnmMap::apply(std::span<const float> a, std::span<float> out) const 
   std::fill(out.begin(), out.begin() + std::min<std::size_t>(out.size(), std::size_t(m_dim)), 0.0f);
   for (const Term& t : m_terms)            // clamped after every accumulation step, in table order
     if (std::size_t(t.slot) < out.size())  // a shorter `out` than the layout keeps what fits
-      out[std::size_t(t.slot)] = std::clamp(
-          out[std::size_t(t.slot)] + a[std::size_t(t.arkit)] * t.gain, -m_clamp, m_clamp);
+      out[std::size_t(t.slot)] =
+          std::clamp(out[std::size_t(t.slot)] + a[std::size_t(t.arkit)] * t.gain, -m_clamp, m_clamp);
   if (m_gazeStart >= 0 && out.size() >= std::size_t(m_gazeStart + 4)) {
     const auto w = [&](int i) { return a[std::size_t(m_look[std::size_t(i)])]; };
     const float s = float(kGazeFullScale);
@@ -136,12 +132,9 @@ void ArkitToGnmMap::apply(std::span<const float> a, std::span<float> out) const 
 
 const char* expressionKindName(ExpressionKind kind) {
   switch (kind) {
-    case ExpressionKind::Arkit52:
-      return "arkit52";
-    case ExpressionKind::Gnm:
-      return "gnm";
-    case ExpressionKind::Gnm68:
-      return "gnm68";
+    case ExpressionKind::Arkit52: return "arkit52";
+    case ExpressionKind::Gnm: return "gnm";
+    case ExpressionKind::Gnm68: return "gnm68";
   }
   return "gnm";
 }
@@ -161,35 +154,30 @@ ExpressionSpace gnmExpressionSpace(const HeadExtLayout& layout, bool withArkitMa
   return space;
 }
 
-Expected<std::vector<float>> toRigVector(const ExpressionSpace& space, ExpressionKind input,
-                                         std::span<const float> v, const HeadExtLayout* layout) {
+Expected<std::vector<float>> toRigVector(const ExpressionSpace& space, ExpressionKind input, std::span<const float> v,
+                                         const HeadExtLayout* layout) {
   if (input == ExpressionKind::Arkit52) {
     if (v.size() < kArkitCount)
-      return makeError(ErrorCode::Usage,
-                       "an ARKit frame needs 52 weights, got " + std::to_string(v.size()));
-    if (space.kind == ExpressionKind::Arkit52)
-      return std::vector<float>(v.begin(), v.begin() + kArkitCount);
+      return makeError(ErrorCode::Usage, "an ARKit frame needs 52 weights, got " + std::to_string(v.size()));
+    if (space.kind == ExpressionKind::Arkit52) return std::vector<float>(v.begin(), v.begin() + kArkitCount);
     if (!space.arkitMap)
-      return makeError(
-          ErrorCode::Usage,
-          std::string("refused: an ARKit-52 frame sent to a ") + expressionKindName(space.kind) +
-              " expression space that has no arkit map; the spaces are unrelated and a silent "
-              "reinterpretation would move the face wrongly");
+      return makeError(ErrorCode::Usage,
+                       std::string("refused: an ARKit-52 frame sent to a ") + expressionKindName(space.kind) +
+                           " expression space that has no arkit map; the spaces are unrelated and a silent "
+                           "reinterpretation would move the face wrongly");
     std::vector<float> out(std::size_t(space.dim), 0.0f);
     space.arkitMap->apply(v, out);
     return out;
   }
   if (space.kind == ExpressionKind::Arkit52)
-    return makeError(ErrorCode::Usage,
-                     "refused: a GNM vector sent to an ARKit-52 expression space");
+    return makeError(ErrorCode::Usage, "refused: a GNM vector sent to an ARKit-52 expression space");
   if (input == ExpressionKind::Gnm68) {
-    if (!layout)
-      return makeError(ErrorCode::Usage, "widening the reduced view needs the pack's layout");
+    if (!layout) return makeError(ErrorCode::Usage, "widening the reduced view needs the pack's layout");
     return widenReducedHeadExt(v, *layout);
   }
   if (int(v.size()) > space.dim)
-    return makeError(ErrorCode::Usage, "the rig vector has " + std::to_string(v.size()) +
-                                           " values; the space takes " + std::to_string(space.dim));
+    return makeError(ErrorCode::Usage, "the rig vector has " + std::to_string(v.size()) + " values; the space takes " +
+                                           std::to_string(space.dim));
   std::vector<float> out(std::size_t(space.dim), 0.0f);
   std::copy(v.begin(), v.end(), out.begin());
   return out;

@@ -30,13 +30,11 @@ glm::dmat4 fromRowMajor(const float* m) {
   return out;
 }
 
-Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt,
-                                        unsigned threads) {
+Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads) {
   const HeadExtLayout& layout = pack.headExt;
   if (int(headExt.size()) > layout.dim)
     return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +
-                                           " values; the pack takes at most " +
-                                           std::to_string(layout.dim));
+                                           " values; the pack takes at most " + std::to_string(layout.dim));
   std::vector<float> controls(std::size_t(layout.dim), 0.0f);
   std::copy(headExt.begin(), headExt.end(), controls.begin());
   for (float c : controls)
@@ -78,8 +76,7 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
       range(0, V);
     } else {  // each worker owns a contiguous vertex range: no sharing, same sums
       std::vector<std::thread> workers;
-      for (unsigned t = 0; t < threads; ++t)
-        workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
+      for (unsigned t = 0; t < threads; ++t) workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
       for (auto& w : workers) w.join();
     }
   }
@@ -90,8 +87,7 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
     for (int e = 0; e < 2; ++e) {
       if (gaze[std::size_t(2 * e)] == 0.0f && gaze[std::size_t(2 * e + 1)] == 0.0f) continue;
       const glm::dmat3 r = glm::mat3_cast(rotations[std::size_t(e)]);
-      const glm::dvec3 eye(pack.eyePositions[std::size_t(e * 3)],
-                           pack.eyePositions[std::size_t(e * 3 + 1)],
+      const glm::dvec3 eye(pack.eyePositions[std::size_t(e * 3)], pack.eyePositions[std::size_t(e * 3 + 1)],
                            pack.eyePositions[std::size_t(e * 3 + 2)]);
       for (std::size_t v = 0; v < V; ++v) {
         const float w = pack.eyeWeights[std::size_t(e) * V + v];
@@ -108,26 +104,21 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
 }
 
 GnmJointState::GnmJointState(const AosRigPack& pack) : m_pack(pack) {
-  for (std::size_t j = 0; j < pack.joints.size(); ++j)
-    m_rest.push_back(fromRowMajor(pack.restWorld.data() + j * 16));
+  for (std::size_t j = 0; j < pack.joints.size(); ++j) m_rest.push_back(fromRowMajor(pack.restWorld.data() + j * 16));
   m_worlds = m_rest;
 }
 
 Expected<void> GnmJointState::setJointWorlds(std::span<const float> rowMajor) {
   if (rowMajor.size() != m_rest.size() * 16)
-    return makeError(ErrorCode::Usage,
-                     "joint worlds: " + std::to_string(rowMajor.size()) + " numbers, expected " +
-                         std::to_string(m_rest.size() * 16) + " (J row-major 4x4)");
+    return makeError(ErrorCode::Usage, "joint worlds: " + std::to_string(rowMajor.size()) + " numbers, expected " +
+                                           std::to_string(m_rest.size() * 16) + " (J row-major 4x4)");
   for (float f : rowMajor)
-    if (!std::isfinite(f))
-      return makeError(ErrorCode::Usage, "joint worlds hold a non-finite value");
-  for (std::size_t j = 0; j < m_rest.size(); ++j)
-    m_worlds[j] = fromRowMajor(rowMajor.data() + j * 16);
+    if (!std::isfinite(f)) return makeError(ErrorCode::Usage, "joint worlds hold a non-finite value");
+  for (std::size_t j = 0; j < m_rest.size(); ++j) m_worlds[j] = fromRowMajor(rowMajor.data() + j * 16);
   return {};
 }
 
-void GnmJointState::setJointOverrides(
-    const std::vector<std::pair<std::string, glm::dquat>>& overrides) {
+void GnmJointState::setJointOverrides(const std::vector<std::pair<std::string, glm::dquat>>& overrides) {
   const std::size_t J = m_rest.size();
   std::vector<glm::dmat4> local(J);
   for (std::size_t j = 0; j < J; ++j) {
@@ -138,8 +129,7 @@ void GnmJointState::setJointOverrides(
     for (std::size_t j = 0; j < J; ++j) {
       if (m_pack.joints[j].name != name) continue;
       const glm::dmat3 rotated = glm::dmat3(local[j]) * glm::mat3_cast(glm::normalize(q));
-      for (int c = 0; c < 3; ++c)
-        local[j][c] = glm::dvec4(rotated[c], 0.0);  // translation (column 3) untouched
+      for (int c = 0; c < 3; ++c) local[j][c] = glm::dvec4(rotated[c], 0.0);  // translation (column 3) untouched
     }
   }
   // Parent-first: parents may come after children in the list, so each
@@ -159,9 +149,8 @@ void GnmJointState::setJointOverrides(
     }
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
       const int parent = m_pack.joints[*it].parent;
-      m_worlds[*it] = parent < 0 || state[std::size_t(parent)] == kOnChain
-                          ? local[*it]
-                          : m_worlds[std::size_t(parent)] * local[*it];
+      m_worlds[*it] = parent < 0 || state[std::size_t(parent)] == kOnChain ? local[*it]
+                                                                           : m_worlds[std::size_t(parent)] * local[*it];
       state[*it] = kDone;
     }
   }
@@ -170,8 +159,7 @@ void GnmJointState::setJointOverrides(
 std::vector<glm::dmat4> GnmJointState::skinMatrices() const {
   std::vector<glm::dmat4> skin(m_rest.size());
   const glm::dmat4 bind(m_pack.bindTransform);
-  for (std::size_t j = 0; j < m_rest.size(); ++j)
-    skin[j] = m_worlds[j] * glm::inverse(m_rest[j]) * bind;
+  for (std::size_t j = 0; j < m_rest.size(); ++j) skin[j] = m_worlds[j] * glm::inverse(m_rest[j]) * bind;
   return skin;
 }
 

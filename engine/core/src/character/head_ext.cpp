@@ -32,27 +32,22 @@ std::vector<std::string> headExtNames(const HeadExtLayout& layout) {
   return names;
 }
 
-Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt,
-                                        const HeadExtLayout& layout) {
+Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const HeadExtLayout& layout) {
   if (int(headExt.size()) < layout.dim)
     return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +
-                                           " values, the layout declares " +
-                                           std::to_string(layout.dim));
+                                           " values, the layout declares " + std::to_string(layout.dim));
   UnpackedHeadExt out;
   out.expr.assign(headExt.begin(), headExt.begin() + layout.exprDim);
   out.gaze.assign(headExt.begin() + layout.exprDim, headExt.begin() + layout.dim);
   return out;
 }
 
-Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced,
-                                                 const HeadExtLayout& layout) {
-  if (layout.reduced.empty())
-    return makeError(ErrorCode::Usage, "this pack declares no reduced view");
+Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced, const HeadExtLayout& layout) {
+  if (layout.reduced.empty()) return makeError(ErrorCode::Usage, "this pack declares no reduced view");
   std::size_t reducedExpr = 0;
   for (const auto& r : layout.reduced) reducedExpr += std::size_t(r.count);
   if (reduced.size() != reducedExpr + std::size_t(layout.gazeDim))
-    return makeError(ErrorCode::Usage, "the reduced view has " + std::to_string(reduced.size()) +
-                                           " values, expected " +
+    return makeError(ErrorCode::Usage, "the reduced view has " + std::to_string(reduced.size()) + " values, expected " +
                                            std::to_string(reducedExpr + layout.gazeDim));
   std::vector<float> wide(std::size_t(layout.dim), 0.0f);
   const auto slices = regionSlices(layout);
@@ -63,20 +58,18 @@ Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced,
       wide[std::size_t(range.start + i)] = reduced[at + std::size_t(i)];
     at += std::size_t(r.count);
   }
-  for (int g = 0; g < layout.gazeDim; ++g)
-    wide[std::size_t(layout.exprDim + g)] = reduced[at + std::size_t(g)];
+  for (int g = 0; g < layout.gazeDim; ++g) wide[std::size_t(layout.exprDim + g)] = reduced[at + std::size_t(g)];
   return wide;
 }
 
-Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout,
-                                              const nlohmann::json& doc, std::string_view source) {
+Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const nlohmann::json& doc,
+                                              std::string_view source) {
   return guardRead(source, [&] {
     const JsonRef root(doc);
     if (root.isArray()) {
       // In the pack's order; shorter is zero-padded downstream, longer refused (setControls).
       if (root.size() > std::size_t(layout.dim))
-        root.fail("holds " + std::to_string(root.size()) + " controls; the pack takes " +
-                  std::to_string(layout.dim));
+        root.fail("holds " + std::to_string(root.size()) + " controls; the pack takes " + std::to_string(layout.dim));
       return root.floats(std::size_t(layout.dim));
     }
     if (!root.isObject()) root.failType("an array or an object of controls");
@@ -96,8 +89,7 @@ Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout,
 nlohmann::ordered_json controlsToJson(const HeadExtLayout& layout, std::span<const float> headExt) {
   nlohmann::ordered_json doc = nlohmann::ordered_json::object();
   const auto names = headExtNames(layout);
-  for (std::size_t i = 0; i < names.size(); ++i)
-    doc[names[i]] = i < headExt.size() ? double(headExt[i]) : 0.0;
+  for (std::size_t i = 0; i < names.size(); ++i) doc[names[i]] = i < headExt.size() ? double(headExt[i]) : 0.0;
   return doc;
 }
 

@@ -24,14 +24,12 @@ constexpr char kMagic[8] = {'O', 'R', 'L', 'P', 'A', 'C', 'K', '1'};
 using Members = std::map<std::string, std::span<const std::uint8_t>>;
 
 template <class T>
-std::vector<T> array(const Members& members, const std::string& name, std::size_t expected,
-                     const std::string& why) {
+std::vector<T> array(const Members& members, const std::string& name, std::size_t expected, const std::string& why) {
   auto it = members.find(name);
   if (it == members.end()) fail("member " + name + " is missing");
   if (expected > it->second.size() / sizeof(T) || it->second.size() != expected * sizeof(T))
-    fail("member " + name + " has " + std::to_string(it->second.size()) + " bytes, but " + why +
-         " needs " + std::to_string(expected) + " values of " + std::to_string(sizeof(T)) +
-         " bytes");
+    fail("member " + name + " has " + std::to_string(it->second.size()) + " bytes, but " + why + " needs " +
+         std::to_string(expected) + " values of " + std::to_string(sizeof(T)) + " bytes");
   std::vector<T> out(expected);
   if (expected) std::memcpy(out.data(), it->second.data(), it->second.size());
   return out;
@@ -64,10 +62,8 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
     std::memcpy(&tocLength, b.data() + 8, 4);
     std::memcpy(&total, b.data() + 12, 4);
     if (total != b.size())
-      fail("total length " + std::to_string(total) + " does not match the file size " +
-           std::to_string(b.size()));
-    if (tocLength > b.size() - 16)
-      fail("the table of contents (length at byte 8) runs past the end of the file");
+      fail("total length " + std::to_string(total) + " does not match the file size " + std::to_string(b.size()));
+    if (tocLength > b.size() - 16) fail("the table of contents (length at byte 8) runs past the end of the file");
     std::string tocText(reinterpret_cast<const char*>(b.data()) + 16, tocLength);
     tocText.erase(std::find(tocText.begin(), tocText.end(), '\0'), tocText.end());  // zero padding
     const json tocJson = json::parse(tocText, nullptr, false);
@@ -82,8 +78,7 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
       const std::size_t o = e["o"].count(b.size()), l = e["l"].count(b.size());
       if (name.empty()) e["n"].fail("a table entry has no name");
       if (members.count(name)) e["n"].fail("member " + name + " is listed twice");
-      if (o % 8)
-        e["o"].fail("member " + name + " at byte " + std::to_string(o) + " is not 8-byte aligned");
+      if (o % 8) e["o"].fail("member " + name + " at byte " + std::to_string(o) + " is not 8-byte aligned");
       if (l > b.size() - o) e.fail("member " + name + " runs past the end of the file");
       members[name] = b.subspan(o, l);
       pack.members.push_back(name);
@@ -95,8 +90,7 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
     pack.vertexCount = m["V"].count(b.size());
     pack.jointCount = m["numJoints"].count(b.size());
     pack.maxInfluence = int(m.integerOr("maxInfluence", 4, 1, 8));
-    pack.channelCount =
-        std::size_t(m.integerOr("numBlendShapeChannels", 0, 0, std::int64_t(b.size())));
+    pack.channelCount = std::size_t(m.integerOr("numBlendShapeChannels", 0, 0, std::int64_t(b.size())));
     if (auto names = m.find("jointNames")) {
       pack.jointNames = names->strings(pack.jointCount);
       if (pack.jointNames.size() != pack.jointCount)
@@ -108,13 +102,12 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
     const json targets = memberJson(members, "bs_targets.json");
     for (const JsonRef& t : JsonRef(targets, "bs_targets.json#").elements()) {
       t.object();
-      OrlTarget target{t["channel"].toInt(0), t["offset"].count(b.size()),
-                       t["count"].count(b.size()), t["scale"].toFloat()};
+      OrlTarget target{t["channel"].toInt(0), t["offset"].count(b.size()), t["count"].count(b.size()),
+                       t["scale"].toFloat()};
       if (pack.channelCount && std::size_t(target.channel) >= pack.channelCount)
-        t["channel"].fail("names channel " + std::to_string(target.channel) +
-                          " past the channel count " + std::to_string(pack.channelCount));
-      if (target.offset != entries)
-        t["offset"].fail("blendshape target runs do not tile the delta array");
+        t["channel"].fail("names channel " + std::to_string(target.channel) + " past the channel count " +
+                          std::to_string(pack.channelCount));
+      if (target.offset != entries) t["offset"].fail("blendshape target runs do not tile the delta array");
       entries += target.count;
       if (entries > b.size()) t["count"].fail("the runs hold more entries than the file has bytes");
       pack.targets.push_back(target);
@@ -130,8 +123,7 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
     for (std::size_t j = 0; j < J; ++j) {
       glm::dmat4 mat;
       for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c)
-          mat[c][r] = inverse[j * 16 + std::size_t(r * 4 + c)];  // row-major
+        for (int c = 0; c < 4; ++c) mat[c][r] = inverse[j * 16 + std::size_t(r * 4 + c)];  // row-major
       pack.inverseBind.push_back(mat);
     }
     pack.skinIndex = array<std::uint16_t>(members, "skin_idx.bin", V * I, "V*maxInfluence");
@@ -141,14 +133,12 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
     pack.bsIndex = array<std::uint16_t>(members, "bs_index.bin", entries, "the blendshape runs");
     for (auto v : pack.bsIndex)
       if (v >= V) fail("bs_index names vertex " + std::to_string(v) + " past V");
-    pack.bsDelta =
-        array<std::int8_t>(members, "bs_delta.bin", entries * 3, "3 per blendshape entry");
+    pack.bsDelta = array<std::int8_t>(members, "bs_delta.bin", entries * 3, "3 per blendshape entry");
     return pack;
   });
 }
 
-Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc,
-                                        std::string_view source) {
+Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc, std::string_view source) {
   return guardRead(source, [&] {
     const JsonRef root(doc);
     root.object();
@@ -170,14 +160,11 @@ std::vector<glm::dmat4> orlJointWorlds(const OrlPack& pack, std::span<const floa
     const float* n = &pack.jointNeutral[j * 9];
     const float* d = out.size() >= (j + 1) * 9 ? &out[j * 9] : nullptr;
     const auto delta = [&](int k) { return d ? double(d[k]) : 0.0; };
-    glm::dmat4 local = glm::translate(
-        glm::dmat4(1.0), glm::dvec3(n[0] + delta(0), n[1] + delta(1), n[2] + delta(2)));
-    local = local * rotationXyzDegrees(n[3], n[4], n[5]) *
-            rotationXyzDegrees(delta(3), delta(4), delta(5));
+    glm::dmat4 local = glm::translate(glm::dmat4(1.0), glm::dvec3(n[0] + delta(0), n[1] + delta(1), n[2] + delta(2)));
+    local = local * rotationXyzDegrees(n[3], n[4], n[5]) * rotationXyzDegrees(delta(3), delta(4), delta(5));
     // Each column scaled by 1 + s (the rest scale is 1 in the packs we read).
-    local =
-        local * glm::scale(glm::dmat4(1.0), glm::dvec3(n[6] * (1 + delta(6)), n[7] * (1 + delta(7)),
-                                                       n[8] * (1 + delta(8))));
+    local = local * glm::scale(glm::dmat4(1.0),
+                               glm::dvec3(n[6] * (1 + delta(6)), n[7] * (1 + delta(7)), n[8] * (1 + delta(8))));
     const auto parent = std::size_t(pack.jointParents[j]);
     world[j] = parent == j ? local : world[parent] * local;
   }
@@ -188,20 +175,18 @@ Expected<std::vector<float>> orlDeform(const OrlPack& pack, std::span<const floa
                                        std::span<const float> weights) {
   const std::size_t V = pack.vertexCount, J = pack.jointCount, I = std::size_t(pack.maxInfluence);
   if (jointOutputs.size() != J * 9)
-    return makeError(ErrorCode::Usage, "joint outputs: " + std::to_string(jointOutputs.size()) +
-                                           " numbers, expected " + std::to_string(J * 9));
+    return makeError(ErrorCode::Usage, "joint outputs: " + std::to_string(jointOutputs.size()) + " numbers, expected " +
+                                           std::to_string(J * 9));
   if (pack.channelCount && weights.size() != pack.channelCount)
-    return makeError(ErrorCode::Usage, "channel weights: " + std::to_string(weights.size()) +
-                                           ", expected " + std::to_string(pack.channelCount));
+    return makeError(ErrorCode::Usage, "channel weights: " + std::to_string(weights.size()) + ", expected " +
+                                           std::to_string(pack.channelCount));
   std::vector<double> p(pack.neutral.begin(), pack.neutral.end());
   for (const OrlTarget& t : pack.targets) {
-    const double w =
-        std::size_t(t.channel) < weights.size() ? weights[std::size_t(t.channel)] : 0.0;
+    const double w = std::size_t(t.channel) < weights.size() ? weights[std::size_t(t.channel)] : 0.0;
     if (w == 0.0) continue;
     for (std::size_t e = t.offset; e < t.offset + t.count; ++e)
       for (int k = 0; k < 3; ++k)
-        p[pack.bsIndex[e] * 3 + std::size_t(k)] +=
-            w * t.scale * pack.bsDelta[e * 3 + std::size_t(k)];
+        p[pack.bsIndex[e] * 3 + std::size_t(k)] += w * t.scale * pack.bsDelta[e * 3 + std::size_t(k)];
   }
   const auto world = orlJointWorlds(pack, jointOutputs);
   std::vector<glm::dmat4> skin(J);
@@ -235,14 +220,12 @@ std::vector<int> orlShellBinding(const OrlPack& pack, std::span<const float> pos
   // Connected pieces by union-find over the faces.
   std::vector<std::size_t> root(V);
   std::iota(root.begin(), root.end(), 0);
-  const auto find =
-      [&root](std::size_t i) {  // iterative, with path halving: pieces can be long chains
-        while (root[i] != i) i = root[i] = root[root[i]];
-        return i;
-      };
+  const auto find = [&root](std::size_t i) {  // iterative, with path halving: pieces can be long chains
+    while (root[i] != i) i = root[i] = root[root[i]];
+    return i;
+  };
   for (std::size_t f = 0; f + 2 < faces.size(); f += 3) {
-    if (faces[f] >= V || faces[f + 1] >= V || faces[f + 2] >= V)
-      continue;  // a face past the positions binds nothing
+    if (faces[f] >= V || faces[f + 1] >= V || faces[f + 2] >= V) continue;  // a face past the positions binds nothing
     for (int k = 1; k < 3; ++k) root[find(faces[f + std::size_t(k)])] = find(faces[f]);
   }
   std::map<std::size_t, std::pair<glm::dvec3, std::size_t>> pieces;  // root -> (sum, count)
@@ -258,8 +241,7 @@ std::vector<int> orlShellBinding(const OrlPack& pack, std::span<const float> pos
     int joint;
   };
   std::vector<Pair> pairs;
-  for (const char* name :
-       {"FACIAL_L_Eye", "FACIAL_R_Eye", "FACIAL_C_TeethUpper", "FACIAL_C_TeethLower"}) {
+  for (const char* name : {"FACIAL_L_Eye", "FACIAL_R_Eye", "FACIAL_C_TeethUpper", "FACIAL_C_TeethLower"}) {
     const auto it = std::find(pack.jointNames.begin(), pack.jointNames.end(), name);
     if (it == pack.jointNames.end()) continue;
     const int j = int(it - pack.jointNames.begin());
@@ -269,8 +251,7 @@ std::vector<int> orlShellBinding(const OrlPack& pack, std::span<const float> pos
       if (d <= 4.0) pairs.push_back({d, r, j});
     }
   }
-  std::sort(pairs.begin(), pairs.end(),
-            [](const Pair& a, const Pair& b) { return a.distance < b.distance; });
+  std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.distance < b.distance; });
   std::map<std::size_t, int> pieceJoint;
   std::set<int> used;
   for (const Pair& p : pairs)

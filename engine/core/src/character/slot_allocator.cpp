@@ -20,21 +20,18 @@ Expected<std::uint32_t> SlotAllocator::allocate(std::uint32_t count) {
     if (it->count == 0) m_free.erase(it);
     return offset;
   }
-  return makeError(ErrorCode::Usage, "allocate: no free block of " + std::to_string(count) +
-                                         " slots (" + std::to_string(available()) + " free of " +
-                                         std::to_string(m_capacity) + ")");
+  return makeError(ErrorCode::Usage, "allocate: no free block of " + std::to_string(count) + " slots (" +
+                                         std::to_string(available()) + " free of " + std::to_string(m_capacity) + ")");
 }
 
 Expected<void> SlotAllocator::release(std::uint32_t offset, std::uint32_t count) {
   if (count == 0 || std::uint64_t(offset) + count > m_capacity)
     return makeError(ErrorCode::Usage, "release: [" + std::to_string(offset) + ", " +
                                            std::to_string(std::uint64_t(offset) + count) +
-                                           ") is outside the capacity " +
-                                           std::to_string(m_capacity));
+                                           ") is outside the capacity " + std::to_string(m_capacity));
   for (const Block& b : m_free)
     if (offset < b.offset + b.count && b.offset < offset + count)
-      return makeError(ErrorCode::Usage, "release: [" + std::to_string(offset) + ", " +
-                                             std::to_string(offset + count) +
+      return makeError(ErrorCode::Usage, "release: [" + std::to_string(offset) + ", " + std::to_string(offset + count) +
                                              ") overlaps a free block (double release)");
   auto at = std::lower_bound(m_free.begin(), m_free.end(), offset,
                              [](const Block& b, std::uint32_t o) { return b.offset < o; });

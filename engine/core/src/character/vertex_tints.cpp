@@ -8,16 +8,14 @@
 
 namespace riglens::core {
 
-std::vector<std::uint32_t> jointTint(std::span<const std::uint16_t> skinIndex,
-                                     std::span<const float> skinWeight,
+std::vector<std::uint32_t> jointTint(std::span<const std::uint16_t> skinIndex, std::span<const float> skinWeight,
                                      std::span<const float> eyeWeights, std::size_t V) {
-  static constexpr float kPalette[8][3] = {
-      {0.85f, 0.55f, 0.35f}, {0.4f, 0.7f, 0.95f}, {0.55f, 0.85f, 0.5f}, {0.9f, 0.45f, 0.65f},
-      {0.95f, 0.85f, 0.4f},  {0.6f, 0.5f, 0.9f},  {0.4f, 0.85f, 0.8f},  {0.92f, 0.78f, 0.66f}};
+  static constexpr float kPalette[8][3] = {{0.85f, 0.55f, 0.35f}, {0.4f, 0.7f, 0.95f},  {0.55f, 0.85f, 0.5f},
+                                           {0.9f, 0.45f, 0.65f},  {0.95f, 0.85f, 0.4f}, {0.6f, 0.5f, 0.9f},
+                                           {0.4f, 0.85f, 0.8f},   {0.92f, 0.78f, 0.66f}};
   std::vector<std::uint32_t> out(V);
   for (std::size_t v = 0; v < V; ++v) {
-    const bool eye =
-        eyeWeights.size() >= 2 * V && (eyeWeights[v] > 0.5f || eyeWeights[V + v] > 0.5f);
+    const bool eye = eyeWeights.size() >= 2 * V && (eyeWeights[v] > 0.5f || eyeWeights[V + v] > 0.5f);
     if (eye) {
       out[v] = packRgba(0.25f, 0.95f, 1.0f);
       continue;
@@ -50,8 +48,7 @@ std::vector<std::uint32_t> heightTint(std::span<const float> p) {
   std::vector<std::uint32_t> out(V);
   for (std::size_t v = 0; v < V; ++v) {
     const float t = (hi - lo) > 1e-9f ? (p[v * 3 + 1] - lo) / (hi - lo) : 0.5f;
-    out[v] = packRgba(0.25f + 0.7f * t, 0.4f + 0.35f * std::sin(float(std::numbers::pi) * t),
-                      0.95f - 0.6f * t);
+    out[v] = packRgba(0.25f + 0.7f * t, 0.4f + 0.35f * std::sin(float(std::numbers::pi) * t), 0.95f - 0.6f * t);
   }
   return out;
 }

@@ -8,17 +8,15 @@
 namespace riglens::core {
 namespace {
 
-double lerpAt(std::span<const double> t, std::span<const double> v, std::size_t a, std::size_t b,
-              std::size_t i) {
+double lerpAt(std::span<const double> t, std::span<const double> v, std::size_t a, std::size_t b, std::size_t i) {
   const double u = (t[i] - t[a]) / (t[b] - t[a]);
   return v[a] + (v[b] - v[a]) * u;
 }
 
 }  // namespace
 
-std::vector<std::size_t> reduceLinearKeys(std::span<const double> times,
-                                          std::span<const double> values, double tolerance,
-                                          double maxValueStep) {
+std::vector<std::size_t> reduceLinearKeys(std::span<const double> times, std::span<const double> values,
+                                          double tolerance, double maxValueStep) {
   assert(times.size() == values.size());
   const std::size_t n = times.size();
   if (n <= 2) {

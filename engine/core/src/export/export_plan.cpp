@@ -27,12 +27,9 @@ glm::dmat4 translate(const glm::dvec3& t) {
 // elevates), so the node rotates about -x by +value.
 glm::dvec3 rotationAxis(Axis axis) {
   switch (axis) {
-    case Axis::X:
-      return {-1, 0, 0};
-    case Axis::Y:
-      return {0, 1, 0};
-    case Axis::Z:
-      return {0, 0, 1};
+    case Axis::X: return {-1, 0, 0};
+    case Axis::Y: return {0, 1, 0};
+    case Axis::Z: return {0, 0, 1};
   }
   return {0, 1, 0};
 }
@@ -58,10 +55,8 @@ struct TrackSamples {
 // ends at the first value; otherwise the curve holds its last key).
 double endValue(const Track& track, const Animation& anim) {
   const auto& keys = track.keyframes;
-  if (anim.looping && anim.periodMs > 0 && anim.periodMs > keys.back().tMs)
-    return keys.front().value;
-  return sampleKeyframes(keys, anim.periodMs > 0 ? anim.periodMs : keys.back().tMs, anim.periodMs,
-                         false);
+  if (anim.looping && anim.periodMs > 0 && anim.periodMs > keys.back().tMs) return keys.front().value;
+  return sampleKeyframes(keys, anim.periodMs > 0 ? anim.periodMs : keys.back().tMs, anim.periodMs, false);
 }
 
 double clipEnd(const Animation& anim) {
@@ -73,8 +68,7 @@ double clipEnd(const Animation& anim) {
 
 class Planner {
  public:
-  Planner(const LoadedRun& run, const ExportOptions& options)
-      : m_run(run), m_rig(run.rig), m_opt(options) {}
+  Planner(const LoadedRun& run, const ExportOptions& options) : m_run(run), m_rig(run.rig), m_opt(options) {}
 
   ExportPlan plan() {
     m_plan.name = m_run.source.filename() == "rig.json" || m_run.source.filename() == "run.json"
@@ -111,8 +105,7 @@ class Planner {
 
   void planSingleMesh() {
     if (m_run.kind == RunKind::SkinnedMesh)
-      m_plan.warnings.push_back(
-          {m_run.source.string(), "", "skinned mesh exported at rest without its skin"});
+      m_plan.warnings.push_back({m_run.source.string(), "", "skinned mesh exported at rest without its skin"});
     PartMesh mesh = m_run.meshes.empty() ? PartMesh{} : m_run.meshes[0];
     for (float& p : mesh.positions) p = float(p * scale());
     PlannedNode node;
@@ -142,8 +135,7 @@ class Planner {
       for (int j : part.joints) {
         const Joint& joint = joints[j];
         const glm::dvec3 pivot = toVec(joint.pivot);
-        const glm::dmat4 c =
-            translate(-prev) * (joint.hasMount ? joint.mount : glm::dmat4(1.0)) * translate(pivot);
+        const glm::dmat4 c = translate(-prev) * (joint.hasMount ? joint.mount : glm::dmat4(1.0)) * translate(pivot);
         JointFrame frame;
         frame.rotation = glm::normalize(glm::quat_cast(glm::dmat3(c)));
         frame.translation = glm::dvec3(c[3]);
@@ -165,8 +157,7 @@ class Planner {
       node.translation = (q - prev) * scale();
       PartMesh mesh = p < static_cast<int>(m_run.meshes.size()) ? m_run.meshes[p] : PartMesh{};
       for (std::size_t v = 0; v < mesh.vertexCount(); ++v)
-        for (int c = 0; c < 3; ++c)
-          mesh.positions[v * 3 + c] = float((mesh.positions[v * 3 + c] - q[c]) * scale());
+        for (int c = 0; c < 3; ++c) mesh.positions[v * 3 + c] = float((mesh.positions[v * 3 + c] - q[c]) * scale());
       node.socket = mesh.empty();
       m_plan.partMeshes[p] = std::move(mesh);
       m_plan.partNode[p] = addNode(node);
@@ -211,20 +202,17 @@ class Planner {
     constexpr double kJumpMs = 0.05;
     for (std::size_t s = 0; s < segmentCount(keys, anim.periodMs, anim.looping); ++s) {
       const SegmentShape shape = describeSegment(keys, s, anim.periodMs, anim.looping);
-      if (shape.interp == Interp::Constant && shape.t1 - kJumpMs > shape.t0 &&
-          shape.t1 - kJumpMs >= 0 && shape.t1 <= end)
+      if (shape.interp == Interp::Constant && shape.t1 - kJumpMs > shape.t0 && shape.t1 - kJumpMs >= 0 &&
+          shape.t1 <= end)
         times.push_back(shape.t1 - kJumpMs);
     }
     std::sort(times.begin(), times.end());
-    times.erase(
-        std::unique(times.begin(), times.end(), [](double a, double b) { return b - a < 1e-9; }),
-        times.end());
+    times.erase(std::unique(times.begin(), times.end(), [](double a, double b) { return b - a < 1e-9; }), times.end());
     TrackSamples out;
     out.times = times;
     const double restValue = clampJointValue(joint, joint.rest);
     for (double t : times) {
-      double v =
-          t >= end ? endValue(track, anim) : sampleKeyframes(keys, t, anim.periodMs, anim.looping);
+      double v = t >= end ? endValue(track, anim) : sampleKeyframes(keys, t, anim.periodMs, anim.looping);
       v = std::isfinite(v) ? clampJointValue(joint, v) : restValue;  // as the controller poses it
       out.values.push_back(v);
     }
@@ -235,17 +223,15 @@ class Planner {
     PlannedNode tmp;
     setJointNodeValue(tmp, j, value);
     if (ch.path == ChannelPath::Rotation) {
-      ch.values.insert(ch.values.end(), {float(tmp.rotation.x), float(tmp.rotation.y),
-                                         float(tmp.rotation.z), float(tmp.rotation.w)});
+      ch.values.insert(ch.values.end(),
+                       {float(tmp.rotation.x), float(tmp.rotation.y), float(tmp.rotation.z), float(tmp.rotation.w)});
     } else {
-      ch.values.insert(ch.values.end(), {float(tmp.translation.x), float(tmp.translation.y),
-                                         float(tmp.translation.z)});
+      ch.values.insert(ch.values.end(), {float(tmp.translation.x), float(tmp.translation.y), float(tmp.translation.z)});
     }
   }
 
   void pushTangent(PlannedChannel& ch, int j, double slopePerMs) const {
-    const glm::dvec3 d = m_jointFrames[j].rotation * unitAxis(m_rig.joints()[j].axis) *
-                         (slopePerMs * 1000.0 * scale());
+    const glm::dvec3 d = m_jointFrames[j].rotation * unitAxis(m_rig.joints()[j].axis) * (slopePerMs * 1000.0 * scale());
     ch.values.insert(ch.values.end(), {float(d.x), float(d.y), float(d.z)});
   }
 
@@ -253,8 +239,7 @@ class Planner {
     const auto& keys = track.keyframes;
     const std::size_t n = segmentCount(keys, anim.periodMs, anim.looping);
     for (std::size_t s = 0; s < n; ++s)
-      if (describeSegment(keys, s, anim.periodMs, anim.looping).interp != Interp::Constant)
-        return false;
+      if (describeSegment(keys, s, anim.periodMs, anim.looping).interp != Interp::Constant) return false;
     return true;
   }
 
@@ -266,24 +251,22 @@ class Planner {
     const Joint& joint = m_rig.joints()[track.joint];
     const auto& keys = track.keyframes;
     for (std::size_t i = 0; i < dense.times.size(); ++i) {
-      const double raw = dense.times[i] >= end
-                             ? endValue(track, anim)
-                             : sampleKeyframes(keys, dense.times[i], anim.periodMs, anim.looping);
+      const double raw = dense.times[i] >= end ? endValue(track, anim)
+                                               : sampleKeyframes(keys, dense.times[i], anim.periodMs, anim.looping);
       if (!std::isfinite(raw) || raw != clampJointValue(joint, raw)) return false;
     }
     struct Piece {
       double t0, t1, v0, v1, out, in;
     };
     std::vector<Piece> pieces;
-    if (keys.front().tMs > 0)
-      pieces.push_back({0, keys.front().tMs, keys.front().value, keys.front().value, 0, 0});
+    if (keys.front().tMs > 0) pieces.push_back({0, keys.front().tMs, keys.front().value, keys.front().value, 0, 0});
     const std::size_t n = segmentCount(keys, anim.periodMs, anim.looping);
     for (std::size_t s = 0; s < n; ++s) {
       const SegmentShape sh = describeSegment(keys, s, anim.periodMs, anim.looping);
       const double dt = sh.t1 - sh.t0;
       if (dt <= 0) return false;
-      if (sh.v0 == sh.v1 && (sh.interp == Interp::Constant ||
-                             (sh.p1v == sh.v0 && sh.p2v == sh.v1 && sh.interp != Interp::Linear))) {
+      if (sh.v0 == sh.v1 &&
+          (sh.interp == Interp::Constant || (sh.p1v == sh.v0 && sh.p2v == sh.v1 && sh.interp != Interp::Linear))) {
         pieces.push_back({sh.t0, sh.t1, sh.v0, sh.v1, 0, 0});
         continue;
       }
@@ -294,12 +277,10 @@ class Planner {
       }
       if (sh.interp == Interp::Constant) return false;
       const double h = dt / 3.0, eps = 1e-9 * std::max(1.0, dt);
-      if (std::abs(sh.p1t - (sh.t0 + h)) > eps || std::abs(sh.p2t - (sh.t1 - h)) > eps)
-        return false;
+      if (std::abs(sh.p1t - (sh.t0 + h)) > eps || std::abs(sh.p2t - (sh.t1 - h)) > eps) return false;
       pieces.push_back({sh.t0, sh.t1, sh.v0, sh.v1, (sh.p1v - sh.v0) / h, (sh.v1 - sh.p2v) / h});
     }
-    if (end > pieces.back().t1)
-      pieces.push_back({pieces.back().t1, end, pieces.back().v1, pieces.back().v1, 0, 0});
+    if (end > pieces.back().t1) pieces.push_back({pieces.back().t1, end, pieces.back().v1, pieces.back().v1, 0, 0});
     if (pieces.back().t1 > end + 1e-9) return false;  // keys past the clip's end
     ch.interpolation = ChannelInterpolation::CubicSpline;
     const int j = track.joint;
@@ -318,9 +299,8 @@ class Planner {
   void planAnimations() {
     std::vector<int> order(m_rig.animations().size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-      return m_rig.animations()[a].autoPlay && !m_rig.animations()[b].autoPlay;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return m_rig.animations()[a].autoPlay && !m_rig.animations()[b].autoPlay; });
     for (int a : order) {
       const Animation& anim = m_rig.animations()[a];
       PlannedAnimation out{anim.name, anim.looping, anim.autoPlay, {}};
@@ -328,8 +308,8 @@ class Planner {
       if (const double step = denseStep(end); step > baseStep())
         m_plan.warnings.push_back({m_run.source.string(), "",
                                    "clip '" + anim.name + "' lasts " + std::to_string(end) +
-                                       " ms; its curves are sampled every " + std::to_string(step) +
-                                       " ms, not every " + std::to_string(baseStep()) + " ms"});
+                                       " ms; its curves are sampled every " + std::to_string(step) + " ms, not every " +
+                                       std::to_string(baseStep()) + " ms"});
       std::set<int> seen;
       // Later tracks for the same joint win (as when posing); walk backwards.
       for (auto it = anim.tracks.rbegin(); it != anim.tracks.rend(); ++it) {
@@ -339,8 +319,7 @@ class Planner {
         const Joint& joint = m_rig.joints()[j];
         PlannedChannel ch;
         ch.node = m_plan.jointNode[j];
-        ch.path =
-            joint.kind == JointKind::Rotation ? ChannelPath::Rotation : ChannelPath::Translation;
+        ch.path = joint.kind == JointKind::Rotation ? ChannelPath::Rotation : ChannelPath::Translation;
         const TrackSamples dense = denseSamples(track, anim, end);
         ch.denseSamples = dense.times.size();
         if (allConstant(track, anim)) {
@@ -353,16 +332,13 @@ class Planner {
             ch.times.push_back(float(t / 1000.0));
             pushValue(ch, j, clampJointValue(joint, k.value));
           }
-        } else if (!(m_opt.cubic && ch.path == ChannelPath::Translation &&
-                     cubicChannel(ch, track, anim, end, dense))) {
+        } else if (!(m_opt.cubic && ch.path == ChannelPath::Translation && cubicChannel(ch, track, anim, end, dense))) {
           ch.interpolation = ChannelInterpolation::Linear;
           ch.times.clear();
           ch.values.clear();
-          const double maxStep = ch.path == ChannelPath::Rotation
-                                     ? std::numbers::pi / 2
-                                     : std::numeric_limits<double>::infinity();
-          for (std::size_t i :
-               reduceLinearKeys(dense.times, dense.values, m_opt.tolerance, maxStep)) {
+          const double maxStep =
+              ch.path == ChannelPath::Rotation ? std::numbers::pi / 2 : std::numeric_limits<double>::infinity();
+          for (std::size_t i : reduceLinearKeys(dense.times, dense.values, m_opt.tolerance, maxStep)) {
             ch.times.push_back(float(dense.times[i] / 1000.0));
             pushValue(ch, j, dense.values[i]);
           }
@@ -389,14 +365,12 @@ class Planner {
   std::set<std::string> m_names;
   std::vector<JointFrame> m_jointFrames;
 
-  friend nlohmann::ordered_json riglens::core::interfaceEntry(const ExportPlan&, const Rig&, int,
-                                                              const ExportOptions&);
+  friend nlohmann::ordered_json riglens::core::interfaceEntry(const ExportPlan&, const Rig&, int, const ExportOptions&);
 };
 
 }  // namespace
 
-nlohmann::ordered_json interfaceEntry(const ExportPlan& plan, const Rig& rig, int j,
-                                      const ExportOptions& options) {
+nlohmann::ordered_json interfaceEntry(const ExportPlan& plan, const Rig& rig, int j, const ExportOptions& options) {
   const Joint& joint = rig.joints()[j];
   const PlannedNode& node = plan.nodes[plan.jointNode[j]];
   const bool rotation = joint.kind == JointKind::Rotation;
@@ -416,9 +390,7 @@ nlohmann::ordered_json interfaceEntry(const ExportPlan& plan, const Rig& rig, in
           {"max", joint.max * s},
           {"rest", joint.rest * s},
           {"axisVector", {clean(axisVector.x), clean(axisVector.y), clean(axisVector.z)}},
-          {"pivot",
-           {joint.pivot[0] * options.scale, joint.pivot[1] * options.scale,
-            joint.pivot[2] * options.scale}}};
+          {"pivot", {joint.pivot[0] * options.scale, joint.pivot[1] * options.scale, joint.pivot[2] * options.scale}}};
 }
 
 ExportPlan planExport(const LoadedRun& run, const ExportOptions& options) {

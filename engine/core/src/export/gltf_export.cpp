@@ -24,11 +24,9 @@ constexpr int kElementArrayBuffer = 34963;
 tinygltf::Value toValue(const json& j) {
   if (j.is_boolean()) return tinygltf::Value(j.get<bool>());
   // tinygltf's integers are ints; a wider one keeps its value as a double.
-  if (j.is_number_unsigned() &&
-      j.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max()))
+  if (j.is_number_unsigned() && j.get<std::uint64_t>() <= std::uint64_t(std::numeric_limits<int>::max()))
     return tinygltf::Value(int(j.get<std::uint64_t>()));
-  if (j.is_number_integer() && !j.is_number_unsigned() &&
-      j.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+  if (j.is_number_integer() && !j.is_number_unsigned() && j.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
       j.get<std::int64_t>() <= std::numeric_limits<int>::max())
     return tinygltf::Value(int(j.get<std::int64_t>()));
   if (j.is_number()) return tinygltf::Value(j.get<double>());
@@ -68,8 +66,7 @@ class ModelWriter {
       if (glm::length(planned.translation) > 0)
         node.translation = {planned.translation.x, planned.translation.y, planned.translation.z};
       if (planned.rotation != glm::dquat(1, 0, 0, 0))
-        node.rotation = {planned.rotation.x, planned.rotation.y, planned.rotation.z,
-                         planned.rotation.w};
+        node.rotation = {planned.rotation.x, planned.rotation.y, planned.rotation.z, planned.rotation.w};
       json extras = json::object();
       if (planned.part >= 0) {
         const PartMesh& mesh = m_plan.partMeshes[planned.part];
@@ -86,8 +83,7 @@ class ModelWriter {
       m_model.nodes.push_back(std::move(node));
     }
     for (std::size_t i = 0; i < m_plan.nodes.size(); ++i)
-      if (m_plan.nodes[i].parent >= 0)
-        m_model.nodes[m_plan.nodes[i].parent].children.push_back(static_cast<int>(i));
+      if (m_plan.nodes[i].parent >= 0) m_model.nodes[m_plan.nodes[i].parent].children.push_back(static_cast<int>(i));
     tinygltf::Scene scene;
     scene.name = m_plan.name;
     scene.nodes = m_plan.roots;
@@ -101,14 +97,12 @@ class ModelWriter {
 
     for (const PlannedAnimation& planned : m_plan.animations) addAnimation(planned);
     while (m_model.buffers[0].data.size() % 4) m_model.buffers[0].data.push_back(0);
-    if (m_model.buffers[0].data.empty())
-      m_model.buffers.clear();  // a lone socket: no binary data at all
+    if (m_model.buffers[0].data.empty()) m_model.buffers.clear();  // a lone socket: no binary data at all
     return std::move(m_model);
   }
 
  private:
-  int addAccessor(const std::vector<float>& values, int type, int components, bool bounds,
-                  int target) {
+  int addAccessor(const std::vector<float>& values, int type, int components, bool bounds, int target) {
     tinygltf::Accessor accessor;
     accessor.bufferView = appendBufferView(m_model, values, target);
     accessor.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
@@ -118,10 +112,8 @@ class ModelWriter {
       accessor.minValues.assign(components, std::numeric_limits<double>::max());
       accessor.maxValues.assign(components, std::numeric_limits<double>::lowest());
       for (std::size_t i = 0; i < values.size(); ++i) {
-        accessor.minValues[i % components] =
-            std::min<double>(accessor.minValues[i % components], values[i]);
-        accessor.maxValues[i % components] =
-            std::max<double>(accessor.maxValues[i % components], values[i]);
+        accessor.minValues[i % components] = std::min<double>(accessor.minValues[i % components], values[i]);
+        accessor.maxValues[i % components] = std::max<double>(accessor.maxValues[i % components], values[i]);
       }
     }
     m_model.accessors.push_back(accessor);
@@ -132,14 +124,11 @@ class ModelWriter {
     tinygltf::Primitive primitive;
     primitive.mode = TINYGLTF_MODE_TRIANGLES;
     primitive.material = 0;
-    primitive.attributes["POSITION"] =
-        addAccessor(mesh.positions, TINYGLTF_TYPE_VEC3, 3, true, kArrayBuffer);
+    primitive.attributes["POSITION"] = addAccessor(mesh.positions, TINYGLTF_TYPE_VEC3, 3, true, kArrayBuffer);
     if (!mesh.normals.empty())
-      primitive.attributes["NORMAL"] =
-          addAccessor(mesh.normals, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
+      primitive.attributes["NORMAL"] = addAccessor(mesh.normals, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
     if (!mesh.colors.empty())
-      primitive.attributes["COLOR_0"] =
-          addAccessor(mesh.colors, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
+      primitive.attributes["COLOR_0"] = addAccessor(mesh.colors, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
     tinygltf::Accessor indices;
     indices.bufferView = appendBufferView(m_model, mesh.indices, kElementArrayBuffer);
     indices.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
@@ -162,12 +151,11 @@ class ModelWriter {
       tinygltf::AnimationSampler sampler;
       sampler.input = addAccessor(ch.times, TINYGLTF_TYPE_SCALAR, 1, true, 0);
       const bool rotation = ch.path == ChannelPath::Rotation;
-      sampler.output = addAccessor(ch.values, rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3,
-                                   rotation ? 4 : 3, false, 0);
-      sampler.interpolation = ch.interpolation == ChannelInterpolation::Step ? "STEP"
-                              : ch.interpolation == ChannelInterpolation::CubicSpline
-                                  ? "CUBICSPLINE"
-                                  : "LINEAR";
+      sampler.output =
+          addAccessor(ch.values, rotation ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3, rotation ? 4 : 3, false, 0);
+      sampler.interpolation = ch.interpolation == ChannelInterpolation::Step          ? "STEP"
+                              : ch.interpolation == ChannelInterpolation::CubicSpline ? "CUBICSPLINE"
+                                                                                      : "LINEAR";
       animation.samplers.push_back(sampler);
       tinygltf::AnimationChannel channel;
       channel.sampler = static_cast<int>(animation.samplers.size() - 1);
@@ -194,16 +182,13 @@ Expected<std::uintmax_t> writeGltfPair(const tinygltf::Model& built, const fs::p
   const fs::path temp = folder / ("." + stem + ".riglens-tmp-" + randomSuffix());
   std::error_code ec;
   if (!fs::is_directory(folder, ec))
-    return errorAt(ErrorCode::Io, output.string(), "",
-                   "folder " + folder.string() + " does not exist");
+    return errorAt(ErrorCode::Io, output.string(), "", "folder " + folder.string() + " does not exist");
   fs::create_directory(temp, ec);
   if (ec)
-    return errorAt(ErrorCode::Io, output.string(), "",
-                   "cannot write into " + folder.string() + ": " + ec.message());
+    return errorAt(ErrorCode::Io, output.string(), "", "cannot write into " + folder.string() + ": " + ec.message());
   if (!model.buffers.empty()) model.buffers[0].uri = stem + ".bin";
   tinygltf::TinyGLTF writer;
-  const bool ok = writer.WriteGltfSceneToFile(&model, (temp / (stem + ".gltf")).string(), false,
-                                              false, true, false);
+  const bool ok = writer.WriteGltfSceneToFile(&model, (temp / (stem + ".gltf")).string(), false, false, true, false);
   std::uintmax_t bytes = 0;
   if (ok) {
     if (!model.buffers.empty()) {
@@ -234,8 +219,7 @@ std::vector<std::uint8_t> encodeExportGlb(const ExportPlan& plan) {
   return {bytes.begin(), bytes.end()};
 }
 
-Expected<ExportReport> exportRun(const LoadedRun& run, const fs::path& output,
-                                 const ExportOptions& options) {
+Expected<ExportReport> exportRun(const LoadedRun& run, const fs::path& output, const ExportOptions& options) {
   if (!(options.scale > 0) || !std::isfinite(options.scale))
     return makeError(ErrorCode::Usage, "scale must be a positive number");
   if (!(options.tolerance > 0) || !std::isfinite(options.tolerance))
@@ -272,9 +256,8 @@ Expected<ExportReport> exportRun(const LoadedRun& run, const fs::path& output,
   if (!plan.interface["joints"].empty()) {
     report.interfacePath = output.parent_path() / (output.stem().string() + ".interface.json");
     const std::string text = plan.interface.dump(2) + "\n";
-    if (auto ok =
-            writeFileAtomically(report.interfacePath,
-                                {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+    if (auto ok = writeFileAtomically(report.interfacePath,
+                                      {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
         !ok)
       return ok.error();
   }

@@ -27,18 +27,15 @@ std::uint32_t readU32(std::span<const std::uint8_t> bytes, std::size_t at) {
   return v;  // glTF is little-endian, as every platform we build for
 }
 
-Error refuse(std::string_view source, const std::string& problem,
-             ErrorCode code = ErrorCode::Parse) {
+Error refuse(std::string_view source, const std::string& problem, ErrorCode code = ErrorCode::Parse) {
   return errorAt(code, std::string(source), "", problem);
 }
 
 // The GLB container checks tinygltf makes too, but with messages a user can
 // act on; and the JSON chunk, to recognise the socket file.
-Expected<std::string> checkGlbContainer(std::span<const std::uint8_t> bytes,
-                                        std::string_view source) {
+Expected<std::string> checkGlbContainer(std::span<const std::uint8_t> bytes, std::string_view source) {
   if (bytes.size() < 12)
-    return refuse(source,
-                  "file too short for a GLB header (" + std::to_string(bytes.size()) + " bytes)");
+    return refuse(source, "file too short for a GLB header (" + std::to_string(bytes.size()) + " bytes)");
   if (readU32(bytes, 0) != kGlbMagic) return refuse(source, "bad magic: not a GLB file");
   if (const auto version = readU32(bytes, 4); version != 2)
     return refuse(source, "GLB version " + std::to_string(version) + " is not 2");
@@ -50,16 +47,14 @@ Expected<std::string> checkGlbContainer(std::span<const std::uint8_t> bytes,
   const std::uint64_t jsonLength = readU32(bytes, 12);
   if (readU32(bytes, 16) != kJsonChunk) return refuse(source, "first chunk is not JSON");
   if (20 + jsonLength > bytes.size())
-    return refuse(source, "JSON chunk length " + std::to_string(jsonLength) +
-                              " runs past the end of the file");
+    return refuse(source, "JSON chunk length " + std::to_string(jsonLength) + " runs past the end of the file");
   std::size_t at = 20 + jsonLength;
   while (at < bytes.size()) {  // any further chunks must fit too
-    if (at + 8 > bytes.size())
-      return refuse(source, "truncated chunk header at byte " + std::to_string(at));
+    if (at + 8 > bytes.size()) return refuse(source, "truncated chunk header at byte " + std::to_string(at));
     const std::uint64_t length = readU32(bytes, at);
     if (at + 8 + length > bytes.size())
-      return refuse(source, "chunk at byte " + std::to_string(at) + " declares " +
-                                std::to_string(length) + " bytes, past the end of the file");
+      return refuse(source, "chunk at byte " + std::to_string(at) + " declares " + std::to_string(length) +
+                                " bytes, past the end of the file");
     at += 8 + length;
   }
   return std::string(reinterpret_cast<const char*>(bytes.data()) + 20, jsonLength);
@@ -77,21 +72,16 @@ class AccessorReader {
   // Floats for attributes; integers (exact past 2^24) for indices and joints,
   // which glTF stores as unsigned integers only.
   template <class Out>
-  Expected<std::vector<Out>> read(int accessorIndex, const std::string& what,
-                                  int* componentsOut) const {
+  Expected<std::vector<Out>> read(int accessorIndex, const std::string& what, int* componentsOut) const {
     if (accessorIndex < 0 || accessorIndex >= static_cast<int>(m_model.accessors.size()))
-      return refuse(m_source,
-                    what + ": accessor " + std::to_string(accessorIndex) + " does not exist");
+      return refuse(m_source, what + ": accessor " + std::to_string(accessorIndex) + " does not exist");
     const tinygltf::Accessor& acc = m_model.accessors[accessorIndex];
     const std::string name = what + " (accessor " + std::to_string(accessorIndex) + ")";
     if (acc.sparse.isSparse)
-      return refuse(m_source, name + ": sparse accessors are not supported",
-                    ErrorCode::Unsupported);
+      return refuse(m_source, name + ": sparse accessors are not supported", ErrorCode::Unsupported);
     const int components = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(acc.type));
-    const int componentSize =
-        tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(acc.componentType));
-    if (components <= 0 || componentSize <= 0)
-      return refuse(m_source, name + ": unknown type or component type");
+    const int componentSize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(acc.componentType));
+    if (components <= 0 || componentSize <= 0) return refuse(m_source, name + ": unknown type or component type");
     if constexpr (std::is_integral_v<Out>) {
       if (acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
           acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
@@ -103,44 +93,37 @@ class AccessorReader {
     const std::size_t count = acc.count;
     if (acc.bufferView < 0) {  // all zeros, as glTF says; as many as the file could have held
       if (count > m_fileBytes / elementSize)
-        return refuse(m_source,
-                      name + ": " + std::to_string(count) +
-                          " elements without a bufferView, more than the file could hold");
+        return refuse(m_source, name + ": " + std::to_string(count) +
+                                    " elements without a bufferView, more than the file could hold");
       return std::vector<Out>(count * static_cast<std::size_t>(components), Out{});
     }
     if (acc.bufferView >= static_cast<int>(m_model.bufferViews.size()))
-      return refuse(m_source,
-                    name + ": bufferView " + std::to_string(acc.bufferView) + " does not exist");
+      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " does not exist");
     const tinygltf::BufferView& view = m_model.bufferViews[acc.bufferView];
     if (view.buffer < 0 || view.buffer >= static_cast<int>(m_model.buffers.size()))
       return refuse(m_source, name + ": buffer " + std::to_string(view.buffer) + " does not exist");
     const auto& buffer = m_model.buffers[view.buffer].data;
     const std::size_t stride = view.byteStride ? view.byteStride : elementSize;
     if (stride < elementSize)
-      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) +
-                                  " byteStride " + std::to_string(stride) +
-                                  " is shorter than one element (" + std::to_string(elementSize) +
-                                  " bytes)");
+      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " byteStride " +
+                                  std::to_string(stride) + " is shorter than one element (" +
+                                  std::to_string(elementSize) + " bytes)");
     if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset)
       return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " (bytes " +
-                                  std::to_string(view.byteOffset) + " + " +
-                                  std::to_string(view.byteLength) + ") runs past its buffer (" +
-                                  std::to_string(buffer.size()) + " bytes)");
+                                  std::to_string(view.byteOffset) + " + " + std::to_string(view.byteLength) +
+                                  ") runs past its buffer (" + std::to_string(buffer.size()) + " bytes)");
     // byteOffset + stride * (count - 1) + elementSize <= byteLength, without overflow.
-    if (count > 0 &&
-        (acc.byteOffset > view.byteLength || view.byteLength - acc.byteOffset < elementSize ||
-         count - 1 > (view.byteLength - acc.byteOffset - elementSize) / stride))
+    if (count > 0 && (acc.byteOffset > view.byteLength || view.byteLength - acc.byteOffset < elementSize ||
+                      count - 1 > (view.byteLength - acc.byteOffset - elementSize) / stride))
       return refuse(m_source, name + ": " + std::to_string(count) + " elements from byte " +
                                   std::to_string(acc.byteOffset) + " run past bufferView " +
-                                  std::to_string(acc.bufferView) + " (" +
-                                  std::to_string(view.byteLength) + " bytes)");
+                                  std::to_string(acc.bufferView) + " (" + std::to_string(view.byteLength) + " bytes)");
     std::vector<Out> out(count * static_cast<std::size_t>(components), Out{});
     if (count == 0) return out;
     const std::uint8_t* base = buffer.data() + view.byteOffset + acc.byteOffset;
     if (stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
         acc.componentType ==
-            (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT
-                                           : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
+            (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
       std::memcpy(out.data(), base,
                   out.size() * sizeof(Out));  // the meshers' layout: tightly packed
       return out;
@@ -148,8 +131,8 @@ class AccessorReader {
     for (std::size_t i = 0; i < count; ++i) {
       const std::uint8_t* element = base + i * stride;
       for (int c = 0; c < components; ++c)
-        out[i * components + c] = static_cast<Out>(
-            component(element + c * componentSize, acc.componentType, acc.normalized));
+        out[i * components + c] =
+            static_cast<Out>(component(element + c * componentSize, acc.componentType, acc.normalized));
     }
     return out;
   }
@@ -162,8 +145,7 @@ class AccessorReader {
         std::memcpy(&v, p, 4);
         return v;
       }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
-        return normalized ? *p / 255.0 : *p;
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? *p / 255.0 : *p;
       case TINYGLTF_COMPONENT_TYPE_BYTE: {
         auto v = static_cast<std::int8_t>(*p);
         return normalized ? std::max(v / 127.0, -1.0) : v;
@@ -183,8 +165,7 @@ class AccessorReader {
         std::memcpy(&v, p, 4);
         return v;
       }
-      default:
-        return 0.0;
+      default: return 0.0;
     }
   }
 
@@ -199,10 +180,8 @@ glm::dmat4 nodeMatrix(const tinygltf::Node& node) {
   if (node.translation.size() == 3)
     m[3] = glm::dvec4(node.translation[0], node.translation[1], node.translation[2], 1.0);
   if (node.rotation.size() == 4)
-    m = m * glm::mat4_cast(
-                glm::dquat(node.rotation[3], node.rotation[0], node.rotation[1], node.rotation[2]));
-  if (node.scale.size() == 3)
-    m = glm::scale(m, glm::dvec3(node.scale[0], node.scale[1], node.scale[2]));
+    m = m * glm::mat4_cast(glm::dquat(node.rotation[3], node.rotation[0], node.rotation[1], node.rotation[2]));
+  if (node.scale.size() == 3) m = glm::scale(m, glm::dvec3(node.scale[0], node.scale[1], node.scale[2]));
   return m;
 }
 
@@ -254,23 +233,21 @@ class MeshAssembler {
     // Depth-first, with an explicit stack: a file may nest nodes as deep as it likes.
     std::vector<int> visited(m_model.nodes.size(), 0);
     std::vector<std::pair<int, glm::dmat4>> stack;
-    for (auto it = roots.rbegin(); it != roots.rend(); ++it)
-      stack.emplace_back(*it, glm::dmat4(1.0));
+    for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.emplace_back(*it, glm::dmat4(1.0));
     while (!stack.empty()) {
       const auto [index, parent] = stack.back();
       stack.pop_back();
       if (index < 0 || index >= static_cast<int>(m_model.nodes.size()))
         return refuse(m_source, "node " + std::to_string(index) + " does not exist");
       if (visited[index]++)
-        return refuse(m_source,
-                      "node " + std::to_string(index) + " appears twice in the scene graph");
+        return refuse(m_source, "node " + std::to_string(index) + " appears twice in the scene graph");
       const auto& node = m_model.nodes[index];
       // A skinned mesh is posed by its bones, not by its node's transform.
       const glm::dmat4 world = skinned ? glm::dmat4(1.0) : parent * nodeMatrix(node);
       if (node.mesh >= 0) {
         if (node.mesh >= static_cast<int>(m_model.meshes.size()))
-          return refuse(m_source, "node " + std::to_string(index) + ": mesh " +
-                                      std::to_string(node.mesh) + " does not exist");
+          return refuse(m_source,
+                        "node " + std::to_string(index) + ": mesh " + std::to_string(node.mesh) + " does not exist");
         for (std::size_t p = 0; p < m_model.meshes[node.mesh].primitives.size(); ++p)
           if (auto ok = addPrimitive(node.mesh, p, world); !ok) return ok.error();
       }
@@ -295,15 +272,12 @@ class MeshAssembler {
  private:
   Expected<void> addPrimitive(int meshIndex, std::size_t primIndex, const glm::dmat4& world) {
     const auto& prim = m_model.meshes[meshIndex].primitives[primIndex];
-    const std::string where =
-        "mesh " + std::to_string(meshIndex) + " primitive " + std::to_string(primIndex);
+    const std::string where = "mesh " + std::to_string(meshIndex) + " primitive " + std::to_string(primIndex);
     const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
-    if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP &&
-        mode != TINYGLTF_MODE_TRIANGLE_FAN) {
-      m_out.warnings.push_back(
-          {std::string(m_source),
-           "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex),
-           "points/lines primitive skipped (only triangles are drawn)"});
+    if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP && mode != TINYGLTF_MODE_TRIANGLE_FAN) {
+      m_out.warnings.push_back({std::string(m_source),
+                                "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex),
+                                "points/lines primitive skipped (only triangles are drawn)"});
       return {};
     }
     auto posIt = prim.attributes.find("POSITION");
@@ -315,9 +289,9 @@ class MeshAssembler {
     const std::size_t count = positions->size() / 3;
     const std::size_t base = m_out.mesh.vertexCount();
     if (count > m_vertexBudget - std::min(m_vertexBudget, base))
-      return refuse(m_source, where + ": the nodes place more than " +
-                                  std::to_string(m_vertexBudget) + " vertices, over " +
-                                  std::to_string(kInstancingBudget) + " times what the file holds");
+      return refuse(m_source, where + ": the nodes place more than " + std::to_string(m_vertexBudget) +
+                                  " vertices, over " + std::to_string(kInstancingBudget) +
+                                  " times what the file holds");
 
     std::vector<float> normals;
     if (auto it = prim.attributes.find("NORMAL"); it != prim.attributes.end()) {
@@ -348,40 +322,37 @@ class MeshAssembler {
       if (!read) return read.error();
       if (comps != 1) return refuse(m_source, where + " indices: expected SCALAR");
       const auto type = m_model.accessors[prim.indices].componentType;
-      if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
-          type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+      if (type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
           type != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
         return refuse(m_source, where + " indices: component type must be an unsigned integer");
       for (std::size_t i = 0; i < read->size(); ++i)
         if ((*read)[i] >= count)
-          return refuse(m_source, where + ": index " + std::to_string((*read)[i]) +
-                                      " at position " + std::to_string(i) +
-                                      " is past the vertex count " + std::to_string(count));
+          return refuse(m_source, where + ": index " + std::to_string((*read)[i]) + " at position " +
+                                      std::to_string(i) + " is past the vertex count " + std::to_string(count));
       indices = std::move(read).value();
     } else {
       for (std::size_t i = 0; i < count; ++i) indices.push_back(static_cast<std::uint32_t>(i));
     }
     indices = triangles(indices, mode);
     if (mode == TINYGLTF_MODE_TRIANGLES && indices.size() % 3 != 0)
-      return refuse(m_source, where + ": " + std::to_string(indices.size()) +
-                                  " indices is not a whole number of triangles");
+      return refuse(m_source,
+                    where + ": " + std::to_string(indices.size()) + " indices is not a whole number of triangles");
 
     auto& mesh = m_out.mesh;
     for (std::size_t i = 0; i < positions->size(); ++i)
       if (!std::isfinite((*positions)[i]))
-        return refuse(m_source,
-                      where + " POSITION: vertex " + std::to_string(i / 3) + " is not finite");
+        return refuse(m_source, where + " POSITION: vertex " + std::to_string(i / 3) + " is not finite");
     const bool identity = world == glm::dmat4(1.0);
     if (identity) {
       mesh.positions.insert(mesh.positions.end(), positions->begin(), positions->end());
     } else {
       for (std::size_t v = 0; v < count; ++v) {
-        const glm::dvec4 p = world * glm::dvec4((*positions)[v * 3], (*positions)[v * 3 + 1],
-                                                (*positions)[v * 3 + 2], 1.0);
+        const glm::dvec4 p =
+            world * glm::dvec4((*positions)[v * 3], (*positions)[v * 3 + 1], (*positions)[v * 3 + 2], 1.0);
         for (int k = 0; k < 3; ++k)
           if (!(std::abs(p[k]) <= 1e37))  // NaN, or a node transform that throws it past a float
-            return refuse(m_source, where + " POSITION: vertex " + std::to_string(v) +
-                                        " is not finite once placed by its node");
+            return refuse(m_source,
+                          where + " POSITION: vertex " + std::to_string(v) + " is not finite once placed by its node");
         mesh.positions.insert(mesh.positions.end(), {float(p.x), float(p.y), float(p.z)});
       }
     }
@@ -403,14 +374,13 @@ class MeshAssembler {
     }
     if (colors.empty()) {
       for (std::size_t v = 0; v < count; ++v)
-        mesh.colors.insert(mesh.colors.end(), {float(fallbackColor[0]), float(fallbackColor[1]),
-                                               float(fallbackColor[2])});
+        mesh.colors.insert(mesh.colors.end(),
+                           {float(fallbackColor[0]), float(fallbackColor[1]), float(fallbackColor[2])});
     } else if (colorComps == 3) {
       mesh.colors.insert(mesh.colors.end(), colors.begin(), colors.end());
     } else {
       for (std::size_t v = 0; v < count; ++v)
-        mesh.colors.insert(mesh.colors.end(),
-                           {colors[v * 4], colors[v * 4 + 1], colors[v * 4 + 2]});
+        mesh.colors.insert(mesh.colors.end(), {colors[v * 4], colors[v * 4 + 1], colors[v * 4 + 2]});
     }
     mesh.indices.reserve(mesh.indices.size() + indices.size());
     for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
@@ -419,8 +389,7 @@ class MeshAssembler {
     return {};
   }
 
-  Expected<void> addSkinAttributes(const tinygltf::Primitive& prim, const std::string& where,
-                                   std::size_t count) {
+  Expected<void> addSkinAttributes(const tinygltf::Primitive& prim, const std::string& where, std::size_t count) {
     auto jIt = prim.attributes.find("JOINTS_0");
     auto wIt = prim.attributes.find("WEIGHTS_0");
     if (jIt == prim.attributes.end() || wIt == prim.attributes.end())
@@ -451,8 +420,7 @@ class MeshAssembler {
     m_skin.inverseBinds.assign(bones, glm::mat4(1.0f));
     if (gltfSkin.inverseBindMatrices >= 0) {
       int comps = 0;
-      auto read =
-          m_reader.read<float>(gltfSkin.inverseBindMatrices, "skin 0 inverseBindMatrices", &comps);
+      auto read = m_reader.read<float>(gltfSkin.inverseBindMatrices, "skin 0 inverseBindMatrices", &comps);
       if (!read) return read.error();
       if (comps != 16 || read->size() != bones * 16)
         return refuse(m_source, "skin 0: inverseBindMatrices must be one MAT4 per joint");
@@ -462,8 +430,7 @@ class MeshAssembler {
     for (std::size_t i = 0; i < m_skin.joints.size(); ++i)
       if (m_skin.joints[i] >= bones)
         return refuse(m_source, "JOINTS_0: vertex " + std::to_string(i / 4) + " names bone " +
-                                    std::to_string(m_skin.joints[i]) + " but the skin has " +
-                                    std::to_string(bones));
+                                    std::to_string(m_skin.joints[i]) + " but the skin has " + std::to_string(bones));
     m_out.skin = std::move(m_skin);
     return {};
   }
@@ -478,8 +445,7 @@ class MeshAssembler {
   bool m_anyNormalsMissing = false;
 };
 
-Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source,
-                               std::size_t fileBytes) {
+Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes) {
   return MeshAssembler(model, source, fileBytes).run();
 }
 
@@ -537,8 +503,7 @@ std::string keepPath(const std::string& path, void*) {
   return path;
 }
 
-bool readInsideModelFolder(std::vector<unsigned char>* out, std::string* err,
-                           const std::string& path, void* user) {
+bool readInsideModelFolder(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
   if (!insideModelFolder(path, user)) {
     if (err) *err = "a model may only name regular files inside its own folder";
     return false;
@@ -559,15 +524,13 @@ bool neverWrite(std::string* err, const std::string&, const std::vector<unsigned
 
 // Images are not decoded (the viewer draws vertex and material colours):
 // their bytes are neither parsed nor kept.
-bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-               const unsigned char*, int, void*) {
+bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
   return true;
 }
 
 void sandbox(tinygltf::TinyGLTF& loader, ModelFolder& folder) {
   loader.SetStoreOriginalJSONForExtrasAndExtensions(false);
-  loader.SetFsCallbacks(
-      {&insideModelFolder, &keepPath, &readInsideModelFolder, &neverWrite, &folder});
+  loader.SetFsCallbacks({&insideModelFolder, &keepPath, &readInsideModelFolder, &neverWrite, &folder});
   loader.SetImageLoader(&skipImage, nullptr);
 }
 
@@ -601,8 +564,8 @@ Expected<DecodedGltf> decodeGlbIn(std::span<const std::uint8_t> bytes, std::stri
   sandbox(loader, folder);
   tinygltf::Model model;
   std::string err, warn;
-  if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(),
-                                   static_cast<unsigned>(bytes.size()), folder.canonical.string()))
+  if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()),
+                                   folder.canonical.string()))
     return refuse(sourceName, "invalid glTF: " + firstLine(err));
   return assemble(model, sourceName, bytes.size());
 }
@@ -618,16 +581,12 @@ Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
   if (!bytes) return bytes.error();
   const std::string source = path.string();
   std::error_code ec;
-  ModelFolder folder{
-      std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec)};
+  ModelFolder folder{std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec)};
   if (ec) folder.canonical.clear();
   return guardRead(source, [&]() -> Expected<DecodedGltf> {
-    if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic)
-      return decodeGlbIn(*bytes, source, folder);
-    if (path.extension() == ".glb")
-      return decodeGlbIn(*bytes, source, folder);  // gives the bad-magic message
-    if (bytes->size() > std::numeric_limits<unsigned>::max())
-      return refuse(source, "too large for a .gltf text file");
+    if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return decodeGlbIn(*bytes, source, folder);
+    if (path.extension() == ".glb") return decodeGlbIn(*bytes, source, folder);  // gives the bad-magic message
+    if (bytes->size() > std::numeric_limits<unsigned>::max()) return refuse(source, "too large for a .gltf text file");
     const std::string text(bytes->begin(), bytes->end());
     auto doc = parseJson(text, source);
     if (!doc) return doc.error();
@@ -636,8 +595,8 @@ Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
     sandbox(loader, folder);
     tinygltf::Model model;
     std::string err, warn;
-    if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(),
-                                    static_cast<unsigned>(text.size()), folder.canonical.string()))
+    if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()),
+                                    folder.canonical.string()))
       return refuse(source, "invalid glTF: " + firstLine(err));
     return assemble(model, source, bytes->size());
   });

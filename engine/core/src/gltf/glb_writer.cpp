@@ -71,8 +71,7 @@ std::vector<std::uint8_t> encodePartGlb(const PartMesh& mesh) {
   assert(mesh.positions.size() == vertices * 3);
   assert(mesh.normals.empty() || mesh.normals.size() == vertices * 3);
   assert(mesh.colors.empty() || mesh.colors.size() == vertices * 3);
-  assert(std::all_of(mesh.indices.begin(), mesh.indices.end(),
-                     [&](std::uint32_t i) { return i < vertices; }));
+  assert(std::all_of(mesh.indices.begin(), mesh.indices.end(), [&](std::uint32_t i) { return i < vertices; }));
 
   tinygltf::Model model;
   model.asset.version = "2.0";
@@ -82,10 +81,8 @@ std::vector<std::uint8_t> encodePartGlb(const PartMesh& mesh) {
   tinygltf::Primitive primitive;
   primitive.mode = TINYGLTF_MODE_TRIANGLES;
   primitive.attributes["POSITION"] = addVec3Accessor(model, mesh.positions, true);
-  if (!mesh.normals.empty())
-    primitive.attributes["NORMAL"] = addVec3Accessor(model, mesh.normals, false);
-  if (!mesh.colors.empty())
-    primitive.attributes["COLOR_0"] = addVec3Accessor(model, mesh.colors, false);
+  if (!mesh.normals.empty()) primitive.attributes["NORMAL"] = addVec3Accessor(model, mesh.normals, false);
+  if (!mesh.colors.empty()) primitive.attributes["COLOR_0"] = addVec3Accessor(model, mesh.colors, false);
   if (!mesh.indices.empty()) {
     tinygltf::Accessor indices;
     indices.bufferView = appendBufferView(model, mesh.indices, kElementArrayBuffer);

@@ -70,8 +70,7 @@ std::pair<Point, Point> controlPoints(const SegmentKeys& k) {
       return {p1, p2};
     }
     case Interp::Constant:
-    case Interp::Linear:
-      break;
+    case Interp::Linear: break;
   }
   return {pa, pb};
 }
@@ -81,10 +80,8 @@ double evaluateSegment(const SegmentKeys& k, double t) {
   const double dt = pb.t - pa.t;
   if (dt <= 0) return pb.v;
   switch (k.a->interp) {
-    case Interp::Constant:
-      return pa.v;
-    case Interp::Linear:
-      return pa.v + (pb.v - pa.v) * ((t - pa.t) / dt);
+    case Interp::Constant: return pa.v;
+    case Interp::Linear: return pa.v + (pb.v - pa.v) * ((t - pa.t) / dt);
     default: {
       const auto [p1, p2] = controlPoints(k);
       return solveBezier(pa, p1, p2, pb, t);
@@ -93,8 +90,7 @@ double evaluateSegment(const SegmentKeys& k, double t) {
 }
 
 // The segment from key i (i == n - 1: the wrap segment) with its neighbours.
-SegmentKeys segmentKeys(std::span<const Keyframe> keys, std::size_t i, double periodMs,
-                        bool wraps) {
+SegmentKeys segmentKeys(std::span<const Keyframe> keys, std::size_t i, double periodMs, bool wraps) {
   const std::size_t n = keys.size();
   const Keyframe& first = keys.front();
   const Keyframe& last = keys.back();
@@ -143,8 +139,7 @@ double sampleKeyframes(std::span<const Keyframe> keys, double tMs, double period
   }
 
   for (std::size_t i = 0; i + 1 < n; ++i)
-    if (t >= keys[i].tMs && t <= keys[i + 1].tMs)
-      return evaluateSegment(segmentKeys(keys, i, periodMs, wraps), t);
+    if (t >= keys[i].tMs && t <= keys[i + 1].tMs) return evaluateSegment(segmentKeys(keys, i, periodMs, wraps), t);
   return last.value;
 }
 
@@ -154,8 +149,7 @@ std::size_t segmentCount(std::span<const Keyframe> keys, double periodMs, bool l
   return keys.size() - 1 + (wrapSegment ? 1 : 0);
 }
 
-SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs,
-                             bool looping) {
+SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs, bool looping) {
   const SegmentKeys k = segmentKeys(keys, index, periodMs, looping && periodMs > 0);
   SegmentShape shape;
   shape.interp = k.a->interp;
@@ -175,8 +169,7 @@ std::vector<std::pair<int, double>> sampleAnimation(const Animation& animation, 
   std::vector<std::pair<int, double>> values;
   values.reserve(animation.tracks.size());
   for (const Track& track : animation.tracks)
-    values.emplace_back(
-        track.joint, sampleKeyframes(track.keyframes, tMs, animation.periodMs, animation.looping));
+    values.emplace_back(track.joint, sampleKeyframes(track.keyframes, tMs, animation.periodMs, animation.looping));
   return values;
 }
 

@@ -56,10 +56,9 @@ struct RigBuilder {
   Error fatal(const std::string& pointer, const std::string& message) const {
     return errorAt(ErrorCode::Invalid, source, prefix + pointer, message);
   }
-  void warn(const std::string& pointer, std::string message, std::string part = {},
-            std::string joint = {}) {
-    warnings.push_back({source, prefix + pointer, std::move(message), Severity::Warning,
-                        std::move(part), std::move(joint)});
+  void warn(const std::string& pointer, std::string message, std::string part = {}, std::string joint = {}) {
+    warnings.push_back(
+        {source, prefix + pointer, std::move(message), Severity::Warning, std::move(part), std::move(joint)});
   }
   int partNamed(const std::string& name) const {
     const auto it = partIndex.find(name);
@@ -89,15 +88,11 @@ struct RigBuilder {
         const std::string ptr = "/parts/" + std::to_string(index) + "/parent";
         const int parent = partNamed(*part.declaredParent);
         if (parent == kNoIndex) {
-          warn(ptr,
-               "parent '" + *part.declaredParent + "' does not exist; the part is posed as a root",
-               part.name);
+          warn(ptr, "parent '" + *part.declaredParent + "' does not exist; the part is posed as a root", part.name);
           break;
         }
         if (onChain[parent]) {
-          warn(ptr,
-               "parent '" + *part.declaredParent + "' closes a cycle; the part is posed as a root",
-               part.name);
+          warn(ptr, "parent '" + *part.declaredParent + "' closes a cycle; the part is posed as a root", part.name);
           break;
         }
         part.parent = parent;
@@ -115,16 +110,14 @@ struct RigBuilder {
   }
 
   Expected<void> build() {
-    for (const auto& [pointer, message] : raw.ignored)
-      warnings.push_back({source, pointer, message});
+    for (const auto& [pointer, message] : raw.ignored) warnings.push_back({source, pointer, message});
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < raw.parts.size(); ++i) {
       const RawPart& rp = raw.parts[i];
       const std::string ptr = "/parts/" + std::to_string(i) + "/name";
       if (rp.name.empty()) return fatal(ptr, "part name is empty");
       if (auto [it, fresh] = seen.emplace(rp.name, i); !fresh)
-        return fatal(ptr, "duplicate part name '" + rp.name + "' (also /parts/" +
-                              std::to_string(it->second) + ")");
+        return fatal(ptr, "duplicate part name '" + rp.name + "' (also /parts/" + std::to_string(it->second) + ")");
       partIndex.emplace(rp.name, static_cast<int>(i));
       rig.m_parts.push_back({rp.name, kNoIndex, rp.parent, rp.pivot, {}});
     }
@@ -136,11 +129,10 @@ struct RigBuilder {
       const std::string ptr = "/joints/" + std::to_string(i);
       if (rj.name.empty()) return fatal(ptr + "/name", "joint name is empty");
       if (auto [it, fresh] = seen.emplace(rj.name, i); !fresh)
-        return fatal(ptr + "/name", "duplicate joint name '" + rj.name + "' (also /joints/" +
-                                        std::to_string(it->second) + ")");
+        return fatal(ptr + "/name",
+                     "duplicate joint name '" + rj.name + "' (also /joints/" + std::to_string(it->second) + ")");
       jointIndex.emplace(rj.name, static_cast<int>(i));
-      if (rj.min > rj.max)
-        return fatal(ptr, "min " + fmt(rj.min) + " is greater than max " + fmt(rj.max));
+      if (rj.min > rj.max) return fatal(ptr, "min " + fmt(rj.min) + " is greater than max " + fmt(rj.max));
       Joint joint;
       joint.name = rj.name;
       joint.kind = rj.kind;
@@ -159,15 +151,14 @@ struct RigBuilder {
         rig.m_parts[joint.part].joints.push_back(static_cast<int>(i));
       if (rj.rest < rj.min || rj.rest > rj.max)
         warn(ptr + "/rest",
-             "rest " + fmt(rj.rest) + " is outside [" + fmt(rj.min) + ", " + fmt(rj.max) +
-                 "]; posed clamped to " + fmt(clampJointValue(joint, rj.rest)),
+             "rest " + fmt(rj.rest) + " is outside [" + fmt(rj.min) + ", " + fmt(rj.max) + "]; posed clamped to " +
+                 fmt(clampJointValue(joint, rj.rest)),
              {}, rj.name);
       joint.hasMount = rj.offset != Vec3d{} || rj.orient != Vec3d{};
       if (joint.hasMount) {
         const glm::dvec3 pivot(rj.pivot[0], rj.pivot[1], rj.pivot[2]);
         glm::dmat4 m(1.0);
-        m[3] =
-            glm::dvec4(rj.offset[0] + pivot.x, rj.offset[1] + pivot.y, rj.offset[2] + pivot.z, 1.0);
+        m[3] = glm::dvec4(rj.offset[0] + pivot.x, rj.offset[1] + pivot.y, rj.offset[2] + pivot.z, 1.0);
         m = m * axisRotation(Axis::Z, rj.orient[2]) * axisRotation(Axis::Y, rj.orient[1]) *
             axisRotation(Axis::X, rj.orient[0]);
         glm::dmat4 back(1.0);
@@ -189,8 +180,7 @@ struct RigBuilder {
       for (std::size_t k = 0; k < ra.joints.size(); ++k) {
         const int j = jointNamed(ra.joints[k]);
         if (j == kNoIndex)
-          warn(ptr + "/joints/" + std::to_string(k),
-               "unknown joint '" + ra.joints[k] + "'; ignored");
+          warn(ptr + "/joints/" + std::to_string(k), "unknown joint '" + ra.joints[k] + "'; ignored");
         else
           anim.requiredJoints.push_back(j);
       }
@@ -204,22 +194,20 @@ struct RigBuilder {
           continue;
         }
         if (!driven.insert(j).second)
-          warn(tp + "/joint", "a second track for joint '" + rt.joint + "'; the later track wins",
-               {}, rt.joint);
+          warn(tp + "/joint", "a second track for joint '" + rt.joint + "'; the later track wins", {}, rt.joint);
         for (std::size_t q = 0; q < rt.keyframes.size(); ++q) {
           const double t = rt.keyframes[q].tMs;
           if (t < 0 || (ra.periodMs > 0 && t > ra.periodMs)) {
             warn(tp + "/keyframes/" + std::to_string(q) + "/tMs",
-                 "key at " + fmt(t) + " ms is outside 0.." + fmt(ra.periodMs) + " ms", {},
-                 rt.joint);
+                 "key at " + fmt(t) + " ms is outside 0.." + fmt(ra.periodMs) + " ms", {}, rt.joint);
           }
         }
         anim.tracks.push_back({j, rt.keyframes});
       }
       for (int j : anim.requiredJoints)
         if (!driven.count(j))
-          warn(ptr + "/joints", "joint '" + rig.m_joints[j].name + "' is listed but has no track",
-               {}, rig.m_joints[j].name);
+          warn(ptr + "/joints", "joint '" + rig.m_joints[j].name + "' is listed but has no track", {},
+               rig.m_joints[j].name);
       rig.m_animations.push_back(std::move(anim));
     }
 
@@ -235,8 +223,7 @@ Rig Rig::singlePart(std::string name) {
   return rig;
 }
 
-Expected<BuiltRig> buildRig(const RawRig& raw, std::string_view sourceName,
-                            std::string_view pointerPrefix) {
+Expected<BuiltRig> buildRig(const RawRig& raw, std::string_view sourceName, std::string_view pointerPrefix) {
   RigBuilder builder{raw, std::string(sourceName), std::string(pointerPrefix), {}, {}, {}, {}};
   if (auto built = builder.build(); !built) return built.error();
   return BuiltRig{std::move(builder.rig), std::move(builder.warnings)};

@@ -8,10 +8,9 @@
 
 namespace riglens::core {
 
-std::vector<double> layeredJointValues(const Rig& rig,
-                                       std::span<const std::optional<double>> caller,
-                                       double clockMs, bool autoPlay, int playable,
-                                       double playTimeMs, std::optional<bool> playableLooping) {
+std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::optional<double>> caller, double clockMs,
+                                       bool autoPlay, int playable, double playTimeMs,
+                                       std::optional<bool> playableLooping) {
   const auto& joints = rig.joints();
   std::vector<double> values(joints.size());
   for (std::size_t j = 0; j < joints.size(); ++j)
@@ -41,11 +40,9 @@ RigController::RigController(const Rig& rig)
 
 Expected<void> RigController::setCaller(std::string_view joint, double value) {
   const int j = m_rig.findJoint(joint);
-  if (j == kNoIndex)
-    return makeError(ErrorCode::Usage, "unknown joint '" + std::string(joint) + "'");
+  if (j == kNoIndex) return makeError(ErrorCode::Usage, "unknown joint '" + std::string(joint) + "'");
   if (m_rig.joints()[j].drive != Drive::Caller)
-    return makeError(ErrorCode::Usage, "joint '" + std::string(joint) +
-                                           "' is driven by animations, not by the caller");
+    return makeError(ErrorCode::Usage, "joint '" + std::string(joint) + "' is driven by animations, not by the caller");
   if (!std::isfinite(value))
     return makeError(ErrorCode::Usage, "joint '" + std::string(joint) + "': value is not finite");
   m_caller[j] = value;
@@ -70,8 +67,7 @@ Expected<void> RigController::play(std::optional<std::string_view> name) {
     m_playable = kNoIndex;
   } else {
     const int a = m_rig.findAnimation(*name);
-    if (a == kNoIndex)
-      return makeError(ErrorCode::Usage, "unknown animation '" + std::string(*name) + "'");
+    if (a == kNoIndex) return makeError(ErrorCode::Usage, "unknown animation '" + std::string(*name) + "'");
     m_playable = a;
   }
   m_playTimeMs = 0.0;
@@ -123,17 +119,15 @@ void RigController::update(double dtSeconds) {
 
 Expected<JointRange> RigController::jointRange(std::string_view joint) const {
   const int j = m_rig.findJoint(joint);
-  if (j == kNoIndex)
-    return makeError(ErrorCode::Usage, "unknown joint '" + std::string(joint) + "'");
+  if (j == kNoIndex) return makeError(ErrorCode::Usage, "unknown joint '" + std::string(joint) + "'");
   const Joint& spec = m_rig.joints()[j];
   return JointRange{spec.min, spec.max, spec.rest};
 }
 
 void RigController::evaluate() {
   if (!m_dirty) return;
-  m_values = layeredJointValues(
-      m_rig, m_caller, m_clockMs, m_autoPlay, m_playable, m_playTimeMs,
-      m_playable == kNoIndex ? std::nullopt : std::optional<bool>(playableLooping()));
+  m_values = layeredJointValues(m_rig, m_caller, m_clockMs, m_autoPlay, m_playable, m_playTimeMs,
+                                m_playable == kNoIndex ? std::nullopt : std::optional<bool>(playableLooping()));
   poseRig(m_rig, m_values, m_worlds);
   m_dirty = false;
 }

@@ -11,24 +11,20 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<const char*, Interp>, 6> kInterps{
-    {{"constant", Interp::Constant},
-     {"linear", Interp::Linear},
-     {"bezier", Interp::Bezier},
-     {"ease-in", Interp::EaseIn},
-     {"ease-out", Interp::EaseOut},
-     {"ease-in-out", Interp::EaseInOut}}};
+constexpr std::array<std::pair<const char*, Interp>, 6> kInterps{{{"constant", Interp::Constant},
+                                                                  {"linear", Interp::Linear},
+                                                                  {"bezier", Interp::Bezier},
+                                                                  {"ease-in", Interp::EaseIn},
+                                                                  {"ease-out", Interp::EaseOut},
+                                                                  {"ease-in-out", Interp::EaseInOut}}};
 constexpr std::array<std::pair<const char*, JointKind>, 2> kKinds{
     {{"rotation", JointKind::Rotation}, {"translation", JointKind::Translation}}};
-constexpr std::array<std::pair<const char*, Axis>, 3> kAxes{
-    {{"x", Axis::X}, {"y", Axis::Y}, {"z", Axis::Z}}};
-constexpr std::array<std::pair<const char*, Drive>, 2> kDrives{
-    {{"caller", Drive::Caller}, {"auto", Drive::Auto}}};
+constexpr std::array<std::pair<const char*, Axis>, 3> kAxes{{{"x", Axis::X}, {"y", Axis::Y}, {"z", Axis::Z}}};
+constexpr std::array<std::pair<const char*, Drive>, 2> kDrives{{{"caller", Drive::Caller}, {"auto", Drive::Auto}}};
 
 // Keys the contract defines for each object; any other key is reported (a
 // misspelt "jionts" would otherwise leave a rig without joints, silently).
-void noteUnknownKeys(const JsonRef& obj, std::initializer_list<std::string_view> known,
-                     RawRig& rig) {
+void noteUnknownKeys(const JsonRef& obj, std::initializer_list<std::string_view> known, RawRig& rig) {
   for (const auto& [key, value] : obj.members())
     if (std::find(known.begin(), known.end(), key) == known.end())
       rig.ignored.emplace_back(value.pointer(), "unknown key '" + key + "'; ignored");
@@ -59,9 +55,8 @@ std::vector<Keyframe> keyframes(const JsonRef& value, Interp defaultInterp, RawR
     const JsonRef entry = value.at(i);
     keys.push_back(keyframe(entry, defaultInterp, rig));
     if (i > 0 && keys[i].tMs < keys[i - 1].tMs)
-      throwReadProblem(entry.pointer() + "/tMs", "keys are not in time order (" +
-                                                     std::to_string(keys[i].tMs) + " ms after " +
-                                                     std::to_string(keys[i - 1].tMs) + " ms)");
+      throwReadProblem(entry.pointer() + "/tMs", "keys are not in time order (" + std::to_string(keys[i].tMs) +
+                                                     " ms after " + std::to_string(keys[i - 1].tMs) + " ms)");
   }
   return keys;
 }
@@ -101,10 +96,8 @@ RawRig readRig(const JsonRef& spec) {
   if (auto joints = spec.find("joints")) {
     for (const JsonRef& j : joints->elements()) {
       j.object();
-      noteUnknownKeys(j,
-                      {"name", "part", "kind", "axis", "pivot", "min", "max", "rest", "offset",
-                       "orient", "drive", "auto"},
-                      rig);
+      noteUnknownKeys(
+          j, {"name", "part", "kind", "axis", "pivot", "min", "max", "rest", "offset", "orient", "drive", "auto"}, rig);
       RawJoint joint;
       joint.name = j["name"].string();
       joint.part = j["part"].string();
@@ -161,8 +154,7 @@ RawRig readRig(const JsonRef& spec) {
 
 }  // namespace
 
-Expected<RawRig> parseRigSpec(const json& spec, std::string_view sourceName,
-                              std::string_view pointerPrefix) {
+Expected<RawRig> parseRigSpec(const json& spec, std::string_view sourceName, std::string_view pointerPrefix) {
   return guardRead(sourceName, [&] {
     RawRig rig = readRig(JsonRef(spec, std::string(pointerPrefix)));
     return rig;
@@ -180,18 +172,12 @@ const char* driveName(Drive drive) {
 }
 const char* interpName(Interp interp) {
   switch (interp) {
-    case Interp::Constant:
-      return "constant";
-    case Interp::Linear:
-      return "linear";
-    case Interp::Bezier:
-      return "bezier";
-    case Interp::EaseIn:
-      return "ease-in";
-    case Interp::EaseOut:
-      return "ease-out";
-    case Interp::EaseInOut:
-      return "ease-in-out";
+    case Interp::Constant: return "constant";
+    case Interp::Linear: return "linear";
+    case Interp::Bezier: return "bezier";
+    case Interp::EaseIn: return "ease-in";
+    case Interp::EaseOut: return "ease-out";
+    case Interp::EaseInOut: return "ease-in-out";
   }
   return "linear";
 }

@@ -13,40 +13,25 @@ glm::vec3 hsvToLinear(double h, double s, double v) {
   const double p = v * (1 - s), q = v * (1 - f * s), t = v * (1 - (1 - f) * s);
   glm::dvec3 srgb;
   switch (static_cast<int>(i) % 6) {
-    case 0:
-      srgb = {v, t, p};
-      break;
-    case 1:
-      srgb = {q, v, p};
-      break;
-    case 2:
-      srgb = {p, v, t};
-      break;
-    case 3:
-      srgb = {p, q, v};
-      break;
-    case 4:
-      srgb = {t, p, v};
-      break;
-    default:
-      srgb = {v, p, q};
-      break;
+    case 0: srgb = {v, t, p}; break;
+    case 1: srgb = {q, v, p}; break;
+    case 2: srgb = {p, v, t}; break;
+    case 3: srgb = {p, q, v}; break;
+    case 4: srgb = {t, p, v}; break;
+    default: srgb = {v, p, q}; break;
   }
   // The hues are picked for the eye (sRGB); the renderer works in linear.
-  const auto toLinear = [](double c) {
-    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
-  };
+  const auto toLinear = [](double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
   return {float(toLinear(srgb.x)), float(toLinear(srgb.y)), float(toLinear(srgb.z))};
 }
 
 constexpr double kGolden = 0.618033988749895;
-constexpr std::array<std::pair<const char*, TintMode>, 6> kModes{
-    {{"color", TintMode::Color},
-     {"part", TintMode::Part},
-     {"joint", TintMode::Joint},
-     {"normals", TintMode::Normals},
-     {"wireframe", TintMode::Wireframe},
-     {"sockets", TintMode::Sockets}}};
+constexpr std::array<std::pair<const char*, TintMode>, 6> kModes{{{"color", TintMode::Color},
+                                                                  {"part", TintMode::Part},
+                                                                  {"joint", TintMode::Joint},
+                                                                  {"normals", TintMode::Normals},
+                                                                  {"wireframe", TintMode::Wireframe},
+                                                                  {"sockets", TintMode::Sockets}}};
 
 }  // namespace
 
@@ -67,8 +52,7 @@ bool parseTintMode(std::string_view name, TintMode* mode) {
 
 std::vector<glm::vec3> distinctColors(std::size_t n) {
   std::vector<glm::vec3> out;
-  for (std::size_t i = 0; i < n; ++i)
-    out.push_back(hsvToLinear(0.08 + kGolden * double(i), 0.65, 0.95));
+  for (std::size_t i = 0; i < n; ++i) out.push_back(hsvToLinear(0.08 + kGolden * double(i), 0.65, 0.95));
   return out;
 }
 

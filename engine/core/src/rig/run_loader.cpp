@@ -21,19 +21,17 @@ PartMesh loadPartMesh(LoadedRun& run, const std::string& partName, const std::st
                       const std::string& pointer) {
   auto path = resolveInside(run.folder, relative, "mesh of part '" + partName + "'");
   if (!path) {
-    run.warnings.push_back({run.source.string(), pointer,
-                            path.error().message + "; the part is drawn empty", Severity::Error,
-                            partName});
+    run.warnings.push_back(
+        {run.source.string(), pointer, path.error().message + "; the part is drawn empty", Severity::Error, partName});
     run.meshPaths.push_back(relative);
     return {};
   }
   run.meshPaths.push_back(path->string());
   auto decoded = readGltfFile(*path);
   if (!decoded) {
-    run.warnings.push_back(
-        {run.source.string(), pointer,
-         "part '" + partName + "': " + decoded.error().message + "; the part is drawn empty",
-         Severity::Error, partName});
+    run.warnings.push_back({run.source.string(), pointer,
+                            "part '" + partName + "': " + decoded.error().message + "; the part is drawn empty",
+                            Severity::Error, partName});
     return {};
   }
   for (auto& w : decoded->warnings) {
@@ -41,8 +39,8 @@ PartMesh loadPartMesh(LoadedRun& run, const std::string& partName, const std::st
     run.warnings.push_back(std::move(w));
   }
   if (decoded->skin)
-    run.warnings.push_back({path->string(), "", "per-part mesh carries a skin; the skin is ignored",
-                            Severity::Warning, partName});
+    run.warnings.push_back(
+        {path->string(), "", "per-part mesh carries a skin; the skin is ignored", Severity::Warning, partName});
   return std::move(decoded->mesh);
 }
 
@@ -71,8 +69,7 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   run.meshes = {std::move(decoded->mesh)};
   if (!decoded->skin) {
     run.kind = RunKind::StaticMesh;
-    run.warnings.push_back(
-        {glb.string(), "", "mesh.glb has no skin; drawn unposed under the root part"});
+    run.warnings.push_back({glb.string(), "", "mesh.glb has no skin; drawn unposed under the root part"});
     return {};
   }
   run.kind = RunKind::SkinnedMesh;
@@ -80,9 +77,8 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   for (std::size_t b = 0; b < run.skin->boneNames.size(); ++b) {
     const int part = run.rig.findPart(run.skin->boneNames[b]);
     if (part == kNoIndex)
-      run.warnings.push_back(
-          {glb.string(), "/skins/0/joints/" + std::to_string(b),
-           "bone '" + run.skin->boneNames[b] + "' is not a rig part; it stays at rest"});
+      run.warnings.push_back({glb.string(), "/skins/0/joints/" + std::to_string(b),
+                              "bone '" + run.skin->boneNames[b] + "' is not a rig part; it stays at rest"});
     run.boneParts.push_back(part);
   }
   return {};
@@ -100,8 +96,7 @@ Expected<LoadedRun> loadModelSpec(const fs::path& file, const json& doc) {
   }
   for (std::size_t i = 0; i < run.rig.parts().size(); ++i) {
     const std::string& name = run.rig.parts()[i].name;
-    run.meshes.push_back(
-        loadPartMesh(run, name, "meshes/" + name + ".glb", "/parts/" + std::to_string(i)));
+    run.meshes.push_back(loadPartMesh(run, name, "meshes/" + name + ".glb", "/parts/" + std::to_string(i)));
   }
   return run;
 }
@@ -116,35 +111,30 @@ Expected<LoadedRun> loadRunRecord(const fs::path& file, const json& doc) {
     const JsonRef voxel = JsonRef(doc)["voxel"];
     voxel.object();
     const auto rig = voxel.find("rig");
-    if (!rig || !rig->isObject())
-      throwReadProblem("/voxel/rig", "the run record holds no produced rig");
+    if (!rig || !rig->isObject()) throwReadProblem("/voxel/rig", "the run record holds no produced rig");
     if (auto ok = attachRig(run, rig->json(), "/voxel/rig"); !ok) return ok.error();
 
-    if (auto model = voxel.find(
-            "model")) {  // what was asked for, kept for comparison; a broken one only warns
+    if (auto model = voxel.find("model")) {  // what was asked for, kept for comparison; a broken one only warns
       auto raw = parseRigSpec(model->json(), file.string(), "/voxel/model");
-      auto built =
-          raw ? buildRig(*raw, file.string(), "/voxel/model") : Expected<BuiltRig>(raw.error());
+      auto built = raw ? buildRig(*raw, file.string(), "/voxel/model") : Expected<BuiltRig>(raw.error());
       if (built)
         run.requiredModel = std::move(built->rig);
       else
-        run.warnings.push_back(
-            {file.string(), "/voxel/model", "required model not shown: " + built.error().message});
+        run.warnings.push_back({file.string(), "/voxel/model", "required model not shown: " + built.error().message});
     }
 
     meshOf.assign(run.rig.parts().size(), {});
     pointerOf.assign(run.rig.parts().size(), {});
     std::unordered_map<std::string, int> partIndex;
-    for (std::size_t i = 0; i < run.rig.parts().size(); ++i)
-      partIndex.emplace(run.rig.parts()[i].name, int(i));
+    for (std::size_t i = 0; i < run.rig.parts().size(); ++i) partIndex.emplace(run.rig.parts()[i].name, int(i));
     if (auto parts = voxel.find("parts")) {
       for (const JsonRef& entry : parts->elements()) {
         entry.object();
         const std::string name = entry["name"].string();
         const auto part = partIndex.find(name);
         if (part == partIndex.end()) {
-          run.warnings.push_back({file.string(), entry.pointer() + "/name",
-                                  "no rig part named '" + name + "'; ignored"});
+          run.warnings.push_back(
+              {file.string(), entry.pointer() + "/name", "no rig part named '" + name + "'; ignored"});
           continue;
         }
         if (auto mesh = entry.find("mesh")) {
@@ -156,17 +146,15 @@ Expected<LoadedRun> loadRunRecord(const fs::path& file, const json& doc) {
     return {};
   });
   if (!read) return read.error();
-  if (useSkinnedMesh(run) &&
-      std::all_of(meshOf.begin(), meshOf.end(), [](auto& m) { return m.empty(); })) {
+  if (useSkinnedMesh(run) && std::all_of(meshOf.begin(), meshOf.end(), [](auto& m) { return m.empty(); })) {
     if (auto ok = loadSkinned(run, run.folder / "mesh.glb"); !ok) return ok.error();
     return run;
   }
   for (std::size_t i = 0; i < run.rig.parts().size(); ++i) {
     const std::string& name = run.rig.parts()[i].name;
     const bool listed = !meshOf[i].empty();
-    run.meshes.push_back(
-        loadPartMesh(run, name, listed ? meshOf[i] : "meshes/" + name + ".glb",
-                     listed ? pointerOf[i] : "/voxel/rig/parts/" + std::to_string(i)));
+    run.meshes.push_back(loadPartMesh(run, name, listed ? meshOf[i] : "meshes/" + name + ".glb",
+                                      listed ? pointerOf[i] : "/voxel/rig/parts/" + std::to_string(i)));
   }
   return run;
 }
@@ -184,14 +172,10 @@ Expected<LoadedRun> loadMeshFile(const fs::path& file) {
 
 const char* runKindName(RunKind kind) {
   switch (kind) {
-    case RunKind::Rig:
-      return "rig";
-    case RunKind::RunRecord:
-      return "run-record";
-    case RunKind::StaticMesh:
-      return "static-mesh";
-    case RunKind::SkinnedMesh:
-      return "skinned-mesh";
+    case RunKind::Rig: return "rig";
+    case RunKind::RunRecord: return "run-record";
+    case RunKind::StaticMesh: return "static-mesh";
+    case RunKind::SkinnedMesh: return "skinned-mesh";
   }
   return "rig";
 }
@@ -209,13 +193,11 @@ std::size_t LoadedRun::cpuBytes() const {
 
 Expected<LoadedRun> loadRun(const fs::path& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec))
-    return errorAt(ErrorCode::Io, path.string(), "", "no such file or folder");
+  if (!fs::exists(path, ec)) return errorAt(ErrorCode::Io, path.string(), "", "no such file or folder");
   if (fs::is_directory(path, ec)) {
     for (const char* name : {"rig.json", "run.json", "mesh.glb"})
       if (fs::exists(path / name, ec)) return loadRun(path / name);
-    return errorAt(ErrorCode::Invalid, path.string(), "",
-                   "a run folder needs rig.json, run.json or mesh.glb");
+    return errorAt(ErrorCode::Invalid, path.string(), "", "a run folder needs rig.json, run.json or mesh.glb");
   }
   const auto ext = path.extension().string();
   if (ext == ".glb" || ext == ".gltf") return loadMeshFile(path);

@@ -13,22 +13,19 @@ Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds) 
   }
   for (std::size_t p = 0; p < run.rig.parts().size() && p < partWorlds.size(); ++p) {
     const auto& pivot = run.rig.parts()[p].pivot;
-    bounds.include(glm::vec3(partWorlds[p] *
-                             glm::vec4(float(pivot[0]), float(pivot[1]), float(pivot[2]), 1.0f)));
+    bounds.include(glm::vec3(partWorlds[p] * glm::vec4(float(pivot[0]), float(pivot[1]), float(pivot[2]), 1.0f)));
   }
   return bounds;
 }
 
-std::vector<SocketPosition> socketPositions(const LoadedRun& run,
-                                            std::span<const glm::mat4> partWorlds) {
+std::vector<SocketPosition> socketPositions(const LoadedRun& run, std::span<const glm::mat4> partWorlds) {
   std::vector<SocketPosition> out;
   if (run.kind == RunKind::SkinnedMesh || run.kind == RunKind::StaticMesh) return out;
   for (std::size_t p = 0; p < run.rig.parts().size() && p < partWorlds.size(); ++p) {
     if (p < run.meshes.size() && !run.meshes[p].empty()) continue;
     const auto& pivot = run.rig.parts()[p].pivot;
     out.push_back({run.rig.parts()[p].name,
-                   glm::vec3(partWorlds[p] *
-                             glm::vec4(float(pivot[0]), float(pivot[1]), float(pivot[2]), 1.0f))});
+                   glm::vec3(partWorlds[p] * glm::vec4(float(pivot[0]), float(pivot[1]), float(pivot[2]), 1.0f))});
   }
   return out;
 }

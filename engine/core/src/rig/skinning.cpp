@@ -28,14 +28,14 @@ PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const gl
   for (std::size_t v = 0; v < n; ++v) {
     glm::mat4 blend(0.0f);
     for (int i = 0; i < 4; ++i) blend += skin.weights[v * 4 + i] * bones[skin.joints[v * 4 + i]];
-    const glm::vec4 p = blend * glm::vec4(rest.positions[v * 3], rest.positions[v * 3 + 1],
-                                          rest.positions[v * 3 + 2], 1.0f);
+    const glm::vec4 p =
+        blend * glm::vec4(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2], 1.0f);
     out.positions[v * 3] = p.x;
     out.positions[v * 3 + 1] = p.y;
     out.positions[v * 3 + 2] = p.z;
     if (!rest.normals.empty()) {
-      glm::vec3 nrm = glm::mat3(blend) * glm::vec3(rest.normals[v * 3], rest.normals[v * 3 + 1],
-                                                   rest.normals[v * 3 + 2]);
+      glm::vec3 nrm =
+          glm::mat3(blend) * glm::vec3(rest.normals[v * 3], rest.normals[v * 3 + 1], rest.normals[v * 3 + 2]);
       const float len = glm::length(nrm);
       if (len > 0) nrm /= len;
       out.normals[v * 3] = nrm.x;

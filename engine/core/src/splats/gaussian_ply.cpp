@@ -25,8 +25,7 @@ struct Property {
 };
 
 std::size_t typeSize(const std::string& t) {
-  if (t == "float" || t == "float32" || t == "int" || t == "int32" || t == "uint" || t == "uint32")
-    return 4;
+  if (t == "float" || t == "float32" || t == "int" || t == "int32" || t == "uint" || t == "uint32") return 4;
   if (t == "double" || t == "float64") return 8;
   if (t == "uchar" || t == "uint8" || t == "char" || t == "int8") return 1;
   if (t == "short" || t == "ushort" || t == "int16" || t == "uint16") return 2;
@@ -72,8 +71,7 @@ Error refuse(std::string_view source, const std::string& what) {
 
 }  // namespace
 
-Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
-                                         std::string_view source) {
+Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, std::string_view source) {
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()),
                               std::min<std::size_t>(bytes.size(), 64 * 1024));
   if (text.substr(0, 4) != "ply\n" && text.substr(0, 5) != "ply\r\n")
@@ -111,8 +109,7 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
     } else if (word == "property" && inVertex) {
       std::string type, name;
       words >> type >> name;
-      if (type == "list")
-        return refuse(source, "list properties in the vertex element are not supported");
+      if (type == "list") return refuse(source, "list properties in the vertex element are not supported");
       const std::size_t size = typeSize(type);
       if (!size) return refuse(source, "property " + name + " has unknown type " + type);
       if (props.count(name)) return refuse(source, "property " + name + " is declared twice");
@@ -123,13 +120,12 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
   if (format != "binary_little_endian")
     return refuse(source, "format '" + format + "' is not supported (binary_little_endian only)");
   if (!sawVertex || stride == 0) return refuse(source, "no vertex element");
-  for (const char* need : {"x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0",
-                           "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"})
+  for (const char* need : {"x", "y", "z", "f_dc_0", "f_dc_1", "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2",
+                           "rot_0", "rot_1", "rot_2", "rot_3"})
     if (!props.count(need)) return refuse(source, std::string("missing property ") + need);
   const std::size_t available = bytes.size() - std::min(bytes.size(), dataStart);
   if (count > available / stride)
-    return refuse(source, "the header declares " + std::to_string(count) +
-                              " gaussians but the file holds data for " +
+    return refuse(source, "the header declares " + std::to_string(count) + " gaussians but the file holds data for " +
                               std::to_string(available / stride));
   std::size_t rest = 0;
   while (props.count("f_rest_" + std::to_string(rest))) ++rest;
@@ -137,34 +133,16 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
   cloud.count = count;
   const std::map<std::size_t, int> degrees{{0, 0}, {9, 1}, {24, 2}, {45, 3}};
   if (!degrees.count(rest))
-    return refuse(source,
-                  std::to_string(rest) + " f_rest properties match no SH degree (0, 9, 24 or 45)");
+    return refuse(source, std::to_string(rest) + " f_rest properties match no SH degree (0, 9, 24 or 45)");
   cloud.shDegree = degrees.at(rest);
   cloud.positions.reserve(count * 3);
   cloud.covariance.reserve(count * 6);
   cloud.color.reserve(count);
   cloud.shRest.reserve(count * rest);
   // Property lookups once, not per row.
-  enum Field {
-    X,
-    Y,
-    Z,
-    Dc0,
-    Dc1,
-    Dc2,
-    Opacity,
-    Scale0,
-    Scale1,
-    Scale2,
-    Rot0,
-    Rot1,
-    Rot2,
-    Rot3,
-    kFields
-  };
-  const char* names[kFields] = {"x",      "y",       "z",       "f_dc_0",  "f_dc_1",
-                                "f_dc_2", "opacity", "scale_0", "scale_1", "scale_2",
-                                "rot_0",  "rot_1",   "rot_2",   "rot_3"};
+  enum Field { X, Y, Z, Dc0, Dc1, Dc2, Opacity, Scale0, Scale1, Scale2, Rot0, Rot1, Rot2, Rot3, kFields };
+  const char* names[kFields] = {"x",       "y",       "z",       "f_dc_0", "f_dc_1", "f_dc_2", "opacity",
+                                "scale_0", "scale_1", "scale_2", "rot_0",  "rot_1",  "rot_2",  "rot_3"};
   std::vector<const Property*> fields;
   for (const char* name : names) fields.push_back(&props.at(name));
   for (std::size_t k = 0; k < rest; ++k) fields.push_back(&props.at("f_rest_" + std::to_string(k)));
@@ -175,9 +153,8 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
     for (std::size_t f = 0; f < fields.size(); ++f) {
       v[f] = readValue(row + fields[f]->offset, fields[f]->type);
       if (!std::isfinite(v[f]))
-        return refuse(source, "gaussian " + std::to_string(i) + " (byte " +
-                                  std::to_string(at + fields[f]->offset) + "): " + fields[f]->name +
-                                  " is not finite");
+        return refuse(source, "gaussian " + std::to_string(i) + " (byte " + std::to_string(at + fields[f]->offset) +
+                                  "): " + fields[f]->name + " is not finite");
     }
     const glm::dvec3 scale(std::exp(v[Scale0]), std::exp(v[Scale1]), std::exp(v[Scale2]));
     glm::dquat q(v[Rot0], v[Rot1], v[Rot2], v[Rot3]);
@@ -207,10 +184,8 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
     const double opacity = 1.0 / (1.0 + std::exp(-v[Opacity]));
     cloud.color.push_back(packRgba(float(std::clamp(0.5 + kShC0 * v[Dc0], -1.0, 2.0)),
                                    float(std::clamp(0.5 + kShC0 * v[Dc1], -1.0, 2.0)),
-                                   float(std::clamp(0.5 + kShC0 * v[Dc2], -1.0, 2.0)),
-                                   float(opacity)));
-    for (std::size_t k = 0; k < rest; ++k)
-      cloud.shRest.push_back(float(std::clamp(v[kFields + k], -1e30, 1e30)));
+                                   float(std::clamp(0.5 + kShC0 * v[Dc2], -1.0, 2.0)), float(opacity)));
+    for (std::size_t k = 0; k < rest; ++k) cloud.shRest.push_back(float(std::clamp(v[kFields + k], -1e30, 1e30)));
   }
   return cloud;
 }
@@ -218,8 +193,7 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
 Bounds cloudBounds(const GaussianCloud& cloud) {
   Bounds bounds;
   for (std::size_t i = 0; i < cloud.count; ++i)
-    bounds.include(
-        {cloud.positions[i * 3], cloud.positions[i * 3 + 1], cloud.positions[i * 3 + 2]});
+    bounds.include({cloud.positions[i * 3], cloud.positions[i * 3 + 1], cloud.positions[i * 3 + 2]});
   return bounds;
 }
 
@@ -236,18 +210,16 @@ std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussia
   for (const char* p : {"x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"})
     header << "property float " << p << "\n";
   for (int k = 0; k < rest; ++k) header << "property float f_rest_" << k << "\n";
-  for (const char* p :
-       {"opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"})
+  for (const char* p : {"opacity", "scale_0", "scale_1", "scale_2", "rot_0", "rot_1", "rot_2", "rot_3"})
     header << "property float " << p << "\n";
   header << "end_header\n";
   const std::string h = header.str();
   std::vector<std::uint8_t> out(h.begin(), h.end());
   for (const RawGaussian& g : gaussians) {
-    std::vector<float> row{g.position[0], g.position[1], g.position[2], 0, 0, 0,
-                           g.dc[0],       g.dc[1],       g.dc[2]};
+    std::vector<float> row{g.position[0], g.position[1], g.position[2], 0, 0, 0, g.dc[0], g.dc[1], g.dc[2]};
     row.insert(row.end(), std::size_t(rest), 0.0f);
-    row.insert(row.end(), {g.opacityLogit, g.logScale[0], g.logScale[1], g.logScale[2],
-                           g.rotation[0], g.rotation[1], g.rotation[2], g.rotation[3]});
+    row.insert(row.end(), {g.opacityLogit, g.logScale[0], g.logScale[1], g.logScale[2], g.rotation[0], g.rotation[1],
+                           g.rotation[2], g.rotation[3]});
     const auto* p = reinterpret_cast<const std::uint8_t*>(row.data());
     out.insert(out.end(), p, p + row.size() * 4);
   }

@@ -44,8 +44,7 @@ void OrbitCamera::dolly(float factor) {
 
 glm::vec3 OrbitCamera::eye() const {
   const float yaw = glm::radians(m_yawDeg), pitch = glm::radians(m_pitchDeg);
-  const glm::vec3 dir(std::cos(pitch) * std::sin(yaw), std::sin(pitch),
-                      std::cos(pitch) * std::cos(yaw));
+  const glm::vec3 dir(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
   return m_target + dir * m_distance;
 }
 

@@ -5,10 +5,8 @@
 
 namespace riglens::render {
 
-core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device,
-                                                         const core::AosRigPack& pack,
-                                                         std::span<const float> headExt,
-                                                         const CharacterLook& look) {
+core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack,
+                                                         std::span<const float> headExt, const CharacterLook& look) {
   auto params = characterLiftParams(pack.vertexCount, characterFit(pack), look);
   if (!params) return params.error();
   auto tints = characterTints(pack, look.tint);

@@ -26,18 +26,16 @@ glm::mat4 toGlm(const QMatrix4x4& q) {
 
 core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize size,
                                                      std::span<const ColorVertex> vertices,
-                                                     const glm::mat4& viewProjection,
-                                                     QColor clearColor) {
+                                                     const glm::mat4& viewProjection, QColor clearColor) {
   QRhi* rhi = device.rhi();
   auto vs = loadShader("vertex_color.vert");
   if (!vs) return vs.error();
   auto fs = loadShader("vertex_color.frag");
   if (!fs) return fs.error();
 
-  std::unique_ptr<QRhiTexture> color(rhi->newTexture(
-      QRhiTexture::RGBA8, size, 1, QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
-  std::unique_ptr<QRhiRenderBuffer> depth(
-      rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, 1));
+  std::unique_ptr<QRhiTexture> color(
+      rhi->newTexture(QRhiTexture::RGBA8, size, 1, QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
+  std::unique_ptr<QRhiRenderBuffer> depth(rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, 1));
   if (!color->create() || !depth->create())
     return makeError(ErrorCode::Gpu, "cannot create a " + std::to_string(size.width()) + "x" +
                                          std::to_string(size.height()) + " render target");
@@ -53,27 +51,25 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
       rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer, std::max(vertexBytes, 1)));
   std::unique_ptr<QRhiBuffer> ubuf(
       rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::MvpBlock)));
-  if (!vbuf->create() || !ubuf->create())
-    return makeError(ErrorCode::Gpu, "cannot create GPU buffers");
+  if (!vbuf->create() || !ubuf->create()) return makeError(ErrorCode::Gpu, "cannot create GPU buffers");
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
-  bindings->setBindings({QRhiShaderResourceBinding::uniformBuffer(
-      gpu::kMvpBinding, QRhiShaderResourceBinding::VertexStage, ubuf.get())});
+  bindings->setBindings(
+      {QRhiShaderResourceBinding::uniformBuffer(gpu::kMvpBinding, QRhiShaderResourceBinding::VertexStage, ubuf.get())});
   if (!bindings->create()) return makeError(ErrorCode::Gpu, "cannot create shader bindings");
 
   std::unique_ptr<QRhiGraphicsPipeline> pipeline(rhi->newGraphicsPipeline());
   pipeline->setShaderStages({{QRhiShaderStage::Vertex, *vs}, {QRhiShaderStage::Fragment, *fs}});
   QRhiVertexInputLayout layout;
   layout.setBindings({{sizeof(ColorVertex)}});
-  layout.setAttributes({{0, 0, QRhiVertexInputAttribute::Float3, 0},
-                        {0, 1, QRhiVertexInputAttribute::Float3, 3 * sizeof(float)}});
+  layout.setAttributes(
+      {{0, 0, QRhiVertexInputAttribute::Float3, 0}, {0, 1, QRhiVertexInputAttribute::Float3, 3 * sizeof(float)}});
   pipeline->setVertexInputLayout(layout);
   pipeline->setDepthTest(true);
   pipeline->setDepthWrite(true);
   pipeline->setShaderResourceBindings(bindings.get());
   pipeline->setRenderPassDescriptor(pass.get());
-  if (!pipeline->create())
-    return makeError(ErrorCode::Gpu, "cannot create the vertex_color pipeline");
+  if (!pipeline->create()) return makeError(ErrorCode::Gpu, "cannot create the vertex_color pipeline");
 
   const glm::mat4 mvp = toGlm(rhi->clipSpaceCorrMatrix()) * viewProjection;
 
@@ -100,8 +96,8 @@ core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize si
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
 
-  QImage image(reinterpret_cast<const uchar*>(readback.data.constData()),
-               readback.pixelSize.width(), readback.pixelSize.height(), QImage::Format_RGBA8888);
+  QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
+               readback.pixelSize.height(), QImage::Format_RGBA8888);
   image = image.copy();  // detach from the readback buffer
   if (rhi->isYUpInFramebuffer()) image = image.mirrored();
   return image;

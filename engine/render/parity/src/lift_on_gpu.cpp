@@ -2,10 +2,8 @@
 
 namespace riglens::render {
 
-core::Expected<core::SplatSink> debugLiftOnGpu(RhiDevice& device,
-                                               const core::DebugLiftParams& params,
-                                               std::span<const float> positions,
-                                               std::span<const std::uint32_t> tints,
+core::Expected<core::SplatSink> debugLiftOnGpu(RhiDevice& device, const core::DebugLiftParams& params,
+                                               std::span<const float> positions, std::span<const std::uint32_t> tints,
                                                const core::SplatSink& initial) {
   auto lift = GpuLift::create(device, positions.size() / 3, initial);
   if (!lift) return lift.error();

@@ -42,13 +42,11 @@ const Offsets kSort{RIGLENS_MEMBER(SortParams, count), RIGLENS_MEMBER(SortParams
                     RIGLENS_MEMBER(SortParams, blockCount), RIGLENS_MEMBER(SortParams, pad)};
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatView, proj),
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count)};
-const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix),
-                         RIGLENS_MEMBER(TransformParams, count)};
+const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
 const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
 #undef RIGLENS_MEMBER
 
-core::Expected<void> check(const char* shaderFile, const char* block, const Offsets& offsets,
-                           int cppSize) {
+core::Expected<void> check(const char* shaderFile, const char* block, const Offsets& offsets, int cppSize) {
   auto shader = loadShader(shaderFile);
   if (!shader) return shader.error();
   for (const auto& ub : shader->description().uniformBlocks()) {
@@ -56,28 +54,24 @@ core::Expected<void> check(const char* shaderFile, const char* block, const Offs
     const std::string where = std::string(shaderFile) + " block " + block;
     // std140 pads a block to 16 bytes; the C++ struct may carry that padding.
     if (ub.size > cppSize || cppSize - ub.size >= 16)
-      return core::makeError(core::ErrorCode::Invalid, where + ": size " + std::to_string(ub.size) +
-                                                           " vs C++ " + std::to_string(cppSize));
-    if (std::size_t(ub.members.size()) != offsets.size())
       return core::makeError(core::ErrorCode::Invalid,
-                             where + ": " + std::to_string(ub.members.size()) + " members vs C++ " +
-                                 std::to_string(offsets.size()));
+                             where + ": size " + std::to_string(ub.size) + " vs C++ " + std::to_string(cppSize));
+    if (std::size_t(ub.members.size()) != offsets.size())
+      return core::makeError(core::ErrorCode::Invalid, where + ": " + std::to_string(ub.members.size()) +
+                                                           " members vs C++ " + std::to_string(offsets.size()));
     for (const auto& member : ub.members) {
       const auto it = offsets.find(member.name.toStdString());
       if (it == offsets.end())
-        return core::makeError(
-            core::ErrorCode::Invalid,
-            where + ": member " + member.name.toStdString() + " has no C++ mirror");
-      if (it->second != member.offset)
         return core::makeError(core::ErrorCode::Invalid,
-                               where + ": member " + it->first + " at offset " +
-                                   std::to_string(member.offset) + " vs C++ " +
-                                   std::to_string(it->second));
+                               where + ": member " + member.name.toStdString() + " has no C++ mirror");
+      if (it->second != member.offset)
+        return core::makeError(core::ErrorCode::Invalid, where + ": member " + it->first + " at offset " +
+                                                             std::to_string(member.offset) + " vs C++ " +
+                                                             std::to_string(it->second));
     }
     return {};
   }
-  return core::makeError(core::ErrorCode::Invalid,
-                         std::string(shaderFile) + ": no uniform block " + block);
+  return core::makeError(core::ErrorCode::Invalid, std::string(shaderFile) + ": no uniform block " + block);
 }
 
 // The lift block render uploads and the bytes the core writes for the same
@@ -96,9 +90,8 @@ core::Expected<void> checkLiftBytes() {
   const auto bytes = core::writeDebugLiftParams(p);
   static_assert(sizeof(block) == bytes.size());
   if (std::memcmp(&block, bytes.data(), bytes.size()) != 0)
-    return core::makeError(
-        core::ErrorCode::Invalid,
-        "lift.comp block LiftParams: render's bytes differ from core::writeDebugLiftParams");
+    return core::makeError(core::ErrorCode::Invalid,
+                           "lift.comp block LiftParams: render's bytes differ from core::writeDebugLiftParams");
   return {};
 }
 
@@ -112,19 +105,18 @@ core::Expected<void> verifyShaderLayouts() {
     int size;
     std::initializer_list<const char*> shaders;
   };
-  const Block blocks[] = {
-      {"FrameBlock", &kFrame, sizeof(gpu::FrameBlock), {"part.vert", "part.frag", "lines.vert"}},
-      {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag"}},
-      {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
-      {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
-      {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},
-      {"SortParams",
-       &kSort,
-       sizeof(gpu::SortParams),
-       {"radix_histogram.comp", "radix_scan.comp", "radix_scatter.comp"}},
-      {"SplatView", &kSplatView, sizeof(gpu::SplatView), {"splat_project.comp", "splat.vert"}},
-      {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
-      {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}}};
+  const Block blocks[] = {{"FrameBlock", &kFrame, sizeof(gpu::FrameBlock), {"part.vert", "part.frag", "lines.vert"}},
+                          {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag"}},
+                          {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
+                          {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
+                          {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},
+                          {"SortParams",
+                           &kSort,
+                           sizeof(gpu::SortParams),
+                           {"radix_histogram.comp", "radix_scan.comp", "radix_scatter.comp"}},
+                          {"SplatView", &kSplatView, sizeof(gpu::SplatView), {"splat_project.comp", "splat.vert"}},
+                          {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
+                          {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}}};
   for (const Block& block : blocks)
     for (const char* shader : block.shaders)
       if (auto ok = check(shader, block.name, *block.offsets, block.size); !ok) return ok;

@@ -8,8 +8,7 @@
 
 namespace riglens::render {
 
-core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest,
-                                             const core::SkinData& skin,
+core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest, const core::SkinData& skin,
                                              std::span<const glm::mat4> bones) {
   QRhi* rhi = device.rhi();
   const int bytes = static_cast<int>(std::max<std::size_t>(rest.positions.size() * 4, 16));
@@ -31,10 +30,8 @@ core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::Part
   (*skinning)->record(cb, batch, bones);
   QRhiBufferReadbackResult positions, normals;
   QRhiResourceUpdateBatch* readback = rhi->nextResourceUpdateBatch();
-  readback->readBackBuffer(outPositions.get(), 0, static_cast<int>(rest.positions.size() * 4),
-                           &positions);
-  readback->readBackBuffer(outNormals.get(), 0, static_cast<int>(rest.positions.size() * 4),
-                           &normals);
+  readback->readBackBuffer(outPositions.get(), 0, static_cast<int>(rest.positions.size() * 4), &positions);
+  readback->readBackBuffer(outNormals.get(), 0, static_cast<int>(rest.positions.size() * 4), &normals);
   cb->resourceUpdate(readback);
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return core::makeError(core::ErrorCode::Gpu, "the skinning GPU frame failed");

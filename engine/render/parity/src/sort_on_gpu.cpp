@@ -13,8 +13,7 @@ using core::makeError;
 
 core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> radixSortOnGpu(
     RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values) {
-  if (keys.size() != values.size())
-    return makeError(ErrorCode::Usage, "keys and values differ in length");
+  if (keys.size() != values.size()) return makeError(ErrorCode::Usage, "keys and values differ in length");
   if (keys.empty()) return std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>{};
   auto sort = GpuRadixSort::create(device, std::uint32_t(keys.size()));
   if (!sort) return sort.error();

@@ -17,30 +17,24 @@ core::Expected<std::vector<glm::vec4>> transformPointsOnGpu(RhiDevice& device, c
                                                             std::span<const glm::vec4> in) {
   if (in.empty()) return std::vector<glm::vec4>{};
   QRhi* rhi = device.rhi();
-  if (!device.supportsCompute())
-    return makeError(ErrorCode::Unsupported, "this GPU backend has no compute shaders");
+  if (!device.supportsCompute()) return makeError(ErrorCode::Unsupported, "this GPU backend has no compute shaders");
   auto shader = loadShader("transform_points.comp");
   if (!shader) return shader.error();
 
   const int bytes = static_cast<int>(in.size_bytes());
   std::unique_ptr<QRhiBuffer> params(
       rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::TransformParams)));
-  std::unique_ptr<QRhiBuffer> input(
-      rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
-  std::unique_ptr<QRhiBuffer> output(
-      rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
+  std::unique_ptr<QRhiBuffer> input(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
+  std::unique_ptr<QRhiBuffer> output(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, bytes));
   if (!params->create() || !input->create() || !output->create())
-    return makeError(ErrorCode::Gpu,
-                     "cannot allocate GPU buffers for " + std::to_string(in.size()) + " points");
+    return makeError(ErrorCode::Gpu, "cannot allocate GPU buffers for " + std::to_string(in.size()) + " points");
 
   std::unique_ptr<QRhiShaderResourceBindings> bindings(rhi->newShaderResourceBindings());
   bindings->setBindings({
-      QRhiShaderResourceBinding::uniformBuffer(
-          gpu::kTransformParamsBinding, QRhiShaderResourceBinding::ComputeStage, params.get()),
-      QRhiShaderResourceBinding::bufferLoad(gpu::kTransformIn,
-                                            QRhiShaderResourceBinding::ComputeStage, input.get()),
-      QRhiShaderResourceBinding::bufferStore(gpu::kTransformOut,
-                                             QRhiShaderResourceBinding::ComputeStage, output.get()),
+      QRhiShaderResourceBinding::uniformBuffer(gpu::kTransformParamsBinding, QRhiShaderResourceBinding::ComputeStage,
+                                               params.get()),
+      QRhiShaderResourceBinding::bufferLoad(gpu::kTransformIn, QRhiShaderResourceBinding::ComputeStage, input.get()),
+      QRhiShaderResourceBinding::bufferStore(gpu::kTransformOut, QRhiShaderResourceBinding::ComputeStage, output.get()),
   });
   std::unique_ptr<QRhiComputePipeline> pipeline(rhi->newComputePipeline());
   pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});

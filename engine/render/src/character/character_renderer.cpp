@@ -81,8 +81,7 @@ struct CharacterRenderer::Impl {
   bool pose(QRhiCommandBuffer* cb) {
     if (!framePending) return true;
     joints->setJointOverrides(frame.jointOverrides);
-    if (auto staged = gnm->setControls(frame.headExt, *joints); !staged)
-      return fail(staged.error().message);
+    if (auto staged = gnm->setControls(frame.headExt, *joints); !staged) return fail(staged.error().message);
     auto params = characterLiftParams(pack->vertexCount, fit, frame.look);
     if (!params) return fail(params.error().message);
     params->slotOffset = headSlot;
@@ -94,8 +93,7 @@ struct CharacterRenderer::Impl {
       if (!computed) return fail(computed.error().message);
       tints = std::move(computed).value();
     }
-    if (auto staged = lift->setFrame(*params, {}, tints); !staged)
-      return fail(staged.error().message);
+    if (auto staged = lift->setFrame(*params, {}, tints); !staged) return fail(staged.error().message);
     tint = frame.look.tint;
     if (passes.rig) {
       gnm->encode(cb);
@@ -124,8 +122,8 @@ void CharacterRenderer::setFrame(CharacterFrame frame) {
   m_impl->framePending = true;
 }
 
-bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
-                                int sampleCount, QSize size, const FrameState& state) {
+bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount, QSize size,
+                                const FrameState& state) {
   Impl& d = *m_impl;
   d.ready = false;
   if (d.packPending) {
@@ -186,8 +184,8 @@ CharacterMemory CharacterRenderer::memory() const {
   if (d.splats)
     for (auto& b : d.splats->buffers()) memory.buffers.push_back(std::move(b));
   if (d.lift)
-    memory.branches.push_back({"head", d.headSlot, std::uint32_t(d.pack->vertexCount),
-                               std::uint32_t(d.lift->capacity())});
+    memory.branches.push_back(
+        {"head", d.headSlot, std::uint32_t(d.pack->vertexCount), std::uint32_t(d.lift->capacity())});
   return memory;
 }
 

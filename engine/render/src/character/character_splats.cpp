@@ -18,29 +18,21 @@ std::optional<CharacterTint> parseCharacterTint(std::string_view name) {
 
 const char* characterTintName(CharacterTint tint) {
   switch (tint) {
-    case CharacterTint::Joint:
-      return "joint";
-    case CharacterTint::Uv:
-      return "uv";
-    case CharacterTint::Height:
-      return "height";
-    case CharacterTint::Flat:
-      return "flat";
-    case CharacterTint::Normals:
-      return "normals";
+    case CharacterTint::Joint: return "joint";
+    case CharacterTint::Uv: return "uv";
+    case CharacterTint::Height: return "height";
+    case CharacterTint::Flat: return "flat";
+    case CharacterTint::Normals: return "normals";
   }
   return "joint";
 }
 
-core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack& pack,
-                                                          CharacterTint tint) {
+core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack& pack, CharacterTint tint) {
   const std::size_t V = pack.vertexCount;
   switch (tint) {
     case CharacterTint::Joint:
-      return core::jointTint(pack.skinIndex, pack.skinWeight,
-                             {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
-    case CharacterTint::Uv:
-      return core::uvTint({pack.uv.data(), pack.uv.size()}, V);
+      return core::jointTint(pack.skinIndex, pack.skinWeight, {pack.eyeWeights.data(), pack.eyeWeights.size()}, V);
+    case CharacterTint::Uv: return core::uvTint({pack.uv.data(), pack.uv.size()}, V);
     case CharacterTint::Height: {
       // Heights of the rest pose as the rig places it (bind transform
       // included): the CPU reference with no controls.
@@ -49,18 +41,15 @@ core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack
       return core::heightTint(*rest);
     }
     case CharacterTint::Flat:
-    case CharacterTint::Normals:
-      break;
+    case CharacterTint::Normals: break;
   }
   return std::vector<std::uint32_t>();
 }
 
-core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount,
-                                                          const core::FitTransform& fit,
+core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount, const core::FitTransform& fit,
                                                           const CharacterLook& look) {
   if (!(look.sigma > 0) || !std::isfinite(look.sigma))
-    return core::makeError(core::ErrorCode::Invalid,
-                           "the gaussian sigma must be a positive number");
+    return core::makeError(core::ErrorCode::Invalid, "the gaussian sigma must be a positive number");
   if (!(look.opacity >= 0 && look.opacity <= 1))
     return core::makeError(core::ErrorCode::Invalid, "the opacity must be between 0 and 1");
   core::DebugLiftParams params;

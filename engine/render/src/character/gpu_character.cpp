@@ -26,8 +26,7 @@ struct ActiveTerm {
 struct GpuGnm::Impl {
   QRhi* rhi = nullptr;
   std::size_t V = 0, E = 0, J = 0;
-  std::unique_ptr<QRhiBuffer> params, neutral, basis, actives, eyeWeights, stitch, skinIndex,
-      skinWeight, skin, posed;
+  std::unique_ptr<QRhiBuffer> params, neutral, basis, actives, eyeWeights, stitch, skinIndex, skinWeight, skin, posed;
   std::unique_ptr<QRhiShaderResourceBindings> srb;
   std::unique_ptr<QRhiComputePipeline> pipeline;
   QRhiResourceUpdateBatch* pending = nullptr;  // the one-time uploads, consumed by the first encode
@@ -43,14 +42,11 @@ GpuGnm::~GpuGnm() {
   if (m_impl && m_impl->pending) m_impl->pending->release();
 }
 
-core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device,
-                                                       const core::AosRigPack& pack) {
+core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const core::AosRigPack& pack) {
   if (!device.supportsCompute())
-    return makeError(ErrorCode::Unsupported,
-                     "the GPU backend has no compute shaders: characters need them");
+    return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders: characters need them");
   if (pack.basisHalf.empty())
-    return makeError(ErrorCode::Unsupported,
-                     "the GPU GNM pass takes an fp16 basis (this pack stores i8)");
+    return makeError(ErrorCode::Unsupported, "the GPU GNM pass takes an fp16 basis (this pack stores i8)");
   auto shader = loadShader("gnm.comp");
   if (!shader) return shader.error();
   auto d = std::make_unique<Impl>();
@@ -64,8 +60,7 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device,
   if (basisBytes > std::size_t(128) << 20)
     return makeError(ErrorCode::Unsupported, "the basis (" + std::to_string(basisBytes >> 20) +
                                                  " MiB) exceeds the 128 MiB storage binding limit");
-  d->params.reset(
-      rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::GnmParams)));
+  d->params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::GnmParams)));
   d->neutral = newStorageBuffer(rhi, d->V * 12);
   d->basis = newStorageBuffer(rhi, basisBytes);
   d->actives = newStorageBuffer(rhi, std::max<std::size_t>(d->E, 1) * sizeof(ActiveTerm));
@@ -76,8 +71,8 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device,
   d->skinWeight = newStorageBuffer(rhi, d->V * 16);
   d->skin = newStorageBuffer(rhi, d->J * 64);
   d->posed = newStorageBuffer(rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer);
-  if (!d->params->create() || !d->neutral || !d->basis || !d->actives || !d->eyeWeights ||
-      !d->stitch || !d->skinIndex || !d->skinWeight || !d->skin || !d->posed)
+  if (!d->params->create() || !d->neutral || !d->basis || !d->actives || !d->eyeWeights || !d->stitch ||
+      !d->skinIndex || !d->skinWeight || !d->skin || !d->posed)
     return makeError(ErrorCode::Gpu, "cannot allocate the GNM GPU buffers");
 
   // One-time uploads. The basis goes up as the packed u32 words the pack stores.
@@ -87,8 +82,7 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device,
   lanes.resize(basisBytes / 2, 0);
   d->pending->uploadStaticBuffer(d->basis.get(), 0, int(basisBytes), lanes.data());
   d->pending->uploadStaticBuffer(d->eyeWeights.get(), 0, int(d->V * 8), pack.eyeWeights.data());
-  if (d->hasStitch)
-    d->pending->uploadStaticBuffer(d->stitch.get(), 0, int(d->V * 12), pack.stitchLocal.data());
+  if (d->hasStitch) d->pending->uploadStaticBuffer(d->stitch.get(), 0, int(d->V * 12), pack.stitchLocal.data());
   std::vector<std::uint32_t> joints(pack.skinIndex.begin(),
                                     pack.skinIndex.end());  // u16 -> u32 for uvec4
   d->pending->uploadStaticBuffer(d->skinIndex.get(), 0, int(d->V * 16), joints.data());
@@ -96,17 +90,16 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device,
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   d->srb.reset(rhi->newShaderResourceBindings());
-  d->srb->setBindings(
-      {QRhiShaderResourceBinding::uniformBuffer(gpu::kGnmParamsBinding, stage, d->params.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmNeutral, stage, d->neutral.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmBasis, stage, d->basis.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmActives, stage, d->actives.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmEyeWeights, stage, d->eyeWeights.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmStitch, stage, d->stitch.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinIndex, stage, d->skinIndex.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinWeight, stage, d->skinWeight.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkin, stage, d->skin.get()),
-       QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get())});
+  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kGnmParamsBinding, stage, d->params.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmNeutral, stage, d->neutral.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmBasis, stage, d->basis.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmActives, stage, d->actives.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmEyeWeights, stage, d->eyeWeights.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmStitch, stage, d->stitch.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinIndex, stage, d->skinIndex.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinWeight, stage, d->skinWeight.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkin, stage, d->skin.get()),
+                       QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get())});
   d->pipeline.reset(rhi->newComputePipeline());
   d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   d->pipeline->setShaderResourceBindings(d->srb.get());
@@ -115,14 +108,12 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device,
   return std::unique_ptr<GpuGnm>(new GpuGnm(std::move(d)));
 }
 
-core::Expected<void> GpuGnm::setControls(std::span<const float> headExt,
-                                         const core::GnmJointState& joints) {
+core::Expected<void> GpuGnm::setControls(std::span<const float> headExt, const core::GnmJointState& joints) {
   Impl& d = *m_impl;
   const core::HeadExtLayout& layout = d.pack->headExt;
   if (int(headExt.size()) > layout.dim)
     return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +
-                                           " values; the pack takes at most " +
-                                           std::to_string(layout.dim));
+                                           " values; the pack takes at most " + std::to_string(layout.dim));
   std::vector<float> c(std::size_t(layout.dim), 0.0f);
   std::copy(headExt.begin(), headExt.end(), c.begin());
   for (float x : c)
@@ -162,13 +153,10 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
   d.pending = nullptr;
   batch->updateDynamicBuffer(d.params.get(), 0, sizeof(gpu::GnmParams), &d.frame);
   if (!d.active.empty())
-    batch->uploadStaticBuffer(d.actives.get(), 0, int(d.active.size() * sizeof(ActiveTerm)),
-                              d.active.data());
+    batch->uploadStaticBuffer(d.actives.get(), 0, int(d.active.size() * sizeof(ActiveTerm)), d.active.data());
   if (!d.skinMatrices.empty())
-    batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4),
-                              d.skinMatrices.data());
-  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr,
-                      gpu::groupsFor(d.V, gpu::kGnmGroupSize));
+    batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4), d.skinMatrices.data());
+  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.V, gpu::kGnmGroupSize));
 }
 
 core::Expected<void> GpuGnm::runOffscreenFrame() {
@@ -183,16 +171,11 @@ std::size_t GpuGnm::vertexCount() const {
 }
 BufferList GpuGnm::buffers() const {
   const Impl& d = *m_impl;
-  return {bufferBytes("GNM parameters", d.params.get()),
-          bufferBytes("GNM neutral", d.neutral.get()),
-          bufferBytes("GNM basis (fp16)", d.basis.get()),
-          bufferBytes("GNM active coefficients", d.actives.get()),
-          bufferBytes("GNM eye weights", d.eyeWeights.get()),
-          bufferBytes("GNM seam stitch", d.stitch.get()),
-          bufferBytes("GNM skin indices", d.skinIndex.get()),
-          bufferBytes("GNM skin weights", d.skinWeight.get()),
-          bufferBytes("GNM skin matrices", d.skin.get()),
-          bufferBytes("GNM posed vertices", d.posed.get())};
+  return {bufferBytes("GNM parameters", d.params.get()),      bufferBytes("GNM neutral", d.neutral.get()),
+          bufferBytes("GNM basis (fp16)", d.basis.get()),     bufferBytes("GNM active coefficients", d.actives.get()),
+          bufferBytes("GNM eye weights", d.eyeWeights.get()), bufferBytes("GNM seam stitch", d.stitch.get()),
+          bufferBytes("GNM skin indices", d.skinIndex.get()), bufferBytes("GNM skin weights", d.skinWeight.get()),
+          bufferBytes("GNM skin matrices", d.skin.get()),     bufferBytes("GNM posed vertices", d.posed.get())};
 }
 
 std::size_t GpuGnm::gpuBytes() const {
@@ -203,8 +186,7 @@ std::size_t GpuGnm::activeCount() const {
 }
 
 core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack,
-                                                std::span<const float> headExt,
-                                                const core::GnmJointState* joints) {
+                                                std::span<const float> headExt, const core::GnmJointState* joints) {
   auto gnm = GpuGnm::create(device, pack);
   if (!gnm) return gnm.error();
   const core::GnmJointState rest(pack);

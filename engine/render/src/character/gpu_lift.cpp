@@ -18,8 +18,7 @@ struct GpuLift::Impl {
   std::unique_ptr<QRhiBuffer> params, positions, tints, centers, covA, covB, colors;
   std::unique_ptr<QRhiShaderResourceBindings> srb;
   std::unique_ptr<QRhiComputePipeline> pipeline;
-  QRhiResourceUpdateBatch* pending =
-      nullptr;  // uploads staged by create / setFrame, consumed by encode
+  QRhiResourceUpdateBatch* pending = nullptr;  // uploads staged by create / setFrame, consumed by encode
   std::uint32_t slotCount = 0;
   QRhiBuffer* positionSource = nullptr;
   bool hasTints = false;  // positions.get() or another pass's buffer
@@ -36,10 +35,8 @@ GpuLift::~GpuLift() {
 }
 
 core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std::size_t vertexCount,
-                                                         const core::SplatSink& initial,
-                                                         QRhiBuffer* positionSource) {
-  if (!device.supportsCompute())
-    return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders");
+                                                         const core::SplatSink& initial, QRhiBuffer* positionSource) {
+  if (!device.supportsCompute()) return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders");
   auto shader = loadShader("lift.comp");
   if (!shader) return shader.error();
   auto d = std::make_unique<Impl>();
@@ -47,11 +44,10 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
   d->V = vertexCount;
   d->capacity = initial.capacity();
   const std::size_t cap = d->capacity;
-  d->params.reset(d->rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
-                                    int(sizeof(gpu::LiftParams))));
+  d->params.reset(d->rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(sizeof(gpu::LiftParams))));
   if (positionSource && std::size_t(positionSource->size()) < vertexCount * 12)
-    return makeError(ErrorCode::Invalid, "the lift's position source holds fewer than " +
-                                             std::to_string(vertexCount) + " vertices");
+    return makeError(ErrorCode::Invalid,
+                     "the lift's position source holds fewer than " + std::to_string(vertexCount) + " vertices");
   if (!positionSource) d->positions = newStorageBuffer(d->rhi, vertexCount * 12);
   d->positionSource = positionSource ? positionSource : d->positions.get();
   d->tints = newStorageBuffer(d->rhi, vertexCount * 4);
@@ -59,24 +55,21 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
   d->covA = newStorageBuffer(d->rhi, cap * 16);
   d->covB = newStorageBuffer(d->rhi, cap * 16);
   d->colors = newStorageBuffer(d->rhi, cap * 4);
-  if (!d->params->create() || !d->positionSource || !d->tints || !d->centers || !d->covA ||
-      !d->covB || !d->colors)
+  if (!d->params->create() || !d->positionSource || !d->tints || !d->centers || !d->covA || !d->covB || !d->colors)
     return makeError(ErrorCode::Gpu, "cannot allocate the lift buffers");
   d->srb.reset(d->rhi->newShaderResourceBindings());
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  d->srb->setBindings(
-      {QRhiShaderResourceBinding::uniformBuffer(gpu::kLiftParamsBinding, stage, d->params.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftPositions, stage, d->positionSource),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftTints, stage, d->tints.get()),
-       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCenters, stage, d->centers.get()),
-       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovA, stage, d->covA.get()),
-       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovB, stage, d->covB.get()),
-       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftColors, stage, d->colors.get())});
+  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kLiftParamsBinding, stage, d->params.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftPositions, stage, d->positionSource),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftTints, stage, d->tints.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCenters, stage, d->centers.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovA, stage, d->covA.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovB, stage, d->covB.get()),
+                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftColors, stage, d->colors.get())});
   d->pipeline.reset(d->rhi->newComputePipeline());
   d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   d->pipeline->setShaderResourceBindings(d->srb.get());
-  if (!d->srb->create() || !d->pipeline->create())
-    return makeError(ErrorCode::Gpu, "cannot create the lift pipeline");
+  if (!d->srb->create() || !d->pipeline->create()) return makeError(ErrorCode::Gpu, "cannot create the lift pipeline");
   QRhiResourceUpdateBatch* batch = d->batch();
   batch->uploadStaticBuffer(d->centers.get(), 0, int(cap * 16), initial.center.data());
   batch->uploadStaticBuffer(d->covA.get(), 0, int(cap * 16), initial.covarianceA.data());
@@ -85,34 +78,28 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
   return std::unique_ptr<GpuLift>(new GpuLift(std::move(d)));
 }
 
-core::Expected<void> GpuLift::setFrame(const core::DebugLiftParams& params,
-                                       std::span<const float> positions,
+core::Expected<void> GpuLift::setFrame(const core::DebugLiftParams& params, std::span<const float> positions,
                                        std::span<const std::uint32_t> tints) {
   Impl& d = *m_impl;
   if (params.slotCount > d.capacity || params.vertexCount > d.V)
-    return makeError(ErrorCode::Invalid,
-                     "the lift writes " + std::to_string(params.slotCount) + " slots of " +
-                         std::to_string(params.vertexCount) + " vertices; the sink holds " +
-                         std::to_string(d.capacity) + " slots of " + std::to_string(d.V));
+    return makeError(ErrorCode::Invalid, "the lift writes " + std::to_string(params.slotCount) + " slots of " +
+                                             std::to_string(params.vertexCount) + " vertices; the sink holds " +
+                                             std::to_string(d.capacity) + " slots of " + std::to_string(d.V));
   if (!positions.empty() && !d.positions)
-    return makeError(
-        ErrorCode::Invalid,
-        "this lift reads its positions from another GPU pass; it takes none from the CPU");
+    return makeError(ErrorCode::Invalid,
+                     "this lift reads its positions from another GPU pass; it takes none from the CPU");
   if (!positions.empty() && positions.size() != d.V * 3)
-    return makeError(ErrorCode::Invalid, "the lift expects " + std::to_string(d.V * 3) +
-                                             " position floats, got " +
+    return makeError(ErrorCode::Invalid, "the lift expects " + std::to_string(d.V * 3) + " position floats, got " +
                                              std::to_string(positions.size()));
   if (!tints.empty() && tints.size() != d.V)
-    return makeError(ErrorCode::Invalid, "the lift takes one tint per vertex (" +
-                                             std::to_string(d.V) + "), got " +
+    return makeError(ErrorCode::Invalid, "the lift takes one tint per vertex (" + std::to_string(d.V) + "), got " +
                                              std::to_string(tints.size()));
   if (params.shading == core::LiftShading::Tint && tints.empty() && !d.hasTints)
     return makeError(ErrorCode::Invalid, "tint shading needs one colour per vertex");
   const gpu::LiftParams uniform = gpu::liftBlock(params);
   QRhiResourceUpdateBatch* batch = d.batch();
   batch->updateDynamicBuffer(d.params.get(), 0, int(sizeof(uniform)), &uniform);
-  if (!positions.empty())
-    batch->uploadStaticBuffer(d.positions.get(), 0, int(positions.size() * 4), positions.data());
+  if (!positions.empty()) batch->uploadStaticBuffer(d.positions.get(), 0, int(positions.size() * 4), positions.data());
   if (!tints.empty()) {
     batch->uploadStaticBuffer(d.tints.get(), 0, int(tints.size() * 4), tints.data());
     d.hasTints = true;
@@ -125,8 +112,7 @@ void GpuLift::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.batch();
   d.pending = nullptr;
-  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr,
-                      gpu::groupsFor(d.slotCount, gpu::kLiftGroupSize));
+  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.slotCount, gpu::kLiftGroupSize));
 }
 
 core::Expected<void> GpuLift::runOffscreenFrame() {
@@ -164,12 +150,9 @@ SplatSinkBuffers GpuLift::sink() const {
 
 BufferList GpuLift::buffers() const {
   const Impl& d = *m_impl;
-  BufferList list{bufferBytes("lift parameters", d.params.get()),
-                  bufferBytes("lift tints", d.tints.get()),
-                  bufferBytes("sink centres", d.centers.get()),
-                  bufferBytes("sink covariance A", d.covA.get()),
-                  bufferBytes("sink covariance B", d.covB.get()),
-                  bufferBytes("sink colours", d.colors.get())};
+  BufferList list{bufferBytes("lift parameters", d.params.get()), bufferBytes("lift tints", d.tints.get()),
+                  bufferBytes("sink centres", d.centers.get()),   bufferBytes("sink covariance A", d.covA.get()),
+                  bufferBytes("sink covariance B", d.covB.get()), bufferBytes("sink colours", d.colors.get())};
   if (d.positions) list.insert(list.begin() + 1, bufferBytes("lift positions", d.positions.get()));
   return list;
 }

@@ -14,10 +14,9 @@
 namespace riglens::render {
 
 // nullptr when the buffer cannot be created.
-inline std::unique_ptr<QRhiBuffer> newStorageBuffer(
-    QRhi* rhi, std::size_t bytes, QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
-  std::unique_ptr<QRhiBuffer> b(
-      rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
+inline std::unique_ptr<QRhiBuffer> newStorageBuffer(QRhi* rhi, std::size_t bytes,
+                                                    QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer) {
+  std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, usage, int(std::max<std::size_t>(bytes, 16))));
   return b->create() ? std::move(b) : nullptr;
 }
 
@@ -28,9 +27,8 @@ inline BufferBytes bufferBytes(std::string name, const QRhiBuffer* buffer) {
 
 // One compute pass holding one dispatch of `groups` workgroups: `batch` (may
 // be null) applied first; `bindings` null means the pipeline's own.
-inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch,
-                                QRhiComputePipeline* pipeline, QRhiShaderResourceBindings* bindings,
-                                int groups) {
+inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, QRhiComputePipeline* pipeline,
+                                QRhiShaderResourceBindings* bindings, int groups) {
   cb->beginComputePass(batch);
   cb->setComputePipeline(pipeline);
   cb->setShaderResources(bindings);

@@ -20,26 +20,23 @@ OffscreenCanvas::OffscreenCanvas(RhiDevice& device, QSize size, int samples)
 
 OffscreenCanvas::~OffscreenCanvas() = default;
 
-core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevice& device,
-                                                                         QSize size, int samples) {
+core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevice& device, QSize size, int samples) {
   QRhi* rhi = device.rhi();
   if (size.isEmpty() || size.width() > 16384 || size.height() > 16384)
     return makeError(ErrorCode::Usage, "canvas size must be between 1x1 and 16384x16384");
   if (samples <= 0) samples = rhi->supportedSampleCounts().contains(4) ? 4 : 1;
   std::unique_ptr<OffscreenCanvas> canvas(new OffscreenCanvas(device, size, samples));
   Impl& d = *canvas->m_impl;
-  d.resolve.reset(rhi->newTexture(QRhiTexture::RGBA8, size, 1,
-                                  QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
+  d.resolve.reset(
+      rhi->newTexture(QRhiTexture::RGBA8, size, 1, QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
   d.depth.reset(rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, samples));
   if (!d.resolve->create() || !d.depth->create())
     return makeError(ErrorCode::Gpu, "cannot create a " + std::to_string(size.width()) + "x" +
                                          std::to_string(size.height()) + " target");
   QRhiColorAttachment color;
   if (samples > 1) {
-    d.msaaColor.reset(
-        rhi->newRenderBuffer(QRhiRenderBuffer::Color, size, samples, {}, QRhiTexture::RGBA8));
-    if (!d.msaaColor->create())
-      return makeError(ErrorCode::Gpu, "cannot create the multisampled colour buffer");
+    d.msaaColor.reset(rhi->newRenderBuffer(QRhiRenderBuffer::Color, size, samples, {}, QRhiTexture::RGBA8));
+    if (!d.msaaColor->create()) return makeError(ErrorCode::Gpu, "cannot create the multisampled colour buffer");
     color.setRenderBuffer(d.msaaColor.get());
     color.setResolveTexture(d.resolve.get());
   } else {
@@ -50,13 +47,11 @@ core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevi
   d.target.reset(rhi->newTextureRenderTarget(desc));
   d.pass.reset(d.target->newCompatibleRenderPassDescriptor());
   d.target->setRenderPassDescriptor(d.pass.get());
-  if (!d.target->create())
-    return makeError(ErrorCode::Gpu, "cannot create the offscreen render target");
+  if (!d.target->create()) return makeError(ErrorCode::Gpu, "cannot create the offscreen render target");
   return canvas;
 }
 
-core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const FrameState& state,
-                                            QImage* out) {
+core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const FrameState& state, QImage* out) {
   QRhi* rhi = m_device.rhi();
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
@@ -64,12 +59,10 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   if (!renderer.prepare(cb, m_impl->pass.get(), m_samples, m_size, state)) {
     rhi->endOffscreenFrame();
     const std::string why = renderer.failure();
-    return makeError(
-        ErrorCode::Gpu,
-        why.empty() ? "the renderer could not prepare its GPU resources (see the log)" : why);
+    return makeError(ErrorCode::Gpu,
+                     why.empty() ? "the renderer could not prepare its GPU resources (see the log)" : why);
   }
-  const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b,
-                                        state.background.a);
+  const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
   cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});
   renderer.record(cb, QRect(QPoint(0, 0), m_size), m_size);
   QRhiReadbackResult readback;
@@ -82,8 +75,8 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
   if (out) {
-    QImage image(reinterpret_cast<const uchar*>(readback.data.constData()),
-                 readback.pixelSize.width(), readback.pixelSize.height(), QImage::Format_RGBA8888);
+    QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
+                 readback.pixelSize.height(), QImage::Format_RGBA8888);
     *out = rhi->isYUpInFramebuffer() ? image.mirrored() : image.copy();
   }
   return {};
@@ -95,8 +88,7 @@ core::Expected<QImage> OffscreenCanvas::render(FrameDrawable& renderer, const Fr
   return image;
 }
 
-core::Expected<void> OffscreenCanvas::renderWithoutReadback(FrameDrawable& renderer,
-                                                            const FrameState& state) {
+core::Expected<void> OffscreenCanvas::renderWithoutReadback(FrameDrawable& renderer, const FrameState& state) {
   return frame(renderer, state, nullptr);
 }
 

@@ -23,16 +23,13 @@ struct RhiDevice::Owned {
 
 const char* backendName(Backend backend) {
   switch (backend) {
-    case Backend::Vulkan:
-      return "vulkan";
-    case Backend::OpenGL:
-      return "opengl";
+    case Backend::Vulkan: return "vulkan";
+    case Backend::OpenGL: return "opengl";
   }
   return "unknown";
 }
 
-RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi)
-    : m_owned(std::move(owned)), m_rhi(rhi) {}
+RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi) : m_owned(std::move(owned)), m_rhi(rhi) {}
 
 RhiDevice::~RhiDevice() = default;
 
@@ -42,11 +39,10 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
     owned->vulkan = std::make_unique<QVulkanInstance>();
     owned->vulkan->setExtensions(QRhiVulkanInitParams::preferredInstanceExtensions());
     if (!owned->vulkan->create()) {
-      return makeError(ErrorCode::Gpu,
-                       "Vulkan: cannot create an instance (error " +
-                           std::to_string(owned->vulkan->errorCode()) +
-                           "); is a Vulkan driver installed (mesa-vulkan-drivers) and is "
-                           "QT_QPA_PLATFORM a platform with Vulkan (vkkhrdisplay or xcb)?");
+      return makeError(ErrorCode::Gpu, "Vulkan: cannot create an instance (error " +
+                                           std::to_string(owned->vulkan->errorCode()) +
+                                           "); is a Vulkan driver installed (mesa-vulkan-drivers) and is "
+                                           "QT_QPA_PLATFORM a platform with Vulkan (vkkhrdisplay or xcb)?");
     }
     QRhiVulkanInitParams params;
     params.inst = owned->vulkan.get();
@@ -58,10 +54,9 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
     owned->rhi.reset(QRhi::create(QRhi::OpenGLES2, &params));
   }
   if (!owned->rhi) {
-    return makeError(ErrorCode::Gpu,
-                     std::string(backendName(backend)) +
-                         ": QRhi could not be created on this machine (no usable device; "
-                         "OpenGL needs a display, e.g. under xvfb-run)");
+    return makeError(ErrorCode::Gpu, std::string(backendName(backend)) +
+                                         ": QRhi could not be created on this machine (no usable device; "
+                                         "OpenGL needs a display, e.g. under xvfb-run)");
   }
   QRhi* rhi = owned->rhi.get();
   return std::unique_ptr<RhiDevice>(new RhiDevice(std::move(owned), rhi));

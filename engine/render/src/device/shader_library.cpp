@@ -10,18 +10,15 @@ core::Expected<QShader> loadShader(const char* fileName) {
   if (!file.open(QIODevice::ReadOnly)) {
     // A missing resource is a build problem, but it reaches users of a broken
     // package, so it is reported rather than asserted.
-    return core::makeError(core::ErrorCode::Io,
-                           path.toStdString() + ": shader resource missing from the build");
+    return core::makeError(core::ErrorCode::Io, path.toStdString() + ": shader resource missing from the build");
   }
   QShader shader = QShader::fromSerialized(file.readAll());
   if (!shader.isValid())
-    return core::makeError(core::ErrorCode::Parse,
-                           path.toStdString() + ": not a valid .qsb shader");
+    return core::makeError(core::ErrorCode::Parse, path.toStdString() + ": not a valid .qsb shader");
   return shader;
 }
 
-std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex,
-                                                          const char* fragment) {
+std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment) {
   auto vs = loadShader(vertex);
   auto fs = loadShader(fragment);
   if (!vs || !fs) return nullptr;

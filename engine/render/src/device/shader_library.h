@@ -16,7 +16,6 @@ core::Expected<QShader> loadShader(const char* fileName);
 
 // A new graphics pipeline with `vertex` and `fragment` as its stages; null
 // when either shader is missing from the build.
-std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex,
-                                                          const char* fragment);
+std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment);
 
 }  // namespace riglens::render

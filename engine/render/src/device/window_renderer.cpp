@@ -38,8 +38,8 @@ bool WindowRenderer::prepare(QRhiSwapChain* swapchain, const FrameState& state, 
   m_viewport = viewport;
   QRhiRenderTarget* rt = swapchain->currentFrameRenderTarget();
   m_prepared = true;  // the stack records whichever layers prepared
-  return m_stack.prepare(swapchain->currentFrameCommandBuffer(), rt->renderPassDescriptor(),
-                         rt->sampleCount(), rt->pixelSize(), state);
+  return m_stack.prepare(swapchain->currentFrameCommandBuffer(), rt->renderPassDescriptor(), rt->sampleCount(),
+                         rt->pixelSize(), state);
 }
 
 void WindowRenderer::record(QRhiSwapChain* swapchain) {
@@ -61,8 +61,7 @@ CharacterMemory WindowRenderer::splatMemory() const {
   memory.packBytes = m_cloud->bytes();
   memory.buffers = m_splats->buffers();
   if (!memory.buffers.empty())
-    memory.branches.push_back(
-        {"scene", 0, std::uint32_t(m_cloud->count), std::uint32_t(m_cloud->count)});
+    memory.branches.push_back({"scene", 0, std::uint32_t(m_cloud->count), std::uint32_t(m_cloud->count)});
   return memory;
 }
 

@@ -16,8 +16,7 @@ FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect) {
 }
 
 FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
-                           const core::OrbitCamera& camera, float aspect,
-                           const ViewSettings& settings) {
+                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings) {
   FrameState state = cameraFrameState(camera, aspect);
   state.tint = settings.tint;
   state.highlightPart = settings.highlightPart;
@@ -37,9 +36,8 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
   const float radius = bounds.radius();
   // A grid step of a power of two voxels, about a tenth of the model.
   state.gridStep = std::exp2(std::round(std::log2(std::max(radius / 5.0f, 0.25f))));
-  state.gridCenter =
-      glm::vec3(std::round(bounds.center().x / state.gridStep) * state.gridStep, 0.0f,
-                std::round(bounds.center().z / state.gridStep) * state.gridStep);
+  state.gridCenter = glm::vec3(std::round(bounds.center().x / state.gridStep) * state.gridStep, 0.0f,
+                               std::round(bounds.center().z / state.gridStep) * state.gridStep);
   state.gridExtent = state.gridStep * std::ceil(radius * 1.6f / state.gridStep);
   state.markerSize = radius * 0.05f;
   for (const auto& socket : core::socketPositions(run, partWorlds))

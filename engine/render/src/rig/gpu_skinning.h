@@ -21,20 +21,18 @@ class GpuSkinning {
  public:
   // Uploads through `batch`; outPositions/outNormals must hold 3 floats per
   // vertex and have the StorageBuffer usage.
-  static core::Expected<std::unique_ptr<GpuSkinning>> create(
-      QRhi* rhi, QRhiResourceUpdateBatch* batch, const core::PartMesh& rest,
-      const core::SkinData& skin, QRhiBuffer* outPositions, QRhiBuffer* outNormals);
+  static core::Expected<std::unique_ptr<GpuSkinning>> create(QRhi* rhi, QRhiResourceUpdateBatch* batch,
+                                                             const core::PartMesh& rest, const core::SkinData& skin,
+                                                             QRhiBuffer* outPositions, QRhiBuffer* outNormals);
 
   // Records the bone upload (into `batch`, consumed) and the compute pass.
-  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch,
-              std::span<const glm::mat4> bones);
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones);
 
   std::size_t bytes() const { return m_bytes; }
 
  private:
   GpuSkinning() = default;
-  std::unique_ptr<QRhiBuffer> m_params, m_restPositions, m_restNormals, m_joints, m_weights,
-      m_bones;
+  std::unique_ptr<QRhiBuffer> m_params, m_restPositions, m_restNormals, m_joints, m_weights, m_bones;
   std::unique_ptr<QRhiShaderResourceBindings> m_srb;
   std::unique_ptr<QRhiComputePipeline> m_pipeline;
   quint32 m_vertexCount = 0, m_boneCount = 0;

@@ -68,8 +68,7 @@ struct RigRenderer::Impl {
     return false;
   }
 
-  Buffer staticBuffer(QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes,
-                      QRhiResourceUpdateBatch* batch,
+  Buffer staticBuffer(QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes, QRhiResourceUpdateBatch* batch,
                       QRhiBuffer::Type type = QRhiBuffer::Immutable) {
     Buffer buf(rhi->newBuffer(type, usage, static_cast<int>(std::max<std::size_t>(bytes, 4))));
     if (!buf->create()) return nullptr;
@@ -91,13 +90,10 @@ struct RigRenderer::Impl {
         // A skinned mesh's positions/normals are written by the skinning pass.
         part.positions =
             staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.positions.data(),
-                         skinned ? attrBytes : attrBytes, batch,
-                         skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-        part.normals =
-            staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(),
-                         attrBytes, batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-        part.colors =
-            staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
+                         skinned ? attrBytes : attrBytes, batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+        part.normals = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(), attrBytes, batch,
+                                    skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+        part.colors = staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
         part.indices = staticBuffer(QRhiBuffer::IndexBuffer, mesh.indices.data(),
                                     mesh.indices.size() * sizeof(std::uint32_t), batch);
         if (!part.positions || !part.normals || !part.colors || !part.indices)
@@ -109,16 +105,15 @@ struct RigRenderer::Impl {
       parts.push_back(std::move(part));
     }
     if (skinned && !run.meshes.empty() && !run.meshes[0].empty()) {
-      auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin,
-                                         parts[0].positions.get(), parts[0].normals.get());
+      auto created =
+          GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, parts[0].positions.get(), parts[0].normals.get());
       if (!created) return fail(created.error().message.c_str());
       skin = std::move(created).value();
     }
     // Per-part uniform slots.
     partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
-    partUbo.reset(
-        rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
-                       partSlot * static_cast<int>(std::max<std::size_t>(1, parts.size()))));
+    partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
+                                 partSlot * static_cast<int>(std::max<std::size_t>(1, parts.size()))));
     if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     partSrb.reset();  // bound to the old buffer
     partPipeline.reset();
@@ -128,8 +123,7 @@ struct RigRenderer::Impl {
 
   void buildWireframe(QRhiResourceUpdateBatch* batch) {
     const core::LoadedRun& run = *uploadedRun;
-    if (run.kind == core::RunKind::SkinnedMesh)
-      return;  // skinned: no wireframe copy (positions live on the GPU)
+    if (run.kind == core::RunKind::SkinnedMesh) return;  // skinned: no wireframe copy (positions live on the GPU)
     for (std::size_t p = 0; p < parts.size(); ++p) {
       GpuPart& part = parts[p];
       const core::PartMesh& mesh = run.meshes[p];
@@ -157,8 +151,7 @@ struct RigRenderer::Impl {
 
   bool ensureCommon(QRhiResourceUpdateBatch* batch) {
     if (!frameUbo) {
-      frameUbo.reset(
-          rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::FrameBlock)));
+      frameUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::FrameBlock)));
       if (!frameUbo->create()) return fail("cannot create the frame uniform buffer");
       const float one[3] = {1, 1, 1};
       constantBary = staticBuffer(QRhiBuffer::VertexBuffer, one, sizeof(one), batch);
@@ -168,14 +161,12 @@ struct RigRenderer::Impl {
       partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, partSlot));
       if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     }
-    const auto both =
-        QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
+    const auto both = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
     if (!partSrb) {
       partSrb.reset(rhi->newShaderResourceBindings());
-      partSrb->setBindings(
-          {QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, frameUbo.get()),
-           QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(
-               gpu::kPartBinding, both, partUbo.get(), sizeof(gpu::PartBlock))});
+      partSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, frameUbo.get()),
+                            QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(
+                                gpu::kPartBinding, both, partUbo.get(), sizeof(gpu::PartBlock))});
       if (!partSrb->create()) return fail("cannot create the part bindings");
     }
     if (!lineSrb) {
@@ -187,8 +178,7 @@ struct RigRenderer::Impl {
     return true;
   }
 
-  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples,
-                                                         bool wireframe) {
+  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples, bool wireframe) {
     auto ps = newGraphicsPipeline(rhi, "part.vert", "part.frag");
     if (!ps) return nullptr;
     QRhiVertexInputLayout layout;
@@ -196,8 +186,7 @@ struct RigRenderer::Impl {
                         {3 * sizeof(float)},
                         {3 * sizeof(float)},
                         wireframe ? QRhiVertexInputBinding(3 * sizeof(float))
-                                  : QRhiVertexInputBinding(3 * sizeof(float),
-                                                           QRhiVertexInputBinding::PerInstance)});
+                                  : QRhiVertexInputBinding(3 * sizeof(float), QRhiVertexInputBinding::PerInstance)});
     layout.setAttributes({{gpu::kPositions, 0, QRhiVertexInputAttribute::Float3, 0},
                           {gpu::kNormals, 1, QRhiVertexInputAttribute::Float3, 0},
                           {gpu::kColors, 2, QRhiVertexInputAttribute::Float3, 0},
@@ -215,16 +204,15 @@ struct RigRenderer::Impl {
     return ps;
   }
 
-  std::unique_ptr<QRhiGraphicsPipeline> makeLinePipeline(QRhiRenderPassDescriptor* rp, int samples,
-                                                         bool depthTest) {
+  std::unique_ptr<QRhiGraphicsPipeline> makeLinePipeline(QRhiRenderPassDescriptor* rp, int samples, bool depthTest) {
     auto ps = newGraphicsPipeline(rhi, "lines.vert", "lines.frag");
     if (!ps) return nullptr;
     ps->setTopology(QRhiGraphicsPipeline::Lines);
     ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
     QRhiVertexInputLayout layout;
     layout.setBindings({{sizeof(gpu::LineVertex)}});
-    layout.setAttributes({{0, 0, QRhiVertexInputAttribute::Float3, 0},
-                          {0, 1, QRhiVertexInputAttribute::Float4, 3 * sizeof(float)}});
+    layout.setAttributes(
+        {{0, 0, QRhiVertexInputAttribute::Float3, 0}, {0, 1, QRhiVertexInputAttribute::Float4, 3 * sizeof(float)}});
     ps->setVertexInputLayout(layout);
     ps->setDepthTest(depthTest);
     ps->setDepthWrite(false);
@@ -273,8 +261,8 @@ struct RigRenderer::Impl {
       for (int i = -n; i <= n; ++i) {
         const float t = float(i) * s;
         // Every fourth line is stronger, like graph paper.
-        const glm::vec4 c = (i % 4 == 0) ? glm::vec4(0.55f, 0.58f, 0.62f, 0.32f)
-                                         : glm::vec4(0.45f, 0.48f, 0.52f, 0.14f);
+        const glm::vec4 c =
+            (i % 4 == 0) ? glm::vec4(0.55f, 0.58f, 0.62f, 0.32f) : glm::vec4(0.45f, 0.48f, 0.52f, 0.14f);
         addLine(c0 + glm::vec3(t, 0, -e), c0 + glm::vec3(t, 0, e), c);
         addLine(c0 + glm::vec3(-e, 0, t), c0 + glm::vec3(e, 0, t), c);
       }
@@ -329,15 +317,13 @@ struct RigRenderer::Impl {
     for (std::size_t p = 0; p < parts.size(); ++p) {
       gpu::PartBlock block{};
       // A skinned mesh is posed by its bones: its one draw has no model matrix.
-      const glm::mat4 model =
-          (!skinned && p < state.partWorlds.size()) ? state.partWorlds[p] : glm::mat4(1.0f);
+      const glm::mat4 model = (!skinned && p < state.partWorlds.size()) ? state.partWorlds[p] : glm::mat4(1.0f);
       block.model = gpu::toGpu(model);
       block.normalMatrix = gpu::toGpu(glm::mat4(glm::inverseTranspose(glm::mat3(model))));
       const glm::vec3 tint = p < state.partTints.size() ? state.partTints[p] : glm::vec3(0.7f);
       const bool highlighted = static_cast<int>(p) == state.highlightPart;
       block.tint = gpu::toGpu(glm::vec4(tint, highlighted ? 1.0f : 0.0f));
-      batch->updateDynamicBuffer(partUbo.get(), static_cast<int>(p) * partSlot, sizeof(block),
-                                 &block);
+      batch->updateDynamicBuffer(partUbo.get(), static_cast<int>(p) * partSlot, sizeof(block), &block);
     }
 
     buildLines();
@@ -358,8 +344,8 @@ void RigRenderer::setModel(std::shared_ptr<const core::LoadedRun> run) {
   m_impl->needsUpload = true;
 }
 
-bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass,
-                          int sampleCount, QSize, const FrameState& state) {
+bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize,
+                          const FrameState& state) {
   Impl& d = *m_impl;
   d.state = state;
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
@@ -393,8 +379,7 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
   // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
   // the bound pipeline: bind first, then set them.
   const int bottom = targetSize.height() - (rect.y() + rect.height());
-  const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()),
-                              float(rect.height()));
+  const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height()));
   const QRhiScissor scissor(rect.x(), bottom, rect.width(), rect.height());
   const auto bind = [&](QRhiGraphicsPipeline* ps) {
     cb->setGraphicsPipeline(ps);
@@ -419,10 +404,8 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
     } else {
       bind(d.partPipeline.get());
       cb->setShaderResources(d.partSrb.get(), 1, &offset);
-      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
-                                                       {part.normals.get(), 0},
-                                                       {part.colors.get(), 0},
-                                                       {d.constantBary.get(), 0}};
+      const QRhiCommandBuffer::VertexInput inputs[] = {
+          {part.positions.get(), 0}, {part.normals.get(), 0}, {part.colors.get(), 0}, {d.constantBary.get(), 0}};
       cb->setVertexInput(0, 4, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
       cb->drawIndexed(part.indexCount);
     }
@@ -461,8 +444,8 @@ MemoryReport RigRenderer::memoryReport() const {
     report.indexBytes += m.indexBytes;
     report.parts.push_back(std::move(m));
   }
-  report.uniformBytes = (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) +
-                        (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
+  report.uniformBytes =
+      (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) + (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
   report.storageBytes = d.skin ? d.skin->bytes() : 0;
   report.overlayBytes = static_cast<std::size_t>(d.lineCapacity) + (d.constantBary ? 12 : 0);
   report.cpuBytes = run ? run->cpuBytes() : 0;

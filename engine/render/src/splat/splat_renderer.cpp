@@ -23,12 +23,10 @@ namespace {
 // `viewProj` (OpenGL clip conventions; planes after Gribb and Hartmann).
 bool sphereOutsideFrustum(const glm::mat4& viewProj, glm::vec3 centre, float radius) {
   const glm::mat4 m = glm::transpose(viewProj);  // rows of viewProj as columns
-  const glm::vec4 planes[6] = {m[3] + m[0], m[3] - m[0], m[3] + m[1],
-                               m[3] - m[1], m[3] + m[2], m[3] - m[2]};
+  const glm::vec4 planes[6] = {m[3] + m[0], m[3] - m[0], m[3] + m[1], m[3] - m[1], m[3] + m[2], m[3] - m[2]};
   for (const glm::vec4& plane : planes) {
     const float length = glm::length(glm::vec3(plane));
-    if (length > 0 && (glm::dot(glm::vec3(plane), centre) + plane.w) / length < -radius)
-      return true;
+    if (length > 0 && (glm::dot(glm::vec3(plane), centre) + plane.w) / length < -radius) return true;
   }
   return false;
 }
@@ -75,8 +73,7 @@ struct SplatRenderer::Impl {
     if (n == 0) return true;
     std::vector<float> c(n * 4), a(n * 4), b(n * 4);
     for (std::uint32_t i = 0; i < n; ++i) {
-      for (int k = 0; k < 3; ++k)
-        c[i * 4 + std::uint32_t(k)] = cloud->positions[i * 3 + std::uint32_t(k)];
+      for (int k = 0; k < 3; ++k) c[i * 4 + std::uint32_t(k)] = cloud->positions[i * 3 + std::uint32_t(k)];
       c[i * 4 + 3] = 1.0f;
       const float* s = &cloud->covariance[i * 6];
       a[i * 4] = s[0];
@@ -92,8 +89,7 @@ struct SplatRenderer::Impl {
     owned[1] = newStorageBuffer(rhi, n * 16);
     owned[2] = newStorageBuffer(rhi, n * 16);
     owned[3] = newStorageBuffer(rhi, n * 4);
-    if (!owned[0] || !owned[1] || !owned[2] || !owned[3])
-      return fail("cannot allocate the splat buffers");
+    if (!owned[0] || !owned[1] || !owned[2] || !owned[3]) return fail("cannot allocate the splat buffers");
     batch->uploadStaticBuffer(owned[0].get(), 0, int(n * 16), c.data());
     batch->uploadStaticBuffer(owned[1].get(), 0, int(n * 16), a.data());
     batch->uploadStaticBuffer(owned[2].get(), 0, int(n * 16), b.data());
@@ -109,36 +105,32 @@ struct SplatRenderer::Impl {
     sort.reset();
     if (count == 0) return true;
     projected = newStorageBuffer(rhi, std::size_t(count) * 32);
-    ubo.reset(
-        rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SplatView)));
+    ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SplatView)));
     if (!projected || !ubo->create()) return fail("cannot allocate the splat projection buffers");
     auto sorter = GpuRadixSort::create(device, count);
     if (!sorter) return fail(sorter.error().message.c_str());
     sort = std::move(sorter).value();
     const auto cs = QRhiShaderResourceBinding::ComputeStage;
     projectSrb.reset(rhi->newShaderResourceBindings());
-    projectSrb->setBindings(
-        {QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, cs, ubo.get()),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCenters, cs, sink.center),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovA, cs, sink.covarianceA),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovB, cs, sink.covarianceB),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kProjectColors, cs, sink.color),
-         QRhiShaderResourceBinding::bufferStore(gpu::kProjectProjected, cs, projected.get()),
-         QRhiShaderResourceBinding::bufferStore(gpu::kProjectKeys, cs, sort->keys()),
-         QRhiShaderResourceBinding::bufferStore(gpu::kProjectValues, cs, sort->values())});
+    projectSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, cs, ubo.get()),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCenters, cs, sink.center),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovA, cs, sink.covarianceA),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovB, cs, sink.covarianceB),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectColors, cs, sink.color),
+                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectProjected, cs, projected.get()),
+                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectKeys, cs, sort->keys()),
+                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectValues, cs, sort->values())});
     auto shader = loadShader("splat_project.comp");
     if (!shader) return fail(shader.error().message.c_str());
     project.reset(rhi->newComputePipeline());
     project->setShaderStage({QRhiShaderStage::Compute, *shader});
     project->setShaderResourceBindings(projectSrb.get());
-    if (!projectSrb->create() || !project->create())
-      return fail("cannot create the projection pipeline");
+    if (!projectSrb->create() || !project->create()) return fail("cannot create the projection pipeline");
     const auto vs = QRhiShaderResourceBinding::VertexStage;
     drawSrb.reset(rhi->newShaderResourceBindings());
-    drawSrb->setBindings(
-        {QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, vs, ubo.get()),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kDrawProjected, vs, projected.get()),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kDrawOrder, vs, sort->values())});
+    drawSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, vs, ubo.get()),
+                          QRhiShaderResourceBinding::bufferLoad(gpu::kDrawProjected, vs, projected.get()),
+                          QRhiShaderResourceBinding::bufferLoad(gpu::kDrawOrder, vs, sort->values())});
     if (!drawSrb->create()) return fail("cannot create the splat bindings");
     return true;
   }
@@ -188,8 +180,8 @@ void SplatRenderer::setSink(const SplatSinkBuffers& sink) {
   m_impl->sinkPending = true;
 }
 
-bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount,
-                            QSize size, const FrameState& state) {
+bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp, int sampleCount, QSize size,
+                            const FrameState& state) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
   if (d.cloudPending || d.sinkPending) {
@@ -218,15 +210,13 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     batch->release();
     return false;
   }
-  d.outside = d.sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*d.sphere),
-                                               d.sphere->w);
+  d.outside = d.sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*d.sphere), d.sphere->w);
   if (d.outside) {  // nothing of it can show: no projection, no sort, no quads
     ++d.culledFrames;
     cb->resourceUpdate(batch);
     return true;
   }
-  if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj &&
-      size == d.lastSize) {
+  if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize) {
     cb->resourceUpdate(batch);  // the last projection and order still hold
     return true;
   }
@@ -251,8 +241,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  dispatchComputePass(cb, batch, d.project.get(), d.projectSrb.get(),
-                      gpu::groupsFor(d.count, gpu::kProjectGroupSize));
+  dispatchComputePass(cb, batch, d.project.get(), d.projectSrb.get(), gpu::groupsFor(d.count, gpu::kProjectGroupSize));
   if (d.passes.sort) d.sort->encode(cb, d.count);
   return true;
 }
@@ -262,8 +251,7 @@ void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
   if (!d.draw || d.count == 0 || !d.passes.raster || d.outside) return;
   const int bottom = target.height() - (rect.y() + rect.height());
   cb->setGraphicsPipeline(d.draw.get());
-  cb->setViewport(
-      QRhiViewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height())));
+  cb->setViewport(QRhiViewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height())));
   cb->setScissor(QRhiScissor(rect.x(), bottom, rect.width(), rect.height()));
   cb->setShaderResources(d.drawSrb.get());
   cb->draw(6, d.count);
@@ -274,10 +262,8 @@ BufferList SplatRenderer::buffers() const {
   BufferList list;
   if (d.count == 0) return list;
   if (d.owned[0])
-    list = {bufferBytes("splat centres", d.owned[0].get()),
-            bufferBytes("splat covariance A", d.owned[1].get()),
-            bufferBytes("splat covariance B", d.owned[2].get()),
-            bufferBytes("splat colours", d.owned[3].get())};
+    list = {bufferBytes("splat centres", d.owned[0].get()), bufferBytes("splat covariance A", d.owned[1].get()),
+            bufferBytes("splat covariance B", d.owned[2].get()), bufferBytes("splat colours", d.owned[3].get())};
   list.push_back(bufferBytes("splat view", d.ubo.get()));
   list.push_back(bufferBytes("splat projection", d.projected.get()));
   if (d.sort)

@@ -19,7 +19,6 @@ core::Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& ictFold
 
 // Writes <out>/sample-face.aosrig and a bundle folder <out>/sample-bundle/
 // (scene.json naming the pack) that references it.
-core::Expected<void> writeSampleCharacter(const std::filesystem::path& ictFolder,
-                                          const std::filesystem::path& out);
+core::Expected<void> writeSampleCharacter(const std::filesystem::path& ictFolder, const std::filesystem::path& out);
 
 }  // namespace riglens::samples

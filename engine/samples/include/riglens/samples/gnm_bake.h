@@ -24,10 +24,10 @@ struct GnmBake {
   std::array<std::string, 2> eyeNames;
   std::optional<std::array<float, 16>> bindTransform;  // row-major
   std::vector<float> neutral;                          // V*3
-  std::vector<float> basis;  // V*E*3 vertex-major, metres per unit (after basisScale = 1)
-  bool basisAsI8 = false;    // quantise to i8 (scale per coefficient)
-  std::vector<std::uint16_t> skinIndex;  // V*4
-  std::vector<float> skinWeight;         // V*4
+  std::vector<float> basis;                            // V*E*3 vertex-major, metres per unit (after basisScale = 1)
+  bool basisAsI8 = false;                              // quantise to i8 (scale per coefficient)
+  std::vector<std::uint16_t> skinIndex;                // V*4
+  std::vector<float> skinWeight;                       // V*4
   std::array<float, 6> eyePositions{};
   std::vector<float> eyeWeights;     // 2*V
   std::vector<float> restWorld;      // J*16 row-major
@@ -51,7 +51,6 @@ core::Expected<std::vector<std::uint8_t>> bakeAosRig(const GnmBake& bake);
 // 5 mm), a neck/head/jaw joint set with 3-influence weights, two eye patches
 // and a small neck seam: for benchmarks and GPU parity tests, since no real
 // full-size pack ships with the project.
-GnmBake syntheticGnmHead(std::size_t vertexCount = 17821, std::size_t coeffCount = 383,
-                         unsigned seed = 42);
+GnmBake syntheticGnmHead(std::size_t vertexCount = 17821, std::size_t coeffCount = 383, unsigned seed = 42);
 
 }  // namespace riglens::samples

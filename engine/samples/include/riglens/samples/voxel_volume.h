@@ -22,9 +22,7 @@ class VoxelVolume {
     return x >= 0 && y >= 0 && z >= 0 && x < m_n[0] && y < m_n[1] && z < m_n[2];
   }
   // 0 = empty; otherwise 0xRRGGBB with bit 24 set so black is not empty.
-  std::uint32_t at(int x, int y, int z) const {
-    return inside(x, y, z) ? m_voxels[index(x, y, z)] : 0;
-  }
+  std::uint32_t at(int x, int y, int z) const { return inside(x, y, z) ? m_voxels[index(x, y, z)] : 0; }
   bool filled(int x, int y, int z) const { return at(x, y, z) != 0; }
 
   void set(int x, int y, int z, std::uint32_t rgb);
@@ -38,9 +36,7 @@ class VoxelVolume {
   static constexpr std::uint32_t kFilledBit = 1u << 24;
 
  private:
-  std::size_t index(int x, int y, int z) const {
-    return (static_cast<std::size_t>(z) * m_n[1] + y) * m_n[0] + x;
-  }
+  std::size_t index(int x, int y, int z) const { return (static_cast<std::size_t>(z) * m_n[1] + y) * m_n[0] + x; }
   std::array<int, 3> m_n;
   std::vector<std::uint32_t> m_voxels;
 };

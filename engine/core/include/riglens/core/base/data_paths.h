@@ -19,7 +19,6 @@ std::filesystem::path shippedDataDir(const std::filesystem::path& executableDir)
 
 // shippedDataDir(executableDir) / name when that folder exists; otherwise an
 // Io error naming the folder it looked in and how to point at another one.
-Expected<std::filesystem::path> findShippedData(const std::filesystem::path& executableDir,
-                                                const std::string& name);
+Expected<std::filesystem::path> findShippedData(const std::filesystem::path& executableDir, const std::string& name);
 
 }  // namespace riglens::core

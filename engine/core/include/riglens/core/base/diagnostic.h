@@ -22,9 +22,8 @@ inline const char* severityName(Severity severity) {
 
 struct Diagnostic {
   Diagnostic() = default;
-  Diagnostic(std::string source_, std::string pointer_, std::string message_,
-             Severity severity_ = Severity::Warning, std::string part_ = {},
-             std::string joint_ = {})
+  Diagnostic(std::string source_, std::string pointer_, std::string message_, Severity severity_ = Severity::Warning,
+             std::string part_ = {}, std::string joint_ = {})
       : source(std::move(source_)),
         pointer(std::move(pointer_)),
         message(std::move(message_)),

@@ -22,7 +22,7 @@ enum class ErrorCode {
   Invalid,      // well-formed but breaks the contract (unknown parent, min > max, ...)
   Unsupported,  // valid, but a feature this build does not handle
   Usage,        // an API was called with arguments it refuses (unknown joint, NaN)
-  Gpu,  // the GPU or its driver failed: no device, a buffer or pipeline not created, a frame lost
+  Gpu,          // the GPU or its driver failed: no device, a buffer or pipeline not created, a frame lost
 };
 
 std::string_view errorCodeName(ErrorCode code);

@@ -21,12 +21,10 @@ Expected<std::string> readFileText(const std::filesystem::path& path);
 // pack) inside `folder`, refusing empty and absolute paths and paths that
 // leave the folder ("../x.glb"): a file may only point at its own folder.
 // `what` starts the message ("mesh of part 'hull'"), `folderNoun` ends it.
-Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder,
-                                              const std::string& relative, std::string_view what,
-                                              std::string_view folderNoun = "the run folder");
+Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder, const std::string& relative,
+                                              std::string_view what, std::string_view folderNoun = "the run folder");
 
 // Writes `bytes` to `path` atomically (temp file in the same folder + rename).
-Expected<void> writeFileAtomically(const std::filesystem::path& path,
-                                   std::span<const std::uint8_t> bytes);
+Expected<void> writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
 
 }  // namespace riglens::core

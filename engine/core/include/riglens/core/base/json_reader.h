@@ -83,8 +83,8 @@ class JsonRef {
 
   // Members of an object (the value must be one).
   bool has(std::string_view key) const;
-  JsonRef operator[](std::string_view key) const;           // required: "missing required key 'k'"
-  std::optional<JsonRef> find(std::string_view key) const;  // absent or null: nullopt
+  JsonRef operator[](std::string_view key) const;                // required: "missing required key 'k'"
+  std::optional<JsonRef> find(std::string_view key) const;       // absent or null: nullopt
   std::vector<std::pair<std::string, JsonRef>> members() const;  // in document order
 
   // Elements of an array (the value must be one).
@@ -100,8 +100,7 @@ class JsonRef {
   double number(double min, double max) const;
   float toFloat() const;  // a finite number that fits a float
   std::int64_t integer(std::int64_t min, std::int64_t max) const;
-  int toInt(int min = std::numeric_limits<int>::min(),
-            int max = std::numeric_limits<int>::max()) const {
+  int toInt(int min = std::numeric_limits<int>::min(), int max = std::numeric_limits<int>::max()) const {
     return int(integer(min, max));
   }
   std::size_t count(std::size_t max) const;  // a whole number in [0, max]
@@ -133,8 +132,7 @@ class JsonRef {
 
   // Optional members: absent (or null) gives the fallback; present must have the type.
   double numberOr(std::string_view key, double fallback) const;
-  std::int64_t integerOr(std::string_view key, std::int64_t fallback, std::int64_t min,
-                         std::int64_t max) const;
+  std::int64_t integerOr(std::string_view key, std::int64_t fallback, std::int64_t min, std::int64_t max) const;
   std::string stringOr(std::string_view key, std::string fallback) const;
   bool booleanOr(std::string_view key, bool fallback) const;
 
@@ -148,8 +146,7 @@ class JsonRef {
 Error errorAt(ErrorCode code, std::string file, std::string pointer, const std::string& problem);
 // The same for binary files: "<file>: byte <offset>: <problem>", the offset
 // kept in Error::byteOffset.
-Error errorAtByte(ErrorCode code, std::string file, std::uint64_t offset,
-                  const std::string& problem);
+Error errorAtByte(ErrorCode code, std::string file, std::uint64_t offset, const std::string& problem);
 
 namespace detail {
 template <class T>
@@ -173,8 +170,7 @@ struct ExpectedValue<const Expected<T>> {
 //    Invalid error saying the file could not be read, so nothing a file does
 //    escapes as an exception. Fuzzing builds (RIGLENS_FUZZING) let those
 //    through instead: there they are bugs to find, not inputs to refuse.
-template <class F, class R = std::invoke_result_t<F>,
-          class T = typename detail::ExpectedValue<R>::type>
+template <class F, class R = std::invoke_result_t<F>, class T = typename detail::ExpectedValue<R>::type>
 Expected<T> guardRead(std::string_view source, F&& read, ErrorCode code = ErrorCode::Invalid) {
   try {
     if constexpr (std::is_void_v<R>) {
@@ -189,11 +185,9 @@ Expected<T> guardRead(std::string_view source, F&& read, ErrorCode code = ErrorC
   }
 #ifndef RIGLENS_FUZZING
   catch (const std::bad_alloc&) {
-    return errorAt(ErrorCode::Invalid, std::string(source), "",
-                   "not enough memory to read this file");
+    return errorAt(ErrorCode::Invalid, std::string(source), "", "not enough memory to read this file");
   } catch (const std::exception& e) {
-    return errorAt(ErrorCode::Invalid, std::string(source), "",
-                   std::string("cannot be read (") + e.what() + ")");
+    return errorAt(ErrorCode::Invalid, std::string(source), "", std::string("cannot be read (") + e.what() + ")");
   }
 #endif
 }

@@ -116,8 +116,7 @@ struct AosRigPack {
 };
 
 // `sourceName` appears in every error message.
-Expected<AosRigPack> parseAosRig(std::shared_ptr<const std::vector<std::uint8_t>> bytes,
-                                 std::string_view sourceName);
+Expected<AosRigPack> parseAosRig(std::shared_ptr<const std::vector<std::uint8_t>> bytes, std::string_view sourceName);
 Expected<AosRigPack> readAosRig(const std::string& path);
 
 // A blob to pack: copied verbatim; dtype and shape are what the parser checks.
@@ -131,12 +130,10 @@ struct AosBlob {
 // Header keys in a fixed order (everything but "buffers", which is derived).
 // Deterministic: packing the same bake twice is byte-identical. Fails when
 // the header length does not converge in 4 passes.
-Expected<std::vector<std::uint8_t>> packAosRig(const nlohmann::ordered_json& header,
-                                               const std::vector<AosBlob>& blobs);
+Expected<std::vector<std::uint8_t>> packAosRig(const nlohmann::ordered_json& header, const std::vector<AosBlob>& blobs);
 
 template <class T>
-AosBlob makeBlob(std::string name, DType dtype, std::vector<std::size_t> shape,
-                 const std::vector<T>& values) {
+AosBlob makeBlob(std::string name, DType dtype, std::vector<std::size_t> shape, const std::vector<T>& values) {
   AosBlob blob{std::move(name), dtype, std::move(shape), {}};
   blob.data.resize(values.size() * sizeof(T));
   if (!values.empty()) std::memcpy(blob.data.data(), values.data(), blob.data.size());

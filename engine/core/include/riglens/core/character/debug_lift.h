@@ -20,8 +20,7 @@ struct FitTransform {
 
 // Centres the neutral's bounds and scales them to a height of 0.35 m (or
 // `scale`), then places them at `offset`.
-FitTransform fitVertsTransform(std::span<const float> neutral,
-                               std::optional<float> scale = std::nullopt,
+FitTransform fitVertsTransform(std::span<const float> neutral, std::optional<float> scale = std::nullopt,
                                glm::vec3 offset = glm::vec3(0.0f));
 
 enum class LiftShading : std::uint32_t { Tint = 0, Normal = 1, Flat = 2 };
@@ -58,7 +57,7 @@ struct SplatSink {
 // slotOffset + s gets the vertex's centre (M p, 1), isotropic covariance
 // sigma^2 and its colour; slots past the vertex count, and vertices that are
 // not finite, are cleared (centre (0,0,0,1), zero covariance, colour 0).
-void debugLiftCpu(const DebugLiftParams& params, std::span<const float> positions,
-                  std::span<const std::uint32_t> tints, SplatSink& sink);
+void debugLiftCpu(const DebugLiftParams& params, std::span<const float> positions, std::span<const std::uint32_t> tints,
+                  SplatSink& sink);
 
 }  // namespace riglens::core

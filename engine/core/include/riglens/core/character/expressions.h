@@ -18,8 +18,7 @@ namespace riglens::core {
 
 inline constexpr std::size_t kArkitCount = 52;
 inline constexpr std::size_t kMhControlCount = 188;
-inline constexpr double kGazeFullScale =
-    20.0 * 3.14159265358979323846 / 180.0;  // radians per unit EyeLook weight
+inline constexpr double kGazeFullScale = 20.0 * 3.14159265358979323846 / 180.0;  // radians per unit EyeLook weight
 
 const std::vector<std::string>& arkitNames();  // the order the server sends
 const std::vector<std::string>& mhRigNames();  // the 188 board controls
@@ -34,8 +33,7 @@ Expected<std::vector<int>> gatherFromRigNames(std::span<const std::string> rigNa
 // has one pair per control) or to one [lo, hi] pair; no rest = zeros. A rest
 // whose length does not match the gather is ignored.
 void arkitToRig(std::span<const float> arkit52, std::span<const int> gather, std::span<float> out,
-                std::span<const float> rest = {},
-                std::span<const std::pair<float, float>> range = {});
+                std::span<const float> rest = {}, std::span<const std::pair<float, float>> range = {});
 
 // The default ARKit -> GNM map compiled for one pack's layout. apply() runs
 // per frame without allocating; terms outside the layout were dropped when
@@ -88,7 +86,6 @@ ExpressionSpace gnmExpressionSpace(const HeadExtLayout& layout, bool withArkitMa
 // A frame of `inputKind` turned into a rig vector of `space`. ARKit into a
 // GNM space without an arkit map is refused, loudly.
 Expected<std::vector<float>> toRigVector(const ExpressionSpace& space, ExpressionKind inputKind,
-                                         std::span<const float> input,
-                                         const HeadExtLayout* layout = nullptr);
+                                         std::span<const float> input, const HeadExtLayout* layout = nullptr);
 
 }  // namespace riglens::core

@@ -30,8 +30,7 @@ namespace riglens::core {
 // shorter head_ext is zero-padded; a longer one is refused. `threads` splits
 // the expression loop over vertex ranges (1: on the calling thread, 0: one
 // per hardware thread); results are identical whatever the count.
-Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt,
-                                        unsigned threads = 1);
+Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads = 1);
 
 // Joint worlds for skinning, with overrides (rebuilt from rest on every call).
 class GnmJointState {

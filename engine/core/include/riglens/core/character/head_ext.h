@@ -33,21 +33,18 @@ struct UnpackedHeadExt {
 };
 
 // Splits one frame; a shorter vector is refused, a longer one's tail ignored.
-Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt,
-                                        const HeadExtLayout& layout);
+Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const HeadExtLayout& layout);
 
 // The reduced ML view (sum of layout.reduced counts + gaze) widened to dim:
 // each region's reduced coefficients fill the start of its range, the rest
 // is zero; gaze copied. Refused when the layout has no reduced view or the
 // length is wrong.
-Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced,
-                                                 const HeadExtLayout& layout);
+Expected<std::vector<float>> widenReducedHeadExt(std::span<const float> reduced, const HeadExtLayout& layout);
 
 // Controls from JSON: an array in the pack's control order, or an object of
 // control name -> value (names from headExtNames); unknown names and
 // non-numbers are refused.
-Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout,
-                                              const nlohmann::json& controls,
+Expected<std::vector<float>> controlsFromJson(const HeadExtLayout& layout, const nlohmann::json& controls,
                                               std::string_view source);
 // The inverse: {name: value} for every control of the layout, in its order
 // (what controlsFromJson reads back, and `riglens-cli render --controls` takes).

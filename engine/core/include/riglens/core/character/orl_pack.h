@@ -58,8 +58,7 @@ struct OrlOutputs {
   std::vector<float> jointOut;
   std::vector<float> bsOut;
 };
-Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc,
-                                        std::string_view source);
+Expected<OrlOutputs> orlOutputsFromJson(const OrlPack& pack, const nlohmann::json& doc, std::string_view source);
 
 // The joints' world matrices for the given outputs (for shell binding, tests).
 std::vector<glm::dmat4> orlJointWorlds(const OrlPack& pack, std::span<const float> jointOutputs);

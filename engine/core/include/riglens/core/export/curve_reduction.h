@@ -15,9 +15,8 @@ namespace riglens::core {
 // (> 0) additionally caps |values[b] - values[a]| between kept neighbours (a
 // rotation baked to quaternions must stay under pi per segment, since slerp
 // takes the short way round).
-std::vector<std::size_t> reduceLinearKeys(std::span<const double> times,
-                                          std::span<const double> values, double tolerance,
-                                          double maxValueStep);
+std::vector<std::size_t> reduceLinearKeys(std::span<const double> times, std::span<const double> values,
+                                          double tolerance, double maxValueStep);
 
 // The largest |linear reconstruction - value| over all samples, for the
 // kept indices. For tests and reports.

@@ -60,9 +60,8 @@ struct PlannedChannel {
   int node = -1;
   ChannelPath path = ChannelPath::Rotation;
   ChannelInterpolation interpolation = ChannelInterpolation::Linear;
-  std::vector<float> times;  // seconds, strictly increasing
-  std::vector<float>
-      values;  // 3 (translation) or 4 (xyzw) per key; cubic: in-tangent, value, out-tangent
+  std::vector<float> times;      // seconds, strictly increasing
+  std::vector<float> values;     // 3 (translation) or 4 (xyzw) per key; cubic: in-tangent, value, out-tangent
   std::size_t denseSamples = 0;  // samples on the dense grid before reduction
 };
 
@@ -77,11 +76,11 @@ struct ExportPlan {
   std::string name;                // the model's name (folder or file stem)
   std::vector<PlannedNode> nodes;  // parents before children
   std::vector<int> roots;
-  std::vector<PartMesh> partMeshes;  // per rig part, baked and scaled (empty: socket)
-  std::vector<int> partNode;         // node index per rig part
-  std::vector<int> jointNode;        // node index per rig joint (-1: its part does not exist)
+  std::vector<PartMesh> partMeshes;          // per rig part, baked and scaled (empty: socket)
+  std::vector<int> partNode;                 // node index per rig part
+  std::vector<int> jointNode;                // node index per rig joint (-1: its part does not exist)
   std::vector<PlannedAnimation> animations;  // the autoPlay idle first
-  nlohmann::ordered_json interface;  // {name, joints: [...]}, joints empty when no caller joint
+  nlohmann::ordered_json interface;          // {name, joints: [...]}, joints empty when no caller joint
   Diagnostics warnings;
 };
 
@@ -89,7 +88,6 @@ ExportPlan planExport(const LoadedRun& run, const ExportOptions& options);
 
 // The joint interface entry of one caller joint, as written to
 // <stem>.interface.json and the node's extras.joints.
-nlohmann::ordered_json interfaceEntry(const ExportPlan& plan, const Rig& rig, int joint,
-                                      const ExportOptions& options);
+nlohmann::ordered_json interfaceEntry(const ExportPlan& plan, const Rig& rig, int joint, const ExportOptions& options);
 
 }  // namespace riglens::core

@@ -32,8 +32,7 @@ struct SegmentShape {
 };
 // Number of segments: n - 1, plus the wrap segment when it exists.
 std::size_t segmentCount(std::span<const Keyframe> keys, double periodMs, bool looping);
-SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs,
-                             bool looping);
+SegmentShape describeSegment(std::span<const Keyframe> keys, std::size_t index, double periodMs, bool looping);
 
 // Every distinct key time of the animation's tracks, sorted (timelines, export).
 std::vector<double> animationKeyTimes(const Animation& animation);

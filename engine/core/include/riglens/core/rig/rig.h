@@ -92,7 +92,6 @@ struct BuiltRig {
 // parent, cycle, a joint on an unknown part, a track on an unknown joint,
 // rest outside its range, keys outside the period) are warnings.
 // `pointerPrefix` is where the ModelSpec sits in its file.
-Expected<BuiltRig> buildRig(const RawRig& raw, std::string_view sourceName,
-                            std::string_view pointerPrefix = "");
+Expected<BuiltRig> buildRig(const RawRig& raw, std::string_view sourceName, std::string_view pointerPrefix = "");
 
 }  // namespace riglens::core

@@ -102,10 +102,8 @@ class RigController {
 // caller values, autoPlay animations at `clockMs`, and the playable (if any)
 // started at 0 and sampled at `clockMs`.
 // `playableLooping` overrides the playable clip's own looping flag.
-std::vector<double> layeredJointValues(const Rig& rig,
-                                       std::span<const std::optional<double>> caller,
-                                       double clockMs, bool autoPlay, int playable,
-                                       double playTimeMs,
+std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::optional<double>> caller, double clockMs,
+                                       bool autoPlay, int playable, double playTimeMs,
                                        std::optional<bool> playableLooping = std::nullopt);
 
 }  // namespace riglens::core

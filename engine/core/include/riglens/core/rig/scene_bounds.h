@@ -22,7 +22,6 @@ struct SocketPosition {
 };
 
 // The parts without geometry, where a game hangs effects.
-std::vector<SocketPosition> socketPositions(const LoadedRun& run,
-                                            std::span<const glm::mat4> partWorlds);
+std::vector<SocketPosition> socketPositions(const LoadedRun& run, std::span<const glm::mat4> partWorlds);
 
 }  // namespace riglens::core

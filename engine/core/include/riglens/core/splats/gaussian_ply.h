@@ -30,8 +30,7 @@ struct GaussianCloud {
   }  // held on the CPU
 };
 
-Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes,
-                                         std::string_view sourceName);
+Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 Expected<GaussianCloud> readGaussianPly(const std::filesystem::path& path);
 
 // The bounds of the centres (what a camera frames).
@@ -45,7 +44,6 @@ struct RawGaussian {
   std::array<float, 3> logScale{};
   std::array<float, 4> rotation{1, 0, 0, 0};  // w x y z
 };
-std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians,
-                                            int shDegree = 0);
+std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree = 0);
 
 }  // namespace riglens::core

@@ -29,8 +29,7 @@ namespace riglens::render {
 // One frame's inputs; compared with the last one to skip unchanged passes.
 struct CharacterFrame {
   std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
-  std::vector<std::pair<std::string, glm::dquat>>
-      jointOverrides;  // (joint, local rotation on top of rest)
+  std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
   CharacterLook look;
   bool operator==(const CharacterFrame&) const = default;
 };
@@ -59,8 +58,8 @@ class CharacterRenderer : public FrameDrawable {
   // but the rig's.
   void setBoundingSphere(glm::vec3 centre, float radius);
 
-  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
-               QSize outputSize, const FrameState& state) override;
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+               const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
 
   const std::string& error() const;  // why the last prepare() failed; empty when it did not

@@ -21,12 +21,10 @@ namespace riglens::render {
 // the lift (flat, normals).
 enum class CharacterTint { Joint, Uv, Height, Flat, Normals };
 
-std::optional<CharacterTint> parseCharacterTint(
-    std::string_view name);  // "color" is an alias of joint
+std::optional<CharacterTint> parseCharacterTint(std::string_view name);  // "color" is an alias of joint
 const char* characterTintName(CharacterTint tint);
-inline constexpr CharacterTint kAllCharacterTints[] = {CharacterTint::Joint, CharacterTint::Uv,
-                                                       CharacterTint::Height, CharacterTint::Flat,
-                                                       CharacterTint::Normals};
+inline constexpr CharacterTint kAllCharacterTints[] = {CharacterTint::Joint, CharacterTint::Uv, CharacterTint::Height,
+                                                       CharacterTint::Flat, CharacterTint::Normals};
 
 struct CharacterLook {
   CharacterTint tint = CharacterTint::Joint;
@@ -43,11 +41,9 @@ struct CharacterLook {
 // once the same way. The uniform is cheap and changes with sigma / opacity.
 // Framed like the app: the neutral face fitted to the unit view
 // (characterFit, once per pack), so expressions move within the same frame.
-core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack& pack,
-                                                          CharacterTint tint);
+core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack& pack, CharacterTint tint);
 core::FitTransform characterFit(const core::AosRigPack& pack);
-core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount,
-                                                          const core::FitTransform& fit,
+core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount, const core::FitTransform& fit,
                                                           const CharacterLook& look);
 
 }  // namespace riglens::render

@@ -33,12 +33,10 @@ namespace riglens::render {
 class GpuGnm {
  public:
   ~GpuGnm();
-  static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device,
-                                                        const core::AosRigPack& pack);
+  static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device, const core::AosRigPack& pack);
 
   // CPU side of a frame: validates and stages the controls and joints.
-  core::Expected<void> setControls(std::span<const float> headExt,
-                                   const core::GnmJointState& joints);
+  core::Expected<void> setControls(std::span<const float> headExt, const core::GnmJointState& joints);
   // Records the uploads and the compute pass (outside any render pass).
   void encode(QRhiCommandBuffer* cb);
   // One offscreen frame holding only this pass; returns when the GPU is done

@@ -31,11 +31,10 @@ class GpuLift {
 
   // Stages the uniform, the tints (when not empty: they stay until replaced)
   // and the positions to upload (when not empty; refused with a position source).
-  core::Expected<void> setFrame(const core::DebugLiftParams& params,
-                                std::span<const float> positions,
+  core::Expected<void> setFrame(const core::DebugLiftParams& params, std::span<const float> positions,
                                 std::span<const std::uint32_t> tints);
   void encode(QRhiCommandBuffer* cb);
-  core::Expected<void> runOffscreenFrame();  // one frame holding only this pass; waits for the GPU
+  core::Expected<void> runOffscreenFrame();    // one frame holding only this pass; waits for the GPU
   core::Expected<core::SplatSink> readBack();  // the sink's buffers, through one more frame
 
   std::size_t capacity() const;

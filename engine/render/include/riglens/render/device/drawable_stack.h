@@ -13,8 +13,8 @@ class DrawableStack : public FrameDrawable {
  public:
   DrawableStack(std::initializer_list<FrameDrawable*> layers) : m_layers(layers) {}
 
-  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
-               QSize outputSize, const FrameState& state) override {
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+               const FrameState& state) override {
     bool ok = true;
     m_prepared.assign(m_layers.size(), false);
     for (std::size_t i = 0; i < m_layers.size(); ++i) {

@@ -28,8 +28,8 @@ struct SplatPasses {
 class FrameDrawable {
  public:
   virtual ~FrameDrawable() = default;
-  virtual bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
-                       QSize outputSize, const FrameState& state) = 0;
+  virtual bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+                       const FrameState& state) = 0;
   virtual void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) = 0;
   // Why the last prepare() failed, when the drawable knows (empty otherwise).
   virtual std::string failure() const { return {}; }

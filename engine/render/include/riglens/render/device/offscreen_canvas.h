@@ -19,8 +19,7 @@ class OffscreenCanvas {
   ~OffscreenCanvas();
 
   // `samples` 0 picks 4x MSAA when the device supports it, else 1.
-  static core::Expected<std::unique_ptr<OffscreenCanvas>> create(RhiDevice& device, QSize size,
-                                                                 int samples = 0);
+  static core::Expected<std::unique_ptr<OffscreenCanvas>> create(RhiDevice& device, QSize size, int samples = 0);
 
   // One frame: prepare, clear to the state's background, draw, read back.
   // The image is RGBA, top row first, sRGB-encoded.

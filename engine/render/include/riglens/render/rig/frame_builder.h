@@ -29,7 +29,6 @@ struct ViewSettings {
 FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect);
 
 FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
-                           const core::OrbitCamera& camera, float aspect,
-                           const ViewSettings& settings);
+                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings);
 
 }  // namespace riglens::render

@@ -38,8 +38,7 @@ struct MemoryReport {
   std::size_t indexBytes = 0;
   std::size_t uniformBytes = 0;  // frame + per-part uniform buffers
   std::size_t storageBytes = 0;  // skinning inputs, bones and outputs
-  std::size_t textureBytes =
-      0;  // render targets owned by the renderer (none: targets belong to the caller)
+  std::size_t textureBytes = 0;  // render targets owned by the renderer (none: targets belong to the caller)
   std::size_t overlayBytes = 0;  // grid/axes/marker lines
   std::size_t gpuBytes() const {
     return vertexBytes + indexBytes + uniformBytes + storageBytes + textureBytes + overlayBytes;
@@ -61,8 +60,8 @@ class RigRenderer : public FrameDrawable {
   // skinning compute pass. `renderPass` and `sampleCount` describe the target
   // record() will draw into; pipelines are rebuilt when they change.
   // Returns false (and logs why) when a GPU object could not be created.
-  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
-               QSize outputSize, const FrameState& state) override;
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+               const FrameState& state) override;
 
   // Inside a pass on that target: one draw per part, then the overlays,
   // into `viewport` (pixels, top-left origin) of a target of `targetSize`;

@@ -25,15 +25,13 @@ class GpuRadixSort {
   ~GpuRadixSort();
   // Up to `capacity` elements (blocks of 256; the scan is one workgroup, so
   // capacity is bounded by what one invocation can walk, here 16M).
-  static core::Expected<std::unique_ptr<GpuRadixSort>> create(RhiDevice& device,
-                                                              std::uint32_t capacity);
+  static core::Expected<std::unique_ptr<GpuRadixSort>> create(RhiDevice& device, std::uint32_t capacity);
   // Records the uploads of `count` keys/values (from `keysIn`/`valuesIn`
   // buffers owned by the caller, or the internal ones) and the 12 passes.
   void encode(QRhiCommandBuffer* cb, std::uint32_t count);
   // Uploads keys/values and sorts them in one offscreen frame; returns when
   // the GPU is done (benchmarks, tools).
-  core::Expected<void> runOffscreenFrame(std::span<const std::uint32_t> keys,
-                                         std::span<const std::uint32_t> values);
+  core::Expected<void> runOffscreenFrame(std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values);
   BufferList buffers() const;  // every buffer the sort owns
   QRhiBuffer* keys() const;    // sorted keys after encode (also the input)
   QRhiBuffer* values() const;  // the values, permuted with their keys

@@ -31,8 +31,8 @@ class SplatRenderer : public FrameDrawable {
   // markGaussiansChanged() after each frame that rewrote them.
   void setSink(const SplatSinkBuffers& sink);
 
-  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount,
-               QSize outputSize, const FrameState& state) override;
+  bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
+               const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
   std::string failure() const override;
 

@@ -8,9 +8,7 @@
 namespace riglens::render {
 
 // `headExt`: the pack's controls (empty: neutral).
-core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device,
-                                                         const core::AosRigPack& pack,
-                                                         std::span<const float> headExt,
-                                                         const CharacterLook& look);
+core::Expected<core::GaussianCloud> characterSplatsOnGpu(RhiDevice& device, const core::AosRigPack& pack,
+                                                         std::span<const float> headExt, const CharacterLook& look);
 
 }  // namespace riglens::render

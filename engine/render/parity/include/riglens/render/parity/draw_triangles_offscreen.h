@@ -26,7 +26,6 @@ struct ColorVertex {
 // whatever the backend's framebuffer orientation.
 core::Expected<QImage> drawColoredTrianglesOffscreen(RhiDevice& device, QSize size,
                                                      std::span<const ColorVertex> vertices,
-                                                     const glm::mat4& viewProjection,
-                                                     QColor clearColor);
+                                                     const glm::mat4& viewProjection, QColor clearColor);
 
 }  // namespace riglens::render

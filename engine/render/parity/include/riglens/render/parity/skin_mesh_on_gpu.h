@@ -13,8 +13,7 @@
 
 namespace riglens::render {
 
-core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest,
-                                             const core::SkinData& skin,
+core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest, const core::SkinData& skin,
                                              std::span<const glm::mat4> bones);
 
 }  // namespace riglens::render
