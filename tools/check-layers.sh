@@ -26,4 +26,5 @@ check "engine/core and engine/samples must not include render or the app" \
 check "only engine/render may include QRhi's private headers" \
   '^\s*#\s*include\s*[<"](QtGui/private/|qrhi_p\.h|qshader_p\.h)' ':!engine/render'
 check "engine/render must not include the app" '^\s*#\s*include\s*"(app_controller|scene_viewport|character_controller)' engine/render
+((failed)) || echo "[layers] every include points the allowed way"
 exit $failed
