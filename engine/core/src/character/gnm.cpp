@@ -32,13 +32,9 @@ glm::dmat4 fromRowMajor(const float* m) {
 
 Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads) {
   const HeadExtLayout& layout = pack.headExt;
-  if (int(headExt.size()) > layout.dim)
-    return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +
-                                           " values; the pack takes at most " + std::to_string(layout.dim));
-  std::vector<float> controls(std::size_t(layout.dim), 0.0f);
-  std::copy(headExt.begin(), headExt.end(), controls.begin());
-  for (float c : controls)
-    if (!std::isfinite(c)) return makeError(ErrorCode::Usage, "head_ext holds a non-finite value");
+  auto padded = paddedHeadExt(headExt, layout);
+  if (!padded) return padded.error();
+  const std::vector<float>& controls = *padded;
 
   const std::size_t V = pack.vertexCount, E = pack.coeffCount;
   // 1. expression over the active coefficients only.

@@ -32,6 +32,17 @@ std::vector<std::string> headExtNames(const HeadExtLayout& layout) {
   return names;
 }
 
+Expected<std::vector<float>> paddedHeadExt(std::span<const float> headExt, const HeadExtLayout& layout) {
+  if (int(headExt.size()) > layout.dim)
+    return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +
+                                           " values; the pack takes at most " + std::to_string(layout.dim));
+  std::vector<float> controls(std::size_t(layout.dim), 0.0f);
+  std::copy(headExt.begin(), headExt.end(), controls.begin());
+  for (float c : controls)
+    if (!std::isfinite(c)) return makeError(ErrorCode::Usage, "head_ext holds a non-finite value");
+  return controls;
+}
+
 Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const HeadExtLayout& layout) {
   if (int(headExt.size()) < layout.dim)
     return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +

@@ -111,13 +111,9 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
 core::Expected<void> GpuGnm::setControls(std::span<const float> headExt, const core::GnmJointState& joints) {
   Impl& d = *m_impl;
   const core::HeadExtLayout& layout = d.pack->headExt;
-  if (int(headExt.size()) > layout.dim)
-    return makeError(ErrorCode::Usage, "head_ext has " + std::to_string(headExt.size()) +
-                                           " values; the pack takes at most " + std::to_string(layout.dim));
-  std::vector<float> c(std::size_t(layout.dim), 0.0f);
-  std::copy(headExt.begin(), headExt.end(), c.begin());
-  for (float x : c)
-    if (!std::isfinite(x)) return makeError(ErrorCode::Usage, "head_ext holds a non-finite value");
+  auto padded = core::paddedHeadExt(headExt, layout);
+  if (!padded) return padded.error();
+  const std::vector<float>& c = *padded;
   d.active.clear();
   for (std::size_t i = 0; i < d.E; ++i)
     if (c[i] != 0.0f) d.active.push_back({std::uint32_t(i), c[i] * d.pack->basisScale[i]});

@@ -35,6 +35,10 @@ struct UnpackedHeadExt {
 // Splits one frame; a shorter vector is refused, a longer one's tail ignored.
 Expected<UnpackedHeadExt> unpackHeadExt(std::span<const float> headExt, const HeadExtLayout& layout);
 
+// One frame of controls as the GNM evaluators take it (CPU gnmForward, the
+// GPU pass): at most layout.dim values, all finite, zero-padded to dim.
+Expected<std::vector<float>> paddedHeadExt(std::span<const float> headExt, const HeadExtLayout& layout);
+
 // The reduced ML view (sum of layout.reduced counts + gaze) widened to dim:
 // each region's reduced coefficients fill the start of its range, the rest
 // is zero; gaze copied. Refused when the layout has no reduced view or the
