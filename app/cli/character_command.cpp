@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "character_commands.h"
 #include "cli_common.h"
 #include "inspect_summary.h"
 #include "riglens/core/base/data_paths.h"
@@ -156,10 +157,27 @@ int makeSample(const QStringList& args) {
                                "The ICT-FaceKit face data (default: the one RigLens ships, "
                                "<bin>/../share/riglens/ict-face).",
                                "DIR");
-  parser.addOptions({out, ict});
+  const QCommandLineOption decoders("decoders",
+                                    "Decoders to put in the bundle: trunk_head/geom_head/appr_head .onnx (default: "
+                                    "the sample decoders RigLens ships, <bin>/../share/riglens/sample-decoders).",
+                                    "DIR");
+  const QCommandLineOption noDecoders("no-decoders", "A bundle without decoders (the debug preview only).");
+  const QCommandLineOption uvRes("uv-res", "The head branch's UV map resolution (default 128).", "N", "128");
+  const QCommandLineOption schema1("schema1", "Write a single-region (schema 1) bundle: mesh.json, geom/appr.onnx.");
+  parser.addOptions({out, ict, decoders, noDecoders, uvRes, schema1});
   if (auto done = parseCommand(parser, args, "character make-sample", "Write the sample character.", nullptr))
     return *done;
   if (!parser.isSet(out)) return usageError("character make-sample", "missing --out DIR");
+  samples::SampleBundleOptions options;
+  bool ok = false;
+  options.uvRes = parser.value(uvRes).toInt(&ok);
+  if (!ok || options.uvRes < 8 || options.uvRes > 2048)
+    return usageError("character make-sample", "--uv-res needs a whole number between 8 and 2048");
+  options.schema1 = parser.isSet(schema1);
+  if (parser.isSet(decoders))
+    options.decoders = parser.value(decoders).toStdString();
+  else if (!parser.isSet(noDecoders))
+    options.decoders = samples::shippedSampleDecoders(QCoreApplication::applicationDirPath().toStdString());
   std::filesystem::path face;
   if (parser.isSet(ict)) {
     face = parser.value(ict).toStdString();
@@ -168,8 +186,8 @@ int makeSample(const QStringList& args) {
     if (!shipped) return inputError(shipped.error().message + " with --ict DIR");
     face = *shipped;
   }
-  if (auto ok = samples::writeSampleCharacter(face, parser.value(out).toStdString()); !ok)
-    return inputError(ok.error().message);
+  if (auto written = samples::writeSampleCharacter(face, parser.value(out).toStdString(), options); !written)
+    return inputError(written.error().message);
   std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n", qPrintable(parser.value(out)),
               qPrintable(parser.value(out)));
   return kExitOk;
@@ -179,12 +197,15 @@ int makeSample(const QStringList& args) {
 
 int runCharacter(const QStringList& args) {
   const QString usage = QStringLiteral(
-      "Usage: riglens-cli character <inspect|pose|orl-deform|make-sample> ...\n"
+      "Usage: riglens-cli character <inspect|pose|orl-deform|make-sample|splats> ...\n"
       "  inspect PATH [--json]                          an .aosrig, ORL pack or bundle folder\n"
       "  pose PACK --controls F.json [--joint-worlds F.json] [--override N=w,x,y,z]... --out FILE "
       "[--json]\n"
       "  orl-deform PACK --outputs F.json --out FILE [--json]\n"
-      "  make-sample --out DIR [--ict DIR]              the sample character from ICT-FaceKit\n");
+      "  make-sample --out DIR [--ict DIR] [--decoders DIR|--no-decoders] [--uv-res N] [--schema1]\n"
+      "                                                 the sample character from ICT-FaceKit\n"
+      "  splats BUNDLE [--controls F.json] [--yaw D] [--pitch D] [--fp32] --out FILE.ply\n"
+      "                                                 one decoded frame as a 3DGS .ply\n");
   if (args.size() < 2 || args[1] == "--help" || args[1] == "-h") {
     std::fputs(qPrintable(usage), args.size() < 2 ? stderr : stdout);
     return args.size() < 2 ? kExitUsage : kExitOk;
@@ -195,6 +216,7 @@ int runCharacter(const QStringList& args) {
   if (sub == "pose") return pose(rest);
   if (sub == "orl-deform") return orlDeform(rest);
   if (sub == "make-sample") return makeSample(rest);
+  if (sub == "splats") return characterSplats(rest);
   std::fprintf(stderr, "riglens-cli character: unknown subcommand '%s'\n%s", qPrintable(sub), qPrintable(usage));
   return kExitUsage;
 }

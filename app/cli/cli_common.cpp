@@ -22,6 +22,14 @@ std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& a
   return std::nullopt;
 }
 
+bool parseSize(const QString& text, QSize* size) {
+  const QStringList parts = text.split('x');
+  bool okW = false, okH = false;
+  if (parts.size() != 2) return false;
+  *size = QSize(parts[0].toInt(&okW), parts[1].toInt(&okH));
+  return okW && okH && size->width() >= 16 && size->height() >= 16 && size->width() <= 8192 && size->height() <= 8192;
+}
+
 int usageError(const char* command, const QString& message) {
   std::fprintf(stderr, "riglens-cli %s: %s\n(see riglens-cli %s --help)\n", command, qPrintable(message), command);
   return kExitUsage;

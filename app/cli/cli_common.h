@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QtCore/QCommandLineParser>
+#include <QtCore/QSize>
 #include <QtCore/QStringList>
 #include <cstdio>
 #include <optional>
@@ -20,6 +21,9 @@ std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& a
                                 const char* summary, const char* positional);
 
 int usageError(const char* command, const QString& message);
+
+// "WxH" with both sides in [16, 8192].
+bool parseSize(const QString& text, QSize* size);
 int inputError(const std::string& message);
 
 // Loads the one positional PATH or reports why not.

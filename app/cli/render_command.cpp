@@ -29,14 +29,6 @@ namespace riglens::cli {
 
 namespace {
 
-bool parseSize(const QString& text, QSize* size) {
-  const QStringList parts = text.split('x');
-  bool okW = false, okH = false;
-  if (parts.size() != 2) return false;
-  *size = QSize(parts[0].toInt(&okW), parts[1].toInt(&okH));
-  return okW && okH && size->width() >= 16 && size->height() >= 16 && size->width() <= 8192 && size->height() <= 8192;
-}
-
 // Where the images go: one --out PNG, or --turntable N shots (yaw steps of
 // 360/N) to --out-pattern and/or side by side into --strip.
 struct Shots {

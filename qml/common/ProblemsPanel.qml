@@ -47,8 +47,8 @@ PanelSection {
             contentItem: RowLayout {
                 spacing: 8
                 Label {
-                    text: row.severity === "error" ? "●" : "▲"
-                    color: row.severity === "error" ? Theme.error : Theme.warning
+                    text: row.severity === "error" ? "●" : row.severity === "info" ? "ℹ" : "▲"
+                    color: row.severity === "error" ? Theme.error : row.severity === "info" ? Theme.placeholderText : Theme.warning
                     Layout.alignment: Qt.AlignTop
                 }
                 ColumnLayout {

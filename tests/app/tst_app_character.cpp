@@ -117,15 +117,15 @@ class TestAppCharacter : public QObject {
     const QImage before = m_ui.settledGrab();
     QVERIFY2(m_character->renderError().isEmpty(), qPrintable(m_character->renderError()));
     QVERIFY2(facePixels(before) > 2000, "no face in the viewport");
-    auto* slider = visibleItem("channel_lower_face_000");
+    auto* slider = visibleItem("channel_jawOpen");
     QVERIFY(slider);
     m_ui.dragSlider(slider, 0.95);  // the jaw, most of the way to +3
-    const int channel = m_character->findChannel("lower_face_000");
+    const int channel = m_character->findChannel("jawOpen");
     QTRY_VERIFY(m_character->channelValue(channel) > 2.0);
     QVERIFY(std::abs(m_character->channelValue(channel) - slider->property("value").toDouble()) <
             riglens::core::tolerance::kFloatUnit);  // held as a float
-    QCOMPARE(double(m_character->frame().headExt[20]),
-             m_character->channelValue(channel));  // lower_face starts at 20 here
+    QCOMPARE(double(m_character->frame().headExt[std::size_t(channel)]),
+             m_character->channelValue(channel));  // a GNM space: channel i is head_ext[i]
     const QImage after = m_ui.settledGrab();
     after.save(test::outputPath("character_slider.png"));
     QVERIFY2(changedPixels(before, after) > 500,
@@ -141,7 +141,7 @@ class TestAppCharacter : public QObject {
     // A broken file is refused naming it and keeps the sliders. The CLI
     // renders the saved file (the same controls reach the same path).
     if (m_expectNoCompute) return;
-    m_character->setChannel(m_character->findChannel("lower_face_000"), 2.0);
+    m_character->setChannel(m_character->findChannel("jawOpen"), 2.0);
     m_character->setGaze(1, 0.3);
     const std::vector<float> face = m_character->headExt();
     QVERIFY(m_app->characterController()->saveControls(path("face.json")));

@@ -390,7 +390,7 @@ class TestAppExecutables : public QObject {
     QVERIFY(QDir(dir.path()).mkdir("orl-bundle"));
     QFile gnmScene(dir.filePath("sample-bundle/scene.json")), orlScene(dir.filePath("orl-bundle/scene.json"));
     QVERIFY(gnmScene.open(QIODevice::ReadOnly) && orlScene.open(QIODevice::WriteOnly));
-    orlScene.write(gnmScene.readAll().replace("\"gnm\"", "\"orl\""));
+    orlScene.write(gnmScene.readAll().replace("\"backend\": \"gnm\"", "\"backend\": \"orl\""));
     orlScene.close();
     const Run orlBundle =
         runProgram(kCli, {"render", dir.filePath("orl-bundle"), "--out", dir.filePath("orl.png")}, windowless);

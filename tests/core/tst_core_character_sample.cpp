@@ -127,8 +127,16 @@ class TestCharacterSample : public QObject {
     QVERIFY_OK(bundle);
     QCOMPARE(bundle->rig["backend"].get<std::string>(), std::string("gnm"));
     QCOMPARE(bundle->rig["control_names"].size(), std::size_t(57));
-    QVERIFY(bundle->expressionDerived);
+    // A declared GNM space: the pack's layout, the ICT expressions' ARKit names on its channels.
+    QVERIFY(!bundle->expressionDerived);
     QCOMPARE(bundle->expression.segments.back().name, std::string("gaze"));
+    const auto& names = bundle->expression.names;
+    QVERIFY(std::find(names.begin(), names.end(), "jawOpen") != names.end());
+    QVERIFY(std::find(names.begin(), names.end(), "lower_face_000") == names.end());
+    // Its head branch mesh carries the lift's UV maps.
+    const BranchMesh* head = bundle->mesh("head");
+    QVERIFY(head && head->hasUvMaps());
+    QCOMPARE(head->uvRes, 128);
     QVERIFY(bundle->gnmPack.has_value());
     QVERIFY(bundle->residentBytes > 3'000'000);
   }

@@ -6,9 +6,14 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
+#include "riglens/core/base/data_paths.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/samples/uv_maps.h"
 
 namespace riglens::samples {
 
@@ -101,6 +106,7 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
       for (int k = 0; k < 3; ++k)
         b.basis[(v * E + c) * 3 + std::size_t(k)] = (*deltas)[(columns[c] * V + v) * 3 + std::size_t(k)] * kCm;
   b.faces = std::move(*faces);
+  for (std::size_t c : columns) b.coeffNames.push_back(names[c]);
 
   const auto at = [&](std::size_t v) {
     return glm::vec3(b.neutral[v * 3], b.neutral[v * 3 + 1], b.neutral[v * 3 + 2]);
@@ -148,28 +154,125 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   return b;
 }
 
-Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std::filesystem::path& out) {
+namespace {
+
+Expected<void> writeText(const std::filesystem::path& path, const std::string& text) {
+  return writeFileAtomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+}
+
+// mesh_<b>.json + .bin (CHARACTER.md 4): named buffers in one binary.
+// neutral: the rig's own deform of the neutral rig, so the bundle's
+// calibration (DECODERS.md A10) is the identity.
+Expected<void> writeBranchMesh(const GnmBake& bake, std::span<const float> neutral, int res,
+                               const std::filesystem::path& json, const std::filesystem::path& bin) {
+  const UvMaps maps = rasteriseUvMaps(bake.uv, neutral, bake.faces, res);
+  std::vector<std::uint8_t> bytes;
+  nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
+  const auto add = [&](const char* name, const char* dtype, std::vector<std::size_t> shape, const void* data,
+                       std::size_t length) {
+    buffers.push_back(
+        {{"name", name}, {"dtype", dtype}, {"shape", shape}, {"offset", bytes.size()}, {"byte_length", length}});
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    bytes.insert(bytes.end(), p, p + length);
+  };
+  const std::size_t R = std::size_t(res), F = bake.faces.size() / 3;
+  add("faces", "u32", {F, 3}, bake.faces.data(), bake.faces.size() * 4);
+  add("idxim", "i32", {R, R, 3}, maps.idxim.data(), maps.idxim.size() * 4);
+  add("barim", "f32", {R, R, 3}, maps.barim.data(), maps.barim.size() * 4);
+  add("triim", "i32", {R, R}, maps.triim.data(), maps.triim.size() * 4);
+  add("valid", "u8", {R, R}, maps.valid.data(), maps.valid.size());
+  add("neutral_vertices", "f32", {bake.vertexCount, 3}, neutral.data(), neutral.size() * 4);
+  nlohmann::ordered_json manifest;
+  manifest["uv_res"] = res;
+  manifest["num_vertices"] = bake.vertexCount;
+  manifest["num_faces"] = F;
+  manifest["buffers"] = buffers;
+  if (auto ok = writeFileAtomically(bin, bytes); !ok) return ok;
+  return writeText(json, manifest.dump(2) + "\n");
+}
+
+Expected<void> copyFile(const std::filesystem::path& from, const std::filesystem::path& to) {
+  auto bytes = readFileBytes(from);
+  if (!bytes) return bytes.error();
+  return writeFileAtomically(to, *bytes);
+}
+
+}  // namespace
+
+std::filesystem::path shippedSampleDecoders(const std::filesystem::path& executableDir) {
+  auto folder = findShippedData(executableDir, "sample-decoders");
+  return folder ? *folder : std::filesystem::path();
+}
+
+Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std::filesystem::path& out,
+                                    const SampleBundleOptions& options) {
   auto bake = makeSampleCharacter(ict);
   if (!bake) return bake.error();
   auto bytes = bakeAosRig(*bake);
   if (!bytes) return bytes.error();
+  auto pack = parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(*bytes), "sample-face.aosrig");
+  if (!pack) return pack.error();
+  const std::filesystem::path folder = out / "sample-bundle";
   std::error_code ec;
-  std::filesystem::create_directories(out / "sample-bundle", ec);
+  std::filesystem::create_directories(folder, ec);
   if (ec) return errorAt(ErrorCode::Io, out.string(), "", "cannot create folder: " + ec.message());
   if (auto ok = writeFileAtomically(out / "sample-face.aosrig", *bytes); !ok) return ok;
-  if (auto ok = writeFileAtomically(out / "sample-bundle" / "sample-face.aosrig", *bytes); !ok) return ok;
+  if (auto ok = writeFileAtomically(folder / "sample-face.aosrig", *bytes); !ok) return ok;
+
+  // The GNM space with the ICT expressions' ARKit names on its coefficients.
+  std::vector<std::string> names = headExtNames(pack->headExt);
+  std::copy(bake->coeffNames.begin(), bake->coeffNames.end(), names.begin());
+  const int rigDim = pack->headExt.dim;
+  auto neutral = gnmPose(*pack, std::vector<float>(std::size_t(rigDim), 0.0f));
+  if (!neutral) return neutral.error();
+  const bool decoded = !options.decoders.empty();
+  const std::string b = "head";
+  if (options.schema1) {  // single region: one fused head branch (DECODERS.md A1)
+    if (auto ok = writeBranchMesh(*bake, *neutral, options.uvRes, folder / "mesh.json", folder / "mesh.bin"); !ok)
+      return ok;
+    if (auto ok = writeText(folder / "rig_names.json", nlohmann::json(names).dump() + "\n"); !ok) return ok;
+    for (const char* stem : {"geom", "appr"})
+      for (const char* tag : {"", "_fp16"}) {
+        const auto from = options.decoders / (std::string(stem) + "_" + b + tag + ".onnx");
+        if (std::filesystem::exists(from, ec))
+          if (auto ok = copyFile(from, folder / (std::string(stem) + tag + ".onnx")); !ok) return ok;
+      }
+    return {};
+  }
+  if (auto ok = writeBranchMesh(*bake, *neutral, options.uvRes, folder / ("mesh_" + b + ".json"),
+                                folder / ("mesh_" + b + ".bin"));
+      !ok)
+    return ok;
+  nlohmann::ordered_json branch;
+  branch["mesh_json"] = "mesh_" + b + ".json";
+  branch["mesh_bin"] = "mesh_" + b + ".bin";
+  branch["uv_res"] = options.uvRes;
+  branch["rig_dim"] = rigDim;
+  if (decoded) {
+    for (const auto& entry : std::filesystem::directory_iterator(options.decoders, ec))
+      if (entry.path().extension() == ".onnx")
+        if (auto ok = copyFile(entry.path(), folder / entry.path().filename()); !ok) return ok;
+    const bool fused = !std::filesystem::exists(options.decoders / ("trunk_" + b + ".onnx"), ec);
+    if (fused)
+      branch["fused"] = true;
+    else
+      branch["trunk"] = "trunk_" + b + ".onnx";
+    branch["geom"] = "geom_" + b + ".onnx";
+    branch["appr"] = "appr_" + b + ".onnx";
+    branch["scale_log_bias"] = 0.0;
+  }
   nlohmann::ordered_json scene;
   scene["schema_version"] = "2";
   scene["subject"] = "sample-face";
   scene["mode"] = "multi_region";
   scene["world_scale"] = 1.0;
+  scene["moment_scale"] = 0.0;
   scene["rig_range"] = {-3, 3};
-  scene["order"] = {"head"};
-  scene["branches"] = {{"head", {{"uv_res", 64}}}};
+  scene["order"] = {b};
+  scene["branches"] = {{b, branch}};
   scene["rig"] = {{"backend", "gnm"}, {"pack", "sample-face.aosrig"}, {"vertex_count", bake->vertexCount}};
-  const std::string text = scene.dump(2) + "\n";
-  return writeFileAtomically(out / "sample-bundle" / "scene.json",
-                             {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+  scene["expression_space"] = {{"kind", "gnm"}, {"names", names}};
+  return writeText(folder / "scene.json", scene.dump(2) + "\n");
 }
 
 }  // namespace riglens::samples

@@ -1,6 +1,7 @@
 #include "riglens/core/character/bundle.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "riglens/core/base/file_io.h"
@@ -44,9 +45,22 @@ class BundleLoader {
     } else if (fs::exists(m_b.folder / "mesh.json", ec)) {
       m_source = (m_b.folder / "mesh.json").string();
       m_b.schema = 1;  // single region: one "head" branch viewing mesh.bin
-      m_b.scene = {{"schema_version", "1"},
-                   {"branches", {{"head", {{"mesh_json", "mesh.json"}, {"mesh_bin", "mesh.bin"}}}}}};
-      addFile("rig_names.json", "names", true);
+      // Adapted to one fused `head` branch over geom.onnx / appr.onnx (A1).
+      json head = {{"mesh_json", "mesh.json"}, {"mesh_bin", "mesh.bin"}, {"body_rig", "head"}};
+      if (fs::exists(m_b.folder / "geom.onnx", ec))
+        head.update({{"geom", "geom.onnx"}, {"appr", "appr.onnx"}, {"fused", true}});
+      m_b.scene = {{"schema_version", "1"}, {"num_poses", 0}, {"branches", {{"head", head}}}};
+      if (addFile("rig_names.json", "names", true).present) {
+        const fs::path namesPath = m_b.folder / "rig_names.json";
+        auto names = readJsonFile(namesPath);
+        if (!names) return names.error();
+        auto count = guardRead(namesPath.string(), [&] { return JsonRef(*names).array().size(); });
+        if (!count) return count.error();
+        if (*count > std::size_t(kMaxControls))
+          return errorAt(ErrorCode::Invalid, namesPath.string(), "",
+                         "more than " + std::to_string(kMaxControls) + " names");
+        m_b.scene["branches"]["head"]["rig_dim"] = *count;
+      }
     } else {
       return errorAt(ErrorCode::Invalid, m_b.folder.string(), "", "a bundle needs scene.json or mesh.json");
     }
@@ -85,13 +99,14 @@ class BundleLoader {
       m_b.rigRangeHi = v[1];
     }
     m_b.rigDim = int(s.integerOr("rig_dim", 0, 0, kMaxControls));
+    if (auto moment = s.find("moment_scale")) m_b.momentScale = moment->number();
     std::vector<std::pair<std::string, JsonRef>> branches;
     if (auto list = s.find("branches")) branches = list->members();
     std::stable_sort(branches.begin(), branches.end(), [](const auto& a, const auto& b) {
       return branchRank(a.first) != branchRank(b.first) ? branchRank(a.first) < branchRank(b.first) : a.first < b.first;
     });
     for (const auto& [name, branch] : branches) m_b.branches.push_back(name);
-    for (const auto& [name, branch] : branches) readBranch(name, branch);
+    for (const auto& [name, branch] : branches) readBranch(s, name, branch, branches.size());
     rigBlock(s);
     expressionBlock(s);
   }
@@ -125,14 +140,12 @@ class BundleLoader {
 
   void addDecoder(const std::string& name) {
     addFile(name, "decoder", false);
-    const auto dot = name.rfind('.');
-    const std::string fp16 =
-        dot == std::string::npos ? name + "_fp16" : name.substr(0, dot) + "_fp16" + name.substr(dot);
+    const std::string fp16 = fp16SiblingName(name);
     std::error_code ec;
-    if (fs::exists(m_b.folder / fp16, ec)) addFile(fp16, "decoder", false);
+    if (!fp16.empty() && fp16 != name && fs::exists(m_b.folder / fp16, ec)) addFile(fp16, "decoder", false);
   }
 
-  void readBranch(const std::string& name, const JsonRef& branch) {
+  void readBranch(const JsonRef& s, const std::string& name, const JsonRef& branch, std::size_t branchCount) {
     branch.object();
     for (const char* key : {"geom", "appr", "trunk"})
       if (auto decoder = branch.find(key)) addDecoder(insidePath(*decoder));
@@ -145,6 +158,12 @@ class BundleLoader {
     const int branchUvRes = int(branch.integerOr("uv_res", 0, 0, kMaxUvRes));
     branch.integerOr("rig_dim", 0, 0, kMaxControls);
     const auto meshJson = branch.find("mesh_json");
+    readBranchMeshFiles(name, branch, branchUvRes, meshJson);
+    readDecoders(s, name, branch, branchCount);
+  }
+
+  void readBranchMeshFiles(const std::string& name, const JsonRef& branch, int branchUvRes,
+                           const std::optional<JsonRef>& meshJson) {
     if (!meshJson) return;
     const std::string jsonName = insidePath(*meshJson);
     const auto meshBin = branch.find("mesh_bin");
@@ -153,6 +172,105 @@ class BundleLoader {
     const bool binPresent = !binName.empty() && addFile(binName, "mesh", true).present;
     if (jsonPresent && binPresent)
       readBranchMesh(name, jsonName, binName, branchUvRes);  // a missing one is listed in problems
+  }
+
+  // The branch's decoder chain (A1, A3, A4, A7). A gaze-conditioned branch
+  // is parsed but skipped with a visible note; a branch without decoders
+  // shows its mesh through the debug preview only.
+  void readDecoders(const JsonRef& s, const std::string& name, const JsonRef& branch, std::size_t branchCount) {
+    if (branch.booleanOr("gaze_conditioned", false)) {
+      m_b.problems.push_back({m_source, branch.pointer(),
+                              name + ": gaze-conditioned decoders are not supported; the branch is not drawn"});
+      return;
+    }
+    const auto geom = branch.find("geom");
+    if (!geom) return;
+    DecoderBranch d;
+    d.name = name;
+    d.fused = branch.booleanOr("fused", false);
+    d.geom = insidePath(*geom);
+    d.appr = insidePath(branch["appr"]);
+    std::error_code ec;
+    for (auto [fp32, fp16] : {std::pair{&d.geom, &d.geomFp16}, std::pair{&d.appr, &d.apprFp16}}) {
+      const std::string sibling = fp16SiblingName(*fp32);
+      if (!sibling.empty() && sibling != *fp32 && fs::is_regular_file(m_b.folder / sibling, ec)) *fp16 = sibling;
+    }
+    if (auto trunk = branch.find("trunk")) {
+      d.trunk = insidePath(*trunk);
+    } else if (auto trunks = s.find("trunks"); trunks && trunks->find(name)) {
+      d.trunk = insidePath((*trunks)[name]);
+      addDecoder(d.trunk);
+    } else if (!d.fused) {
+      branch.fail("branch '" + name + "' names no trunk (here or in /trunks) and is not \"fused\": true");
+    }
+    // uv_res: the branch's, else its mesh's (a schema-1 mesh.json carries it).
+    const BranchMesh* mesh = m_b.mesh(name);
+    d.uvRes = branch.find("uv_res") || !mesh ? int(branch["uv_res"].integer(2, kMaxUvRes)) : mesh->uvRes;
+    if (d.uvRes < 2) branch.fail("branch '" + name + "' needs a uv_res of at least 2 (here or in its mesh)");
+    if (auto dim = branch.find("rig_dim")) {
+      d.rigDim = int(dim->integer(0, kMaxControls));
+    } else if (auto dims = s.find("rig_dims"); dims && dims->find(name)) {
+      d.rigDim = int((*dims)[name].integer(0, kMaxControls));
+    } else {
+      d.rigDim = m_b.rigDim;
+      if (branchCount > 1)
+        m_b.problems.push_back({m_source, branch.pointer(), name + ": rig_dim inherited from the scene's rig_dim"});
+    }
+    // A7: 0 or absent = off unless a finite number > 0.
+    const auto positive = [&](const char* key) {
+      const auto v = branch.find(key);
+      if (!v || !v->isNumber()) return 0.0f;
+      const double x = v->number();
+      return std::isfinite(x) && x > 0 ? float(x) : 0.0f;
+    };
+    LiftScale& scale = d.scale;
+    const auto bias = branch.find("scale_log_bias");
+    if (bias) scale.scaleLogBias = bias->toFloat();
+    const float sigmaOffset = branch.find("sigma_offset") ? branch["sigma_offset"].toFloat() : 0.0f;
+    if (auto max = branch.find("scale_log_max"); max && max->isNumber() && std::isfinite(max->number()))
+      scale.scaleLogMax = max->toFloat();
+    else if (bias)
+      scale.scaleLogMax = name == "clothes" ? 3.0f : 4.0f;
+    const float sigmaMax = positive("sigma_max");
+    scale.bounded = sigmaMax > 0;
+    scale.logSigmaMax = scale.bounded ? std::log(sigmaMax) : 0.0f;
+    scale.scaleOffset = scale.bounded ? sigmaOffset : scale.scaleLogBias;
+    scale.triKappa = positive("tri_size_cap");
+    scale.sliverQMin = positive("sliver_min_quality");
+    d.uvErode = positive("uv_erode");
+    if (d.uvErode > 0)
+      m_b.problems.push_back({m_source, branch.pointer() + "/uv_erode",
+                              name + ": uv_erode " + std::to_string(d.uvErode) + " is not applied by this lift"});
+    if (auto presets = branch.find("rig_presets")) d.rigPresets = insidePath(*presets);
+    m_b.decoders.push_back(std::move(d));
+  }
+
+  // The lift's UV maps in a branch mesh (CHARACTER.md 4): copied out of the
+  // .bin once every index is known to point inside the mesh.
+  template <class T>
+  static void copyView(std::vector<T>& out, const std::vector<std::uint8_t>& bin, std::size_t offset,
+                       std::size_t length) {
+    out.resize(length / sizeof(T));
+    if (length) std::memcpy(out.data(), bin.data() + offset, length);
+  }
+
+  static void checkUvMaps(const JsonRef& m, const BranchMesh& mesh) {
+    const std::size_t hw = std::size_t(mesh.uvRes) * std::size_t(mesh.uvRes);
+    const bool any = !mesh.idxim.empty() || !mesh.barim.empty() || !mesh.triim.empty() || !mesh.valid.empty();
+    if (!any) return;
+    if (mesh.idxim.size() != hw * 3 || mesh.barim.size() != hw * 3 || mesh.triim.size() != hw ||
+        mesh.valid.size() != hw)
+      m.fail("idxim, barim (uv_res, uv_res, 3) and triim, valid (uv_res, uv_res) must all be present for uv_res " +
+             std::to_string(mesh.uvRes));
+    const auto V = std::int64_t(mesh.vertexCount), F = std::int64_t(mesh.faceCount);
+    for (std::size_t i = 0; i < mesh.idxim.size(); ++i)
+      if (mesh.idxim[i] < -V || mesh.idxim[i] >= V)
+        m.fail("idxim element " + std::to_string(i) + " is " + std::to_string(mesh.idxim[i]) + ", outside [-" +
+               std::to_string(V) + ", " + std::to_string(V) + ")");
+    for (std::size_t i = 0; i < mesh.triim.size(); ++i)
+      if (mesh.triim[i] >= F)
+        m.fail("triim element " + std::to_string(i) + " is " + std::to_string(mesh.triim[i]) + ", past num_faces (" +
+               std::to_string(F) + ")");
   }
 
   // mesh_<b>.json viewing mesh_<b>.bin: counts and views are checked against
@@ -187,7 +305,25 @@ class BundleLoader {
         if (elements > bin.size() / dtypeSize(dtype) || elements * dtypeSize(dtype) != length)
           buf.fail("byte_length " + std::to_string(length) + " != product(shape) * sizeof(" + dtypeName(dtype) + ")");
         if (length > bin.size() - offset) buf.fail("buffer " + bufName + " runs past the end of " + binName);
-        if (bufName == "faces") {
+        const auto view = [&](DType want, std::size_t count, const char* shape) {
+          if (dtype != want || elements != count)
+            buf.fail(bufName + " must be " + dtypeName(want) + " " + shape + " for uv_res " +
+                     std::to_string(out.uvRes));
+        };
+        const std::size_t hw = std::size_t(out.uvRes) * std::size_t(out.uvRes);
+        if (bufName == "idxim") {
+          view(DType::I32, hw * 3, "(uv_res, uv_res, 3)");
+          copyView(out.idxim, bin, offset, length);
+        } else if (bufName == "barim") {
+          view(DType::F32, hw * 3, "(uv_res, uv_res, 3)");
+          copyView(out.barim, bin, offset, length);
+        } else if (bufName == "triim") {
+          view(DType::I32, hw, "(uv_res, uv_res)");
+          copyView(out.triim, bin, offset, length);
+        } else if (bufName == "valid") {
+          view(DType::U8, hw, "(uv_res, uv_res)");
+          copyView(out.valid, bin, offset, length);
+        } else if (bufName == "faces") {
           if (dtype != DType::U32 || elements != out.faceCount * 3) buf.fail("faces must be u32 (num_faces, 3)");
           out.faces.resize(elements);
           if (length) std::memcpy(out.faces.data(), bin.data() + offset, length);
@@ -202,6 +338,7 @@ class BundleLoader {
         if (f >= out.vertexCount)
           m.fail("faces name vertex " + std::to_string(f) + " past num_vertices (" + std::to_string(out.vertexCount) +
                  ")");
+      checkUvMaps(m, out);
       return out;
     }));
     m_b.meshes.push_back(std::move(mesh));
@@ -324,6 +461,20 @@ class BundleLoader {
 };
 
 }  // namespace
+
+std::string fp16SiblingName(const std::string& name) {
+  constexpr std::string_view kExt = ".onnx", kTag = "_fp16";
+  if (name.size() < kExt.size() || name.compare(name.size() - kExt.size(), kExt.size(), kExt) != 0) return {};
+  const std::string stem = name.substr(0, name.size() - kExt.size());
+  if (stem.size() >= kTag.size() && stem.compare(stem.size() - kTag.size(), kTag.size(), kTag) == 0) return name;
+  return stem + std::string(kTag) + std::string(kExt);
+}
+
+const BranchMesh* Bundle::mesh(const std::string& branch) const {
+  for (const auto& m : meshes)
+    if (m.branch == branch) return &m;
+  return nullptr;
+}
 
 Expected<Bundle> loadBundle(const std::filesystem::path& folder) {
   return BundleLoader(folder).load();

@@ -17,8 +17,23 @@ namespace riglens::samples {
 
 core::Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& ictFolder);
 
-// Writes <out>/sample-face.aosrig and a bundle folder <out>/sample-bundle/
-// (scene.json naming the pack) that references it.
-core::Expected<void> writeSampleCharacter(const std::filesystem::path& ictFolder, const std::filesystem::path& out);
+// How the sample's bundle folder is written.
+struct SampleBundleOptions {
+  int uvRes = 128;                 // the head branch's UV maps
+  std::filesystem::path decoders;  // trunk_head / geom_head / appr_head .onnx (+ _fp16) to copy in; empty: none
+  bool schema1 = false;            // mesh.json + mesh.bin + geom.onnx + appr.onnx + rig_names.json (fused)
+};
+
+// Writes <out>/sample-face.aosrig and a bundle folder <out>/sample-bundle/:
+// the pack, scene.json (an expression space whose channels carry the ICT
+// expressions' ARKit names), the head branch mesh with its UV maps
+// (mesh_head.json/.bin: faces, idxim, barim, triim, valid, neutral_vertices
+// in metres, the pack's neutral) and, when given, the decoders.
+core::Expected<void> writeSampleCharacter(const std::filesystem::path& ictFolder, const std::filesystem::path& out,
+                                          const SampleBundleOptions& options = {});
+
+// The decoder folder shipped with RigLens (tools/decoders/make_decoders.py
+// --kind sample, written at build time), or empty when it is not found.
+std::filesystem::path shippedSampleDecoders(const std::filesystem::path& executableDir);
 
 }  // namespace riglens::samples

@@ -29,12 +29,13 @@ struct GnmBake {
   std::vector<std::uint16_t> skinIndex;                // V*4
   std::vector<float> skinWeight;                       // V*4
   std::array<float, 6> eyePositions{};
-  std::vector<float> eyeWeights;     // 2*V
-  std::vector<float> restWorld;      // J*16 row-major
-  std::vector<std::uint32_t> faces;  // T*3
-  std::vector<float> uv;             // optional V*2
-  std::vector<float> stitchLocal;    // optional V*3
-  std::string source;                // written as header "source" (never read)
+  std::vector<float> eyeWeights;        // 2*V
+  std::vector<float> restWorld;         // J*16 row-major
+  std::vector<std::uint32_t> faces;     // T*3
+  std::vector<float> uv;                // optional V*2
+  std::vector<float> stitchLocal;       // optional V*3
+  std::string source;                   // written as header "source" (never read)
+  std::vector<std::string> coeffNames;  // E names in basis column order (not written to the pack)
 };
 
 struct AosRigParts {

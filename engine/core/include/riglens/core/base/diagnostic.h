@@ -14,10 +14,11 @@ enum class Severity {
   Warning,  // suspicious, or ignored by the contract's rules (an unknown parent, a key outside the
             // period)
   Error,    // something in the files is broken and was left out (a part mesh that cannot be read)
+  Info,     // how the loader read something, for the record (a decoded branch's calibration)
 };
 
 inline const char* severityName(Severity severity) {
-  return severity == Severity::Error ? "error" : "warning";
+  return severity == Severity::Error ? "error" : severity == Severity::Info ? "info" : "warning";
 }
 
 struct Diagnostic {

@@ -5,8 +5,8 @@
 // engine's `rig` and `expression_space` blocks, reads each branch mesh
 // (mesh_<b>.json viewing mesh_<b>.bin), and lists every file the manifest
 // names: eager ones (manifest, meshes, rig pack, names) are read and count as
-// resident; decoders (ONNX, with _fp16 siblings) are listed and sized but
-// not run.
+// resident; decoders (ONNX, with _fp16 siblings) are listed, sized and
+// described (DecoderBranch) for engine/decode to load.
 #pragma once
 
 #include <filesystem>
@@ -20,6 +20,7 @@
 #include "riglens/core/base/expected.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/expressions.h"
+#include "riglens/core/decoded/decoder_spec.h"
 
 namespace riglens::core {
 
@@ -37,6 +38,14 @@ struct BranchMesh {
   int uvRes = 0;
   std::vector<std::uint32_t> faces;  // F*3
   std::vector<float> neutral;        // V*3 (bundle units)
+  // The UV maps the lift reads (H = W = uvRes, texel p = y*W + x, top row
+  // first); empty when the mesh file has none. Checked at load: indices in
+  // range, shapes (H,W,3) / (H,W).
+  std::vector<std::int32_t> idxim;  // HW*3 vertex ids (negative wraps: id + V)
+  std::vector<float> barim;         // HW*3 barycentric weights
+  std::vector<std::int32_t> triim;  // HW face ids (< 0: no face)
+  std::vector<std::uint8_t> valid;  // HW (0: the texel is not lifted)
+  bool hasUvMaps() const { return !triim.empty(); }
 };
 
 struct Bundle {
@@ -54,6 +63,9 @@ struct Bundle {
   ExpressionSpace expression;
   bool expressionDerived = false;
   std::vector<BranchMesh> meshes;
+  std::vector<DecoderBranch> decoders;  // branches with decoders, engine order; gaze-conditioned ones skipped
+  double momentScale = 0.0;             // the plucker moment scale (A5)
+  const BranchMesh* mesh(const std::string& branch) const;
   std::optional<AosRigPack> gnmPack;
   std::vector<BundleFile> files;
   std::uintmax_t residentBytes = 0;

@@ -36,6 +36,7 @@ class OrbitCamera {
   float yawDeg() const { return m_yawDeg; }
   float pitchDeg() const { return m_pitchDeg; }
   float distance() const { return m_distance; }
+  float fovDeg() const { return m_fovDeg; }
   glm::vec3 target() const { return m_target; }
 
  private:

@@ -1,0 +1,10 @@
+// The `riglens-cli character` subcommands that live in their own files.
+#pragma once
+
+#include <QtCore/QStringList>
+
+namespace riglens::cli {
+
+int characterSplats(const QStringList& args);  // character_splats_command.cpp
+
+}  // namespace riglens::cli

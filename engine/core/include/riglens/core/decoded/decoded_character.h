@@ -1,0 +1,85 @@
+// A bundle's decoded character (contract/DECODERS.md A1-A11) without the
+// GPU: every drawable branch's decoder chain, its calibration (rig space ->
+// bundle space), its sink slots, and the re-run policy:
+//   rig changed            -> trunk -> geom -> appr (full pass)
+//   only the camera moved  -> plucker + appr (geom cached)
+//   nothing changed        -> nothing.
+// Posing is the caller's (the GNM pass on the GPU, gnmPose on the CPU); the
+// lift is uv_lift (CPU) or engine/render's GpuDecodedLift. Not thread-safe:
+// one thread decodes (the viewer's decode worker, or the CLI's main thread).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "riglens/core/base/bounds.h"
+#include "riglens/core/base/diagnostic.h"
+#include "riglens/core/base/expected.h"
+#include "riglens/core/character/bundle.h"
+#include "riglens/core/decoded/branch_decoders.h"
+#include "riglens/core/decoded/calibration.h"
+#include "riglens/core/decoded/plucker.h"
+#include "riglens/core/decoded/uv_lift.h"
+
+namespace riglens::core {
+
+struct DecodedOptions {
+  bool preferFp16 = true;
+};
+
+enum class DecodePass { None, Appearance, Full };
+const char* decodePassName(DecodePass pass);
+
+struct DecodedBranch {
+  BranchDecoders decoders;
+  const BranchMesh* mesh = nullptr;  // in the character's bundle
+  LiftPlacement placement;
+  bool rigged = false;  // false: the rig was dropped (or there is none); the mesh's neutral is lifted
+  Calibration calibration;
+};
+
+class DecodedCharacter {
+ public:
+  // Opens every non-gaze branch that has decoders and a mesh with UV maps,
+  // calibrates it against the bundle's GNM rig at the reference rig, and
+  // allocates its slots. Findings (fp16 fallbacks, dropped rigs, skipped
+  // branches, the calibration) go to `notes`. Refuses a bundle with no
+  // decodable branch.
+  static Expected<std::unique_ptr<DecodedCharacter>> open(std::shared_ptr<const Bundle> bundle,
+                                                          const DecoderOpener& opener, DecodedOptions options,
+                                                          Diagnostics& notes);
+
+  // Runs what changed since the last call (the first call is a full pass).
+  Expected<DecodePass> decode(std::span<const float> rigVector, const PluckerCamera& camera);
+
+  // The vertices a branch's lift reads, for the rig's posed output (V*3 in
+  // the rig's units): calibrated when the branch is rigged, else the neutral.
+  std::vector<float> liftVertices(std::size_t branch, std::span<const float> rigOutput) const;
+  // Both lift passes on the CPU for every branch, into `sink` (capacity()).
+  void liftCpu(std::span<const float> rigOutput, SplatSink& sink) const;
+
+  // A11's frame: the union of the branches' neutral bounds, scaled and
+  // offset into the scene (the rotation is ignored, as the contract does).
+  Bounds bounds() const;
+
+  const Bundle& bundle() const { return *m_bundle; }
+  const std::vector<DecodedBranch>& branches() const { return m_branches; }
+  std::uint32_t capacity() const { return m_capacity; }
+  const std::vector<float>& referenceRig() const { return m_referenceRig; }  // the rig vector of the first decode
+  const BundlePlacement& placement() const { return m_placement; }
+  std::uintmax_t weightBytes() const;
+
+ private:
+  DecodedCharacter() = default;
+  std::shared_ptr<const Bundle> m_bundle;
+  std::vector<DecodedBranch> m_branches;
+  std::uint32_t m_capacity = 0;
+  std::vector<float> m_referenceRig;
+  BundlePlacement m_placement;
+  std::vector<float> m_lastRig;
+  PluckerCamera m_lastCamera;
+  bool m_decoded = false;
+};
+
+}  // namespace riglens::core

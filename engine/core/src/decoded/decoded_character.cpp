@@ -1,0 +1,170 @@
+#include "riglens/core/decoded/decoded_character.h"
+
+#include <algorithm>
+
+#include "riglens/core/base/json_reader.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/character/slot_allocator.h"
+#include "riglens/core/decoded/npy.h"
+
+namespace riglens::core {
+namespace {
+
+// A4: row 0 of the branch's rig_presets, when it is a float32 table with
+// rig_dim columns; otherwise the zero vector, with a note.
+std::vector<float> referenceRigOf(const Bundle& bundle, const DecoderBranch& branch, Diagnostics& notes) {
+  std::vector<float> zero(std::size_t(branch.rigDim), 0.0f);
+  if (branch.rigPresets.empty()) return zero;
+  const auto path = bundle.folder / branch.rigPresets;
+  auto table = readNpyTable(path);
+  if (!table) {
+    notes.push_back({path.string(), "", table.error().message + "; the neutral rig is the zero vector"});
+    return zero;
+  }
+  if (table->cols != std::size_t(branch.rigDim)) {
+    notes.push_back({path.string(), "",
+                     "has " + std::to_string(table->cols) + " columns, the branch's rig_dim is " +
+                         std::to_string(branch.rigDim) + "; the neutral rig is the zero vector"});
+    return zero;
+  }
+  return table->row0;
+}
+
+}  // namespace
+
+const char* decodePassName(DecodePass pass) {
+  switch (pass) {
+    case DecodePass::None: return "none";
+    case DecodePass::Appearance: return "appearance";
+    case DecodePass::Full: return "full";
+  }
+  return "?";
+}
+
+Expected<std::unique_ptr<DecodedCharacter>> DecodedCharacter::open(std::shared_ptr<const Bundle> bundle,
+                                                                   const DecoderOpener& opener, DecodedOptions options,
+                                                                   Diagnostics& notes) {
+  std::unique_ptr<DecodedCharacter> c(new DecodedCharacter);
+  c->m_bundle = bundle;
+  const std::string source = (bundle->folder / (bundle->schema == 1 ? "mesh.json" : "scene.json")).string();
+  if (bundle->decoders.empty())
+    return errorAt(ErrorCode::Invalid, source, "/branches", "declares no mesh branch with decoders");
+  const auto head = std::find_if(bundle->decoders.begin(), bundle->decoders.end(),
+                                 [](const DecoderBranch& b) { return b.name == "head"; });
+  const DecoderBranch& first = head != bundle->decoders.end() ? *head : bundle->decoders.front();
+  c->m_referenceRig = referenceRigOf(*bundle, first, notes);
+  if (bundle->gnmPack) c->m_referenceRig.resize(std::size_t(bundle->gnmPack->headExt.dim), 0.0f);
+
+  std::vector<float> rigNeutral;  // the rig's own deform of the reference rig (A10)
+  if (bundle->gnmPack) {
+    auto posed = gnmPose(*bundle->gnmPack, c->m_referenceRig);
+    if (!posed) return posed.error();
+    rigNeutral = std::move(posed).value();
+  }
+  const bool anyFp16 = std::any_of(bundle->decoders.begin(), bundle->decoders.end(),
+                                   [](const DecoderBranch& b) { return !b.geomFp16.empty() || !b.apprFp16.empty(); });
+  const bool preferFp16 = options.preferFp16 && anyFp16;
+
+  std::uint32_t slots = 0;
+  for (const auto& spec : bundle->decoders) slots += std::uint32_t(spec.uvRes) * std::uint32_t(spec.uvRes);
+  SlotAllocator allocator(slots);
+  c->m_placement.rotation =
+      worldRotationQuaternion(bundle->worldRotationDeg.x, bundle->worldRotationDeg.y, bundle->worldRotationDeg.z);
+  c->m_placement.offset = glm::vec3(bundle->worldOffset);
+  c->m_placement.scale = float(bundle->worldScale);
+  c->m_placement.momentScale = float(bundle->momentScale);
+
+  for (const auto& spec : bundle->decoders) {
+    const BranchMesh* mesh = bundle->mesh(spec.name);
+    if (!mesh || !mesh->hasUvMaps() || mesh->uvRes != spec.uvRes) {
+      notes.push_back({source, "/branches/" + spec.name,
+                       spec.name + ": its mesh has no UV maps at uv_res " + std::to_string(spec.uvRes) +
+                           " (idxim, barim, triim, valid); the branch is not decoded",
+                       Severity::Error});
+      continue;
+    }
+    auto decoders = BranchDecoders::open(*bundle, spec, opener, preferFp16, notes);
+    if (!decoders) return decoders.error();
+    DecodedBranch b{std::move(decoders).value(), mesh, {}, false, {}};
+    const auto slot = allocator.allocate(std::uint32_t(spec.uvRes) * std::uint32_t(spec.uvRes));
+    if (!slot) return slot.error();
+    b.placement = {*slot, std::uint32_t(spec.uvRes) * std::uint32_t(spec.uvRes), c->m_placement.rotation,
+                   c->m_placement.offset, c->m_placement.scale};
+    const std::string where = "/branches/" + spec.name;
+    if (rigNeutral.empty()) {
+      notes.push_back({source, where, spec.name + ": no rig; the mesh's neutral is lifted", Severity::Info});
+    } else if (rigNeutral.size() != mesh->neutral.size()) {
+      notes.push_back({source, where,
+                       spec.name + ": the rig deforms " + std::to_string(rigNeutral.size() / 3) +
+                           " vertices, the branch mesh has " + std::to_string(mesh->vertexCount) +
+                           "; the rig is dropped and the branch renders its neutral"});
+    } else if (auto fit = calibrate(rigNeutral, mesh->neutral); !fit) {
+      notes.push_back({source, where, spec.name + ": " + fit.error().message + "; the rig is dropped"});
+    } else if (!fit->accepted()) {
+      notes.push_back(
+          {source, where, spec.name + ": calibration " + fit->describe() + " is past the limit; the rig is dropped"});
+    } else {
+      b.calibration = std::move(fit).value();
+      b.rigged = true;
+      notes.push_back({source, where, spec.name + ": calibration " + b.calibration.describe(), Severity::Info});
+    }
+    c->m_branches.push_back(std::move(b));
+  }
+  if (c->m_branches.empty())
+    return errorAt(ErrorCode::Invalid, source, "/branches", "no decoded branch has a mesh with UV maps");
+  c->m_capacity = slots;
+  return c;
+}
+
+Expected<DecodePass> DecodedCharacter::decode(std::span<const float> rig, const PluckerCamera& camera) {
+  const bool rigChanged = !m_decoded || !std::equal(rig.begin(), rig.end(), m_lastRig.begin(), m_lastRig.end());
+  const DecodePass pass = rigChanged                          ? DecodePass::Full
+                          : cameraMoved(m_lastCamera, camera) ? DecodePass::Appearance
+                                                              : DecodePass::None;
+  if (pass == DecodePass::None) return pass;
+  for (auto& b : m_branches) {
+    if (pass == DecodePass::Full)
+      if (auto ok = b.decoders.runGeometry(rig); !ok) return ok.error();
+    const auto rays = pluckerRays(camera, m_placement, b.decoders.spec().uvRes);
+    if (auto ok = b.decoders.runAppearance(rays); !ok) return ok.error();
+  }
+  m_lastRig.assign(rig.begin(), rig.end());
+  m_lastCamera = camera;
+  m_decoded = true;
+  return pass;
+}
+
+std::vector<float> DecodedCharacter::liftVertices(std::size_t i, std::span<const float> rigOutput) const {
+  const DecodedBranch& b = m_branches[i];
+  if (!b.rigged || rigOutput.size() != b.mesh->neutral.size()) return b.mesh->neutral;
+  std::vector<float> v(rigOutput.begin(), rigOutput.end());
+  applyVertexTransform(v, b.calibration.transform);
+  return v;
+}
+
+void DecodedCharacter::liftCpu(std::span<const float> rigOutput, SplatSink& sink) const {
+  for (std::size_t i = 0; i < m_branches.size(); ++i) {
+    const DecodedBranch& b = m_branches[i];
+    if (!b.decoders.hasGeometry() || b.decoders.colorUv().empty()) continue;
+    const auto texels = liftPass1(b.decoders.geomUv(), liftVertices(i, rigOutput), *b.mesh, b.decoders.spec().scale);
+    liftPass2(texels, b.decoders.colorUv(), b.decoders.spec().uvRes, b.placement, nullptr, sink);
+  }
+}
+
+Bounds DecodedCharacter::bounds() const {
+  Bounds b;
+  for (const auto& branch : m_branches)
+    for (std::size_t i = 0; i + 2 < branch.mesh->neutral.size(); i += 3)
+      b.include(glm::vec3(branch.mesh->neutral[i], branch.mesh->neutral[i + 1], branch.mesh->neutral[i + 2]) *
+                    m_placement.scale +
+                m_placement.offset);
+  return b;
+}
+
+std::uintmax_t DecodedCharacter::weightBytes() const {
+  std::uintmax_t sum = 0;
+  for (const auto& b : m_branches) sum += b.decoders.weightBytes();
+  return sum;
+}
+
+}  // namespace riglens::core
