@@ -104,6 +104,29 @@ RIGLENS_UNIFORM(LiftParams, kLiftParamsBinding) {
 } RIGLENS_INSTANCE(params);
 #endif
 
+// ---- decoded_lift_pass1.comp / decoded_lift_pass2.comp: the decoded lift (DECODERS.md A6-A9)
+RIGLENS_CONST uint kDecodedGroupSize = 64u;
+RIGLENS_CONST int kDecodedParamsBinding = 0;
+RIGLENS_CONST int kPass1Vertices = 1, kPass1Corr = 2, kPass1Faces = 3, kPass1Idxim = 4, kPass1Barim = 5, kPass1Triim = 6,
+                  kPass1Geom = 7, kPass1Texels = 8;
+RIGLENS_CONST int kPass2Texels = 1, kPass2Color = 2, kPass2Centers = 3, kPass2CovA = 4, kPass2CovB = 5, kPass2Colors = 6;
+RIGLENS_CONST uint kDecodedTexelFloats = 12u;  // pos xyz, S00 S01 S02 S11 S12 S22, opacity logit, validity, pad
+#if defined(__cplusplus) || defined(RIGLENS_WANT_DECODED)
+RIGLENS_UNIFORM(DecodedLiftParams, kDecodedParamsBinding) {
+  uvec4 dims;         // H, W, HW, N (= uv_res: the sample grid)
+  uvec4 counts;       // vertex count, face count, 1 = apply the vertex transform, 1 = add corr
+  vec4 scaleA;        // scale_log_bias, scale_log_max (1e30 = none), tri_kappa, sliver_q_min
+  vec4 scaleB;        // bounded (0/1), log_sigma_max, scale_offset, 0
+  vec4 rowL0;         // rows of L (row vectors: v' = v L + o + corr)
+  vec4 rowL1;
+  vec4 rowL2;
+  vec4 offsetO;
+  uvec4 slotRange;    // slot offset, slot count
+  vec4 worldRot;      // (w, x, y, z)
+  vec4 worldOffset;   // xyz, w: world scale
+} RIGLENS_INSTANCE(params);
+#endif
+
 // ---- radix_histogram / radix_scan / radix_scatter.comp: the 8-bit LSD sort
 RIGLENS_CONST uint kSortGroupSize = 256u;
 RIGLENS_CONST int kSortParamsBinding = 0;
@@ -154,7 +177,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 
 #ifdef __cplusplus
 static_assert(sizeof(FrameBlock) == 192 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
-              sizeof(SplatView) == 160 && sizeof(SortParams) == 16);
+              sizeof(SplatView) == 160 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 176);
 }  // namespace riglens::render::gpu
 #endif
 

@@ -151,6 +151,28 @@ void DecodedCharacter::liftCpu(std::span<const float> rigOutput, SplatSink& sink
   }
 }
 
+std::vector<BranchLiftSpec> DecodedCharacter::liftSpecs() const {
+  std::vector<BranchLiftSpec> out;
+  for (const auto& b : m_branches)
+    out.push_back({b.decoders.spec().name, b.mesh, b.decoders.spec().scale, b.placement, b.rigged,
+                   b.rigged ? b.calibration.transform : VertexTransform{}});
+  return out;
+}
+
+DecodedOutputs DecodedCharacter::outputs(DecodePass pass) const {
+  DecodedOutputs out;
+  out.pass = pass;
+  out.rig = m_lastRig;
+  for (const auto& b : m_branches) {
+    out.geom.push_back(pass == DecodePass::Full ? std::make_shared<const std::vector<float>>(b.decoders.geomUv())
+                                                : nullptr);
+    out.color.push_back(pass == DecodePass::None ? nullptr
+                                                 : std::make_shared<const std::vector<float>>(b.decoders.colorUv()));
+    out.runs.push_back(b.decoders.runs());
+  }
+  return out;
+}
+
 Bounds DecodedCharacter::bounds() const {
   Bounds b;
   for (const auto& branch : m_branches)

@@ -44,6 +44,12 @@ const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatVi
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count)};
 const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
 const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
+const Offsets kDecoded{RIGLENS_MEMBER(DecodedLiftParams, dims),       RIGLENS_MEMBER(DecodedLiftParams, counts),
+                       RIGLENS_MEMBER(DecodedLiftParams, scaleA),     RIGLENS_MEMBER(DecodedLiftParams, scaleB),
+                       RIGLENS_MEMBER(DecodedLiftParams, rowL0),      RIGLENS_MEMBER(DecodedLiftParams, rowL1),
+                       RIGLENS_MEMBER(DecodedLiftParams, rowL2),      RIGLENS_MEMBER(DecodedLiftParams, offsetO),
+                       RIGLENS_MEMBER(DecodedLiftParams, slotRange),  RIGLENS_MEMBER(DecodedLiftParams, worldRot),
+                       RIGLENS_MEMBER(DecodedLiftParams, worldOffset)};
 #undef RIGLENS_MEMBER
 
 core::Expected<void> check(const char* shaderFile, const char* block, const Offsets& offsets, int cppSize) {
@@ -116,7 +122,11 @@ core::Expected<void> verifyShaderLayouts() {
                            {"radix_histogram.comp", "radix_scan.comp", "radix_scatter.comp"}},
                           {"SplatView", &kSplatView, sizeof(gpu::SplatView), {"splat_project.comp", "splat.vert"}},
                           {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
-                          {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}}};
+                          {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}},
+                          {"DecodedLiftParams",
+                           &kDecoded,
+                           sizeof(gpu::DecodedLiftParams),
+                           {"decoded_lift_pass1.comp", "decoded_lift_pass2.comp"}}};
   for (const Block& block : blocks)
     for (const char* shader : block.shaders)
       if (auto ok = check(shader, block.name, *block.offsets, block.size); !ok) return ok;

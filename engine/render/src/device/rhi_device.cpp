@@ -7,6 +7,8 @@
 #include <QtGui/QOffscreenSurface>
 #include <QtGui/QVulkanInstance>
 
+#include "device/compute_buffers.h"
+
 namespace riglens::render {
 
 using core::ErrorCode;
@@ -76,6 +78,10 @@ bool RhiDevice::supportsCompute() const {
 
 std::string RhiDevice::deviceName() const {
   return m_rhi->driverInfo().deviceName.toStdString();
+}
+
+core::Expected<void> RhiDevice::runOffscreen(const std::function<void(QRhiCommandBuffer*)>& record) {
+  return runOffscreenComputeFrame(m_rhi, "offscreen", record);
 }
 
 }  // namespace riglens::render

@@ -31,6 +31,28 @@ struct DecodedOptions {
 enum class DecodePass { None, Appearance, Full };
 const char* decodePassName(DecodePass pass);
 
+// What a lift needs of one branch, without its decoder sessions (the GPU
+// lift is built from these on the render thread). `mesh` points into the
+// character's bundle, which the holder keeps alive.
+struct BranchLiftSpec {
+  std::string name;
+  const BranchMesh* mesh = nullptr;
+  LiftScale scale;
+  LiftPlacement placement;
+  bool rigged = false;
+  VertexTransform transform;
+};
+
+// One decode's results, copied out of the sessions so another thread can
+// lift them while the next decode runs: per branch, geom_uv (only after a
+// full pass; null otherwise: the lift keeps the last one) and color_uv.
+struct DecodedOutputs {
+  DecodePass pass = DecodePass::None;
+  std::vector<float> rig;  // the rig vector this decode ran for (the lift poses with it)
+  std::vector<std::shared_ptr<const std::vector<float>>> geom, color;
+  std::vector<SessionRuns> runs;
+};
+
 struct DecodedBranch {
   BranchDecoders decoders;
   const BranchMesh* mesh = nullptr;  // in the character's bundle
@@ -63,7 +85,12 @@ class DecodedCharacter {
   // offset into the scene (the rotation is ignored, as the contract does).
   Bounds bounds() const;
 
+  std::vector<BranchLiftSpec> liftSpecs() const;
+  // The current decode's results (call after decode()).
+  DecodedOutputs outputs(DecodePass pass) const;
+
   const Bundle& bundle() const { return *m_bundle; }
+  std::shared_ptr<const Bundle> sharedBundle() const { return m_bundle; }
   const std::vector<DecodedBranch>& branches() const { return m_branches; }
   std::uint32_t capacity() const { return m_capacity; }
   const std::vector<float>& referenceRig() const { return m_referenceRig; }  // the rig vector of the first decode

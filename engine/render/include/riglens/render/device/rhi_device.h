@@ -8,12 +8,14 @@
 // engine/render.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "riglens/core/base/expected.h"
 
 class QRhi;
+class QRhiCommandBuffer;
 
 namespace riglens::render {
 
@@ -39,6 +41,10 @@ class RhiDevice {
   Backend backend() const;
   bool supportsCompute() const;
   std::string deviceName() const;  // "llvmpipe (LLVM 15.0.6)" on lavapipe
+
+  // One windowless frame whose command buffer `record` fills (passes that
+  // chain on the GPU, e.g. GpuGnm then a lift); returns when the GPU is done.
+  core::Expected<void> runOffscreen(const std::function<void(QRhiCommandBuffer*)>& record);
 
  private:
   struct Owned;

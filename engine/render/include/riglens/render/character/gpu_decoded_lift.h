@@ -1,0 +1,66 @@
+// The decoded lift on the GPU (shaders/decoded_lift_pass1.comp and
+// _pass2.comp; contract/DECODERS.md A6-A9): per branch, pass 1 per texel
+// (Jacobian frame from the posed, calibrated vertices; centre; covariance)
+// into a texel buffer, pass 2 per slot (resample, threshold, eigen floor,
+// world placement, packing) into that branch's slots of one shared sink.
+//
+// The decoders' outputs arrive as CPU arrays (OpenCV's DNN runs on the CPU:
+// the contract's demote path) and are uploaded once per decode: a full pass
+// uploads geom_uv and colour and runs both passes; an appearance pass uploads
+// colour and runs pass 2 only. The vertices come from another GPU pass's
+// buffer (GpuGnm::posedBuffer) or from setVertices.
+// CPU references: core::liftPass1 / liftPass2; parity in tests/render.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "riglens/core/base/expected.h"
+#include "riglens/core/decoded/decoded_character.h"
+#include "riglens/render/device/gpu_resources.h"
+#include "riglens/render/device/rhi_device.h"
+#include "riglens/render/splat/splat_renderer.h"
+
+class QRhiBuffer;
+class QRhiCommandBuffer;
+
+namespace riglens::render {
+
+class GpuDecodedLift {
+ public:
+  ~GpuDecodedLift();
+  // `bundle` keeps the branch meshes the specs point into alive.
+  // `vertexCount` is the rig's (its output is V*3 floats, the branch meshes'
+  // vertex count when rigged); `posedSource` a storage buffer another pass
+  // writes each frame, or null to take vertices from setVertices.
+  static core::Expected<std::unique_ptr<GpuDecodedLift>> create(RhiDevice& device,
+                                                                std::shared_ptr<const core::Bundle> bundle,
+                                                                std::vector<core::BranchLiftSpec> branches,
+                                                                std::uint32_t capacity, std::size_t vertexCount,
+                                                                QRhiBuffer* posedSource = nullptr);
+
+  // Stages a decode's outputs; `verticesChanged` also re-runs pass 1 (the rig
+  // posed the vertices anew this frame). Refuses outputs of the wrong size.
+  core::Expected<void> setOutputs(const core::DecodedOutputs& outputs, bool verticesChanged);
+  // The rig's output to lift from, when there is no posed source.
+  core::Expected<void> setVertices(std::span<const float> rigOutput);
+  void encode(QRhiCommandBuffer* cb);  // records what setOutputs staged; nothing when nothing is pending
+  core::Expected<void> runOffscreenFrame();
+  core::Expected<core::SplatSink> readBack();
+  core::Expected<std::vector<float>> readTexels(std::size_t branch);  // pass 1's output (parity)
+
+  std::uint32_t capacity() const;
+  SplatSinkBuffers sink() const;
+  BufferList buffers() const;
+  std::size_t gpuBytes() const;
+  std::size_t pass1Runs() const;  // branch pass-1 dispatches so far
+  std::size_t pass2Runs() const;
+
+ private:
+  struct Impl;
+  explicit GpuDecodedLift(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace riglens::render

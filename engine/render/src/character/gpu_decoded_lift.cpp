@@ -1,0 +1,335 @@
+#include "riglens/render/character/gpu_decoded_lift.h"
+
+#include <cstring>
+#include <string>
+
+#include "device/compute_buffers.h"
+#include "device/gpu_layouts.h"
+#include "device/shader_library.h"
+
+namespace riglens::render {
+
+using core::ErrorCode;
+using core::makeError;
+
+namespace {
+
+gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, bool useTransform) {
+  gpu::DecodedLiftParams p{};
+  const auto res = gpu::uint(b.mesh->uvRes);
+  p.dims = {res, res, res * res, res};
+  p.counts = {gpu::uint(useTransform ? rigVertices : b.mesh->vertexCount), gpu::uint(b.mesh->faceCount),
+              useTransform ? 1u : 0u, useTransform && !b.transform.corr.empty() ? 1u : 0u};
+  p.scaleA = {b.scale.scaleLogBias, b.scale.scaleLogMax, b.scale.triKappa, b.scale.sliverQMin};
+  p.scaleB = {b.scale.bounded ? 1.0f : 0.0f, b.scale.logSigmaMax, b.scale.scaleOffset, 0.0f};
+  const auto& L = b.transform.L;
+  p.rowL0 = {L[0], L[1], L[2], 0.0f};
+  p.rowL1 = {L[3], L[4], L[5], 0.0f};
+  p.rowL2 = {L[6], L[7], L[8], 0.0f};
+  p.offsetO = {b.transform.o.x, b.transform.o.y, b.transform.o.z, 0.0f};
+  p.slotRange = {b.placement.slotOffset, b.placement.slotCount, 0u, 0u};
+  const auto& q = b.placement.worldRotation;
+  p.worldRot = {q[0], q[1], q[2], q[3]};
+  p.worldOffset = {b.placement.worldOffset.x, b.placement.worldOffset.y, b.placement.worldOffset.z,
+                   b.placement.worldScale};
+  return p;
+}
+
+}  // namespace
+
+struct GpuDecodedLift::Impl {
+  QRhi* rhi = nullptr;
+  std::shared_ptr<const core::Bundle> bundle;
+  std::uint32_t capacity = 0;
+  std::size_t rigVertices = 0;
+  std::unique_ptr<QRhiBuffer> vertices;  // the rig output when no posed source
+  QRhiBuffer* vertexSource = nullptr;
+  std::unique_ptr<QRhiBuffer> centers, covA, covB, colors;
+  std::unique_ptr<QRhiComputePipeline> pass1, pass2;
+  std::unique_ptr<QRhiShaderResourceBindings> layout1, layout2;  // pipeline layouts
+
+  struct Branch {
+    core::BranchLiftSpec spec;
+    std::unique_ptr<QRhiBuffer> params, neutral, corr, faces, idxim, barim, triim, geom, color, texels;
+    std::unique_ptr<QRhiShaderResourceBindings> srb1, srb2;
+    bool hasGeom = false, hasColor = false;
+    bool run1 = false, run2 = false;  // staged for the next encode
+  };
+  std::vector<Branch> branches;
+  QRhiResourceUpdateBatch* pending = nullptr;
+  std::size_t pass1Runs = 0, pass2Runs = 0;
+
+  QRhiResourceUpdateBatch* batch() {
+    if (!pending) pending = rhi->nextResourceUpdateBatch();
+    return pending;
+  }
+
+  template <class T>
+  std::unique_ptr<QRhiBuffer> staticBuffer(const std::vector<T>& data) {
+    auto b = newStorageBuffer(rhi, data.size() * sizeof(T));
+    if (b && !data.empty()) batch()->uploadStaticBuffer(b.get(), 0, int(data.size() * sizeof(T)), data.data());
+    return b;
+  }
+
+  core::Expected<void> buildBranch(Branch& b) {
+    const core::BranchMesh& m = *b.spec.mesh;
+    const std::size_t hw = std::size_t(m.uvRes) * std::size_t(m.uvRes);
+    std::vector<std::int32_t> triim(m.triim);  // validity folded in: triim' = valid ? triim : -1 (A6)
+    for (std::size_t p = 0; p < hw; ++p)
+      if (!m.valid[p]) triim[p] = -1;
+    const bool useTransform = b.spec.rigged;
+    b.params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(sizeof(gpu::DecodedLiftParams))));
+    if (!b.params->create()) return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift's uniform");
+    const gpu::DecodedLiftParams params = paramsFor(b.spec, rigVertices, useTransform);
+    batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
+    if (!useTransform) b.neutral = staticBuffer(m.neutral);
+    b.corr = staticBuffer(b.spec.transform.corr);
+    b.faces = staticBuffer(m.faces);
+    b.idxim = staticBuffer(m.idxim);
+    b.barim = staticBuffer(m.barim);
+    b.triim = staticBuffer(triim);
+    b.geom = newStorageBuffer(rhi, 11 * hw * 4);
+    b.color = newStorageBuffer(rhi, 3 * hw * 4);
+    b.texels = newStorageBuffer(rhi, gpu::kDecodedTexelFloats * hw * 4);
+    if ((!useTransform && !b.neutral) || !b.corr || !b.faces || !b.idxim || !b.barim || !b.triim || !b.geom ||
+        !b.color || !b.texels)
+      return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift buffers of branch " + b.spec.name);
+    const auto stage = QRhiShaderResourceBinding::ComputeStage;
+    using B = QRhiShaderResourceBinding;
+    b.srb1.reset(rhi->newShaderResourceBindings());
+    b.srb1->setBindings(
+        {B::uniformBuffer(gpu::kDecodedParamsBinding, stage, b.params.get()),
+         B::bufferLoad(gpu::kPass1Vertices, stage, useTransform ? vertexSource : b.neutral.get()),
+         B::bufferLoad(gpu::kPass1Corr, stage, b.corr.get()), B::bufferLoad(gpu::kPass1Faces, stage, b.faces.get()),
+         B::bufferLoad(gpu::kPass1Idxim, stage, b.idxim.get()), B::bufferLoad(gpu::kPass1Barim, stage, b.barim.get()),
+         B::bufferLoad(gpu::kPass1Triim, stage, b.triim.get()), B::bufferLoad(gpu::kPass1Geom, stage, b.geom.get()),
+         B::bufferStore(gpu::kPass1Texels, stage, b.texels.get())});
+    b.srb2.reset(rhi->newShaderResourceBindings());
+    b.srb2->setBindings(
+        {B::uniformBuffer(gpu::kDecodedParamsBinding, stage, b.params.get()),
+         B::bufferLoad(gpu::kPass2Texels, stage, b.texels.get()), B::bufferLoad(gpu::kPass2Color, stage, b.color.get()),
+         B::bufferLoadStore(gpu::kPass2Centers, stage, centers.get()),
+         B::bufferLoadStore(gpu::kPass2CovA, stage, covA.get()), B::bufferLoadStore(gpu::kPass2CovB, stage, covB.get()),
+         B::bufferLoadStore(gpu::kPass2Colors, stage, colors.get())});
+    if (!b.srb1->create() || !b.srb2->create())
+      return makeError(ErrorCode::Gpu, "cannot create the decoded lift bindings of branch " + b.spec.name);
+    return {};
+  }
+};
+
+GpuDecodedLift::GpuDecodedLift(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+GpuDecodedLift::~GpuDecodedLift() {
+  if (m_impl && m_impl->pending) m_impl->pending->release();
+}
+
+core::Expected<std::unique_ptr<GpuDecodedLift>> GpuDecodedLift::create(RhiDevice& device,
+                                                                       std::shared_ptr<const core::Bundle> bundle,
+                                                                       std::vector<core::BranchLiftSpec> branches,
+                                                                       std::uint32_t capacity, std::size_t vertexCount,
+                                                                       QRhiBuffer* posedSource) {
+  if (!device.supportsCompute()) return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders");
+  auto shader1 = loadShader("decoded_lift_pass1.comp");
+  if (!shader1) return shader1.error();
+  auto shader2 = loadShader("decoded_lift_pass2.comp");
+  if (!shader2) return shader2.error();
+  auto d = std::make_unique<Impl>();
+  d->rhi = device.rhi();
+  d->bundle = std::move(bundle);
+  d->capacity = capacity;
+  d->rigVertices = vertexCount;
+  if (posedSource && std::size_t(posedSource->size()) < vertexCount * 12)
+    return makeError(ErrorCode::Invalid,
+                     "the decoded lift's vertex source holds fewer than " + std::to_string(vertexCount) + " vertices");
+  if (!posedSource) d->vertices = newStorageBuffer(d->rhi, vertexCount * 12);
+  d->vertexSource = posedSource ? posedSource : d->vertices.get();
+  // The sink starts empty: centre (0,0,0,1), nothing else.
+  const core::SplatSink empty(capacity);
+  d->centers = d->staticBuffer(empty.center);
+  d->covA = d->staticBuffer(empty.covarianceA);
+  d->covB = d->staticBuffer(empty.covarianceB);
+  d->colors = d->staticBuffer(empty.color);
+  if (!d->vertexSource || !d->centers || !d->covA || !d->covB || !d->colors)
+    return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift's sink");
+  for (auto& spec : branches) {
+    if (spec.placement.slotOffset + spec.placement.slotCount > capacity)
+      return makeError(ErrorCode::Invalid, "branch " + spec.name + "'s slots run past the sink");
+    if (spec.rigged && spec.mesh->vertexCount != vertexCount)
+      return makeError(ErrorCode::Invalid, "branch " + spec.name + " is rigged but its mesh has " +
+                                               std::to_string(spec.mesh->vertexCount) + " vertices, the rig " +
+                                               std::to_string(vertexCount));
+    d->branches.push_back({});
+    d->branches.back().spec = std::move(spec);
+    if (auto ok = d->buildBranch(d->branches.back()); !ok) return ok.error();
+  }
+  if (d->branches.empty()) return makeError(ErrorCode::Invalid, "the decoded lift has no branch");
+  const auto makePipeline = [&](std::unique_ptr<QRhiComputePipeline>& pipe, const QShader& shader,
+                                QRhiShaderResourceBindings* layout) {
+    pipe.reset(d->rhi->newComputePipeline());
+    pipe->setShaderStage({QRhiShaderStage::Compute, shader});
+    pipe->setShaderResourceBindings(layout);
+    return pipe->create();
+  };
+  if (!makePipeline(d->pass1, *shader1, d->branches[0].srb1.get()) ||
+      !makePipeline(d->pass2, *shader2, d->branches[0].srb2.get()))
+    return makeError(ErrorCode::Gpu, "cannot create the decoded lift pipelines");
+  return std::unique_ptr<GpuDecodedLift>(new GpuDecodedLift(std::move(d)));
+}
+
+core::Expected<void> GpuDecodedLift::setOutputs(const core::DecodedOutputs& out, bool verticesChanged) {
+  Impl& d = *m_impl;
+  if (out.geom.size() != d.branches.size() || out.color.size() != d.branches.size())
+    return makeError(ErrorCode::Invalid, "the decode has " + std::to_string(out.geom.size()) + " branches, the lift " +
+                                             std::to_string(d.branches.size()));
+  for (std::size_t i = 0; i < d.branches.size(); ++i) {
+    Impl::Branch& b = d.branches[i];
+    const std::size_t hw = std::size_t(b.spec.mesh->uvRes) * std::size_t(b.spec.mesh->uvRes);
+    if (out.geom[i] && out.geom[i]->size() != 11 * hw)
+      return makeError(ErrorCode::Invalid, b.spec.name + ": geom_uv holds " + std::to_string(out.geom[i]->size()) +
+                                               " floats, the lift needs " + std::to_string(11 * hw));
+    if (out.color[i] && out.color[i]->size() != 3 * hw)
+      return makeError(ErrorCode::Invalid, b.spec.name + ": color_uv holds " + std::to_string(out.color[i]->size()) +
+                                               " floats, the lift needs " + std::to_string(3 * hw));
+  }
+  QRhiResourceUpdateBatch* batch = d.batch();
+  for (std::size_t i = 0; i < d.branches.size(); ++i) {
+    Impl::Branch& b = d.branches[i];
+    if (out.geom[i]) {
+      batch->uploadStaticBuffer(b.geom.get(), 0, int(out.geom[i]->size() * 4), out.geom[i]->data());
+      b.hasGeom = true;
+      b.run1 = true;
+    }
+    if (out.color[i]) {
+      batch->uploadStaticBuffer(b.color.get(), 0, int(out.color[i]->size() * 4), out.color[i]->data());
+      b.hasColor = true;
+    }
+    if (verticesChanged && b.spec.rigged) b.run1 = true;
+    b.run1 = b.run1 && b.hasGeom;
+    b.run2 = (b.run1 || out.color[i]) && b.hasGeom && b.hasColor;
+  }
+  return {};
+}
+
+core::Expected<void> GpuDecodedLift::setVertices(std::span<const float> rigOutput) {
+  Impl& d = *m_impl;
+  if (!d.vertices)
+    return makeError(ErrorCode::Invalid,
+                     "this lift reads its vertices from another GPU pass; it takes none from the CPU");
+  if (rigOutput.size() != d.rigVertices * 3)
+    return makeError(ErrorCode::Invalid, "the lift expects " + std::to_string(d.rigVertices * 3) +
+                                             " vertex floats, got " + std::to_string(rigOutput.size()));
+  d.batch()->uploadStaticBuffer(d.vertices.get(), 0, int(rigOutput.size() * 4), rigOutput.data());
+  return {};
+}
+
+void GpuDecodedLift::encode(QRhiCommandBuffer* cb) {
+  Impl& d = *m_impl;
+  QRhiResourceUpdateBatch* batch = d.pending;
+  d.pending = nullptr;
+  // Pass 1 of every branch that needs it, then pass 2: separate compute
+  // passes so QRhi orders the texel writes before their reads.
+  for (auto& b : d.branches) {
+    if (!b.run1) continue;
+    const int groups = gpu::groupsFor(std::uint32_t(b.spec.mesh->uvRes * b.spec.mesh->uvRes), gpu::kDecodedGroupSize);
+    dispatchComputePass(cb, batch, d.pass1.get(), b.srb1.get(), groups);
+    batch = nullptr;
+    b.run1 = false;
+    ++d.pass1Runs;
+  }
+  for (auto& b : d.branches) {
+    if (!b.run2) continue;
+    const int groups = gpu::groupsFor(b.spec.placement.slotCount, gpu::kDecodedGroupSize);
+    dispatchComputePass(cb, batch, d.pass2.get(), b.srb2.get(), groups);
+    batch = nullptr;
+    b.run2 = false;
+    ++d.pass2Runs;
+  }
+  if (batch) cb->resourceUpdate(batch);
+}
+
+core::Expected<void> GpuDecodedLift::runOffscreenFrame() {
+  return runOffscreenComputeFrame(m_impl->rhi, "decoded lift", [&](QRhiCommandBuffer* cb) { encode(cb); });
+}
+
+core::Expected<core::SplatSink> GpuDecodedLift::readBack() {
+  Impl& d = *m_impl;
+  const std::size_t cap = d.capacity;
+  QRhiBufferReadbackResult rc, ra, rb, rcol;
+  auto ran = runOffscreenComputeFrame(d.rhi, "decoded lift read-back", [&](QRhiCommandBuffer* cb) {
+    QRhiResourceUpdateBatch* readback = d.rhi->nextResourceUpdateBatch();
+    readback->readBackBuffer(d.centers.get(), 0, int(cap * 16), &rc);
+    readback->readBackBuffer(d.covA.get(), 0, int(cap * 16), &ra);
+    readback->readBackBuffer(d.covB.get(), 0, int(cap * 16), &rb);
+    readback->readBackBuffer(d.colors.get(), 0, int(cap * 4), &rcol);
+    cb->resourceUpdate(readback);
+  });
+  if (!ran) return ran.error();
+  core::SplatSink out(cap);
+  std::memcpy(out.center.data(), rc.data.constData(), cap * 16);
+  std::memcpy(out.covarianceA.data(), ra.data.constData(), cap * 16);
+  std::memcpy(out.covarianceB.data(), rb.data.constData(), cap * 16);
+  std::memcpy(out.color.data(), rcol.data.constData(), cap * 4);
+  return out;
+}
+
+core::Expected<std::vector<float>> GpuDecodedLift::readTexels(std::size_t branch) {
+  Impl& d = *m_impl;
+  if (branch >= d.branches.size()) return makeError(ErrorCode::Usage, "no branch " + std::to_string(branch));
+  QRhiBuffer* texels = d.branches[branch].texels.get();
+  const std::size_t hw =
+      std::size_t(d.branches[branch].spec.mesh->uvRes) * std::size_t(d.branches[branch].spec.mesh->uvRes);
+  QRhiBufferReadbackResult r;
+  auto ran = runOffscreenComputeFrame(d.rhi, "texel read-back", [&](QRhiCommandBuffer* cb) {
+    QRhiResourceUpdateBatch* readback = d.rhi->nextResourceUpdateBatch();
+    readback->readBackBuffer(texels, 0, int(hw * gpu::kDecodedTexelFloats * 4), &r);
+    cb->resourceUpdate(readback);
+  });
+  if (!ran) return ran.error();
+  std::vector<float> out(hw * gpu::kDecodedTexelFloats);
+  std::memcpy(out.data(), r.data.constData(), out.size() * 4);
+  return out;
+}
+
+std::uint32_t GpuDecodedLift::capacity() const {
+  return m_impl->capacity;
+}
+SplatSinkBuffers GpuDecodedLift::sink() const {
+  const Impl& d = *m_impl;
+  return {d.centers.get(), d.covA.get(), d.covB.get(), d.colors.get(), d.capacity};
+}
+
+BufferList GpuDecodedLift::buffers() const {
+  const Impl& d = *m_impl;
+  BufferList list;
+  if (d.vertices) list.push_back(bufferBytes("decoded lift vertices", d.vertices.get()));
+  for (const auto& b : d.branches) {
+    const std::string n = b.spec.name + " ";
+    for (auto [name, buffer] : {std::pair{"lift uniform", b.params.get()},
+                                {"neutral vertices", b.neutral.get()},
+                                {"calibration corr", b.corr.get()},
+                                {"faces", b.faces.get()},
+                                {"idxim", b.idxim.get()},
+                                {"barim", b.barim.get()},
+                                {"triim", b.triim.get()},
+                                {"geom_uv", b.geom.get()},
+                                {"color_uv", b.color.get()},
+                                {"lift texels", b.texels.get()}})
+      if (buffer) list.push_back(bufferBytes(n + name, buffer));
+  }
+  list.push_back(bufferBytes("sink centres", d.centers.get()));
+  list.push_back(bufferBytes("sink covariance A", d.covA.get()));
+  list.push_back(bufferBytes("sink covariance B", d.covB.get()));
+  list.push_back(bufferBytes("sink colours", d.colors.get()));
+  return list;
+}
+
+std::size_t GpuDecodedLift::gpuBytes() const {
+  return totalBytes(buffers());
+}
+std::size_t GpuDecodedLift::pass1Runs() const {
+  return m_impl->pass1Runs;
+}
+std::size_t GpuDecodedLift::pass2Runs() const {
+  return m_impl->pass2Runs;
+}
+
+}  // namespace riglens::render

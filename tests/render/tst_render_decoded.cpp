@@ -1,0 +1,228 @@
+// The decoded lift on the GPU (shaders/decoded_lift_pass1/2.comp) against its
+// CPU reference (core::liftPass1 / liftPass2), on the sample face decoded by
+// the test decoders (python3-onnx at build time, OpenCV's DNN at run time):
+// the analytic and the offset decoders, with world placement, the bounded
+// scale map and the triangle bound switched on; vertices uploaded from the
+// CPU and, as the viewer runs it, chained from the GNM pass's buffer in the
+// same frame. Re-runs: an appearance-only decode runs pass 2 alone.
+#include <QtTest/QtTest>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "render_checks.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/base/json_file.h"
+#include "riglens/core/character/gnm.h"
+#include "riglens/core/decoded/decoded_character.h"
+#include "riglens/decode/opencv_decoder.h"
+#include "riglens/render/character/gpu_character.h"
+#include "riglens/render/character/gpu_decoded_lift.h"
+#include "riglens/samples/character_sample.h"
+#include "test_checks.h"
+
+using namespace riglens;
+namespace fs = std::filesystem;
+
+namespace {
+
+// GPU and CPU run the same float32 formulas; they differ by the order of
+// operations and by the driver's exp/log/sqrt (lavapipe: LLVM's): positions
+// to 1e-6 m (the face is 0.3 m across: a few ulps), covariances to 1e-4 of
+// their largest element (the Jacobi round trip), colours to one 8-bit step.
+constexpr double kPositionMetres = 1e-6;
+constexpr double kCovarianceRelative = 1e-4;
+
+core::PluckerCamera camera() {
+  core::PluckerCamera c;
+  c.position = {0.1f, 0.05f, 0.6f};
+  c.forward = glm::normalize(glm::vec3(-0.1f, -0.05f, -0.6f));
+  c.right = glm::normalize(glm::cross(c.forward, glm::vec3(0, 1, 0)));
+  c.up = glm::cross(c.right, c.forward);
+  c.aspect = 1.5f;
+  return c;
+}
+
+struct Compared {
+  double position = 0, covariance = 0;
+  int colour = 0;
+  std::size_t occupied = 0, mismatched = 0;
+};
+
+Compared compare(const core::SplatSink& a, const core::SplatSink& b) {
+  Compared c;
+  for (std::size_t s = 0; s < a.capacity(); ++s) {
+    if ((a.color[s] == 0u) != (b.color[s] == 0u)) {
+      ++c.mismatched;
+      continue;
+    }
+    if (a.color[s] == 0u) continue;
+    ++c.occupied;
+    for (int k = 0; k < 3; ++k)
+      c.position = std::max(c.position, double(std::fabs(a.center[s * 4 + k] - b.center[s * 4 + k])));
+    const float ca[6] = {a.covarianceA[s * 4],     a.covarianceA[s * 4 + 1], a.covarianceA[s * 4 + 2],
+                         a.covarianceA[s * 4 + 3], a.covarianceB[s * 4],     a.covarianceB[s * 4 + 1]};
+    const float cb[6] = {b.covarianceA[s * 4],     b.covarianceA[s * 4 + 1], b.covarianceA[s * 4 + 2],
+                         b.covarianceA[s * 4 + 3], b.covarianceB[s * 4],     b.covarianceB[s * 4 + 1]};
+    float scale = 0;
+    for (float x : ca) scale = std::max(scale, std::fabs(x));
+    for (int k = 0; k < 6; ++k) c.covariance = std::max(c.covariance, double(std::fabs(ca[k] - cb[k]) / scale));
+    for (int k = 0; k < 4; ++k)
+      c.colour =
+          std::max(c.colour, std::abs(int((a.color[s] >> (8 * k)) & 0xff) - int((b.color[s] >> (8 * k)) & 0xff)));
+  }
+  return c;
+}
+
+}  // namespace
+
+class TestRenderDecoded : public test::RenderTestCase {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+
+ public:
+  TestRenderDecoded() : RenderTestCase(render::Backend::Vulkan) {}
+
+ private:
+  // The sample bundle with `variant`'s decoders; `placed` adds a world
+  // placement, the bounded scale map and the triangle bound to scene.json.
+  fs::path bundle(const std::string& variant, bool placed) {
+    const fs::path out = fs::path(m_dir.path().toStdString()) / (variant + (placed ? "-placed" : ""));
+    samples::SampleBundleOptions options;
+    options.uvRes = 32;
+    options.decoders = fs::path(RIGLENS_TEST_DECODERS_DIR) / variant;
+    if (auto ok = samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", out, options); !ok)
+      qFatal("%s", ok.error().message.c_str());
+    const fs::path folder = out / "sample-bundle";
+    if (placed) {
+      auto scene = core::readJsonFile(folder / "scene.json");
+      if (!scene) qFatal("%s", scene.error().message.c_str());
+      (*scene)["world_scale"] = 1.7;
+      (*scene)["world_offset"] = {0.2, -0.1, 0.3};
+      (*scene)["world_rotation"] = {10, 35, -5};
+      auto& head = (*scene)["branches"]["head"];
+      head["sigma_max"] = 0.02;
+      head["sigma_offset"] = 0.5;
+      head["tri_size_cap"] = 1.5;
+      head["sliver_min_quality"] = 0.3;
+      const std::string text = scene->dump();
+      (void)core::writeFileAtomically(folder / "scene.json",
+                                      {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+    }
+    return folder;
+  }
+
+  void checkParity(const std::string& variant, bool placed) {
+    auto loaded = core::loadBundle(bundle(variant, placed));
+    QVERIFY_OK(loaded);
+    auto shared = std::make_shared<const core::Bundle>(std::move(loaded).value());
+    core::Diagnostics notes;
+    auto character = core::DecodedCharacter::open(shared, decode::openCvOpener(), {}, notes);
+    QVERIFY_OK(character);
+    core::DecodedCharacter& c = **character;
+    std::vector<float> rig = c.referenceRig();
+    rig[26] = 0.8f;  // a jaw coefficient
+    rig[54] = 0.2f;  // gaze
+    auto pass = c.decode(rig, camera());
+    QVERIFY_OK(pass);
+    auto posed = core::gnmPose(*shared->gnmPack, rig);
+    QVERIFY_OK(posed);
+    core::SplatSink cpu(c.capacity());
+    c.liftCpu(*posed, cpu);
+
+    auto lift =
+        render::GpuDecodedLift::create(*m_device, shared, c.liftSpecs(), c.capacity(), shared->gnmPack->vertexCount);
+    QVERIFY_OK(lift);
+    QVERIFY_OK((*lift)->setVertices(*posed));
+    QVERIFY_OK((*lift)->setOutputs(c.outputs(*pass), true));
+    QVERIFY_OK((*lift)->runOffscreenFrame());
+    // Pass 1 on its own, texel by texel.
+    auto texels = (*lift)->readTexels(0);
+    QVERIFY_OK(texels);
+    const auto& b = c.branches()[0];
+    const auto cpuTexels =
+        core::liftPass1(b.decoders.geomUv(), c.liftVertices(0, *posed), *b.mesh, b.decoders.spec().scale);
+    double texelError = 0;
+    for (std::size_t p = 0; p < cpuTexels.size() / core::kLiftTexelFloats; ++p) {
+      const float* g = texels->data() + p * core::kLiftTexelFloats;
+      const float* r = cpuTexels.data() + p * core::kLiftTexelFloats;
+      QCOMPARE(g[10], r[10]);  // validity
+      for (int k = 0; k < 3; ++k) texelError = std::max(texelError, double(std::fabs(g[k] - r[k])));
+    }
+    QVERIFY2(texelError <= kPositionMetres, qPrintable(QString::number(texelError)));
+
+    auto gpu = (*lift)->readBack();
+    QVERIFY_OK(gpu);
+    const Compared d = compare(cpu, *gpu);
+    QVERIFY2(d.occupied > 300, qPrintable(QString::number(d.occupied)));
+    QCOMPARE(d.mismatched, std::size_t(0));
+    QVERIFY2(d.position <= kPositionMetres * (placed ? 2 : 1), qPrintable(QString::number(d.position)));
+    QVERIFY2(d.covariance <= kCovarianceRelative, qPrintable(QString::number(d.covariance)));
+    QVERIFY2(d.colour <= 1, qPrintable(QString::number(d.colour)));
+  }
+
+ private slots:
+  void analyticDecoderMatchesTheCpu() { checkParity("analytic", false); }
+  void offsetDecoderWithPlacementAndBoundsMatchesTheCpu() { checkParity("offset", true); }
+
+  // The viewer's chain: GNM posed on the GPU, the lift reading its buffer in
+  // the same frame; then an appearance-only decode runs pass 2 alone.
+  void chainedFromGnmAndReRunsOnlyPass2() {
+    auto loaded = core::loadBundle(bundle("offset", false));
+    QVERIFY_OK(loaded);
+    auto shared = std::make_shared<const core::Bundle>(std::move(loaded).value());
+    core::Diagnostics notes;
+    auto character = core::DecodedCharacter::open(shared, decode::openCvOpener(), {}, notes);
+    QVERIFY_OK(character);
+    core::DecodedCharacter& c = **character;
+    std::vector<float> rig = c.referenceRig();
+    rig[30] = -0.6f;
+    QVERIFY_OK(c.decode(rig, camera()));
+    auto gnm = render::GpuGnm::create(*m_device, *shared->gnmPack);
+    QVERIFY_OK(gnm);
+    core::GnmJointState joints(*shared->gnmPack);
+    QVERIFY_OK((*gnm)->setControls(rig, joints));
+    auto lift = render::GpuDecodedLift::create(*m_device, shared, c.liftSpecs(), c.capacity(),
+                                               shared->gnmPack->vertexCount, (*gnm)->posedBuffer());
+    QVERIFY_OK(lift);
+    QVERIFY(!(*lift)->setVertices(std::vector<float>(shared->gnmPack->vertexCount * 3)));  // it has a source
+    QVERIFY_OK((*lift)->setOutputs(c.outputs(core::DecodePass::Full), true));
+    QVERIFY_OK(m_device->runOffscreen([&](QRhiCommandBuffer* cb) {
+      (*gnm)->encode(cb);
+      (*lift)->encode(cb);
+    }));
+    QCOMPARE((*lift)->pass1Runs(), std::size_t(1));
+    QCOMPARE((*lift)->pass2Runs(), std::size_t(1));
+    auto posed = core::gnmPose(*shared->gnmPack, rig);
+    core::SplatSink cpu(c.capacity());
+    c.liftCpu(*posed, cpu);
+    auto gpu = (*lift)->readBack();
+    QVERIFY_OK(gpu);
+    Compared d = compare(cpu, *gpu);
+    QCOMPARE(d.mismatched, std::size_t(0));
+    // The GNM pass itself differs from the CPU pose by its own tolerance.
+    QVERIFY2(d.position <= core::tolerance::kGnmGpuMetres * 4, qPrintable(QString::number(d.position)));
+
+    core::PluckerCamera moved = camera();  // orbit: the rays turn (moment_scale is 0: position alone changes nothing)
+    moved.position = {-0.3f, 0.05f, 0.5f};
+    moved.forward = glm::normalize(-moved.position);
+    moved.right = glm::normalize(glm::cross(moved.forward, glm::vec3(0, 1, 0)));
+    moved.up = glm::cross(moved.right, moved.forward);
+    auto pass = c.decode(rig, moved);
+    QVERIFY_OK(pass);
+    QCOMPARE(*pass, core::DecodePass::Appearance);
+    QVERIFY_OK((*lift)->setOutputs(c.outputs(*pass), false));
+    QVERIFY_OK((*lift)->runOffscreenFrame());
+    QCOMPARE((*lift)->pass1Runs(), std::size_t(1));  // geometry cached
+    QCOMPARE((*lift)->pass2Runs(), std::size_t(2));
+    auto after = (*lift)->readBack();
+    QVERIFY_OK(after);
+    std::size_t recoloured = 0;
+    for (std::size_t s = 0; s < after->capacity(); ++s) recoloured += after->color[s] != gpu->color[s];
+    QVERIFY(recoloured > 100);
+    for (std::size_t s = 0; s < after->capacity() * 4; ++s) QCOMPARE(after->center[s], gpu->center[s]);
+  }
+};
+
+QTEST_MAIN(TestRenderDecoded)
+#include "tst_render_decoded.moc"
