@@ -14,9 +14,11 @@
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/core/decoded/decoded_character.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/core/view/orbit_camera.h"
+#include "riglens/decode/opencv_decoder.h"
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/character_splats.h"
 #include "riglens/render/device/frame_drawable.h"
@@ -79,9 +81,12 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
   });
 }
 
+int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch, int samples, const Shots& shots,
+                  const QString& controlsPath);
+
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                    const QString& controlsPath, const QString& tint, const QString& sigmaText) {
+                    const QString& controlsPath, const QString& tint, const QString& sigmaText, bool preview) {
   render::CharacterLook look;
   bool ok = false;
   look.sigma = sigmaText.toFloat(&ok);
@@ -91,6 +96,12 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   look.tint = *parsedTint;
   auto scene = core::loadCharacterScene(path.toStdString());
   if (!scene) return inputError(scene.error().message);
+  if (!preview && std::filesystem::is_directory(path.toStdString())) {
+    auto bundle = core::loadBundle(path.toStdString());
+    if (!bundle) return inputError(bundle.error().message);
+    if (!bundle->decoders.empty())
+      return renderDecoded(*bundle, size, yaw, pitch, samples, shots, controlsPath);
+  }
   const core::AosRigPack* pack = scene->pack.get();
   std::vector<float> controls;
   if (!controlsPath.isEmpty()) {
@@ -111,6 +122,56 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   renderer.setFrame(std::move(frame));
   renderer.setBoundingSphere(scene->bounds.center(), scene->bounds.radius());
   return renderSplats(**device, renderer, scene->bounds, size, yaw, pitch, samples, shots);
+}
+
+// A bundle with decoders: the decoded character. The decoders run on the CPU
+// (OpenCV's DNN) for each shot's camera (the first shot a full pass, the
+// turntable's others appearance only), GNM and both lift passes on the GPU.
+int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch, int samples, const Shots& shots,
+                  const QString& controlsPath) {
+  auto bundle = std::make_shared<const core::Bundle>(loaded);
+  core::Diagnostics notes;
+  auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
+  if (!character) return inputError(character.error().message);
+  for (const auto& n : notes)
+    if (n.severity != core::Severity::Info)
+      std::fprintf(stderr, "%s: %s\n", core::severityName(n.severity), n.describe().c_str());
+  std::vector<float> rig = (*character)->referenceRig();
+  if (!controlsPath.isEmpty()) {
+    auto doc = core::readJsonFile(controlsPath.toStdString());
+    if (!doc) return inputError(doc.error().message);
+    auto parsed = core::controlsFromJson(bundle->gnmPack->headExt, *doc, controlsPath.toStdString());
+    if (!parsed) return inputError(parsed.error().message);
+    rig = std::move(parsed).value();
+  }
+  auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
+  if (!device) return inputError("cannot start the GPU: " + device.error().message);
+  render::CharacterRenderer renderer(**device);
+  auto layout = std::make_shared<render::DecodedLayout>();
+  layout->bundle = bundle;
+  layout->branches = (*character)->liftSpecs();
+  layout->capacity = (*character)->capacity();
+  renderer.setPack(std::shared_ptr<const core::AosRigPack>(bundle, &*bundle->gnmPack));
+  renderer.setDecodedLayout(layout);
+  const core::Bounds bounds = (*character)->bounds();
+  renderer.setBoundingSphere(bounds.center(), bounds.radius());
+  auto canvas = render::OffscreenCanvas::create(**device, size, samples);
+  if (!canvas) return inputError(canvas.error().message);
+  core::OrbitCamera camera;
+  const float aspect = float(size.width()) / float(size.height());
+  camera.frame(bounds, aspect);
+  std::optional<core::Error> failed;
+  const int written = writeShots(**canvas, renderer, size, shots, yaw, [&](float yawDeg) {
+    camera.setAngles(yawDeg, pitch);
+    auto pass = (*character)->decode(rig, core::pluckerCamera(camera, aspect));
+    if (!pass)
+      failed = pass.error();
+    else if (*pass != core::DecodePass::None)
+      renderer.setDecodedOutputs(std::make_shared<const core::DecodedOutputs>((*character)->outputs(*pass)));
+    return render::cameraFrameState(camera, aspect);
+  });
+  if (failed) return inputError(failed->message);
+  return written;
 }
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
@@ -154,8 +215,10 @@ int runRender(const QStringList& args) {
   const QCommandLineOption controlsOption(
       "controls", "Characters (.aosrig or a bundle folder): controls JSON (array or {name: value}).", "FILE.json");
   const QCommandLineOption sigmaOption("sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002");
+  const QCommandLineOption previewOption(
+      "preview", "Bundles with decoders: draw the debug preview (a gaussian per rig vertex), not the decoded character.");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
-                     samples, controlsOption, sigmaOption});
+                     samples, controlsOption, sigmaOption, previewOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
 
@@ -187,7 +250,8 @@ int runRender(const QStringList& args) {
 
   if (character)
     return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
-                           parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption));
+                           parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),
+                           parser.isSet(previewOption));
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
     return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
                            api == "vulkan");

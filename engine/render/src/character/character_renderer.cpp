@@ -7,6 +7,7 @@
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/slot_allocator.h"
 #include "riglens/render/character/gpu_character.h"
+#include "riglens/render/character/gpu_decoded_lift.h"
 #include "riglens/render/character/gpu_lift.h"
 #include "riglens/render/splat/splat_renderer.h"
 
@@ -27,6 +28,14 @@ struct CharacterRenderer::Impl {
   // the lift reads the GNM pass's posed buffer).
   std::unique_ptr<GpuGnm> gnm;
   std::unique_ptr<GpuLift> lift;
+  std::unique_ptr<GpuDecodedLift> decodedLift;
+  std::shared_ptr<const DecodedLayout> layout;
+  std::shared_ptr<const core::DecodedOutputs> outputs;  // waiting for the next prepare()
+  bool outputsPending = false;
+  bool decodedShown = false, decodedLifted = false;
+  std::vector<float> decodedRig;  // the rig of the decode on the GPU
+  std::vector<std::pair<std::string, glm::dquat>> liftedJoints;
+  std::size_t liftedDecodes = 0;
   std::unique_ptr<SplatRenderer> splats;
   std::unique_ptr<core::GnmJointState> joints;
   core::SlotAllocator sinkSlots{0};
@@ -40,6 +49,7 @@ struct CharacterRenderer::Impl {
 
   void reset() {
     splats.reset();
+    decodedLift.reset();
     lift.reset();
     gnm.reset();
     joints.reset();
@@ -74,7 +84,58 @@ struct CharacterRenderer::Impl {
     joints = std::make_unique<core::GnmJointState>(*pack);
     fit = characterFit(*pack);
     framePending = true;
+    decodedShown = decodedLifted = false;
+    if (layout) {
+      auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, pack->vertexCount,
+                                      gnm->posedBuffer());
+      if (!d) return fail(d.error().message);
+      decodedLift = std::move(d).value();
+      outputsPending = outputs != nullptr;
+    }
     return true;
+  }
+
+  // The decoded path: a new decode poses the rig with the decode's own rig
+  // vector and uploads its outputs; new joint overrides (a body pose) re-pose
+  // the same rig and re-run the lift without decoding (the decoders' inputs
+  // did not change). Frames in between draw the last lifted sink.
+  bool liftDecoded(QRhiCommandBuffer* cb) {
+    const bool fresh = outputsPending && outputs;
+    const bool jointsMoved = decodedLifted && frame.jointOverrides != liftedJoints;
+    if (!fresh && !jointsMoved) return true;
+    outputsPending = false;
+    core::DecodedOutputs unchanged;  // no new maps: the lift keeps its own
+    unchanged.geom.resize(layout->branches.size());
+    unchanged.color.resize(layout->branches.size());
+    const core::DecodedOutputs& out = fresh ? *outputs : unchanged;
+    const std::vector<float>& rig = fresh ? outputs->rig : decodedRig;
+    const bool posed = jointsMoved || (fresh && (outputs->pass == core::DecodePass::Full || !decodedLifted));
+    if (posed) {
+      joints->setJointOverrides(frame.jointOverrides);
+      if (auto staged = gnm->setControls(rig, *joints); !staged) return fail(staged.error().message);
+    }
+    if (auto staged = decodedLift->setOutputs(out, posed); !staged) return fail(staged.error().message);
+    if (passes.rig) {
+      if (posed) gnm->encode(cb);
+      decodedLift->encode(cb);
+    }
+    if (fresh) decodedRig = outputs->rig;
+    liftedJoints = frame.jointOverrides;
+    decodedLifted = true;
+    framePending = true;  // the preview, when shown again, re-poses its own controls
+    ++liftedDecodes;
+    splats->markGaussiansChanged();
+    return true;
+  }
+
+  // Which sink the splats read: the decoded one once a decode has been lifted.
+  void chooseSink() {
+    const bool decoded = decodedLift && decodedLifted && !frame.preview;
+    if (decoded == decodedShown) return;
+    decodedShown = decoded;
+    splats->setSink(decoded ? decodedLift->sink() : lift->sink());
+    splats->markGaussiansChanged();
+    if (!decoded) framePending = true;  // the preview lifts the current controls
   }
 
   // GNM then the lift, into `cb`, when the frame changed.
@@ -116,6 +177,24 @@ void CharacterRenderer::setPack(std::shared_ptr<const core::AosRigPack> pack) {
   m_impl->packPending = true;
 }
 
+void CharacterRenderer::setDecodedLayout(std::shared_ptr<const DecodedLayout> layout) {
+  m_impl->layout = std::move(layout);
+  m_impl->outputs.reset();
+  m_impl->packPending = true;
+}
+
+void CharacterRenderer::setDecodedOutputs(std::shared_ptr<const core::DecodedOutputs> outputs) {
+  m_impl->outputs = std::move(outputs);
+  m_impl->outputsPending = m_impl->outputs != nullptr;
+}
+
+std::size_t CharacterRenderer::liftedDecodes() const {
+  return m_impl->liftedDecodes;
+}
+bool CharacterRenderer::showingDecoded() const {
+  return m_impl->decodedShown;
+}
+
 void CharacterRenderer::setFrame(CharacterFrame frame) {
   if (frame == m_impl->frame) return;
   m_impl->frame = std::move(frame);
@@ -132,7 +211,9 @@ bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor*
     if (!d.build()) return false;
   }
   if (!d.gnm) return d.error.empty();  // no character: nothing to draw
-  if (!d.pose(cb)) return false;
+  if (d.decodedLift && !d.liftDecoded(cb)) return false;
+  d.chooseSink();
+  if (!d.decodedShown && !d.pose(cb)) return false;
   if (!d.splats->prepare(cb, rp, sampleCount, size, state)) {
     const std::string why = d.splats->failure();
     return d.fail(why.empty() ? "the splat renderer could not prepare the frame" : why);
@@ -181,11 +262,17 @@ CharacterMemory CharacterRenderer::memory() const {
     for (auto& b : d.gnm->buffers()) memory.buffers.push_back(std::move(b));
   if (d.lift)
     for (auto& b : d.lift->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.decodedLift)
+    for (auto& b : d.decodedLift->buffers()) memory.buffers.push_back(std::move(b));
   if (d.splats)
     for (auto& b : d.splats->buffers()) memory.buffers.push_back(std::move(b));
-  if (d.lift)
+  if (d.decodedShown && d.layout) {
+    for (const auto& b : d.layout->branches)
+      memory.branches.push_back({b.name, b.placement.slotOffset, b.placement.slotCount, d.layout->capacity});
+  } else if (d.lift) {
     memory.branches.push_back(
         {"head", d.headSlot, std::uint32_t(d.pack->vertexCount), std::uint32_t(d.lift->capacity())});
+  }
   return memory;
 }
 

@@ -11,6 +11,8 @@
 // error() says so (the app disables its character features with that text).
 #pragma once
 
+#include "riglens/core/decoded/decoded_character.h"
+
 #include <cstdint>
 #include <glm/gtc/quaternion.hpp>
 #include <memory>
@@ -31,7 +33,16 @@ struct CharacterFrame {
   std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
   std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
   CharacterLook look;
+  bool preview = false;  // with a decoded layout: draw the debug preview instead
   bool operator==(const CharacterFrame&) const = default;
+};
+
+// A bundle's decoded character as the renderer needs it: the branches' lift
+// specs (meshes in `bundle`, which holds the GNM pack) and the sink size.
+struct DecodedLayout {
+  std::shared_ptr<const core::Bundle> bundle;
+  std::vector<core::BranchLiftSpec> branches;
+  std::uint32_t capacity = 0;
 };
 
 struct CharacterMemory {
@@ -52,6 +63,15 @@ class CharacterRenderer : public FrameDrawable {
 
   // The GPU passes are (re)built on the next prepare(); nullptr draws nothing.
   void setPack(std::shared_ptr<const core::AosRigPack> pack);
+  // The decoded character (with setPack: the bundle's GNM pack; null: none).
+  // Once decodes arrive, frames draw the decoded gaussians unless
+  // CharacterFrame::preview; a decode's rig vector poses the mesh the lift
+  // reads, so what is drawn always belongs to one decode (no tearing between
+  // branches, nor between the rig and its decoders' outputs).
+  void setDecodedLayout(std::shared_ptr<const DecodedLayout> layout);
+  // A finished decode (from any thread's DecodedCharacter, copied out): the
+  // next prepare() uploads it and runs the lift passes it needs.
+  void setDecodedOutputs(std::shared_ptr<const core::DecodedOutputs> outputs);
   void setFrame(CharacterFrame frame);
   // Owner-supplied bounds of the lifted face (e.g. the fitted rest bounds,
   // core::characterRestBounds): frames that cannot see it skip every pass
@@ -65,6 +85,8 @@ class CharacterRenderer : public FrameDrawable {
   const std::string& error() const;  // why the last prepare() failed; empty when it did not
   std::string failure() const override { return error(); }
   std::size_t posedFrames() const;         // frames that ran the GNM + lift passes
+  std::size_t liftedDecodes() const;       // decodes uploaded and lifted
+  bool showingDecoded() const;             // the last frame drew the decoded gaussians
   std::size_t sortedFrames() const;        // frames that ran the projection + sort
   std::size_t culledFrames() const;        // frames whose view missed the bounding sphere
   std::size_t activeCoefficients() const;  // non-zero coefficients the last GNM pass visited
