@@ -99,8 +99,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   if (!preview && std::filesystem::is_directory(path.toStdString())) {
     auto bundle = core::loadBundle(path.toStdString());
     if (!bundle) return inputError(bundle.error().message);
-    if (!bundle->decoders.empty())
-      return renderDecoded(*bundle, size, yaw, pitch, samples, shots, controlsPath);
+    if (!bundle->decoders.empty()) return renderDecoded(*bundle, size, yaw, pitch, samples, shots, controlsPath);
   }
   const core::AosRigPack* pack = scene->pack.get();
   std::vector<float> controls;
@@ -216,7 +215,8 @@ int runRender(const QStringList& args) {
       "controls", "Characters (.aosrig or a bundle folder): controls JSON (array or {name: value}).", "FILE.json");
   const QCommandLineOption sigmaOption("sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002");
   const QCommandLineOption previewOption(
-      "preview", "Bundles with decoders: draw the debug preview (a gaussian per rig vertex), not the decoded character.");
+      "preview",
+      "Bundles with decoders: draw the debug preview (a gaussian per rig vertex), not the decoded character.");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
                      samples, controlsOption, sigmaOption, previewOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;

@@ -41,6 +41,8 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
   QObject::connect(
       window, &QQuickWindow::frameSwapped, window,
       [=] {
+        // A decoded character is drawn once its first decode has been lifted.
+        if (controller->characterController()->decodePending()) *frames = 0;
         if (++*frames < framesToWait) {
           window->update();  // a static scene stops after one frame; ask for more
           return;

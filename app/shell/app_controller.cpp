@@ -320,4 +320,8 @@ void AppController::rememberRecent(const QString& path) {
   emit recentFilesChanged();
 }
 
+void AppController::addDocumentProblems(const core::Diagnostics& problems) {
+  m_problems->addDocumentProblems(problems);
+}
+
 }  // namespace riglens::app

@@ -130,6 +130,7 @@ class AppController : public QObject {
   void reportError(const QString& message);
   void reportStatus(const QString& message);
   void notifyPosed();
+  void addDocumentProblems(const core::Diagnostics& problems);
 
  signals:
   void documentChanged();

@@ -5,6 +5,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "app_controller.h"
+#include "decode_session.h"
 #include "expression_channel_model.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
@@ -17,7 +18,16 @@ constexpr auto kGazeSegment = "gaze";
 }
 
 CharacterController::CharacterController(AppController& app)
-    : QObject(&app), m_app(app), m_channels(new ExpressionChannelModel(this)) {}
+    : QObject(&app), m_app(app), m_channels(new ExpressionChannelModel(this)), m_decode(new DecodeSession(this)) {
+  connect(m_decode, &DecodeSession::opened, this, &CharacterController::decodeOpened);
+  connect(m_decode, &DecodeSession::decoded, this, &CharacterController::decodeFinished);
+  connect(m_decode, &DecodeSession::failed, this, [this](const QString& message) {
+    m_decodeError = message;
+    m_app.addDocumentProblems({{m_scene && m_scene->bundle ? m_scene->bundle->folder.string() : std::string(), "",
+                                message.toStdString(), core::Severity::Error}});
+    emit decodedChanged();
+  });
+}
 CharacterController::~CharacterController() = default;
 
 QObject* CharacterController::channels() const {
@@ -71,8 +81,14 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
     emit renderErrorChanged();
   }
   setRefusal({});
+  m_camera.reset();
+  m_decodeError.clear();
+  m_decodeStats.clear();
+  m_decode->open(decodable() ? m_scene->bundle : nullptr);
   rebuildChannels();
   recompute();
+  emit decodedChanged();
+  emit decodeStatsChanged();
   emit sceneChanged();
   emit channelModeChanged();
   emit memoryChanged();
@@ -153,7 +169,92 @@ void CharacterController::recompute() {
   // The Gaze section adds to what the expression derived (the ARKit map's EyeLook* terms).
   if (layout.gazeDim >= 4 && layout.exprDim + 4 <= layout.dim)
     for (std::size_t k = 0; k < 4; ++k) m_headExt[std::size_t(layout.exprDim) + k] += m_gaze[k];
+  requestDecode();
   emit controlsChanged();
+}
+
+bool CharacterController::decodedAvailable() const {
+  return m_decode->isOpen();
+}
+
+void CharacterController::setShowDecoded(bool show) {
+  if (show == m_showDecoded) return;
+  m_showDecoded = show;
+  emit decodedChanged();
+  emit controlsChanged();  // the viewport draws the other sink
+  requestDecode();
+}
+
+std::shared_ptr<const render::DecodedLayout> CharacterController::decodedLayout() const {
+  return m_decode->layout();
+}
+std::shared_ptr<const core::DecodedOutputs> CharacterController::decodedOutputs() const {
+  return m_decode->latest();
+}
+
+bool CharacterController::decodable() const {
+  return m_scene && m_scene->bundle && !m_scene->bundle->decoders.empty() && m_decodeError.isEmpty();
+}
+
+bool CharacterController::decodePending() const {
+  return decodable() && m_showDecoded && m_decode->serial() == 0;
+}
+
+core::Bounds CharacterController::viewBounds() const {
+  if (decodable() && m_showDecoded) return core::decodedBounds(*m_scene->bundle);
+  return m_scene ? m_scene->bounds : core::Bounds{};
+}
+
+void CharacterController::setViewCamera(const core::PluckerCamera& camera) {
+  if (m_camera && !core::cameraMoved(*m_camera, camera)) return;
+  m_camera = camera;
+  requestDecode();
+}
+
+// The decoders see the controls the frame carries and the viewport's camera;
+// nothing is decoded while the preview is shown.
+void CharacterController::requestDecode() {
+  if (!m_decode->isOpen() || !m_showDecoded || !m_camera || m_headExt.empty()) return;
+  m_decode->request(m_headExt, *m_camera);
+}
+
+void CharacterController::decodeOpened(const core::Diagnostics& notes) {
+  m_app.addDocumentProblems(notes);
+  emit decodedChanged();
+  requestDecode();
+}
+
+void CharacterController::decodeFinished() {
+  const auto& out = m_decode->latest();
+  if (!out) return;
+  QVariantMap stats{{"pass", QString::fromUtf8(core::decodePassName(out->pass))},
+                    {"totalMs", m_decode->lastDecodeMs()},
+                    {"decodes", qint64(m_decode->serial())},
+                    {"decoderBytes", qint64(m_decode->weightBytes())}};
+  QVariantList branches;
+  double trunk = 0, geom = 0, appr = 0;
+  int trunkRuns = 0, geomRuns = 0, apprRuns = 0;
+  const auto& layout = m_decode->layout();
+  for (std::size_t i = 0; i < out->runs.size(); ++i) {
+    const core::SessionRuns& r = out->runs[i];
+    trunk += out->pass == core::DecodePass::Full ? r.trunkMs : 0;
+    geom += out->pass == core::DecodePass::Full ? r.geomMs : 0;
+    appr += r.apprMs;
+    trunkRuns += r.trunk, geomRuns += r.geom, apprRuns += r.appr;
+    if (layout && i < layout->branches.size())
+      branches.append(QVariantMap{{"name", QString::fromStdString(layout->branches[i].name)},
+                                  {"slots", layout->branches[i].placement.slotCount}});
+  }
+  stats.insert({{"trunkMs", trunk},
+                {"geomMs", geom},
+                {"apprMs", appr},
+                {"trunkRuns", trunkRuns},
+                {"geomRuns", geomRuns},
+                {"apprRuns", apprRuns},
+                {"branches", branches}});
+  m_decodeStats = stats;
+  emit decodeStatsChanged();
+  emit decodedFrame();
 }
 
 void CharacterController::setRefusal(const QString& refusal) {
@@ -310,6 +411,8 @@ render::CharacterFrame CharacterController::frame() const {
   render::CharacterFrame frame;
   frame.headExt = m_headExt;
   frame.look = m_look;
+  frame.preview = !m_showDecoded;
+  frame.awaitDecode = decodable();
   for (const auto& [name, degrees] : m_jointDegrees)
     frame.jointOverrides.emplace_back(name.toStdString(), glm::dquat(glm::radians(glm::dvec3(degrees))));
   return frame;

@@ -15,16 +15,19 @@
 #include <glm/vec3.hpp>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "qml_owned.h"
 #include "riglens/core/character/character_scene.h"
+#include "riglens/core/decoded/decoded_character.h"
 #include "riglens/render/character/character_renderer.h"
 
 namespace riglens::app {
 
 class AppController;
+class DecodeSession;
 class ExpressionChannelModel;
 
 class CharacterController : public QObject {
@@ -50,6 +53,14 @@ class CharacterController : public QObject {
   // compute shaders (voxel rigs still draw; characters need a Vulkan or
   // OpenGL 4.3 device).
   Q_PROPERTY(bool computeMissing READ computeMissing NOTIFY renderErrorChanged)
+  // A bundle with decoders: the decoded character (default) or the debug
+  // preview. decodedAvailable once its decoders are open on the worker.
+  Q_PROPERTY(bool decodedAvailable READ decodedAvailable NOTIFY decodedChanged)
+  Q_PROPERTY(bool showDecoded READ showDecoded WRITE setShowDecoded NOTIFY decodedChanged)
+  // {pass, totalMs, trunkMs, geomMs, apprMs, trunkRuns, geomRuns, apprRuns,
+  // decodes, decoderBytes, branches: [{name, slots}]} of the latest decode.
+  Q_PROPERTY(QVariantMap decodeStats READ decodeStats NOTIFY decodeStatsChanged)
+  Q_PROPERTY(QString decodeError READ decodeError NOTIFY decodedChanged)
 
  public:
   static constexpr double kMaxGazeRadians = 0.7;  // about 40 degrees: past it the eyelids no longer follow
@@ -78,6 +89,20 @@ class CharacterController : public QObject {
   QVariantMap memoryReport() const { return m_memory; }
   QString renderError() const { return m_renderError; }
   bool computeMissing() const { return m_computeMissing; }
+  bool decodedAvailable() const;
+  bool showDecoded() const { return m_showDecoded; }
+  void setShowDecoded(bool show);
+  QVariantMap decodeStats() const { return m_decodeStats; }
+  QString decodeError() const { return m_decodeError; }
+  // For the viewport: the decoded layout and the latest finished decode
+  // (null until there is one), what the camera frames in the current mode,
+  // and the camera the appearance decoders should see (sync(), queued to here).
+  std::shared_ptr<const render::DecodedLayout> decodedLayout() const;
+  std::shared_ptr<const core::DecodedOutputs> decodedOutputs() const;
+  core::Bounds viewBounds() const;
+  bool decodable() const;      // the open bundle has decoders that did not fail
+  bool decodePending() const;  // decoded and shown, but no decode has finished yet
+  void setViewCamera(const core::PluckerCamera& camera);
 
   // "gnm" or "arkit". ARKit on a space without an ARKit map is refused and
   // `refusal` says why (the core's reason); the channels stay as they were.
@@ -124,11 +149,17 @@ class CharacterController : public QObject {
   void controlsChanged();  // channels, gaze or joints: the face moves
   void memoryChanged();
   void renderErrorChanged();
+  void decodedChanged();  // decoders opened/closed/failed, or the decoded/preview switch
+  void decodedFrame();    // a decode finished: the viewport lifts it
+  void decodeStatsChanged();
 
  private:
   void rebuildChannels();
   void setRefusal(const QString& refusal);
   void recompute();  // channel values -> head_ext
+  void requestDecode();
+  void decodeOpened(const core::Diagnostics& notes);
+  void decodeFinished();
 
   AppController& m_app;
   std::shared_ptr<const core::CharacterScene> m_scene;
@@ -143,6 +174,11 @@ class CharacterController : public QObject {
   QString m_refusal, m_filter, m_renderError;
   bool m_computeMissing = false;
   QVariantMap m_memory;
+  DecodeSession* m_decode;
+  bool m_showDecoded = true;
+  std::optional<core::PluckerCamera> m_camera;  // the viewport's, once it drew
+  QVariantMap m_decodeStats;
+  QString m_decodeError;
 };
 
 }  // namespace riglens::app

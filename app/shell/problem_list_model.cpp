@@ -67,6 +67,19 @@ void ProblemListModel::setDocumentProblems(core::Diagnostics problems) {
   });
 }
 
+void ProblemListModel::addDocumentProblems(const core::Diagnostics& problems) {
+  if (problems.empty()) return;
+  core::Diagnostics all = m_document;
+  all.insert(all.end(), problems.begin(), problems.end());
+  setDocumentProblems(std::move(all));
+}
+
+int ProblemListModel::warningCount() const {
+  int n = 0;
+  for (const auto& d : m_document) n += d.severity == core::Severity::Warning ? 1 : 0;
+  return n;
+}
+
 void ProblemListModel::setFailedLoad(const core::Error& error, const std::string& path) {
   reset([&] {
     m_failedLoad = core::Diagnostic(error.file.empty() ? path : error.file, error.pointer,

@@ -39,6 +39,8 @@ class ProblemListModel : public QAbstractListModel {
 
   // The open document's diagnostics; clears a failed load shown before.
   void setDocumentProblems(core::Diagnostics problems);
+  // Findings that come after the load (the decoders, opened on a worker).
+  void addDocumentProblems(const core::Diagnostics& problems);
   // A load that failed: its error as the first row, the document's below.
   void setFailedLoad(const core::Error& error, const std::string& path);
   void clearFailedLoad();
@@ -46,7 +48,7 @@ class ProblemListModel : public QAbstractListModel {
   const core::Diagnostic* at(int row) const;
   int count() const { return rowCount(); }
   int errorCount() const;
-  int warningCount() const { return count() - errorCount(); }
+  int warningCount() const;
 
  signals:
   void countsChanged();

@@ -10,6 +10,7 @@
 
 #include "app_controller.h"
 #include "character_controller.h"
+#include "riglens/core/decoded/plucker.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "scene_viewport_renderer.h"
@@ -60,6 +61,13 @@ void SceneViewportItem::setControllerObject(QObject* object) {
     CharacterController* character = m_controller->characterController();
     connect(character, &CharacterController::controlsChanged, this, &SceneViewportItem::requestFrame);
     connect(character, &CharacterController::lookChanged, this, &SceneViewportItem::requestFrame);
+    connect(character, &CharacterController::decodedFrame, this, &SceneViewportItem::requestFrame);
+    // The decoded character and the preview sit in different frames (the
+    // bundle's world vs the fitted rest pose): switching reframes.
+    connect(character, &CharacterController::decodedChanged, this, [this] {
+      m_framed = false;
+      requestFrame();
+    });
   }
   documentChanged();
   emit controllerChanged();
@@ -199,9 +207,13 @@ void SceneViewportItem::syncCharacter(CharacterController& character, QRect view
   const auto& scene = character.scene();
   const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
   if (!m_framed && width() > 0 && height() > 0) {
-    m_camera.frame(scene->bounds, aspect);
+    m_camera.frame(character.viewBounds(), aspect);
     m_framed = true;
   }
+  // The appearance decoders see this camera (GUI thread: queued back there).
+  const core::PluckerCamera plucker = core::pluckerCamera(m_camera, aspect);
+  QMetaObject::invokeMethod(
+      &character, [c = &character, plucker] { c->setViewCamera(plucker); }, Qt::QueuedConnection);
   render::FrameState state = render::cameraFrameState(m_camera, aspect);
   state.showGrid = false;  // the face floats at the origin: a ground grid would cut through it
   state.showAxes = m_showAxes;
@@ -215,6 +227,7 @@ void SceneViewportItem::syncCharacter(CharacterController& character, QRect view
       },
       Qt::QueuedConnection);
   m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
+  m_renderer->setDecoded(character.decodedLayout(), character.decodedOutputs());
   m_modelChanged = false;
 }
 

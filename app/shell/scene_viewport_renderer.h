@@ -36,6 +36,19 @@ class SceneViewportRenderer : public QObject {
     m_viewport = viewport;
   }
 
+  // The decoded character of the open bundle and its latest decode (null:
+  // none yet); each reaches the engine once.
+  void setDecoded(std::shared_ptr<const render::DecodedLayout> layout,
+                  std::shared_ptr<const core::DecodedOutputs> outputs) {
+    if (layout != m_layout) {
+      m_layout = std::move(layout);
+      m_layoutPending = true;
+    }
+    if (outputs != m_outputs) {
+      m_outputs = std::move(outputs);
+      m_outputsPending = true;
+    }
+  }
   // beforeRendering: render thread, outside the main pass.
   void prepare() {
     QSGRendererInterface* rif = m_window->rendererInterface();
@@ -55,6 +68,14 @@ class SceneViewportRenderer : public QObject {
       m_renderer->setCloud(m_scene ? m_scene->cloud : nullptr);
       if (m_scene) m_renderer->setSplatBounds(m_scene->bounds);
       m_modelPending = false;
+    }
+    if (m_layoutPending) {
+      m_renderer->setDecodedLayout(m_layout);
+      m_layoutPending = false;
+    }
+    if (m_outputsPending) {
+      m_renderer->setDecodedOutputs(m_outputs);
+      m_outputsPending = false;
     }
     m_renderer->setCharacterFrame(m_characterFrame);
     if ((!m_run && !m_scene) || m_viewport.isEmpty()) {
@@ -137,6 +158,9 @@ class SceneViewportRenderer : public QObject {
   std::shared_ptr<const core::LoadedRun> m_run;
   std::shared_ptr<const core::CharacterScene> m_scene;
   render::CharacterFrame m_characterFrame;
+  std::shared_ptr<const render::DecodedLayout> m_layout;
+  std::shared_ptr<const core::DecodedOutputs> m_outputs;
+  bool m_layoutPending = false, m_outputsPending = false;
   bool m_modelPending = false;
   render::FrameState m_state;
   QRect m_viewport;

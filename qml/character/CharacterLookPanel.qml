@@ -1,4 +1,5 @@
-// How a splat character is shown and where it looks: the tint (joint, uv,
+// How a splat character is shown and where it looks: decoded or the debug
+// preview (with the last decode's timings), the preview's tint (joint, uv,
 // height, flat, normals), gaussian sigma and opacity; the gaze per eye and
 // look-at-a-point in head space.
 import QtQuick
@@ -12,6 +13,8 @@ PanelSection {
     objectName: "characterLookPanel"
     required property CharacterController character
     readonly property var gazeNames: [qsTr("Left pitch"), qsTr("Left yaw"), qsTr("Right pitch"), qsTr("Right yaw")]
+    // Tint, sigma and opacity shape the debug preview; the decoders decide the decoded gaussians.
+    readonly property bool previewLook: character.kind === "character" && !(character.decodedAvailable && character.showDecoded)
     // Disabled (not hidden) when the GPU cannot run the character passes.
     enabled: character.renderError.length === 0
     title: qsTr("Look and gaze")
@@ -25,12 +28,44 @@ PanelSection {
             id: column
             width: parent.width
             spacing: 4
+            // A bundle with decoders: the decoded character, or the debug preview.
+            RowLayout {
+                visible: panel.character.decodedAvailable
+                Switch {
+                    objectName: "showDecoded"
+                    text: qsTr("Decoded character")
+                    checked: panel.character.showDecoded
+                    onToggled: panel.character.showDecoded = checked
+                    ToolTip.visible: hovered
+                    ToolTip.text: qsTr("Off: the debug preview (one gaussian per rig vertex)")
+                }
+            }
+            Label {
+                objectName: "decodeStats"
+                visible: panel.character.decodedAvailable && panel.character.showDecoded && panel.character.decodeStats.pass !== undefined
+                Layout.fillWidth: true
+                wrapMode: Text.Wrap
+                font.pixelSize: 11
+                readonly property var s: panel.character.decodeStats
+                text: qsTr("Last decode (%1): %2 ms — trunk %3, geom %4, appr %5 ms; runs %6 / %7 / %8")
+                      .arg(s.pass).arg(Number(s.totalMs).toFixed(1)).arg(Number(s.trunkMs).toFixed(1))
+                      .arg(Number(s.geomMs).toFixed(1)).arg(Number(s.apprMs).toFixed(1))
+                      .arg(s.trunkRuns).arg(s.geomRuns).arg(s.apprRuns)
+            }
+            Label {
+                objectName: "decodeError"
+                visible: panel.character.decodeError.length > 0
+                Layout.fillWidth: true
+                wrapMode: Text.Wrap
+                color: Theme.refusal
+                text: qsTr("Decoders: %1").arg(panel.character.decodeError)
+            }
             RowLayout {
                 Label { text: qsTr("Tint"); Layout.preferredWidth: 60 }
                 ComboBox {
                     objectName: "characterTint"
                     Layout.fillWidth: true
-                    enabled: panel.character.kind === "character"
+                    enabled: panel.previewLook
                     model: panel.character.tints
                     currentIndex: panel.character.tints.indexOf(panel.character.tint)
                     onActivated: (index) => panel.character.tint = panel.character.tints[index]
@@ -41,7 +76,7 @@ PanelSection {
                 Slider {
                     objectName: "characterSigma"
                     Layout.fillWidth: true
-                    enabled: panel.character.kind === "character"
+                    enabled: panel.previewLook
                     from: 0.0005; to: 0.01; stepSize: 0
                     value: panel.character.sigma
                     onMoved: panel.character.sigma = value
@@ -53,7 +88,7 @@ PanelSection {
                 Slider {
                     objectName: "characterOpacity"
                     Layout.fillWidth: true
-                    enabled: panel.character.kind === "character"
+                    enabled: panel.previewLook
                     from: 0; to: 1; stepSize: 0
                     value: panel.character.opacity
                     onMoved: panel.character.opacity = value

@@ -32,6 +32,8 @@ PanelSection {
             rowSpacing: 1
             Label { text: panel.character.kind === "splats" ? qsTr("Scene (CPU)") : qsTr("Pack (CPU)"); font.bold: true }
             Label { objectName: "packBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.report.packBytes || 0) }
+            Label { text: qsTr("Decoder weights (CPU)"); font.bold: true; visible: panel.character.decodedAvailable }
+            Label { objectName: "decoderBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; visible: panel.character.decodedAvailable; text: panel.controller.formatBytes(panel.character.decodeStats.decoderBytes || 0) }
             Label { text: qsTr("GPU total"); font.bold: true }
             Label { objectName: "characterGpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.report.gpuBytes || 0) }
         }

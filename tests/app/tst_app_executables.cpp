@@ -371,13 +371,31 @@ class TestAppExecutables : public QObject {
                                      windowless);
     QVERIFY2(posedFace.exitCode == 0, qPrintable(posedFace.err));
     QVERIFY(QImage(dir.filePath("posed-face.png")) != neutralFace);
-    // A bundle folder renders its GNM pack: the same image as the pack itself.
+    // A bundle folder's debug preview renders its GNM pack: the same image as the pack itself.
     const Run bundleFace = runProgram(kCli,
-                                      {"render", dir.filePath("sample-bundle"), "--out",
+                                      {"render", dir.filePath("sample-bundle"), "--preview", "--out",
                                        dir.filePath("bundle-face.png"), "--size", "96x96", "--tint", "joint"},
                                       windowless);
     QVERIFY2(bundleFace.exitCode == 0, qPrintable(bundleFace.err));
     QCOMPARE(QImage(dir.filePath("bundle-face.png")), neutralFace);
+    // Without --preview the sample bundle (make-sample ships its decoders) is the decoded character.
+    const Run decodedFace = runProgram(
+        kCli, {"render", dir.filePath("sample-bundle"), "--out", dir.filePath("decoded-face.png"), "--size", "96x96"},
+        windowless);
+    QVERIFY2(decodedFace.exitCode == 0, qPrintable(decodedFace.err));
+    const QImage decoded(dir.filePath("decoded-face.png"));
+    QVERIFY(decoded != neutralFace);
+    int decodedCovered = 0;
+    for (int y = 0; y < decoded.height(); ++y)
+      for (int x = 0; x < decoded.width(); ++x) decodedCovered += decoded.pixel(x, y) != decoded.pixel(0, 0);
+    QVERIFY2(decodedCovered > 96 * 96 / 10, qPrintable(QString("only %1 pixels show the face").arg(decodedCovered)));
+    // One decoded frame as a 3DGS .ply that the .ply reader (and any splat viewer) opens.
+    const Run splats = runProgram(kCli, {"character", "splats", dir.filePath("sample-bundle"), "--out",
+                                         dir.filePath("frame.ply"), "--controls", dir.filePath("face-controls.json")});
+    QVERIFY2(splats.exitCode == 0, qPrintable(splats.err));
+    const Run inspectFrame = runProgram(kCli, {"inspect", dir.filePath("frame.ply"), "--json"});
+    QVERIFY2(inspectFrame.exitCode == 0 && inspectFrame.out.contains("\"gaussians\""), qPrintable(inspectFrame.out));
+    QCOMPARE(runProgram(kCli, {"character", "splats", dir.filePath("sample-bundle")}).exitCode, 2);  // no --out
     // A turntable of the character: shot 0 is the single image; the strip holds all four.
     const Run spin = runProgram(kCli,
                                 {"render", pack, "--turntable", "4", "--out-pattern", dir.filePath("face_{i}.png"),

@@ -50,28 +50,30 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     scene.cloud = std::make_shared<const GaussianCloud>(std::move(cloud).value());
     return scene;
   }
-  std::optional<AosRigPack> pack;
+  std::shared_ptr<const AosRigPack> pack;
   if (folder) {
-    auto bundle = loadBundle(path);
-    if (!bundle) return bundle.error();
+    auto loaded = loadBundle(path);
+    if (!loaded) return loaded.error();
+    auto bundle = std::make_shared<const Bundle>(std::move(loaded).value());
     if (!bundle->gnmPack)
       return errorAt(ErrorCode::Unsupported, path.string(), "",
                      "the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) +
                          "'; the viewer renders GNM packs on the GPU");
     if (!bundle->subject.empty()) scene.title = bundle->subject;
-    scene.expression = std::move(bundle->expression);
+    scene.expression = bundle->expression;
     scene.rigRangeLo = bundle->rigRangeLo;
     scene.rigRangeHi = bundle->rigRangeHi;
-    scene.files = std::move(bundle->files);
+    scene.files = bundle->files;
     scene.residentBytes = bundle->residentBytes;
-    scene.problems = std::move(bundle->problems);
-    pack = std::move(bundle->gnmPack);
+    scene.problems = bundle->problems;
+    pack = std::shared_ptr<const AosRigPack>(bundle, &*bundle->gnmPack);  // lives as long as the bundle
+    scene.bundle = std::move(bundle);
   } else {
     auto read = readAosRig(path.string());
     if (!read) return read.error();
     scene.residentBytes = read->bytes ? read->bytes->size() : 0;
     scene.expression = gnmExpressionSpace(read->headExt, false);
-    pack = std::move(read).value();
+    pack = std::make_shared<const AosRigPack>(std::move(read).value());
   }
   if (pack->basisHalf.empty())
     return errorAt(ErrorCode::Unsupported, path.string(), "",
@@ -80,7 +82,7 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
   auto bounds = characterRestBounds(*pack);
   if (!bounds) return errorAt(bounds.error().code, path.string(), "", bounds.error().message);
   scene.bounds = *bounds;
-  scene.pack = std::make_shared<const AosRigPack>(std::move(*pack));
+  scene.pack = std::move(pack);
   return scene;
 }
 

@@ -173,13 +173,16 @@ DecodedOutputs DecodedCharacter::outputs(DecodePass pass) const {
   return out;
 }
 
-Bounds DecodedCharacter::bounds() const {
+Bounds decodedBounds(const Bundle& bundle) {
   Bounds b;
-  for (const auto& branch : m_branches)
-    for (std::size_t i = 0; i + 2 < branch.mesh->neutral.size(); i += 3)
-      b.include(glm::vec3(branch.mesh->neutral[i], branch.mesh->neutral[i + 1], branch.mesh->neutral[i + 2]) *
-                    m_placement.scale +
-                m_placement.offset);
+  const glm::vec3 offset(bundle.worldOffset);
+  for (const auto& spec : bundle.decoders) {
+    const BranchMesh* mesh = bundle.mesh(spec.name);
+    if (!mesh) continue;
+    for (std::size_t i = 0; i + 2 < mesh->neutral.size(); i += 3)
+      b.include(glm::vec3(mesh->neutral[i], mesh->neutral[i + 1], mesh->neutral[i + 2]) * float(bundle.worldScale) +
+                offset);
+  }
   return b;
 }
 

@@ -213,6 +213,7 @@ bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor*
   if (!d.gnm) return d.error.empty();  // no character: nothing to draw
   if (d.decodedLift && !d.liftDecoded(cb)) return false;
   d.chooseSink();
+  if (d.frame.awaitDecode && !d.frame.preview && !d.decodedShown) return d.error.empty();  // nothing to show yet
   if (!d.decodedShown && !d.pose(cb)) return false;
   if (!d.splats->prepare(cb, rp, sampleCount, size, state)) {
     const std::string why = d.splats->failure();

@@ -22,6 +22,12 @@ void WindowRenderer::setCharacter(std::shared_ptr<const core::AosRigPack> pack) 
 void WindowRenderer::setCharacterFrame(CharacterFrame frame) {
   m_character->setFrame(std::move(frame));
 }
+void WindowRenderer::setDecodedLayout(std::shared_ptr<const DecodedLayout> layout) {
+  m_character->setDecodedLayout(std::move(layout));
+}
+void WindowRenderer::setDecodedOutputs(std::shared_ptr<const core::DecodedOutputs> outputs) {
+  m_character->setDecodedOutputs(std::move(outputs));
+}
 
 void WindowRenderer::setCloud(std::shared_ptr<const core::GaussianCloud> cloud) {
   m_cloud = cloud;

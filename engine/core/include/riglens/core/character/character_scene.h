@@ -29,6 +29,7 @@ struct CharacterScene {
   std::shared_ptr<const AosRigPack> pack;
   ExpressionSpace expression;              // the bundle's, or the pack's GNM space (no ARKit map)
   double rigRangeLo = -3, rigRangeHi = 3;  // the controls' slider range (a bundle's rig_range)
+  std::shared_ptr<const Bundle> bundle;    // a bundle folder's manifest, meshes and pack (null for a bare .aosrig)
   std::vector<BundleFile> files;           // a bundle's files (empty for a bare .aosrig)
   std::uintmax_t residentBytes = 0;        // bytes read and held (pack, manifest, meshes)
   Diagnostics problems;                    // a bundle's non-fatal findings

@@ -61,6 +61,11 @@ struct DecodedBranch {
   Calibration calibration;
 };
 
+// A11's frame of a bundle's decoded branches (those with decoders and a
+// mesh): the union of their neutral bounds, scaled and offset into the scene
+// (the rotation is ignored, as the contract does). Empty when there are none.
+Bounds decodedBounds(const Bundle& bundle);
+
 class DecodedCharacter {
  public:
   // Opens every non-gaze branch that has decoders and a mesh with UV maps,
@@ -81,9 +86,7 @@ class DecodedCharacter {
   // Both lift passes on the CPU for every branch, into `sink` (capacity()).
   void liftCpu(std::span<const float> rigOutput, SplatSink& sink) const;
 
-  // A11's frame: the union of the branches' neutral bounds, scaled and
-  // offset into the scene (the rotation is ignored, as the contract does).
-  Bounds bounds() const;
+  Bounds bounds() const { return decodedBounds(*m_bundle); }
 
   std::vector<BranchLiftSpec> liftSpecs() const;
   // The current decode's results (call after decode()).

@@ -11,8 +11,6 @@
 // error() says so (the app disables its character features with that text).
 #pragma once
 
-#include "riglens/core/decoded/decoded_character.h"
-
 #include <cstdint>
 #include <glm/gtc/quaternion.hpp>
 #include <memory>
@@ -21,6 +19,7 @@
 #include <vector>
 
 #include "riglens/core/character/aosrig.h"
+#include "riglens/core/decoded/decoded_character.h"
 #include "riglens/render/character/character_splats.h"
 #include "riglens/render/device/frame_drawable.h"
 #include "riglens/render/device/gpu_resources.h"
@@ -33,7 +32,8 @@ struct CharacterFrame {
   std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
   std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
   CharacterLook look;
-  bool preview = false;  // with a decoded layout: draw the debug preview instead
+  bool preview = false;      // with a decoded layout: draw the debug preview instead
+  bool awaitDecode = false;  // a decoded character is coming: draw nothing until its first decode is lifted
   bool operator==(const CharacterFrame&) const = default;
 };
 

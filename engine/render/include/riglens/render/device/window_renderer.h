@@ -37,6 +37,8 @@ class WindowRenderer {
   void setModel(std::shared_ptr<const core::LoadedRun> run);
   void setCharacter(std::shared_ptr<const core::AosRigPack> pack);
   void setCharacterFrame(CharacterFrame frame);
+  void setDecodedLayout(std::shared_ptr<const DecodedLayout> layout);
+  void setDecodedOutputs(std::shared_ptr<const core::DecodedOutputs> outputs);
   void setCloud(std::shared_ptr<const core::GaussianCloud> cloud);
   // The owner's bounds of the character or splat scene (its bounding sphere).
   void setSplatBounds(const core::Bounds& bounds);

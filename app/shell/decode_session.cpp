@@ -1,0 +1,109 @@
+#include "decode_session.h"
+
+#include <chrono>
+
+#include "riglens/decode/opencv_decoder.h"
+
+namespace riglens::app {
+
+DecodeSession::DecodeSession(QObject* parent) : QObject(parent), m_worker(new QObject) {
+  m_thread.setObjectName(QStringLiteral("riglens decoders"));
+  m_worker->moveToThread(&m_thread);
+  connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+  m_thread.start();
+}
+
+DecodeSession::~DecodeSession() {
+  {
+    std::lock_guard lock(m_mutex);
+    m_pending.reset();
+  }
+  m_thread.quit();  // a decode in progress finishes first
+  m_thread.wait();
+}
+
+void DecodeSession::open(std::shared_ptr<const core::Bundle> bundle) {
+  const std::uint64_t generation = ++m_generation;
+  m_layout.reset();
+  m_latest.reset();
+  m_weightBytes = 0;
+  {
+    std::lock_guard lock(m_mutex);
+    m_pending.reset();
+  }
+  QMetaObject::invokeMethod(m_worker, [this, bundle, generation] {
+    m_character.reset();
+    if (!bundle) return;
+    core::Diagnostics notes;
+    auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
+    if (!character) {
+      const QString message = QString::fromStdString(character.error().message);
+      QMetaObject::invokeMethod(this, [this, message, generation] {
+        if (generation == m_generation) emit failed(message);
+      });
+      return;
+    }
+    m_character = std::move(character).value();
+    auto layout = std::make_shared<render::DecodedLayout>();
+    layout->bundle = bundle;
+    layout->branches = m_character->liftSpecs();
+    layout->capacity = m_character->capacity();
+    const std::uintmax_t bytes = m_character->weightBytes();
+    const core::Bounds bounds = m_character->bounds();
+    QMetaObject::invokeMethod(this, [this, layout, notes, bytes, bounds, generation] {
+      if (generation != m_generation) return;
+      m_layout = layout;
+      m_weightBytes = bytes;
+      m_bounds = bounds;
+      emit opened(notes);
+    });
+  });
+}
+
+void DecodeSession::request(std::vector<float> rig, const core::PluckerCamera& camera) {
+  if (!m_layout) return;
+  const std::uint64_t generation = m_generation;
+  {
+    std::lock_guard lock(m_mutex);
+    m_pending = Request{std::move(rig), camera};
+    if (m_queued) return;  // the worker takes the newest when it gets there
+    m_queued = true;
+  }
+  QMetaObject::invokeMethod(m_worker, [this, generation] { process(generation); });
+}
+
+void DecodeSession::process(std::uint64_t generation) {
+  for (;;) {
+    std::optional<Request> request;
+    {
+      std::lock_guard lock(m_mutex);
+      request.swap(m_pending);
+      if (!request) {
+        m_queued = false;
+        return;
+      }
+    }
+    if (!m_character) continue;
+    const auto start = std::chrono::steady_clock::now();
+    auto pass = m_character->decode(request->rig, request->camera);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!pass) {
+      const QString message = QString::fromStdString(pass.error().message);
+      QMetaObject::invokeMethod(this, [this, message, generation] {
+        if (generation == m_generation) emit failed(message);
+      });
+      continue;
+    }
+    if (*pass == core::DecodePass::None) continue;
+    auto outputs = std::make_shared<const core::DecodedOutputs>(m_character->outputs(*pass));
+    QMetaObject::invokeMethod(this, [this, outputs, ms, generation] {
+      if (generation != m_generation) return;
+      m_latest = outputs;
+      m_lastMs = ms;
+      ++m_serial;
+      emit decoded();
+    });
+  }
+}
+
+}  // namespace riglens::app
