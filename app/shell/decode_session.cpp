@@ -98,7 +98,17 @@ void DecodeSession::process(std::uint64_t generation) {
     auto outputs = std::make_shared<const core::DecodedOutputs>(m_character->outputs(*pass));
     QMetaObject::invokeMethod(this, [this, outputs, ms, generation] {
       if (generation != m_generation) return;
-      m_latest = outputs;
+      // Latest-only drops decodes the viewport never saw: an appearance pass
+      // carries the last full pass's geometry forward so it is not lost.
+      if (m_latest && outputs->pass != core::DecodePass::Full) {
+        auto merged = std::make_shared<core::DecodedOutputs>(*outputs);
+        merged->geometryId = m_latest->geometryId;
+        for (std::size_t i = 0; i < merged->geom.size() && i < m_latest->geom.size(); ++i)
+          if (!merged->geom[i]) merged->geom[i] = m_latest->geom[i];
+        m_latest = std::move(merged);
+      } else {
+        m_latest = outputs;
+      }
       m_lastMs = ms;
       ++m_serial;
       emit decoded();

@@ -147,6 +147,7 @@ class SceneViewportRenderer : public QObject {
                                   {"capacity", b.capacity}});
     m_gpuBytes = qint64(memory.gpuBytes());
     m_characterReport = QVariantMap{{"packBytes", qint64(memory.packBytes)},
+                                    {"decodedShown", m_renderer->characterShowsDecoded()},
                                     {"gpuBytes", m_gpuBytes},
                                     {"buffers", buffers},
                                     {"branches", branches}};

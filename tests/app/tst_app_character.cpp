@@ -5,7 +5,9 @@
 // and read the refusal; gaze, look-at and a head joint move the face; tints
 // by shortcut; the memory panel lists the GPU buffers and slots; an ARKit
 // bundle takes ARKit sliders; a .ply scene opens; a broken pack shows the
-// error and keeps what was open; a voxel run replaces the character.
+// error and keeps what was open; a voxel run replaces the character; a
+// bundle with decoders opens decoded, and channels and the view re-run only
+// the decoders they feed.
 // Run again on OpenGL 3.3 (no compute shaders): the character features are
 // disabled with the reason and voxel runs still draw.
 #include <QtCore/QProcess>
@@ -87,6 +89,11 @@ class TestAppCharacter : public QObject {
     bytes->resize(bytes->size() / 3);
     QVERIFY(core::writeFileAtomically(root / "half.aosrig", *bytes));
     QVERIFY(samples::writeSampleRun(*samples::makeSampleRun("tank-cubes"), (root / "tank-cubes").string()));
+    // The sample with closed-form test decoders whose gaussians cover the face: a decoded bundle.
+    samples::SampleBundleOptions decoded;
+    decoded.uvRes = 32;
+    decoded.decoders = fs::path(RIGLENS_TEST_DECODERS_DIR) / "visible";
+    QVERIFY_OK(samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root / "decoded", decoded));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_app = m_ui.controller.get();
@@ -287,6 +294,66 @@ class TestAppCharacter : public QObject {
     const QRect below = m_ui.viewportRect().adjusted(0, int(find("errorBanner")->height() + 40), 0, 0);
     QVERIFY(test::differingPixels(before, m_ui.settledGrab(), below) < 50);
     m_app->clearError();
+  }
+
+  // A bundle with decoders opens decoded: its decoders ran on the worker
+  // (trunk, geom, appr once); a channel re-runs all three and moves the face;
+  // an orbit re-runs only the appearance decoder; the preview switch shows
+  // the debug lift and back.
+  void decodedBundleFollowsChannelsAndTheView() {
+    if (m_expectNoCompute) return;
+    QVERIFY2(m_ui.openAndWait(path("decoded/sample-bundle")), qPrintable(m_app->lastError()));
+    QVERIFY(m_character->decodable());
+    QTRY_VERIFY_WITH_TIMEOUT(m_character->decodeStats().value("decodes").toInt() >= 1, 10000);
+    // The render thread reports once it draws the decoded gaussians.
+    QTRY_VERIFY_WITH_TIMEOUT(m_character->memoryReport().value("decodedShown").toBool(), 10000);
+    QVERIFY(m_character->decodedAvailable());
+    QVERIFY(m_character->showDecoded());
+    const auto runs = [this] {
+      const QVariantMap s = m_character->decodeStats();
+      return std::array{s["trunkRuns"].toInt(), s["geomRuns"].toInt(), s["apprRuns"].toInt()};
+    };
+    const QImage before = m_ui.settledGrab();
+    // One rig, one geometry decode; the appearance as often as the view settled (the panels' layout may
+    // change the viewport's aspect once).
+    const auto base = runs();
+    QCOMPARE(base[0], 1);
+    QCOMPARE(base[1], 1);
+    QVERIFY(base[2] >= 1);
+    before.save(test::outputPath("decoded_before.png"));
+    QVERIFY2(facePixels(before) > 2000, "no decoded face in the viewport");
+    QVERIFY(visibleItem("showDecoded"));
+    QVERIFY(visibleItem("decodeStats"));
+    // A channel: trunk -> geom -> appr.
+    m_character->setChannel(m_character->findChannel("jawOpen"), 2.5);
+    QTRY_COMPARE(runs(), (std::array{2, 2, base[2] + 1}));
+    QCOMPARE(m_character->decodeStats()["pass"].toString(), QString("full"));
+    const QImage opened = m_ui.settledGrab();
+    opened.save(test::outputPath("decoded_jaw.png"));
+    QVERIFY2(changedPixels(before, opened) > 300,
+             qPrintable(QString("only %1 pixels changed").arg(changedPixels(before, opened))));
+    // An orbit: plucker + appr only.
+    QQuickItem* viewport = find("viewport");
+    QVERIFY(viewport);
+    viewport->setProperty("yaw", viewport->property("yaw").toDouble() + 40.0);
+    QTRY_COMPARE(runs(), (std::array{2, 2, base[2] + 2}));
+    QCOMPARE(m_character->decodeStats()["pass"].toString(), QString("appearance"));
+    m_ui.settledGrab().save(test::outputPath("decoded_orbit.png"));
+    // An unchanged frame decodes nothing.
+    m_ui.waitFrames(3);
+    QCOMPARE(runs(), (std::array{2, 2, base[2] + 2}));
+    // The debug preview, and back.
+    m_character->setShowDecoded(false);
+    const QImage preview = m_ui.settledGrab();
+    QVERIFY(facePixels(preview) > 2000);
+    m_character->setShowDecoded(true);
+    QTRY_VERIFY(m_ui.settledGrab() != preview);
+    // The memory panel lists the decoder weights and the lift's buffers.
+    const QVariantList buffers = m_character->memoryReport()["buffers"].toList();
+    bool texels = false;
+    for (const auto& b : buffers) texels = texels || b.toMap()["name"].toString() == "head lift texels";
+    QVERIFY(texels);
+    QVERIFY(m_character->decodeStats()["decoderBytes"].toLongLong() > 0);
   }
 
   void aVoxelRunReplacesTheCharacter() {

@@ -16,10 +16,14 @@
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/decode/opencv_decoder.h"
+#include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_decoded_lift.h"
+#include "riglens/render/device/offscreen_canvas.h"
+#include "riglens/render/rig/frame_builder.h"
 #include "riglens/samples/character_sample.h"
 #include "test_checks.h"
+#include "test_paths.h"
 
 using namespace riglens;
 namespace fs = std::filesystem;
@@ -164,6 +168,73 @@ class TestRenderDecoded : public test::RenderTestCase {
  private slots:
   void analyticDecoderMatchesTheCpu() { checkParity("analytic", false); }
   void offsetDecoderWithPlacementAndBoundsMatchesTheCpu() { checkParity("offset", true); }
+
+  // The viewer's renderer: a character shown as the preview, then its
+  // decoded layout and a decode arrive; frames draw the decoded gaussians,
+  // and the preview again when asked.
+  void characterRendererSwitchesToTheDecodedSink() {
+    auto loaded = core::loadBundle(bundle("visible", false));
+    QVERIFY_OK(loaded);
+    auto shared = std::make_shared<const core::Bundle>(std::move(loaded).value());
+    core::Diagnostics notes;
+    auto character = core::DecodedCharacter::open(shared, decode::openCvOpener(), {}, notes);
+    QVERIFY_OK(character);
+    core::DecodedCharacter& c = **character;
+    const QSize size(160, 160);
+    auto canvas = render::OffscreenCanvas::create(*m_device, size, 1);
+    QVERIFY_OK(canvas);
+    core::OrbitCamera orbit;
+    orbit.frame(c.bounds(), 1.0f);
+    const render::FrameState state = render::cameraFrameState(orbit, 1.0f);
+    const auto covered = [&](const QImage& image) {
+      int n = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) n += image.pixel(x, y) != image.pixel(0, 0);
+      return n;
+    };
+    render::CharacterRenderer renderer(*m_device);
+    // Another character first (the viewer keeps one renderer across documents).
+    auto other = core::loadBundle(bundle("analytic", false));
+    QVERIFY_OK(other);
+    auto otherShared = std::make_shared<const core::Bundle>(std::move(other).value());
+    renderer.setPack(std::shared_ptr<const core::AosRigPack>(otherShared, &*otherShared->gnmPack));
+    render::CharacterFrame frame;
+    renderer.setFrame(frame);
+    QVERIFY_OK((*canvas)->render(renderer, state));
+    renderer.setPack(std::shared_ptr<const core::AosRigPack>(shared, &*shared->gnmPack));
+    auto preview = (*canvas)->render(renderer, state);
+    QVERIFY_OK(preview);
+    QVERIFY(covered(*preview) > 500);
+    auto layout = std::make_shared<render::DecodedLayout>();
+    layout->bundle = shared;
+    layout->branches = c.liftSpecs();
+    layout->capacity = c.capacity();
+    renderer.setPack(nullptr);  // the viewer closes the last document first
+    QVERIFY_OK((*canvas)->render(renderer, state));
+    renderer.setPack(std::shared_ptr<const core::AosRigPack>(shared, &*shared->gnmPack));
+    renderer.setDecodedLayout(layout);
+    frame.awaitDecode = true;
+    renderer.setFrame(frame);
+    auto waiting = (*canvas)->render(renderer, state);
+    QVERIFY_OK(waiting);
+    QCOMPARE(covered(*waiting), 0);  // a decoded character is coming: nothing yet
+    auto pass = c.decode(c.referenceRig(), core::pluckerCamera(orbit, 1.0f));
+    QVERIFY_OK(pass);
+    renderer.setDecodedOutputs(std::make_shared<const core::DecodedOutputs>(c.outputs(*pass)));
+    auto decoded = (*canvas)->render(renderer, state);
+    QVERIFY_OK(decoded);
+    decoded->save(test::outputPath("decoded_renderer.png"));
+    QVERIFY(renderer.showingDecoded());
+    QCOMPARE(renderer.liftedDecodes(), std::size_t(1));
+    QVERIFY2(covered(*decoded) > 500, qPrintable(QString::number(covered(*decoded))));
+    QVERIFY(*decoded != *preview);
+    frame.preview = true;
+    renderer.setFrame(frame);
+    auto back = (*canvas)->render(renderer, state);
+    QVERIFY_OK(back);
+    QVERIFY(!renderer.showingDecoded());
+    QCOMPARE(*back, *preview);
+  }
 
   // The viewer's chain: GNM posed on the GPU, the lift reading its buffer in
   // the same frame; then an appearance-only decode runs pass 2 alone.

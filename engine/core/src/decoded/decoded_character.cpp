@@ -130,6 +130,7 @@ Expected<DecodePass> DecodedCharacter::decode(std::span<const float> rig, const 
   }
   m_lastRig.assign(rig.begin(), rig.end());
   m_lastCamera = camera;
+  if (pass == DecodePass::Full) ++m_geometryId;
   m_decoded = true;
   return pass;
 }
@@ -163,6 +164,7 @@ DecodedOutputs DecodedCharacter::outputs(DecodePass pass) const {
   DecodedOutputs out;
   out.pass = pass;
   out.rig = m_lastRig;
+  out.geometryId = m_geometryId;
   for (const auto& b : m_branches) {
     out.geom.push_back(pass == DecodePass::Full ? std::make_shared<const std::vector<float>>(b.decoders.geomUv())
                                                 : nullptr);

@@ -35,6 +35,7 @@ struct CharacterRenderer::Impl {
   bool decodedShown = false, decodedLifted = false;
   std::vector<float> decodedRig;  // the rig of the decode on the GPU
   std::vector<std::pair<std::string, glm::dquat>> liftedJoints;
+  std::uint64_t liftedGeometry = 0;
   std::size_t liftedDecodes = 0;
   std::unique_ptr<SplatRenderer> splats;
   std::unique_ptr<core::GnmJointState> joints;
@@ -85,6 +86,7 @@ struct CharacterRenderer::Impl {
     fit = characterFit(*pack);
     framePending = true;
     decodedShown = decodedLifted = false;
+    liftedGeometry = 0;
     if (layout) {
       auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, pack->vertexCount,
                                       gnm->posedBuffer());
@@ -109,7 +111,7 @@ struct CharacterRenderer::Impl {
     unchanged.color.resize(layout->branches.size());
     const core::DecodedOutputs& out = fresh ? *outputs : unchanged;
     const std::vector<float>& rig = fresh ? outputs->rig : decodedRig;
-    const bool posed = jointsMoved || (fresh && (outputs->pass == core::DecodePass::Full || !decodedLifted));
+    const bool posed = jointsMoved || (fresh && (outputs->geometryId != liftedGeometry || !decodedLifted));
     if (posed) {
       joints->setJointOverrides(frame.jointOverrides);
       if (auto staged = gnm->setControls(rig, *joints); !staged) return fail(staged.error().message);
@@ -119,7 +121,10 @@ struct CharacterRenderer::Impl {
       if (posed) gnm->encode(cb);
       decodedLift->encode(cb);
     }
-    if (fresh) decodedRig = outputs->rig;
+    if (fresh) {
+      decodedRig = outputs->rig;
+      liftedGeometry = outputs->geometryId;
+    }
     liftedJoints = frame.jointOverrides;
     decodedLifted = true;
     framePending = true;  // the preview, when shown again, re-poses its own controls
@@ -209,6 +214,10 @@ bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor*
     d.packPending = false;
     d.error.clear();
     if (!d.build()) return false;
+    // The passes' creation uploads land in this frame, whichever of them it encodes.
+    if (d.gnm) d.gnm->flushUploads(cb);
+    if (d.lift) d.lift->flushUploads(cb);
+    if (d.decodedLift) d.decodedLift->flushUploads(cb);
   }
   if (!d.gnm) return d.error.empty();  // no character: nothing to draw
   if (d.decodedLift && !d.liftDecoded(cb)) return false;

@@ -143,6 +143,12 @@ core::Expected<void> GpuGnm::setControls(std::span<const float> headExt, const c
   return {};
 }
 
+void GpuGnm::flushUploads(QRhiCommandBuffer* cb) {
+  if (!m_impl->pending) return;
+  cb->resourceUpdate(m_impl->pending);
+  m_impl->pending = nullptr;
+}
+
 void GpuGnm::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.pending ? d.pending : d.rhi->nextResourceUpdateBatch();

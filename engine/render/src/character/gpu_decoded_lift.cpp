@@ -58,6 +58,7 @@ struct GpuDecodedLift::Impl {
   std::vector<Branch> branches;
   QRhiResourceUpdateBatch* pending = nullptr;
   std::size_t pass1Runs = 0, pass2Runs = 0;
+  std::uint64_t geometryId = 0;  // the full pass whose geom_uv the buffers hold
 
   QRhiResourceUpdateBatch* batch() {
     if (!pending) pending = rhi->nextResourceUpdateBatch();
@@ -191,9 +192,11 @@ core::Expected<void> GpuDecodedLift::setOutputs(const core::DecodedOutputs& out,
                                                " floats, the lift needs " + std::to_string(3 * hw));
   }
   QRhiResourceUpdateBatch* batch = d.batch();
+  const bool newGeometry = out.geometryId != d.geometryId;
+  d.geometryId = out.geometryId;
   for (std::size_t i = 0; i < d.branches.size(); ++i) {
     Impl::Branch& b = d.branches[i];
-    if (out.geom[i]) {
+    if (out.geom[i] && (newGeometry || !b.hasGeom)) {
       batch->uploadStaticBuffer(b.geom.get(), 0, int(out.geom[i]->size() * 4), out.geom[i]->data());
       b.hasGeom = true;
       b.run1 = true;
@@ -219,6 +222,12 @@ core::Expected<void> GpuDecodedLift::setVertices(std::span<const float> rigOutpu
                                              " vertex floats, got " + std::to_string(rigOutput.size()));
   d.batch()->uploadStaticBuffer(d.vertices.get(), 0, int(rigOutput.size() * 4), rigOutput.data());
   return {};
+}
+
+void GpuDecodedLift::flushUploads(QRhiCommandBuffer* cb) {
+  if (!m_impl->pending) return;
+  cb->resourceUpdate(m_impl->pending);
+  m_impl->pending = nullptr;
 }
 
 void GpuDecodedLift::encode(QRhiCommandBuffer* cb) {

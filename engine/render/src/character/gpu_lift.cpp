@@ -108,6 +108,12 @@ core::Expected<void> GpuLift::setFrame(const core::DebugLiftParams& params, std:
   return {};
 }
 
+void GpuLift::flushUploads(QRhiCommandBuffer* cb) {
+  if (!m_impl->pending) return;
+  cb->resourceUpdate(m_impl->pending);
+  m_impl->pending = nullptr;
+}
+
 void GpuLift::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.batch();

@@ -61,6 +61,10 @@ MemoryReport WindowRenderer::memoryReport() const {
   return m_rig->memoryReport();
 }
 
+bool WindowRenderer::characterShowsDecoded() const {
+  return m_character->showingDecoded();
+}
+
 CharacterMemory WindowRenderer::splatMemory() const {
   if (!m_cloud) return m_character->memory();
   CharacterMemory memory;

@@ -49,6 +49,10 @@ struct BranchLiftSpec {
 struct DecodedOutputs {
   DecodePass pass = DecodePass::None;
   std::vector<float> rig;  // the rig vector this decode ran for (the lift poses with it)
+  // Which full pass the geometry comes from (grows with each one): a
+  // consumer that skipped a decode (latest-only) carries the last geometry
+  // forward, and a lift uploads it only when this changed.
+  std::uint64_t geometryId = 0;
   std::vector<std::shared_ptr<const std::vector<float>>> geom, color;
   std::vector<SessionRuns> runs;
 };
@@ -109,6 +113,7 @@ class DecodedCharacter {
   BundlePlacement m_placement;
   std::vector<float> m_lastRig;
   PluckerCamera m_lastCamera;
+  std::uint64_t m_geometryId = 0;
   bool m_decoded = false;
 };
 

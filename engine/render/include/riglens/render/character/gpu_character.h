@@ -39,6 +39,11 @@ class GpuGnm {
   core::Expected<void> setControls(std::span<const float> headExt, const core::GnmJointState& joints);
   // Records the uploads and the compute pass (outside any render pass).
   void encode(QRhiCommandBuffer* cb);
+  // Submits the uploads staged so far (creation's included) into `cb` now,
+  // so that no update batch is held into a later frame: a pass created in a
+  // frame that does not encode it (a decoded character waiting for its first
+  // decode) flushes in that frame.
+  void flushUploads(QRhiCommandBuffer* cb);
   // One offscreen frame holding only this pass; returns when the GPU is done
   // (benchmarks, windowless tools).
   core::Expected<void> runOffscreenFrame();

@@ -46,6 +46,11 @@ class GpuDecodedLift {
   // The rig's output to lift from, when there is no posed source.
   core::Expected<void> setVertices(std::span<const float> rigOutput);
   void encode(QRhiCommandBuffer* cb);  // records what setOutputs staged; nothing when nothing is pending
+  // Submits the uploads staged so far (creation's included) into `cb` now,
+  // so that no update batch is held into a later frame: a pass created in a
+  // frame that does not encode it (a decoded character waiting for its first
+  // decode) flushes in that frame.
+  void flushUploads(QRhiCommandBuffer* cb);
   core::Expected<void> runOffscreenFrame();
   core::Expected<core::SplatSink> readBack();
   core::Expected<std::vector<float>> readTexels(std::size_t branch);  // pass 1's output (parity)

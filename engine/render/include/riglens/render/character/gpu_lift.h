@@ -34,6 +34,11 @@ class GpuLift {
   core::Expected<void> setFrame(const core::DebugLiftParams& params, std::span<const float> positions,
                                 std::span<const std::uint32_t> tints);
   void encode(QRhiCommandBuffer* cb);
+  // Submits the uploads staged so far (creation's included) into `cb` now,
+  // so that no update batch is held into a later frame: a pass created in a
+  // frame that does not encode it (a decoded character waiting for its first
+  // decode) flushes in that frame.
+  void flushUploads(QRhiCommandBuffer* cb);
   core::Expected<void> runOffscreenFrame();    // one frame holding only this pass; waits for the GPU
   core::Expected<core::SplatSink> readBack();  // the sink's buffers, through one more frame
 

@@ -53,7 +53,8 @@ class WindowRenderer {
   MemoryReport memoryReport() const;
   // The character's passes, or the splat scene's buffers.
   CharacterMemory splatMemory() const;
-  std::string failure() const;  // why the last prepare failed
+  bool characterShowsDecoded() const;  // the last frame drew a decoded character
+  std::string failure() const;         // why the last prepare failed
 
  private:
   std::unique_ptr<RhiDevice> m_device;
