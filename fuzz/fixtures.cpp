@@ -222,9 +222,23 @@ void exerciseOrl(const core::OrlPack& pack) {
 std::pair<std::string, std::vector<std::uint8_t>> branchMeshFixture() {
   const std::vector<std::uint32_t> faces{0, 1, 2, 0, 2, 3};
   const std::vector<float> verts{0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
-  std::vector<std::uint8_t> bin(faces.size() * 4 + verts.size() * 4);
-  std::memcpy(bin.data(), faces.data(), faces.size() * 4);
-  std::memcpy(bin.data() + faces.size() * 4, verts.data(), verts.size() * 4);
+  // UV maps at uv_res 2 after them (offset 72; see kBranchMeshUvMaps): idxim,
+  // barim, triim, valid - one texel per triangle, one outside, one masked.
+  const std::vector<std::int32_t> idxim{0, 1, 2, 0, 2, 3, 0, 1, -1, 0, 0, 0};
+  const std::vector<float> barim{0.2f, 0.3f, 0.5f, 0.6f, 0.2f, 0.2f, 1, 0, 0, 0, 0, 0};
+  const std::vector<std::int32_t> triim{0, 1, 0, -1};
+  const std::vector<std::uint8_t> valid{1, 1, 0, 0};
+  std::vector<std::uint8_t> bin;
+  const auto append = [&bin](const auto& v) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(v.data());
+    bin.insert(bin.end(), p, p + v.size() * sizeof(v[0]));
+  };
+  append(faces);
+  append(verts);
+  append(idxim);
+  append(barim);
+  append(triim);
+  append(valid);
   const nlohmann::json manifest = {
       {"uv_res", 64},
       {"num_vertices", 4},

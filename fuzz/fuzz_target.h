@@ -62,6 +62,7 @@ Outcome orlPack(std::span<const std::uint8_t> input);
 Outcome gaussianPly(std::span<const std::uint8_t> input);
 Outcome bundleScene(std::span<const std::uint8_t> input);
 Outcome bundleMesh(std::span<const std::uint8_t> input);
+Outcome npyTable(std::span<const std::uint8_t> input);
 Outcome controlsJson(std::span<const std::uint8_t> input);
 Outcome jointWorldsJson(std::span<const std::uint8_t> input);
 Outcome orlOutputsJson(std::span<const std::uint8_t> input);

@@ -211,6 +211,35 @@ void characterSeeds() {
   json mesh = json::parse(fuzz::branchMeshFixture().first);
   mesh["buffers"].push_back({{"name", "valid"}, {"dtype", "u8"}, {"shape", {2, 2}}, {"offset", 0}, {"byte_length", 4}});
   seed("bundle_mesh", "mesh_head.json", mesh.dump(1));
+  // The same mesh with the lift's UV maps at uv_res 2 (the fixture .bin holds them after the vertices).
+  json maps = json::parse(fuzz::branchMeshFixture().first);
+  maps["uv_res"] = 2;
+  for (const auto& [name, dtype, shape, offset, length] :
+       {std::tuple{"idxim", "i32", json{2, 2, 3}, 72, 48}, std::tuple{"barim", "f32", json{2, 2, 3}, 120, 48},
+        std::tuple{"triim", "i32", json{2, 2}, 168, 16}, std::tuple{"valid", "u8", json{2, 2}, 184, 4}})
+    maps["buffers"].push_back(
+        {{"name", name}, {"dtype", dtype}, {"shape", shape}, {"offset", offset}, {"byte_length", length}});
+  seed("bundle_mesh", "mesh_head_uvmaps.json", maps.dump(1));
+  // rig_presets tables (.npy 1.0, float32, C order), as numpy.save writes them.
+  const auto npy = [](std::size_t rows, std::size_t cols, const char* descr) {
+    std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" +
+                         std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::string out = "\x93NUMPY";
+    out += '\x01';
+    out += '\x00';
+    out += char(header.size() & 0xff);
+    out += char(header.size() >> 8);
+    out += header;
+    for (std::size_t i = 0; i < rows * cols; ++i) {
+      const float v = 0.25f * float(i);
+      out.append(reinterpret_cast<const char*>(&v), 4);
+    }
+    return out;
+  };
+  seed("npy", "presets.npy", npy(3, 5, "<f4"));
+  seed("npy", "f8.npy", npy(1, 2, "<f8"));
 
   const core::AosRigPack& pack = fuzz::tinyPack();
   std::vector<float> controls(std::size_t(pack.headExt.dim), 0.0f);

@@ -18,6 +18,7 @@ constexpr std::array kTargets{
     Target{"bundle_scene", "a bundle's scene.json beside a GNM pack, branch mesh and names", &bundleScene,
            &stageBundleScene},
     Target{"bundle_mesh", "a bundle branch's mesh_<b>.json beside its .bin", &bundleMesh, &stageBundleMesh},
+    Target{"npy", "a branch's rig_presets table (.npy, float32 2-D)", &npyTable, nullptr},
     Target{"controls", "a controls JSON for a GNM pack (array or {name: value})", &controlsJson, nullptr},
     Target{"joint_worlds", "a joint-worlds JSON for a GNM pack", &jointWorldsJson, nullptr},
     Target{"orl_outputs", "an ORL outputs JSON ({jointOut, bsOut})", &orlOutputsJson, nullptr},

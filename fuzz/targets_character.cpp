@@ -11,6 +11,8 @@
 #include "riglens/core/character/expressions.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/core/decoded/npy.h"
+#include "riglens/core/decoded/uv_lift.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/samples/character_sample.h"
 
@@ -102,8 +104,22 @@ Outcome bundleScene(std::span<const std::uint8_t> input) {
 Outcome bundleMesh(std::span<const std::uint8_t> input) {
   auto bundle = core::loadBundle(stageBundleMesh(input));
   if (bundle)
-    for (const auto& mesh : bundle->meshes) (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
+    for (const auto& mesh : bundle->meshes) {
+      (void)core::orlShellBinding(orlFixture(), mesh.neutral, mesh.faces);
+      if (!mesh.hasUvMaps()) continue;
+      // Both lift passes over the maps the loader let through (zero decoder outputs).
+      const std::size_t hw = std::size_t(mesh.uvRes) * std::size_t(mesh.uvRes);
+      const auto texels = core::liftPass1(std::vector<float>(11 * hw, 0.0f), mesh.neutral, mesh, core::LiftScale{});
+      core::SplatSink sink(hw);
+      core::LiftPlacement placement;
+      placement.slotCount = std::uint32_t(hw);
+      core::liftPass2(texels, std::vector<float>(3 * hw, 0.5f), mesh.uvRes, placement, nullptr, sink);
+    }
   return outcomeOf(bundle);
+}
+
+Outcome npyTable(std::span<const std::uint8_t> input) {
+  return outcomeOf(core::parseNpyTable(input, "rig_params.npy"));
 }
 
 Outcome controlsJson(std::span<const std::uint8_t> input) {

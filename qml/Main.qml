@@ -136,6 +136,12 @@ ApplicationWindow {
                 text: qsTr("&Save Controls…")
                 onTriggered: saveControlsDialog.open()
             }
+            Action {
+                objectName: "loadBodyPoseAction"
+                text: qsTr("Load &Body Pose…")
+                onTriggered: loadBodyPoseDialog.open()
+            }
+            Action { text: qsTr("Clear Body Pose"); onTriggered: window.controller.character.clearBodyPose() }
             MenuSeparator {}
             Action { text: qsTr("Reset Expression"); onTriggered: window.controller.character.resetChannels() }
             Action { text: qsTr("Reset Gaze"); onTriggered: window.controller.character.resetGaze() }
@@ -206,6 +212,12 @@ ApplicationWindow {
         title: qsTr("Load a character's controls ({name: value} or an array)")
         nameFilters: [qsTr("Controls (*.json)"), qsTr("All files (*)")]
         onAccepted: window.controller.character.loadControls(selectedFile)
+    }
+    FileDialog {
+        id: loadBodyPoseDialog
+        title: qsTr("Load a body pose ({bones: [{name, rotation: [w,x,y,z]}], rootPos: [x,y,z]})")
+        nameFilters: [qsTr("Body pose (*.json)"), qsTr("All files (*)")]
+        onAccepted: window.controller.character.loadBodyPose(selectedFile)
     }
     FileDialog {
         id: saveControlsDialog

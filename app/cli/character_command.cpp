@@ -1,6 +1,6 @@
 // riglens-cli character inspect PATH [--json]
 // riglens-cli character pose PACK --controls FILE.json [--joint-worlds FILE.json]
-//                              [--override NAME=w,x,y,z]... --out FILE [--json]
+//                              [--override NAME=w,x,y,z]... [--body-pose FILE.json] --out FILE [--json]
 // riglens-cli character orl-deform PACK --outputs FILE.json --out FILE [--json]
 // riglens-cli character make-sample --out DIR [--ict DIR]
 #include <QtCore/QCoreApplication>
@@ -74,7 +74,11 @@ int pose(const QStringList& args) {
   const QCommandLineOption asJson("json", "Write the vertices as a JSON array instead (small packs).");
   const QCommandLineOption backend("backend", "cpu (default) or gpu (the Vulkan compute pass, read back).", "cpu|gpu",
                                    "cpu");
-  parser.addOptions({controls, worlds, override, out, asJson, backend});
+  const QCommandLineOption bodyPose("body-pose",
+                                    "A body pose {bones: [{name, rotation: [w,x,y,z]}], rootPos: [x,y,z]}: the bones "
+                                    "become joint overrides, rootPos moves the vertices.",
+                                    "FILE.json");
+  parser.addOptions({controls, worlds, override, out, asJson, backend, bodyPose});
   if (auto done = parseCommand(parser, args, "character pose", "Pose a GNM pack on the CPU.", "PACK")) return *done;
   if (parser.positionalArguments().size() != 1 || !parser.isSet(controls) || !parser.isSet(out))
     return usageError("character pose", "needs PACK, --controls FILE.json and --out FILE");
@@ -110,18 +114,23 @@ int pose(const QStringList& args) {
       return usageError("character pose", "--override: a zero quaternion is no rotation ('" + o + "')");
     overrides.emplace_back(o.left(eq).toStdString(), glm::dquat(c[0], c[1], c[2], c[3]));
   }
+  int exitCode = kExitOk;
+  const auto body = readBodyPose(parser, bodyPose, &exitCode);
+  if (!body) return exitCode;
+  overrides.insert(overrides.begin(), body->bones.begin(), body->bones.end());  // --override comes after
   if (!overrides.empty()) joints.setJointOverrides(overrides);
   if (parser.value(backend) != "cpu" && parser.value(backend) != "gpu")
     return usageError("character pose", "--backend must be cpu or gpu");
+  core::Expected<std::vector<float>> posed = std::vector<float>{};
   if (parser.value(backend) == "gpu") {
     auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
     if (!device) return inputError("cannot start the GPU: " + device.error().message);
-    auto posed = render::gnmPoseOnGpu(**device, *pack, headExt, &joints);
-    if (!posed) return inputError(posed.error().message);
-    return writeVertices(*posed, parser.value(out), parser.isSet(asJson));
+    posed = render::gnmPoseOnGpu(**device, *pack, headExt, &joints);
+  } else {
+    posed = core::gnmPose(*pack, headExt, &joints);
   }
-  auto posed = core::gnmPose(*pack, headExt, &joints);
   if (!posed) return inputError(posed.error().message);
+  for (std::size_t i = 0; i < posed->size(); ++i) (*posed)[i] += float(body->rootPos[int(i % 3)]);
   return writeVertices(*posed, parser.value(out), parser.isSet(asJson));
 }
 
@@ -199,7 +208,7 @@ int runCharacter(const QStringList& args) {
   const QString usage = QStringLiteral(
       "Usage: riglens-cli character <inspect|pose|orl-deform|make-sample|splats> ...\n"
       "  inspect PATH [--json]                          an .aosrig, ORL pack or bundle folder\n"
-      "  pose PACK --controls F.json [--joint-worlds F.json] [--override N=w,x,y,z]... --out FILE "
+      "  pose PACK --controls F.json [--joint-worlds F.json] [--override N=w,x,y,z]... [--body-pose F.json] --out FILE "
       "[--json]\n"
       "  orl-deform PACK --outputs F.json --out FILE [--json]\n"
       "  make-sample --out DIR [--ict DIR] [--decoders DIR|--no-decoders] [--uv-res N] [--schema1]\n"

@@ -1,5 +1,5 @@
 // riglens-cli character splats BUNDLE [--controls F.json] [--yaw D] [--pitch D]
-//                                [--size WxH] [--fp32] --out frame.ply
+//                                [--size WxH] [--fp32] [--body-pose F.json] --out frame.ply
 // The decoded character of one frame as a standard 3DGS .ply: the GNM rig
 // posed on the CPU, the decoders run through OpenCV's DNN module with the
 // camera's plucker rays, both lift passes on the CPU (core::uv_lift).
@@ -27,7 +27,8 @@ int characterSplats(const QStringList& args) {
   const QCommandLineOption pitch("pitch", "Camera pitch in degrees (default 25).", "DEG", "25");
   const QCommandLineOption size("size", "The view the appearance is decoded for (default 800x600).", "WxH", "800x600");
   const QCommandLineOption fp32("fp32", "Use the fp32 decoders even where fp16 siblings exist.");
-  parser.addOptions({out, controls, yaw, pitch, size, fp32});
+  const QCommandLineOption bodyPose("body-pose", "A body pose {bones: [{name, rotation}], rootPos}.", "FILE.json");
+  parser.addOptions({out, controls, yaw, pitch, size, fp32, bodyPose});
   if (auto done = parseCommand(parser, args, "character splats",
                                "Write the decoded character's gaussians of one frame as a 3DGS .ply.", "BUNDLE"))
     return *done;
@@ -56,9 +57,14 @@ int characterSplats(const QStringList& args) {
     if (!parsed) return inputError(parsed.error().message);
     rig = std::move(parsed).value();
   }
+  int exitCode = kExitOk;
+  const auto body = readBodyPose(parser, bodyPose, &exitCode);
+  if (!body) return exitCode;
   std::vector<float> posed;
   if (shared->gnmPack) {
-    auto pose = core::gnmPose(*shared->gnmPack, rig);
+    core::GnmJointState joints(*shared->gnmPack);
+    joints.setJointOverrides(body->bones);
+    auto pose = core::gnmPose(*shared->gnmPack, rig, &joints);
     if (!pose) return inputError(pose.error().message);
     posed = std::move(pose).value();
   }
@@ -66,10 +72,15 @@ int characterSplats(const QStringList& args) {
   const float aspect = float(view.width()) / float(view.height());
   camera.frame((*character)->bounds(), aspect);
   camera.setAngles(yawDeg, pitchDeg);
+  // The camera frames the character at its root: already in the root's frame.
   auto pass = (*character)->decode(rig, core::pluckerCamera(camera, aspect));
   if (!pass) return inputError(pass.error().message);
   core::SplatSink sink((*character)->capacity());
   (*character)->liftCpu(posed, sink);
+  const glm::vec3 root(body->rootPos);  // rootPos moves the character
+  for (std::size_t s = 0; s < sink.capacity(); ++s)
+    if (sink.color[s] != 0u)
+      for (int k = 0; k < 3; ++k) sink.center[s * 4 + std::size_t(k)] += root[k];
   const auto gaussians = core::sinkGaussians(sink);
   const auto bytes = core::encodeGaussianPly(gaussians);
   if (auto ok = core::writeFileAtomically(parser.value(out).toStdString(), bytes); !ok)

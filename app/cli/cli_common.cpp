@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "riglens/core/base/json_file.h"
+
 namespace riglens::cli {
 
 std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& args, const char* command,
@@ -20,6 +22,19 @@ std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& a
     return kExitOk;
   }
   return std::nullopt;
+}
+
+std::optional<core::BodyPose> readBodyPose(const QCommandLineParser& parser, const QCommandLineOption& option,
+                                           int* exitCode) {
+  if (!parser.isSet(option)) return core::BodyPose{};
+  const std::string path = parser.value(option).toStdString();
+  auto doc = core::readJsonFile(path);
+  auto pose = doc ? core::bodyPoseFromJson(*doc, path) : core::Expected<core::BodyPose>(doc.error());
+  if (!pose) {
+    *exitCode = inputError(pose.error().message);
+    return std::nullopt;
+  }
+  return std::move(pose).value();
 }
 
 bool parseSize(const QString& text, QSize* size) {

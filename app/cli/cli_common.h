@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli_commands.h"
+#include "riglens/core/character/body_pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
 
@@ -21,6 +22,11 @@ std::optional<int> parseCommand(QCommandLineParser& parser, const QStringList& a
                                 const char* summary, const char* positional);
 
 int usageError(const char* command, const QString& message);
+
+// --body-pose FILE.json (core::BodyPose): nullopt and *exitCode set when the
+// file cannot be read; an empty pose when the option is not set.
+std::optional<core::BodyPose> readBodyPose(const QCommandLineParser& parser, const QCommandLineOption& option,
+                                           int* exitCode);
 
 // "WxH" with both sides in [16, 8192].
 bool parseSize(const QString& text, QSize* size);

@@ -82,11 +82,12 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
 }
 
 int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                  const QString& controlsPath);
+                  const QString& controlsPath, const core::BodyPose& body);
 
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                    const QString& controlsPath, const QString& tint, const QString& sigmaText, bool preview) {
+                    const QString& controlsPath, const QString& tint, const QString& sigmaText, bool preview,
+                    const core::BodyPose& body) {
   render::CharacterLook look;
   bool ok = false;
   look.sigma = sigmaText.toFloat(&ok);
@@ -99,7 +100,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   if (!preview && std::filesystem::is_directory(path.toStdString())) {
     auto bundle = core::loadBundle(path.toStdString());
     if (!bundle) return inputError(bundle.error().message);
-    if (!bundle->decoders.empty()) return renderDecoded(*bundle, size, yaw, pitch, samples, shots, controlsPath);
+    if (!bundle->decoders.empty()) return renderDecoded(*bundle, size, yaw, pitch, samples, shots, controlsPath, body);
   }
   const core::AosRigPack* pack = scene->pack.get();
   std::vector<float> controls;
@@ -118,16 +119,21 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   render::CharacterFrame frame;
   frame.headExt = std::move(controls);
   frame.look = look;
+  frame.jointOverrides = body.bones;
+  frame.rootPosition = glm::vec3(body.rootPos);
+  core::Bounds bounds = scene->bounds;
+  bounds.min += frame.rootPosition;
+  bounds.max += frame.rootPosition;
   renderer.setFrame(std::move(frame));
-  renderer.setBoundingSphere(scene->bounds.center(), scene->bounds.radius());
-  return renderSplats(**device, renderer, scene->bounds, size, yaw, pitch, samples, shots);
+  renderer.setBoundingSphere(bounds.center(), bounds.radius());
+  return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
 }
 
 // A bundle with decoders: the decoded character. The decoders run on the CPU
 // (OpenCV's DNN) for each shot's camera (the first shot a full pass, the
 // turntable's others appearance only), GNM and both lift passes on the GPU.
 int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                  const QString& controlsPath) {
+                  const QString& controlsPath, const core::BodyPose& body) {
   auto bundle = std::make_shared<const core::Bundle>(loaded);
   core::Diagnostics notes;
   auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
@@ -150,9 +156,17 @@ int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch
   layout->bundle = bundle;
   layout->branches = (*character)->liftSpecs();
   layout->capacity = (*character)->capacity();
+  layout->bounds = (*character)->bounds();
   renderer.setPack(std::shared_ptr<const core::AosRigPack>(bundle, &*bundle->gnmPack));
   renderer.setDecodedLayout(layout);
-  const core::Bounds bounds = (*character)->bounds();
+  render::CharacterFrame frame;
+  frame.jointOverrides = body.bones;
+  frame.rootPosition = glm::vec3(body.rootPos);
+  frame.awaitDecode = true;
+  renderer.setFrame(frame);
+  core::Bounds bounds = (*character)->bounds();
+  bounds.min += frame.rootPosition;
+  bounds.max += frame.rootPosition;
   renderer.setBoundingSphere(bounds.center(), bounds.radius());
   auto canvas = render::OffscreenCanvas::create(**device, size, samples);
   if (!canvas) return inputError(canvas.error().message);
@@ -162,7 +176,9 @@ int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch
   std::optional<core::Error> failed;
   const int written = writeShots(**canvas, renderer, size, shots, yaw, [&](float yawDeg) {
     camera.setAngles(yawDeg, pitch);
-    auto pass = (*character)->decode(rig, core::pluckerCamera(camera, aspect));
+    core::PluckerCamera view = core::pluckerCamera(camera, aspect);
+    view.position -= frame.rootPosition;  // the decoders see the camera in the character root's frame
+    auto pass = (*character)->decode(rig, view);
     if (!pass)
       failed = pass.error();
     else if (*pass != core::DecodePass::None)
@@ -217,8 +233,10 @@ int runRender(const QStringList& args) {
   const QCommandLineOption previewOption(
       "preview",
       "Bundles with decoders: draw the debug preview (a gaussian per rig vertex), not the decoded character.");
+  const QCommandLineOption bodyPoseOption(
+      "body-pose", "Characters: a body pose {bones: [{name, rotation: [w,x,y,z]}], rootPos: [x,y,z]}.", "FILE.json");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
-                     samples, controlsOption, sigmaOption, previewOption});
+                     samples, controlsOption, sigmaOption, previewOption, bodyPoseOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
 
@@ -248,10 +266,13 @@ int runRender(const QStringList& args) {
 
   const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
 
+  int bodyExit = kExitOk;
+  const auto body = readBodyPose(parser, bodyPoseOption, &bodyExit);
+  if (!body) return bodyExit;
   if (character)
     return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
                            parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),
-                           parser.isSet(previewOption));
+                           parser.isSet(previewOption), *body);
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
     return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
                            api == "vulkan");

@@ -82,6 +82,7 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
   }
   setRefusal({});
   m_camera.reset();
+  m_bodyPose = {};
   m_decodeError.clear();
   m_decodeStats.clear();
   m_decode->open(decodable() ? m_scene->bundle : nullptr);
@@ -215,7 +216,9 @@ void CharacterController::setViewCamera(const core::PluckerCamera& camera) {
 // nothing is decoded while the preview is shown.
 void CharacterController::requestDecode() {
   if (!m_decode->isOpen() || !m_showDecoded || !m_camera || m_headExt.empty()) return;
-  m_decode->request(m_headExt, *m_camera);
+  core::PluckerCamera local = *m_camera;  // into the character root's frame
+  local.position -= glm::vec3(m_bodyPose.rootPos);
+  m_decode->request(m_headExt, local);
 }
 
 void CharacterController::decodeOpened(const core::Diagnostics& notes) {
@@ -413,8 +416,18 @@ render::CharacterFrame CharacterController::frame() const {
   frame.look = m_look;
   frame.preview = !m_showDecoded;
   frame.awaitDecode = decodable();
-  for (const auto& [name, degrees] : m_jointDegrees)
-    frame.jointOverrides.emplace_back(name.toStdString(), glm::dquat(glm::radians(glm::dvec3(degrees))));
+  // The body pose's bones first, the panel's rotations on top of them.
+  frame.jointOverrides = m_bodyPose.bones;
+  for (const auto& [name, degrees] : m_jointDegrees) {
+    const glm::dquat panel(glm::radians(glm::dvec3(degrees)));
+    const auto body = std::find_if(frame.jointOverrides.begin(), frame.jointOverrides.end(),
+                                   [&](const auto& o) { return o.first == name.toStdString(); });
+    if (body != frame.jointOverrides.end())
+      body->second = body->second * panel;
+    else
+      frame.jointOverrides.emplace_back(name.toStdString(), panel);
+  }
+  frame.rootPosition = glm::vec3(m_bodyPose.rootPos);
   return frame;
 }
 
@@ -473,6 +486,32 @@ bool CharacterController::loadControls(const QVariant& location) {
   m_app.clearError();
   m_app.reportStatus(tr("Loaded the controls from %1").arg(path));
   return true;
+}
+
+bool CharacterController::loadBodyPose(const QVariant& location) {
+  const QString path = AppController::toLocalPath(location);
+  if (!m_scene || !m_scene->pack) {
+    m_app.reportError(tr("Load body pose: no character is open"));
+    return false;
+  }
+  auto doc = core::readJsonFile(path.toStdString());
+  auto pose = doc ? core::bodyPoseFromJson(*doc, path.toStdString()) : core::Expected<core::BodyPose>(doc.error());
+  if (!pose) {
+    m_app.reportError(QString::fromStdString(pose.error().message));
+    return false;
+  }
+  m_bodyPose = std::move(pose).value();
+  m_app.clearError();
+  m_app.reportStatus(tr("Loaded the body pose from %1 (%n bone(s))", nullptr, int(m_bodyPose.bones.size())).arg(path));
+  requestDecode();  // the root moved: the decoders see the camera from it
+  emit controlsChanged();
+  return true;
+}
+
+void CharacterController::clearBodyPose() {
+  m_bodyPose = {};
+  requestDecode();
+  emit controlsChanged();
 }
 
 }  // namespace riglens::app

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "qml_owned.h"
+#include "riglens/core/character/body_pose.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/render/character/character_renderer.h"
@@ -133,6 +134,12 @@ class CharacterController : public QObject {
   // reads), and back. Errors go to AppController's banner.
   Q_INVOKABLE bool saveControls(const QVariant& location);
   Q_INVOKABLE bool loadControls(const QVariant& location);
+  // A body pose JSON (core::BodyPose): its bones become joint overrides under
+  // the Head joints panel's rotations, its rootPos moves the character. A
+  // broken file is refused naming it and keeps the pose that was loaded.
+  Q_INVOKABLE bool loadBodyPose(const QVariant& location);
+  Q_INVOKABLE void clearBodyPose();
+  const core::BodyPose& bodyPose() const { return m_bodyPose; }
   const std::shared_ptr<const core::CharacterScene>& scene() const { return m_scene; }
   render::CharacterFrame frame() const;  // the current controls, for the viewport
   // From the viewport after a frame of `scene` (render thread values copied
@@ -178,6 +185,7 @@ class CharacterController : public QObject {
   bool m_showDecoded = true;
   std::optional<core::PluckerCamera> m_camera;  // the viewport's, once it drew
   QVariantMap m_decodeStats;
+  core::BodyPose m_bodyPose;
   QString m_decodeError;
 };
 

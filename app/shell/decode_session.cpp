@@ -48,6 +48,7 @@ void DecodeSession::open(std::shared_ptr<const core::Bundle> bundle) {
     layout->bundle = bundle;
     layout->branches = m_character->liftSpecs();
     layout->capacity = m_character->capacity();
+    layout->bounds = m_character->bounds();
     const std::uintmax_t bytes = m_character->weightBytes();
     const core::Bounds bounds = m_character->bounds();
     QMetaObject::invokeMethod(this, [this, layout, notes, bytes, bounds, generation] {

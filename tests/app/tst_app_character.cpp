@@ -348,6 +348,21 @@ class TestAppCharacter : public QObject {
     QVERIFY(facePixels(preview) > 2000);
     m_character->setShowDecoded(true);
     QTRY_VERIFY(m_ui.settledGrab() != preview);
+    // A body pose from the Character menu turns the head and moves the root;
+    // a broken one is refused naming the file and the place, keeping the pose.
+    std::ofstream(path("body.json").toStdString())
+        << R"({"bones": [{"name": "head", "rotation": [0.9659, 0, 0.2588, 0]}], "rootPos": [0.03, 0, 0]})";
+    std::ofstream(path("bad-body.json").toStdString()) << R"({"bones": [{"name": "head", "rotation": [0, 0, 0]}]})";
+    const QImage unposed = m_ui.settledGrab();
+    QVERIFY(m_character->loadBodyPose(path("body.json")));
+    QCOMPARE(m_character->frame().jointOverrides.size(), std::size_t(1));
+    QTRY_VERIFY(changedPixels(unposed, m_ui.settledGrab()) > 300);
+    QVERIFY(!m_character->loadBodyPose(path("bad-body.json")));
+    QVERIFY2(m_app->lastError().contains("bad-body.json") && m_app->lastError().contains("/bones/0/rotation"),
+             qPrintable(m_app->lastError()));
+    QCOMPARE(m_character->bodyPose().bones.size(), std::size_t(1));
+    m_app->clearError();
+    m_character->clearBodyPose();
     // The memory panel lists the decoder weights and the lift's buffers.
     const QVariantList buffers = m_character->memoryReport()["buffers"].toList();
     bool texels = false;

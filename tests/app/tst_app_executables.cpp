@@ -396,6 +396,23 @@ class TestAppExecutables : public QObject {
     const Run inspectFrame = runProgram(kCli, {"inspect", dir.filePath("frame.ply"), "--json"});
     QVERIFY2(inspectFrame.exitCode == 0 && inspectFrame.out.contains("\"gaussians\""), qPrintable(inspectFrame.out));
     QCOMPARE(runProgram(kCli, {"character", "splats", dir.filePath("sample-bundle")}).exitCode, 2);  // no --out
+    // A body pose turns the head of the decoded character; a broken one names the file and the place.
+    QFile body(dir.filePath("body.json")), badBody(dir.filePath("bad-body.json"));
+    QVERIFY(body.open(QIODevice::WriteOnly) && badBody.open(QIODevice::WriteOnly));
+    body.write(R"({"bones": [{"name": "head", "rotation": [0.9659, 0, 0.2588, 0]}], "rootPos": [0.02, 0, 0]})");
+    badBody.write(R"({"bones": [{"joint": "head"}]})");
+    body.close();
+    badBody.close();
+    const Run turned = runProgram(kCli,
+                                  {"render", dir.filePath("sample-bundle"), "--body-pose", dir.filePath("body.json"),
+                                   "--out", dir.filePath("turned.png"), "--size", "96x96"},
+                                  windowless);
+    QVERIFY2(turned.exitCode == 0, qPrintable(turned.err));
+    QVERIFY(QImage(dir.filePath("turned.png")) != decoded);
+    const Run badPose = runProgram(kCli, {"render", dir.filePath("sample-bundle"), "--body-pose",
+                                          dir.filePath("bad-body.json"), "--out", dir.filePath("x.png")});
+    QCOMPARE(badPose.exitCode, 1);
+    QVERIFY2(badPose.err.contains("bad-body.json") && badPose.err.contains("/bones/0"), qPrintable(badPose.err));
     // A turntable of the character: shot 0 is the single image; the strip holds all four.
     const Run spin = runProgram(kCli,
                                 {"render", pack, "--turntable", "4", "--out-pattern", dir.filePath("face_{i}.png"),

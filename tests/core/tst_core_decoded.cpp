@@ -20,6 +20,7 @@
 
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/character/body_pose.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/decoded/decoded_character.h"
@@ -440,6 +441,33 @@ class TestDecoded : public QObject {
     f64.replace(f64.find("<f4"), 3, "<f8");
     auto wrongType = parseNpyTable({reinterpret_cast<const std::uint8_t*>(f64.data()), f64.size()}, "p.npy");
     QVERIFY(!wrongType);
+  }
+
+  void bodyPoseIsReadAndRefused() {
+    auto pose = bodyPoseFromJson(nlohmann::json::parse(R"({"bones": [{"name": "head", "rotation": [2, 0, 0, 0]},
+        {"joint": "neck", "rotation": [0, 0, 1, 0]}], "rootPos": [1, 2, 3]})"),
+                                 "body.json");
+    QVERIFY_OK(pose);
+    QCOMPARE(pose->bones.size(), std::size_t(2));
+    QCOMPARE(pose->bones[0].first, std::string("head"));
+    QCOMPARE(pose->bones[0].second.w, 1.0);  // normalised
+    QCOMPARE(pose->bones[1].first, std::string("neck"));
+    QCOMPARE(pose->rootPos, glm::dvec3(1, 2, 3));
+    const auto refused = [](const char* text, const char* where) {
+      auto p = bodyPoseFromJson(nlohmann::json::parse(text), "body.json");
+      return !p && p.error().message.find(where) != std::string::npos &&
+             p.error().message.find("body.json") != std::string::npos;
+    };
+    QVERIFY(refused(R"({"bones": [{"name": "head", "rotation": [0, 0, 0, 0]}]})", "/bones/0/rotation"));
+    QVERIFY(refused(R"({"bones": [{"rotation": [1, 0, 0, 0]}]})", "/bones/0"));
+    QVERIFY(refused(R"({"rootPos": [1, 2]})", "/rootPos"));
+    QVERIFY(refused(R"([1, 2])", "object"));
+    // The bones reach the rig as joint overrides: the head turns the face.
+    AosRigPack pack = *readAosRig((writeBundle("analytic").parent_path() / "sample-face.aosrig").string());
+    GnmJointState joints(pack);
+    joints.setJointOverrides(pose->bones);
+    std::vector<float> zero(std::size_t(pack.headExt.dim), 0.0f);
+    QVERIFY(*gnmPose(pack, zero, &joints) != *gnmPose(pack, zero));
   }
 
   void exportedFrameRoundTripsThroughPly() {

@@ -258,6 +258,8 @@ class BundleLoader {
     const std::size_t hw = std::size_t(mesh.uvRes) * std::size_t(mesh.uvRes);
     const bool any = !mesh.idxim.empty() || !mesh.barim.empty() || !mesh.triim.empty() || !mesh.valid.empty();
     if (!any) return;
+    if (mesh.neutral.size() != mesh.vertexCount * 3)
+      m.fail("UV maps need neutral_vertices (num_vertices, 3) to lift from");
     if (mesh.idxim.size() != hw * 3 || mesh.barim.size() != hw * 3 || mesh.triim.size() != hw ||
         mesh.valid.size() != hw)
       m.fail("idxim, barim (uv_res, uv_res, 3) and triim, valid (uv_res, uv_res) must all be present for uv_res " +

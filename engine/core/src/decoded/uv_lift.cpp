@@ -83,6 +83,12 @@ std::vector<float> liftPass1(std::span<const float> geom, std::span<const float>
   const auto V = std::int64_t(mesh.vertexCount);
   const auto F = std::int64_t(mesh.faceCount);
   std::vector<float> out(hw * kLiftTexelFloats, 0.0f);
+  // What the loader checked, checked again: a caller's arrays that do not
+  // match the mesh lift nothing (every texel invalid) rather than read past them.
+  if (vertices.size() != mesh.vertexCount * 3 || geom.size() != 11 * hw || mesh.triim.size() != hw ||
+      mesh.idxim.size() != 3 * hw || mesh.barim.size() != 3 * hw || mesh.valid.size() != hw ||
+      mesh.faces.size() != mesh.faceCount * 3)
+    return out;
   for (std::size_t p = 0; p < hw; ++p) {
     const std::int32_t tri = mesh.valid[p] != 0 ? mesh.triim[p] : -1;
     glm::mat3 J(1.0f);  // columns e0, e1, c2
@@ -192,6 +198,9 @@ void liftPass2(std::span<const float> texels, std::span<const float> colorUv, in
   const int H = uvRes, W = uvRes, N = uvRes;
   const std::size_t hw = std::size_t(H) * std::size_t(W);
   const std::size_t slots = std::min<std::size_t>(hw, placement.slotCount);
+  if (texels.size() < hw * kLiftTexelFloats || colorUv.size() < 3 * hw ||
+      std::size_t(placement.slotOffset) + slots > sink.capacity() || N < 2)
+    return;  // nothing is written outside what the arrays hold
   const bool maskOn = mask && mask->width > 0 && mask->height > 0 &&
                       mask->values.size() == std::size_t(mask->width) * std::size_t(mask->height);
   for (std::size_t s = 0; s < slots; ++s) {

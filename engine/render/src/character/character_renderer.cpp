@@ -36,6 +36,7 @@ struct CharacterRenderer::Impl {
   std::vector<float> decodedRig;  // the rig of the decode on the GPU
   std::vector<std::pair<std::string, glm::dquat>> liftedJoints;
   std::uint64_t liftedGeometry = 0;
+  glm::vec3 liftedRoot{0.0f};
   std::size_t liftedDecodes = 0;
   std::unique_ptr<SplatRenderer> splats;
   std::unique_ptr<core::GnmJointState> joints;
@@ -87,6 +88,7 @@ struct CharacterRenderer::Impl {
     framePending = true;
     decodedShown = decodedLifted = false;
     liftedGeometry = 0;
+    liftedRoot = glm::vec3(0.0f);
     if (layout) {
       auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, pack->vertexCount,
                                       gnm->posedBuffer());
@@ -104,7 +106,8 @@ struct CharacterRenderer::Impl {
   bool liftDecoded(QRhiCommandBuffer* cb) {
     const bool fresh = outputsPending && outputs;
     const bool jointsMoved = decodedLifted && frame.jointOverrides != liftedJoints;
-    if (!fresh && !jointsMoved) return true;
+    const bool rootMoved = decodedLifted && frame.rootPosition != liftedRoot;
+    if (!fresh && !jointsMoved && !rootMoved) return true;
     outputsPending = false;
     core::DecodedOutputs unchanged;  // no new maps: the lift keeps its own
     unchanged.geom.resize(layout->branches.size());
@@ -116,6 +119,8 @@ struct CharacterRenderer::Impl {
       joints->setJointOverrides(frame.jointOverrides);
       if (auto staged = gnm->setControls(rig, *joints); !staged) return fail(staged.error().message);
     }
+    decodedLift->setRootOffset(frame.rootPosition);
+    liftedRoot = frame.rootPosition;
     if (auto staged = decodedLift->setOutputs(out, posed); !staged) return fail(staged.error().message);
     if (passes.rig) {
       if (posed) gnm->encode(cb);
@@ -131,6 +136,14 @@ struct CharacterRenderer::Impl {
     ++liftedDecodes;
     splats->markGaussiansChanged();
     return true;
+  }
+
+  // The culling sphere: the decoded gaussians' bounds or the owner's, moved with the body's root.
+  void placeSphere() {
+    std::optional<glm::vec4> s = sphere;
+    if (decodedShown && layout && !layout->bounds.empty)
+      s = glm::vec4(layout->bounds.center(), layout->bounds.radius());
+    if (s) splats->setBoundingSphere(glm::vec3(*s) + frame.rootPosition, s->w);
   }
 
   // Which sink the splats read: the decoded one once a decode has been lifted.
@@ -151,6 +164,8 @@ struct CharacterRenderer::Impl {
     auto params = characterLiftParams(pack->vertexCount, fit, frame.look);
     if (!params) return fail(params.error().message);
     params->slotOffset = headSlot;
+    for (int r = 0; r < 3; ++r) params->affine[std::size_t(r * 4 + 3)] += frame.rootPosition[r];  // the body's rootPos
+    params->centroid += frame.rootPosition;
     // The per-vertex colours only when the tint changed (the height tint
     // costs a CPU rest pose); sigma, opacity and the pose need only the uniform.
     std::vector<std::uint32_t> tints;
@@ -223,6 +238,7 @@ bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor*
   if (d.decodedLift && !d.liftDecoded(cb)) return false;
   d.chooseSink();
   if (d.frame.awaitDecode && !d.frame.preview && !d.decodedShown) return d.error.empty();  // nothing to show yet
+  d.placeSphere();
   if (!d.decodedShown && !d.pose(cb)) return false;
   if (!d.splats->prepare(cb, rp, sampleCount, size, state)) {
     const std::string why = d.splats->failure();

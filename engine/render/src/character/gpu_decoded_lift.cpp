@@ -14,7 +14,8 @@ using core::makeError;
 
 namespace {
 
-gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, bool useTransform) {
+gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, bool useTransform,
+                                 glm::vec3 root) {
   gpu::DecodedLiftParams p{};
   const auto res = gpu::uint(b.mesh->uvRes);
   p.dims = {res, res, res * res, res};
@@ -30,8 +31,8 @@ gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigV
   p.slotRange = {b.placement.slotOffset, b.placement.slotCount, 0u, 0u};
   const auto& q = b.placement.worldRotation;
   p.worldRot = {q[0], q[1], q[2], q[3]};
-  p.worldOffset = {b.placement.worldOffset.x, b.placement.worldOffset.y, b.placement.worldOffset.z,
-                   b.placement.worldScale};
+  const glm::vec3 offset = b.placement.worldOffset + root;
+  p.worldOffset = {offset.x, offset.y, offset.z, b.placement.worldScale};
   return p;
 }
 
@@ -59,6 +60,7 @@ struct GpuDecodedLift::Impl {
   QRhiResourceUpdateBatch* pending = nullptr;
   std::size_t pass1Runs = 0, pass2Runs = 0;
   std::uint64_t geometryId = 0;  // the full pass whose geom_uv the buffers hold
+  glm::vec3 root{0.0f};
 
   QRhiResourceUpdateBatch* batch() {
     if (!pending) pending = rhi->nextResourceUpdateBatch();
@@ -81,7 +83,7 @@ struct GpuDecodedLift::Impl {
     const bool useTransform = b.spec.rigged;
     b.params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(sizeof(gpu::DecodedLiftParams))));
     if (!b.params->create()) return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift's uniform");
-    const gpu::DecodedLiftParams params = paramsFor(b.spec, rigVertices, useTransform);
+    const gpu::DecodedLiftParams params = paramsFor(b.spec, rigVertices, useTransform, root);
     batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
     if (!useTransform) b.neutral = staticBuffer(m.neutral);
     b.corr = staticBuffer(b.spec.transform.corr);
@@ -207,9 +209,20 @@ core::Expected<void> GpuDecodedLift::setOutputs(const core::DecodedOutputs& out,
     }
     if (verticesChanged && b.spec.rigged) b.run1 = true;
     b.run1 = b.run1 && b.hasGeom;
-    b.run2 = (b.run1 || out.color[i]) && b.hasGeom && b.hasColor;
+    b.run2 = (b.run2 || b.run1 || out.color[i]) && b.hasGeom && b.hasColor;
   }
   return {};
+}
+
+void GpuDecodedLift::setRootOffset(glm::vec3 offset) {
+  Impl& d = *m_impl;
+  if (offset == d.root) return;
+  d.root = offset;
+  for (auto& b : d.branches) {
+    const gpu::DecodedLiftParams params = paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root);
+    d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
+    b.run2 = b.hasGeom && b.hasColor;
+  }
 }
 
 core::Expected<void> GpuDecodedLift::setVertices(std::span<const float> rigOutput) {

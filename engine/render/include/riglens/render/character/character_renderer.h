@@ -32,8 +32,9 @@ struct CharacterFrame {
   std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
   std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
   CharacterLook look;
-  bool preview = false;      // with a decoded layout: draw the debug preview instead
-  bool awaitDecode = false;  // a decoded character is coming: draw nothing until its first decode is lifted
+  glm::vec3 rootPosition{0.0f};  // a body pose's rootPos: moves the whole character (scene metres)
+  bool preview = false;          // with a decoded layout: draw the debug preview instead
+  bool awaitDecode = false;      // a decoded character is coming: draw nothing until its first decode is lifted
   bool operator==(const CharacterFrame&) const = default;
 };
 
@@ -43,6 +44,7 @@ struct DecodedLayout {
   std::shared_ptr<const core::Bundle> bundle;
   std::vector<core::BranchLiftSpec> branches;
   std::uint32_t capacity = 0;
+  core::Bounds bounds;  // where the decoded gaussians lie (core::decodedBounds): culls the frames that miss them
 };
 
 struct CharacterMemory {

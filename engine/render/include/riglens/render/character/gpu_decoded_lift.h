@@ -12,6 +12,7 @@
 // CPU references: core::liftPass1 / liftPass2; parity in tests/render.
 #pragma once
 
+#include <glm/vec3.hpp>
 #include <memory>
 #include <span>
 #include <vector>
@@ -43,6 +44,9 @@ class GpuDecodedLift {
   // Stages a decode's outputs; `verticesChanged` also re-runs pass 1 (the rig
   // posed the vertices anew this frame). Refuses outputs of the wrong size.
   core::Expected<void> setOutputs(const core::DecodedOutputs& outputs, bool verticesChanged);
+  // Moves every branch's gaussians (a body pose's rootPos, added to the
+  // bundle's world offset); pass 2 re-runs when it changed.
+  void setRootOffset(glm::vec3 offset);
   // The rig's output to lift from, when there is no posed source.
   core::Expected<void> setVertices(std::span<const float> rigOutput);
   void encode(QRhiCommandBuffer* cb);  // records what setOutputs staged; nothing when nothing is pending
