@@ -16,7 +16,9 @@ in closed form, so tests can check the lift against them:
              color_uv = 0.5 + 0.4 * d (d = the plucker ray direction).
   sample     as analytic, with constants that cover the sample face, and a
              skin tone shaded by the view (0.12 d) for colour.
-  realistic  random weights (fixed seed) of a decoder's size, for benchmarks.
+  realistic  random weights (fixed seed) of a decoder's size, for benchmarks:
+             use --code-channels 256 (the contract's [1,256,8,8] code); the
+             upsampling halves the channels at each doubling.
 
 --break makes a graph the chain must refuse: missing-output (geom emits
 `geom` instead of `geom_uv`), wrong-channels (10 geom channels), wrong-shape
@@ -93,9 +95,12 @@ def conv(g, x, cin, cout, k, rng, scale, zero=False, bias=None):
     return g.node("Conv", [x, g.weight(w), g.weight(b)], kernel_shape=[k, k], pads=[pad] * 4)
 
 
-def upsample(g, x, cin, cout, res_from, res_to, rng, scale):
-    """ConvTranspose doublings, then one Resize for any remaining factor."""
+def upsample(g, x, cin, cout, res_from, res_to, rng, scale, halve=False):
+    """ConvTranspose doublings (halving the channels each time when `halve`,
+    as image decoders do), then one Resize for any remaining factor."""
     while res_from * 2 <= res_to:
+        if halve:
+            cout = max(cin // 2, 8)
         x = g.node("ConvTranspose", [x, g.weight(rng.standard_normal((cin, cout, 2, 2)) * scale)],
                    kernel_shape=[2, 2], strides=[2, 2])
         x = g.node("LeakyRelu", [x], alpha=0.1)
@@ -143,7 +148,7 @@ def geom_graph(a, rng, fp16=False):
         g.output(code, "code", [1, c, CODE_RES, CODE_RES])
     else:
         code = g.input("code", [1, c, CODE_RES, CODE_RES])
-    x, width = upsample(g, code, c, max(c // 2, 4), CODE_RES, res, rng, 0.2)
+    x, width = upsample(g, code, c, max(c // 2, 4), CODE_RES, res, rng, 0.2, halve=not closed)
     bias = np.resize(np.asarray(a.geom, dtype=np.float64), channels) if closed else rng.standard_normal(channels) * 0.1
     y = conv(g, x, width, channels, 3, rng, 0.05, zero=closed, bias=bias)
     if a.zpack and not a.fused:
@@ -158,7 +163,7 @@ def appr_graph(a, rng, fp16=False):
     c, res = a.code_channels, a.uv_res
     closed = a.kind != "realistic"
     code = g.input("code", [1, c, CODE_RES, CODE_RES])
-    x, width = upsample(g, code, c, max(c // 2, 4), CODE_RES, res, rng, 0.2)
+    x, width = upsample(g, code, c, max(c // 2, 4), CODE_RES, res, rng, 0.2, halve=not closed)
     from_code = conv(g, x, width, 3, 1, rng, 0.1, zero=closed)
     if a.broken != "missing-input":
         rays = g.input("plucker", [1, 6, 1, res, res])
