@@ -10,7 +10,9 @@
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/orl_pack.h"
+#include "riglens/core/decoded/decoded_character.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/decode/opencv_decoder.h"
 
 namespace riglens::cli {
 
@@ -50,13 +52,53 @@ json packSummary(const core::AosRigPack& p) {
       {"problems", json::array()}};
 }
 
-json bundleSummary(const core::Bundle& bundle) {
+// The decoded branches: what the manifest declares and, once their graphs
+// are opened (OpenCV's DNN), what they load as and the calibration. A decoder
+// that does not load is a problem of the bundle, not a failure of inspect.
+json decodersSummary(const std::shared_ptr<const core::Bundle>& bundle, core::Diagnostics& problems) {
+  json out = json::array();
+  if (bundle->decoders.empty()) return out;
+  core::Diagnostics notes;
+  auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
+  if (!character) problems.push_back({bundle->folder.string(), "", character.error().message, core::Severity::Error});
+  problems.insert(problems.end(), notes.begin(), notes.end());
+  for (const auto& spec : bundle->decoders) {
+    json b = {{"branch", spec.name},   {"fused", spec.fused},       {"trunk", spec.trunk},
+              {"geom", spec.geom},     {"appr", spec.appr},         {"uvRes", spec.uvRes},
+              {"rigDim", spec.rigDim}, {"geomFp16", spec.geomFp16}, {"apprFp16", spec.apprFp16}};
+    if (character)
+      for (const auto& d : (*character)->branches())
+        if (d.decoders.spec().name == spec.name) {
+          b["loaded"] = {{"geomIsFp16", d.decoders.geomIsFp16()},
+                         {"apprIsFp16", d.decoders.apprIsFp16()},
+                         {"regionFactored", d.decoders.regionFactored()},
+                         {"weightBytes", d.decoders.weightBytes()},
+                         {"slots", {d.placement.slotOffset, d.placement.slotCount}},
+                         {"rigged", d.rigged}};
+          if (d.rigged)
+            b["calibration"] = {{"scale", d.calibration.scale},
+                                {"residual", d.calibration.residual},
+                                {"tolerance", d.calibration.tolerance}};
+        }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+json bundleSummary(const std::shared_ptr<const core::Bundle>& shared) {
+  const core::Bundle& bundle = *shared;
+  core::Diagnostics problems = bundle.problems;
+  const json decoders = decodersSummary(shared, problems);
   json files = json::array(), meshes = json::array();
   for (const auto& f : bundle.files)
     files.push_back(
         {{"name", f.name}, {"role", f.role}, {"eager", f.eager}, {"present", f.present}, {"bytes", f.bytes}});
   for (const auto& m : bundle.meshes)
-    meshes.push_back({{"branch", m.branch}, {"vertices", m.vertexCount}, {"faces", m.faceCount}});
+    meshes.push_back({{"branch", m.branch},
+                      {"vertices", m.vertexCount},
+                      {"faces", m.faceCount},
+                      {"uvRes", m.uvRes},
+                      {"uvMaps", m.hasUvMaps()}});
   return {{"kind", "bundle"},
           {"subject", bundle.subject},
           {"schema", bundle.schema},
@@ -68,9 +110,10 @@ json bundleSummary(const core::Bundle& bundle) {
             {"dim", bundle.expression.dim},
             {"derived", bundle.expressionDerived}}},
           {"meshes", meshes},
+          {"decoders", decoders},
           {"files", files},
           {"residentBytes", bundle.residentBytes},
-          {"problems", problemsJson(bundle.problems)}};
+          {"problems", problemsJson(problems)}};
 }
 
 json plySummary(const core::GaussianCloud& cloud) {
@@ -163,7 +206,7 @@ core::Expected<json> summarizeScene(const std::string& path) {
   if (std::filesystem::is_directory(path, ec)) {
     auto bundle = core::loadBundle(path);
     if (!bundle) return bundle.error();
-    return bundleSummary(*bundle);
+    return bundleSummary(std::make_shared<const core::Bundle>(std::move(bundle).value()));
   }
   auto bytes = core::readFileBytes(path);
   if (!bytes) return bytes.error();

@@ -389,6 +389,16 @@ class TestAppExecutables : public QObject {
     for (int y = 0; y < decoded.height(); ++y)
       for (int x = 0; x < decoded.width(); ++x) decodedCovered += decoded.pixel(x, y) != decoded.pixel(0, 0);
     QVERIFY2(decodedCovered > 96 * 96 / 10, qPrintable(QString("only %1 pixels show the face").arg(decodedCovered)));
+    // inspect opens the decoders: what each branch loads as and its calibration (rig -> bundle space).
+    const Run inspectBundle = runProgram(kCli, {"inspect", dir.filePath("sample-bundle"), "--json"});
+    QVERIFY2(inspectBundle.exitCode == 0, qPrintable(inspectBundle.err));
+    const QJsonObject inspected = QJsonDocument::fromJson(inspectBundle.out.toUtf8()).object();
+    const QJsonObject head = inspected["decoders"].toArray().at(0).toObject();
+    QCOMPARE(head["branch"].toString(), QString("head"));
+    QVERIFY(head["loaded"].toObject()["rigged"].toBool());
+    QVERIFY(head["calibration"].toObject()["residual"].toDouble() <
+            head["calibration"].toObject()["tolerance"].toDouble());
+    QVERIFY(inspectBundle.out.contains("calibration scale"));
     // One decoded frame as a 3DGS .ply that the .ply reader (and any splat viewer) opens.
     const Run splats = runProgram(kCli, {"character", "splats", dir.filePath("sample-bundle"), "--out",
                                          dir.filePath("frame.ply"), "--controls", dir.filePath("face-controls.json")});
