@@ -146,14 +146,14 @@ RIGLENS_UNIFORM(SortParams, kSortParamsBinding) {
 RIGLENS_CONST uint kProjectGroupSize = 256u;
 RIGLENS_CONST int kSplatViewBinding = 0;
 RIGLENS_CONST int kProjectCenters = 1, kProjectCovA = 2, kProjectCovB = 3, kProjectColors = 4, kProjectProjected = 5,
-                  kProjectKeys = 6, kProjectValues = 7;
+                  kProjectKeys = 6, kProjectValues = 7, kProjectSh = 8;
 RIGLENS_CONST int kDrawProjected = 1, kDrawOrder = 2;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_SPLAT_VIEW)
 RIGLENS_UNIFORM(SplatView, kSplatViewBinding) {
   mat4 view;
   mat4 proj;      // with the backend's clip-space correction
   vec4 viewport;  // width, height, fx, fy (pixels)
-  uvec4 count;    // x: splats, y: flip y
+  uvec4 count;    // x: splats, y: flip y, z: SH degree (0: the packed colour), w: SH floats per splat
 } RIGLENS_INSTANCE(u);
 #endif
 

@@ -17,6 +17,31 @@ layout(std430, binding = kProjectColors) readonly buffer Colors { uint colors[];
 layout(std430, binding = kProjectProjected) writeonly buffer Projected { vec4 projected[]; };  // 2 per splat: (ndc x, ndc y, radius px, color bits), (conic a, b, c, ndc depth)
 layout(std430, binding = kProjectKeys) writeonly buffer Keys { uint keys[]; };
 layout(std430, binding = kProjectValues) writeonly buffer Values { uint values[]; };
+// Degree 1-3 clouds: per splat f_dc (3) then f_rest (3K, channel-major), the
+// colour evaluated for this view (core::shColor is the CPU reference).
+layout(std430, binding = kProjectSh) readonly buffer Sh { float sh[]; };
+
+vec3 shColor(uint i, vec3 dir)
+{
+    const float C0 = 0.28209479177387814, C1 = 0.4886025119029199;
+    float x = dir.x, y = dir.y, z = dir.z, xx = x * x, yy = y * y, zz = z * z;
+    float basis[15] = float[15](-C1 * y, C1 * z, -C1 * x,
+        1.0925484305920792 * x * y, -1.0925484305920792 * y * z, 0.31539156525252005 * (2.0 * zz - xx - yy),
+        -1.0925484305920792 * x * z, 0.5462742152960396 * (xx - yy),
+        -0.5900435899266435 * y * (3.0 * xx - yy), 2.890611442640554 * x * y * z,
+        -0.4570457994644658 * y * (4.0 * zz - xx - yy), 0.3731763325901154 * z * (2.0 * zz - 3.0 * xx - 3.0 * yy),
+        -0.4570457994644658 * x * (4.0 * zz - xx - yy), 1.445305721320277 * z * (xx - yy),
+        -0.5900435899266435 * x * (xx - 3.0 * yy));
+    uint degree = u.count.z, K = (degree + 1u) * (degree + 1u) - 1u, base = i * u.count.w;
+    vec3 rgb;
+    for (uint c = 0u; c < 3u; ++c) {
+        float v = 0.5 + C0 * sh[base + c];
+        for (uint k = 0u; k < K; ++k)
+            v += basis[k] * sh[base + 3u + c * K + k];
+        rgb[c] = v;
+    }
+    return max(rgb, vec3(0.0));
+}
 
 void cull(uint i)
 {
@@ -33,6 +58,11 @@ void main()
         return;
     uint color = colors[i];
     if ((color >> 24) == 0u) { cull(i); return; }
+    if (u.count.z > 0u) {
+        vec3 eye = -transpose(mat3(u.view)) * u.view[3].xyz;
+        vec3 dir = normalize(centers[i].xyz - eye);
+        color = packUnorm4x8(vec4(clamp(shColor(i, dir), 0.0, 1.0), unpackUnorm4x8(color).a));
+    }
     vec4 pv = u.view * vec4(centers[i].xyz, 1.0);
     float depth = -pv.z;
     if (depth <= 1e-4) { cull(i); return; }

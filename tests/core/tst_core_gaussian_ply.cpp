@@ -3,11 +3,13 @@
 // the SH degree from the f_rest count, and the refusals.
 #include <QtTest/QtTest>
 #include <cmath>
+#include <glm/geometric.hpp>
 #include <string>
 
 #include "riglens/core/base/color.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/splats/spherical_harmonics.h"
 #include "test_checks.h"
 
 using namespace riglens::core;
@@ -74,6 +76,45 @@ class TestGaussianPly : public QObject {
     QVERIFY(!cloud);
     const QString message = QString::fromStdString(cloud.error().message);
     QVERIFY2(message.startsWith("scene.ply: ") && message.contains(expected), qPrintable(message));
+  }
+
+  // The view-dependent colour of degrees 1-3: band 1 by hand (Y = -C1 y, C1 z,
+  // -C1 x), the higher bands through the degree-3 value at a direction where
+  // only one basis function of band 2 and one of band 3 are non-zero; the
+  // .ply keeps f_dc and f_rest (channel-major) for the renderer.
+  void sphericalHarmonicsFollowTheReference() {
+    const double C0 = 0.28209479177387814, C1 = 0.4886025119029199;
+    const float dc[3] = {0.4f, -0.2f, 0.0f};
+    const float rest1[9] = {0.1f, 0.2f, 0.3f, -0.1f, 0.0f, 0.5f, 0.0f, 0.0f, 0.0f};  // R: k=0..2, G, B
+    const glm::vec3 dir = glm::normalize(glm::vec3(1, 2, -2));
+    const glm::vec3 got = riglens::core::shColor(dc, rest1, 1, dir);
+    const double x = dir.x, y = dir.y, z = dir.z;
+    const double r = 0.5 + C0 * 0.4 + (-C1 * y) * 0.1 + (C1 * z) * 0.2 + (-C1 * x) * 0.3;
+    const double g = 0.5 + C0 * -0.2 + (-C1 * y) * -0.1 + (-C1 * x) * 0.5;
+    QVERIFY(std::fabs(got.x - r) < 1e-6);
+    QVERIFY(std::fabs(got.y - g) < 1e-6);
+    QVERIFY(std::fabs(got.z - 0.5) < 1e-6);  // blue: dc 0, no rest
+    // Along +z only the zonal functions are non-zero: Y20 = C2[2] * 2, Y30 = C3[3] * 2.
+    std::vector<float> rest3(45, 0.0f);
+    rest3[5] = 1.0f;       // red, band 2, m = 0
+    rest3[11] = 1.0f;      // red, band 3, m = 0
+    rest3[15 + 2] = 1.0f;  // green, band 1, x: zero along z
+    const glm::vec3 zonal = riglens::core::shColor(dc, rest3.data(), 3, glm::vec3(0, 0, 1));
+    QVERIFY(std::fabs(zonal.x - (0.5 + C0 * 0.4 + 0.31539156525252005 * 2 + 0.3731763325901154 * 2)) < 1e-6);
+    QVERIFY(std::fabs(zonal.y - (0.5 + C0 * -0.2)) < 1e-6);
+    // Negative sums clamp at 0.
+    const float dark[3] = {-5, -5, -5};
+    QCOMPARE(riglens::core::shColor(dark, rest3.data(), 3, glm::vec3(0, 1, 0)), glm::vec3(0.0f));
+    // The .ply carries them.
+    riglens::core::RawGaussian raw;
+    raw.dc = {dc[0], dc[1], dc[2]};
+    raw.shRest = rest3;
+    auto cloud = riglens::core::parseGaussianPly(
+        riglens::core::encodeGaussianPly(std::vector<riglens::core::RawGaussian>{raw}, 3), "sh.ply");
+    QVERIFY(cloud);
+    QCOMPARE(cloud->shDegree, 3);
+    QCOMPARE(cloud->shRest, rest3);
+    QCOMPARE(cloud->shDc, (std::vector<float>{0.4f, -0.2f, 0.0f}));
   }
 };
 

@@ -19,6 +19,7 @@
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/splats/spherical_harmonics.h"
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/character_splats.h"
@@ -254,6 +255,49 @@ class TestRenderCharacter : public test::RenderTestCase {
       const double expected = 255.0 * (0.99 * double(want[std::size_t(k)]) + 0.01 * double(bg[k]));
       QVERIFY2(std::abs(got[k] - expected) <= 2.0,
                qPrintable(QString("channel %1: %2, expected %3").arg(k).arg(got[k]).arg(expected)));
+    }
+  }
+
+  void sphericalHarmonicsColourFollowsTheView() {
+    // One opaque gaussian of SH degree 3 with coefficients in every band:
+    // seen from four sides, the centre pixel is core::shColor for that view
+    // direction (the CPU reference of splat_project.comp), blended 0.99 over
+    // the background as above; the sides differ from each other.
+    for (int degree : {1, 2, 3}) {
+      core::RawGaussian g;
+      g.opacityLogit = 12.0f;
+      g.dc = {0.2f, -0.1f, 0.3f};
+      const int K = (degree + 1) * (degree + 1) - 1;
+      for (int i = 0; i < 3 * K; ++i) g.shRest.push_back(0.25f * float((i * 7) % 5 - 2));
+      auto cloud = core::parseGaussianPly(core::encodeGaussianPly(std::vector<core::RawGaussian>{g}, degree), "sh.ply");
+      QVERIFY_OK(cloud);
+      QCOMPARE(cloud->shDegree, degree);
+      auto canvas = render::OffscreenCanvas::create(*m_device, QSize(32, 32));
+      QVERIFY(canvas);
+      render::SplatRenderer renderer(*m_device);
+      renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+      std::vector<QColor> seen;
+      for (const glm::vec3 eye :
+           {glm::vec3(0, 0, 4), glm::vec3(4, 0, 0), glm::vec3(0, 0, -4), glm::vec3(0, 4, 0.01f)}) {
+        render::FrameState state;
+        state.view = glm::lookAt(eye, glm::vec3(0), glm::vec3(0, 1, 0));
+        state.projection = glm::perspective(glm::radians(40.0f), 1.0f, 0.1f, 100.0f);
+        auto image = (*canvas)->render(renderer, state);
+        QVERIFY(image);
+        const QColor centre(image->pixel(16, 16));
+        seen.push_back(centre);
+        const glm::vec3 want =
+            glm::min(core::shColor(g.dc.data(), g.shRest.data(), degree, glm::normalize(-eye)), glm::vec3(1.0f));
+        const glm::vec3 bg(state.background);
+        const int got[3] = {centre.red(), centre.green(), centre.blue()};
+        for (int k = 0; k < 3; ++k) {
+          const double expected = 255.0 * (0.99 * double(want[k]) + 0.01 * double(bg[k]));
+          QVERIFY2(std::abs(got[k] - expected) <= 2.0,
+                   qPrintable(
+                       QString("degree %1, channel %2: %3, expected %4").arg(degree).arg(k).arg(got[k]).arg(expected)));
+        }
+      }
+      QVERIFY(seen[0] != seen[1] || seen[1] != seen[2]);
     }
   }
 

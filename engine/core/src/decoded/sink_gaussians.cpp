@@ -8,11 +8,10 @@
 
 #include "riglens/core/base/color.h"
 #include "riglens/core/decoded/uv_lift.h"
+#include "riglens/core/splats/spherical_harmonics.h"
 
 namespace riglens::core {
 namespace {
-
-constexpr float kShC0 = 0.28209479177387814f;  // the degree-0 real SH constant
 
 float logit(float p) {
   p = std::clamp(p, 1e-6f, 1.0f - 1e-6f);

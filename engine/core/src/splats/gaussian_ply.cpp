@@ -11,11 +11,10 @@
 #include "riglens/core/base/color.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/splats/spherical_harmonics.h"
 
 namespace riglens::core {
 namespace {
-
-constexpr double kShC0 = 0.28209479177387814;  // 1 / (2 sqrt(pi))
 
 struct Property {
   std::string name;
@@ -182,10 +181,12 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
       cloud.positions.push_back(float(v[std::size_t(X + k)]));
     }
     const double opacity = 1.0 / (1.0 + std::exp(-v[Opacity]));
-    cloud.color.push_back(packRgba(float(std::clamp(0.5 + kShC0 * v[Dc0], -1.0, 2.0)),
-                                   float(std::clamp(0.5 + kShC0 * v[Dc1], -1.0, 2.0)),
-                                   float(std::clamp(0.5 + kShC0 * v[Dc2], -1.0, 2.0)), float(opacity)));
+    cloud.color.push_back(packRgba(float(std::clamp(0.5 + double(kShC0) * v[Dc0], -1.0, 2.0)),
+                                   float(std::clamp(0.5 + double(kShC0) * v[Dc1], -1.0, 2.0)),
+                                   float(std::clamp(0.5 + double(kShC0) * v[Dc2], -1.0, 2.0)), float(opacity)));
     for (std::size_t k = 0; k < rest; ++k) cloud.shRest.push_back(float(std::clamp(v[kFields + k], -1e30, 1e30)));
+    if (rest > 0)
+      for (int k = 0; k < 3; ++k) cloud.shDc.push_back(float(std::clamp(v[std::size_t(Dc0 + k)], -1e30, 1e30)));
   }
   return cloud;
 }
@@ -217,7 +218,7 @@ std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussia
   std::vector<std::uint8_t> out(h.begin(), h.end());
   for (const RawGaussian& g : gaussians) {
     std::vector<float> row{g.position[0], g.position[1], g.position[2], 0, 0, 0, g.dc[0], g.dc[1], g.dc[2]};
-    row.insert(row.end(), std::size_t(rest), 0.0f);
+    for (int k = 0; k < rest; ++k) row.push_back(std::size_t(k) < g.shRest.size() ? g.shRest[std::size_t(k)] : 0.0f);
     row.insert(row.end(), {g.opacityLogit, g.logScale[0], g.logScale[1], g.logScale[2], g.rotation[0], g.rotation[1],
                            g.rotation[2], g.rotation[3]});
     const auto* p = reinterpret_cast<const std::uint8_t*>(row.data());

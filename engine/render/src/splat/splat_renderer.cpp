@@ -40,6 +40,8 @@ struct SplatRenderer::Impl {
   std::shared_ptr<const core::GaussianCloud> cloud;
   bool cloudPending = false, sinkPending = false;
   std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
+  std::unique_ptr<QRhiBuffer> sh;                    // its f_dc + f_rest per splat (degree > 0), else 16 unused bytes
+  std::uint32_t shDegree = 0, shStride = 0;
   SplatSinkBuffers sink, nextSink;
   std::uint32_t count = 0;
   std::unique_ptr<QRhiBuffer> ubo, projected;
@@ -70,7 +72,24 @@ struct SplatRenderer::Impl {
     const std::uint32_t n = std::uint32_t(cloud ? cloud->count : 0);
     owned = {};
     sink = {};
+    sh.reset();
+    shDegree = shStride = 0;
     if (n == 0) return true;
+    if (cloud->shDegree > 0) {  // per splat: f_dc, then f_rest as stored
+      const std::size_t rest = cloud->shRest.size() / n;
+      std::vector<float> coefficients;
+      coefficients.reserve(n * (3 + rest));
+      for (std::uint32_t i = 0; i < n; ++i) {
+        coefficients.insert(coefficients.end(), cloud->shDc.begin() + i * 3, cloud->shDc.begin() + i * 3 + 3);
+        coefficients.insert(coefficients.end(), cloud->shRest.begin() + std::ptrdiff_t(i * rest),
+                            cloud->shRest.begin() + std::ptrdiff_t((i + 1) * rest));
+      }
+      sh = newStorageBuffer(rhi, coefficients.size() * 4);
+      if (!sh) return fail("cannot allocate the spherical harmonics buffer");
+      batch->uploadStaticBuffer(sh.get(), 0, int(coefficients.size() * 4), coefficients.data());
+      shDegree = std::uint32_t(cloud->shDegree);
+      shStride = std::uint32_t(3 + rest);
+    }
     std::vector<float> c(n * 4), a(n * 4), b(n * 4);
     for (std::uint32_t i = 0; i < n; ++i) {
       for (int k = 0; k < 3; ++k) c[i * 4 + std::uint32_t(k)] = cloud->positions[i * 3 + std::uint32_t(k)];
@@ -105,6 +124,7 @@ struct SplatRenderer::Impl {
     sort.reset();
     if (count == 0) return true;
     projected = newStorageBuffer(rhi, std::size_t(count) * 32);
+    if (!sh) sh = newStorageBuffer(rhi, 16);  // bound but unread at degree 0
     ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SplatView)));
     if (!projected || !ubo->create()) return fail("cannot allocate the splat projection buffers");
     auto sorter = GpuRadixSort::create(device, count);
@@ -119,7 +139,8 @@ struct SplatRenderer::Impl {
                              QRhiShaderResourceBinding::bufferLoad(gpu::kProjectColors, cs, sink.color),
                              QRhiShaderResourceBinding::bufferStore(gpu::kProjectProjected, cs, projected.get()),
                              QRhiShaderResourceBinding::bufferStore(gpu::kProjectKeys, cs, sort->keys()),
-                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectValues, cs, sort->values())});
+                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectValues, cs, sort->values()),
+                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectSh, cs, sh.get())});
     auto shader = loadShader("splat_project.comp");
     if (!shader) return fail(shader.error().message.c_str());
     project.reset(rhi->newComputePipeline());
@@ -191,6 +212,8 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
       ok = d.adoptCloud(batch);
     } else {
       d.owned = {};
+      d.sh.reset();  // a character's sink carries its colour packed
+      d.shDegree = d.shStride = 0;
       d.sink = d.nextSink;
     }
     d.cloudPending = d.sinkPending = false;
@@ -235,7 +258,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   block.viewport = {float(size.width()), float(size.height()),
                     state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
                     state.projection[1][1] * float(size.height()) * 0.5f};
-  block.count = {d.count, correction[1][1] < 0 ? 1u : 0u, 0u, 0u};
+  block.count = {d.count, correction[1][1] < 0 ? 1u : 0u, d.shDegree, d.shStride};
   batch->updateDynamicBuffer(d.ubo.get(), 0, sizeof(block), &block);
   if (!d.passes.project) {
     cb->resourceUpdate(batch);
@@ -264,6 +287,7 @@ BufferList SplatRenderer::buffers() const {
   if (d.owned[0])
     list = {bufferBytes("splat centres", d.owned[0].get()), bufferBytes("splat covariance A", d.owned[1].get()),
             bufferBytes("splat covariance B", d.owned[2].get()), bufferBytes("splat colours", d.owned[3].get())};
+  if (d.shDegree > 0) list.push_back(bufferBytes("splat spherical harmonics", d.sh.get()));
   list.push_back(bufferBytes("splat view", d.ubo.get()));
   list.push_back(bufferBytes("splat projection", d.projected.get()));
   if (d.sort)

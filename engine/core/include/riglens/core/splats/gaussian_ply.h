@@ -3,7 +3,8 @@
 // (logit), scale_0..2 (log), rot_0..3 (quaternion, w first). Decoded into the
 // splat sink's layout: centre, 3D covariance R S S^T R^T, colour from the
 // degree-0 SH term (0.5 + C0 * f_dc) with the sigmoid opacity. The SH degree
-// is inferred from the f_rest count; bands above 0 are kept for later use.
+// is inferred from the f_rest count; with bands above 0 the renderer
+// evaluates the colour per view (spherical_harmonics.h) from f_dc and f_rest.
 #pragma once
 
 #include <array>
@@ -24,9 +25,10 @@ struct GaussianCloud {
   std::vector<float> positions;      // 3 per gaussian
   std::vector<float> covariance;     // 6 per gaussian: c00 c01 c02 c11 c12 c22
   std::vector<std::uint32_t> color;  // packRgba(r, g, b, opacity)
-  std::vector<float> shRest;         // 3 * ((degree+1)^2 - 1) per gaussian, as stored
+  std::vector<float> shRest;         // 3 * ((degree+1)^2 - 1) per gaussian, as stored (channel-major)
+  std::vector<float> shDc;           // 3 per gaussian, as stored, when shDegree > 0 (the colour is view-dependent)
   std::size_t bytes() const {
-    return (positions.size() + covariance.size() + color.size() + shRest.size()) * 4;
+    return (positions.size() + covariance.size() + color.size() + shRest.size() + shDc.size()) * 4;
   }  // held on the CPU
 };
 
@@ -43,6 +45,7 @@ struct RawGaussian {
   float opacityLogit = 0.0f;
   std::array<float, 3> logScale{};
   std::array<float, 4> rotation{1, 0, 0, 0};  // w x y z
+  std::vector<float> shRest;                  // f_rest_* (channel-major); zeros when shorter than the degree asks
 };
 std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree = 0);
 
