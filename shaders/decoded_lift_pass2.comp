@@ -66,7 +66,7 @@ void main()
         rgb += w[k] * vec3(color[p], color[hw + p], color[2u * hw + p]);
         validity += w[k] * texels[o + 10u];
     }
-    if (validity < 0.99) {
+    if (validity < 0.99 || params.slotRange.z != 0u) {
         clearSlot(slot);
         return;
     }

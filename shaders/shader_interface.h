@@ -121,7 +121,7 @@ RIGLENS_UNIFORM(DecodedLiftParams, kDecodedParamsBinding) {
   vec4 rowL1;
   vec4 rowL2;
   vec4 offsetO;
-  uvec4 slotRange;    // slot offset, slot count
+  uvec4 slotRange;    // slot offset, slot count, 1 = the branch is hidden (its slots are emptied)
   vec4 worldRot;      // (w, x, y, z)
   vec4 worldOffset;   // xyz, w: world scale
 } RIGLENS_INSTANCE(params);

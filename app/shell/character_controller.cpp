@@ -83,6 +83,7 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
   setRefusal({});
   m_camera.reset();
   m_bodyPose = {};
+  m_hiddenBranches.clear();
   m_decodeError.clear();
   m_decodeStats.clear();
   m_decode->open(decodable() ? m_scene->bundle : nullptr);
@@ -428,6 +429,7 @@ render::CharacterFrame CharacterController::frame() const {
       frame.jointOverrides.emplace_back(name.toStdString(), panel);
   }
   frame.rootPosition = glm::vec3(m_bodyPose.rootPos);
+  frame.hiddenBranches = m_hiddenBranches;
   return frame;
 }
 
@@ -512,6 +514,22 @@ void CharacterController::clearBodyPose() {
   m_bodyPose = {};
   requestDecode();
   emit controlsChanged();
+}
+
+void CharacterController::setBranchVisible(const QString& branch, bool visible) {
+  const std::string name = branch.toStdString();
+  const auto it = std::find(m_hiddenBranches.begin(), m_hiddenBranches.end(), name);
+  if (visible == (it == m_hiddenBranches.end())) return;
+  if (visible)
+    m_hiddenBranches.erase(it);
+  else
+    m_hiddenBranches.push_back(name);
+  emit controlsChanged();
+  emit decodeStatsChanged();  // the panel's check boxes read it back
+}
+
+bool CharacterController::branchVisible(const QString& branch) const {
+  return std::find(m_hiddenBranches.begin(), m_hiddenBranches.end(), branch.toStdString()) == m_hiddenBranches.end();
 }
 
 }  // namespace riglens::app

@@ -139,6 +139,9 @@ class CharacterController : public QObject {
   // broken file is refused naming it and keeps the pose that was loaded.
   Q_INVOKABLE bool loadBodyPose(const QVariant& location);
   Q_INVOKABLE void clearBodyPose();
+  // Per-branch visibility of the decoded character.
+  Q_INVOKABLE void setBranchVisible(const QString& branch, bool visible);
+  Q_INVOKABLE bool branchVisible(const QString& branch) const;
   const core::BodyPose& bodyPose() const { return m_bodyPose; }
   const std::shared_ptr<const core::CharacterScene>& scene() const { return m_scene; }
   render::CharacterFrame frame() const;  // the current controls, for the viewport
@@ -186,6 +189,7 @@ class CharacterController : public QObject {
   std::optional<core::PluckerCamera> m_camera;  // the viewport's, once it drew
   QVariantMap m_decodeStats;
   core::BodyPose m_bodyPose;
+  std::vector<std::string> m_hiddenBranches;
   QString m_decodeError;
 };
 

@@ -52,6 +52,17 @@ PanelSection {
                       .arg(Number(s.geomMs).toFixed(1)).arg(Number(s.apprMs).toFixed(1))
                       .arg(s.trunkRuns).arg(s.geomRuns).arg(s.apprRuns)
             }
+            // Per-branch visibility of the decoded character.
+            Repeater {
+                model: panel.character.decodedAvailable && panel.character.showDecoded ? (panel.character.decodeStats.branches || []) : []
+                delegate: CheckBox {
+                    required property var modelData
+                    objectName: "branchVisible_" + modelData.name
+                    text: qsTr("Branch %1 (%2 slots)").arg(modelData.name).arg(modelData.slots)
+                    checked: panel.character.decodeStats.branches !== undefined && panel.character.branchVisible(modelData.name)
+                    onToggled: panel.character.setBranchVisible(modelData.name, checked)
+                }
+            }
             Label {
                 objectName: "decodeError"
                 visible: panel.character.decodeError.length > 0

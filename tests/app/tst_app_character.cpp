@@ -363,6 +363,13 @@ class TestAppCharacter : public QObject {
     QCOMPARE(m_character->bodyPose().bones.size(), std::size_t(1));
     m_app->clearError();
     m_character->clearBodyPose();
+    // Hiding the head branch empties its slots; showing it brings the face back.
+    QVERIFY(visibleItem("branchVisible_head"));
+    const QImage shown = m_ui.settledGrab();
+    m_character->setBranchVisible("head", false);
+    QTRY_VERIFY(facePixels(m_ui.settledGrab()) < 500);
+    m_character->setBranchVisible("head", true);
+    QTRY_VERIFY(changedPixels(shown, m_ui.settledGrab()) == 0);
     // The memory panel lists the decoder weights and the lift's buffers.
     const QVariantList buffers = m_character->memoryReport()["buffers"].toList();
     bool texels = false;

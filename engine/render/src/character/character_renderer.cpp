@@ -37,6 +37,7 @@ struct CharacterRenderer::Impl {
   std::vector<std::pair<std::string, glm::dquat>> liftedJoints;
   std::uint64_t liftedGeometry = 0;
   glm::vec3 liftedRoot{0.0f};
+  std::vector<std::string> liftedHidden;
   std::size_t liftedDecodes = 0;
   std::unique_ptr<SplatRenderer> splats;
   std::unique_ptr<core::GnmJointState> joints;
@@ -89,6 +90,7 @@ struct CharacterRenderer::Impl {
     decodedShown = decodedLifted = false;
     liftedGeometry = 0;
     liftedRoot = glm::vec3(0.0f);
+    liftedHidden.clear();
     if (layout) {
       auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, pack->vertexCount,
                                       gnm->posedBuffer());
@@ -107,7 +109,8 @@ struct CharacterRenderer::Impl {
     const bool fresh = outputsPending && outputs;
     const bool jointsMoved = decodedLifted && frame.jointOverrides != liftedJoints;
     const bool rootMoved = decodedLifted && frame.rootPosition != liftedRoot;
-    if (!fresh && !jointsMoved && !rootMoved) return true;
+    const bool visibilityChanged = decodedLifted && frame.hiddenBranches != liftedHidden;
+    if (!fresh && !jointsMoved && !rootMoved && !visibilityChanged) return true;
     outputsPending = false;
     core::DecodedOutputs unchanged;  // no new maps: the lift keeps its own
     unchanged.geom.resize(layout->branches.size());
@@ -120,7 +123,9 @@ struct CharacterRenderer::Impl {
       if (auto staged = gnm->setControls(rig, *joints); !staged) return fail(staged.error().message);
     }
     decodedLift->setRootOffset(frame.rootPosition);
+    decodedLift->setHiddenBranches(frame.hiddenBranches);
     liftedRoot = frame.rootPosition;
+    liftedHidden = frame.hiddenBranches;
     if (auto staged = decodedLift->setOutputs(out, posed); !staged) return fail(staged.error().message);
     if (passes.rig) {
       if (posed) gnm->encode(cb);

@@ -1,5 +1,6 @@
 #include "riglens/render/character/gpu_decoded_lift.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -15,7 +16,7 @@ using core::makeError;
 namespace {
 
 gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, bool useTransform,
-                                 glm::vec3 root) {
+                                 glm::vec3 root, bool hidden = false) {
   gpu::DecodedLiftParams p{};
   const auto res = gpu::uint(b.mesh->uvRes);
   p.dims = {res, res, res * res, res};
@@ -28,7 +29,7 @@ gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigV
   p.rowL1 = {L[3], L[4], L[5], 0.0f};
   p.rowL2 = {L[6], L[7], L[8], 0.0f};
   p.offsetO = {b.transform.o.x, b.transform.o.y, b.transform.o.z, 0.0f};
-  p.slotRange = {b.placement.slotOffset, b.placement.slotCount, 0u, 0u};
+  p.slotRange = {b.placement.slotOffset, b.placement.slotCount, hidden ? 1u : 0u, 0u};
   const auto& q = b.placement.worldRotation;
   p.worldRot = {q[0], q[1], q[2], q[3]};
   const glm::vec3 offset = b.placement.worldOffset + root;
@@ -53,7 +54,7 @@ struct GpuDecodedLift::Impl {
     core::BranchLiftSpec spec;
     std::unique_ptr<QRhiBuffer> params, neutral, corr, faces, idxim, barim, triim, geom, color, texels;
     std::unique_ptr<QRhiShaderResourceBindings> srb1, srb2;
-    bool hasGeom = false, hasColor = false;
+    bool hasGeom = false, hasColor = false, hidden = false;
     bool run1 = false, run2 = false;  // staged for the next encode
   };
   std::vector<Branch> branches;
@@ -219,7 +220,19 @@ void GpuDecodedLift::setRootOffset(glm::vec3 offset) {
   if (offset == d.root) return;
   d.root = offset;
   for (auto& b : d.branches) {
-    const gpu::DecodedLiftParams params = paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root);
+    const gpu::DecodedLiftParams params = paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden);
+    d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
+    b.run2 = b.hasGeom && b.hasColor;
+  }
+}
+
+void GpuDecodedLift::setHiddenBranches(const std::vector<std::string>& names) {
+  Impl& d = *m_impl;
+  for (auto& b : d.branches) {
+    const bool hidden = std::find(names.begin(), names.end(), b.spec.name) != names.end();
+    if (hidden == b.hidden) continue;
+    b.hidden = hidden;
+    const gpu::DecodedLiftParams params = paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden);
     d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
     b.run2 = b.hasGeom && b.hasColor;
   }

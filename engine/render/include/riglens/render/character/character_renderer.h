@@ -32,9 +32,10 @@ struct CharacterFrame {
   std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
   std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
   CharacterLook look;
-  glm::vec3 rootPosition{0.0f};  // a body pose's rootPos: moves the whole character (scene metres)
-  bool preview = false;          // with a decoded layout: draw the debug preview instead
-  bool awaitDecode = false;      // a decoded character is coming: draw nothing until its first decode is lifted
+  glm::vec3 rootPosition{0.0f};             // a body pose's rootPos: moves the whole character (scene metres)
+  bool preview = false;                     // with a decoded layout: draw the debug preview instead
+  std::vector<std::string> hiddenBranches;  // decoded branches not drawn
+  bool awaitDecode = false;  // a decoded character is coming: draw nothing until its first decode is lifted
   bool operator==(const CharacterFrame&) const = default;
 };
 

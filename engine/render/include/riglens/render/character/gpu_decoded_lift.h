@@ -47,6 +47,8 @@ class GpuDecodedLift {
   // Moves every branch's gaussians (a body pose's rootPos, added to the
   // bundle's world offset); pass 2 re-runs when it changed.
   void setRootOffset(glm::vec3 offset);
+  // Per-branch visibility: a hidden branch's slots are emptied by pass 2.
+  void setHiddenBranches(const std::vector<std::string>& names);
   // The rig's output to lift from, when there is no posed source.
   core::Expected<void> setVertices(std::span<const float> rigOutput);
   void encode(QRhiCommandBuffer* cb);  // records what setOutputs staged; nothing when nothing is pending
