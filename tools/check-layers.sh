@@ -25,6 +25,7 @@ check "engine/core and engine/samples must not include render or the app" \
   '^\s*#\s*include\s*"riglens/(render|app)' engine/core engine/samples
 check "only engine/render may include QRhi's private headers" \
   '^\s*#\s*include\s*[<"](QtGui/private/|qrhi_p\.h|qshader_p\.h)' ':!engine/render'
+check "only engine/decode may include OpenCV" '^\s*#\s*include\s*[<"]opencv2/' ':!engine/decode'
 check "engine/render must not include the app" '^\s*#\s*include\s*"(app_controller|scene_viewport|character_controller)' engine/render
 ((failed)) || echo "[layers] every include points the allowed way"
 exit $failed
