@@ -116,14 +116,29 @@ class TestRenderDecoded : public test::RenderTestCase {
     return folder;
   }
 
-  void checkParity(const std::string& variant, bool placed) {
-    auto loaded = core::loadBundle(bundle(variant, placed));
-    QVERIFY_OK(loaded);
-    auto shared = std::make_shared<const core::Bundle>(std::move(loaded).value());
+  // A bundle folder loaded and its decoders opened (shared: the GPU lift keeps the bundle).
+  struct Opened {
+    std::shared_ptr<const core::Bundle> bundle;
+    core::Expected<std::unique_ptr<core::DecodedCharacter>> character = core::makeError(core::ErrorCode::Io, "");
+  };
+  Opened open(const fs::path& folder) {
+    Opened o;
+    auto loaded = core::loadBundle(folder);
+    if (!loaded) {
+      o.character = loaded.error();
+      return o;
+    }
+    o.bundle = std::make_shared<const core::Bundle>(std::move(loaded).value());
     core::Diagnostics notes;
-    auto character = core::DecodedCharacter::open(shared, decode::openCvOpener(), {}, notes);
-    QVERIFY_OK(character);
-    core::DecodedCharacter& c = **character;
+    o.character = core::DecodedCharacter::open(o.bundle, decode::openCvOpener(), {}, notes);
+    return o;
+  }
+
+  void checkParity(const std::string& variant, bool placed) {
+    Opened opened = open(bundle(variant, placed));
+    QVERIFY_OK(opened.character);
+    const auto& shared = opened.bundle;
+    core::DecodedCharacter& c = **opened.character;
     std::vector<float> rig = c.referenceRig();
     rig[26] = 0.8f;  // a jaw coefficient
     rig[54] = 0.2f;  // gaze
@@ -173,13 +188,10 @@ class TestRenderDecoded : public test::RenderTestCase {
   // decoded layout and a decode arrive; frames draw the decoded gaussians,
   // and the preview again when asked.
   void characterRendererSwitchesToTheDecodedSink() {
-    auto loaded = core::loadBundle(bundle("visible", false));
-    QVERIFY_OK(loaded);
-    auto shared = std::make_shared<const core::Bundle>(std::move(loaded).value());
-    core::Diagnostics notes;
-    auto character = core::DecodedCharacter::open(shared, decode::openCvOpener(), {}, notes);
-    QVERIFY_OK(character);
-    core::DecodedCharacter& c = **character;
+    Opened opened = open(bundle("visible", false));
+    QVERIFY_OK(opened.character);
+    const auto& shared = opened.bundle;
+    core::DecodedCharacter& c = **opened.character;
     const QSize size(160, 160);
     auto canvas = render::OffscreenCanvas::create(*m_device, size, 1);
     QVERIFY_OK(canvas);
@@ -239,13 +251,10 @@ class TestRenderDecoded : public test::RenderTestCase {
   // The viewer's chain: GNM posed on the GPU, the lift reading its buffer in
   // the same frame; then an appearance-only decode runs pass 2 alone.
   void chainedFromGnmAndReRunsOnlyPass2() {
-    auto loaded = core::loadBundle(bundle("offset", false));
-    QVERIFY_OK(loaded);
-    auto shared = std::make_shared<const core::Bundle>(std::move(loaded).value());
-    core::Diagnostics notes;
-    auto character = core::DecodedCharacter::open(shared, decode::openCvOpener(), {}, notes);
-    QVERIFY_OK(character);
-    core::DecodedCharacter& c = **character;
+    Opened opened = open(bundle("offset", false));
+    QVERIFY_OK(opened.character);
+    const auto& shared = opened.bundle;
+    core::DecodedCharacter& c = **opened.character;
     std::vector<float> rig = c.referenceRig();
     rig[30] = -0.6f;
     QVERIFY_OK(c.decode(rig, camera()));

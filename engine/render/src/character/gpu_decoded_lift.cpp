@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "character/sink_readback.h"
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
@@ -286,24 +287,7 @@ core::Expected<void> GpuDecodedLift::runOffscreenFrame() {
 }
 
 core::Expected<core::SplatSink> GpuDecodedLift::readBack() {
-  Impl& d = *m_impl;
-  const std::size_t cap = d.capacity;
-  QRhiBufferReadbackResult rc, ra, rb, rcol;
-  auto ran = runOffscreenComputeFrame(d.rhi, "decoded lift read-back", [&](QRhiCommandBuffer* cb) {
-    QRhiResourceUpdateBatch* readback = d.rhi->nextResourceUpdateBatch();
-    readback->readBackBuffer(d.centers.get(), 0, int(cap * 16), &rc);
-    readback->readBackBuffer(d.covA.get(), 0, int(cap * 16), &ra);
-    readback->readBackBuffer(d.covB.get(), 0, int(cap * 16), &rb);
-    readback->readBackBuffer(d.colors.get(), 0, int(cap * 4), &rcol);
-    cb->resourceUpdate(readback);
-  });
-  if (!ran) return ran.error();
-  core::SplatSink out(cap);
-  std::memcpy(out.center.data(), rc.data.constData(), cap * 16);
-  std::memcpy(out.covarianceA.data(), ra.data.constData(), cap * 16);
-  std::memcpy(out.covarianceB.data(), rb.data.constData(), cap * 16);
-  std::memcpy(out.color.data(), rcol.data.constData(), cap * 4);
-  return out;
+  return readBackSink(m_impl->rhi, sink(), "decoded lift");
 }
 
 core::Expected<std::vector<float>> GpuDecodedLift::readTexels(std::size_t branch) {

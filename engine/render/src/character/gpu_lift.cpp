@@ -4,6 +4,7 @@
 #include <string>
 
 #include "character/lift_block.h"
+#include "character/sink_readback.h"
 #include "device/compute_buffers.h"
 #include "device/shader_library.h"
 
@@ -126,24 +127,7 @@ core::Expected<void> GpuLift::runOffscreenFrame() {
 }
 
 core::Expected<core::SplatSink> GpuLift::readBack() {
-  Impl& d = *m_impl;
-  const std::size_t cap = d.capacity;
-  QRhiBufferReadbackResult rc, ra, rb, rcol;
-  auto ran = runOffscreenComputeFrame(d.rhi, "lift read-back", [&](QRhiCommandBuffer* cb) {
-    QRhiResourceUpdateBatch* readback = d.rhi->nextResourceUpdateBatch();
-    readback->readBackBuffer(d.centers.get(), 0, int(cap * 16), &rc);
-    readback->readBackBuffer(d.covA.get(), 0, int(cap * 16), &ra);
-    readback->readBackBuffer(d.covB.get(), 0, int(cap * 16), &rb);
-    readback->readBackBuffer(d.colors.get(), 0, int(cap * 4), &rcol);
-    cb->resourceUpdate(readback);
-  });
-  if (!ran) return ran.error();
-  core::SplatSink out(cap);
-  std::memcpy(out.center.data(), rc.data.constData(), cap * 16);
-  std::memcpy(out.covarianceA.data(), ra.data.constData(), cap * 16);
-  std::memcpy(out.covarianceB.data(), rb.data.constData(), cap * 16);
-  std::memcpy(out.color.data(), rcol.data.constData(), cap * 4);
-  return out;
+  return readBackSink(m_impl->rhi, sink(), "lift");
 }
 
 std::size_t GpuLift::capacity() const {
