@@ -15,6 +15,18 @@ layout(std430, binding = kPass2Centers) buffer Centers { vec4 centers[]; };
 layout(std430, binding = kPass2CovA) buffer CovA { vec4 covA[]; };
 layout(std430, binding = kPass2CovB) buffer CovB { vec4 covB[]; };
 layout(std430, binding = kPass2Colors) buffer Colors { uint colors[]; };
+layout(std430, binding = kPass2Mask) readonly buffer Mask { float maskValues[]; };  // row-major, top row first
+
+// Bilinear, clamp to edge, at (u, v) in [0, 1] (no V flip): core::liftPass2's sampleMask.
+float sampleMask(float u, float v)
+{
+    int w = int(params.mask.x), h = int(params.mask.y);
+    float x = clamp(u * float(w - 1), 0.0, float(w - 1)), y = clamp(v * float(h - 1), 0.0, float(h - 1));
+    int x0 = int(x), y0 = int(y), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1);
+    float fx = x - float(x0), fy = y - float(y0);
+    return (1.0 - fx) * (1.0 - fy) * maskValues[y0 * w + x0] + fx * (1.0 - fy) * maskValues[y0 * w + x1] +
+           (1.0 - fx) * fy * maskValues[y1 * w + x0] + fx * fy * maskValues[y1 * w + x1];
+}
 
 vec3 rotateWorld(vec3 v)  // v + 2w(u x v) + 2u x (u x v)
 {
@@ -67,6 +79,11 @@ void main()
         validity += w[k] * texels[o + 10u];
     }
     if (validity < 0.99 || params.slotRange.z != 0u) {
+        clearSlot(slot);
+        return;
+    }
+    if (params.mask.w != 0.0 &&
+        sampleMask(float(ox) / float(N - 1u), float(oy) / float(N - 1u)) < params.mask.z) {
         clearSlot(slot);
         return;
     }

@@ -109,7 +109,8 @@ RIGLENS_CONST uint kDecodedGroupSize = 64u;
 RIGLENS_CONST int kDecodedParamsBinding = 0;
 RIGLENS_CONST int kPass1Vertices = 1, kPass1Corr = 2, kPass1Faces = 3, kPass1Idxim = 4, kPass1Barim = 5, kPass1Triim = 6,
                   kPass1Geom = 7, kPass1Texels = 8;
-RIGLENS_CONST int kPass2Texels = 1, kPass2Color = 2, kPass2Centers = 3, kPass2CovA = 4, kPass2CovB = 5, kPass2Colors = 6;
+RIGLENS_CONST int kPass2Texels = 1, kPass2Color = 2, kPass2Centers = 3, kPass2CovA = 4, kPass2CovB = 5, kPass2Colors = 6,
+                  kPass2Mask = 7;
 RIGLENS_CONST uint kDecodedTexelFloats = 12u;  // pos xyz, S00 S01 S02 S11 S12 S22, opacity logit, validity, pad
 #if defined(__cplusplus) || defined(RIGLENS_WANT_DECODED)
 RIGLENS_UNIFORM(DecodedLiftParams, kDecodedParamsBinding) {
@@ -124,6 +125,7 @@ RIGLENS_UNIFORM(DecodedLiftParams, kDecodedParamsBinding) {
   uvec4 slotRange;    // slot offset, slot count, 1 = the branch is hidden (its slots are emptied)
   vec4 worldRot;      // (w, x, y, z)
   vec4 worldOffset;   // xyz, w: world scale
+  vec4 mask;          // opacity mask: width, height, threshold, 1 = on (kPass2Mask)
 } RIGLENS_INSTANCE(params);
 #endif
 
@@ -177,7 +179,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 
 #ifdef __cplusplus
 static_assert(sizeof(FrameBlock) == 192 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
-              sizeof(SplatView) == 160 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 176);
+              sizeof(SplatView) == 160 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif
 

@@ -184,6 +184,46 @@ class TestRenderDecoded : public test::RenderTestCase {
   void analyticDecoderMatchesTheCpu() { checkParity("analytic", false); }
   void offsetDecoderWithPlacementAndBoundsMatchesTheCpu() { checkParity("offset", true); }
 
+  // An opacity mask (none by default): the GPU pass 2 empties the slots the
+  // CPU reference empties, and keeps the rest as before.
+  void opacityMaskMatchesTheCpu() {
+    Opened opened = open(bundle("offset", false));
+    QVERIFY_OK(opened.character);
+    core::DecodedCharacter& c = **opened.character;
+    QVERIFY_OK(c.decode(c.referenceRig(), camera()));
+    auto posed = core::gnmPose(*opened.bundle->gnmPack, c.referenceRig());
+    core::OpacityMask mask;
+    mask.width = 7;
+    mask.height = 5;
+    for (int y = 0; y < mask.height; ++y)
+      for (int x = 0; x < mask.width; ++x) mask.values.push_back(float((x * 3 + y * 5) % 11) / 10.0f);
+    mask.threshold = 0.45f;
+    const auto& b = c.branches()[0];
+    const auto texels =
+        core::liftPass1(b.decoders.geomUv(), c.liftVertices(0, *posed), *b.mesh, b.decoders.spec().scale);
+    core::SplatSink unmasked(c.capacity()), cpu(c.capacity());
+    core::liftPass2(texels, b.decoders.colorUv(), b.decoders.spec().uvRes, b.placement, nullptr, unmasked);
+    core::liftPass2(texels, b.decoders.colorUv(), b.decoders.spec().uvRes, b.placement, &mask, cpu);
+    auto lift = render::GpuDecodedLift::create(*m_device, opened.bundle, c.liftSpecs(), c.capacity(),
+                                               opened.bundle->gnmPack->vertexCount);
+    QVERIFY_OK(lift);
+    QVERIFY_OK((*lift)->setVertices(*posed));
+    QVERIFY_OK((*lift)->setOutputs(c.outputs(core::DecodePass::Full), true));
+    QVERIFY_OK((*lift)->setOpacityMask(0, &mask));
+    QVERIFY_OK((*lift)->runOffscreenFrame());
+    auto gpu = (*lift)->readBack();
+    QVERIFY_OK(gpu);
+    const Compared d = compare(cpu, *gpu);
+    QCOMPARE(d.mismatched, std::size_t(0));
+    QVERIFY(d.occupied > 100);
+    QVERIFY(compare(unmasked, cpu).mismatched > 100);  // the mask removed slots
+    core::OpacityMask broken = mask;
+    broken.values.pop_back();
+    QVERIFY(!(*lift)->setOpacityMask(0, &broken));
+    core::OpacityMask huge{2048, 2048, std::vector<float>(2048 * 2048, 1.0f), 0.5f};
+    QVERIFY(!(*lift)->setOpacityMask(0, &huge));
+  }
+
   // The viewer's renderer: a character shown as the preview, then its
   // decoded layout and a decode arrive; frames draw the decoded gaussians,
   // and the preview again when asked.

@@ -44,12 +44,12 @@ const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatVi
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count)};
 const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
 const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
-const Offsets kDecoded{RIGLENS_MEMBER(DecodedLiftParams, dims),       RIGLENS_MEMBER(DecodedLiftParams, counts),
-                       RIGLENS_MEMBER(DecodedLiftParams, scaleA),     RIGLENS_MEMBER(DecodedLiftParams, scaleB),
-                       RIGLENS_MEMBER(DecodedLiftParams, rowL0),      RIGLENS_MEMBER(DecodedLiftParams, rowL1),
-                       RIGLENS_MEMBER(DecodedLiftParams, rowL2),      RIGLENS_MEMBER(DecodedLiftParams, offsetO),
-                       RIGLENS_MEMBER(DecodedLiftParams, slotRange),  RIGLENS_MEMBER(DecodedLiftParams, worldRot),
-                       RIGLENS_MEMBER(DecodedLiftParams, worldOffset)};
+const Offsets kDecoded{RIGLENS_MEMBER(DecodedLiftParams, dims),        RIGLENS_MEMBER(DecodedLiftParams, counts),
+                       RIGLENS_MEMBER(DecodedLiftParams, scaleA),      RIGLENS_MEMBER(DecodedLiftParams, scaleB),
+                       RIGLENS_MEMBER(DecodedLiftParams, rowL0),       RIGLENS_MEMBER(DecodedLiftParams, rowL1),
+                       RIGLENS_MEMBER(DecodedLiftParams, rowL2),       RIGLENS_MEMBER(DecodedLiftParams, offsetO),
+                       RIGLENS_MEMBER(DecodedLiftParams, slotRange),   RIGLENS_MEMBER(DecodedLiftParams, worldRot),
+                       RIGLENS_MEMBER(DecodedLiftParams, worldOffset), RIGLENS_MEMBER(DecodedLiftParams, mask)};
 #undef RIGLENS_MEMBER
 
 core::Expected<void> check(const char* shaderFile, const char* block, const Offsets& offsets, int cppSize) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "character/sink_readback.h"
@@ -17,7 +18,7 @@ using core::makeError;
 namespace {
 
 gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, bool useTransform,
-                                 glm::vec3 root, bool hidden = false) {
+                                 glm::vec3 root, bool hidden = false, const core::OpacityMask* mask = nullptr) {
   gpu::DecodedLiftParams p{};
   const auto res = gpu::uint(b.mesh->uvRes);
   p.dims = {res, res, res * res, res};
@@ -35,6 +36,7 @@ gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigV
   p.worldRot = {q[0], q[1], q[2], q[3]};
   const glm::vec3 offset = b.placement.worldOffset + root;
   p.worldOffset = {offset.x, offset.y, offset.z, b.placement.worldScale};
+  if (mask) p.mask = {float(mask->width), float(mask->height), mask->threshold, 1.0f};
   return p;
 }
 
@@ -49,14 +51,19 @@ struct GpuDecodedLift::Impl {
   QRhiBuffer* vertexSource = nullptr;
   std::unique_ptr<QRhiBuffer> centers, covA, covB, colors;
   std::unique_ptr<QRhiComputePipeline> pass1, pass2;
-  std::unique_ptr<QRhiShaderResourceBindings> layout1, layout2;  // pipeline layouts
+  // Pass 2's pipeline layout, over a placeholder mask that lives as long as
+  // the pipeline (a pipeline must not outlive the bindings it was made with).
+  std::unique_ptr<QRhiBuffer> placeholderMask;
+  std::unique_ptr<QRhiShaderResourceBindings> layout2;
 
   struct Branch {
     core::BranchLiftSpec spec;
     std::unique_ptr<QRhiBuffer> params, neutral, corr, faces, idxim, barim, triim, geom, color, texels;
     std::unique_ptr<QRhiShaderResourceBindings> srb1, srb2;
     bool hasGeom = false, hasColor = false, hidden = false;
-    bool run1 = false, run2 = false;  // staged for the next encode
+    std::optional<core::OpacityMask> mask;
+    std::unique_ptr<QRhiBuffer> maskBuffer;  // 16 unused bytes while there is no mask
+    bool run1 = false, run2 = false;         // staged for the next encode
   };
   std::vector<Branch> branches;
   QRhiResourceUpdateBatch* pending = nullptr;
@@ -96,8 +103,9 @@ struct GpuDecodedLift::Impl {
     b.geom = newStorageBuffer(rhi, 11 * hw * 4);
     b.color = newStorageBuffer(rhi, 3 * hw * 4);
     b.texels = newStorageBuffer(rhi, gpu::kDecodedTexelFloats * hw * 4);
+    b.maskBuffer = newStorageBuffer(rhi, std::max<std::size_t>(hw, 1024) * 4);  // an opacity mask's values
     if ((!useTransform && !b.neutral) || !b.corr || !b.faces || !b.idxim || !b.barim || !b.triim || !b.geom ||
-        !b.color || !b.texels)
+        !b.color || !b.texels || !b.maskBuffer)
       return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift buffers of branch " + b.spec.name);
     const auto stage = QRhiShaderResourceBinding::ComputeStage;
     using B = QRhiShaderResourceBinding;
@@ -109,16 +117,27 @@ struct GpuDecodedLift::Impl {
          B::bufferLoad(gpu::kPass1Idxim, stage, b.idxim.get()), B::bufferLoad(gpu::kPass1Barim, stage, b.barim.get()),
          B::bufferLoad(gpu::kPass1Triim, stage, b.triim.get()), B::bufferLoad(gpu::kPass1Geom, stage, b.geom.get()),
          B::bufferStore(gpu::kPass1Texels, stage, b.texels.get())});
-    b.srb2.reset(rhi->newShaderResourceBindings());
-    b.srb2->setBindings(
+    if (!bindPass2(b) || !b.srb1->create())
+      return makeError(ErrorCode::Gpu, "cannot create the decoded lift bindings of branch " + b.spec.name);
+    return {};
+  }
+
+  // Pass 2's bindings over `mask`.
+  std::unique_ptr<QRhiShaderResourceBindings> pass2Bindings(const Branch& b, QRhiBuffer* mask) {
+    const auto stage = QRhiShaderResourceBinding::ComputeStage;
+    using B = QRhiShaderResourceBinding;
+    std::unique_ptr<QRhiShaderResourceBindings> srb(rhi->newShaderResourceBindings());
+    srb->setBindings(
         {B::uniformBuffer(gpu::kDecodedParamsBinding, stage, b.params.get()),
          B::bufferLoad(gpu::kPass2Texels, stage, b.texels.get()), B::bufferLoad(gpu::kPass2Color, stage, b.color.get()),
          B::bufferLoadStore(gpu::kPass2Centers, stage, centers.get()),
          B::bufferLoadStore(gpu::kPass2CovA, stage, covA.get()), B::bufferLoadStore(gpu::kPass2CovB, stage, covB.get()),
-         B::bufferLoadStore(gpu::kPass2Colors, stage, colors.get())});
-    if (!b.srb1->create() || !b.srb2->create())
-      return makeError(ErrorCode::Gpu, "cannot create the decoded lift bindings of branch " + b.spec.name);
-    return {};
+         B::bufferLoadStore(gpu::kPass2Colors, stage, colors.get()), B::bufferLoad(gpu::kPass2Mask, stage, mask)});
+    return srb->create() ? std::move(srb) : nullptr;
+  }
+  bool bindPass2(Branch& b) {
+    b.srb2 = pass2Bindings(b, b.maskBuffer.get());
+    return b.srb2 != nullptr;
   }
 };
 
@@ -175,7 +194,9 @@ core::Expected<std::unique_ptr<GpuDecodedLift>> GpuDecodedLift::create(RhiDevice
     return pipe->create();
   };
   if (!makePipeline(d->pass1, *shader1, d->branches[0].srb1.get()) ||
-      !makePipeline(d->pass2, *shader2, d->branches[0].srb2.get()))
+      !(d->placeholderMask = newStorageBuffer(d->rhi, 16)) ||
+      !(d->layout2 = d->pass2Bindings(d->branches[0], d->placeholderMask.get())) ||
+      !makePipeline(d->pass2, *shader2, d->layout2.get()))
     return makeError(ErrorCode::Gpu, "cannot create the decoded lift pipelines");
   return std::unique_ptr<GpuDecodedLift>(new GpuDecodedLift(std::move(d)));
 }
@@ -221,7 +242,8 @@ void GpuDecodedLift::setRootOffset(glm::vec3 offset) {
   if (offset == d.root) return;
   d.root = offset;
   for (auto& b : d.branches) {
-    const gpu::DecodedLiftParams params = paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden);
+    const gpu::DecodedLiftParams params =
+        paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden, b.mask ? &*b.mask : nullptr);
     d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
     b.run2 = b.hasGeom && b.hasColor;
   }
@@ -233,10 +255,35 @@ void GpuDecodedLift::setHiddenBranches(const std::vector<std::string>& names) {
     const bool hidden = std::find(names.begin(), names.end(), b.spec.name) != names.end();
     if (hidden == b.hidden) continue;
     b.hidden = hidden;
-    const gpu::DecodedLiftParams params = paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden);
+    const gpu::DecodedLiftParams params =
+        paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden, b.mask ? &*b.mask : nullptr);
     d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
     b.run2 = b.hasGeom && b.hasColor;
   }
+}
+
+core::Expected<void> GpuDecodedLift::setOpacityMask(std::size_t branch, const core::OpacityMask* mask) {
+  Impl& d = *m_impl;
+  if (branch >= d.branches.size()) return makeError(ErrorCode::Usage, "no branch " + std::to_string(branch));
+  Impl::Branch& b = d.branches[branch];
+  if (mask && (mask->width <= 0 || mask->height <= 0 ||
+               mask->values.size() != std::size_t(mask->width) * std::size_t(mask->height)))
+    return makeError(ErrorCode::Invalid, "an opacity mask needs width x height values");
+  // The mask buffer is sized once (bindings made after the pipeline crashed
+  // lavapipe when swapped in): a mask holds at most max(uv_res^2, 1024) values.
+  if (mask && std::size_t(b.maskBuffer->size()) < mask->values.size() * 4)
+    return makeError(ErrorCode::Invalid, "an opacity mask of " + std::to_string(mask->width) + " x " +
+                                             std::to_string(mask->height) + " is larger than branch " + b.spec.name +
+                                             "'s " + std::to_string(b.maskBuffer->size() / 4) +
+                                             " values; resample it to uv_res x uv_res");
+  b.mask.reset();
+  if (mask) b.mask = *mask;
+  if (mask) d.batch()->uploadStaticBuffer(b.maskBuffer.get(), 0, int(mask->values.size() * 4), mask->values.data());
+  const gpu::DecodedLiftParams params =
+      paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden, b.mask ? &*b.mask : nullptr);
+  d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
+  b.run2 = b.hasGeom && b.hasColor;
+  return {};
 }
 
 core::Expected<void> GpuDecodedLift::setVertices(std::span<const float> rigOutput) {

@@ -49,6 +49,11 @@ class GpuDecodedLift {
   void setRootOffset(glm::vec3 offset);
   // Per-branch visibility: a hidden branch's slots are emptied by pass 2.
   void setHiddenBranches(const std::vector<std::string>& names);
+  // A branch's opacity mask (DECODERS.md A9; none by default, as the
+  // contract's character installs none): slots whose mask value is below the
+  // threshold are emptied. Null removes it. Refuses a mask whose values do
+  // not fill width x height, or with more than max(uv_res^2, 1024) values.
+  core::Expected<void> setOpacityMask(std::size_t branch, const core::OpacityMask* mask);
   // The rig's output to lift from, when there is no posed source.
   core::Expected<void> setVertices(std::span<const float> rigOutput);
   void encode(QRhiCommandBuffer* cb);  // records what setOutputs staged; nothing when nothing is pending
