@@ -117,7 +117,8 @@ struct GpuDecodedLift::Impl {
          B::bufferLoad(gpu::kPass1Idxim, stage, b.idxim.get()), B::bufferLoad(gpu::kPass1Barim, stage, b.barim.get()),
          B::bufferLoad(gpu::kPass1Triim, stage, b.triim.get()), B::bufferLoad(gpu::kPass1Geom, stage, b.geom.get()),
          B::bufferStore(gpu::kPass1Texels, stage, b.texels.get())});
-    if (!bindPass2(b) || !b.srb1->create())
+    b.srb2 = pass2Bindings(b, b.maskBuffer.get());
+    if (!b.srb2 || !b.srb1->create())
       return makeError(ErrorCode::Gpu, "cannot create the decoded lift bindings of branch " + b.spec.name);
     return {};
   }
@@ -134,10 +135,6 @@ struct GpuDecodedLift::Impl {
          B::bufferLoadStore(gpu::kPass2CovA, stage, covA.get()), B::bufferLoadStore(gpu::kPass2CovB, stage, covB.get()),
          B::bufferLoadStore(gpu::kPass2Colors, stage, colors.get()), B::bufferLoad(gpu::kPass2Mask, stage, mask)});
     return srb->create() ? std::move(srb) : nullptr;
-  }
-  bool bindPass2(Branch& b) {
-    b.srb2 = pass2Bindings(b, b.maskBuffer.get());
-    return b.srb2 != nullptr;
   }
 };
 
