@@ -64,6 +64,7 @@ Outcome bundleScene(std::span<const std::uint8_t> input);
 Outcome bundleMesh(std::span<const std::uint8_t> input);
 Outcome npyTable(std::span<const std::uint8_t> input);
 Outcome controlsJson(std::span<const std::uint8_t> input);
+Outcome bodyPoseJson(std::span<const std::uint8_t> input);
 Outcome jointWorldsJson(std::span<const std::uint8_t> input);
 Outcome orlOutputsJson(std::span<const std::uint8_t> input);
 Outcome ictFace(std::span<const std::uint8_t> input);

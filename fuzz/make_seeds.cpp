@@ -238,6 +238,11 @@ void characterSeeds() {
     }
     return out;
   };
+  seed(
+      "body_pose", "turned.json",
+      R"({"bones": [{"name": "head", "rotation": [0.9659, 0, 0.2588, 0]}, {"joint": "jaw", "rotation": [1, 0.1, 0, 0]}],
+ "rootPos": [0.1, 0, -0.2]})");
+  seed("body_pose", "empty.json", "{}");
   seed("npy", "presets.npy", npy(3, 5, "<f4"));
   seed("npy", "f8.npy", npy(1, 2, "<f8"));
 

@@ -20,6 +20,8 @@ constexpr std::array kTargets{
     Target{"bundle_mesh", "a bundle branch's mesh_<b>.json beside its .bin", &bundleMesh, &stageBundleMesh},
     Target{"npy", "a branch's rig_presets table (.npy, float32 2-D)", &npyTable, nullptr},
     Target{"controls", "a controls JSON for a GNM pack (array or {name: value})", &controlsJson, nullptr},
+    Target{"body_pose", "a body pose JSON ({bones: [{name, rotation}], rootPos}) applied to a GNM pack", &bodyPoseJson,
+           nullptr},
     Target{"joint_worlds", "a joint-worlds JSON for a GNM pack", &jointWorldsJson, nullptr},
     Target{"orl_outputs", "an ORL outputs JSON ({jointOut, bsOut})", &orlOutputsJson, nullptr},
     Target{"ict_face", "the names.json of an ICT-FaceKit face folder (--ict DIR)", &ictFace, nullptr},

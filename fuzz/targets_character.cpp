@@ -6,6 +6,7 @@
 
 #include "fixtures.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/character/body_pose.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/expressions.h"
@@ -129,6 +130,19 @@ Outcome controlsJson(std::span<const std::uint8_t> input) {
   auto controls = core::controlsFromJson(pack.headExt, *doc, "controls.json");
   if (controls) (void)core::gnmPose(pack, *controls);
   return outcomeOf(controls);
+}
+
+Outcome bodyPoseJson(std::span<const std::uint8_t> input) {
+  auto doc = core::parseJson(asText(input), "body.json");
+  if (!doc) return {false, doc.error().message};
+  auto pose = core::bodyPoseFromJson(*doc, "body.json");
+  if (pose) {  // its bones reach the rig as joint overrides, as the viewer and the CLI apply them
+    const core::AosRigPack& pack = tinyPack();
+    core::GnmJointState joints(pack);
+    joints.setJointOverrides(pose->bones);
+    (void)core::gnmPose(pack, std::vector<float>(std::size_t(pack.headExt.dim), 0.0f), &joints);
+  }
+  return outcomeOf(pose);
 }
 
 Outcome jointWorldsJson(std::span<const std::uint8_t> input) {

@@ -81,8 +81,8 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
   });
 }
 
-int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                  const QString& controlsPath, const core::BodyPose& body);
+int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
+                  const Shots& shots, const QString& controlsPath, const core::BodyPose& body);
 
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
@@ -97,11 +97,9 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   look.tint = *parsedTint;
   auto scene = core::loadCharacterScene(path.toStdString());
   if (!scene) return inputError(scene.error().message);
-  if (!preview && std::filesystem::is_directory(path.toStdString())) {
-    auto bundle = core::loadBundle(path.toStdString());
-    if (!bundle) return inputError(bundle.error().message);
-    if (!bundle->decoders.empty()) return renderDecoded(*bundle, size, yaw, pitch, samples, shots, controlsPath, body);
-  }
+  // A bundle with decoders: the decoded character, from the bundle the scene loaded.
+  if (!preview && scene->bundle && !scene->bundle->decoders.empty())
+    return renderDecoded(scene->bundle, size, yaw, pitch, samples, shots, controlsPath, body);
   const core::AosRigPack* pack = scene->pack.get();
   std::vector<float> controls;
   if (!controlsPath.isEmpty()) {
@@ -132,9 +130,8 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
 // A bundle with decoders: the decoded character. The decoders run on the CPU
 // (OpenCV's DNN) for each shot's camera (the first shot a full pass, the
 // turntable's others appearance only), GNM and both lift passes on the GPU.
-int renderDecoded(const core::Bundle& loaded, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                  const QString& controlsPath, const core::BodyPose& body) {
-  auto bundle = std::make_shared<const core::Bundle>(loaded);
+int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
+                  const Shots& shots, const QString& controlsPath, const core::BodyPose& body) {
   core::Diagnostics notes;
   auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
   if (!character) return inputError(character.error().message);

@@ -135,12 +135,12 @@ Expected<void> BranchDecoders::runGeometry(std::span<const float> rig) {
   return {};
 }
 
-Expected<void> BranchDecoders::runAppearance(std::span<const float> plucker) {
+Expected<void> BranchDecoders::runAppearance(std::vector<float> plucker) {
   const int res = m_spec.uvRes;
   if (m_code.data.empty()) return makeError(ErrorCode::Invalid, m_spec.name + ": appearance before any geometry");
   if (plucker.size() != 6 * std::size_t(res) * std::size_t(res))
     return makeError(ErrorCode::Invalid, m_spec.name + ": the plucker grid must be 6 x uv_res x uv_res");
-  const Tensor rays{{1, 6, 1, res, res}, std::vector<float>(plucker.begin(), plucker.end())};
+  const Tensor rays{{1, 6, 1, res, res}, std::move(plucker)};
   const auto start = std::chrono::steady_clock::now();
   auto out = runSession(*m_appr, {{"code", &m_code}, {"plucker", &rays}}, {"color_uv"}, "appr");
   if (!out) return out.error();

@@ -125,8 +125,8 @@ Expected<DecodePass> DecodedCharacter::decode(std::span<const float> rig, const 
   for (auto& b : m_branches) {
     if (pass == DecodePass::Full)
       if (auto ok = b.decoders.runGeometry(rig); !ok) return ok.error();
-    const auto rays = pluckerRays(camera, m_placement, b.decoders.spec().uvRes);
-    if (auto ok = b.decoders.runAppearance(rays); !ok) return ok.error();
+    if (auto ok = b.decoders.runAppearance(pluckerRays(camera, m_placement, b.decoders.spec().uvRes)); !ok)
+      return ok.error();
   }
   m_lastRig.assign(rig.begin(), rig.end());
   m_lastCamera = camera;

@@ -17,8 +17,9 @@ using core::makeError;
 
 namespace {
 
-gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, bool useTransform,
-                                 glm::vec3 root, bool hidden = false, const core::OpacityMask* mask = nullptr) {
+gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, glm::vec3 root, bool hidden,
+                                 const core::OpacityMask* mask) {
+  const bool useTransform = b.rigged;  // a rigged branch lifts the calibrated rig output
   gpu::DecodedLiftParams p{};
   const auto res = gpu::uint(b.mesh->uvRes);
   p.dims = {res, res, res * res, res};
@@ -51,9 +52,9 @@ struct GpuDecodedLift::Impl {
   QRhiBuffer* vertexSource = nullptr;
   std::unique_ptr<QRhiBuffer> centers, covA, covB, colors;
   std::unique_ptr<QRhiComputePipeline> pass1, pass2;
-  // Pass 2's pipeline layout, over a placeholder mask that lives as long as
+  // Pass 2's pipeline layout, over a mask buffer of its own that lives as long as
   // the pipeline (a pipeline must not outlive the bindings it was made with).
-  std::unique_ptr<QRhiBuffer> placeholderMask;
+  std::unique_ptr<QRhiBuffer> layoutMask;
   std::unique_ptr<QRhiShaderResourceBindings> layout2;
 
   struct Branch {
@@ -92,8 +93,7 @@ struct GpuDecodedLift::Impl {
     const bool useTransform = b.spec.rigged;
     b.params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(sizeof(gpu::DecodedLiftParams))));
     if (!b.params->create()) return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift's uniform");
-    const gpu::DecodedLiftParams params = paramsFor(b.spec, rigVertices, useTransform, root);
-    batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
+    stageParams(b);
     if (!useTransform) b.neutral = staticBuffer(m.neutral);
     b.corr = staticBuffer(b.spec.transform.corr);
     b.faces = staticBuffer(m.faces);
@@ -121,6 +121,17 @@ struct GpuDecodedLift::Impl {
     if (!b.srb2 || !b.srb1->create())
       return makeError(ErrorCode::Gpu, "cannot create the decoded lift bindings of branch " + b.spec.name);
     return {};
+  }
+
+  // A branch's uniform from its spec and the lift's current root, visibility and mask.
+  void stageParams(const Branch& b) {
+    const gpu::DecodedLiftParams params = paramsFor(b.spec, rigVertices, root, b.hidden, b.mask ? &*b.mask : nullptr);
+    batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
+  }
+  // ... and pass 2 re-run with it on the next encode (when there is something to lift).
+  void restage(Branch& b) {
+    stageParams(b);
+    b.run2 = b.hasGeom && b.hasColor;
   }
 
   // Pass 2's bindings over `mask`.
@@ -190,9 +201,8 @@ core::Expected<std::unique_ptr<GpuDecodedLift>> GpuDecodedLift::create(RhiDevice
     pipe->setShaderResourceBindings(layout);
     return pipe->create();
   };
-  if (!makePipeline(d->pass1, *shader1, d->branches[0].srb1.get()) ||
-      !(d->placeholderMask = newStorageBuffer(d->rhi, 16)) ||
-      !(d->layout2 = d->pass2Bindings(d->branches[0], d->placeholderMask.get())) ||
+  if (!makePipeline(d->pass1, *shader1, d->branches[0].srb1.get()) || !(d->layoutMask = newStorageBuffer(d->rhi, 16)) ||
+      !(d->layout2 = d->pass2Bindings(d->branches[0], d->layoutMask.get())) ||
       !makePipeline(d->pass2, *shader2, d->layout2.get()))
     return makeError(ErrorCode::Gpu, "cannot create the decoded lift pipelines");
   return std::unique_ptr<GpuDecodedLift>(new GpuDecodedLift(std::move(d)));
@@ -239,10 +249,7 @@ void GpuDecodedLift::setRootOffset(glm::vec3 offset) {
   if (offset == d.root) return;
   d.root = offset;
   for (auto& b : d.branches) {
-    const gpu::DecodedLiftParams params =
-        paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden, b.mask ? &*b.mask : nullptr);
-    d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
-    b.run2 = b.hasGeom && b.hasColor;
+    d.restage(b);
   }
 }
 
@@ -252,10 +259,7 @@ void GpuDecodedLift::setHiddenBranches(const std::vector<std::string>& names) {
     const bool hidden = std::find(names.begin(), names.end(), b.spec.name) != names.end();
     if (hidden == b.hidden) continue;
     b.hidden = hidden;
-    const gpu::DecodedLiftParams params =
-        paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden, b.mask ? &*b.mask : nullptr);
-    d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
-    b.run2 = b.hasGeom && b.hasColor;
+    d.restage(b);
   }
 }
 
@@ -276,10 +280,7 @@ core::Expected<void> GpuDecodedLift::setOpacityMask(std::size_t branch, const co
   b.mask.reset();
   if (mask) b.mask = *mask;
   if (mask) d.batch()->uploadStaticBuffer(b.maskBuffer.get(), 0, int(mask->values.size() * 4), mask->values.data());
-  const gpu::DecodedLiftParams params =
-      paramsFor(b.spec, d.rigVertices, b.spec.rigged, d.root, b.hidden, b.mask ? &*b.mask : nullptr);
-  d.batch()->updateDynamicBuffer(b.params.get(), 0, int(sizeof(params)), &params);
-  b.run2 = b.hasGeom && b.hasColor;
+  d.restage(b);
   return {};
 }
 

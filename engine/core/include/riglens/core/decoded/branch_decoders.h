@@ -38,7 +38,7 @@ class BranchDecoders {
   Expected<void> runGeometry(std::span<const float> rig);
   // appr(code, plucker[, zpack]) against the cached code; plucker is
   // [6, uv_res, uv_res] channel-major.
-  Expected<void> runAppearance(std::span<const float> plucker);
+  Expected<void> runAppearance(std::vector<float> plucker);  // taken, not copied: it becomes the feed
 
   bool hasGeometry() const { return !m_geomUv.data.empty(); }
   const std::vector<float>& geomUv() const { return m_geomUv.data; }    // 11 x HW
