@@ -129,17 +129,19 @@ RIGLENS_UNIFORM(DecodedLiftParams, kDecodedParamsBinding) {
 } RIGLENS_INSTANCE(params);
 #endif
 
-// ---- radix_histogram / radix_scan / radix_scatter.comp: the 8-bit LSD sort
-RIGLENS_CONST uint kSortGroupSize = 256u;
-RIGLENS_CONST int kSortParamsBinding = 0;
-RIGLENS_CONST int kHistogramKeys = 1, kHistogramCounts = 2;
-RIGLENS_CONST int kScanCounts = 1;
-RIGLENS_CONST int kScatterKeysIn = 1, kScatterValuesIn = 2, kScatterCounts = 3, kScatterKeysOut = 4, kScatterValuesOut = 5;
+// ---- radix_upsweep / radix_spine / radix_downsweep.comp: the 8-bit LSD sort,
+// reduce-then-scan over tiles of kSortTileKeys keys (no workgroup waits on
+// another, so it runs on any Vulkan device, lavapipe included). Every kernel
+// of a sort shares one binding layout; the element count is read from a
+// buffer so a GPU pass (the splat binning) can set it.
+RIGLENS_CONST uint kSortGroupSize = 256u, kSortKeysPerThread = 8u, kSortTileKeys = 2048u;
+RIGLENS_CONST int kSortParamsBinding = 0, kSortCount = 1, kSortKeysIn = 2, kSortValuesIn = 3, kSortTileHist = 4,
+                  kSortDigitTotals = 5, kSortKeysOut = 6, kSortValuesOut = 7;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_SORT)
 RIGLENS_UNIFORM(SortParams, kSortParamsBinding) {
-  uint count;
-  uint shift;
-  uint blockCount;
+  uint capacity;   // at most this many elements (the count buffer may say fewer)
+  uint shift;      // this pass's digit: (key >> shift) & 255
+  uint tileCount;  // workgroups of the upsweep and downsweep
   uint pad;
 } RIGLENS_INSTANCE(params);
 #endif

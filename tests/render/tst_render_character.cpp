@@ -167,20 +167,27 @@ class TestRenderCharacter : public test::RenderTestCase {
   void radixSortIsAStablePermutation_data() {
     QTest::addColumn<int>("count");
     QTest::addColumn<int>("distinct");
-    QTest::newRow("1000, not a multiple of 256") << 1000 << 30;
-    QTest::newRow("70000 keys, many duplicates") << 70000 << 500;
-    QTest::newRow("300000 keys, 32-bit range") << 300000 << 0;
+    QTest::addColumn<int>("keyBits");
+    QTest::addColumn<bool>("gpuCount");
+    QTest::newRow("1000, not a multiple of a tile") << 1000 << 30 << 32 << false;
+    QTest::newRow("70000 keys, many duplicates") << 70000 << 500 << 32 << false;
+    QTest::newRow("300000 keys, 32-bit range") << 300000 << 0 << 32 << false;
+    QTest::newRow("100000 16-bit keys, 2 passes") << 100000 << 65536 << 16 << false;
+    QTest::newRow("50000 28-bit keys, 4 passes, count from the GPU") << 50000 << (1 << 28) << 28 << true;
+    QTest::newRow("9000 20-bit keys, 3 passes: the odd pass count ends in B") << 9000 << (1 << 20) << 20 << false;
   }
   void radixSortIsAStablePermutation() {
     QFETCH(int, count);
     QFETCH(int, distinct);
+    QFETCH(int, keyBits);
+    QFETCH(bool, gpuCount);
     std::mt19937 rng{std::uint32_t(count)};
     std::vector<std::uint32_t> keys(static_cast<std::size_t>(count)), values(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
       keys[std::size_t(i)] = distinct > 0 ? rng() % std::uint32_t(distinct) : rng();
       values[std::size_t(i)] = std::uint32_t(i);
     }
-    auto sorted = render::radixSortOnGpu(*m_device, keys, values);
+    auto sorted = render::radixSortOnGpu(*m_device, keys, values, std::uint32_t(keyBits), gpuCount);
     QVERIFY_OK(sorted);
     // The CPU reference: a stable sort of the indices by key.
     std::vector<std::uint32_t> order(values);

@@ -38,8 +38,8 @@ const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(Lift
 const Offsets kGnm{RIGLENS_MEMBER(GnmParams, vertexCount), RIGLENS_MEMBER(GnmParams, coeffCount),
                    RIGLENS_MEMBER(GnmParams, activeCount), RIGLENS_MEMBER(GnmParams, flags),
                    RIGLENS_MEMBER(GnmParams, eyePos),      RIGLENS_MEMBER(GnmParams, eyeRot)};
-const Offsets kSort{RIGLENS_MEMBER(SortParams, count), RIGLENS_MEMBER(SortParams, shift),
-                    RIGLENS_MEMBER(SortParams, blockCount), RIGLENS_MEMBER(SortParams, pad)};
+const Offsets kSort{RIGLENS_MEMBER(SortParams, capacity), RIGLENS_MEMBER(SortParams, shift),
+                    RIGLENS_MEMBER(SortParams, tileCount), RIGLENS_MEMBER(SortParams, pad)};
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatView, proj),
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count)};
 const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
@@ -119,7 +119,7 @@ core::Expected<void> verifyShaderLayouts() {
                           {"SortParams",
                            &kSort,
                            sizeof(gpu::SortParams),
-                           {"radix_histogram.comp", "radix_scan.comp", "radix_scatter.comp"}},
+                           {"radix_upsweep.comp", "radix_spine.comp", "radix_downsweep.comp"}},
                           {"SplatView", &kSplatView, sizeof(gpu::SplatView), {"splat_project.comp", "splat.vert"}},
                           {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
                           {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}},

@@ -15,102 +15,111 @@ using core::ErrorCode;
 using core::makeError;
 
 namespace {
-// Each workgroup of the three kernels takes one block of keys.
-constexpr std::uint32_t kBlock = gpu::kSortGroupSize;
+constexpr std::uint32_t kTile = gpu::kSortTileKeys;
+constexpr int kMaxPasses = 4;
+
+std::uint32_t tilesFor(std::uint32_t count) {
+  return (count + kTile - 1) / kTile;
+}
 }  // namespace
 
 struct GpuRadixSort::Impl {
   QRhi* rhi = nullptr;
-  std::uint32_t capacity = 0, blocks = 0;
-  std::unique_ptr<QRhiBuffer> keys[2], values[2], hist;
-  std::array<std::unique_ptr<QRhiBuffer>, 4> params;  // one per digit: dynamic buffers hold one value per frame
-  std::array<std::unique_ptr<QRhiShaderResourceBindings>, 4> histSrb, scanSrb, scatterSrb;
-  std::unique_ptr<QRhiComputePipeline> histPipe, scanPipe, scatterPipe;
+  std::uint32_t capacity = 0;
+  int passes = 0;
+  std::unique_ptr<QRhiBuffer> keys[2], values[2], tileHist, digitTotals, count;
+  // One uniform buffer and binding set per pass: dynamic buffers hold one value per frame.
+  std::array<std::unique_ptr<QRhiBuffer>, kMaxPasses> params;
+  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kMaxPasses> srb;
+  std::unique_ptr<QRhiComputePipeline> upsweep, spine, downsweep;
+
+  // The passes over `elements` (the count, or the capacity when the GPU sets the count).
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) {
+    const std::uint32_t tiles = tilesFor(elements);
+    for (int pass = 0; pass < passes; ++pass) {
+      const gpu::SortParams p{elements, std::uint32_t(pass * 8), tiles, 0};
+      batch->updateDynamicBuffer(params[std::size_t(pass)].get(), 0, sizeof(p), &p);
+    }
+    cb->resourceUpdate(batch);
+    if (tiles == 0) return;
+    for (int pass = 0; pass < passes; ++pass) {
+      QRhiShaderResourceBindings* bindings = srb[std::size_t(pass)].get();
+      dispatchComputePass(cb, nullptr, upsweep.get(), bindings, int(tiles));
+      dispatchComputePass(cb, nullptr, spine.get(), bindings, 256);
+      dispatchComputePass(cb, nullptr, downsweep.get(), bindings, int(tiles));
+    }
+  }
 };
 
 GpuRadixSort::GpuRadixSort(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 GpuRadixSort::~GpuRadixSort() = default;
 
-core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& device, std::uint32_t capacity) {
+core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& device, std::uint32_t capacity,
+                                                                   std::uint32_t keyBits) {
   if (!device.supportsCompute()) return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders");
   if (capacity == 0 || capacity > (16u << 20)) return makeError(ErrorCode::Usage, "sort capacity must be 1..16M");
-  auto hs = loadShader("radix_histogram.comp"), ss = loadShader("radix_scan.comp"),
-       cs = loadShader("radix_scatter.comp");
-  if (!hs) return hs.error();
-  if (!ss) return ss.error();
-  if (!cs) return cs.error();
+  if (keyBits == 0 || keyBits > 32) return makeError(ErrorCode::Usage, "sort key bits must be 1..32");
+  auto up = loadShader("radix_upsweep.comp"), sp = loadShader("radix_spine.comp"),
+       down = loadShader("radix_downsweep.comp");
+  if (!up) return up.error();
+  if (!sp) return sp.error();
+  if (!down) return down.error();
   auto d = std::make_unique<Impl>();
-  d->rhi = device.rhi();
+  QRhi* rhi = d->rhi = device.rhi();
   d->capacity = capacity;
-  d->blocks = (capacity + kBlock - 1) / kBlock;
-  QRhi* rhi = d->rhi;
-  const auto storage = [rhi](std::size_t bytes) {
-    std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer, int(bytes)));
-    return b->create() ? std::move(b) : nullptr;
-  };
+  d->passes = int((keyBits + 7) / 8);
   for (int k = 0; k < 2; ++k) {
-    d->keys[k] = storage(std::size_t(capacity) * 4);
-    d->values[k] = storage(std::size_t(capacity) * 4);
+    d->keys[k] = newStorageBuffer(rhi, std::size_t(capacity) * 4);
+    d->values[k] = newStorageBuffer(rhi, std::size_t(capacity) * 4);
     if (!d->keys[k] || !d->values[k]) return makeError(ErrorCode::Gpu, "cannot allocate the sort buffers");
   }
-  d->hist = storage(std::size_t(d->blocks) * kBlock * 4);
-  if (!d->hist) return makeError(ErrorCode::Gpu, "cannot allocate the sort histogram");
+  d->tileHist = newStorageBuffer(rhi, std::size_t(tilesFor(capacity)) * 256 * 4);
+  d->digitTotals = newStorageBuffer(rhi, 256 * 4);
+  d->count = newStorageBuffer(rhi, 4);
+  if (!d->tileHist || !d->digitTotals || !d->count)
+    return makeError(ErrorCode::Gpu, "cannot allocate the sort histograms");
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  for (int pass = 0; pass < 4; ++pass) {
-    d->params[pass].reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SortParams)));
-    if (!d->params[pass]->create()) return makeError(ErrorCode::Gpu, "cannot allocate the sort parameters");
-    const int src = pass % 2, dst = 1 - src;  // A -> B -> A -> B -> A
-    d->histSrb[pass].reset(rhi->newShaderResourceBindings());
-    d->histSrb[pass]->setBindings(
-        {QRhiShaderResourceBinding::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[pass].get()),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kHistogramKeys, stage, d->keys[src].get()),
-         QRhiShaderResourceBinding::bufferStore(gpu::kHistogramCounts, stage, d->hist.get())});
-    d->scanSrb[pass].reset(rhi->newShaderResourceBindings());
-    d->scanSrb[pass]->setBindings(
-        {QRhiShaderResourceBinding::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[pass].get()),
-         QRhiShaderResourceBinding::bufferLoadStore(gpu::kScanCounts, stage, d->hist.get())});
-    d->scatterSrb[pass].reset(rhi->newShaderResourceBindings());
-    d->scatterSrb[pass]->setBindings(
-        {QRhiShaderResourceBinding::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[pass].get()),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kScatterKeysIn, stage, d->keys[src].get()),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kScatterValuesIn, stage, d->values[src].get()),
-         QRhiShaderResourceBinding::bufferLoad(gpu::kScatterCounts, stage, d->hist.get()),
-         QRhiShaderResourceBinding::bufferStore(gpu::kScatterKeysOut, stage, d->keys[dst].get()),
-         QRhiShaderResourceBinding::bufferStore(gpu::kScatterValuesOut, stage, d->values[dst].get())});
-    if (!d->histSrb[pass]->create() || !d->scanSrb[pass]->create() || !d->scatterSrb[pass]->create())
-      return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
+  using B = QRhiShaderResourceBinding;
+  for (int pass = 0; pass < d->passes; ++pass) {
+    const auto slot = std::size_t(pass);
+    d->params[slot].reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SortParams)));
+    if (!d->params[slot]->create()) return makeError(ErrorCode::Gpu, "cannot allocate the sort parameters");
+    const int src = pass % 2, dst = 1 - src;  // A -> B -> A -> B
+    d->srb[slot].reset(rhi->newShaderResourceBindings());
+    d->srb[slot]->setBindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[slot].get()),
+                               B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
+                               B::bufferLoad(gpu::kSortKeysIn, stage, d->keys[src].get()),
+                               B::bufferLoad(gpu::kSortValuesIn, stage, d->values[src].get()),
+                               B::bufferLoadStore(gpu::kSortTileHist, stage, d->tileHist.get()),
+                               B::bufferLoadStore(gpu::kSortDigitTotals, stage, d->digitTotals.get()),
+                               B::bufferStore(gpu::kSortKeysOut, stage, d->keys[dst].get()),
+                               B::bufferStore(gpu::kSortValuesOut, stage, d->values[dst].get())});
+    if (!d->srb[slot]->create()) return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
   }
-  const auto pipeline = [rhi](const QShader& shader, QRhiShaderResourceBindings* layout) {
+  const auto pipeline = [rhi, layout = d->srb[0].get()](const QShader& shader) {
     std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());
     p->setShaderStage({QRhiShaderStage::Compute, shader});
     p->setShaderResourceBindings(layout);
     return p->create() ? std::move(p) : nullptr;
   };
-  d->histPipe = pipeline(*hs, d->histSrb[0].get());
-  d->scanPipe = pipeline(*ss, d->scanSrb[0].get());
-  d->scatterPipe = pipeline(*cs, d->scatterSrb[0].get());
-  if (!d->histPipe || !d->scanPipe || !d->scatterPipe)
-    return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
+  d->upsweep = pipeline(*up);
+  d->spine = pipeline(*sp);
+  d->downsweep = pipeline(*down);
+  if (!d->upsweep || !d->spine || !d->downsweep) return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
   return std::unique_ptr<GpuRadixSort>(new GpuRadixSort(std::move(d)));
 }
 
 void GpuRadixSort::encode(QRhiCommandBuffer* cb, std::uint32_t count) {
   Impl& d = *m_impl;
   count = std::min(count, d.capacity);
-  const std::uint32_t blocks = (count + kBlock - 1) / kBlock;
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
-  for (int pass = 0; pass < 4; ++pass) {
-    const gpu::SortParams p{count, std::uint32_t(pass * 8), blocks, 0};
-    batch->updateDynamicBuffer(d.params[pass].get(), 0, sizeof(p), &p);
-  }
-  cb->resourceUpdate(batch);
-  if (blocks == 0) return;
-  for (int pass = 0; pass < 4; ++pass) {
-    // One compute pass per kernel: QRhi puts the barriers between passes.
-    dispatchComputePass(cb, nullptr, d.histPipe.get(), d.histSrb[pass].get(), int(blocks));
-    dispatchComputePass(cb, nullptr, d.scanPipe.get(), d.scanSrb[pass].get(), 1);
-    dispatchComputePass(cb, nullptr, d.scatterPipe.get(), d.scatterSrb[pass].get(), int(blocks));
-  }
+  batch->uploadStaticBuffer(d.count.get(), 0, 4, &count);
+  d.record(cb, batch, count);
+}
+
+void GpuRadixSort::encodeGpuCount(QRhiCommandBuffer* cb) {
+  Impl& d = *m_impl;
+  d.record(cb, d.rhi->nextResourceUpdateBatch(), d.capacity);
 }
 
 core::Expected<void> GpuRadixSort::runOffscreenFrame(std::span<const std::uint32_t> keys,
@@ -130,11 +139,14 @@ core::Expected<void> GpuRadixSort::runOffscreenFrame(std::span<const std::uint32
 
 BufferList GpuRadixSort::buffers() const {
   const Impl& d = *m_impl;
-  BufferList list{bufferBytes("sort keys A", d.keys[0].get()), bufferBytes("sort keys B", d.keys[1].get()),
-                  bufferBytes("sort values A", d.values[0].get()), bufferBytes("sort values B", d.values[1].get()),
-                  bufferBytes("sort histogram", d.hist.get())};
+  BufferList list{
+      bufferBytes("sort keys A", d.keys[0].get()),       bufferBytes("sort keys B", d.keys[1].get()),
+      bufferBytes("sort values A", d.values[0].get()),   bufferBytes("sort values B", d.values[1].get()),
+      bufferBytes("sort tile counts", d.tileHist.get()), bufferBytes("sort digit totals", d.digitTotals.get()),
+      bufferBytes("sort count", d.count.get())};
   std::size_t params = 0;
-  for (const auto& p : d.params) params += std::size_t(p->size());
+  for (const auto& p : d.params)
+    if (p) params += std::size_t(p->size());
   list.push_back({"sort parameters", params});
   return list;
 }
@@ -144,6 +156,21 @@ QRhiBuffer* GpuRadixSort::keys() const {
 }
 QRhiBuffer* GpuRadixSort::values() const {
   return m_impl->values[0].get();
+}
+QRhiBuffer* GpuRadixSort::sortedKeys() const {
+  return m_impl->keys[m_impl->passes % 2].get();
+}
+QRhiBuffer* GpuRadixSort::sortedValues() const {
+  return m_impl->values[m_impl->passes % 2].get();
+}
+QRhiBuffer* GpuRadixSort::countBuffer() const {
+  return m_impl->count.get();
+}
+std::uint32_t GpuRadixSort::capacity() const {
+  return m_impl->capacity;
+}
+int GpuRadixSort::passCount() const {
+  return m_impl->passes;
 }
 
 }  // namespace riglens::render

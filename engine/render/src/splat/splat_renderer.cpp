@@ -151,7 +151,7 @@ struct SplatRenderer::Impl {
     drawSrb.reset(rhi->newShaderResourceBindings());
     drawSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, vs, ubo.get()),
                           QRhiShaderResourceBinding::bufferLoad(gpu::kDrawProjected, vs, projected.get()),
-                          QRhiShaderResourceBinding::bufferLoad(gpu::kDrawOrder, vs, sort->values())});
+                          QRhiShaderResourceBinding::bufferLoad(gpu::kDrawOrder, vs, sort->sortedValues())});
     if (!drawSrb->create()) return fail("cannot create the splat bindings");
     return true;
   }

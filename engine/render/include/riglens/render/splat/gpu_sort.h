@@ -1,7 +1,10 @@
 // A stable GPU radix sort of 32-bit keys with 32-bit values (shaders/
-// radix_histogram|scan|scatter.comp): 4 passes of 8 bits, each a per-block
-// histogram, one exclusive scan over all blocks, and a stable scatter; the
-// splat renderer sorts its depth keys with it. Each kernel runs in its own
+// radix_upsweep|spine|downsweep.comp): least significant digit first, 8 bits
+// per pass, each pass a reduce-then-scan over tiles of 2048 keys — per-tile
+// digit counts, one scan per digit across the tiles, a stable scatter. No
+// workgroup waits on another (no decoupled look-back), so it runs on any
+// Vulkan or OpenGL compute device, lavapipe included. Sorting only the low
+// `keyBits` halves the passes for 16-bit keys. Each kernel runs in its own
 // compute pass, so QRhi orders the buffer writes between them.
 #pragma once
 
@@ -23,18 +26,26 @@ namespace riglens::render {
 class GpuRadixSort {
  public:
   ~GpuRadixSort();
-  // Up to `capacity` elements (blocks of 256; the scan is one workgroup, so
-  // capacity is bounded by what one invocation can walk, here 16M).
-  static core::Expected<std::unique_ptr<GpuRadixSort>> create(RhiDevice& device, std::uint32_t capacity);
-  // Records the uploads of `count` keys/values (from `keysIn`/`valuesIn`
-  // buffers owned by the caller, or the internal ones) and the 12 passes.
+  // Up to `capacity` elements (at most 16M); keys are sorted on their low
+  // `keyBits` bits (1..32; the others must be zero), ceil(keyBits / 8) passes.
+  static core::Expected<std::unique_ptr<GpuRadixSort>> create(RhiDevice& device, std::uint32_t capacity,
+                                                              std::uint32_t keyBits = 32);
+  // Records the sort of the first `count` elements of keys()/values().
   void encode(QRhiCommandBuffer* cb, std::uint32_t count);
+  // Records the sort of as many elements as countBuffer() holds when the GPU
+  // gets there (a pass earlier in the frame wrote it), at most the capacity.
+  void encodeGpuCount(QRhiCommandBuffer* cb);
   // Uploads keys/values and sorts them in one offscreen frame; returns when
   // the GPU is done (benchmarks, tools).
   core::Expected<void> runOffscreenFrame(std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values);
-  BufferList buffers() const;  // every buffer the sort owns
-  QRhiBuffer* keys() const;    // sorted keys after encode (also the input)
-  QRhiBuffer* values() const;  // the values, permuted with their keys
+  BufferList buffers() const;        // every buffer the sort owns
+  QRhiBuffer* keys() const;          // the input keys
+  QRhiBuffer* values() const;        // the input values
+  QRhiBuffer* sortedKeys() const;    // the keys after the sort (keys() when the pass count is even)
+  QRhiBuffer* sortedValues() const;  // the values, permuted with their keys
+  QRhiBuffer* countBuffer() const;   // one uint: the element count of encodeGpuCount
+  std::uint32_t capacity() const;
+  int passCount() const;
 
  private:
   struct Impl;

@@ -8,8 +8,11 @@
 
 namespace riglens::render {
 
-// Sorts on the GPU and reads back: (keys non-decreasing, values permuted alongside).
+// Sorts on the GPU and reads back: (keys non-decreasing, values permuted
+// alongside). `keyBits` as GpuRadixSort::create; `gpuCount` sets the count
+// through the count buffer (GpuRadixSort::encodeGpuCount) instead of encode().
 core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> radixSortOnGpu(
-    RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values);
+    RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values,
+    std::uint32_t keyBits = 32, bool gpuCount = false);
 
 }  // namespace riglens::render
