@@ -22,6 +22,7 @@ using riglens::bench::BM_MemoryBandwidth;
 #include <QtGui/QGuiApplication>
 #include <cstring>
 #include <filesystem>
+#include <map>
 
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/rig/pose.h"
@@ -51,6 +52,33 @@ std::unique_ptr<render::RhiDevice>& device() {
   static std::unique_ptr<render::RhiDevice> d;
   return d;
 }
+
+// Per-pass GPU time (Vulkan timestamps, render::GpuTimer) averaged over the
+// timed frames, reported as counters gpu_<pass>_ms and gpu_ms (the frame).
+class GpuPassTimes {
+ public:
+  void add() {
+    const render::FrameTimes t = device()->timer().latest();
+    if (!t.available || t.frame == m_last) return;
+    m_last = t.frame;
+    ++m_frames;
+    for (const auto& p : t.passes) m_ms[p.pass] += p.ms;
+  }
+  void report(benchmark::State& state) const {
+    if (m_frames == 0) return;
+    double total = 0;
+    for (const auto& [pass, ms] : m_ms) {
+      state.counters["gpu_" + pass + "_ms"] = ms / m_frames;
+      total += ms;
+    }
+    state.counters["gpu_ms"] = total / m_frames;
+  }
+
+ private:
+  std::map<std::string, double> m_ms;
+  std::uint64_t m_last = 0;
+  int m_frames = 0;
+};
 
 std::shared_ptr<const core::LoadedRun> sample(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("riglens-bench-" + name);
@@ -123,7 +151,12 @@ void BM_GnmGpu(benchmark::State& state) {
     (void)(*gnm)->runOffscreenFrame();  // waits for the GPU
   };
   frame();  // uploads the basis
-  for (auto _ : state) frame();
+  GpuPassTimes gpu;
+  for (auto _ : state) {
+    frame();
+    gpu.add();
+  }
+  gpu.report(state);
   // Bytes a frame must read from the basis (the active columns of every row).
   state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
@@ -145,10 +178,13 @@ void BM_LiftGpu(benchmark::State& state) {
   params.centroid = fit.centroid;
   (void)(*lift)->setFrame(params, {pack.neutral.data(), V * 3}, {});
   (void)(*lift)->runOffscreenFrame();
+  GpuPassTimes gpu;
   for (auto _ : state) {
     (void)(*lift)->setFrame(params, {}, {});
     (void)(*lift)->runOffscreenFrame();  // waits for the GPU
+    gpu.add();
   }
+  gpu.report(state);
   // Per vertex: read 12 bytes, write 52 (centre, covariance A/B, colour).
   state.SetBytesProcessed(state.iterations() * std::int64_t(V) * 64);
 }
@@ -171,7 +207,12 @@ void BM_RadixSortGpu(benchmark::State& state) {
     keys[i] = x;
     values[i] = i;
   }
-  for (auto _ : state) (void)(*sort)->runOffscreenFrame(keys, values);
+  GpuPassTimes gpu;
+  for (auto _ : state) {
+    (void)(*sort)->runOffscreenFrame(keys, values);
+    gpu.add();
+  }
+  gpu.report(state);
   state.SetItemsProcessed(state.iterations() * std::int64_t(n));
   // Bytes moved per element and pass: read key+value twice (histogram,
   // scatter), write key+value, plus the histogram: ~28 bytes x 4 passes.
@@ -223,11 +264,14 @@ void BM_SplatFrame(benchmark::State& state) {
   frame.projection = camera.projection(16.0f / 9.0f);
   (void)(*canvas)->renderWithoutReadback(renderer, frame);  // uploads
   float yaw = 0;
+  GpuPassTimes gpu;
   for (auto _ : state) {
     camera.setAngles(yaw += 1.0f, 30.0f);  // the view changes every frame: a full re-sort
     frame.view = camera.view();
     (void)(*canvas)->renderWithoutReadback(renderer, frame);
+    gpu.add();
   }
+  gpu.report(state);
   state.SetItemsProcessed(state.iterations() * std::int64_t(n));
   state.SetBytesProcessed(state.iterations() * std::int64_t(n) * splatComputeBytes(passes));
 }
@@ -257,13 +301,16 @@ void BM_CharacterFrame(benchmark::State& state) {
   renderer.setFrame(controls);
   (void)(*canvas)->renderWithoutReadback(renderer, frame);  // uploads
   float yaw = 0;
+  GpuPassTimes gpu;
   for (auto _ : state) {
     controls.headExt[0] = -controls.headExt[0];  // new controls: GNM and the lift run again
     renderer.setFrame(controls);
     camera.setAngles(yaw += 1.0f, 10.0f);
     frame.view = camera.view();
     (void)(*canvas)->renderWithoutReadback(renderer, frame);
+    gpu.add();
   }
+  gpu.report(state);
   // GNM reads the active basis columns (V*E*3 halves) and writes V*12; the lift 64 per vertex.
   const std::int64_t V = std::int64_t(pack->vertexCount), E = std::int64_t(pack->coeffCount);
   const std::int64_t rig = passes.rig ? V * E * 6 + V * 12 + V * 64 : 0;

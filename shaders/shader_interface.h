@@ -146,18 +146,37 @@ RIGLENS_UNIFORM(SortParams, kSortParamsBinding) {
 } RIGLENS_INSTANCE(params);
 #endif
 
-// ---- splat_project.comp / splat.vert: projection and the splat draw
+// ---- splat_project.comp / splat.vert: projection and the splat draw;
+// splat_tile_ranges / splat_raster.comp / splat_composite.*: the compute
+// rasteriser (tiles of kSplatTile x kSplatTile pixels)
 RIGLENS_CONST uint kProjectGroupSize = 256u;
+RIGLENS_CONST uint kSplatTile = 16u;  // a raster workgroup is one tile, one invocation per pixel
 RIGLENS_CONST int kSplatViewBinding = 0;
 RIGLENS_CONST int kProjectCenters = 1, kProjectCovA = 2, kProjectCovB = 3, kProjectColors = 4, kProjectProjected = 5,
-                  kProjectKeys = 6, kProjectValues = 7, kProjectSh = 8;
+                  kProjectKeys = 6, kProjectValues = 7, kProjectSh = 8, kProjectTileDepth = 9;
+// splat_tile_count / _offsets / _emit.comp: the tile keys, in splat order
+// (a reduce-then-scan, so the order of equal keys and the image are the
+// same every run)
+RIGLENS_CONST int kTilesProjected = 1, kTilesDepth = 2, kTilesGroupSums = 3, kTilesKeys = 4, kTilesValues = 5,
+                  kTilesCount = 6;
 RIGLENS_CONST int kDrawProjected = 1, kDrawOrder = 2;
+RIGLENS_CONST uint kRangeGroups = 256u;  // the ranges pass strides over the keys with this many workgroups
+RIGLENS_CONST int kRangesKeys = 1, kRangesCount = 2, kRangesOut = 3;
+RIGLENS_CONST int kRasterProjected = 1, kRasterOrder = 2, kRasterRanges = 3, kRasterImage = 4;
+RIGLENS_CONST int kCompositeViewBinding = 0, kCompositeImage = 1;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_COMPOSITE)
+RIGLENS_UNIFORM(CompositeView, kCompositeViewBinding) {
+  vec4 viewport;  // width, height; window depth = NDC depth * z + w
+} RIGLENS_INSTANCE(composite);
+#endif
 #if defined(__cplusplus) || defined(RIGLENS_WANT_SPLAT_VIEW)
 RIGLENS_UNIFORM(SplatView, kSplatViewBinding) {
   mat4 view;
   mat4 proj;      // with the backend's clip-space correction
   vec4 viewport;  // width, height, fx, fy (pixels)
   uvec4 count;    // x: splats, y: flip y, z: SH degree (0: the packed colour), w: SH floats per splat
+  uvec4 tiles;    // x, y: tiles across and down; z: 1 = emit (tile, depth) keys for the compute rasteriser; w: their capacity
+  vec4 depthKey;  // x: near, y: 65535 / log(far / near): the 16-bit logarithmic depth of a tile key
 } RIGLENS_INSTANCE(u);
 #endif
 
@@ -181,7 +200,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 
 #ifdef __cplusplus
 static_assert(sizeof(FrameBlock) == 192 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
-              sizeof(SplatView) == 160 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
+              sizeof(SplatView) == 192 && sizeof(CompositeView) == 16 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif
 

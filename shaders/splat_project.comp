@@ -43,8 +43,14 @@ vec3 shColor(uint i, vec3 dir)
     return max(rgb, vec3(0.0));
 }
 
+// The compute rasteriser's 16-bit logarithmic depth per splat (0xffffffff:
+// culled); splat_tile_count/emit.comp turn it into tile keys.
+layout(std430, binding = kProjectTileDepth) writeonly buffer TileDepth { uint tileDepth[]; };
+
 void cull(uint i)
 {
+    if (u.tiles.z != 0u)
+        tileDepth[i] = 0xffffffffu;
     projected[2u * i] = vec4(0.0, 0.0, 0.0, 0.0);
     projected[2u * i + 1u] = vec4(0.0);
     keys[i] = 0xffffffffu;
@@ -93,4 +99,6 @@ void main()
     // Back to front: the farthest first. Positive floats order like their bits.
     keys[i] = ~floatBitsToUint(depth);
     values[i] = i;
+    if (u.tiles.z != 0u)
+        tileDepth[i] = uint(clamp(log(depth / u.depthKey.x) * u.depthKey.y, 0.0, 65535.0));
 }

@@ -82,12 +82,13 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
 }
 
 int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
-                  const Shots& shots, const QString& controlsPath, const core::BodyPose& body);
+                  const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
+                  render::SplatRaster raster);
 
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
                     const QString& controlsPath, const QString& tint, const QString& sigmaText, bool preview,
-                    const core::BodyPose& body) {
+                    const core::BodyPose& body, render::SplatRaster raster) {
   render::CharacterLook look;
   bool ok = false;
   look.sigma = sigmaText.toFloat(&ok);
@@ -99,7 +100,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   if (!scene) return inputError(scene.error().message);
   // A bundle with decoders: the decoded character, from the bundle the scene loaded.
   if (!preview && scene->bundle && !scene->bundle->decoders.empty())
-    return renderDecoded(scene->bundle, size, yaw, pitch, samples, shots, controlsPath, body);
+    return renderDecoded(scene->bundle, size, yaw, pitch, samples, shots, controlsPath, body, raster);
   const core::AosRigPack* pack = scene->pack.get();
   std::vector<float> controls;
   if (!controlsPath.isEmpty()) {
@@ -113,6 +114,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   // The viewer's path: GNM, lift and splats chained on the GPU, no read-back.
   render::CharacterRenderer renderer(**device);
+  renderer.setRaster(raster);
   renderer.setPack(scene->pack);
   render::CharacterFrame frame;
   frame.headExt = std::move(controls);
@@ -131,7 +133,8 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
 // (OpenCV's DNN) for each shot's camera (the first shot a full pass, the
 // turntable's others appearance only), GNM and both lift passes on the GPU.
 int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
-                  const Shots& shots, const QString& controlsPath, const core::BodyPose& body) {
+                  const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
+                  render::SplatRaster raster) {
   core::Diagnostics notes;
   auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
   if (!character) return inputError(character.error().message);
@@ -149,6 +152,7 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
   auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   render::CharacterRenderer renderer(**device);
+  renderer.setRaster(raster);
   auto layout = std::make_shared<render::DecodedLayout>();
   layout->bundle = bundle;
   layout->branches = (*character)->liftSpecs();
@@ -188,13 +192,14 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
 int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                    bool vulkan) {
+                    bool vulkan, render::SplatRaster raster) {
   auto cloud = core::readGaussianPly(path.toStdString());
   if (!cloud) return inputError(cloud.error().message);
   auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   const core::Bounds bounds = core::cloudBounds(*cloud);
   render::SplatRenderer renderer(**device);
+  renderer.setRaster(raster);
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
   renderer.setBoundingSphere(bounds.center(), bounds.radius());
   return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
@@ -232,8 +237,12 @@ int runRender(const QStringList& args) {
       "Bundles with decoders: draw the debug preview (a gaussian per rig vertex), not the decoded character.");
   const QCommandLineOption bodyPoseOption(
       "body-pose", "Characters: a body pose {bones: [{name, rotation: [w,x,y,z]}], rootPos: [x,y,z]}.", "FILE.json");
+  const QCommandLineOption rasterOption("splat-raster",
+                                        "Splats: compute (tiles blended front to back, the default) or quads "
+                                        "(one blended quad per splat).",
+                                        "MODE", "compute");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
-                     samples, controlsOption, sigmaOption, previewOption, bodyPoseOption});
+                     samples, controlsOption, sigmaOption, previewOption, bodyPoseOption, rasterOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
 
@@ -260,6 +269,10 @@ int runRender(const QStringList& args) {
   }
   const QString api = parser.value(backend);
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
+  const QString rasterName = parser.value(rasterOption);
+  if (rasterName != "compute" && rasterName != "quads")
+    return usageError("render", "--splat-raster must be compute or quads");
+  const auto raster = rasterName == "quads" ? render::SplatRaster::Quads : render::SplatRaster::Compute;
 
   const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
 
@@ -269,10 +282,10 @@ int runRender(const QStringList& args) {
   if (character)
     return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
                            parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),
-                           parser.isSet(previewOption), *body);
+                           parser.isSet(previewOption), *body, raster);
   if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
     return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
-                           api == "vulkan");
+                           api == "vulkan", raster);
   int code = kExitOk;
   auto loaded = loadRunArgument(parser, "render", &code);
   if (!loaded) return code;

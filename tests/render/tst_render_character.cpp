@@ -63,6 +63,18 @@ double worst(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
+Q_DECLARE_METATYPE(riglens::render::SplatRaster)
+
+namespace {
+// Both rasterisers, against the same goldens (made with the quads): the
+// compute tiles must agree within the golden tolerance.
+void rasterisers() {
+  QTest::addColumn<riglens::render::SplatRaster>("raster");
+  QTest::newRow("compute tiles") << riglens::render::SplatRaster::Compute;
+  QTest::newRow("quads") << riglens::render::SplatRaster::Quads;
+}
+}  // namespace
+
 class TestRenderCharacter : public test::RenderTestCase {
   Q_OBJECT
 
@@ -196,9 +208,11 @@ class TestRenderCharacter : public test::RenderTestCase {
     for (int i = 0; i < count; ++i) QCOMPARE(sorted->first[std::size_t(i)], keys[order[std::size_t(i)]]);
   }
 
+  void gaussianSceneGolden_data() { rasterisers(); }
   void gaussianSceneGolden() {
     // The generated torus .ply through projection, sort and blending. Same
     // discipline as the voxel goldens: 8/255 per channel, 0.5% of pixels.
+    QFETCH(render::SplatRaster, raster);
     const auto raw = samples::makeGaussianTorus(20000);
     auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus.ply");
     QVERIFY(cloud);
@@ -206,6 +220,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(256, 256));
     QVERIFY(canvas);
     render::SplatRenderer renderer(*m_device);
+    renderer.setRaster(raster);
     renderer.setCloud(shared);
     core::OrbitCamera camera;
     camera.frame(core::cloudBounds(*shared));
@@ -398,12 +413,15 @@ class TestRenderCharacter : public test::RenderTestCase {
         const render::FrameState state = render::cameraFrameState(*camera, 1.0f);
         const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
 
+        // The read-back route draws quads, the chained route the compute
+        // tiles (the default): both must match the golden.
         render::SplatRenderer renderer(*m_device);
+        renderer.setRaster(render::SplatRaster::Quads);
         renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
         auto image = (*canvas)->render(renderer, state);
         QVERIFY_OK(image);
         const QString problem = test::compareWithGolden(*image, golden, {8, 0.005});
-        QVERIFY2(problem.isEmpty(), qPrintable("read-back route: " + problem));
+        QVERIFY2(problem.isEmpty(), qPrintable("read-back route (quads): " + problem));
 
         render::CharacterFrame frame;
         frame.headExt = controls;
@@ -414,7 +432,7 @@ class TestRenderCharacter : public test::RenderTestCase {
         QVERIFY2(chained.error().empty(), chained.error().c_str());
         QCOMPARE(chained.posedFrames(), ++frames);  // every change re-ran GNM + lift once
         const QString chainedProblem = test::compareWithGolden(*chainedImage, golden, {8, 0.005});
-        QVERIFY2(chainedProblem.isEmpty(), qPrintable("chained route: " + chainedProblem));
+        QVERIFY2(chainedProblem.isEmpty(), qPrintable("chained route (compute tiles): " + chainedProblem));
 
         if (neutral.isNull()) {
           neutral = *image;
@@ -485,10 +503,12 @@ class TestRenderCharacter : public test::RenderTestCase {
     QVERIFY2(renderer.error().find("fp16") != std::string::npos, renderer.error().c_str());
   }
 
+  void splatsCompositeWithVoxelDepth_data() { rasterisers(); }
   void splatsCompositeWithVoxelDepth() {
     // One small bright cloud on the camera ray through the tank's centre:
     // behind the tank it must be hidden by the voxel depth, in front of it it
     // must show. The splat-only frame proves the cloud covers that pixel.
+    QFETCH(render::SplatRaster, raster);
     const auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, {});
     const core::OrbitCamera camera = test::defaultCamera(*run);
@@ -523,6 +543,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     };
     for (const bool behind : {true, false}) {
       render::SplatRenderer splats(*m_device);
+      splats.setRaster(raster);
       splats.setCloud(cloudAt(behind ? centre + towards : camera.eye() + 0.5f * towards));
       auto splatOnly = (*canvas)->render(splats, state);
       QVERIFY(splatOnly);

@@ -40,8 +40,10 @@ const Offsets kGnm{RIGLENS_MEMBER(GnmParams, vertexCount), RIGLENS_MEMBER(GnmPar
                    RIGLENS_MEMBER(GnmParams, eyePos),      RIGLENS_MEMBER(GnmParams, eyeRot)};
 const Offsets kSort{RIGLENS_MEMBER(SortParams, capacity), RIGLENS_MEMBER(SortParams, shift),
                     RIGLENS_MEMBER(SortParams, tileCount), RIGLENS_MEMBER(SortParams, pad)};
-const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view), RIGLENS_MEMBER(SplatView, proj),
-                         RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count)};
+const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view),     RIGLENS_MEMBER(SplatView, proj),
+                         RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count),
+                         RIGLENS_MEMBER(SplatView, tiles),    RIGLENS_MEMBER(SplatView, depthKey)};
+const Offsets kComposite{RIGLENS_MEMBER(CompositeView, viewport)};
 const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
 const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
 const Offsets kDecoded{RIGLENS_MEMBER(DecodedLiftParams, dims),        RIGLENS_MEMBER(DecodedLiftParams, counts),
@@ -111,22 +113,28 @@ core::Expected<void> verifyShaderLayouts() {
     int size;
     std::initializer_list<const char*> shaders;
   };
-  const Block blocks[] = {{"FrameBlock", &kFrame, sizeof(gpu::FrameBlock), {"part.vert", "part.frag", "lines.vert"}},
-                          {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag"}},
-                          {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
-                          {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
-                          {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},
-                          {"SortParams",
-                           &kSort,
-                           sizeof(gpu::SortParams),
-                           {"radix_upsweep.comp", "radix_spine.comp", "radix_downsweep.comp"}},
-                          {"SplatView", &kSplatView, sizeof(gpu::SplatView), {"splat_project.comp", "splat.vert"}},
-                          {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
-                          {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}},
-                          {"DecodedLiftParams",
-                           &kDecoded,
-                           sizeof(gpu::DecodedLiftParams),
-                           {"decoded_lift_pass1.comp", "decoded_lift_pass2.comp"}}};
+  const Block blocks[] = {
+      {"FrameBlock", &kFrame, sizeof(gpu::FrameBlock), {"part.vert", "part.frag", "lines.vert"}},
+      {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag"}},
+      {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
+      {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
+      {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},
+      {"SortParams",
+       &kSort,
+       sizeof(gpu::SortParams),
+       {"radix_upsweep.comp", "radix_spine.comp", "radix_downsweep.comp"}},
+      {"SplatView",
+       &kSplatView,
+       sizeof(gpu::SplatView),
+       {"splat_project.comp", "splat.vert", "splat_tile_count.comp", "splat_tile_offsets.comp", "splat_tile_emit.comp",
+                            "splat_tile_ranges.comp", "splat_raster.comp"}},
+      {"CompositeView", &kComposite, sizeof(gpu::CompositeView), {"splat_composite.vert", "splat_composite.frag"}},
+      {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
+      {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}},
+      {"DecodedLiftParams",
+       &kDecoded,
+       sizeof(gpu::DecodedLiftParams),
+       {"decoded_lift_pass1.comp", "decoded_lift_pass2.comp"}}};
   for (const Block& block : blocks)
     for (const char* shader : block.shaders)
       if (auto ok = check(shader, block.name, *block.offsets, block.size); !ok) return ok;

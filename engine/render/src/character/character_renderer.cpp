@@ -48,6 +48,7 @@ struct CharacterRenderer::Impl {
   std::size_t posedFrames = 0;
   bool ready = false;
   SplatPasses passes;
+  SplatRaster raster = SplatRaster::Compute;
   std::optional<glm::vec4> sphere;
 
   void reset() {
@@ -83,6 +84,7 @@ struct CharacterRenderer::Impl {
     splats = std::make_unique<SplatRenderer>(device);
     splats->setSink(lift->sink());
     splats->setPasses(passes);
+    splats->setRaster(raster);
     if (sphere) splats->setBoundingSphere(glm::vec3(*sphere), sphere->w);
     joints = std::make_unique<core::GnmJointState>(*pack);
     fit = characterFit(*pack);
@@ -283,6 +285,11 @@ std::size_t CharacterRenderer::culledFrames() const {
 void CharacterRenderer::setPasses(SplatPasses passes) {
   m_impl->passes = passes;
   if (m_impl->splats) m_impl->splats->setPasses(passes);
+}
+
+void CharacterRenderer::setRaster(SplatRaster raster) {
+  m_impl->raster = raster;
+  if (m_impl->splats) m_impl->splats->setRaster(raster);
 }
 
 CharacterMemory CharacterRenderer::memory() const {

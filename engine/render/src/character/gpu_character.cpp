@@ -159,6 +159,7 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
   if (!d.skinMatrices.empty())
     batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4), d.skinMatrices.data());
   dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.V, gpu::kGnmGroupSize));
+  markPass(d.rhi, cb, "gnm");
 }
 
 core::Expected<void> GpuGnm::runOffscreenFrame() {

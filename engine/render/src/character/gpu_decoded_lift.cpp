@@ -325,6 +325,7 @@ void GpuDecodedLift::encode(QRhiCommandBuffer* cb) {
     ++d.pass2Runs;
   }
   if (batch) cb->resourceUpdate(batch);
+  markPass(d.rhi, cb, "decoded lift");
 }
 
 core::Expected<void> GpuDecodedLift::runOffscreenFrame() {

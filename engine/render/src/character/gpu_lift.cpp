@@ -120,6 +120,7 @@ void GpuLift::encode(QRhiCommandBuffer* cb) {
   QRhiResourceUpdateBatch* batch = d.batch();
   d.pending = nullptr;
   dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.slotCount, gpu::kLiftGroupSize));
+  markPass(d.rhi, cb, "lift");
 }
 
 core::Expected<void> GpuLift::runOffscreenFrame() {

@@ -10,6 +10,7 @@
 
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/gpu_resources.h"
+#include "riglens/render/device/gpu_timer.h"
 
 namespace riglens::render {
 
@@ -36,14 +37,23 @@ inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* 
   cb->endComputePass();
 }
 
+// Marks the end of a pass in the device's GpuTimer (when the frame is timed).
+inline void markPass(QRhi* rhi, QRhiCommandBuffer* cb, std::string_view pass) {
+  if (GpuTimer* timer = GpuTimer::of(rhi)) timer->mark(cb, pass);
+}
+
 // Begins an offscreen frame, lets `record` fill its command buffer, ends it;
 // returns when the GPU is done (read-backs requested in `record` have landed).
+// The frame is timed: the passes' marks land in the device's GpuTimer.
 template <class Record>
 core::Expected<void> runOffscreenComputeFrame(QRhi* rhi, const std::string& what, Record&& record) {
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
     return core::makeError(core::ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
+  GpuTimer* timer = GpuTimer::of(rhi);
+  if (timer) timer->beginFrame(cb);
   record(cb);
+  if (timer) timer->endFrame();
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return core::makeError(core::ErrorCode::Gpu, "the " + what + " GPU frame failed");
   return {};

@@ -56,7 +56,10 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   QRhiCommandBuffer* cb = nullptr;
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
+  GpuTimer& timer = m_device.timer();
+  timer.beginFrame(cb);
   if (!renderer.prepare(cb, m_impl->pass.get(), m_samples, m_size, state)) {
+    timer.endFrame();
     rhi->endOffscreenFrame();
     const std::string why = renderer.failure();
     return makeError(ErrorCode::Gpu,
@@ -72,6 +75,8 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
     batch->readBackTexture({m_impl->resolve.get()}, &readback);
   }
   cb->endPass(batch);
+  timer.mark(cb, "draw");
+  timer.endFrame();
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
   if (out) {

@@ -31,7 +31,8 @@ const char* backendName(Backend backend) {
   return "unknown";
 }
 
-RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi) : m_owned(std::move(owned)), m_rhi(rhi) {}
+RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi)
+    : m_owned(std::move(owned)), m_rhi(rhi), m_timer(std::make_unique<GpuTimer>(rhi)) {}
 
 RhiDevice::~RhiDevice() = default;
 

@@ -48,6 +48,7 @@ struct GpuRadixSort::Impl {
       dispatchComputePass(cb, nullptr, spine.get(), bindings, 256);
       dispatchComputePass(cb, nullptr, downsweep.get(), bindings, int(tiles));
     }
+    markPass(rhi, cb, "sort");
   }
 };
 

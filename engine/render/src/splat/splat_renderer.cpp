@@ -14,6 +14,7 @@
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 #include "riglens/render/splat/gpu_sort.h"
+#include "splat/splat_tile_raster.h"
 
 namespace riglens::render {
 
@@ -31,7 +32,23 @@ bool sphereOutsideFrustum(const glm::mat4& viewProj, glm::vec3 centre, float rad
   return false;
 }
 
+// The 16-bit logarithmic depth of the tile keys spans the projection's
+// near..far (OpenGL-style perspective, as core::OrbitCamera makes).
+gpu::vec4 logDepthRange(const glm::mat4& projection) {
+  const float a = projection[2][2], b = projection[3][2];
+  float nearZ = b / (a - 1.0f), farZ = b / (a + 1.0f);
+  if (!std::isfinite(nearZ) || !std::isfinite(farZ) || nearZ <= 0 || farZ <= nearZ * 1.0001f) {
+    nearZ = 1e-3f;  // not a perspective projection: a wide fixed range
+    farZ = 1e4f;
+  }
+  return {nearZ, 65535.0f / std::log(farZ / nearZ), 0, 0};
+}
+
 }  // namespace
+
+const char* splatRasterName(SplatRaster raster) {
+  return raster == SplatRaster::Compute ? "compute" : "quads";
+}
 
 struct SplatRenderer::Impl {
   RhiDevice& device;
@@ -46,7 +63,10 @@ struct SplatRenderer::Impl {
   std::uint32_t count = 0;
   std::unique_ptr<QRhiBuffer> ubo, projected;
   std::unique_ptr<GpuRadixSort> sort;
-  std::unique_ptr<QRhiShaderResourceBindings> projectSrb, drawSrb;
+  SplatRaster mode = SplatRaster::Compute;
+  std::unique_ptr<SplatTileRaster> tiles;              // the compute rasteriser, made on its first frame
+  std::unique_ptr<QRhiBuffer> noTiles;  // bound to the tile-depth slot on the quad path
+  std::unique_ptr<QRhiShaderResourceBindings> projectSrb, projectTileSrb, drawSrb;
   std::unique_ptr<QRhiComputePipeline> project;
   std::unique_ptr<QRhiGraphicsPipeline> draw;
   QVector<quint32> rpFormat;
@@ -54,6 +74,7 @@ struct SplatRenderer::Impl {
   bool dirty = true;
   glm::mat4 lastView{0.0f}, lastProj{0.0f};
   QSize lastSize;
+  SplatRaster lastMode = SplatRaster::Compute;
   std::size_t sortedFrames = 0, culledFrames = 0;
   SplatPasses passes;
   std::optional<glm::vec4> sphere;  // owner-supplied bounds: xyz centre, w radius
@@ -117,36 +138,58 @@ struct SplatRenderer::Impl {
     return true;
   }
 
+  // The projection's bindings, writing the tile depths to `tileDepth`.
+  std::unique_ptr<QRhiShaderResourceBindings> projectBindings(QRhiBuffer* tileDepth) {
+    const auto cs = QRhiShaderResourceBinding::ComputeStage;
+    using B = QRhiShaderResourceBinding;
+    std::unique_ptr<QRhiShaderResourceBindings> srb(rhi->newShaderResourceBindings());
+    srb->setBindings(
+        {B::uniformBuffer(gpu::kSplatViewBinding, cs, ubo.get()), B::bufferLoad(gpu::kProjectCenters, cs, sink.center),
+         B::bufferLoad(gpu::kProjectCovA, cs, sink.covarianceA), B::bufferLoad(gpu::kProjectCovB, cs, sink.covarianceB),
+         B::bufferLoad(gpu::kProjectColors, cs, sink.color),
+         B::bufferStore(gpu::kProjectProjected, cs, projected.get()),
+         B::bufferStore(gpu::kProjectKeys, cs, sort->keys()), B::bufferStore(gpu::kProjectValues, cs, sort->values()),
+         B::bufferLoad(gpu::kProjectSh, cs, sh.get()), B::bufferStore(gpu::kProjectTileDepth, cs, tileDepth)});
+    return srb->create() ? std::move(srb) : nullptr;
+  }
+
+  // The compute rasteriser for this output, made on first use.
+  bool ensureTiles(QSize size, QRhiRenderPassDescriptor* rp, int sampleCount) {
+    if (!tiles) {
+      tiles = std::make_unique<SplatTileRaster>(device);
+      if (!tiles->reserve(count, ubo.get(), projected.get())) return fail(tiles->failure().c_str());
+      projectTileSrb = projectBindings(tiles->tileDepth());
+      if (!projectTileSrb) return fail("cannot create the splat tile bindings");
+    }
+    if (!tiles->resize(size) || !tiles->ensurePipeline(rp, sampleCount))
+      return fail(tiles->failure().c_str());
+    return true;
+  }
+
   // The projection output, the sort and the bindings over `sink`.
   bool build() {
     count = sink.capacity;
     draw.reset();
     sort.reset();
+    tiles.reset();
+    projectTileSrb.reset();
     if (count == 0) return true;
     projected = newStorageBuffer(rhi, std::size_t(count) * 32);
     if (!sh) sh = newStorageBuffer(rhi, 16);  // bound but unread at degree 0
+    noTiles = newStorageBuffer(rhi, 16);
+    if (!noTiles) return fail("cannot allocate the splat projection buffers");
     ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SplatView)));
     if (!projected || !ubo->create()) return fail("cannot allocate the splat projection buffers");
     auto sorter = GpuRadixSort::create(device, count);
     if (!sorter) return fail(sorter.error().message.c_str());
     sort = std::move(sorter).value();
-    const auto cs = QRhiShaderResourceBinding::ComputeStage;
-    projectSrb.reset(rhi->newShaderResourceBindings());
-    projectSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, cs, ubo.get()),
-                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCenters, cs, sink.center),
-                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovA, cs, sink.covarianceA),
-                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectCovB, cs, sink.covarianceB),
-                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectColors, cs, sink.color),
-                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectProjected, cs, projected.get()),
-                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectKeys, cs, sort->keys()),
-                             QRhiShaderResourceBinding::bufferStore(gpu::kProjectValues, cs, sort->values()),
-                             QRhiShaderResourceBinding::bufferLoad(gpu::kProjectSh, cs, sh.get())});
+    projectSrb = projectBindings(noTiles.get());
     auto shader = loadShader("splat_project.comp");
     if (!shader) return fail(shader.error().message.c_str());
     project.reset(rhi->newComputePipeline());
     project->setShaderStage({QRhiShaderStage::Compute, *shader});
     project->setShaderResourceBindings(projectSrb.get());
-    if (!projectSrb->create() || !project->create()) return fail("cannot create the projection pipeline");
+    if (!projectSrb || !project->create()) return fail("cannot create the projection pipeline");
     const auto vs = QRhiShaderResourceBinding::VertexStage;
     drawSrb.reset(rhi->newShaderResourceBindings());
     drawSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, vs, ubo.get()),
@@ -229,7 +272,8 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  if (!d.ensurePipeline(rp, sampleCount)) {
+  const bool compute = d.mode == SplatRaster::Compute;
+  if (compute ? !d.ensureTiles(size, rp, sampleCount) : !d.ensurePipeline(rp, sampleCount)) {
     batch->release();
     return false;
   }
@@ -239,7 +283,8 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize) {
+  if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize &&
+      d.mode == d.lastMode) {
     cb->resourceUpdate(batch);  // the last projection and order still hold
     return true;
   }
@@ -247,6 +292,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   d.lastView = state.view;
   d.lastProj = state.projection;
   d.lastSize = size;
+  d.lastMode = d.mode;
   ++d.sortedFrames;
   const QMatrix4x4 corr = d.rhi->clipSpaceCorrMatrix();
   glm::mat4 correction;
@@ -259,23 +305,40 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
                     state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
                     state.projection[1][1] * float(size.height()) * 0.5f};
   block.count = {d.count, correction[1][1] < 0 ? 1u : 0u, d.shDegree, d.shStride};
+  if (compute) {
+    block.tiles = d.tiles->tiles();
+    block.depthKey = logDepthRange(state.projection);
+    d.tiles->resetFrame(batch);
+  }
   batch->updateDynamicBuffer(d.ubo.get(), 0, sizeof(block), &block);
   if (!d.passes.project) {
     cb->resourceUpdate(batch);
     return true;
   }
-  dispatchComputePass(cb, batch, d.project.get(), d.projectSrb.get(), gpu::groupsFor(d.count, gpu::kProjectGroupSize));
-  if (d.passes.sort) d.sort->encode(cb, d.count);
+  dispatchComputePass(cb, batch, d.project.get(), compute ? d.projectTileSrb.get() : d.projectSrb.get(),
+                      gpu::groupsFor(d.count, gpu::kProjectGroupSize));
+  markPass(d.rhi, cb, "project");
+  if (compute)
+    d.tiles->encode(cb, d.passes.sort, d.passes.sort && d.passes.raster);
+  else if (d.passes.sort)
+    d.sort->encode(cb, d.count);
   return true;
 }
 
 void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
   Impl& d = *m_impl;
-  if (!d.draw || d.count == 0 || !d.passes.raster || d.outside) return;
+  const bool compute = d.lastMode == SplatRaster::Compute;
+  if (d.count == 0 || !d.passes.raster || d.outside || (compute ? !d.tiles : !d.draw)) return;
   const int bottom = target.height() - (rect.y() + rect.height());
+  const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height()));
+  const QRhiScissor scissor(rect.x(), bottom, rect.width(), rect.height());
+  if (compute) {
+    d.tiles->record(cb, viewport, scissor);
+    return;
+  }
   cb->setGraphicsPipeline(d.draw.get());
-  cb->setViewport(QRhiViewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height())));
-  cb->setScissor(QRhiScissor(rect.x(), bottom, rect.width(), rect.height()));
+  cb->setViewport(viewport);
+  cb->setScissor(scissor);
   cb->setShaderResources(d.drawSrb.get());
   cb->draw(6, d.count);
 }
@@ -292,6 +355,8 @@ BufferList SplatRenderer::buffers() const {
   list.push_back(bufferBytes("splat projection", d.projected.get()));
   if (d.sort)
     for (auto& b : d.sort->buffers()) list.push_back(std::move(b));
+  if (d.tiles)
+    for (auto& b : d.tiles->buffers()) list.push_back(std::move(b));
   return list;
 }
 
@@ -310,6 +375,12 @@ std::size_t SplatRenderer::sortedFrames() const {
 }
 void SplatRenderer::setPasses(SplatPasses passes) {
   m_impl->passes = passes;
+}
+void SplatRenderer::setRaster(SplatRaster raster) {
+  m_impl->mode = raster;
+}
+SplatRaster SplatRenderer::raster() const {
+  return m_impl->mode;
 }
 std::size_t SplatRenderer::culledFrames() const {
   return m_impl->culledFrames;

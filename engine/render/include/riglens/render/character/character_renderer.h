@@ -96,6 +96,7 @@ class CharacterRenderer : public FrameDrawable {
   CharacterMemory memory() const;
   // Benchmarks only: cut frames after a pass (see SplatPasses).
   void setPasses(SplatPasses passes);
+  void setRaster(SplatRaster raster);  // how the splats reach the pixels (compute tiles by default)
 
  private:
   struct Impl;

@@ -15,15 +15,24 @@ class QRhiRenderPassDescriptor;
 
 namespace riglens::render {
 
-// Which passes of a splat frame run: all of them normally; benchmarks time
-// frames cut after each pass to break one frame down per pass (Qt 6.4's
-// QRhi has no GPU timestamps to read back).
+// Which passes of a splat frame run: all of them normally; benchmarks cut
+// frames after a pass to see what the rest costs (GpuTimer gives each pass's
+// own GPU time on Vulkan).
 struct SplatPasses {
   bool rig = true;      // characters: GNM + lift (when the controls changed)
-  bool project = true;  // projection (3D -> 2D conic, culling, depth keys)
+  bool project = true;  // projection (3D -> 2D conic, culling, sort keys)
   bool sort = true;     // radix sort of the keys
-  bool raster = true;   // blended quads
+  bool raster = true;   // the blended quads, or the tiles of the compute rasteriser
 };
+
+// How splats reach the pixels. Compute: tiles blended front to back in a
+// compute pass with early termination, then drawn over the frame in one
+// triangle; Quads: one alpha-blended quad per splat, back to front, through
+// the hardware rasteriser. Compute is the default on every device: it was
+// faster on both lavapipe and the NVIDIA H200 (bench_render BM_SplatFrame,
+// numbers in docs/benchmarks.md).
+enum class SplatRaster { Compute, Quads };
+const char* splatRasterName(SplatRaster raster);  // "compute", "quads"
 
 class FrameDrawable {
  public:

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "riglens/core/base/expected.h"
+#include "riglens/render/device/gpu_timer.h"
 
 class QRhi;
 class QRhiCommandBuffer;
@@ -45,6 +46,8 @@ class RhiDevice {
   // One windowless frame whose command buffer `record` fills (passes that
   // chain on the GPU, e.g. GpuGnm then a lift); returns when the GPU is done.
   core::Expected<void> runOffscreen(const std::function<void(QRhiCommandBuffer*)>& record);
+  // Per-pass GPU times of this device's frames (Vulkan; "not available" elsewhere).
+  GpuTimer& timer() { return *m_timer; }
 
  private:
   struct Owned;
@@ -52,6 +55,7 @@ class RhiDevice {
 
   std::unique_ptr<Owned> m_owned;  // instance/surface + QRhi when created here
   QRhi* m_rhi = nullptr;
+  std::unique_ptr<GpuTimer> m_timer;  // after m_owned: destroyed before the QRhi
 };
 
 }  // namespace riglens::render

@@ -1,12 +1,16 @@
 // SplatRenderer: draws 3D gaussians (a .ply scene or a lifted character)
 // from a fixed-capacity sink. Per frame, on the GPU: the projection pass
-// (shaders/splat_project.comp: conic, radius, culling, a back-to-front depth
-// key), the radix sort (GpuRadixSort), and premultiplied alpha-blended quads
-// (shaders/splat.vert|frag), back to front. The camera comes from the
-// FrameState like the rig renderer's. Projection and sort run only when the
-// view, the output size or the gaussians changed; otherwise the last order
-// is drawn again. The quads are depth-tested (not written) against what the
-// pass drew before them, so splats composite with the voxel renderer.
+// (shaders/splat_project.comp: conic, radius, culling, sort keys), then one
+// of two rasterisers (SplatRaster). Compute (the default): one key per
+// screen tile a splat touches, sorted by (tile, depth), each tile blended
+// front to back with early termination, the image drawn over the frame.
+// Quads: the splats sorted back to front (GpuRadixSort) and drawn as
+// premultiplied alpha-blended quads (shaders/splat.vert|frag). The camera
+// comes from the FrameState like the rig renderer's. Projection and sort run
+// only when the view, the output size or the gaussians changed; otherwise
+// the last result is drawn again. Both depth-test (not write) against what
+// the pass drew before them, so splats composite with the voxel renderer
+// (the compute image at the depth where each pixel turns half opaque).
 #pragma once
 
 #include <glm/vec3.hpp>
@@ -48,6 +52,8 @@ class SplatRenderer : public FrameDrawable {
   std::size_t culledFrames() const;  // frames skipped that way
   // Benchmarks only: cut frames after a pass (SplatPasses). `rig` is ignored here.
   void setPasses(SplatPasses passes);
+  void setRaster(SplatRaster raster);  // from the next frame
+  SplatRaster raster() const;
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
   BufferList buffers() const;

@@ -1,0 +1,64 @@
+// GpuTimer: how long each GPU pass of a frame took, from Vulkan timestamp
+// queries. Qt 6.4's QRhi has no per-pass timer API, so the timer records
+// vkCmdWriteTimestamp on QRhi's own command buffer between passes (through
+// QRhiCommandBuffer::beginExternal, which hands out the primary command
+// buffer outside a pass). One query pool per frame slot: a frame's stamps are
+// read back without waiting once the GPU has finished it (at the latest
+// when QRhi reuses the slot). Other backends report "not available" and why.
+//
+// Usage: every RhiDevice has one (RhiDevice::timer(); GpuTimer::of(rhi) for
+// code that holds only the QRhi). The frame's owner calls beginFrame()
+// before the first pass and endFrame() after the last; each pass calls
+// mark(cb, "name") after recording its work (a no-op outside a timed frame);
+// the owner marks the render pass after it ends. latest() is the newest
+// frame whose stamps have landed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+class QRhi;
+class QRhiCommandBuffer;
+
+namespace riglens::render {
+
+struct PassTime {
+  std::string pass;
+  double ms = 0;  // GPU time from the previous stamp of the frame to this pass's
+};
+
+struct FrameTimes {
+  bool available = false;
+  std::string why;  // when not available
+  std::uint64_t frame = 0;
+  std::vector<PassTime> passes;
+  double totalMs() const;
+  double ms(std::string_view pass) const;  // the pass's time, summed over its marks; 0 when absent
+};
+
+class GpuTimer {
+ public:
+  explicit GpuTimer(QRhi* rhi);
+  ~GpuTimer();
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
+
+  // The timer of the device that owns `rhi`, or null.
+  static GpuTimer* of(QRhi* rhi);
+
+  bool available() const;
+  void beginFrame(QRhiCommandBuffer* cb);
+  void mark(QRhiCommandBuffer* cb, std::string_view pass);
+  void endFrame();
+  // Reads whatever finished frames have landed and returns the newest.
+  FrameTimes latest();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace riglens::render

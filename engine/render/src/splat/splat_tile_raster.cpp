@@ -1,0 +1,172 @@
+#include "splat/splat_tile_raster.h"
+
+#include <algorithm>
+
+#include "device/compute_buffers.h"
+#include "device/gpu_layouts.h"
+#include "device/shader_library.h"
+
+namespace riglens::render {
+
+namespace {
+// Tile keys per splat the buffers are sized for (a splat of radius r touches
+// about (r / 8 + 1)^2 tiles; keys past the room are dropped).
+constexpr std::uint32_t kKeysPerSplat = 4, kMinKeys = 1u << 18, kMaxKeys = 16u << 20;
+
+std::unique_ptr<QRhiComputePipeline> computePipeline(QRhi* rhi, const char* name, QRhiShaderResourceBindings* layout) {
+  auto shader = loadShader(name);
+  if (!shader) return nullptr;
+  std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());
+  p->setShaderStage({QRhiShaderStage::Compute, *shader});
+  p->setShaderResourceBindings(layout);
+  return p->create() ? std::move(p) : nullptr;
+}
+}  // namespace
+
+bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected) {
+  const std::uint64_t keys = std::clamp<std::uint64_t>(std::uint64_t(splats) * kKeysPerSplat, kMinKeys, kMaxKeys);
+  auto sort = GpuRadixSort::create(m_device, std::uint32_t(keys));
+  if (!sort) return fail(sort.error().message);
+  m_sort = std::move(sort).value();
+  m_splats = splats;
+  m_view = view;
+  m_projected = projected;
+  m_size = {};  // the bindings over the old keys go
+  m_depth = newStorageBuffer(m_rhi, std::size_t(splats) * 4);
+  m_groupSums = newStorageBuffer(m_rhi, std::size_t(gpu::groupsFor(splats, gpu::kProjectGroupSize)) * 4);
+  if (!m_depth || !m_groupSums) return fail("cannot allocate the splat tile key buffers");
+  const auto cs = QRhiShaderResourceBinding::ComputeStage;
+  using B = QRhiShaderResourceBinding;
+  m_keysSrb.reset(m_rhi->newShaderResourceBindings());
+  m_keysSrb->setBindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, view),
+                          B::bufferLoad(gpu::kTilesProjected, cs, projected),
+                          B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
+                          B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
+                          B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()),
+                          B::bufferStore(gpu::kTilesValues, cs, m_sort->values()),
+                          B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
+  if (!m_keysSrb->create()) return fail("cannot create the splat tile key bindings");
+  m_countPipe = computePipeline(m_rhi, "splat_tile_count.comp", m_keysSrb.get());
+  m_offsetsPipe = computePipeline(m_rhi, "splat_tile_offsets.comp", m_keysSrb.get());
+  m_emitPipe = computePipeline(m_rhi, "splat_tile_emit.comp", m_keysSrb.get());
+  if (!m_countPipe || !m_offsetsPipe || !m_emitPipe) return fail("cannot create the splat tile key pipelines");
+  return true;
+}
+
+gpu::uvec4 SplatTileRaster::tiles() const {
+  return {m_tilesX, m_tilesY, 1u, m_sort ? m_sort->capacity() : 0u};
+}
+
+bool SplatTileRaster::resize(QSize size) {
+  QRhiBuffer *view = m_view, *projected = m_projected;
+  if (size == m_size) return true;
+  m_tilesX = (std::uint32_t(size.width()) + gpu::kSplatTile - 1) / gpu::kSplatTile;
+  m_tilesY = (std::uint32_t(size.height()) + gpu::kSplatTile - 1) / gpu::kSplatTile;
+  if (std::uint64_t(m_tilesX) * m_tilesY >= (1u << 16)) return fail("the output is too large for 16-bit tile keys");
+  const std::size_t tileCount = std::size_t(m_tilesX) * m_tilesY;
+  m_ranges = newStorageBuffer(m_rhi, tileCount * 8);
+  m_image = newStorageBuffer(m_rhi, std::size_t(size.width()) * std::size_t(size.height()) * 8);
+  m_compositeView.reset(m_rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::CompositeView)));
+  if (!m_ranges || !m_image || !m_compositeView->create()) return fail("cannot allocate the splat tile buffers");
+  m_zeroRanges.assign(tileCount * 2, 0u);
+  const auto cs = QRhiShaderResourceBinding::ComputeStage;
+  using B = QRhiShaderResourceBinding;
+  m_rangesSrb.reset(m_rhi->newShaderResourceBindings());
+  m_rangesSrb->setBindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, view),
+                            B::bufferLoad(gpu::kRangesKeys, cs, m_sort->sortedKeys()),
+                            B::bufferLoad(gpu::kRangesCount, cs, m_sort->countBuffer()),
+                            B::bufferStore(gpu::kRangesOut, cs, m_ranges.get())});
+  m_rasterSrb.reset(m_rhi->newShaderResourceBindings());
+  m_rasterSrb->setBindings(
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, view), B::bufferLoad(gpu::kRasterProjected, cs, projected),
+       B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
+       B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()), B::bufferStore(gpu::kRasterImage, cs, m_image.get())});
+  const auto gs = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
+  m_compositeSrb.reset(m_rhi->newShaderResourceBindings());
+  m_compositeSrb->setBindings(
+      {B::uniformBuffer(gpu::kCompositeViewBinding, gs, m_compositeView.get()),
+       B::bufferLoad(gpu::kCompositeImage, QRhiShaderResourceBinding::FragmentStage, m_image.get())});
+  if (!m_rangesSrb->create() || !m_rasterSrb->create() || !m_compositeSrb->create())
+    return fail("cannot create the splat tile bindings");
+  // New pipelines over the new layouts (swapping bindings under a pipeline
+  // made for others crashed lavapipe).
+  m_rangesPipe = computePipeline(m_rhi, "splat_tile_ranges.comp", m_rangesSrb.get());
+  m_rasterPipe = computePipeline(m_rhi, "splat_raster.comp", m_rasterSrb.get());
+  if (!m_rangesPipe || !m_rasterPipe) return fail("cannot create the splat tile pipelines");
+  m_composite.reset();
+  m_size = size;
+  return true;
+}
+
+bool SplatTileRaster::ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount) {
+  if (m_composite && rp->serializedFormat() == m_rpFormat && sampleCount == m_samples) return true;
+  m_composite = newGraphicsPipeline(m_rhi, "splat_composite.vert", "splat_composite.frag");
+  if (!m_composite) return fail("splat composite shaders missing");
+  m_composite->setVertexInputLayout({});
+  QRhiGraphicsPipeline::TargetBlend blend;  // premultiplied, like the quads
+  blend.enable = true;
+  blend.srcColor = QRhiGraphicsPipeline::One;
+  blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+  blend.srcAlpha = QRhiGraphicsPipeline::One;
+  blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+  m_composite->setTargetBlends({blend});
+  m_composite->setDepthTest(true);
+  m_composite->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
+  m_composite->setDepthWrite(false);
+  m_composite->setFlags(QRhiGraphicsPipeline::UsesScissor);
+  m_composite->setSampleCount(sampleCount);
+  m_composite->setShaderResourceBindings(m_compositeSrb.get());
+  m_composite->setRenderPassDescriptor(rp);
+  if (!m_composite->create()) return fail("cannot create the splat composite pipeline");
+  m_rpFormat = rp->serializedFormat();
+  m_samples = sampleCount;
+  return true;
+}
+
+void SplatTileRaster::resetFrame(QRhiResourceUpdateBatch* batch) {
+  batch->uploadStaticBuffer(m_ranges.get(), 0, int(m_zeroRanges.size() * 4), m_zeroRanges.data());
+  // Window depth from NDC depth: [0, 1] already where clip depth is, else [-1, 1].
+  const bool zeroToOne = m_rhi->isClipDepthZeroToOne();
+  const gpu::CompositeView view{
+      {float(m_size.width()), float(m_size.height()), zeroToOne ? 1.0f : 0.5f, zeroToOne ? 0.0f : 0.5f}};
+  batch->updateDynamicBuffer(m_compositeView.get(), 0, sizeof(view), &view);
+}
+
+void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
+  if (!sort) return;
+  const int groups = gpu::groupsFor(m_splats, gpu::kProjectGroupSize);
+  dispatchComputePass(cb, nullptr, m_countPipe.get(), m_keysSrb.get(), groups);
+  dispatchComputePass(cb, nullptr, m_offsetsPipe.get(), m_keysSrb.get(), 1);
+  dispatchComputePass(cb, nullptr, m_emitPipe.get(), m_keysSrb.get(), groups);
+  markPass(m_rhi, cb, "tile keys");
+  m_sort->encodeGpuCount(cb);
+  if (!raster) return;
+  dispatchComputePass(cb, nullptr, m_rangesPipe.get(), m_rangesSrb.get(), int(gpu::kRangeGroups));
+  cb->beginComputePass();
+  cb->setComputePipeline(m_rasterPipe.get());
+  cb->setShaderResources(m_rasterSrb.get());
+  cb->dispatch(int(m_tilesX), int(m_tilesY), 1);
+  cb->endComputePass();
+  markPass(m_rhi, cb, "raster");
+}
+
+void SplatTileRaster::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor) {
+  cb->setGraphicsPipeline(m_composite.get());
+  cb->setViewport(viewport);
+  cb->setScissor(scissor);
+  cb->setShaderResources(m_compositeSrb.get());
+  cb->draw(3);
+}
+
+BufferList SplatTileRaster::buffers() const {
+  BufferList list;
+  if (m_sort) list = m_sort->buffers();
+  for (auto& b : list) b.name = "tile " + b.name;
+  list.push_back(bufferBytes("splat tile depths", m_depth.get()));
+  list.push_back(bufferBytes("splat tile group sums", m_groupSums.get()));
+  list.push_back(bufferBytes("splat tile ranges", m_ranges.get()));
+  list.push_back(bufferBytes("splat raster image", m_image.get()));
+  return list;
+}
+
+}  // namespace riglens::render
