@@ -8,8 +8,14 @@
 //   BM_RenderFrameReadback      the large frame read back into a QImage, as
 //                               `riglens-cli render` does before writing the PNG
 //   BM_GnmGpu, BM_LiftGpu, BM_RadixSortGpu   one compute pass alone
-//   BM_SplatFrame/n/passes      a splat frame cut after 0..3 passes
-//   BM_CharacterFrame/passes    the viewer's character frame cut after 0..4 passes
+//   BM_SplatFrame/n/passes/raster/scene   a splat frame cut after 0..3 passes,
+//                               raster 0 the compute tiles (the default), 1 the
+//                               quads; scene 0 the dense torus (gaussians shrink
+//                               as n grows, a capture's overlap), 1 the torus of
+//                               fixed 6 cm gaussians (n = 1M: ~150 tiles each)
+//   BM_CharacterFrame/passes/raster the viewer's character frame cut after 0..4 passes
+// Every frame also reports its passes' GPU times (gpu_<pass>_ms, Vulkan
+// timestamps through render::GpuTimer) and their sum, gpu_ms.
 //   BM_MemoryBandwidth          the same run's memcpy baseline
 // Time from `riglens-cli render` start to PNG, against F3D on the same model:
 // tools/bench-render.sh.
@@ -245,13 +251,15 @@ std::int64_t splatComputeBytes(const render::SplatPasses& p) {
 // 1 projection, 2 + sort, 3 + quads: the whole frame).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
-  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(n)), "torus");
+  const auto raw = state.range(3) == 0 ? samples::makeDenseGaussianTorus(n) : samples::makeGaussianTorus(n);
+  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus");
   auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
   if (!cloud || !canvas) {
     state.SkipWithError("setup failed");
     return;
   }
   render::SplatRenderer renderer(*device());
+  renderer.setRaster(state.range(2) == 0 ? render::SplatRaster::Compute : render::SplatRaster::Quads);
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
   const render::SplatPasses passes = passesUpTo(state.range(1), false);
   renderer.setPasses(passes);
@@ -274,6 +282,7 @@ void BM_SplatFrame(benchmark::State& state) {
   gpu.report(state);
   state.SetItemsProcessed(state.iterations() * std::int64_t(n));
   state.SetBytesProcessed(state.iterations() * std::int64_t(n) * splatComputeBytes(passes));
+  state.counters["tile_keys"] = double(renderer.tileKeys());
 }
 
 // One viewer frame of a full-size character (V 17,821, E 383, every
@@ -289,6 +298,7 @@ void BM_CharacterFrame(benchmark::State& state) {
     return;
   }
   render::CharacterRenderer renderer(*device());
+  renderer.setRaster(state.range(1) == 0 ? render::SplatRaster::Compute : render::SplatRaster::Quads);
   renderer.setPack(pack);
   const render::SplatPasses passes = passesUpTo(state.range(0), true);
   renderer.setPasses(passes);
@@ -329,11 +339,15 @@ BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SplatFrame)
-    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 1, 2, 3}})
-    ->ArgNames({"n", "passes"})
+    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1}, {0, 1}})
+    ->ArgNames({"n", "passes", "raster", "scene"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_CharacterFrame)->DenseRange(0, 4)->ArgName("passes")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CharacterFrame)
+    ->ArgsProduct({{0, 4}, {0, 1}})
+    ->ArgNames({"passes", "raster"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {

@@ -4,7 +4,8 @@
 #include "shader_interface.h"
 // Compute rasteriser, tile keys 2 of 3: one workgroup turns the group totals
 // into exclusive offsets and writes the number of keys (capped by their
-// room) where the sort and the ranges read it.
+// room) where the sort and the ranges read it, and the uncapped number after
+// the groups' offsets (the CPU reads it back to grow the room).
 layout(local_size_x = kProjectGroupSize) in;
 
 layout(std430, binding = kTilesGroupSums) buffer GroupSums { uint groupSums[]; };
@@ -35,6 +36,8 @@ void main()
         groupSums[g] = running;
         running += value;
     }
-    if (lid == kProjectGroupSize - 1u)
+    if (lid == kProjectGroupSize - 1u) {
         keyCount = min(sums[lid], u.tiles.w);
+        groupSums[groups] = sums[lid];
+    }
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include "cli_common.h"
 #include "riglens/core/base/json_file.h"
@@ -83,12 +84,12 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
 
 int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
                   const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
-                  render::SplatRaster raster);
+                  std::optional<render::SplatRaster> raster);
 
 // A character: GNM on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
                     const QString& controlsPath, const QString& tint, const QString& sigmaText, bool preview,
-                    const core::BodyPose& body, render::SplatRaster raster) {
+                    const core::BodyPose& body, std::optional<render::SplatRaster> raster) {
   render::CharacterLook look;
   bool ok = false;
   look.sigma = sigmaText.toFloat(&ok);
@@ -114,7 +115,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   // The viewer's path: GNM, lift and splats chained on the GPU, no read-back.
   render::CharacterRenderer renderer(**device);
-  renderer.setRaster(raster);
+  if (raster) renderer.setRaster(*raster);
   renderer.setPack(scene->pack);
   render::CharacterFrame frame;
   frame.headExt = std::move(controls);
@@ -134,7 +135,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
 // turntable's others appearance only), GNM and both lift passes on the GPU.
 int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
                   const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
-                  render::SplatRaster raster) {
+                  std::optional<render::SplatRaster> raster) {
   core::Diagnostics notes;
   auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
   if (!character) return inputError(character.error().message);
@@ -152,7 +153,7 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
   auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   render::CharacterRenderer renderer(**device);
-  renderer.setRaster(raster);
+  if (raster) renderer.setRaster(*raster);
   auto layout = std::make_shared<render::DecodedLayout>();
   layout->bundle = bundle;
   layout->branches = (*character)->liftSpecs();
@@ -192,14 +193,14 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
 
 // A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
 int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                    bool vulkan, render::SplatRaster raster) {
+                    bool vulkan, std::optional<render::SplatRaster> raster) {
   auto cloud = core::readGaussianPly(path.toStdString());
   if (!cloud) return inputError(cloud.error().message);
   auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   const core::Bounds bounds = core::cloudBounds(*cloud);
   render::SplatRenderer renderer(**device);
-  renderer.setRaster(raster);
+  if (raster) renderer.setRaster(*raster);
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
   renderer.setBoundingSphere(bounds.center(), bounds.radius());
   return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
@@ -270,9 +271,10 @@ int runRender(const QStringList& args) {
   const QString api = parser.value(backend);
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
   const QString rasterName = parser.value(rasterOption);
-  if (rasterName != "compute" && rasterName != "quads")
-    return usageError("render", "--splat-raster must be compute or quads");
-  const auto raster = rasterName == "quads" ? render::SplatRaster::Quads : render::SplatRaster::Compute;
+  if (rasterName != "compute" && rasterName != "quads" && rasterName != "auto")
+    return usageError("render", "--splat-raster must be auto, compute or quads");
+  std::optional<render::SplatRaster> raster;
+  if (rasterName != "auto") raster = rasterName == "quads" ? render::SplatRaster::Quads : render::SplatRaster::Compute;
 
   const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
 

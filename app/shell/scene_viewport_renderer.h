@@ -86,6 +86,9 @@ class SceneViewportRenderer : public QObject {
     // cannot run leaves the rest of the frame drawn, and says why.
     const bool prepared = m_renderer->prepare(swapchain, m_state, m_viewport);
     m_ready = true;
+    // The compute splat tiles wait for their key count, or outgrew their
+    // room: one more frame makes the picture final.
+    if (m_renderer->wantsAnotherFrame()) QMetaObject::invokeMethod(m_window, "update", Qt::QueuedConnection);
     m_failure = prepared ? QString() : QString::fromStdString(m_renderer->failure());
     if (m_scene)
       reportSplats();

@@ -56,9 +56,19 @@ QString compareWithGolden(const QImage& actualIn, const QString& name, GoldenTol
     return QString("no golden image %1: wrote the output to %2 (look at it, then copy it there)")
         .arg(goldenPath, actualPath);
   }
+  return compareImages(actual, golden, name, tolerance);
+}
+
+QString compareImages(const QImage& actualIn, const QImage& expectedIn, const QString& name,
+                      GoldenTolerance tolerance) {
+  const QImage actual = actualIn.convertToFormat(QImage::Format_RGBA8888);
+  const QImage golden = expectedIn.convertToFormat(QImage::Format_RGBA8888);
+  const QString outDir = outputPath("golden");
+  QDir().mkpath(outDir);
+  const QString actualPath = outDir + "/" + name + ".png";
   if (golden.size() != actual.size()) {
     actual.save(actualPath);
-    return QString("size %1x%2 differs from the golden's").arg(actual.width()).arg(actual.height());
+    return QString("size %1x%2 differs from the expected image's").arg(actual.width()).arg(actual.height());
   }
   QImage diff(actual.size(), QImage::Format_RGBA8888);
   diff.fill(Qt::black);

@@ -44,6 +44,9 @@ struct GoldenTolerance {
 // missing golden, writes <test-output>/golden/<name>.png (and a diff image)
 // and returns what is wrong; returns an empty string when it matches.
 QString compareWithGolden(const QImage& actual, const QString& name, GoldenTolerance tolerance);
+// The same comparison against an image made in the test; on failure the
+// actual image and the diff are written under the name.
+QString compareImages(const QImage& actual, const QImage& expected, const QString& name, GoldenTolerance tolerance);
 
 // The part (index into `tints`) whose tint is closest in chromaticity to the
 // pixel: independent of how bright the lighting made it. -1 for background-like

@@ -249,6 +249,39 @@ class TestRenderCharacter : public test::RenderTestCase {
     QCOMPARE(renderer.sortedFrames(), std::size_t(3));
   }
 
+  void computeTilesGrowTheirRoomAndMatchTheQuads() {
+    // The torus's gaussians are large at 1280x720: each touches dozens of
+    // tiles, far more keys than the room the tiles start with (4 per splat,
+    // at least 256k). The first frame finds out, the renderer grows the room
+    // and draws again, and the picture is the quads' within the golden
+    // tolerance.
+    const auto raw = samples::makeGaussianTorus(20000);
+    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus.ply");
+    QVERIFY(cloud);
+    auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
+    const QSize size(1280, 720);
+    auto canvas = render::OffscreenCanvas::create(*m_device, size);
+    QVERIFY(canvas);
+    core::OrbitCamera camera;
+    camera.frame(core::cloudBounds(*shared), 16.0f / 9.0f);
+    camera.setAngles(20, 35);
+    const render::FrameState state = render::cameraFrameState(camera, 16.0f / 9.0f);
+    render::SplatRenderer quads(*m_device), tiles(*m_device);
+    quads.setRaster(render::SplatRaster::Quads);
+    tiles.setRaster(render::SplatRaster::Compute);
+    quads.setCloud(shared);
+    tiles.setCloud(shared);
+    auto expected = (*canvas)->render(quads, state);
+    auto actual = (*canvas)->render(tiles, state);
+    QVERIFY_OK(expected);
+    QVERIFY_OK(actual);
+    QCOMPARE(tiles.rasterUsed(), render::SplatRaster::Compute);
+    QVERIFY2(tiles.tileKeys() > (1u << 18), qPrintable(QString::number(tiles.tileKeys())));
+    QVERIFY(!tiles.wantsAnotherFrame());
+    const QString problem = test::compareImages(*actual, *expected, "torus-tiles-vs-quads", {8, 0.005});
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
   void splatColoursAreDisplayValues() {
     // One opaque gaussian filling the view, written through the .ply decoder:
     // the 3DGS colour 0.5 + C0 * f_dc is a display value, blended as it is,
@@ -385,7 +418,8 @@ class TestRenderCharacter : public test::RenderTestCase {
     auto canvas = render::OffscreenCanvas::create(*m_device, size);
     QVERIFY(canvas);
     std::optional<core::OrbitCamera> camera;
-    render::CharacterRenderer chained(*m_device);  // one renderer across every frame, as the app keeps it
+    render::CharacterRenderer chained(*m_device);     // one renderer across every frame, as the app keeps it
+    chained.setRaster(render::SplatRaster::Compute);  // the read-back route below draws quads
     chained.setPack(pack);
     std::size_t frames = 0;
     for (const render::CharacterTint tint : render::kAllCharacterTints) {
@@ -414,7 +448,7 @@ class TestRenderCharacter : public test::RenderTestCase {
         const QString golden = QString("character-%1-%2").arg(render::characterTintName(tint), name);
 
         // The read-back route draws quads, the chained route the compute
-        // tiles (the default): both must match the golden.
+        // tiles: both must match the golden.
         render::SplatRenderer renderer(*m_device);
         renderer.setRaster(render::SplatRaster::Quads);
         renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));

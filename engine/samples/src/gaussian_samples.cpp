@@ -8,7 +8,8 @@ namespace {
 constexpr double kShC0 = 0.28209479177387814;  // 1 / (2 sqrt(pi)): the degree-0 SH term the colours go through
 }  // namespace
 
-std::vector<core::RawGaussian> makeGaussianTorus(std::size_t count) {
+namespace {
+std::vector<core::RawGaussian> torus(std::size_t count, float sizeScale) {
   std::vector<core::RawGaussian> out;
   out.reserve(count);
   constexpr double kTau = 6.283185307179586;
@@ -24,7 +25,8 @@ std::vector<core::RawGaussian> makeGaussianTorus(std::size_t count) {
                  b = 0.5 + 0.5 * std::cos(u + 2.094);
     g.dc = {float((r - 0.5) / kShC0), float((gcol - 0.5) / kShC0), float((b - 0.5) / kShC0)};
     g.opacityLogit = i % 97 == 0 ? -1.0f : 3.0f;
-    const float along = std::log(i % 97 == 0 ? 0.12f : 0.06f), across = std::log(i % 97 == 0 ? 0.12f : 0.02f);
+    const float along = std::log(sizeScale * (i % 97 == 0 ? 0.12f : 0.06f)),
+                across = std::log(sizeScale * (i % 97 == 0 ? 0.12f : 0.02f));
     g.logScale = {along, across, across};
     // Rotate x (the long axis) to the ring's tangent: about +y by -(u + 90 deg).
     const double angle = -(u + kTau / 4);
@@ -32,6 +34,15 @@ std::vector<core::RawGaussian> makeGaussianTorus(std::size_t count) {
     out.push_back(g);
   }
   return out;
+}
+}  // namespace
+
+std::vector<core::RawGaussian> makeGaussianTorus(std::size_t count) {
+  return torus(count, 1.0f);
+}
+
+std::vector<core::RawGaussian> makeDenseGaussianTorus(std::size_t count) {
+  return torus(count, count > 0 ? float(std::sqrt(5000.0 / double(count))) : 1.0f);
 }
 
 }  // namespace riglens::samples

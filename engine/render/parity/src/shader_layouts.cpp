@@ -127,7 +127,7 @@ core::Expected<void> verifyShaderLayouts() {
        &kSplatView,
        sizeof(gpu::SplatView),
        {"splat_project.comp", "splat.vert", "splat_tile_count.comp", "splat_tile_offsets.comp", "splat_tile_emit.comp",
-                            "splat_tile_ranges.comp", "splat_raster.comp"}},
+        "splat_tile_ranges.comp", "splat_raster.comp"}},
       {"CompositeView", &kComposite, sizeof(gpu::CompositeView), {"splat_composite.vert", "splat_composite.frag"}},
       {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
       {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}},

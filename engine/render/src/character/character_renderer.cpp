@@ -48,7 +48,7 @@ struct CharacterRenderer::Impl {
   std::size_t posedFrames = 0;
   bool ready = false;
   SplatPasses passes;
-  SplatRaster raster = SplatRaster::Compute;
+  std::optional<SplatRaster> raster;  // the device's default until set
   std::optional<glm::vec4> sphere;
 
   void reset() {
@@ -84,7 +84,7 @@ struct CharacterRenderer::Impl {
     splats = std::make_unique<SplatRenderer>(device);
     splats->setSink(lift->sink());
     splats->setPasses(passes);
-    splats->setRaster(raster);
+    if (raster) splats->setRaster(*raster);
     if (sphere) splats->setBoundingSphere(glm::vec3(*sphere), sphere->w);
     joints = std::make_unique<core::GnmJointState>(*pack);
     fit = characterFit(*pack);
@@ -285,6 +285,10 @@ std::size_t CharacterRenderer::culledFrames() const {
 void CharacterRenderer::setPasses(SplatPasses passes) {
   m_impl->passes = passes;
   if (m_impl->splats) m_impl->splats->setPasses(passes);
+}
+
+bool CharacterRenderer::wantsAnotherFrame() const {
+  return m_impl->splats && m_impl->splats->wantsAnotherFrame();
 }
 
 void CharacterRenderer::setRaster(SplatRaster raster) {

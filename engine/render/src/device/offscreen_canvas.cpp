@@ -87,14 +87,21 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   return {};
 }
 
+// A drawable whose frame was not final (the compute tiles outgrew their
+// room) is drawn again, a few times at most, so one-shot renders are right.
+constexpr int kMaxRedraws = 3;
+
 core::Expected<QImage> OffscreenCanvas::render(FrameDrawable& renderer, const FrameState& state) {
   QImage image;
-  if (auto ok = frame(renderer, state, &image); !ok) return ok.error();
+  for (int attempt = 0; attempt == 0 || (attempt < kMaxRedraws && renderer.wantsAnotherFrame()); ++attempt)
+    if (auto ok = frame(renderer, state, &image); !ok) return ok.error();
   return image;
 }
 
 core::Expected<void> OffscreenCanvas::renderWithoutReadback(FrameDrawable& renderer, const FrameState& state) {
-  return frame(renderer, state, nullptr);
+  for (int attempt = 0; attempt == 0 || (attempt < kMaxRedraws && renderer.wantsAnotherFrame()); ++attempt)
+    if (auto ok = frame(renderer, state, nullptr); !ok) return ok.error();
+  return {};
 }
 
 std::size_t OffscreenCanvas::textureBytes() const {

@@ -77,6 +77,10 @@ bool RhiDevice::supportsCompute() const {
   return m_rhi->isFeatureSupported(QRhi::Compute);
 }
 
+bool RhiDevice::isCpuDevice() const {
+  return m_rhi->driverInfo().deviceType == QRhiDriverInfo::CpuDevice;
+}
+
 std::string RhiDevice::deviceName() const {
   return m_rhi->driverInfo().deviceName.toStdString();
 }

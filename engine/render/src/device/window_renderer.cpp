@@ -75,6 +75,10 @@ CharacterMemory WindowRenderer::splatMemory() const {
   return memory;
 }
 
+bool WindowRenderer::wantsAnotherFrame() const {
+  return m_stack.wantsAnotherFrame();
+}
+
 std::string WindowRenderer::failure() const {
   return m_stack.failure();
 }

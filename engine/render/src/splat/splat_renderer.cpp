@@ -50,10 +50,14 @@ const char* splatRasterName(SplatRaster raster) {
   return raster == SplatRaster::Compute ? "compute" : "quads";
 }
 
+SplatRaster defaultSplatRaster(const RhiDevice& device) {
+  return device.isCpuDevice() ? SplatRaster::Quads : SplatRaster::Compute;
+}
+
 struct SplatRenderer::Impl {
   RhiDevice& device;
   QRhi* rhi;
-  explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()) {}
+  explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()), mode(defaultSplatRaster(d)) {}
   std::shared_ptr<const core::GaussianCloud> cloud;
   bool cloudPending = false, sinkPending = false;
   std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
@@ -63,9 +67,9 @@ struct SplatRenderer::Impl {
   std::uint32_t count = 0;
   std::unique_ptr<QRhiBuffer> ubo, projected;
   std::unique_ptr<GpuRadixSort> sort;
-  SplatRaster mode = SplatRaster::Compute;
-  std::unique_ptr<SplatTileRaster> tiles;              // the compute rasteriser, made on its first frame
-  std::unique_ptr<QRhiBuffer> noTiles;  // bound to the tile-depth slot on the quad path
+  SplatRaster mode;
+  std::unique_ptr<SplatTileRaster> tiles;  // the compute rasteriser, made on its first frame
+  std::unique_ptr<QRhiBuffer> noTiles;     // bound to the tile-depth slot on the quad path
   std::unique_ptr<QRhiShaderResourceBindings> projectSrb, projectTileSrb, drawSrb;
   std::unique_ptr<QRhiComputePipeline> project;
   std::unique_ptr<QRhiGraphicsPipeline> draw;
@@ -75,6 +79,7 @@ struct SplatRenderer::Impl {
   glm::mat4 lastView{0.0f}, lastProj{0.0f};
   QSize lastSize;
   SplatRaster lastMode = SplatRaster::Compute;
+  bool warnedExhausted = false;
   std::size_t sortedFrames = 0, culledFrames = 0;
   SplatPasses passes;
   std::optional<glm::vec4> sphere;  // owner-supplied bounds: xyz centre, w radius
@@ -161,8 +166,7 @@ struct SplatRenderer::Impl {
       projectTileSrb = projectBindings(tiles->tileDepth());
       if (!projectTileSrb) return fail("cannot create the splat tile bindings");
     }
-    if (!tiles->resize(size) || !tiles->ensurePipeline(rp, sampleCount))
-      return fail(tiles->failure().c_str());
+    if (!tiles->resize(size) || !tiles->ensurePipeline(rp, sampleCount)) return fail(tiles->failure().c_str());
     return true;
   }
 
@@ -173,6 +177,7 @@ struct SplatRenderer::Impl {
     sort.reset();
     tiles.reset();
     projectTileSrb.reset();
+    warnedExhausted = false;
     if (count == 0) return true;
     projected = newStorageBuffer(rhi, std::size_t(count) * 32);
     if (!sh) sh = newStorageBuffer(rhi, 16);  // bound but unread at degree 0
@@ -272,7 +277,22 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  const bool compute = d.mode == SplatRaster::Compute;
+  bool compute = d.mode == SplatRaster::Compute;
+  if (compute && d.tiles && d.tiles->keysNeeded() > d.tiles->capacity()) {
+    if (d.tiles->exhausted()) {  // more keys than the tiles can ever hold: the quads draw any overlap
+      if (!d.warnedExhausted)
+        qWarning("riglens::render::SplatRenderer: %u tile keys exceed the compute rasteriser's %u: drawing quads",
+                 d.tiles->keysNeeded(), SplatTileRaster::kMaxKeys);
+      d.warnedExhausted = true;
+      compute = false;
+    } else {
+      d.dirty = true;  // the last frame dropped keys: draw it again with more room
+      if (!d.tiles->growIfNeeded()) {
+        batch->release();
+        return d.fail(d.tiles->failure().c_str());
+      }
+    }
+  }
   if (compute ? !d.ensureTiles(size, rp, sampleCount) : !d.ensurePipeline(rp, sampleCount)) {
     batch->release();
     return false;
@@ -283,8 +303,9 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
+  const SplatRaster used = compute ? SplatRaster::Compute : SplatRaster::Quads;
   if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize &&
-      d.mode == d.lastMode) {
+      used == d.lastMode) {
     cb->resourceUpdate(batch);  // the last projection and order still hold
     return true;
   }
@@ -292,7 +313,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   d.lastView = state.view;
   d.lastProj = state.projection;
   d.lastSize = size;
-  d.lastMode = d.mode;
+  d.lastMode = used;
   ++d.sortedFrames;
   const QMatrix4x4 corr = d.rhi->clipSpaceCorrMatrix();
   glm::mat4 correction;
@@ -381,6 +402,16 @@ void SplatRenderer::setRaster(SplatRaster raster) {
 }
 SplatRaster SplatRenderer::raster() const {
   return m_impl->mode;
+}
+SplatRaster SplatRenderer::rasterUsed() const {
+  return m_impl->lastMode;
+}
+std::uint32_t SplatRenderer::tileKeys() const {
+  return m_impl->tiles && m_impl->lastMode == SplatRaster::Compute ? m_impl->tiles->keysNeeded() : 0;
+}
+bool SplatRenderer::wantsAnotherFrame() const {
+  const Impl& d = *m_impl;
+  return d.tiles && d.lastMode == SplatRaster::Compute && d.tiles->wantsAnotherFrame();
 }
 std::size_t SplatRenderer::culledFrames() const {
   return m_impl->culledFrames;

@@ -1,6 +1,7 @@
 #include "splat/splat_tile_raster.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
@@ -9,9 +10,9 @@
 namespace riglens::render {
 
 namespace {
-// Tile keys per splat the buffers are sized for (a splat of radius r touches
-// about (r / 8 + 1)^2 tiles; keys past the room are dropped).
-constexpr std::uint32_t kKeysPerSplat = 4, kMinKeys = 1u << 18, kMaxKeys = 16u << 20;
+// Tile keys per splat the buffers start with (a splat of radius r touches
+// about (r / 8 + 1)^2 tiles); frames that need more grow them.
+constexpr std::uint32_t kKeysPerSplat = 4, kMinKeys = 1u << 18;
 
 std::unique_ptr<QRhiComputePipeline> computePipeline(QRhi* rhi, const char* name, QRhiShaderResourceBindings* layout) {
   auto shader = loadShader(name);
@@ -24,27 +25,38 @@ std::unique_ptr<QRhiComputePipeline> computePipeline(QRhi* rhi, const char* name
 }  // namespace
 
 bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected) {
-  const std::uint64_t keys = std::clamp<std::uint64_t>(std::uint64_t(splats) * kKeysPerSplat, kMinKeys, kMaxKeys);
-  auto sort = GpuRadixSort::create(m_device, std::uint32_t(keys));
-  if (!sort) return fail(sort.error().message);
-  m_sort = std::move(sort).value();
   m_splats = splats;
   m_view = view;
   m_projected = projected;
-  m_size = {};  // the bindings over the old keys go
+  m_needed = 0;
   m_depth = newStorageBuffer(m_rhi, std::size_t(splats) * 4);
-  m_groupSums = newStorageBuffer(m_rhi, std::size_t(gpu::groupsFor(splats, gpu::kProjectGroupSize)) * 4);
+  // One offset per projection group, then the frame's uncapped key count.
+  m_groupSums = newStorageBuffer(m_rhi, std::size_t(gpu::groupsFor(splats, gpu::kProjectGroupSize) + 1) * 4);
   if (!m_depth || !m_groupSums) return fail("cannot allocate the splat tile key buffers");
+  return createKeys(std::clamp<std::uint32_t>(splats * kKeysPerSplat, kMinKeys, kMaxKeys));
+}
+
+bool SplatTileRaster::growIfNeeded() {
+  if (m_needed <= m_sort->capacity() || m_sort->capacity() == kMaxKeys) return false;
+  const auto keys = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(m_needed) * 5 / 4, kMaxKeys));
+  return createKeys(keys);
+}
+
+bool SplatTileRaster::createKeys(std::uint32_t keys) {
+  m_sort.reset();  // the old keys go before the new ones are allocated
+  auto sort = GpuRadixSort::create(m_device, keys);
+  if (!sort) return fail(sort.error().message);
+  m_sort = std::move(sort).value();
+  m_size = {};  // the ranges and tiles bind the new keys on the next resize
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
   m_keysSrb.reset(m_rhi->newShaderResourceBindings());
-  m_keysSrb->setBindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, view),
-                          B::bufferLoad(gpu::kTilesProjected, cs, projected),
-                          B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
-                          B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
-                          B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()),
-                          B::bufferStore(gpu::kTilesValues, cs, m_sort->values()),
-                          B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
+  m_keysSrb->setBindings(
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
+       B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
+       B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
+       B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()), B::bufferStore(gpu::kTilesValues, cs, m_sort->values()),
+       B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
   if (!m_keysSrb->create()) return fail("cannot create the splat tile key bindings");
   m_countPipe = computePipeline(m_rhi, "splat_tile_count.comp", m_keysSrb.get());
   m_offsetsPipe = computePipeline(m_rhi, "splat_tile_offsets.comp", m_keysSrb.get());
@@ -139,6 +151,15 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
   dispatchComputePass(cb, nullptr, m_offsetsPipe.get(), m_keysSrb.get(), 1);
   dispatchComputePass(cb, nullptr, m_emitPipe.get(), m_keysSrb.get(), groups);
   markPass(m_rhi, cb, "tile keys");
+  // How many keys the frame needed, for growIfNeeded once the GPU is done.
+  QRhiResourceUpdateBatch* readback = m_rhi->nextResourceUpdateBatch();
+  m_neededPending = true;
+  m_neededReadback.completed = [this] {
+    if (m_neededReadback.data.size() >= 4) std::memcpy(&m_needed, m_neededReadback.data.constData(), 4);
+    m_neededPending = false;
+  };
+  readback->readBackBuffer(m_groupSums.get(), groups * 4, 4, &m_neededReadback);
+  cb->resourceUpdate(readback);
   m_sort->encodeGpuCount(cb);
   if (!raster) return;
   dispatchComputePass(cb, nullptr, m_rangesPipe.get(), m_rangesSrb.get(), int(gpu::kRangeGroups));

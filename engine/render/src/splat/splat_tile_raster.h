@@ -35,6 +35,20 @@ class SplatTileRaster {
   bool ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount);
 
   QRhiBuffer* tileDepth() const { return m_depth.get(); }  // the projection writes it
+
+  // The room for keys follows what frames need: a frame whose keys did not
+  // fit (read back when the GPU finished it) grows the room before the next
+  // one, up to 16M keys. True when it grew: that frame dropped keys and must
+  // be drawn again. Beyond 16M keys the tiles cannot hold the scene
+  // (exhausted(): the renderer draws quads instead).
+  bool growIfNeeded();
+  bool exhausted() const { return m_needed > kMaxKeys; }
+  std::uint32_t keysNeeded() const { return m_needed; }  // of the last finished frame
+  std::uint32_t capacity() const { return m_sort ? m_sort->capacity() : 0; }
+  // A frame's key count is still on its way back, or it did not fit: the
+  // owner should draw once more.
+  bool wantsAnotherFrame() const { return m_neededPending || m_needed > capacity(); }
+  static constexpr std::uint32_t kMaxKeys = 16u << 20;
   // SplatView.tiles for this output (emission on).
   gpu::uvec4 tiles() const;
   // Before the projection, in its batch: zero the ranges.
@@ -56,7 +70,12 @@ class SplatTileRaster {
   RhiDevice& m_device;
   QRhi* m_rhi;
   std::string m_failure;
+  bool createKeys(std::uint32_t keys);
+
   std::uint32_t m_splats = 0;
+  std::uint32_t m_needed = 0;  // written by the read-back's completion
+  bool m_neededPending = false;
+  QRhiBufferReadbackResult m_neededReadback;
   QRhiBuffer *m_view = nullptr, *m_projected = nullptr;
   QSize m_size;
   std::uint32_t m_tilesX = 0, m_tilesY = 0;

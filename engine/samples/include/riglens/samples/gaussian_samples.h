@@ -10,7 +10,13 @@ namespace riglens::samples {
 
 // A generated test scene (deterministic): `count` gaussians on a torus of
 // radius 1 m around +y, coloured by angle, elongated along the ring, with a
-// few larger translucent ones inside.
+// few larger translucent ones inside. Their size is fixed (6 x 2 cm), so
+// many gaussians overlap many times over.
 std::vector<core::RawGaussian> makeGaussianTorus(std::size_t count);
+// The same torus with the gaussians shrunk as their number grows (sides
+// scaled by sqrt(5000 / count)), so every count covers the surface about as
+// often as 5,000 of the fixed size do (each point under ~17 gaussians' 3
+// sigma): a dense capture's overlap, not a pile-up.
+std::vector<core::RawGaussian> makeDenseGaussianTorus(std::size_t count);
 
 }  // namespace riglens::samples

@@ -87,6 +87,7 @@ class CharacterRenderer : public FrameDrawable {
 
   const std::string& error() const;  // why the last prepare() failed; empty when it did not
   std::string failure() const override { return error(); }
+  bool wantsAnotherFrame() const override;
   std::size_t posedFrames() const;         // frames that ran the GNM + lift passes
   std::size_t liftedDecodes() const;       // decodes uploaded and lifted
   bool showingDecoded() const;             // the last frame drew the decoded gaussians

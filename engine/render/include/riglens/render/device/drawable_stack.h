@@ -34,6 +34,11 @@ class DrawableStack : public FrameDrawable {
       if (std::string why = layer->failure(); !why.empty()) return why;
     return {};
   }
+  bool wantsAnotherFrame() const override {
+    for (FrameDrawable* layer : m_layers)
+      if (layer->wantsAnotherFrame()) return true;
+    return false;
+  }
 
  private:
   std::vector<FrameDrawable*> m_layers;

@@ -28,9 +28,12 @@ struct SplatPasses {
 // How splats reach the pixels. Compute: tiles blended front to back in a
 // compute pass with early termination, then drawn over the frame in one
 // triangle; Quads: one alpha-blended quad per splat, back to front, through
-// the hardware rasteriser. Compute is the default on every device: it was
-// faster on both lavapipe and the NVIDIA H200 (bench_render BM_SplatFrame,
-// numbers in docs/benchmarks.md).
+// the rasteriser. The default is chosen per device by measurement
+// (bench_render BM_SplatFrame / BM_CharacterFrame, CONTRIBUTING.md's
+// benchmark table): compute on GPUs (the NVIDIA H200: 1M splats about 40x
+// faster than quads), quads on CPU rasterisers (lavapipe: the sample-sized
+// character and dense scenes draw faster as quads; compute wins only where
+// gaussians pile up dozens deep).
 enum class SplatRaster { Compute, Quads };
 const char* splatRasterName(SplatRaster raster);  // "compute", "quads"
 
@@ -42,6 +45,9 @@ class FrameDrawable {
   virtual void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) = 0;
   // Why the last prepare() failed, when the drawable knows (empty otherwise).
   virtual std::string failure() const { return {}; }
+  // The last frame is not final yet (a GPU result it depends on is on its way
+  // back, or it showed the drawable needs more room): draw another.
+  virtual bool wantsAnotherFrame() const { return false; }
 };
 
 }  // namespace riglens::render

@@ -42,6 +42,7 @@ class RhiDevice {
   Backend backend() const;
   bool supportsCompute() const;
   std::string deviceName() const;  // "llvmpipe (LLVM 15.0.6)" on lavapipe
+  bool isCpuDevice() const;        // a software rasteriser (lavapipe, llvmpipe, SwiftShader)
 
   // One windowless frame whose command buffer `record` fills (passes that
   // chain on the GPU, e.g. GpuGnm then a lift); returns when the GPU is done.

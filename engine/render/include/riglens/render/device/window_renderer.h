@@ -55,6 +55,7 @@ class WindowRenderer {
   CharacterMemory splatMemory() const;
   bool characterShowsDecoded() const;  // the last frame drew a decoded character
   std::string failure() const;         // why the last prepare failed
+  bool wantsAnotherFrame() const;      // a layer's frame is not final yet: schedule one more
 
  private:
   std::unique_ptr<RhiDevice> m_device;

@@ -23,6 +23,9 @@
 
 namespace riglens::render {
 
+// Compute on GPUs, quads on CPU rasterisers (see SplatRaster).
+SplatRaster defaultSplatRaster(const RhiDevice& device);
+
 class SplatRenderer : public FrameDrawable {
  public:
   explicit SplatRenderer(RhiDevice& device);
@@ -39,6 +42,7 @@ class SplatRenderer : public FrameDrawable {
                const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
   std::string failure() const override;
+  bool wantsAnotherFrame() const override;  // the compute tiles' key count is pending or outgrew their room
 
   // The gaussians' data changed on the GPU (a lift wrote the sink): the next
   // frame re-projects and re-sorts even if the view did not move.
@@ -52,8 +56,13 @@ class SplatRenderer : public FrameDrawable {
   std::size_t culledFrames() const;  // frames skipped that way
   // Benchmarks only: cut frames after a pass (SplatPasses). `rig` is ignored here.
   void setPasses(SplatPasses passes);
-  void setRaster(SplatRaster raster);  // from the next frame
+  // The device's default (defaultSplatRaster) until set; from the next frame.
+  void setRaster(SplatRaster raster);
   SplatRaster raster() const;
+  // What the last frame drew with: the chosen raster, except that compute
+  // falls back to quads for a scene whose tile keys exceed 16M.
+  SplatRaster rasterUsed() const;
+  std::uint32_t tileKeys() const;  // the compute tiles' keys in the last finished frame (0 on quads)
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
   BufferList buffers() const;
