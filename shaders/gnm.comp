@@ -2,15 +2,26 @@
 #extension GL_GOOGLE_include_directive : require
 #define RIGLENS_WANT_GNM
 #include "shader_interface.h"
-// GNM on the GPU: expression (active coefficients only) + gaze + neck seam +
-// 4-influence LBS, one invocation per vertex, metres. CPU reference:
-// engine/core gnm.h (gnmPose); parity: tests/render. Interface: shader_interface.h.
+// GNM on the GPU: expression + gaze + neck seam + 4-influence LBS, metres.
+// CPU reference: engine/core gnm.h (gnmPose); parity: tests/render.
+// Interface: shader_interface.h.
+//
+// Two ways through the expression term, chosen per frame by the CPU:
+// - sparse (few active coefficients): one invocation per vertex walks the
+//   active list, reading 3 halves per coefficient;
+// - dense (kGnmDenseFlag): kGnmLanesPerVertex invocations share a vertex's
+//   basis row, each reading every 8th uvec4 (8 halves, one wide load; the
+//   group's loads are contiguous), scaled per lane from a table in shared
+//   memory (zero for inactive coefficients), accumulated in fp32 and
+//   summed through shared memory (no subgroup operations: Qt 6.4's qsb
+//   compiles none). The row is read once, at the memory's bandwidth.
+// Gaze, seam and skinning follow in the same pass.
 layout(local_size_x = kGnmGroupSize) in;
 
 struct Active { uint index; float scale; };
 
 layout(std430, binding = kGnmNeutral) readonly buffer Neutral { float neutral[]; };
-layout(std430, binding = kGnmBasis) readonly buffer Basis { uint basis[]; };          // fp16 pairs, vertex-major (V,E,3)
+layout(std430, binding = kGnmBasis) readonly buffer Basis { uvec4 basis[]; };  // fp16, vertex-major rows of rowLanes
 layout(std430, binding = kGnmActives) readonly buffer Actives { Active actives[]; };
 layout(std430, binding = kGnmEyeWeights) readonly buffer EyeWeights { float eyeWeights[]; };  // (2, V)
 layout(std430, binding = kGnmStitch) readonly buffer Stitch { float stitch[]; };
@@ -18,26 +29,24 @@ layout(std430, binding = kGnmSkinIndex) readonly buffer SkinIndex { uvec4 skinIn
 layout(std430, binding = kGnmSkinWeight) readonly buffer SkinWeight { vec4 skinWeight[]; };
 layout(std430, binding = kGnmSkin) readonly buffer Skin { mat4 skin[]; };
 layout(std430, binding = kGnmPosed) writeonly buffer Posed { float posed[]; };
+layout(std430, binding = kGnmLaneScales) readonly buffer LaneScales { float laneScales[]; };  // per half of a row
+
+shared float scales[kGnmMaxDenseLanes];
+shared vec3 partial[kGnmGroupSize];
 
 float basisLane(uint lane)
 {
-    vec2 pair = unpackHalf2x16(basis[lane >> 1]);
+    uvec4 q = basis[lane >> 3];
+    uint word = (lane >> 1) & 3u;
+    uint bits = word == 0u ? q.x : word == 1u ? q.y : word == 2u ? q.z : q.w;
+    vec2 pair = unpackHalf2x16(bits);
     return (lane & 1u) == 0u ? pair.x : pair.y;
 }
 
-void main()
+// The rest of the vertex after the expression term.
+void finish(uint v, vec3 expression)
 {
-    uint v = gl_GlobalInvocationID.x;
-    if (v >= params.vertexCount)
-        return;
-    vec3 p = vec3(neutral[3u * v], neutral[3u * v + 1u], neutral[3u * v + 2u]);
-    vec3 acc = vec3(0.0);
-    uint row = v * params.coeffCount * 3u;
-    for (uint a = 0u; a < params.activeCount; ++a) {
-        uint lane = row + actives[a].index * 3u;
-        acc += actives[a].scale * vec3(basisLane(lane), basisLane(lane + 1u), basisLane(lane + 2u));
-    }
-    p += acc;
+    vec3 p = vec3(neutral[3u * v], neutral[3u * v + 1u], neutral[3u * v + 2u]) + expression;
     for (int e = 0; e < 2; ++e) {
         if ((params.flags & (kGnmGazeLeftFlag << e)) == 0u)
             continue;
@@ -56,4 +65,60 @@ void main()
     posed[3u * v] = outp.x;
     posed[3u * v + 1u] = outp.y;
     posed[3u * v + 2u] = outp.z;
+}
+
+void sparse()
+{
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= params.vertexCount)
+        return;
+    vec3 acc = vec3(0.0);
+    uint row = v * params.rowLanes;
+    for (uint a = 0u; a < params.activeCount; ++a) {
+        uint lane = row + actives[a].index * 3u;
+        acc += actives[a].scale * vec3(basisLane(lane), basisLane(lane + 1u), basisLane(lane + 2u));
+    }
+    finish(v, acc);
+}
+
+void dense()
+{
+    uint lid = gl_LocalInvocationID.x;
+    for (uint l = lid; l < params.rowLanes; l += kGnmGroupSize)
+        scales[l] = laneScales[l];
+    barrier();
+    uint v = gl_WorkGroupID.x * (kGnmGroupSize / kGnmLanesPerVertex) + lid / kGnmLanesPerVertex;
+    uint sub = lid % kGnmLanesPerVertex;
+    vec3 acc = vec3(0.0);
+    if (v < params.vertexCount) {
+        uint quads = params.rowLanes / 8u, row = v * quads;
+        for (uint q = sub; q < quads; q += kGnmLanesPerVertex) {
+            uvec4 h = basis[row + q];
+            uint l0 = q * 8u;
+            vec2 a = unpackHalf2x16(h.x), b = unpackHalf2x16(h.y), c = unpackHalf2x16(h.z), d = unpackHalf2x16(h.w);
+            // Lane l0 + j belongs to component (l0 + j) % 3: sum lanes by
+            // j % 3, then rotate into x, y, z by l0 % 3.
+            vec3 r = vec3(a.x * scales[l0] + b.y * scales[l0 + 3u] + d.x * scales[l0 + 6u],
+                          a.y * scales[l0 + 1u] + c.x * scales[l0 + 4u] + d.y * scales[l0 + 7u],
+                          b.x * scales[l0 + 2u] + c.y * scales[l0 + 5u]);
+            uint phase = l0 % 3u;
+            acc += phase == 0u ? r : phase == 1u ? r.zxy : r.yzx;
+        }
+    }
+    partial[lid] = acc;
+    barrier();
+    if (sub != 0u || v >= params.vertexCount)
+        return;
+    vec3 sum = vec3(0.0);
+    for (uint k = 0u; k < kGnmLanesPerVertex; ++k)
+        sum += partial[lid + k];
+    finish(v, sum);
+}
+
+void main()
+{
+    if ((params.flags & kGnmDenseFlag) != 0u)
+        dense();
+    else
+        sparse();
 }

@@ -68,17 +68,19 @@ RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
 } RIGLENS_INSTANCE(params);
 #endif
 
-// ---- gnm.comp: the GNM face rig (neutral + fp16 basis, gaze, stitch, LBS)
-RIGLENS_CONST uint kGnmGroupSize = 64u;
+// ---- gnm.comp: the GNM face rig (neutral + fp16 basis, gaze, stitch, LBS).
+// The basis rows are padded to kGnmRowAlign halves so the dense path reads
+// them as uvec4 (8 halves); kGnmLanesPerVertex invocations share a row.
+RIGLENS_CONST uint kGnmGroupSize = 256u, kGnmLanesPerVertex = 8u, kGnmRowAlign = 8u, kGnmMaxDenseLanes = 4096u;
 RIGLENS_CONST int kGnmParamsBinding = 0, kGnmNeutral = 1, kGnmBasis = 2, kGnmActives = 3, kGnmEyeWeights = 4, kGnmStitch = 5,
-                  kGnmSkinIndex = 6, kGnmSkinWeight = 7, kGnmSkin = 8, kGnmPosed = 9;
-RIGLENS_CONST uint kGnmStitchFlag = 1u, kGnmGazeLeftFlag = 2u, kGnmGazeRightFlag = 4u;
+                  kGnmSkinIndex = 6, kGnmSkinWeight = 7, kGnmSkin = 8, kGnmPosed = 9, kGnmLaneScales = 10;
+RIGLENS_CONST uint kGnmStitchFlag = 1u, kGnmGazeLeftFlag = 2u, kGnmGazeRightFlag = 4u, kGnmDenseFlag = 8u;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_GNM)
 RIGLENS_UNIFORM(GnmParams, kGnmParamsBinding) {
   uint vertexCount;
-  uint coeffCount;
+  uint rowLanes;     // halves per basis row: 3 E rounded up to kGnmRowAlign
   uint activeCount;
-  uint flags;  // kGnmStitchFlag | kGnmGazeLeftFlag | kGnmGazeRightFlag
+  uint flags;  // kGnmStitchFlag | kGnmGazeLeftFlag | kGnmGazeRightFlag | kGnmDenseFlag
   vec4 eyePos[2];
   mat4 eyeRot[2];  // rotation in the upper 3x3
 } RIGLENS_INSTANCE(params);

@@ -35,7 +35,7 @@ const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(Lift
                     RIGLENS_MEMBER(LiftParams, row2),        RIGLENS_MEMBER(LiftParams, sigma),
                     RIGLENS_MEMBER(LiftParams, opacity),     RIGLENS_MEMBER(LiftParams, pad),
                     RIGLENS_MEMBER(LiftParams, centre)};
-const Offsets kGnm{RIGLENS_MEMBER(GnmParams, vertexCount), RIGLENS_MEMBER(GnmParams, coeffCount),
+const Offsets kGnm{RIGLENS_MEMBER(GnmParams, vertexCount), RIGLENS_MEMBER(GnmParams, rowLanes),
                    RIGLENS_MEMBER(GnmParams, activeCount), RIGLENS_MEMBER(GnmParams, flags),
                    RIGLENS_MEMBER(GnmParams, eyePos),      RIGLENS_MEMBER(GnmParams, eyeRot)};
 const Offsets kSort{RIGLENS_MEMBER(SortParams, capacity), RIGLENS_MEMBER(SortParams, shift),

@@ -2,6 +2,7 @@
 
 #include <QtGui/private/qrhi_p.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "device/compute_buffers.h"
@@ -21,12 +22,20 @@ struct ActiveTerm {
   float scale;
 };
 
+// Above this share of active coefficients the dense path (every row read
+// once with wide loads) beats walking the active list (3 scattered halves
+// per coefficient and vertex).
+constexpr std::size_t kDenseDivisor = 8;
+
 }  // namespace
 
 struct GpuGnm::Impl {
   QRhi* rhi = nullptr;
   std::size_t V = 0, E = 0, J = 0;
-  std::unique_ptr<QRhiBuffer> params, neutral, basis, actives, eyeWeights, stitch, skinIndex, skinWeight, skin, posed;
+  std::size_t rowLanes = 0;  // halves per padded basis row
+  std::unique_ptr<QRhiBuffer> params, neutral, basis, actives, eyeWeights, stitch, skinIndex, skinWeight, skin, posed,
+      laneScales;
+  std::vector<float> scales;  // per half of a row, for the dense path
   std::unique_ptr<QRhiShaderResourceBindings> srb;
   std::unique_ptr<QRhiComputePipeline> pipeline;
   QRhiResourceUpdateBatch* pending = nullptr;  // the one-time uploads, consumed by the first encode
@@ -56,7 +65,9 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   d->E = pack.coeffCount;
   d->J = pack.joints.size();
   QRhi* rhi = d->rhi;
-  const std::size_t basisBytes = (pack.basisHalf.size() + 1) / 2 * 4;
+  // Rows padded to whole uvec4s of halves for the dense path's wide loads.
+  d->rowLanes = (d->E * 3 + gpu::kGnmRowAlign - 1) / gpu::kGnmRowAlign * gpu::kGnmRowAlign;
+  const std::size_t basisBytes = std::max<std::size_t>(d->V * d->rowLanes * 2, 16);
   if (basisBytes > std::size_t(128) << 20)
     return makeError(ErrorCode::Unsupported, "the basis (" + std::to_string(basisBytes >> 20) +
                                                  " MiB) exceeds the 128 MiB storage binding limit");
@@ -71,16 +82,22 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   d->skinWeight = newStorageBuffer(rhi, d->V * 16);
   d->skin = newStorageBuffer(rhi, d->J * 64);
   d->posed = newStorageBuffer(rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer);
+  d->laneScales = newStorageBuffer(rhi, d->rowLanes * 4);
   if (!d->params->create() || !d->neutral || !d->basis || !d->actives || !d->eyeWeights || !d->stitch ||
-      !d->skinIndex || !d->skinWeight || !d->skin || !d->posed)
+      !d->skinIndex || !d->skinWeight || !d->skin || !d->posed || !d->laneScales)
     return makeError(ErrorCode::Gpu, "cannot allocate the GNM GPU buffers");
 
-  // One-time uploads. The basis goes up as the packed u32 words the pack stores.
+  // One-time uploads. The basis goes up as the pack's halves, each row padded to rowLanes.
   d->pending = rhi->nextResourceUpdateBatch();
   d->pending->uploadStaticBuffer(d->neutral.get(), 0, int(d->V * 12), pack.neutral.data());
-  std::vector<std::uint16_t> lanes(pack.basisHalf.begin(), pack.basisHalf.end());
-  lanes.resize(basisBytes / 2, 0);
-  d->pending->uploadStaticBuffer(d->basis.get(), 0, int(basisBytes), lanes.data());
+  {
+    std::vector<std::uint16_t> lanes(basisBytes / 2, 0);
+    const std::size_t row = d->E * 3;
+    for (std::size_t v = 0; v < d->V; ++v)
+      std::copy_n(pack.basisHalf.begin() + std::ptrdiff_t(v * row), row,
+                  lanes.begin() + std::ptrdiff_t(v * d->rowLanes));
+    d->pending->uploadStaticBuffer(d->basis.get(), 0, int(basisBytes), lanes.data());
+  }
   d->pending->uploadStaticBuffer(d->eyeWeights.get(), 0, int(d->V * 8), pack.eyeWeights.data());
   if (d->hasStitch) d->pending->uploadStaticBuffer(d->stitch.get(), 0, int(d->V * 12), pack.stitchLocal.data());
   std::vector<std::uint32_t> joints(pack.skinIndex.begin(),
@@ -99,7 +116,8 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
                        QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinIndex, stage, d->skinIndex.get()),
                        QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinWeight, stage, d->skinWeight.get()),
                        QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkin, stage, d->skin.get()),
-                       QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get())});
+                       QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get()),
+                       QRhiShaderResourceBinding::bufferLoad(gpu::kGnmLaneScales, stage, d->laneScales.get())});
   d->pipeline.reset(rhi->newComputePipeline());
   d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
   d->pipeline->setShaderResourceBindings(d->srb.get());
@@ -120,9 +138,16 @@ core::Expected<void> GpuGnm::setControls(std::span<const float> headExt, const c
   gpu::GnmParams& f = d.frame;
   f = {};
   f.vertexCount = std::uint32_t(d.V);
-  f.coeffCount = std::uint32_t(d.E);
+  f.rowLanes = std::uint32_t(d.rowLanes);
   f.activeCount = std::uint32_t(d.active.size());
   f.flags = d.hasStitch ? gpu::kGnmStitchFlag : 0u;
+  d.scales.clear();
+  if (d.active.size() * kDenseDivisor > d.E && d.rowLanes <= gpu::kGnmMaxDenseLanes) {
+    f.flags |= gpu::kGnmDenseFlag;
+    d.scales.assign(d.rowLanes, 0.0f);
+    for (const ActiveTerm& a : d.active)
+      for (std::size_t k = 0; k < 3; ++k) d.scales[a.index * 3 + k] = a.scale;
+  }
   if (layout.gazeDim >= 4) {
     const std::span<const float, 4> gaze(c.data() + layout.exprDim, 4);
     const auto rotations = core::gazeToEyeRotations(gaze);
@@ -158,7 +183,10 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
     batch->uploadStaticBuffer(d.actives.get(), 0, int(d.active.size() * sizeof(ActiveTerm)), d.active.data());
   if (!d.skinMatrices.empty())
     batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4), d.skinMatrices.data());
-  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.V, gpu::kGnmGroupSize));
+  const bool dense = (d.frame.flags & gpu::kGnmDenseFlag) != 0;
+  if (dense) batch->uploadStaticBuffer(d.laneScales.get(), 0, int(d.scales.size() * 4), d.scales.data());
+  const std::uint32_t verticesPerGroup = dense ? gpu::kGnmGroupSize / gpu::kGnmLanesPerVertex : gpu::kGnmGroupSize;
+  dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.V, verticesPerGroup));
   markPass(d.rhi, cb, "gnm");
 }
 
@@ -178,7 +206,8 @@ BufferList GpuGnm::buffers() const {
           bufferBytes("GNM basis (fp16)", d.basis.get()),     bufferBytes("GNM active coefficients", d.actives.get()),
           bufferBytes("GNM eye weights", d.eyeWeights.get()), bufferBytes("GNM seam stitch", d.stitch.get()),
           bufferBytes("GNM skin indices", d.skinIndex.get()), bufferBytes("GNM skin weights", d.skinWeight.get()),
-          bufferBytes("GNM skin matrices", d.skin.get()),     bufferBytes("GNM posed vertices", d.posed.get())};
+          bufferBytes("GNM skin matrices", d.skin.get()),     bufferBytes("GNM posed vertices", d.posed.get()),
+          bufferBytes("GNM lane scales", d.laneScales.get())};
 }
 
 std::size_t GpuGnm::gpuBytes() const {

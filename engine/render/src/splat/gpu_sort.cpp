@@ -133,6 +133,7 @@ core::Expected<void> GpuRadixSort::runOffscreenFrame(std::span<const std::uint32
       upload->uploadStaticBuffer(this->keys(), 0, int(n * 4), keys.data());
       upload->uploadStaticBuffer(this->values(), 0, int(n * 4), values.data());
       cb->resourceUpdate(upload);
+      markPass(rhi, cb, "upload");  // the sort's own GPU time starts after the copy
     }
     encode(cb, n);
   });
