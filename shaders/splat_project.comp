@@ -91,6 +91,8 @@ void main()
     float lambda = mid + sqrt(max(0.1, mid * mid - det));
     float radius = ceil(3.0 * sqrt(lambda));
     vec2 px = (ndc * 0.5 + 0.5) * u.viewport.xy;
+    // Non-finite input (a NaN centre or covariance) is culled, not drawn over every tile.
+    if (isnan(radius) || isinf(radius) || any(isnan(px)) || any(isinf(px))) { cull(i); return; }
     if (px.x + radius < 0.0 || px.y + radius < 0.0 || px.x - radius > u.viewport.x || px.y - radius > u.viewport.y) { cull(i); return; }
     projected[2u * i] = vec4(ndc, radius, uintBitsToFloat(color));
     // The centre's depth in the backend's NDC (proj is already corrected), so

@@ -7,29 +7,40 @@
 #   tar -xJf bench-render.tar.xz && cd bench-render &&
 #   LD_LIBRARY_PATH=$PWD/lib:/usr/local/nvidia/lib64 QT_PLUGIN_PATH=$PWD/plugins \
 #   QT_QPA_PLATFORM=vkkhrdisplay ./bench_render
-# Usage: tools/pack-bench-render.sh [OUT.tar.xz] [BENCH]   (default build/bench-render.tar.xz, bench_render)
-# BENCH=bench_decoded also packs its decoders (build/bench/decoders) and the
-# ICT face it builds the sample character from; OpenCV's libraries come with ldd.
+# Usage: tools/pack-bench-render.sh [OUT.tar.xz] [BENCH]...   (default build/bench-render.tar.xz, bench_render)
+# Each BENCH is a benchmark (bench/NAME) or a test (tests/render/NAME, e.g.
+# tst_render_character, to check the GPU passes on that GPU: the goldens are
+# read from the repository's path, where the device tool puts the tree).
+# bench_decoded also packs its decoders (build/bench/decoders) and the ICT
+# face it builds the sample character from; OpenCV's libraries come with ldd.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${RIGLENS_BUILD_DIR:-$repo/build}"
 out="${1:-$build/bench-render.tar.xz}"
-bench="${2:-bench_render}"
-cmake --build "$build" --target "$bench" >/dev/null
+shift || true
+benches=("$@")
+[[ ${#benches[@]} -gt 0 ]] || benches=(bench_render)
+cmake --build "$build" --target "${benches[@]}" >/dev/null
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 dir="$stage/bench-render"
 mkdir -p "$dir/lib" "$dir/plugins/platforms"
-cp "$build/bench/$bench" "$dir/" && strip "$dir/$bench"
-if [[ $bench == bench_decoded ]]; then
-  cp -r "$build/bench/decoders" "$dir/decoders"
-  cp -r "$repo/data/ict-face" "$dir/ict-face"
-fi
+binaries=()
+for bench in "${benches[@]}"; do
+  binary="$build/bench/$bench"
+  [[ -x $binary ]] || binary="$build/tests/render/$bench"
+  cp "$binary" "$dir/" && strip "$dir/$bench"
+  binaries+=("$binary")
+  if [[ $bench == bench_decoded ]]; then
+    cp -r "$build/bench/decoders" "$dir/decoders"
+    cp -r "$repo/data/ict-face" "$dir/ict-face"
+  fi
+done
 plugin=/usr/lib/x86_64-linux-gnu/qt6/plugins/platforms/libqvkkhrdisplay.so
 cp -L "$plugin" "$dir/plugins/platforms/"
-# Every library the binary, the plugin and the Vulkan loader pull in, except
+# Every library the binaries, the plugin and the Vulkan loader pull in, except
 # the C/C++ runtime the target's own (newer) glibc and libstdc++ provide.
-for binary in "$build/bench/$bench" "$plugin" /usr/lib/x86_64-linux-gnu/libvulkan.so.1; do ldd "$binary"; done |
+for binary in "${binaries[@]}" "$plugin" /usr/lib/x86_64-linux-gnu/libvulkan.so.1; do ldd "$binary"; done |
   awk '$3 ~ /^\// {print $3}' | sort -u |
   grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux-x86-64|libpthread|libdl|librt)\.so' |
   xargs -I{} cp -L {} "$dir/lib/"

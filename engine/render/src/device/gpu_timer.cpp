@@ -66,6 +66,10 @@ struct GpuTimer::Impl {
   FrameTimes newest;
 
   bool init() {
+    if (qEnvironmentVariable("RIGLENS_GPU_TIMES") == QLatin1String("off")) {
+      why = "GPU pass times are off (RIGLENS_GPU_TIMES=off)";
+      return false;
+    }
     if (rhi->backend() != QRhi::Vulkan) {
       why = "GPU pass times need the Vulkan backend (QRhi 6.4 has no timer queries)";
       return false;

@@ -28,9 +28,13 @@ struct GpuRadixSort::Impl {
   std::uint32_t capacity = 0;
   int passes = 0;
   std::unique_ptr<QRhiBuffer> keys[2], values[2], tileHist, digitTotals, count;
-  // One uniform buffer and binding set per pass: dynamic buffers hold one value per frame.
+  // One uniform buffer per pass (dynamic buffers hold one value per frame)
+  // and one binding set per pass and kernel, each declaring exactly what the
+  // kernel reads and writes: Qt 6.4 puts no barrier between two passes that
+  // declare the same access to a buffer, even a write (measured on the
+  // H200: one shared set made every sort race).
   std::array<std::unique_ptr<QRhiBuffer>, kMaxPasses> params;
-  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kMaxPasses> srb;
+  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kMaxPasses> upSrb, spineSrb, downSrb;
   std::unique_ptr<QRhiComputePipeline> upsweep, spine, downsweep;
 
   // The passes over `elements` (the count, or the capacity when the GPU sets the count).
@@ -42,11 +46,10 @@ struct GpuRadixSort::Impl {
     }
     cb->resourceUpdate(batch);
     if (tiles == 0) return;
-    for (int pass = 0; pass < passes; ++pass) {
-      QRhiShaderResourceBindings* bindings = srb[std::size_t(pass)].get();
-      dispatchComputePass(cb, nullptr, upsweep.get(), bindings, int(tiles));
-      dispatchComputePass(cb, nullptr, spine.get(), bindings, 256);
-      dispatchComputePass(cb, nullptr, downsweep.get(), bindings, int(tiles));
+    for (std::size_t pass = 0; pass < std::size_t(passes); ++pass) {
+      dispatchComputePass(cb, nullptr, upsweep.get(), upSrb[pass].get(), int(tiles));
+      dispatchComputePass(cb, nullptr, spine.get(), spineSrb[pass].get(), 256);
+      dispatchComputePass(cb, nullptr, downsweep.get(), downSrb[pass].get(), int(tiles));
     }
     markPass(rhi, cb, "sort");
   }
@@ -86,26 +89,40 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
     d->params[slot].reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SortParams)));
     if (!d->params[slot]->create()) return makeError(ErrorCode::Gpu, "cannot allocate the sort parameters");
     const int src = pass % 2, dst = 1 - src;  // A -> B -> A -> B
-    d->srb[slot].reset(rhi->newShaderResourceBindings());
-    d->srb[slot]->setBindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, d->params[slot].get()),
+    QRhiBuffer* params = d->params[slot].get();
+    const auto bindings = [&](std::initializer_list<QRhiShaderResourceBinding> list) {
+      std::unique_ptr<QRhiShaderResourceBindings> srb(rhi->newShaderResourceBindings());
+      srb->setBindings(list);
+      return srb->create() ? std::move(srb) : nullptr;
+    };
+    d->upSrb[slot] = bindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
                                B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
                                B::bufferLoad(gpu::kSortKeysIn, stage, d->keys[src].get()),
-                               B::bufferLoad(gpu::kSortValuesIn, stage, d->values[src].get()),
-                               B::bufferLoadStore(gpu::kSortTileHist, stage, d->tileHist.get()),
-                               B::bufferLoadStore(gpu::kSortDigitTotals, stage, d->digitTotals.get()),
-                               B::bufferStore(gpu::kSortKeysOut, stage, d->keys[dst].get()),
-                               B::bufferStore(gpu::kSortValuesOut, stage, d->values[dst].get())});
-    if (!d->srb[slot]->create()) return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
+                               B::bufferStore(gpu::kSortTileHist, stage, d->tileHist.get())});
+    d->spineSrb[slot] = bindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
+                                  B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
+                                  B::bufferLoadStore(gpu::kSortTileHist, stage, d->tileHist.get()),
+                                  B::bufferStore(gpu::kSortDigitTotals, stage, d->digitTotals.get())});
+    d->downSrb[slot] = bindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
+                                 B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
+                                 B::bufferLoad(gpu::kSortKeysIn, stage, d->keys[src].get()),
+                                 B::bufferLoad(gpu::kSortValuesIn, stage, d->values[src].get()),
+                                 B::bufferLoad(gpu::kSortTileHist, stage, d->tileHist.get()),
+                                 B::bufferLoad(gpu::kSortDigitTotals, stage, d->digitTotals.get()),
+                                 B::bufferStore(gpu::kSortKeysOut, stage, d->keys[dst].get()),
+                                 B::bufferStore(gpu::kSortValuesOut, stage, d->values[dst].get())});
+    if (!d->upSrb[slot] || !d->spineSrb[slot] || !d->downSrb[slot])
+      return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
   }
-  const auto pipeline = [rhi, layout = d->srb[0].get()](const QShader& shader) {
+  const auto pipeline = [rhi](const QShader& shader, QRhiShaderResourceBindings* layout) {
     std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());
     p->setShaderStage({QRhiShaderStage::Compute, shader});
     p->setShaderResourceBindings(layout);
     return p->create() ? std::move(p) : nullptr;
   };
-  d->upsweep = pipeline(*up);
-  d->spine = pipeline(*sp);
-  d->downsweep = pipeline(*down);
+  d->upsweep = pipeline(*up, d->upSrb[0].get());
+  d->spine = pipeline(*sp, d->spineSrb[0].get());
+  d->downsweep = pipeline(*down, d->downSrb[0].get());
   if (!d->upsweep || !d->spine || !d->downsweep) return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
   return std::unique_ptr<GpuRadixSort>(new GpuRadixSort(std::move(d)));
 }

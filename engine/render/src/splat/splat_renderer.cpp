@@ -277,12 +277,19 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  bool compute = d.mode == SplatRaster::Compute;
-  if (compute && d.tiles && d.tiles->keysNeeded() > d.tiles->capacity()) {
-    if (d.tiles->exhausted()) {  // more keys than the tiles can ever hold: the quads draw any overlap
+  // The compute tiles, unless the last frame needed more keys than they can
+  // ever hold (a view close up to large gaussians): then this frame draws
+  // quads, and still counts its keys, so the tiles come back when the view
+  // needs fewer.
+  const bool tiled = d.mode == SplatRaster::Compute;
+  bool compute = tiled;
+  if (tiled && d.tiles && d.tiles->keysNeeded() > d.tiles->capacity()) {
+    if (d.tiles->exhausted()) {
       if (!d.warnedExhausted)
-        qWarning("riglens::render::SplatRenderer: %u tile keys exceed the compute rasteriser's %u: drawing quads",
-                 d.tiles->keysNeeded(), SplatTileRaster::kMaxKeys);
+        qWarning(
+            "riglens::render::SplatRenderer: %u tile keys exceed the compute rasteriser's %u: drawing quads "
+            "while the view needs that many",
+            d.tiles->keysNeeded(), SplatTileRaster::kMaxKeys);
       d.warnedExhausted = true;
       compute = false;
     } else {
@@ -293,7 +300,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
       }
     }
   }
-  if (compute ? !d.ensureTiles(size, rp, sampleCount) : !d.ensurePipeline(rp, sampleCount)) {
+  if ((tiled && !d.ensureTiles(size, rp, sampleCount)) || (!compute && !d.ensurePipeline(rp, sampleCount))) {
     batch->release();
     return false;
   }
@@ -326,7 +333,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
                     state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
                     state.projection[1][1] * float(size.height()) * 0.5f};
   block.count = {d.count, correction[1][1] < 0 ? 1u : 0u, d.shDegree, d.shStride};
-  if (compute) {
+  if (tiled) {
     block.tiles = d.tiles->tiles();
     block.depthKey = logDepthRange(state.projection);
     d.tiles->resetFrame(batch);
@@ -336,13 +343,15 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  dispatchComputePass(cb, batch, d.project.get(), compute ? d.projectTileSrb.get() : d.projectSrb.get(),
+  dispatchComputePass(cb, batch, d.project.get(), tiled ? d.projectTileSrb.get() : d.projectSrb.get(),
                       gpu::groupsFor(d.count, gpu::kProjectGroupSize));
   markPass(d.rhi, cb, "project");
-  if (compute)
+  if (compute) {
     d.tiles->encode(cb, d.passes.sort, d.passes.sort && d.passes.raster);
-  else if (d.passes.sort)
-    d.sort->encode(cb, d.count);
+    return true;
+  }
+  if (tiled) d.tiles->encodeCount(cb);  // quads this frame: the tiles only count
+  if (d.passes.sort) d.sort->encode(cb, d.count);
   return true;
 }
 
@@ -407,7 +416,7 @@ SplatRaster SplatRenderer::rasterUsed() const {
   return m_impl->lastMode;
 }
 std::uint32_t SplatRenderer::tileKeys() const {
-  return m_impl->tiles && m_impl->lastMode == SplatRaster::Compute ? m_impl->tiles->keysNeeded() : 0;
+  return m_impl->tiles ? m_impl->tiles->keysNeeded() : 0;
 }
 bool SplatRenderer::wantsAnotherFrame() const {
   const Impl& d = *m_impl;

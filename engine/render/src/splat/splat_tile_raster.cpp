@@ -48,19 +48,31 @@ bool SplatTileRaster::createKeys(std::uint32_t keys) {
   if (!sort) return fail(sort.error().message);
   m_sort = std::move(sort).value();
   m_size = {};  // the ranges and tiles bind the new keys on the next resize
+  // One binding set per kernel, each declaring exactly what it reads and
+  // writes: Qt 6.4 puts no barrier between passes that declare the same
+  // access to a buffer (GpuRadixSort says more).
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
-  m_keysSrb.reset(m_rhi->newShaderResourceBindings());
-  m_keysSrb->setBindings(
+  const auto bindings = [this](std::initializer_list<QRhiShaderResourceBinding> list) {
+    std::unique_ptr<QRhiShaderResourceBindings> srb(m_rhi->newShaderResourceBindings());
+    srb->setBindings(list);
+    return srb->create() ? std::move(srb) : nullptr;
+  };
+  m_countSrb = bindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
+                         B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
+                         B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
+                         B::bufferStore(gpu::kTilesGroupSums, cs, m_groupSums.get())});
+  m_offsetsSrb = bindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
+                           B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
+                           B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
+  m_emitSrb = bindings(
       {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
-       B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
-       B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
-       B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()), B::bufferStore(gpu::kTilesValues, cs, m_sort->values()),
-       B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
-  if (!m_keysSrb->create()) return fail("cannot create the splat tile key bindings");
-  m_countPipe = computePipeline(m_rhi, "splat_tile_count.comp", m_keysSrb.get());
-  m_offsetsPipe = computePipeline(m_rhi, "splat_tile_offsets.comp", m_keysSrb.get());
-  m_emitPipe = computePipeline(m_rhi, "splat_tile_emit.comp", m_keysSrb.get());
+       B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()), B::bufferLoad(gpu::kTilesGroupSums, cs, m_groupSums.get()),
+       B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()), B::bufferStore(gpu::kTilesValues, cs, m_sort->values())});
+  if (!m_countSrb || !m_offsetsSrb || !m_emitSrb) return fail("cannot create the splat tile key bindings");
+  m_countPipe = computePipeline(m_rhi, "splat_tile_count.comp", m_countSrb.get());
+  m_offsetsPipe = computePipeline(m_rhi, "splat_tile_offsets.comp", m_offsetsSrb.get());
+  m_emitPipe = computePipeline(m_rhi, "splat_tile_emit.comp", m_emitSrb.get());
   if (!m_countPipe || !m_offsetsPipe || !m_emitPipe) return fail("cannot create the splat tile key pipelines");
   return true;
 }
@@ -144,13 +156,10 @@ void SplatTileRaster::resetFrame(QRhiResourceUpdateBatch* batch) {
   batch->updateDynamicBuffer(m_compositeView.get(), 0, sizeof(view), &view);
 }
 
-void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
-  if (!sort) return;
+void SplatTileRaster::countKeys(QRhiCommandBuffer* cb) {
   const int groups = gpu::groupsFor(m_splats, gpu::kProjectGroupSize);
-  dispatchComputePass(cb, nullptr, m_countPipe.get(), m_keysSrb.get(), groups);
-  dispatchComputePass(cb, nullptr, m_offsetsPipe.get(), m_keysSrb.get(), 1);
-  dispatchComputePass(cb, nullptr, m_emitPipe.get(), m_keysSrb.get(), groups);
-  markPass(m_rhi, cb, "tile keys");
+  dispatchComputePass(cb, nullptr, m_countPipe.get(), m_countSrb.get(), groups);
+  dispatchComputePass(cb, nullptr, m_offsetsPipe.get(), m_offsetsSrb.get(), 1);
   // How many keys the frame needed, for growIfNeeded once the GPU is done.
   QRhiResourceUpdateBatch* readback = m_rhi->nextResourceUpdateBatch();
   m_neededPending = true;
@@ -160,6 +169,18 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
   };
   readback->readBackBuffer(m_groupSums.get(), groups * 4, 4, &m_neededReadback);
   cb->resourceUpdate(readback);
+}
+
+void SplatTileRaster::encodeCount(QRhiCommandBuffer* cb) {
+  countKeys(cb);
+  markPass(m_rhi, cb, "tile keys");
+}
+
+void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
+  if (!sort) return;
+  countKeys(cb);
+  dispatchComputePass(cb, nullptr, m_emitPipe.get(), m_emitSrb.get(), gpu::groupsFor(m_splats, gpu::kProjectGroupSize));
+  markPass(m_rhi, cb, "tile keys");
   m_sort->encodeGpuCount(cb);
   if (!raster) return;
   dispatchComputePass(cb, nullptr, m_rangesPipe.get(), m_rangesSrb.get(), int(gpu::kRangeGroups));

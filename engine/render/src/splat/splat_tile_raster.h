@@ -55,6 +55,8 @@ class SplatTileRaster {
   void resetFrame(QRhiResourceUpdateBatch* batch);
   // After the projection: the keys and their sort (when `sort`), ranges and tiles (when `raster`).
   void encode(QRhiCommandBuffer* cb, bool sort, bool raster);
+  // After the projection, on a frame the quads draw: only how many keys the view needs.
+  void encodeCount(QRhiCommandBuffer* cb);
   // Inside the render pass: the image over the viewport.
   void record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor);
 
@@ -71,6 +73,7 @@ class SplatTileRaster {
   QRhi* m_rhi;
   std::string m_failure;
   bool createKeys(std::uint32_t keys);
+  void countKeys(QRhiCommandBuffer* cb);  // count and offsets, and the read-back of the total
 
   std::uint32_t m_splats = 0;
   std::uint32_t m_needed = 0;  // written by the read-back's completion
@@ -82,7 +85,8 @@ class SplatTileRaster {
   std::unique_ptr<GpuRadixSort> m_sort;
   std::unique_ptr<QRhiBuffer> m_depth, m_groupSums, m_ranges, m_image, m_compositeView;
   std::vector<std::uint32_t> m_zeroRanges;
-  std::unique_ptr<QRhiShaderResourceBindings> m_keysSrb, m_rangesSrb, m_rasterSrb, m_compositeSrb;
+  std::unique_ptr<QRhiShaderResourceBindings> m_countSrb, m_offsetsSrb, m_emitSrb, m_rangesSrb, m_rasterSrb,
+      m_compositeSrb;
   std::unique_ptr<QRhiComputePipeline> m_countPipe, m_offsetsPipe, m_emitPipe, m_rangesPipe, m_rasterPipe;
   std::unique_ptr<QRhiGraphicsPipeline> m_composite;
   QVector<quint32> m_rpFormat;

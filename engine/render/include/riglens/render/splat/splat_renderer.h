@@ -62,7 +62,7 @@ class SplatRenderer : public FrameDrawable {
   // What the last frame drew with: the chosen raster, except that compute
   // falls back to quads for a scene whose tile keys exceed 16M.
   SplatRaster rasterUsed() const;
-  std::uint32_t tileKeys() const;  // the compute tiles' keys in the last finished frame (0 on quads)
+  std::uint32_t tileKeys() const;  // the compute tiles' keys in their last finished frame (0 before one)
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
   BufferList buffers() const;
