@@ -301,8 +301,9 @@ ApplicationWindow {
             SplitView.preferredWidth: 320
             SplitView.minimumWidth: 240
             visible: window.characterMode
-            CharacterLookPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.42; SplitView.minimumHeight: 160 }
+            CharacterLookPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.36; SplitView.minimumHeight: 160 }
             CharacterJointsPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 100 }
+            CharacterFramePanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.14; SplitView.minimumHeight: 90 }
             CharacterMemoryPanel { controller: window.controller; character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
         }
     }

@@ -433,9 +433,15 @@ render::CharacterFrame CharacterController::frame() const {
   return frame;
 }
 
-void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory,
+void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& report,
                                           const QString& error, bool computeMissing) {
   if (scene != m_scene.get()) return;
+  QVariantMap memory = report;
+  const QVariantMap frame = memory.take("frame").toMap();
+  if (frame != m_frameReport) {
+    m_frameReport = frame;
+    emit frameReportChanged();
+  }
   if (memory != m_memory) {
     m_memory = memory;
     emit memoryChanged();

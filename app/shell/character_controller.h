@@ -49,6 +49,9 @@ class CharacterController : public QObject {
   Q_PROPERTY(QVariantList gaze READ gaze NOTIFY controlsChanged)  // radians: pitch L, yaw L, pitch R, yaw R
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY sceneChanged)
   Q_PROPERTY(QVariantMap memoryReport READ memoryReport NOTIFY memoryChanged)
+  // The newest drawn frame: {available, why, passes: [{pass, ms}], totalMs,
+  // splats, raster ("compute"/"quads"), tileKeys} (GPU times on Vulkan only).
+  Q_PROPERTY(QVariantMap frameReport READ frameReport NOTIFY frameReportChanged)
   Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
   // Why renderError is set, as a fact rather than words: the device has no
   // compute shaders (voxel rigs still draw; characters need a Vulkan or
@@ -88,6 +91,7 @@ class CharacterController : public QObject {
   QVariantList gaze() const;
   QStringList jointNames() const;
   QVariantMap memoryReport() const { return m_memory; }
+  QVariantMap frameReport() const { return m_frameReport; }
   QString renderError() const { return m_renderError; }
   bool computeMissing() const { return m_computeMissing; }
   bool decodedAvailable() const;
@@ -158,6 +162,7 @@ class CharacterController : public QObject {
   void lookChanged();
   void controlsChanged();  // channels, gaze or joints: the face moves
   void memoryChanged();
+  void frameReportChanged();
   void renderErrorChanged();
   void decodedChanged();  // decoders opened/closed/failed, or the decoded/preview switch
   void decodedFrame();    // a decode finished: the viewport lifts it
@@ -184,6 +189,7 @@ class CharacterController : public QObject {
   QString m_refusal, m_filter, m_renderError;
   bool m_computeMissing = false;
   QVariantMap m_memory;
+  QVariantMap m_frameReport;
   DecodeSession* m_decode;
   bool m_showDecoded = true;
   std::optional<core::PluckerCamera> m_camera;  // the viewport's, once it drew

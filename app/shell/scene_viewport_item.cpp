@@ -132,6 +132,7 @@ void SceneViewportItem::sync() {
     connect(win, &QQuickWindow::beforeRendering, m_renderer, &SceneViewportRenderer::prepare, Qt::DirectConnection);
     connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer, &SceneViewportRenderer::record,
             Qt::DirectConnection);
+    connect(win, &QQuickWindow::afterRendering, m_renderer, &SceneViewportRenderer::finish, Qt::DirectConnection);
     m_modelChanged = true;
   }
   if (m_renderer->gpuBytes() != m_gpuBytes) {

@@ -88,7 +88,12 @@ class SceneViewportRenderer : public QObject {
     m_ready = true;
     // The compute splat tiles wait for their key count, or outgrew their
     // room: one more frame makes the picture final.
-    if (m_renderer->wantsAnotherFrame()) QMetaObject::invokeMethod(m_window, "update", Qt::QueuedConnection);
+    // A frame that projected and sorted is followed by one more, so the
+    // Frame panel gets its GPU times (they land after the frame finished).
+    const std::size_t sorted = m_renderer->splatStats().sortedFrames;
+    const bool worked = sorted != m_sortedFrames;
+    m_sortedFrames = sorted;
+    if (worked || m_renderer->wantsAnotherFrame()) QMetaObject::invokeMethod(m_window, "update", Qt::QueuedConnection);
     m_failure = prepared ? QString() : QString::fromStdString(m_renderer->failure());
     if (m_scene)
       reportSplats();
@@ -110,6 +115,11 @@ class SceneViewportRenderer : public QObject {
     // begun for external content).
     m_renderer->record(m_swapchain);
     ++m_frames;
+  }
+
+  // afterRendering: render thread, after the main pass.
+  void finish() {
+    if (m_renderer && m_swapchain && m_ready) m_renderer->finishFrame(m_swapchain);
   }
 
   qint64 gpuBytes() const { return m_gpuBytes; }
@@ -138,6 +148,22 @@ class SceneViewportRenderer : public QObject {
                            {"parts", parts}};
   }
 
+  // What the newest finished frame cost on the GPU, pass by pass, and what it drew.
+  QVariantMap frameReport() const {
+    const render::FrameTimes times = m_renderer->gpuTimes();
+    QVariantList passes;
+    for (const auto& p : times.passes)
+      passes.append(QVariantMap{{"pass", QString::fromStdString(p.pass)}, {"ms", p.ms}});
+    const auto stats = m_renderer->splatStats();
+    return QVariantMap{{"available", times.available},
+                       {"why", QString::fromStdString(times.why)},
+                       {"passes", passes},
+                       {"totalMs", times.totalMs()},
+                       {"splats", qint64(stats.splats)},
+                       {"raster", QString::fromStdString(stats.raster)},
+                       {"tileKeys", qint64(stats.tileKeys)}};
+  }
+
   void reportSplats() {
     const render::CharacterMemory memory = m_renderer->splatMemory();
     QVariantList buffers, branches;
@@ -153,11 +179,13 @@ class SceneViewportRenderer : public QObject {
                                     {"decodedShown", m_renderer->characterShowsDecoded()},
                                     {"gpuBytes", m_gpuBytes},
                                     {"buffers", buffers},
-                                    {"branches", branches}};
+                                    {"branches", branches},
+                                    {"frame", frameReport()}};
   }
 
   QQuickWindow* m_window;
   std::unique_ptr<render::WindowRenderer> m_renderer;
+  std::size_t m_sortedFrames = 0;
   QRhiSwapChain* m_swapchain = nullptr;
   std::shared_ptr<const core::LoadedRun> m_run;
   std::shared_ptr<const core::CharacterScene> m_scene;

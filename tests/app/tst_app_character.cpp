@@ -249,6 +249,45 @@ class TestAppCharacter : public QObject {
     QCOMPARE(find("slots_head")->property("text").toString(), QString("Slots head: 9409 / 9409 (from 0)"));
   }
 
+  void framePanelShowsWhatEachPassCosts() {
+    // The Frame panel: every GPU pass of the newest frame in order, from the
+    // Vulkan timestamps, and what it drew (lavapipe: quads, the device's
+    // default). A new expression re-runs GNM and the lift, so they show.
+    if (m_expectNoCompute) return;
+    m_ui.dragSlider(visibleItem("channel_jawOpen"), 0.7);
+    QStringList passes;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+          const QVariantMap frame = m_character->frameReport();
+          passes.clear();
+          for (const QVariant& p : frame.value("passes").toList()) passes << p.toMap().value("pass").toString();
+          return frame.value("available").toBool() && passes.contains("gnm");
+        }(),
+        10000);
+    const QVariantMap frame = m_character->frameReport();
+    const QStringList order{"gnm", "lift", "project", "sort", "draw"};
+    qsizetype at = -1;
+    for (const QString& pass : order) {
+      const qsizetype next = passes.indexOf(pass);
+      QVERIFY2(next > at, qPrintable(passes.join(", ")));
+      at = next;
+    }
+    double sum = 0;
+    for (const QVariant& p : frame.value("passes").toList()) {
+      QVERIFY(p.toMap().value("ms").toDouble() >= 0);
+      sum += p.toMap().value("ms").toDouble();
+    }
+    QVERIFY(sum > 0);
+    QCOMPARE(frame.value("totalMs").toDouble(), sum);
+    QCOMPARE(frame.value("splats").toLongLong(), 9409);  // one gaussian per vertex of the sample head
+    QCOMPARE(frame.value("raster").toString(), QString("quads"));
+    QTRY_VERIFY(visibleItem("frameGpuMs"));
+    QVERIFY(find("frameGpuMs")->property("text").toString().endsWith(" ms"));
+    QCOMPARE(find("frameRaster")->property("text").toString(), QString("quads"));
+    m_ui.settledGrab().save(test::outputPath("character_frame_panel.png"));
+    m_ui.click(find("resetChannels"));
+  }
+
   void anArkitBundleTakesArkitSliders() {
     if (m_expectNoCompute) return;
     QVERIFY2(m_ui.openAndWait(path("arkit-bundle")), qPrintable(m_app->lastError()));

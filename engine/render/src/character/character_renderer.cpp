@@ -287,6 +287,10 @@ void CharacterRenderer::setPasses(SplatPasses passes) {
   if (m_impl->splats) m_impl->splats->setPasses(passes);
 }
 
+const SplatRenderer* CharacterRenderer::splatRenderer() const {
+  return m_impl->splats.get();
+}
+
 bool CharacterRenderer::wantsAnotherFrame() const {
   return m_impl->splats && m_impl->splats->wantsAnotherFrame();
 }

@@ -42,6 +42,7 @@ void WindowRenderer::setSplatBounds(const core::Bounds& bounds) {
 
 bool WindowRenderer::prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport) {
   m_viewport = viewport;
+  m_device->timer().beginFrame(swapchain->currentFrameCommandBuffer());
   QRhiRenderTarget* rt = swapchain->currentFrameRenderTarget();
   m_prepared = true;  // the stack records whichever layers prepared
   return m_stack.prepare(swapchain->currentFrameCommandBuffer(), rt->renderPassDescriptor(), rt->sampleCount(),
@@ -52,6 +53,29 @@ void WindowRenderer::record(QRhiSwapChain* swapchain) {
   if (!m_prepared) return;
   m_stack.record(swapchain->currentFrameCommandBuffer(), m_viewport,
                  swapchain->currentFrameRenderTarget()->pixelSize());
+}
+
+void WindowRenderer::finishFrame(QRhiSwapChain* swapchain) {
+  GpuTimer& timer = m_device->timer();
+  if (m_prepared) timer.mark(swapchain->currentFrameCommandBuffer(), "draw");
+  timer.endFrame();
+}
+
+FrameTimes WindowRenderer::gpuTimes() const {
+  FrameTimes newest = m_device->timer().latest();
+  if (!newest.available || newest.passes.size() > 1 || m_lastWorkTimes.passes.empty()) m_lastWorkTimes = newest;
+  return m_lastWorkTimes;
+}
+
+WindowRenderer::SplatStats WindowRenderer::splatStats() const {
+  SplatStats stats;
+  const SplatRenderer* splats = m_cloud ? m_splats.get() : m_character->splatRenderer();
+  if (!splats) return stats;
+  stats.splats = splats->count();
+  stats.raster = splatRasterName(splats->rasterUsed());
+  stats.tileKeys = splats->tileKeys();
+  stats.sortedFrames = splats->sortedFrames();
+  return stats;
 }
 
 bool WindowRenderer::supportsCompute() const {

@@ -61,7 +61,8 @@ GpuRadixSort::~GpuRadixSort() = default;
 core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& device, std::uint32_t capacity,
                                                                    std::uint32_t keyBits) {
   if (!device.supportsCompute()) return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders");
-  if (capacity == 0 || capacity > (16u << 20)) return makeError(ErrorCode::Usage, "sort capacity must be 1..16M");
+  // 32M: 128 MiB per buffer, the storage binding limit of lavapipe (and of the Vulkan spec's minimum guarantee).
+  if (capacity == 0 || capacity > kMaxCapacity) return makeError(ErrorCode::Usage, "sort capacity must be 1..32M");
   if (keyBits == 0 || keyBits > 32) return makeError(ErrorCode::Usage, "sort key bits must be 1..32");
   auto up = loadShader("radix_upsweep.comp"), sp = loadShader("radix_spine.comp"),
        down = loadShader("radix_downsweep.comp");

@@ -57,7 +57,7 @@ SplatRaster defaultSplatRaster(const RhiDevice& device) {
 struct SplatRenderer::Impl {
   RhiDevice& device;
   QRhi* rhi;
-  explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()), mode(defaultSplatRaster(d)) {}
+  explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()), mode(defaultSplatRaster(d)), lastMode(mode) {}
   std::shared_ptr<const core::GaussianCloud> cloud;
   bool cloudPending = false, sinkPending = false;
   std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
@@ -78,7 +78,7 @@ struct SplatRenderer::Impl {
   bool dirty = true;
   glm::mat4 lastView{0.0f}, lastProj{0.0f};
   QSize lastSize;
-  SplatRaster lastMode = SplatRaster::Compute;
+  SplatRaster lastMode;
   bool warnedExhausted = false;
   std::size_t sortedFrames = 0, culledFrames = 0;
   SplatPasses passes;
@@ -414,6 +414,9 @@ SplatRaster SplatRenderer::raster() const {
 }
 SplatRaster SplatRenderer::rasterUsed() const {
   return m_impl->lastMode;
+}
+std::size_t SplatRenderer::count() const {
+  return m_impl->count;
 }
 std::uint32_t SplatRenderer::tileKeys() const {
   return m_impl->tiles ? m_impl->tiles->keysNeeded() : 0;

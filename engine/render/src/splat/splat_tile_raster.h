@@ -38,8 +38,8 @@ class SplatTileRaster {
 
   // The room for keys follows what frames need: a frame whose keys did not
   // fit (read back when the GPU finished it) grows the room before the next
-  // one, up to 16M keys. True when it grew: that frame dropped keys and must
-  // be drawn again. Beyond 16M keys the tiles cannot hold the scene
+  // one, up to 32M keys. True when it grew: that frame dropped keys and must
+  // be drawn again. Beyond 32M keys the tiles cannot hold the scene
   // (exhausted(): the renderer draws quads instead).
   bool growIfNeeded();
   bool exhausted() const { return m_needed > kMaxKeys; }
@@ -48,7 +48,7 @@ class SplatTileRaster {
   // A frame's key count is still on its way back, or it did not fit: the
   // owner should draw once more.
   bool wantsAnotherFrame() const { return m_neededPending || m_needed > capacity(); }
-  static constexpr std::uint32_t kMaxKeys = 16u << 20;
+  static constexpr std::uint32_t kMaxKeys = GpuRadixSort::kMaxCapacity;
   // SplatView.tiles for this output (emission on).
   gpu::uvec4 tiles() const;
   // Before the projection, in its batch: zero the ranges.

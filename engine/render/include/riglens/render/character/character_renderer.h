@@ -27,6 +27,8 @@
 
 namespace riglens::render {
 
+class SplatRenderer;
+
 // One frame's inputs; compared with the last one to skip unchanged passes.
 struct CharacterFrame {
   std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
@@ -97,7 +99,8 @@ class CharacterRenderer : public FrameDrawable {
   CharacterMemory memory() const;
   // Benchmarks only: cut frames after a pass (see SplatPasses).
   void setPasses(SplatPasses passes);
-  void setRaster(SplatRaster raster);  // how the splats reach the pixels (compute tiles by default)
+  void setRaster(SplatRaster raster);          // how the splats reach the pixels (the device's default until set)
+  const SplatRenderer* splatRenderer() const;  // null before the first frame
 
  private:
   struct Impl;

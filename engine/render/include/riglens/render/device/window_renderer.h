@@ -48,6 +48,19 @@ class WindowRenderer {
   bool prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport);
   // Inside the main pass, before the QML scene draws on top.
   void record(QRhiSwapChain* swapchain);
+  // After the main pass (QQuickWindow::afterRendering): closes the frame's
+  // GPU timing with the pass (the engine's draws and the QML on top).
+  void finishFrame(QRhiSwapChain* swapchain);
+  // Per-pass GPU times (GpuTimer) of the newest finished frame that ran more
+  // than the draw (a redraw of an unchanged view only draws), and what it drew.
+  FrameTimes gpuTimes() const;
+  struct SplatStats {
+    std::size_t splats = 0;        // gaussians drawn (the sink's capacity)
+    std::string raster;            // "compute" or "quads": what the last frame drew with
+    std::uint32_t tileKeys = 0;    // the compute tiles' keys (splat x tile pairs) of their last frame
+    std::size_t sortedFrames = 0;  // frames that projected and sorted (the others redrew the last result)
+  };
+  SplatStats splatStats() const;
 
   bool supportsCompute() const;  // characters and splat scenes need it
   MemoryReport memoryReport() const;
@@ -66,6 +79,7 @@ class WindowRenderer {
   DrawableStack m_stack;
   QRect m_viewport;
   bool m_prepared = false;
+  mutable FrameTimes m_lastWorkTimes;
 };
 
 }  // namespace riglens::render

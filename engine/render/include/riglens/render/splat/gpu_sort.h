@@ -26,7 +26,8 @@ namespace riglens::render {
 class GpuRadixSort {
  public:
   ~GpuRadixSort();
-  // Up to `capacity` elements (at most 16M); keys are sorted on their low
+  static constexpr std::uint32_t kMaxCapacity = 32u << 20;
+  // Up to `capacity` elements (at most kMaxCapacity); keys are sorted on their low
   // `keyBits` bits (1..32; the others must be zero), ceil(keyBits / 8) passes.
   static core::Expected<std::unique_ptr<GpuRadixSort>> create(RhiDevice& device, std::uint32_t capacity,
                                                               std::uint32_t keyBits = 32);

@@ -60,9 +60,11 @@ class SplatRenderer : public FrameDrawable {
   void setRaster(SplatRaster raster);
   SplatRaster raster() const;
   // What the last frame drew with: the chosen raster, except that compute
-  // falls back to quads for a scene whose tile keys exceed 16M.
+  // falls back to quads for a view whose tile keys exceed 32M.
   SplatRaster rasterUsed() const;
-  std::uint32_t tileKeys() const;  // the compute tiles' keys in their last finished frame (0 before one)
+  std::uint32_t tileKeys() const;
+  std::size_t count() const;  // gaussians the sink holds (what each frame projects)  // the compute tiles' keys in
+                              // their last finished frame (0 before one)
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
   BufferList buffers() const;

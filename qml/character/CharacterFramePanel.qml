@@ -1,0 +1,56 @@
+// What the newest frame of a splat character or scene cost on the GPU, pass
+// by pass (Vulkan timestamps; other backends say why there are none), and
+// what it drew: QA reads a character's cost here.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import RigLens
+import RigLens.Engine
+
+PanelSection {
+    id: panel
+    objectName: "characterFramePanel"
+    required property CharacterController character
+    readonly property var report: character.frameReport
+    title: qsTr("Frame")
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: 1
+        GridLayout {
+            columns: 2
+            Layout.fillWidth: true
+            rowSpacing: 1
+            Label { text: qsTr("Splats"); font.bold: true }
+            Label { objectName: "frameSplats"; Layout.alignment: Qt.AlignRight; text: (panel.report.splats || 0).toLocaleString(Qt.locale(), "f", 0) }
+            Label { text: qsTr("Rasteriser"); font.bold: true }
+            Label { objectName: "frameRaster"; Layout.alignment: Qt.AlignRight; text: panel.report.raster === "compute" ? qsTr("compute tiles") : (panel.report.raster || "") }
+            Label { text: qsTr("Tile keys"); font.bold: true; visible: (panel.report.tileKeys || 0) > 0 }
+            Label { objectName: "frameTileKeys"; Layout.alignment: Qt.AlignRight; visible: (panel.report.tileKeys || 0) > 0; text: (panel.report.tileKeys || 0).toLocaleString(Qt.locale(), "f", 0) }
+            Label { text: qsTr("GPU frame"); font.bold: true }
+            Label { objectName: "frameGpuMs"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.report.available ? qsTr("%1 ms").arg((panel.report.totalMs || 0).toFixed(2)) : qsTr("not available") }
+        }
+        Label {
+            objectName: "frameTimesUnavailable"
+            Layout.fillWidth: true
+            visible: !panel.report.available && (panel.report.why || "").length > 0
+            text: panel.report.why || ""
+            wrapMode: Text.Wrap
+            font.pixelSize: 11
+        }
+        ListView {
+            objectName: "framePasses"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            model: panel.report.passes || []
+            ScrollBar.vertical: ScrollBar {}
+            delegate: RowLayout {
+                required property var modelData
+                width: ListView.view.width
+                Label { text: modelData.pass; Layout.fillWidth: true; font.pixelSize: 11 }
+                Label { text: qsTr("%1 ms").arg(modelData.ms.toFixed(3)); font.pixelSize: 11 }
+            }
+        }
+    }
+}
