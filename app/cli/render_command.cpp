@@ -241,7 +241,7 @@ int runRender(const QStringList& args) {
   const QCommandLineOption rasterOption("splat-raster",
                                         "Splats: compute (tiles blended front to back, the default) or quads "
                                         "(one blended quad per splat).",
-                                        "MODE", "compute");
+                                        "MODE");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
                      samples, controlsOption, sigmaOption, previewOption, bodyPoseOption, rasterOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
@@ -271,10 +271,15 @@ int runRender(const QStringList& args) {
   const QString api = parser.value(backend);
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
   const QString rasterName = parser.value(rasterOption);
-  if (rasterName != "compute" && rasterName != "quads" && rasterName != "auto")
-    return usageError("render", "--splat-raster must be auto, compute or quads");
-  std::optional<render::SplatRaster> raster;
-  if (rasterName != "auto") raster = rasterName == "quads" ? render::SplatRaster::Quads : render::SplatRaster::Compute;
+  std::optional<render::SplatRaster> raster;  // unset: the device's default
+  if (rasterName == "compute")
+    raster = render::SplatRaster::Compute;
+  else if (rasterName == "quads")
+    raster = render::SplatRaster::Quads;
+  else if (rasterName == "auto")
+    raster = render::SplatRaster::Auto;
+  else if (!rasterName.isEmpty())
+    return usageError("render", "--splat-raster must be compute, quads or auto");
 
   const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
 

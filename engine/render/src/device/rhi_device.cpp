@@ -6,6 +6,8 @@
 
 #include <QtGui/QOffscreenSurface>
 #include <QtGui/QVulkanInstance>
+#include <algorithm>
+#include <list>
 
 #include "device/compute_buffers.h"
 
@@ -31,10 +33,42 @@ const char* backendName(Backend backend) {
   return "unknown";
 }
 
-RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi)
-    : m_owned(std::move(owned)), m_rhi(rhi), m_timer(std::make_unique<GpuTimer>(rhi)) {}
+struct RhiDevice::Readbacks {
+  struct Entry {
+    QRhiBufferReadbackResult result;
+    bool done = false;
+  };
+  std::list<std::unique_ptr<Entry>> entries;
+  bool pending() const {
+    return std::any_of(entries.begin(), entries.end(), [](const auto& e) { return !e->done; });
+  }
+};
 
-RhiDevice::~RhiDevice() = default;
+RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi)
+    : m_readbacks(std::make_unique<Readbacks>()),
+      m_owned(std::move(owned)),
+      m_rhi(rhi),
+      m_timer(std::make_unique<GpuTimer>(rhi)) {}
+
+RhiDevice::~RhiDevice() {
+  // A borrowed QRhi (Qt Quick's) outlives this device: let it fill what it
+  // still owes before the results go.
+  m_timer.reset();
+  if (m_readbacks->pending()) m_rhi->finish();
+}
+
+QRhiBufferReadbackResult* RhiDevice::keepReadback(std::function<void(const QByteArray&)> done) {
+  auto& entries = m_readbacks->entries;
+  entries.remove_if([](const auto& e) { return e->done; });
+  auto entry = std::make_unique<Readbacks::Entry>();
+  Readbacks::Entry* raw = entry.get();
+  raw->result.completed = [raw, done = std::move(done)] {
+    done(raw->result.data);
+    raw->done = true;
+  };
+  entries.push_back(std::move(entry));
+  return &raw->result;
+}
 
 core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend backend) {
   auto owned = std::make_unique<Owned>();

@@ -47,17 +47,30 @@ gpu::vec4 logDepthRange(const glm::mat4& projection) {
 }  // namespace
 
 const char* splatRasterName(SplatRaster raster) {
-  return raster == SplatRaster::Compute ? "compute" : "quads";
+  switch (raster) {
+    case SplatRaster::Compute: return "compute";
+    case SplatRaster::Quads: return "quads";
+    case SplatRaster::Auto: return "auto";
+  }
+  return "unknown";
 }
 
 SplatRaster defaultSplatRaster(const RhiDevice& device) {
-  return device.isCpuDevice() ? SplatRaster::Quads : SplatRaster::Compute;
+  const QByteArray forced = qgetenv("RIGLENS_SPLAT_RASTER");  // QA: compute, quads or auto everywhere
+  if (forced == "compute") return SplatRaster::Compute;
+  if (forced == "quads") return SplatRaster::Quads;
+  if (forced == "auto") return SplatRaster::Auto;
+  return device.isCpuDevice() ? SplatRaster::Auto : SplatRaster::Compute;
 }
 
 struct SplatRenderer::Impl {
   RhiDevice& device;
   QRhi* rhi;
-  explicit Impl(RhiDevice& d) : device(d), rhi(d.rhi()), mode(defaultSplatRaster(d)), lastMode(mode) {}
+  explicit Impl(RhiDevice& d)
+      : device(d),
+        rhi(d.rhi()),
+        mode(defaultSplatRaster(d)),
+        lastMode(mode == SplatRaster::Compute ? SplatRaster::Compute : SplatRaster::Quads) {}
   std::shared_ptr<const core::GaussianCloud> cloud;
   bool cloudPending = false, sinkPending = false;
   std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
@@ -156,6 +169,24 @@ struct SplatRenderer::Impl {
          B::bufferStore(gpu::kProjectKeys, cs, sort->keys()), B::bufferStore(gpu::kProjectValues, cs, sort->values()),
          B::bufferLoad(gpu::kProjectSh, cs, sh.get()), B::bufferStore(gpu::kProjectTileDepth, cs, tileDepth)});
     return srb->create() ? std::move(srb) : nullptr;
+  }
+
+  // Whether frames count their tile keys: Compute and Auto, where the
+  // device reads results back every frame (not in Qt Quick's frames: there
+  // Auto draws quads and Compute keeps a fixed room).
+  bool counts() const {
+    return mode != SplatRaster::Quads && (mode == SplatRaster::Compute || device.readsBackEveryFrame());
+  }
+
+  // Whether the next frame draws the compute tiles: Compute does while the
+  // view's keys fit the tiles' limit; Auto does once a frame counted more
+  // than kAutoTileKeysPerSplat keys per splat (it draws quads until then).
+  bool wantsTiles() const {
+    if (!counts()) return false;
+    if (!tiles) return mode == SplatRaster::Compute;
+    if (tiles->exhausted()) return false;
+    return mode == SplatRaster::Compute ||
+           std::uint64_t(tiles->keysNeeded()) > std::uint64_t(kAutoTileKeysPerSplat) * count;
   }
 
   // The compute rasteriser for this output, made on first use.
@@ -277,27 +308,24 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     cb->resourceUpdate(batch);
     return true;
   }
-  // The compute tiles, unless the last frame needed more keys than they can
-  // ever hold (a view close up to large gaussians): then this frame draws
-  // quads, and still counts its keys, so the tiles come back when the view
-  // needs fewer.
-  const bool tiled = d.mode == SplatRaster::Compute;
-  bool compute = tiled;
-  if (tiled && d.tiles && d.tiles->keysNeeded() > d.tiles->capacity()) {
-    if (d.tiles->exhausted()) {
-      if (!d.warnedExhausted)
-        qWarning(
-            "riglens::render::SplatRenderer: %u tile keys exceed the compute rasteriser's %u: drawing quads "
-            "while the view needs that many",
-            d.tiles->keysNeeded(), SplatTileRaster::kMaxKeys);
-      d.warnedExhausted = true;
-      compute = false;
-    } else {
-      d.dirty = true;  // the last frame dropped keys: draw it again with more room
-      if (!d.tiles->growIfNeeded()) {
-        batch->release();
-        return d.fail(d.tiles->failure().c_str());
-      }
+  // The compute tiles (SplatRaster, wantsTiles). A frame that draws quads in
+  // Compute or Auto mode still counts its tile keys, so the tiles take over
+  // when the view calls for them (Auto) or fits them again (a view that
+  // needed more keys than the tiles can ever hold).
+  const bool tiled = d.counts();
+  const bool compute = d.wantsTiles();
+  if (tiled && d.tiles && d.tiles->exhausted() && !d.warnedExhausted) {
+    qWarning(
+        "riglens::render::SplatRenderer: %u tile keys exceed the compute rasteriser's %u: drawing quads "
+        "while the view needs that many",
+        d.tiles->keysNeeded(), SplatTileRaster::kMaxKeys);
+    d.warnedExhausted = true;
+  }
+  if (compute && d.tiles && d.tiles->keysNeeded() > d.tiles->capacity()) {
+    d.dirty = true;  // the last frame dropped keys (or drew quads): draw it again with more room
+    if (!d.tiles->growIfNeeded()) {
+      batch->release();
+      return d.fail(d.tiles->failure().c_str());
     }
   }
   if ((tiled && !d.ensureTiles(size, rp, sampleCount)) || (!compute && !d.ensurePipeline(rp, sampleCount))) {
@@ -423,7 +451,11 @@ std::uint32_t SplatRenderer::tileKeys() const {
 }
 bool SplatRenderer::wantsAnotherFrame() const {
   const Impl& d = *m_impl;
-  return d.tiles && d.lastMode == SplatRaster::Compute && d.tiles->wantsAnotherFrame();
+  if (!d.tiles || !d.counts() || !d.device.readsBackEveryFrame()) return false;
+  const bool nextCompute = d.wantsTiles();
+  // The key count is on its way back, the tiles must grow, or Auto changes its mind.
+  return d.tiles->keysPending() || (nextCompute && d.tiles->keysNeeded() > d.tiles->capacity()) ||
+         nextCompute != (d.lastMode == SplatRaster::Compute);
 }
 std::size_t SplatRenderer::culledFrames() const {
   return m_impl->culledFrames;

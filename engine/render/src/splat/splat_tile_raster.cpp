@@ -11,8 +11,11 @@ namespace riglens::render {
 
 namespace {
 // Tile keys per splat the buffers start with (a splat of radius r touches
-// about (r / 8 + 1)^2 tiles); frames that need more grow them.
+// about (r / 8 + 1)^2 tiles); frames that need more grow them. Where frames
+// cannot read their key count back (RhiDevice::readsBackEveryFrame), the
+// room is fixed and generous instead: keys past it are dropped.
 constexpr std::uint32_t kKeysPerSplat = 4, kMinKeys = 1u << 18;
+constexpr std::uint32_t kFixedKeysPerSplat = 16, kFixedMinKeys = 1u << 20;
 
 std::unique_ptr<QRhiComputePipeline> computePipeline(QRhi* rhi, const char* name, QRhiShaderResourceBindings* layout) {
   auto shader = loadShader(name);
@@ -28,17 +31,20 @@ bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer
   m_splats = splats;
   m_view = view;
   m_projected = projected;
-  m_needed = 0;
+  m_count->needed = 0;
   m_depth = newStorageBuffer(m_rhi, std::size_t(splats) * 4);
   // One offset per projection group, then the frame's uncapped key count.
   m_groupSums = newStorageBuffer(m_rhi, std::size_t(gpu::groupsFor(splats, gpu::kProjectGroupSize) + 1) * 4);
   if (!m_depth || !m_groupSums) return fail("cannot allocate the splat tile key buffers");
-  return createKeys(std::clamp<std::uint32_t>(splats * kKeysPerSplat, kMinKeys, kMaxKeys));
+  const bool grows = m_device.readsBackEveryFrame();
+  const std::uint64_t keys = std::uint64_t(splats) * (grows ? kKeysPerSplat : kFixedKeysPerSplat);
+  return createKeys(std::uint32_t(std::clamp<std::uint64_t>(keys, grows ? kMinKeys : kFixedMinKeys, kMaxKeys)));
 }
 
 bool SplatTileRaster::growIfNeeded() {
-  if (m_needed <= m_sort->capacity() || m_sort->capacity() == kMaxKeys) return false;
-  const auto keys = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(m_needed) * 5 / 4, kMaxKeys));
+  const std::uint32_t needed = m_count->needed;
+  if (needed <= m_sort->capacity() || m_sort->capacity() == kMaxKeys) return false;
+  const auto keys = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(needed) * 5 / 4, kMaxKeys));
   return createKeys(keys);
 }
 
@@ -161,13 +167,14 @@ void SplatTileRaster::countKeys(QRhiCommandBuffer* cb) {
   dispatchComputePass(cb, nullptr, m_countPipe.get(), m_countSrb.get(), groups);
   dispatchComputePass(cb, nullptr, m_offsetsPipe.get(), m_offsetsSrb.get(), 1);
   // How many keys the frame needed, for growIfNeeded once the GPU is done.
+  if (!m_device.readsBackEveryFrame()) return;
   QRhiResourceUpdateBatch* readback = m_rhi->nextResourceUpdateBatch();
-  m_neededPending = true;
-  m_neededReadback.completed = [this] {
-    if (m_neededReadback.data.size() >= 4) std::memcpy(&m_needed, m_neededReadback.data.constData(), 4);
-    m_neededPending = false;
-  };
-  readback->readBackBuffer(m_groupSums.get(), groups * 4, 4, &m_neededReadback);
+  ++m_count->pending;
+  QRhiBufferReadbackResult* result = m_device.keepReadback([count = m_count](const QByteArray& bytes) {
+    if (bytes.size() >= 4) std::memcpy(&count->needed, bytes.constData(), 4);
+    --count->pending;
+  });
+  readback->readBackBuffer(m_groupSums.get(), groups * 4, 4, result);
   cb->resourceUpdate(readback);
 }
 

@@ -42,12 +42,10 @@ class SplatTileRaster {
   // be drawn again. Beyond 32M keys the tiles cannot hold the scene
   // (exhausted(): the renderer draws quads instead).
   bool growIfNeeded();
-  bool exhausted() const { return m_needed > kMaxKeys; }
-  std::uint32_t keysNeeded() const { return m_needed; }  // of the last finished frame
+  bool exhausted() const { return m_count->needed > kMaxKeys; }
+  std::uint32_t keysNeeded() const { return m_count->needed; }  // of the last finished frame
   std::uint32_t capacity() const { return m_sort ? m_sort->capacity() : 0; }
-  // A frame's key count is still on its way back, or it did not fit: the
-  // owner should draw once more.
-  bool wantsAnotherFrame() const { return m_neededPending || m_needed > capacity(); }
+  bool keysPending() const { return m_count->pending > 0; }  // a frame's key count is still on its way back
   static constexpr std::uint32_t kMaxKeys = GpuRadixSort::kMaxCapacity;
   // SplatView.tiles for this output (emission on).
   gpu::uvec4 tiles() const;
@@ -76,9 +74,13 @@ class SplatTileRaster {
   void countKeys(QRhiCommandBuffer* cb);  // count and offsets, and the read-back of the total
 
   std::uint32_t m_splats = 0;
-  std::uint32_t m_needed = 0;  // written by the read-back's completion
-  bool m_neededPending = false;
-  QRhiBufferReadbackResult m_neededReadback;
+  // The frames' key counts, written by read-backs that may land after this
+  // object is gone (the device keeps their results; they keep this).
+  struct KeyCount {
+    std::uint32_t needed = 0;
+    int pending = 0;
+  };
+  std::shared_ptr<KeyCount> m_count = std::make_shared<KeyCount>();
   QRhiBuffer *m_view = nullptr, *m_projected = nullptr;
   QSize m_size;
   std::uint32_t m_tilesX = 0, m_tilesY = 0;

@@ -28,14 +28,16 @@ struct SplatPasses {
 // How splats reach the pixels. Compute: tiles blended front to back in a
 // compute pass with early termination, then drawn over the frame in one
 // triangle; Quads: one alpha-blended quad per splat, back to front, through
-// the rasteriser. The default is chosen per device by measurement
-// (bench_render BM_SplatFrame / BM_CharacterFrame, CONTRIBUTING.md's
-// benchmark table): compute on GPUs (the NVIDIA H200: 1M splats about 40x
-// faster than quads), quads on CPU rasterisers (lavapipe: the sample-sized
-// character and dense scenes draw faster as quads; compute wins only where
-// gaussians pile up dozens deep).
-enum class SplatRaster { Compute, Quads };
-const char* splatRasterName(SplatRaster raster);  // "compute", "quads"
+// the rasteriser; Auto: quads, unless the view's gaussians touch more than
+// kAutoTileKeysPerSplat tiles each on average (large, piled-up gaussians),
+// then compute. The default is chosen per device by measurement (bench_render
+// BM_SplatFrame / BM_CharacterFrame, docs/benchmarks.md): Compute on GPUs
+// (the NVIDIA H200: faster than quads on every scene measured), Auto on CPU
+// rasterisers (lavapipe: quads draw the sample character and dense scenes
+// faster, compute draws piled-up gaussians 4x faster).
+enum class SplatRaster { Compute, Quads, Auto };
+inline constexpr unsigned kAutoTileKeysPerSplat = 16;
+const char* splatRasterName(SplatRaster raster);  // "compute", "quads", "auto"
 
 class FrameDrawable {
  public:

@@ -15,8 +15,10 @@
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/gpu_timer.h"
 
+class QByteArray;
 class QRhi;
 class QRhiCommandBuffer;
+struct QRhiBufferReadbackResult;
 
 namespace riglens::render {
 
@@ -49,12 +51,23 @@ class RhiDevice {
   core::Expected<void> runOffscreen(const std::function<void(QRhiCommandBuffer*)>& record);
   // Per-pass GPU times of this device's frames (Vulkan; "not available" elsewhere).
   GpuTimer& timer() { return *m_timer; }
+  // A read-back result the device keeps until QRhi has filled it, so a pass
+  // may go away while its read-back is in flight; `done` gets the bytes on
+  // the device's thread (capture what outlives the pass, not the pass).
+  QRhiBufferReadbackResult* keepReadback(std::function<void(const QByteArray&)> done);
+  // Whether passes may read results back every frame. Only on devices made
+  // here: in Qt Quick's frames (a borrowed QRhi) Qt 6.4 frees a buffer
+  // read-back twice when the window is grabbed (QQuickWindow::grabWindow
+  // finishes the frame early), and the app crashed.
+  bool readsBackEveryFrame() const { return m_owned != nullptr; }
 
  private:
   struct Owned;
   RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi);
 
-  std::unique_ptr<Owned> m_owned;  // instance/surface + QRhi when created here
+  struct Readbacks;
+  std::unique_ptr<Readbacks> m_readbacks;  // before m_owned: outlives the QRhi that fills them
+  std::unique_ptr<Owned> m_owned;          // instance/surface + QRhi when created here
   QRhi* m_rhi = nullptr;
   std::unique_ptr<GpuTimer> m_timer;  // after m_owned: destroyed before the QRhi
 };

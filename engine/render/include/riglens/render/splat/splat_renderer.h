@@ -23,7 +23,8 @@
 
 namespace riglens::render {
 
-// Compute on GPUs, quads on CPU rasterisers (see SplatRaster).
+// Compute on GPUs, Auto on CPU rasterisers (see SplatRaster);
+// RIGLENS_SPLAT_RASTER=compute|quads|auto overrides it (QA, the app).
 SplatRaster defaultSplatRaster(const RhiDevice& device);
 
 class SplatRenderer : public FrameDrawable {
@@ -59,8 +60,8 @@ class SplatRenderer : public FrameDrawable {
   // The device's default (defaultSplatRaster) until set; from the next frame.
   void setRaster(SplatRaster raster);
   SplatRaster raster() const;
-  // What the last frame drew with: the chosen raster, except that compute
-  // falls back to quads for a view whose tile keys exceed 32M.
+  // What the last frame drew with (Compute or Quads): Auto's choice, and
+  // Compute falls back to quads for a view whose tile keys exceed 32M.
   SplatRaster rasterUsed() const;
   std::uint32_t tileKeys() const;
   std::size_t count() const;  // gaussians the sink holds (what each frame projects)  // the compute tiles' keys in
