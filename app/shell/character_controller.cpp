@@ -471,17 +471,23 @@ bool CharacterController::saveControls(const QVariant& location) {
   return true;
 }
 
-bool CharacterController::loadControls(const QVariant& location) {
-  const QString path = AppController::toLocalPath(location);
+std::optional<nlohmann::json> CharacterController::readCharacterJson(const QString& path, const QString& action) {
   if (!m_scene || !m_scene->pack) {
-    m_app.reportError(tr("Load controls: no character is open"));
-    return false;
+    m_app.reportError(tr("%1: no character is open").arg(action));
+    return std::nullopt;
   }
   auto doc = core::readJsonFile(path.toStdString());
   if (!doc) {
     m_app.reportError(QString::fromStdString(doc.error().message));
-    return false;
+    return std::nullopt;
   }
+  return std::move(doc).value();
+}
+
+bool CharacterController::loadControls(const QVariant& location) {
+  const QString path = AppController::toLocalPath(location);
+  const auto doc = readCharacterJson(path, tr("Load controls"));
+  if (!doc) return false;
   auto controls = core::controlsFromJson(m_scene->pack->headExt, *doc, path.toStdString());
   if (controls) {
     if (auto applied = applyHeadExt(*controls); !applied) controls = applied.error();
@@ -498,12 +504,9 @@ bool CharacterController::loadControls(const QVariant& location) {
 
 bool CharacterController::loadBodyPose(const QVariant& location) {
   const QString path = AppController::toLocalPath(location);
-  if (!m_scene || !m_scene->pack) {
-    m_app.reportError(tr("Load body pose: no character is open"));
-    return false;
-  }
-  auto doc = core::readJsonFile(path.toStdString());
-  auto pose = doc ? core::bodyPoseFromJson(*doc, path.toStdString()) : core::Expected<core::BodyPose>(doc.error());
+  const auto doc = readCharacterJson(path, tr("Load body pose"));
+  if (!doc) return false;
+  auto pose = core::bodyPoseFromJson(*doc, path.toStdString());
   if (!pose) {
     m_app.reportError(QString::fromStdString(pose.error().message));
     return false;

@@ -15,6 +15,7 @@
 #include <glm/vec3.hpp>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <vector>
@@ -169,6 +170,9 @@ class CharacterController : public QObject {
   void decodeStatsChanged();
 
  private:
+  // The JSON file a Load… action reads; none, with the error reported, when
+  // no character is open or the file cannot be read as JSON.
+  std::optional<nlohmann::json> readCharacterJson(const QString& path, const QString& action);
   void rebuildChannels();
   void setRefusal(const QString& refusal);
   void recompute();  // channel values -> head_ext

@@ -27,4 +27,25 @@ std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char*
   return ps;
 }
 
+std::unique_ptr<QRhiComputePipeline> newComputePipeline(QRhi* rhi, const QShader& shader,
+                                                        QRhiShaderResourceBindings* layout) {
+  std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());
+  p->setShaderStage({QRhiShaderStage::Compute, shader});
+  p->setShaderResourceBindings(layout);
+  return p->create() ? std::move(p) : nullptr;
+}
+
+std::unique_ptr<QRhiComputePipeline> newComputePipeline(QRhi* rhi, const char* fileName,
+                                                        QRhiShaderResourceBindings* layout) {
+  auto shader = loadShader(fileName);
+  return shader ? newComputePipeline(rhi, *shader, layout) : nullptr;
+}
+
+std::unique_ptr<QRhiShaderResourceBindings> newBindings(QRhi* rhi,
+                                                        std::initializer_list<QRhiShaderResourceBinding> bindings) {
+  std::unique_ptr<QRhiShaderResourceBindings> srb(rhi->newShaderResourceBindings());
+  srb->setBindings(bindings);
+  return srb->create() ? std::move(srb) : nullptr;
+}
+
 }  // namespace riglens::render

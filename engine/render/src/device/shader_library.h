@@ -5,6 +5,7 @@
 #include <QtGui/private/qrhi_p.h>
 #include <QtGui/private/qshader_p.h>
 
+#include <initializer_list>
 #include <memory>
 
 #include "riglens/core/base/expected.h"
@@ -17,5 +18,16 @@ core::Expected<QShader> loadShader(const char* fileName);
 // A new graphics pipeline with `vertex` and `fragment` as its stages; null
 // when either shader is missing from the build.
 std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment);
+
+// A created compute pipeline of `shader` over `layout`'s binding layout; null
+// when the shader is missing or the pipeline cannot be made.
+std::unique_ptr<QRhiComputePipeline> newComputePipeline(QRhi* rhi, const QShader& shader,
+                                                        QRhiShaderResourceBindings* layout);
+std::unique_ptr<QRhiComputePipeline> newComputePipeline(QRhi* rhi, const char* fileName,
+                                                        QRhiShaderResourceBindings* layout);
+
+// A created binding set; null when QRhi refuses it.
+std::unique_ptr<QRhiShaderResourceBindings> newBindings(QRhi* rhi,
+                                                        std::initializer_list<QRhiShaderResourceBinding> bindings);
 
 }  // namespace riglens::render

@@ -91,39 +91,28 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
     if (!d->params[slot]->create()) return makeError(ErrorCode::Gpu, "cannot allocate the sort parameters");
     const int src = pass % 2, dst = 1 - src;  // A -> B -> A -> B
     QRhiBuffer* params = d->params[slot].get();
-    const auto bindings = [&](std::initializer_list<QRhiShaderResourceBinding> list) {
-      std::unique_ptr<QRhiShaderResourceBindings> srb(rhi->newShaderResourceBindings());
-      srb->setBindings(list);
-      return srb->create() ? std::move(srb) : nullptr;
-    };
-    d->upSrb[slot] = bindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
-                               B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
-                               B::bufferLoad(gpu::kSortKeysIn, stage, d->keys[src].get()),
-                               B::bufferStore(gpu::kSortTileHist, stage, d->tileHist.get())});
-    d->spineSrb[slot] = bindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
-                                  B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
-                                  B::bufferLoadStore(gpu::kSortTileHist, stage, d->tileHist.get()),
-                                  B::bufferStore(gpu::kSortDigitTotals, stage, d->digitTotals.get())});
-    d->downSrb[slot] = bindings({B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
-                                 B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
-                                 B::bufferLoad(gpu::kSortKeysIn, stage, d->keys[src].get()),
-                                 B::bufferLoad(gpu::kSortValuesIn, stage, d->values[src].get()),
-                                 B::bufferLoad(gpu::kSortTileHist, stage, d->tileHist.get()),
-                                 B::bufferLoad(gpu::kSortDigitTotals, stage, d->digitTotals.get()),
-                                 B::bufferStore(gpu::kSortKeysOut, stage, d->keys[dst].get()),
-                                 B::bufferStore(gpu::kSortValuesOut, stage, d->values[dst].get())});
+    d->upSrb[slot] = newBindings(rhi, {B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
+                                       B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
+                                       B::bufferLoad(gpu::kSortKeysIn, stage, d->keys[src].get()),
+                                       B::bufferStore(gpu::kSortTileHist, stage, d->tileHist.get())});
+    d->spineSrb[slot] = newBindings(rhi, {B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
+                                          B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
+                                          B::bufferLoadStore(gpu::kSortTileHist, stage, d->tileHist.get()),
+                                          B::bufferStore(gpu::kSortDigitTotals, stage, d->digitTotals.get())});
+    d->downSrb[slot] = newBindings(rhi, {B::uniformBuffer(gpu::kSortParamsBinding, stage, params),
+                                         B::bufferLoad(gpu::kSortCount, stage, d->count.get()),
+                                         B::bufferLoad(gpu::kSortKeysIn, stage, d->keys[src].get()),
+                                         B::bufferLoad(gpu::kSortValuesIn, stage, d->values[src].get()),
+                                         B::bufferLoad(gpu::kSortTileHist, stage, d->tileHist.get()),
+                                         B::bufferLoad(gpu::kSortDigitTotals, stage, d->digitTotals.get()),
+                                         B::bufferStore(gpu::kSortKeysOut, stage, d->keys[dst].get()),
+                                         B::bufferStore(gpu::kSortValuesOut, stage, d->values[dst].get())});
     if (!d->upSrb[slot] || !d->spineSrb[slot] || !d->downSrb[slot])
       return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
   }
-  const auto pipeline = [rhi](const QShader& shader, QRhiShaderResourceBindings* layout) {
-    std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());
-    p->setShaderStage({QRhiShaderStage::Compute, shader});
-    p->setShaderResourceBindings(layout);
-    return p->create() ? std::move(p) : nullptr;
-  };
-  d->upsweep = pipeline(*up, d->upSrb[0].get());
-  d->spine = pipeline(*sp, d->spineSrb[0].get());
-  d->downsweep = pipeline(*down, d->downSrb[0].get());
+  d->upsweep = newComputePipeline(rhi, *up, d->upSrb[0].get());
+  d->spine = newComputePipeline(rhi, *sp, d->spineSrb[0].get());
+  d->downsweep = newComputePipeline(rhi, *down, d->downSrb[0].get());
   if (!d->upsweep || !d->spine || !d->downsweep) return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
   return std::unique_ptr<GpuRadixSort>(new GpuRadixSort(std::move(d)));
 }

@@ -14,6 +14,7 @@
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 #include "riglens/render/splat/gpu_sort.h"
+#include "splat/splat_overlay_pipeline.h"
 #include "splat/splat_tile_raster.h"
 
 namespace riglens::render {
@@ -237,27 +238,9 @@ struct SplatRenderer::Impl {
 
   bool ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount) {
     if (draw && rp->serializedFormat() == rpFormat && sampleCount == samples) return true;
-    draw = newGraphicsPipeline(rhi, "splat.vert", "splat.frag");
-    if (!draw) return fail("splat shaders missing");
-    draw->setVertexInputLayout({});
-    QRhiGraphicsPipeline::TargetBlend blend;  // premultiplied, back to front
-    blend.enable = true;
-    blend.srcColor = QRhiGraphicsPipeline::One;
-    blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-    blend.srcAlpha = QRhiGraphicsPipeline::One;
-    blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-    draw->setTargetBlends({blend});
-    // Composited with whatever drew before in the pass (the voxel renderer's
-    // depth): hidden splats are rejected; splats never write depth, their
-    // order comes from the sort.
-    draw->setDepthTest(true);
-    draw->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
-    draw->setDepthWrite(false);
-    draw->setFlags(QRhiGraphicsPipeline::UsesScissor);
-    draw->setSampleCount(sampleCount);
-    draw->setShaderResourceBindings(drawSrb.get());
-    draw->setRenderPassDescriptor(rp);
-    if (!draw->create()) return fail("cannot create the splat pipeline");
+    // Back to front; splats never write depth, their order comes from the sort.
+    draw = newSplatOverlayPipeline(rhi, "splat.vert", "splat.frag", drawSrb.get(), rp, sampleCount);
+    if (!draw) return fail("cannot create the splat pipeline");
     rpFormat = rp->serializedFormat();
     samples = sampleCount;
     return true;

@@ -6,6 +6,7 @@
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
+#include "splat/splat_overlay_pipeline.h"
 
 namespace riglens::render {
 
@@ -17,14 +18,6 @@ namespace {
 constexpr std::uint32_t kKeysPerSplat = 4, kMinKeys = 1u << 18;
 constexpr std::uint32_t kFixedKeysPerSplat = 16, kFixedMinKeys = 1u << 20;
 
-std::unique_ptr<QRhiComputePipeline> computePipeline(QRhi* rhi, const char* name, QRhiShaderResourceBindings* layout) {
-  auto shader = loadShader(name);
-  if (!shader) return nullptr;
-  std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());
-  p->setShaderStage({QRhiShaderStage::Compute, *shader});
-  p->setShaderResourceBindings(layout);
-  return p->create() ? std::move(p) : nullptr;
-}
 }  // namespace
 
 bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected) {
@@ -59,26 +52,22 @@ bool SplatTileRaster::createKeys(std::uint32_t keys) {
   // access to a buffer (GpuRadixSort says more).
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
-  const auto bindings = [this](std::initializer_list<QRhiShaderResourceBinding> list) {
-    std::unique_ptr<QRhiShaderResourceBindings> srb(m_rhi->newShaderResourceBindings());
-    srb->setBindings(list);
-    return srb->create() ? std::move(srb) : nullptr;
-  };
-  m_countSrb = bindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
-                         B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
-                         B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
-                         B::bufferStore(gpu::kTilesGroupSums, cs, m_groupSums.get())});
-  m_offsetsSrb = bindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
-                           B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
-                           B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
-  m_emitSrb = bindings(
+  m_countSrb = newBindings(
+      m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
+              B::bufferLoad(gpu::kTilesProjected, cs, m_projected), B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
+              B::bufferStore(gpu::kTilesGroupSums, cs, m_groupSums.get())});
+  m_offsetsSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
+                                     B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
+                                     B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
+  m_emitSrb = newBindings(
+      m_rhi,
       {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
        B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()), B::bufferLoad(gpu::kTilesGroupSums, cs, m_groupSums.get()),
        B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()), B::bufferStore(gpu::kTilesValues, cs, m_sort->values())});
   if (!m_countSrb || !m_offsetsSrb || !m_emitSrb) return fail("cannot create the splat tile key bindings");
-  m_countPipe = computePipeline(m_rhi, "splat_tile_count.comp", m_countSrb.get());
-  m_offsetsPipe = computePipeline(m_rhi, "splat_tile_offsets.comp", m_offsetsSrb.get());
-  m_emitPipe = computePipeline(m_rhi, "splat_tile_emit.comp", m_emitSrb.get());
+  m_countPipe = newComputePipeline(m_rhi, "splat_tile_count.comp", m_countSrb.get());
+  m_offsetsPipe = newComputePipeline(m_rhi, "splat_tile_offsets.comp", m_offsetsSrb.get());
+  m_emitPipe = newComputePipeline(m_rhi, "splat_tile_emit.comp", m_emitSrb.get());
   if (!m_countPipe || !m_offsetsPipe || !m_emitPipe) return fail("cannot create the splat tile key pipelines");
   return true;
 }
@@ -88,7 +77,6 @@ gpu::uvec4 SplatTileRaster::tiles() const {
 }
 
 bool SplatTileRaster::resize(QSize size) {
-  QRhiBuffer *view = m_view, *projected = m_projected;
   if (size == m_size) return true;
   m_tilesX = (std::uint32_t(size.width()) + gpu::kSplatTile - 1) / gpu::kSplatTile;
   m_tilesY = (std::uint32_t(size.height()) + gpu::kSplatTile - 1) / gpu::kSplatTile;
@@ -101,27 +89,24 @@ bool SplatTileRaster::resize(QSize size) {
   m_zeroRanges.assign(tileCount * 2, 0u);
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
-  m_rangesSrb.reset(m_rhi->newShaderResourceBindings());
-  m_rangesSrb->setBindings({B::uniformBuffer(gpu::kSplatViewBinding, cs, view),
-                            B::bufferLoad(gpu::kRangesKeys, cs, m_sort->sortedKeys()),
-                            B::bufferLoad(gpu::kRangesCount, cs, m_sort->countBuffer()),
-                            B::bufferStore(gpu::kRangesOut, cs, m_ranges.get())});
-  m_rasterSrb.reset(m_rhi->newShaderResourceBindings());
-  m_rasterSrb->setBindings(
-      {B::uniformBuffer(gpu::kSplatViewBinding, cs, view), B::bufferLoad(gpu::kRasterProjected, cs, projected),
+  m_rangesSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
+                                    B::bufferLoad(gpu::kRangesKeys, cs, m_sort->sortedKeys()),
+                                    B::bufferLoad(gpu::kRangesCount, cs, m_sort->countBuffer()),
+                                    B::bufferStore(gpu::kRangesOut, cs, m_ranges.get())});
+  m_rasterSrb = newBindings(
+      m_rhi,
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kRasterProjected, cs, m_projected),
        B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
        B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()), B::bufferStore(gpu::kRasterImage, cs, m_image.get())});
   const auto gs = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
-  m_compositeSrb.reset(m_rhi->newShaderResourceBindings());
-  m_compositeSrb->setBindings(
-      {B::uniformBuffer(gpu::kCompositeViewBinding, gs, m_compositeView.get()),
-       B::bufferLoad(gpu::kCompositeImage, QRhiShaderResourceBinding::FragmentStage, m_image.get())});
-  if (!m_rangesSrb->create() || !m_rasterSrb->create() || !m_compositeSrb->create())
-    return fail("cannot create the splat tile bindings");
+  m_compositeSrb = newBindings(
+      m_rhi, {B::uniformBuffer(gpu::kCompositeViewBinding, gs, m_compositeView.get()),
+              B::bufferLoad(gpu::kCompositeImage, QRhiShaderResourceBinding::FragmentStage, m_image.get())});
+  if (!m_rangesSrb || !m_rasterSrb || !m_compositeSrb) return fail("cannot create the splat tile bindings");
   // New pipelines over the new layouts (swapping bindings under a pipeline
   // made for others crashed lavapipe).
-  m_rangesPipe = computePipeline(m_rhi, "splat_tile_ranges.comp", m_rangesSrb.get());
-  m_rasterPipe = computePipeline(m_rhi, "splat_raster.comp", m_rasterSrb.get());
+  m_rangesPipe = newComputePipeline(m_rhi, "splat_tile_ranges.comp", m_rangesSrb.get());
+  m_rasterPipe = newComputePipeline(m_rhi, "splat_raster.comp", m_rasterSrb.get());
   if (!m_rangesPipe || !m_rasterPipe) return fail("cannot create the splat tile pipelines");
   m_composite.reset();
   m_size = size;
@@ -130,24 +115,9 @@ bool SplatTileRaster::resize(QSize size) {
 
 bool SplatTileRaster::ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount) {
   if (m_composite && rp->serializedFormat() == m_rpFormat && sampleCount == m_samples) return true;
-  m_composite = newGraphicsPipeline(m_rhi, "splat_composite.vert", "splat_composite.frag");
-  if (!m_composite) return fail("splat composite shaders missing");
-  m_composite->setVertexInputLayout({});
-  QRhiGraphicsPipeline::TargetBlend blend;  // premultiplied, like the quads
-  blend.enable = true;
-  blend.srcColor = QRhiGraphicsPipeline::One;
-  blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-  blend.srcAlpha = QRhiGraphicsPipeline::One;
-  blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-  m_composite->setTargetBlends({blend});
-  m_composite->setDepthTest(true);
-  m_composite->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
-  m_composite->setDepthWrite(false);
-  m_composite->setFlags(QRhiGraphicsPipeline::UsesScissor);
-  m_composite->setSampleCount(sampleCount);
-  m_composite->setShaderResourceBindings(m_compositeSrb.get());
-  m_composite->setRenderPassDescriptor(rp);
-  if (!m_composite->create()) return fail("cannot create the splat composite pipeline");
+  m_composite = newSplatOverlayPipeline(m_rhi, "splat_composite.vert", "splat_composite.frag", m_compositeSrb.get(), rp,
+                                        sampleCount);
+  if (!m_composite) return fail("cannot create the splat composite pipeline");
   m_rpFormat = rp->serializedFormat();
   m_samples = sampleCount;
   return true;

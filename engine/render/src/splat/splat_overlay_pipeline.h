@@ -1,0 +1,40 @@
+// The pipeline both splat rasterisers draw with: premultiplied colour blended
+// One / OneMinusSrcAlpha over what the pass drew before, depth-tested (the
+// voxel renderer's nearer surfaces hide splats) but never written, scissored
+// to the viewport, no vertex input (the shaders read storage buffers).
+#pragma once
+
+#include <QtGui/private/qrhi_p.h>
+
+#include <memory>
+
+#include "device/shader_library.h"
+
+namespace riglens::render {
+
+// Null when the shaders are missing or the pipeline cannot be made.
+inline std::unique_ptr<QRhiGraphicsPipeline> newSplatOverlayPipeline(QRhi* rhi, const char* vertex,
+                                                                     const char* fragment,
+                                                                     QRhiShaderResourceBindings* bindings,
+                                                                     QRhiRenderPassDescriptor* rp, int sampleCount) {
+  auto pipeline = newGraphicsPipeline(rhi, vertex, fragment);
+  if (!pipeline) return nullptr;
+  pipeline->setVertexInputLayout({});
+  QRhiGraphicsPipeline::TargetBlend blend;
+  blend.enable = true;
+  blend.srcColor = QRhiGraphicsPipeline::One;
+  blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+  blend.srcAlpha = QRhiGraphicsPipeline::One;
+  blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+  pipeline->setTargetBlends({blend});
+  pipeline->setDepthTest(true);
+  pipeline->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
+  pipeline->setDepthWrite(false);
+  pipeline->setFlags(QRhiGraphicsPipeline::UsesScissor);
+  pipeline->setSampleCount(sampleCount);
+  pipeline->setShaderResourceBindings(bindings);
+  pipeline->setRenderPassDescriptor(rp);
+  return pipeline->create() ? std::move(pipeline) : nullptr;
+}
+
+}  // namespace riglens::render
