@@ -88,12 +88,15 @@ class SceneViewportRenderer : public QObject {
     m_ready = true;
     // The compute splat tiles wait for their key count, or outgrew their
     // room: one more frame makes the picture final.
-    // A frame that projected and sorted is followed by one more, so the
-    // Frame panel gets its GPU times (they land after the frame finished).
+    // A frame that projected and sorted is followed by as many as QRhi keeps
+    // in flight, so the Frame panel gets its GPU times (they are read when
+    // QRhi reuses the frame's slot, after waiting for it).
     const std::size_t sorted = m_renderer->splatStats().sortedFrames;
-    const bool worked = sorted != m_sortedFrames;
+    if (sorted != m_sortedFrames) m_framesToFollow = m_renderer->framesInFlight();
     m_sortedFrames = sorted;
-    if (worked || m_renderer->wantsAnotherFrame()) QMetaObject::invokeMethod(m_window, "update", Qt::QueuedConnection);
+    const bool follow = m_framesToFollow > 0;
+    if (follow) --m_framesToFollow;
+    if (follow || m_renderer->wantsAnotherFrame()) QMetaObject::invokeMethod(m_window, "update", Qt::QueuedConnection);
     m_failure = prepared ? QString() : QString::fromStdString(m_renderer->failure());
     if (m_scene)
       reportSplats();
@@ -186,6 +189,7 @@ class SceneViewportRenderer : public QObject {
   QQuickWindow* m_window;
   std::unique_ptr<render::WindowRenderer> m_renderer;
   std::size_t m_sortedFrames = 0;
+  int m_framesToFollow = 0;  // frames to draw after one that worked
   QRhiSwapChain* m_swapchain = nullptr;
   std::shared_ptr<const core::LoadedRun> m_run;
   std::shared_ptr<const core::CharacterScene> m_scene;

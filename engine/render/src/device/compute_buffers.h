@@ -53,7 +53,7 @@ core::Expected<void> runOffscreenComputeFrame(QRhi* rhi, const std::string& what
   GpuTimer* timer = GpuTimer::of(rhi);
   if (timer) timer->beginFrame(cb);
   record(cb);
-  if (timer) timer->endFrame();
+  if (timer) timer->endFrame(GpuTimer::FrameEnd::Waited);
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return core::makeError(core::ErrorCode::Gpu, "the " + what + " GPU frame failed");
   return {};

@@ -58,7 +58,8 @@ struct GpuTimer::Impl {
     VkQueryPool pool = VK_NULL_HANDLE;
     std::vector<std::string> names;  // names[0] is the frame's start
     std::uint64_t frame = 0;
-    bool pending = false;
+    bool pending = false;   // stamped, not yet read
+    bool finished = false;  // the GPU has run the frame (QRhi waited for it)
   };
   std::array<Slot, std::size_t(kSlots)> frameSlots;
   Slot* recording = nullptr;  // the slot of the frame being recorded
@@ -130,7 +131,10 @@ struct GpuTimer::Impl {
 
   void poll() {
     for (Slot& slot : frameSlots) {
-      if (!slot.pending || slot.names.size() < 2) continue;
+      // Only a frame the GPU has certainly finished: until its reset has run,
+      // a pool still holds an older frame's stamps, which would be read as
+      // this frame's (a frame seemingly ending at the pass recorded so far).
+      if (!slot.pending || !slot.finished || slot.names.size() < 2) continue;
       std::vector<std::uint64_t> ticks(slot.names.size());
       const VkResult r = getResults(device, slot.pool, 0, std::uint32_t(ticks.size()), ticks.size() * 8, ticks.data(),
                                     8, VK_QUERY_RESULT_64_BIT);
@@ -180,11 +184,13 @@ bool GpuTimer::available() const {
 void GpuTimer::beginFrame(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   if (!available()) return;
-  d.poll();  // QRhi has waited for this slot's previous frame
   Impl::Slot& slot = d.frameSlots[std::size_t(d.rhi->currentFrameSlot() % kSlots)];
+  slot.finished = true;  // QRhi has waited for this slot's previous frame
+  d.poll();
   slot.names = {"start"};
   slot.frame = ++d.frames;
   slot.pending = true;
+  slot.finished = false;
   d.recording = &slot;
   d.stamp(cb, 0, true);
 }
@@ -196,8 +202,10 @@ void GpuTimer::mark(QRhiCommandBuffer* cb, std::string_view pass) {
   d.stamp(cb, std::uint32_t(d.recording->names.size() - 1), false);
 }
 
-void GpuTimer::endFrame() {
-  m_impl->recording = nullptr;
+void GpuTimer::endFrame(FrameEnd end) {
+  Impl& d = *m_impl;
+  if (d.recording && end == FrameEnd::Waited) d.recording->finished = true;
+  d.recording = nullptr;
 }
 
 FrameTimes GpuTimer::latest() {

@@ -59,7 +59,7 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   GpuTimer& timer = m_device.timer();
   timer.beginFrame(cb);
   if (!renderer.prepare(cb, m_impl->pass.get(), m_samples, m_size, state)) {
-    timer.endFrame();
+    timer.endFrame(GpuTimer::FrameEnd::Waited);
     rhi->endOffscreenFrame();
     const std::string why = renderer.failure();
     return makeError(ErrorCode::Gpu,
@@ -76,7 +76,7 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   }
   cb->endPass(batch);
   timer.mark(cb, "draw");
-  timer.endFrame();
+  timer.endFrame(GpuTimer::FrameEnd::Waited);
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
   if (out) {

@@ -58,7 +58,7 @@ void WindowRenderer::record(QRhiSwapChain* swapchain) {
 void WindowRenderer::finishFrame(QRhiSwapChain* swapchain) {
   GpuTimer& timer = m_device->timer();
   if (m_prepared) timer.mark(swapchain->currentFrameCommandBuffer(), "draw");
-  timer.endFrame();
+  timer.endFrame(GpuTimer::FrameEnd::Submitted);
 }
 
 FrameTimes WindowRenderer::gpuTimes() const {
@@ -97,6 +97,10 @@ CharacterMemory WindowRenderer::splatMemory() const {
   if (!memory.buffers.empty())
     memory.branches.push_back({"scene", 0, std::uint32_t(m_cloud->count), std::uint32_t(m_cloud->count)});
   return memory;
+}
+
+int WindowRenderer::framesInFlight() const {
+  return m_device->rhi()->resourceLimit(QRhi::FramesInFlight);
 }
 
 bool WindowRenderer::wantsAnotherFrame() const {

@@ -3,8 +3,10 @@
 // vkCmdWriteTimestamp on QRhi's own command buffer between passes (through
 // QRhiCommandBuffer::beginExternal, which hands out the primary command
 // buffer outside a pass). One query pool per frame slot: a frame's stamps are
-// read back without waiting once the GPU has finished it (at the latest
-// when QRhi reuses the slot). Other backends report "not available" and why.
+// read back without waiting once the GPU has certainly finished it: an
+// offscreen frame when QRhi ended it (it waits), a window frame when QRhi
+// reuses its slot (it waits for the slot's fence), so a window's times lag
+// by the frames in flight. Other backends report "not available" and why.
 //
 // Usage: every RhiDevice has one (RhiDevice::timer(); GpuTimer::of(rhi) for
 // code that holds only the QRhi). The frame's owner calls beginFrame()
@@ -52,7 +54,11 @@ class GpuTimer {
   bool available() const;
   void beginFrame(QRhiCommandBuffer* cb);
   void mark(QRhiCommandBuffer* cb, std::string_view pass);
-  void endFrame();
+  // Waited: the owner waits for the GPU to finish the frame before latest()
+  // is called (offscreen frames); Submitted: it is known done only when QRhi
+  // reuses its frame slot (window frames).
+  enum class FrameEnd { Submitted, Waited };
+  void endFrame(FrameEnd end);
   // Reads whatever finished frames have landed and returns the newest.
   FrameTimes latest();
 

@@ -68,6 +68,7 @@ class WindowRenderer {
   CharacterMemory splatMemory() const;
   bool characterShowsDecoded() const;  // the last frame drew a decoded character
   std::string failure() const;         // why the last prepare failed
+  int framesInFlight() const;          // how many frames QRhi records ahead of the GPU
   bool wantsAnotherFrame() const;      // a layer's frame is not final yet: schedule one more
 
  private:
