@@ -13,7 +13,9 @@
 //                               quads; scene 0 the dense torus (gaussians shrink
 //                               as n grows, a capture's overlap), 1 the torus of
 //                               fixed 6 cm gaussians (n = 1M: ~150 tiles each)
-//   BM_CharacterFrame/passes/raster the viewer's character frame cut after 0..4 passes
+//   BM_CharacterFrame/passes/raster/scene the viewer's character frame cut after
+//                               0..4 passes; scene 0 a full-size head (V 17,821,
+//                               E 383, all active), 1 the app's sample character
 // Every frame also reports its passes' GPU times (gpu_<pass>_ms, Vulkan
 // timestamps through render::GpuTimer) and their sum, gpu_ms.
 //   BM_MemoryBandwidth          the same run's memcpy baseline
@@ -45,6 +47,7 @@ using riglens::bench::BM_MemoryBandwidth;
 #include "riglens/render/rig/rig_renderer.h"
 #include "riglens/render/splat/gpu_sort.h"
 #include "riglens/render/splat/splat_renderer.h"
+#include "riglens/samples/character_sample.h"
 #include "riglens/samples/gaussian_samples.h"
 #include "riglens/samples/gnm_bake.h"
 #include "riglens/samples/sample_runs.h"
@@ -129,6 +132,22 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
 
 void BM_RenderFrame(benchmark::State& state, const char* name) {
   renderFrames(state, name, false);
+}
+
+// The viewer's sample character (ICT-FaceKit: V 9,409, 53 expressions), as
+// the app opens it; data/ict-face beside the executable when packed.
+const core::AosRigPack& sampleHead() {
+  static const core::AosRigPack pack = [] {
+    const std::filesystem::path packed =
+        std::filesystem::path(QCoreApplication::applicationDirPath().toStdString()) / "ict-face";
+    auto bake = samples::makeSampleCharacter(std::filesystem::exists(packed) ? packed : RIGLENS_DATA_DIR "/ict-face");
+    if (!bake) throw std::runtime_error(bake.error().message);
+    auto bytes = samples::bakeAosRig(*bake);
+    return std::move(
+               core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "sample"))
+        .value();
+  }();
+  return pack;
 }
 
 const core::AosRigPack& fullHead() {
@@ -294,7 +313,9 @@ void BM_SplatFrame(benchmark::State& state) {
 // and the view changing every frame; cut after range(0) passes (0 none,
 // 1 rig, 2 + projection, 3 + sort, 4 the whole frame).
 void BM_CharacterFrame(benchmark::State& state) {
-  static const auto pack = std::make_shared<const core::AosRigPack>(fullHead());
+  static const auto full = std::make_shared<const core::AosRigPack>(fullHead());
+  static const auto sample = std::make_shared<const core::AosRigPack>(sampleHead());
+  const auto& pack = state.range(2) == 0 ? full : sample;
   auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
   if (!canvas) {
     state.SkipWithError(canvas.error().message.c_str());
@@ -311,7 +332,7 @@ void BM_CharacterFrame(benchmark::State& state) {
   frame.projection = camera.projection(16.0f / 9.0f);
   frame.view = camera.view();
   render::CharacterFrame controls;
-  controls.headExt.assign(387, 0.25f);
+  controls.headExt.assign(pack->coeffCount + 4, 0.25f);
   renderer.setFrame(controls);
   // Untimed: the uploads, and the compute tiles sizing their room for the view.
   for (int warm = 0; warm < 2; ++warm) (void)(*canvas)->renderWithoutReadback(renderer, frame);
@@ -349,8 +370,8 @@ BENCHMARK(BM_SplatFrame)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_CharacterFrame)
-    ->ArgsProduct({{0, 4}, {0, 1}})
-    ->ArgNames({"passes", "raster"})
+    ->ArgsProduct({{0, 4}, {0, 1}, {0, 1}})
+    ->ArgNames({"passes", "raster", "scene"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();

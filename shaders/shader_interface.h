@@ -178,7 +178,7 @@ RIGLENS_UNIFORM(SplatView, kSplatViewBinding) {
   vec4 viewport;  // width, height, fx, fy (pixels)
   uvec4 count;    // x: splats, y: flip y, z: SH degree (0: the packed colour), w: SH floats per splat
   uvec4 tiles;    // x, y: tiles across and down; z: 1 = emit (tile, depth) keys for the compute rasteriser; w: their capacity
-  vec4 depthKey;  // x: near, y: 65535 / log(far / near): the 16-bit logarithmic depth of a tile key
+  vec4 depthKey;  // x: near, y: 65535 / log(far / near): the 16-bit logarithmic depth of the sort keys
 } RIGLENS_INSTANCE(u);
 #endif
 

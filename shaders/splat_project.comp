@@ -53,7 +53,7 @@ void cull(uint i)
         tileDepth[i] = 0xffffffffu;
     projected[2u * i] = vec4(0.0, 0.0, 0.0, 0.0);
     projected[2u * i + 1u] = vec4(0.0);
-    keys[i] = 0xffffffffu;
+    keys[i] = 0xffffu;  // last (the quads' keys are 16-bit); a culled quad draws nothing
     values[i] = i;
 }
 
@@ -98,9 +98,12 @@ void main()
     // The centre's depth in the backend's NDC (proj is already corrected), so
     // the quads depth-test against the voxel renderer's depth buffer.
     projected[2u * i + 1u] = vec4(c11 / det, -c01 / det, c00 / det, clip.z / clip.w);
-    // Back to front: the farthest first. Positive floats order like their bits.
-    keys[i] = ~floatBitsToUint(depth);
+    // 16-bit logarithmic depth (a relative step of ~1e-4 over the camera's
+    // range): the quads sort on it back to front, the farthest first, in two
+    // radix passes; the compute tiles put it under their tile index.
+    uint logDepth = uint(clamp(log(depth / u.depthKey.x) * u.depthKey.y, 0.0, 65535.0));
+    keys[i] = 65535u - logDepth;
     values[i] = i;
     if (u.tiles.z != 0u)
-        tileDepth[i] = uint(clamp(log(depth / u.depthKey.x) * u.depthKey.y, 0.0, 65535.0));
+        tileDepth[i] = logDepth;
 }

@@ -1,6 +1,10 @@
 // Shared by splat_tile_count.comp and splat_tile_emit.comp: which tiles a
-// projected splat's 3-sigma square touches, computed the same way in both
-// (the emission writes exactly the keys the count reserved).
+// projected splat can show in, computed the same way in both (the emission
+// writes exactly the keys the count reserved): the bounding box of its
+// ellipse out to where its opacity falls to 1/255 (Mahalanobis distance
+// sqrt(2 ln(255 a)), the cut the raster makes), not the square of its
+// 3-sigma radius: an elongated or faint splat touches far fewer tiles, and
+// every tile key costs a sort slot and a batch of pixel tests.
 layout(local_size_x = kProjectGroupSize) in;
 
 layout(std430, binding = kTilesProjected) readonly buffer Projected { vec4 projected[]; };
@@ -14,10 +18,17 @@ uvec4 tileRect(uint i)
     if (i >= u.count.x || tileDepth[i] == 0xffffffffu)
         return uvec4(0u);
     vec4 p = projected[2u * i];
+    vec3 conic = projected[2u * i + 1u].xyz;  // the inverse 2D covariance (a, b, c)
     vec2 px = (p.xy * 0.5 + 0.5) * u.viewport.xy;
-    float radius = p.z;
-    vec2 lo = clamp(floor((px - radius) / float(kSplatTile)), vec2(0.0), vec2(u.tiles.xy));
-    vec2 hi = clamp(floor((px + radius) / float(kSplatTile)) + 1.0, vec2(0.0), vec2(u.tiles.xy));
+    float alpha = min(unpackUnorm4x8(floatBitsToUint(p.w)).a, 0.99);
+    float reach = sqrt(2.0 * log(max(255.0 * alpha, 1.0)));
+    float det = conic.x * conic.z - conic.y * conic.y;
+    // sigma_x = sqrt(c / det), sigma_y = sqrt(a / det) (the covariance's diagonal)
+    vec2 extent = reach * sqrt(max(vec2(conic.z, conic.x) / max(det, 1e-30), vec2(0.0)));
+    if (reach <= 0.0)
+        return uvec4(0u);
+    vec2 lo = clamp(floor((px - extent) / float(kSplatTile)), vec2(0.0), vec2(u.tiles.xy));
+    vec2 hi = clamp(floor((px + extent) / float(kSplatTile)) + 1.0, vec2(0.0), vec2(u.tiles.xy));
     return uvec4(lo, hi);
 }
 

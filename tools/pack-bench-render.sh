@@ -31,8 +31,9 @@ for bench in "${benches[@]}"; do
   [[ -x $binary ]] || binary="$build/tests/render/$bench"
   cp "$binary" "$dir/" && strip "$dir/$bench"
   binaries+=("$binary")
-  if [[ $bench == bench_decoded ]]; then
-    cp -r "$build/bench/decoders" "$dir/decoders"
+  [[ $bench == bench_decoded ]] && cp -r "$build/bench/decoders" "$dir/decoders"
+  # bench_decoded and bench_render build the sample character from it
+  if [[ $bench == bench_decoded || $bench == bench_render ]] && [[ ! -d $dir/ict-face ]]; then
     cp -r "$repo/data/ict-face" "$dir/ict-face"
   fi
 done

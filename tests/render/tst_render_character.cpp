@@ -420,7 +420,13 @@ class TestRenderCharacter : public test::RenderTestCase {
     std::optional<core::OrbitCamera> camera;
     render::CharacterRenderer chained(*m_device);     // one renderer across every frame, as the app keeps it
     chained.setRaster(render::SplatRaster::Compute);  // the read-back route below draws quads
+    chained.setGnmRoute(render::GnmRoute::Gpu);       // GNM in the shader, whatever the device's default
     chained.setPack(pack);
+    // The CPU devices' route: GNM posed on the CPU and uploaded, drawn as quads.
+    render::CharacterRenderer cpuPosed(*m_device);
+    cpuPosed.setRaster(render::SplatRaster::Quads);
+    cpuPosed.setGnmRoute(render::GnmRoute::Cpu);
+    cpuPosed.setPack(pack);
     std::size_t frames = 0;
     for (const render::CharacterTint tint : render::kAllCharacterTints) {
       QImage neutral;
@@ -467,6 +473,12 @@ class TestRenderCharacter : public test::RenderTestCase {
         QCOMPARE(chained.posedFrames(), ++frames);  // every change re-ran GNM + lift once
         const QString chainedProblem = test::compareWithGolden(*chainedImage, golden, {8, 0.005});
         QVERIFY2(chainedProblem.isEmpty(), qPrintable("chained route (compute tiles): " + chainedProblem));
+        cpuPosed.setFrame(frame);
+        auto cpuImage = (*canvas)->render(cpuPosed, state);
+        QVERIFY_OK(cpuImage);
+        QVERIFY2(cpuPosed.error().empty(), cpuPosed.error().c_str());
+        const QString cpuProblem = test::compareWithGolden(*cpuImage, golden, {8, 0.005});
+        QVERIFY2(cpuProblem.isEmpty(), qPrintable("GNM on the CPU (quads): " + cpuProblem));
 
         if (neutral.isNull()) {
           neutral = *image;
@@ -509,6 +521,11 @@ class TestRenderCharacter : public test::RenderTestCase {
     QVERIFY(named("sort keys A") >= pack->vertexCount * 4);
     QCOMPARE(named("lift positions"),
              std::size_t(0));  // the lift reads the GNM pass's buffer, none of its own
+    // GNM on the CPU keeps only the posed vertices on the GPU.
+    const render::CharacterMemory cpuMemory = cpuPosed.memory();
+    QVERIFY(std::none_of(cpuMemory.buffers.begin(), cpuMemory.buffers.end(),
+                         [](const auto& b) { return b.name.rfind("GNM", 0) == 0 && b.name != "GNM posed vertices"; }));
+    QVERIFY(cpuMemory.gpuBytes() + pack->basisHalf.size() * 2 <= memory.gpuBytes());
   }
 
   void refusesWhatItCannotDraw() {
@@ -520,6 +537,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     QVERIFY(bake);
     auto pack = std::make_shared<core::AosRigPack>(parse(*samples::bakeAosRig(*bake)));
     render::CharacterRenderer renderer(*m_device);
+    renderer.setGnmRoute(render::GnmRoute::Gpu);
     renderer.setPack(pack);
     render::CharacterFrame frame;
     frame.look.sigma = -1.0f;
@@ -535,6 +553,10 @@ class TestRenderCharacter : public test::RenderTestCase {
     renderer.setPack(pack);
     QVERIFY(!(*canvas)->render(renderer, {}));
     QVERIFY2(renderer.error().find("fp16") != std::string::npos, renderer.error().c_str());
+    // On the CPU route an i8 basis poses; no basis at all is refused, not read past.
+    renderer.setGnmRoute(render::GnmRoute::Cpu);
+    QVERIFY(!(*canvas)->render(renderer, {}));
+    QVERIFY2(renderer.error().find("basis holds 0 values") != std::string::npos, renderer.error().c_str());
   }
 
   void splatsCompositeWithVoxelDepth_data() { rasterisers(); }

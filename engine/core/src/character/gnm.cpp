@@ -37,6 +37,12 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
   const std::vector<float>& controls = *padded;
 
   const std::size_t V = pack.vertexCount, E = pack.coeffCount;
+  // A pack is parsed whole, but callers may build or edit one: never read past the basis.
+  const std::size_t basisSize = pack.basisI8.empty() ? pack.basisHalf.size() : pack.basisI8.size();
+  if (basisSize != V * E * 3 || pack.neutral.size() != V * 3 || pack.basisScale.size() != E)
+    return makeError(ErrorCode::Usage, "the pack's basis holds " + std::to_string(basisSize) +
+                                           " values where V*E*3 = " + std::to_string(V * E * 3) +
+                                           " are needed (fp16 or i8)");
   // 1. expression over the active coefficients only.
   std::vector<std::pair<std::size_t, float>> active;
   for (std::size_t c = 0; c < E; ++c)

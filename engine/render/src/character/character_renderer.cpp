@@ -49,6 +49,7 @@ struct CharacterRenderer::Impl {
   bool ready = false;
   SplatPasses passes;
   std::optional<SplatRaster> raster;  // the device's default until set
+  std::optional<GnmRoute> gnmRoute;   // the device's default until set
   std::optional<glm::vec4> sphere;
 
   void reset() {
@@ -69,7 +70,7 @@ struct CharacterRenderer::Impl {
   bool build() {
     reset();
     if (!pack) return true;
-    auto g = GpuGnm::create(device, *pack);
+    auto g = GpuGnm::create(device, *pack, gnmRoute.value_or(defaultGnmRoute(device)));
     if (!g) return fail(g.error().message);
     gnm = std::move(g).value();
     // The sink holds the head branch; a GNM character has only that one.
@@ -293,6 +294,12 @@ const SplatRenderer* CharacterRenderer::splatRenderer() const {
 
 bool CharacterRenderer::wantsAnotherFrame() const {
   return m_impl->splats && m_impl->splats->wantsAnotherFrame();
+}
+
+void CharacterRenderer::setGnmRoute(GnmRoute route) {
+  if (m_impl->gnmRoute == route) return;
+  m_impl->gnmRoute = route;
+  m_impl->packPending = true;  // the GNM pass is built per pack
 }
 
 void CharacterRenderer::setRaster(SplatRaster raster) {

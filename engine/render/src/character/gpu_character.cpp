@@ -44,6 +44,8 @@ struct GpuGnm::Impl {
   std::vector<float> skinMatrices;
   bool hasStitch = false;
   const core::AosRigPack* pack = nullptr;
+  GnmRoute route = GnmRoute::Gpu;
+  std::vector<float> cpuPosed;  // GnmRoute::Cpu: the frame's posed vertices, uploaded by encode
 };
 
 GpuGnm::GpuGnm(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -51,9 +53,28 @@ GpuGnm::~GpuGnm() {
   if (m_impl && m_impl->pending) m_impl->pending->release();
 }
 
-core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const core::AosRigPack& pack) {
+GnmRoute defaultGnmRoute(const RhiDevice& device) {
+  const QString forced = qEnvironmentVariable("RIGLENS_GNM");
+  if (forced == QLatin1String("gpu")) return GnmRoute::Gpu;
+  if (forced == QLatin1String("cpu")) return GnmRoute::Cpu;
+  return device.isCpuDevice() ? GnmRoute::Cpu : GnmRoute::Gpu;
+}
+
+core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const core::AosRigPack& pack,
+                                                       GnmRoute route) {
   if (!device.supportsCompute())
     return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders: characters need them");
+  if (route == GnmRoute::Cpu) {  // only the posed vertices live on the GPU
+    auto d = std::make_unique<Impl>();
+    d->rhi = device.rhi();
+    d->pack = &pack;
+    d->route = GnmRoute::Cpu;
+    d->V = pack.vertexCount;
+    d->E = pack.coeffCount;
+    d->posed = newStorageBuffer(d->rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer);
+    if (!d->posed) return makeError(ErrorCode::Gpu, "cannot allocate the GNM posed vertex buffer");
+    return std::unique_ptr<GpuGnm>(new GpuGnm(std::move(d)));
+  }
   if (pack.basisHalf.empty())
     return makeError(ErrorCode::Unsupported, "the GPU GNM pass takes an fp16 basis (this pack stores i8)");
   auto shader = loadShader("gnm.comp");
@@ -135,6 +156,12 @@ core::Expected<void> GpuGnm::setControls(std::span<const float> headExt, const c
   d.active.clear();
   for (std::size_t i = 0; i < d.E; ++i)
     if (c[i] != 0.0f) d.active.push_back({std::uint32_t(i), c[i] * d.pack->basisScale[i]});
+  if (d.route == GnmRoute::Cpu) {
+    auto posed = core::gnmPose(*d.pack, headExt, &joints, 0);
+    if (!posed) return posed.error();
+    d.cpuPosed = std::move(posed).value();
+    return {};
+  }
   gpu::GnmParams& f = d.frame;
   f = {};
   f.vertexCount = std::uint32_t(d.V);
@@ -178,6 +205,12 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.pending ? d.pending : d.rhi->nextResourceUpdateBatch();
   d.pending = nullptr;
+  if (d.route == GnmRoute::Cpu) {
+    batch->uploadStaticBuffer(d.posed.get(), 0, int(d.cpuPosed.size() * 4), d.cpuPosed.data());
+    cb->resourceUpdate(batch);
+    markPass(d.rhi, cb, "gnm upload");  // the GPU's share: the CPU posed the vertices in setControls
+    return;
+  }
   batch->updateDynamicBuffer(d.params.get(), 0, sizeof(gpu::GnmParams), &d.frame);
   if (!d.active.empty())
     batch->uploadStaticBuffer(d.actives.get(), 0, int(d.active.size() * sizeof(ActiveTerm)), d.active.data());
@@ -202,6 +235,7 @@ std::size_t GpuGnm::vertexCount() const {
 }
 BufferList GpuGnm::buffers() const {
   const Impl& d = *m_impl;
+  if (d.route == GnmRoute::Cpu) return {bufferBytes("GNM posed vertices", d.posed.get())};
   return {bufferBytes("GNM parameters", d.params.get()),      bufferBytes("GNM neutral", d.neutral.get()),
           bufferBytes("GNM basis (fp16)", d.basis.get()),     bufferBytes("GNM active coefficients", d.actives.get()),
           bufferBytes("GNM eye weights", d.eyeWeights.get()), bufferBytes("GNM seam stitch", d.stitch.get()),
@@ -215,6 +249,9 @@ std::size_t GpuGnm::gpuBytes() const {
 }
 std::size_t GpuGnm::activeCount() const {
   return m_impl->active.size();
+}
+GnmRoute GpuGnm::route() const {
+  return m_impl->route;
 }
 
 core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack,

@@ -217,7 +217,7 @@ struct SplatRenderer::Impl {
     if (!noTiles) return fail("cannot allocate the splat projection buffers");
     ubo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SplatView)));
     if (!projected || !ubo->create()) return fail("cannot allocate the splat projection buffers");
-    auto sorter = GpuRadixSort::create(device, count);
+    auto sorter = GpuRadixSort::create(device, count, 16);  // the projection's 16-bit depth keys
     if (!sorter) return fail(sorter.error().message.c_str());
     sort = std::move(sorter).value();
     projectSrb = projectBindings(noTiles.get());
@@ -344,9 +344,9 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
                     state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
                     state.projection[1][1] * float(size.height()) * 0.5f};
   block.count = {d.count, correction[1][1] < 0 ? 1u : 0u, d.shDegree, d.shStride};
+  block.depthKey = logDepthRange(state.projection);
   if (tiled) {
     block.tiles = d.tiles->tiles();
-    block.depthKey = logDepthRange(state.projection);
     d.tiles->resetFrame(batch);
   }
   batch->updateDynamicBuffer(d.ubo.get(), 0, sizeof(block), &block);

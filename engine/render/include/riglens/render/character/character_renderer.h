@@ -21,6 +21,7 @@
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/render/character/character_splats.h"
+#include "riglens/render/character/gpu_character.h"
 #include "riglens/render/device/frame_drawable.h"
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/rhi_device.h"
@@ -100,6 +101,7 @@ class CharacterRenderer : public FrameDrawable {
   // Benchmarks only: cut frames after a pass (see SplatPasses).
   void setPasses(SplatPasses passes);
   void setRaster(SplatRaster raster);          // how the splats reach the pixels (the device's default until set)
+  void setGnmRoute(GnmRoute route);            // where GNM runs (the device's default until set; rebuilds)
   const SplatRenderer* splatRenderer() const;  // null before the first frame
 
  private:

@@ -7,7 +7,10 @@
 //            folded in); writes the posed vertices (V*3 floats, metres) into
 //            a storage buffer the lift reads. init (create) -> (setControls
 //            -> encode)* -> destroy; encode records into the frame's command
-//            buffer.
+//            buffer. GnmRoute::Cpu poses on the CPU instead (core::gnmPose,
+//            both cores) and uploads the posed vertices into the same buffer:
+//            on a software rasteriser the CPU's own code is 10-50x faster
+//            than the shader run by it (docs/benchmarks.md).
 //  GpuLift   the debug vertex lift (shaders/lift.comp) into a splat sink
 //            (riglens/render/gpu_lift.h).
 //
@@ -30,10 +33,16 @@ class QRhiCommandBuffer;
 
 namespace riglens::render {
 
+enum class GnmRoute { Gpu, Cpu };
+
+// Cpu on software rasterisers, Gpu elsewhere; RIGLENS_GNM=gpu|cpu overrides (QA).
+GnmRoute defaultGnmRoute(const RhiDevice& device);
+
 class GpuGnm {
  public:
   ~GpuGnm();
-  static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device, const core::AosRigPack& pack);
+  static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device, const core::AosRigPack& pack,
+                                                        GnmRoute route = GnmRoute::Gpu);
 
   // CPU side of a frame: validates and stages the controls and joints.
   core::Expected<void> setControls(std::span<const float> headExt, const core::GnmJointState& joints);
@@ -53,6 +62,7 @@ class GpuGnm {
   BufferList buffers() const;  // every buffer this pass owns
   std::size_t gpuBytes() const;
   std::size_t activeCount() const;  // coefficients the last frame visits
+  GnmRoute route() const;
 
  private:
   struct Impl;
