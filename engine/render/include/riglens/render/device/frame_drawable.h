@@ -33,10 +33,11 @@ struct SplatPasses {
 // then compute. The default is chosen per device by measurement (bench_render
 // BM_SplatFrame / BM_CharacterFrame, docs/benchmarks.md): Compute on GPUs
 // (the NVIDIA H200: faster than quads on every scene measured), Auto on CPU
-// rasterisers (lavapipe: quads draw the sample character and dense scenes
-// faster, compute draws piled-up gaussians 4x faster).
+// rasterisers (lavapipe: quads draw the sample character and dense scenes,
+// 2-5 keys per splat, faster; compute draws the torus of 6 cm gaussians, 12
+// keys per splat, 1.2-1.6x faster).
 enum class SplatRaster { Compute, Quads, Auto };
-inline constexpr unsigned kAutoTileKeysPerSplat = 16;
+inline constexpr unsigned kAutoTileKeysPerSplat = 10;
 const char* splatRasterName(SplatRaster raster);  // "compute", "quads", "auto"
 
 class FrameDrawable {
