@@ -4,6 +4,7 @@
 #include "fixtures.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/rig/rig.h"
 #include "riglens/core/rig/rig_json.h"
 #include "riglens/core/rig/skinning.h"
@@ -66,6 +67,15 @@ std::filesystem::path stageGltf(std::span<const std::uint8_t> input) {
   return put("gltf/model.gltf", input);
 }
 
+// Every clip at its start, middle and end (and past it), every vertex posed.
+void exerciseGltfScene(const core::GltfScene& scene) {
+  (void)core::gltfPosedVertices(scene, core::gltfRestPose(scene));
+  for (std::size_t a = 0; a < scene.animations.size(); ++a)
+    for (double f : {-0.5, 0.0, 0.5, 1.0, 2.0})
+      (void)core::gltfPosedVertices(scene,
+                                    core::gltfSamplePose(scene, int(a), f * scene.animations[a].durationSeconds));
+}
+
 Outcome runRecord(std::span<const std::uint8_t> input) {
   auto run = core::loadRun(stageRunRecord(input));
   if (run) exerciseRun(*run);
@@ -79,6 +89,8 @@ Outcome partGlb(std::span<const std::uint8_t> input) {
     (void)core::skinMesh(decoded->mesh, *decoded->skin, bones);
   }
   if (decoded) (void)core::computeVertexNormals(decoded->mesh);
+  // The same bytes as a scene, posed as `riglens-cli pose` poses it.
+  if (auto scene = core::decodeGltfScene(input, "part.glb")) exerciseGltfScene(*scene);
   return outcomeOf(decoded);
 }
 
@@ -91,7 +103,9 @@ Outcome meshGlb(std::span<const std::uint8_t> input) {
 
 Outcome gltfText(std::span<const std::uint8_t> input) {
   // A .gltf beside one buffer file it may name ("buffer.bin", 4 KiB).
-  auto decoded = core::readGltfFile(stageGltf(input));
+  const auto path = stageGltf(input);
+  auto decoded = core::readGltfFile(path);
+  if (auto scene = core::readGltfScene(path)) exerciseGltfScene(*scene);
   return outcomeOf(decoded);
 }
 

@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "inspect_summary.h"
+#include "riglens/core/gltf/gltf_scene.h"
 
 namespace riglens::cli {
 
@@ -51,6 +52,32 @@ void printText(const core::LoadedRun& run) {
   for (const auto& w : run.warnings) std::printf("  %-7s %s\n", core::severityName(w.severity), w.describe().c_str());
 }
 
+// A glTF file's own scene: its nodes, skins and clips (posed by `pose --play`).
+nlohmann::json gltfSceneSummary(const core::GltfScene& scene) {
+  nlohmann::json anims = nlohmann::json::array();
+  for (const auto& a : scene.animations)
+    anims.push_back({{"name", a.name}, {"durationMs", a.durationSeconds * 1000.0}, {"channels", a.channels.size()}});
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int i : scene.drawOrder) {
+    const auto& n = scene.nodes[std::size_t(i)];
+    nodes.push_back({{"name", n.name},
+                     {"parent", n.parent == core::kGltfNone ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(scene.nodes[std::size_t(n.parent)].name)},
+                     {"mesh", n.mesh != core::kGltfNone},
+                     {"skinned", n.skin != core::kGltfNone}});
+  }
+  return {{"nodes", nodes}, {"meshes", scene.meshes.size()}, {"skins", scene.skins.size()}, {"animations", anims}};
+}
+
+void printGltfScene(const nlohmann::json& summary) {
+  std::printf("glTF scene: %zu nodes, %zu meshes, %zu skins\n", summary["nodes"].size(),
+              summary["meshes"].get<std::size_t>(), summary["skins"].get<std::size_t>());
+  std::printf("glTF animations (%zu):\n", summary["animations"].size());
+  for (const auto& a : summary["animations"])
+    std::printf("  %-16s %8g ms  %zu channels\n", a["name"].get<std::string>().c_str(), a["durationMs"].get<double>(),
+                a["channels"].get<std::size_t>());
+}
+
 }  // namespace
 
 int runInspect(const QStringList& args) {
@@ -86,10 +113,20 @@ int runInspect(const QStringList& args) {
   }
   auto run = core::loadRun(path);
   if (!run) return refuse(run.error());
-  if (parser.isSet(json))
-    std::printf("%s\n", runSummary(*run).dump(2).c_str());
-  else
+  std::optional<nlohmann::json> gltf;
+  if (run->source.extension() == ".glb" || run->source.extension() == ".gltf") {
+    auto scene = core::readGltfScene(run->source);
+    if (!scene) return refuse(scene.error());
+    gltf = gltfSceneSummary(*scene);
+  }
+  if (parser.isSet(json)) {
+    auto summary = runSummary(*run);
+    if (gltf) summary["gltf"] = *gltf;
+    std::printf("%s\n", summary.dump(2).c_str());
+  } else {
     printText(*run);
+    if (gltf) printGltfScene(*gltf);
+  }
   return kExitOk;
 }
 

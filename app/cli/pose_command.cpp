@@ -1,18 +1,63 @@
-// riglens-cli pose PATH [--set NAME=VALUE]... [--play NAME] [--time-ms T] [--json]
+// riglens-cli pose PATH [--set NAME=VALUE]... [--play NAME] [--time-ms T] [--json] [--vertices FILE]
+#include <QtCore/QFile>
 #include <nlohmann/json.hpp>
 
 #include "cli_common.h"
+#include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/skinning.h"
 
 namespace riglens::cli {
+
+namespace {
+
+bool isGltfFile(const std::filesystem::path& path) {
+  const auto ext = path.extension().string();
+  return ext == ".glb" || ext == ".gltf";
+}
+
+// Every part's mesh placed by its world (a skinned mesh.glb skinned by its
+// bones), xyz per vertex in part order: the rig's posed vertices.
+std::vector<float> rigPosedVertices(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds) {
+  std::vector<float> out;
+  if (run.kind == core::RunKind::SkinnedMesh && run.skin && !run.meshes.empty()) {
+    const auto bones = core::boneMatrices(*run.skin, run.boneParts, worlds);
+    const core::PartMesh posed = core::skinMesh(run.meshes[0], *run.skin, bones);
+    return posed.positions;
+  }
+  for (std::size_t i = 0; i < run.meshes.size() && i < worlds.size(); ++i) {
+    const auto& p = run.meshes[i].positions;
+    for (std::size_t v = 0; v + 2 < p.size(); v += 3) {
+      const glm::vec4 w = worlds[i] * glm::vec4(p[v], p[v + 1], p[v + 2], 1.0f);
+      out.insert(out.end(), {w.x, w.y, w.z});
+    }
+  }
+  return out;
+}
+
+// Little-endian f32, as every supported host stores them.
+bool writeFloats(const QString& path, const std::vector<float>& values) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return false;
+  const auto bytes = qint64(values.size() * sizeof(float));
+  return file.write(reinterpret_cast<const char*>(values.data()), bytes) == bytes && file.flush();
+}
+
+}  // namespace
 
 int runPose(const QStringList& args) {
   QCommandLineParser parser;
   PoseOptions pose;
   pose.addTo(parser);
   const QCommandLineOption json("json",
-                                "Print JSON: {parts: [{name, world[16] column-major}], joints: {name: value}}.");
+                                "Print JSON: {parts: [{name, world[16] column-major}], joints: {name: value}}; "
+                                "a glTF file adds nodes: [{name, world[16]}] and its animations.");
+  const QCommandLineOption vertices("vertices",
+                                    "Write the posed vertices of every mesh (glTF: morphed and skinned, every "
+                                    "drawn primitive in scene order; a rig: every part) as little-endian f32 xyz.",
+                                    "FILE");
   parser.addOption(json);
+  parser.addOption(vertices);
   if (auto done = parseCommand(parser, args, "pose",
                                "Print each part's world matrix for caller values and an animation time.", "PATH"))
     return *done;
@@ -21,10 +66,32 @@ int runPose(const QStringList& args) {
   int code = kExitOk;
   auto run = loadRunArgument(parser, "pose", &code);
   if (!run) return code;
+  // A glTF file is also posed as its scene: its own node hierarchy and clips.
+  std::optional<core::GltfScene> scene;
+  if (isGltfFile(run->source)) {
+    auto read = core::readGltfScene(run->source);
+    if (!read) return inputError(read.error().message);
+    scene = std::move(read).value();
+  }
+  const std::string clip = parser.isSet(pose.play) ? parser.value(pose.play).toStdString() : std::string();
+  const int gltfClip =
+      scene && run->rig.findAnimation(clip) == core::kNoIndex ? scene->findAnimation(clip) : core::kGltfNone;
   core::RigController controller(run->rig);
-  if (auto posed = pose.apply(parser, controller); !posed) return inputError(posed.error().message);
+  if (gltfClip == core::kGltfNone) {
+    if (auto posed = pose.apply(parser, controller); !posed) return inputError(posed.error().message);
+  } else {
+    for (const auto& [name, value] : pose.callers)
+      if (auto ok = controller.setCaller(name, value); !ok) return inputError(ok.error().message);
+  }
   const auto& worlds = controller.partWorlds();
   const auto& values = controller.jointValues();
+  const core::GltfPose gltfPose =
+      scene ? core::gltfSamplePose(*scene, gltfClip, pose.timeMs / 1000.0) : core::GltfPose{};
+  if (parser.isSet(vertices)) {
+    const std::vector<float> posed = scene ? core::gltfPosedVertices(*scene, gltfPose) : rigPosedVertices(*run, worlds);
+    if (!writeFloats(parser.value(vertices), posed))
+      return inputError("cannot write " + parser.value(vertices).toStdString());
+  }
 
   if (parser.isSet(json)) {
     nlohmann::json out;
@@ -35,6 +102,17 @@ int runPose(const QStringList& args) {
     }
     out["joints"] = nlohmann::json::object();
     for (std::size_t j = 0; j < values.size(); ++j) out["joints"][run->rig.joints()[j].name] = values[j];
+    if (scene) {
+      out["nodes"] = nlohmann::json::array();
+      for (int i : scene->drawOrder) {
+        const glm::mat4 m(gltfPose.worlds[std::size_t(i)]);
+        out["nodes"].push_back(
+            {{"name", scene->nodes[std::size_t(i)].name}, {"world", std::vector<float>(&m[0][0], &m[0][0] + 16)}});
+      }
+      out["animations"] = nlohmann::json::array();
+      for (const auto& a : scene->animations)
+        out["animations"].push_back({{"name", a.name}, {"durationMs", a.durationSeconds * 1000.0}});
+    }
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     for (std::size_t j = 0; j < values.size(); ++j)

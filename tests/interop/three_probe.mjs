@@ -5,8 +5,11 @@
 //        game reads <stem>.interface.json: rotate the joint's node from its
 //        default rotation about axisVector by (value - rest), or translate it
 //        from its default position along axisVector by (value - rest).
-// Usage: node three_probe.mjs request.json   (request: {glb, interface?, evaluations[]})
-// Prints {"evaluations": [{"worlds": {"<node>": [16 numbers, column-major]}}]}.
+// Usage: node three_probe.mjs request.json   (request: {glb, interface?, evaluations[], vertices?})
+// Prints {"evaluations": [{"worlds": {"<node>": [16 numbers, column-major]},
+//         "vertices": [x, y, z, ...]}]}: with `vertices`, every mesh's vertices
+// posed by three.js itself (Mesh.getVertexPosition: morph targets, then the
+// skin), in world space, meshes in scene order.
 import { readFile } from 'node:fs/promises';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
@@ -20,9 +23,15 @@ const iface = request.interface ? JSON.parse(await readFile(request.interface, '
 const scene = gltf.scene;
 const nodes = [];
 scene.traverse((o) => { if (o !== scene) nodes.push(o); });
-const defaults = new Map(nodes.map((o) => [o, { p: o.position.clone(), q: o.quaternion.clone(), s: o.scale.clone() }]));
+const defaults = new Map(nodes.map((o) => [o, {
+  p: o.position.clone(), q: o.quaternion.clone(), s: o.scale.clone(),
+  w: o.morphTargetInfluences ? [...o.morphTargetInfluences] : null,
+}]));
 const reset = () => {
-  for (const [o, d] of defaults) { o.position.copy(d.p); o.quaternion.copy(d.q); o.scale.copy(d.s); }
+  for (const [o, d] of defaults) {
+    o.position.copy(d.p); o.quaternion.copy(d.q); o.scale.copy(d.s);
+    if (d.w) o.morphTargetInfluences.splice(0, d.w.length, ...d.w);
+  }
 };
 
 const results = [];
@@ -39,6 +48,7 @@ for (const evaluation of request.evaluations) {
       if (property === 'quaternion') target.quaternion.fromArray(value).normalize();
       else if (property === 'position') target.position.fromArray(value);
       else if (property === 'scale') target.scale.fromArray(value);
+      else if (property === 'morphTargetInfluences') target.morphTargetInfluences.splice(0, value.length, ...value);
     }
   }
   if (evaluation.drive) {
@@ -58,6 +68,20 @@ for (const evaluation of request.evaluations) {
   scene.updateMatrixWorld(true);
   const worlds = {};
   for (const o of nodes) worlds[o.name] = Array.from(o.matrixWorld.elements);
-  results.push({ worlds });
+  const result = { worlds };
+  if (request.vertices) {
+    const v = new THREE.Vector3();
+    result.vertices = [];
+    for (const o of nodes) {
+      if (!o.isMesh) continue;
+      if (o.isSkinnedMesh) o.skeleton.update();  // a renderer would, before drawing
+      const count = o.geometry.attributes.position.count;
+      for (let i = 0; i < count; ++i) {
+        o.getVertexPosition(i, v).applyMatrix4(o.matrixWorld);
+        result.vertices.push(v.x, v.y, v.z);
+      }
+    }
+  }
+  results.push(result);
 }
 console.log(JSON.stringify({ evaluations: results, animations: gltf.animations.map((a) => a.name) }));

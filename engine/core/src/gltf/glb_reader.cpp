@@ -2,6 +2,7 @@
 
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <glm/gtc/matrix_inverse.hpp>
@@ -10,6 +11,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "gltf_accessor_reader.h"
+#include "gltf_model_file.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
@@ -28,7 +31,7 @@ std::uint32_t readU32(std::span<const std::uint8_t> bytes, std::size_t at) {
 }
 
 Error refuse(std::string_view source, const std::string& problem, ErrorCode code = ErrorCode::Parse) {
-  return errorAt(code, std::string(source), "", problem);
+  return gltfRefusal(source, problem, code);
 }
 
 // The GLB container checks tinygltf makes too, but with messages a user can
@@ -60,120 +63,6 @@ Expected<std::string> checkGlbContainer(std::span<const std::uint8_t> bytes, std
   return std::string(reinterpret_cast<const char*>(bytes.data()) + 20, jsonLength);
 }
 
-// Reads one accessor as floats (`components` per element). Normalized
-// integers are mapped to 0..1 as glTF says; plain integers are converted.
-// Every offset and count is checked against its bufferView and buffer, with
-// no arithmetic that can wrap, before anything is allocated.
-class AccessorReader {
- public:
-  AccessorReader(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes)
-      : m_model(model), m_source(source), m_fileBytes(fileBytes) {}
-
-  // Floats for attributes; integers (exact past 2^24) for indices and joints,
-  // which glTF stores as unsigned integers only.
-  template <class Out>
-  Expected<std::vector<Out>> read(int accessorIndex, const std::string& what, int* componentsOut) const {
-    if (accessorIndex < 0 || accessorIndex >= static_cast<int>(m_model.accessors.size()))
-      return refuse(m_source, what + ": accessor " + std::to_string(accessorIndex) + " does not exist");
-    const tinygltf::Accessor& acc = m_model.accessors[accessorIndex];
-    const std::string name = what + " (accessor " + std::to_string(accessorIndex) + ")";
-    if (acc.sparse.isSparse)
-      return refuse(m_source, name + ": sparse accessors are not supported", ErrorCode::Unsupported);
-    const int components = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(acc.type));
-    const int componentSize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(acc.componentType));
-    if (components <= 0 || componentSize <= 0) return refuse(m_source, name + ": unknown type or component type");
-    if constexpr (std::is_integral_v<Out>) {
-      if (acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE &&
-          acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-          acc.componentType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
-        return refuse(m_source, name + ": component type must be an unsigned integer");
-    }
-    *componentsOut = components;
-    const std::size_t elementSize = static_cast<std::size_t>(components * componentSize);
-    const std::size_t count = acc.count;
-    if (acc.bufferView < 0) {  // all zeros, as glTF says; as many as the file could have held
-      if (count > m_fileBytes / elementSize)
-        return refuse(m_source, name + ": " + std::to_string(count) +
-                                    " elements without a bufferView, more than the file could hold");
-      return std::vector<Out>(count * static_cast<std::size_t>(components), Out{});
-    }
-    if (acc.bufferView >= static_cast<int>(m_model.bufferViews.size()))
-      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " does not exist");
-    const tinygltf::BufferView& view = m_model.bufferViews[acc.bufferView];
-    if (view.buffer < 0 || view.buffer >= static_cast<int>(m_model.buffers.size()))
-      return refuse(m_source, name + ": buffer " + std::to_string(view.buffer) + " does not exist");
-    const auto& buffer = m_model.buffers[view.buffer].data;
-    const std::size_t stride = view.byteStride ? view.byteStride : elementSize;
-    if (stride < elementSize)
-      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " byteStride " +
-                                  std::to_string(stride) + " is shorter than one element (" +
-                                  std::to_string(elementSize) + " bytes)");
-    if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset)
-      return refuse(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " (bytes " +
-                                  std::to_string(view.byteOffset) + " + " + std::to_string(view.byteLength) +
-                                  ") runs past its buffer (" + std::to_string(buffer.size()) + " bytes)");
-    // byteOffset + stride * (count - 1) + elementSize <= byteLength, without overflow.
-    if (count > 0 && (acc.byteOffset > view.byteLength || view.byteLength - acc.byteOffset < elementSize ||
-                      count - 1 > (view.byteLength - acc.byteOffset - elementSize) / stride))
-      return refuse(m_source, name + ": " + std::to_string(count) + " elements from byte " +
-                                  std::to_string(acc.byteOffset) + " run past bufferView " +
-                                  std::to_string(acc.bufferView) + " (" + std::to_string(view.byteLength) + " bytes)");
-    std::vector<Out> out(count * static_cast<std::size_t>(components), Out{});
-    if (count == 0) return out;
-    const std::uint8_t* base = buffer.data() + view.byteOffset + acc.byteOffset;
-    if (stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
-        acc.componentType ==
-            (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
-      std::memcpy(out.data(), base,
-                  out.size() * sizeof(Out));  // the meshers' layout: tightly packed
-      return out;
-    }
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::uint8_t* element = base + i * stride;
-      for (int c = 0; c < components; ++c)
-        out[i * components + c] =
-            static_cast<Out>(component(element + c * componentSize, acc.componentType, acc.normalized));
-    }
-    return out;
-  }
-
- private:
-  static double component(const std::uint8_t* p, int type, bool normalized) {
-    switch (type) {
-      case TINYGLTF_COMPONENT_TYPE_FLOAT: {
-        float v;
-        std::memcpy(&v, p, 4);
-        return v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? *p / 255.0 : *p;
-      case TINYGLTF_COMPONENT_TYPE_BYTE: {
-        auto v = static_cast<std::int8_t>(*p);
-        return normalized ? std::max(v / 127.0, -1.0) : v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-        std::uint16_t v;
-        std::memcpy(&v, p, 2);
-        return normalized ? v / 65535.0 : v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_SHORT: {
-        std::int16_t v;
-        std::memcpy(&v, p, 2);
-        return normalized ? std::max(v / 32767.0, -1.0) : v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
-        std::uint32_t v;
-        std::memcpy(&v, p, 4);
-        return v;
-      }
-      default: return 0.0;
-    }
-  }
-
-  const tinygltf::Model& m_model;
-  std::string_view m_source;
-  std::size_t m_fileBytes;
-};
-
 glm::dmat4 nodeMatrix(const tinygltf::Node& node) {
   if (node.matrix.size() == 16) return glm::make_mat4(node.matrix.data());
   glm::dmat4 m(1.0);
@@ -183,23 +72,6 @@ glm::dmat4 nodeMatrix(const tinygltf::Node& node) {
     m = m * glm::mat4_cast(glm::dquat(node.rotation[3], node.rotation[0], node.rotation[1], node.rotation[2]));
   if (node.scale.size() == 3) m = glm::scale(m, glm::dvec3(node.scale[0], node.scale[1], node.scale[2]));
   return m;
-}
-
-// Triangle list from a primitive's (possibly absent) indices and its mode.
-std::vector<std::uint32_t> triangles(const std::vector<std::uint32_t>& idx, int mode) {
-  if (mode == TINYGLTF_MODE_TRIANGLES) return idx;
-  std::vector<std::uint32_t> out;
-  for (std::size_t i = 2; i < idx.size(); ++i) {
-    if (mode == TINYGLTF_MODE_TRIANGLE_STRIP) {
-      if (i % 2 == 0)
-        out.insert(out.end(), {idx[i - 2], idx[i - 1], idx[i]});
-      else
-        out.insert(out.end(), {idx[i - 1], idx[i - 2], idx[i]});
-    } else {  // fan
-      out.insert(out.end(), {idx[0], idx[i - 1], idx[i]});
-    }
-  }
-  return out;
 }
 
 class MeshAssembler {
@@ -242,14 +114,19 @@ class MeshAssembler {
       if (visited[index]++)
         return refuse(m_source, "node " + std::to_string(index) + " appears twice in the scene graph");
       const auto& node = m_model.nodes[index];
-      // A skinned mesh is posed by its bones, not by its node's transform.
-      const glm::dmat4 world = skinned ? glm::dmat4(1.0) : parent * nodeMatrix(node);
+      const glm::dmat4 world = parent * nodeMatrix(node);
       if (node.mesh >= 0) {
         if (node.mesh >= static_cast<int>(m_model.meshes.size()))
           return refuse(m_source,
                         "node " + std::to_string(index) + ": mesh " + std::to_string(node.mesh) + " does not exist");
-        for (std::size_t p = 0; p < m_model.meshes[node.mesh].primitives.size(); ++p)
-          if (auto ok = addPrimitive(node.mesh, p, world); !ok) return ok.error();
+        for (std::size_t p = 0; p < m_model.meshes[node.mesh].primitives.size(); ++p) {
+          // A skinned primitive is posed by its bones, not by its node's
+          // transform; a file with a skin may also hold meshes without one,
+          // placed by their node.
+          const auto& attributes = m_model.meshes[node.mesh].primitives[p].attributes;
+          const bool bySkin = skinned && attributes.count("JOINTS_0") && attributes.count("WEIGHTS_0");
+          if (auto ok = addPrimitive(node.mesh, p, bySkin ? glm::dmat4(1.0) : world); !ok) return ok.error();
+        }
       }
       for (auto child = node.children.rbegin(); child != node.children.rend(); ++child)
         stack.emplace_back(*child, world);
@@ -333,7 +210,7 @@ class MeshAssembler {
     } else {
       for (std::size_t i = 0; i < count; ++i) indices.push_back(static_cast<std::uint32_t>(i));
     }
-    indices = triangles(indices, mode);
+    indices = gltfTriangles(indices, mode);
     if (mode == TINYGLTF_MODE_TRIANGLES && indices.size() % 3 != 0)
       return refuse(m_source,
                     where + ": " + std::to_string(indices.size()) + " indices is not a whole number of triangles");
@@ -392,13 +269,24 @@ class MeshAssembler {
   Expected<void> addSkinAttributes(const tinygltf::Primitive& prim, const std::string& where, std::size_t count) {
     auto jIt = prim.attributes.find("JOINTS_0");
     auto wIt = prim.attributes.find("WEIGHTS_0");
+    if (jIt == prim.attributes.end() && wIt == prim.attributes.end()) {
+      // Not skinned (placed at its node's world): bound whole to a bone that never moves.
+      for (std::size_t v = 0; v < count; ++v) {
+        m_skin.joints.insert(m_skin.joints.end(), {kStaticBone, 0, 0, 0});
+        m_skin.weights.insert(m_skin.weights.end(), {1.0f, 0.0f, 0.0f, 0.0f});
+      }
+      m_needsStaticBone = true;
+      return {};
+    }
     if (jIt == prim.attributes.end() || wIt == prim.attributes.end())
-      return refuse(m_source, where + ": a skinned mesh needs JOINTS_0 and WEIGHTS_0");
+      return refuse(m_source, where + ": JOINTS_0 and WEIGHTS_0 come in pairs");
     int comps = 0;
     auto joints = m_reader.read<std::uint32_t>(jIt->second, where + " JOINTS_0", &comps);
     if (!joints) return joints.error();
     if (comps != 4 || joints->size() != count * 4)
       return refuse(m_source, where + " JOINTS_0: expected one VEC4 per vertex");
+    if (std::any_of(joints->begin(), joints->end(), [](std::uint32_t j) { return j > 0xffffu; }))
+      return refuse(m_source, where + " JOINTS_0: joint indices are unsigned bytes or shorts");
     auto weights = m_reader.read<float>(wIt->second, where + " WEIGHTS_0", &comps);
     if (!weights) return weights.error();
     if (comps != 4 || weights->size() != count * 4)
@@ -427,8 +315,14 @@ class MeshAssembler {
       for (std::size_t b = 0; b < bones; ++b)
         for (int k = 0; k < 16; ++k) m_skin.inverseBinds[b][k / 4][k % 4] = (*read)[b * 16 + k];
     }
+    if (m_needsStaticBone) {  // no node, so no rig part: its matrix stays the identity
+      for (auto& j : m_skin.joints)
+        if (j == kStaticBone) j = std::uint32_t(bones);
+      m_skin.boneNames.emplace_back();
+      m_skin.inverseBinds.emplace_back(1.0f);
+    }
     for (std::size_t i = 0; i < m_skin.joints.size(); ++i)
-      if (m_skin.joints[i] >= bones)
+      if (m_skin.joints[i] >= m_skin.boneNames.size())
         return refuse(m_source, "JOINTS_0: vertex " + std::to_string(i / 4) + " names bone " +
                                     std::to_string(m_skin.joints[i]) + " but the skin has " + std::to_string(bones));
     m_out.skin = std::move(m_skin);
@@ -443,6 +337,9 @@ class MeshAssembler {
   SkinData m_skin;
   std::vector<bool> m_needsNormal;
   bool m_anyNormalsMissing = false;
+  // Unskinned primitives of a skinned file name this bone until readSkin appends it.
+  static constexpr std::uint32_t kStaticBone = 0xffffffffu;
+  bool m_needsStaticBone = false;
 };
 
 Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes) {
@@ -547,8 +444,8 @@ void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
     }
 }
 
-Expected<DecodedGltf> decodeGlbIn(std::span<const std::uint8_t> bytes, std::string_view sourceName,
-                                  ModelFolder folder) {
+Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view sourceName, ModelFolder folder,
+                           const GltfModelUse& use) {
   auto json = checkGlbContainer(bytes, sourceName);
   if (!json) return json.error();
   auto doc = parseJson(*json, sourceName);
@@ -557,7 +454,7 @@ Expected<DecodedGltf> decodeGlbIn(std::span<const std::uint8_t> bytes, std::stri
   // The empty part the meshing binaries write: no meshes at all. tinygltf
   // refuses its 0-byte BIN chunk, but it is a valid socket.
   const auto meshes = doc->find("meshes");
-  if (meshes == doc->end() || (meshes->is_array() && meshes->empty())) return DecodedGltf{};
+  if (meshes == doc->end() || (meshes->is_array() && meshes->empty())) return use(tinygltf::Model{}, bytes.size());
   refuseWhatTinygltfMishandles(*doc);
 
   tinygltf::TinyGLTF loader;
@@ -567,25 +464,36 @@ Expected<DecodedGltf> decodeGlbIn(std::span<const std::uint8_t> bytes, std::stri
   if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()),
                                    folder.canonical.string()))
     return refuse(sourceName, "invalid glTF: " + firstLine(err));
-  return assemble(model, sourceName, bytes.size());
+  return use(model, bytes.size());
 }
 
 }  // namespace
 
-Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
-  return guardRead(sourceName, [&] { return decodeGlbIn(bytes, sourceName, {}); });
+Expected<void> decodeGltfModel(std::span<const std::uint8_t> bytes, std::string_view sourceName,
+                               const GltfModelUse& use) {
+  return guardRead(sourceName, [&] { return loadModelIn(bytes, sourceName, {}, use); });
 }
 
-Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
+Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
+  Expected<DecodedGltf> out = DecodedGltf{};
+  auto loaded = decodeGltfModel(bytes, sourceName, [&](const tinygltf::Model& model, std::size_t fileBytes) {
+    out = assemble(model, sourceName, fileBytes);
+    return Expected<void>{};
+  });
+  if (!loaded) return loaded.error();
+  return out;
+}
+
+Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelUse& use) {
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
   const std::string source = path.string();
   std::error_code ec;
   ModelFolder folder{std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec)};
   if (ec) folder.canonical.clear();
-  return guardRead(source, [&]() -> Expected<DecodedGltf> {
-    if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return decodeGlbIn(*bytes, source, folder);
-    if (path.extension() == ".glb") return decodeGlbIn(*bytes, source, folder);  // gives the bad-magic message
+  return guardRead(source, [&]() -> Expected<void> {
+    if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return loadModelIn(*bytes, source, folder, use);
+    if (path.extension() == ".glb") return loadModelIn(*bytes, source, folder, use);  // gives the bad-magic message
     if (bytes->size() > std::numeric_limits<unsigned>::max()) return refuse(source, "too large for a .gltf text file");
     const std::string text(bytes->begin(), bytes->end());
     auto doc = parseJson(text, source);
@@ -598,8 +506,18 @@ Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
     if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()),
                                     folder.canonical.string()))
       return refuse(source, "invalid glTF: " + firstLine(err));
-    return assemble(model, source, bytes->size());
+    return use(model, bytes->size());
   });
+}
+
+Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
+  Expected<DecodedGltf> out = DecodedGltf{};
+  auto loaded = readGltfModel(path, [&](const tinygltf::Model& model, std::size_t fileBytes) {
+    out = assemble(model, path.string(), fileBytes);
+    return Expected<void>{};
+  });
+  if (!loaded) return loaded.error();
+  return out;
 }
 
 }  // namespace riglens::core

@@ -76,7 +76,9 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   run.skin = std::move(decoded->skin);
   for (std::size_t b = 0; b < run.skin->boneNames.size(); ++b) {
     const int part = run.rig.findPart(run.skin->boneNames[b]);
-    if (part == kNoIndex)
+    // The unnamed last bone holds the file's unskinned meshes (glb_reader.h): it never moves.
+    const bool unmoving = b + 1 == run.skin->boneNames.size() && run.skin->boneNames[b].empty();
+    if (part == kNoIndex && !unmoving)
       run.warnings.push_back({glb.string(), "/skins/0/joints/" + std::to_string(b),
                               "bone '" + run.skin->boneNames[b] + "' is not a rig part; it stays at rest"});
     run.boneParts.push_back(part);

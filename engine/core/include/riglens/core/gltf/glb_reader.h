@@ -27,7 +27,9 @@
 
 namespace riglens::core {
 
-// JOINTS_0 / WEIGHTS_0 and skins[0] of a skinned mesh.glb.
+// JOINTS_0 / WEIGHTS_0 and skins[0] of a skinned mesh.glb. A skinned file's
+// primitives without JOINTS_0 are placed by their node and bound whole to one
+// more bone, unnamed, with the identity inverse bind: it never moves.
 struct SkinData {
   std::vector<std::uint32_t> joints;    // 4 per vertex, indices into boneNames
   std::vector<float> weights;           // 4 per vertex

@@ -1,0 +1,29 @@
+// Loading a .glb / .gltf into tinygltf's model, sandboxed (a .gltf reads
+// only regular files in its own folder, images are not decoded) and with the
+// container checked first; shared by the mesh and scene decoders. Private to
+// engine/core.
+#pragma once
+
+#include <tiny_gltf.h>
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string_view>
+
+#include "riglens/core/base/expected.h"
+
+namespace riglens::core {
+
+// Called with the loaded model (empty for the meshing binaries' socket file)
+// and the file's size; runs inside the loader's guard (a ReadProblem thrown
+// here becomes the returned error).
+using GltfModelUse = std::function<Expected<void>(const tinygltf::Model& model, std::size_t fileBytes)>;
+
+Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelUse& use);
+// A whole .glb in memory (it may name no external file).
+Expected<void> decodeGltfModel(std::span<const std::uint8_t> bytes, std::string_view sourceName,
+                               const GltfModelUse& use);
+
+}  // namespace riglens::core

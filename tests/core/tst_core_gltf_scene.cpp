@@ -1,0 +1,173 @@
+// The glTF scene model (core::readGltfScene, gltfSamplePose,
+// gltfPosedVertices) on the animated character fixture: the hierarchy as
+// written, each interpolation against values worked out by hand from the glTF
+// 2.0 specification's formulas, clamping outside the keys, the rest pose
+// through the skin, and refusals naming the file and the problem. (Every
+// node and vertex is also compared with three.js in tst_interop_gltf_scene.)
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+#include <fstream>
+#include <glm/gtc/matrix_access.hpp>
+
+#include "gltf_scene_fixture.h"
+#include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/gltf_scene.h"
+#include "test_checks.h"
+
+using namespace riglens;
+using riglens::test::GltfBuilder;
+
+class TestCoreGltfScene : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_tmp;
+  int m_files = 0;
+
+  std::filesystem::path write(GltfBuilder& b) {
+    const auto bytes = b.glb();
+    const std::filesystem::path path = m_tmp.filePath(QString("scene-%1.glb").arg(m_files++)).toStdString();
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    return path;
+  }
+  core::GltfScene character() {
+    auto b = test::makeAnimatedCharacter();
+    auto scene = core::readGltfScene(write(b));
+    return scene ? std::move(scene).value() : core::GltfScene{};
+  }
+  static int find(const core::GltfScene& s, const std::string& name) {
+    for (std::size_t i = 0; i < s.nodes.size(); ++i)
+      if (s.nodes[i].name == name) return int(i);
+    return -1;
+  }
+  // The node's local matrix recovered from the posed worlds.
+  static glm::dmat4 local(const core::GltfScene& s, const core::GltfPose& p, const std::string& name) {
+    const int i = find(s, name);
+    const int parent = s.nodes[std::size_t(i)].parent;
+    return (parent < 0 ? glm::dmat4(1.0) : glm::inverse(p.worlds[std::size_t(parent)])) * p.worlds[std::size_t(i)];
+  }
+
+ private slots:
+  void readsTheSceneAsWritten() {
+    auto b = test::makeAnimatedCharacter();
+    auto scene = core::readGltfScene(write(b));
+    QVERIFY_OK(scene);
+    std::vector<std::string> order;
+    for (int i : scene->drawOrder) order.push_back(scene->nodes[std::size_t(i)].name);
+    QCOMPARE(order, (std::vector<std::string>{"Armature", "hip", "spine", "arm", "hat", "body", "prop"}));
+    QCOMPARE(scene->animations.size(), std::size_t(2));
+    QCOMPARE(scene->animations[0].name, std::string("wave"));
+    QCOMPARE(scene->animations[0].durationSeconds, 1.2000000476837158);  // the last key, as float
+    QCOMPARE(scene->findAnimation("bounce"), 1);
+    QCOMPARE(scene->skins[0].joints.size(), std::size_t(3));
+    QCOMPARE(scene->meshes[0].primitives[0].targets.size(), std::size_t(2));
+    QCOMPARE(scene->meshes[0].primitives[0].influences, 4);
+  }
+
+  void theRestPoseSkinsToTheBindPose() {
+    // At rest every joint's world times its inverse bind is the identity:
+    // the body (after the hat's 3 vertices: scene order) is its positions
+    // plus the default morph (0.5 x target 0).
+    const auto scene = character();
+    const auto posed = core::gltfPosedVertices(scene, core::gltfRestPose(scene));
+    QCOMPARE(posed.size(), std::size_t(15 * 3));
+    const auto& prim = scene.meshes[0].primitives[0];
+    for (std::size_t v = 0; v < 9; ++v)
+      for (std::size_t c = 0; c < 3; ++c) {
+        const float expected = prim.mesh.positions[v * 3 + c] + 0.5f * prim.targets[0].positions[v * 3 + c];
+        const float got = posed[(3 + v) * 3 + c];
+        QVERIFY2(std::abs(got - expected) < 1e-5f,
+                 qPrintable(QString("vertex %1 axis %2: %3, expected %4").arg(v).arg(c).arg(got).arg(expected)));
+      }
+    // The prop: its matrix (90 degrees about y, then moved to (1.5, 0, 0.5)) on the triangle's (0.4, 0, 0).
+    QVERIFY(std::abs(posed[(9 + 3 + 1) * 3 + 0] - 1.5f) < 1e-6f);
+    QVERIFY(std::abs(posed[(9 + 3 + 1) * 3 + 2] - 0.1f) < 1e-6f);
+  }
+
+  void eachInterpolationAsTheSpecificationSays() {
+    const auto scene = character();
+    const int wave = scene.findAnimation("wave");
+    // STEP holds the key at or before the time: arm at 0.5 s is key 1 (0.2, 1, 0).
+    const auto at05 = core::gltfSamplePose(scene, wave, 0.5);
+    const glm::dvec3 arm = glm::column(local(scene, at05, "arm"), 3);
+    QVERIFY(glm::length(arm - glm::dvec3(0.2, 1.0, 0.0)) < 1e-6);
+    // LINEAR rotation is a slerp: halfway from 0 to 40 degrees about x is 20.
+    const auto at025 = core::gltfSamplePose(scene, wave, 0.25);
+    const glm::dmat4 spine = local(scene, at025, "spine");
+    QVERIFY(std::abs(std::atan2(spine[1][2], spine[1][1]) - glm::radians(20.0)) < 1e-6);
+    // CUBICSPLINE at u = 0.5 over keys 0..1 s: 0.5 v0 + 0.125 b0 + 0.5 v1 - 0.125 a1
+    // (v0 = 1,1,1; out-tangent b0 = 0.5,0,0.2; v1 = 1.2,0.9,1.1; in-tangent a1 = -0.3,0.1,0).
+    const glm::dmat4 hip = local(scene, at05, "hip");
+    const glm::dvec3 scale(glm::length(glm::dvec3(hip[0])), glm::length(glm::dvec3(hip[1])),
+                           glm::length(glm::dvec3(hip[2])));
+    QVERIFY(glm::length(scale - glm::dvec3(1.2, 0.9375, 1.075)) < 1e-6);
+    // LINEAR weights: halfway from (0.5, 0) to (1, 0.3).
+    const auto at03 = core::gltfSamplePose(scene, wave, 0.3);
+    const auto& weights = at03.weights[std::size_t(find(scene, "body"))];
+    QVERIFY(std::abs(weights[0] - 0.75) < 1e-6 && std::abs(weights[1] - 0.15) < 1e-6);
+  }
+
+  void timesOutsideTheKeysClamp() {
+    const auto scene = character();
+    const int wave = scene.findAnimation("wave");
+    const double end = scene.animations[std::size_t(wave)].durationSeconds;
+    const auto late = core::gltfSamplePose(scene, wave, 9.0), last = core::gltfSamplePose(scene, wave, end);
+    const auto early = core::gltfSamplePose(scene, wave, -3.0), first = core::gltfSamplePose(scene, wave, 0.0);
+    for (std::size_t i = 0; i < scene.nodes.size(); ++i) {
+      QVERIFY(late.worlds[i] == last.worlds[i]);
+      QVERIFY(early.worlds[i] == first.worlds[i]);
+    }
+  }
+
+  void aSkinnedFileWithUnskinnedMeshesDecodesFlat() {
+    // readGltfFile used to refuse it ("a skinned mesh needs JOINTS_0 and
+    // WEIGHTS_0"): the hat and the prop are placed by their nodes.
+    auto b = test::makeAnimatedCharacter();
+    auto decoded = core::readGltfFile(write(b));
+    QVERIFY_OK(decoded);
+    QCOMPARE(decoded->mesh.vertexCount(), std::size_t(15));
+    QVERIFY(decoded->skin);
+    QCOMPARE(decoded->skin->boneNames.size(), std::size_t(4));  // hip, spine, arm and the unmoving bone
+    // The prop's second vertex, placed by its node's matrix.
+    QVERIFY(std::abs(decoded->mesh.positions[(9 + 3 + 1) * 3] - 1.5f) < 1e-6f);
+  }
+
+  void refusesWhatItCannotPose_data() {
+    QTest::addColumn<int>("breakage");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("channel node") << 0 << "animation 0 channel 0: node 42 does not exist";
+    QTest::newRow("keys out of order") << 1 << "animation 0 channel 0 input: key 1 is not after the one before";
+    QTest::newRow("sampler") << 2 << "animation 1 channel 0: sampler 9 does not exist";
+    QTest::newRow("joint past the skin") << 3 << "mesh 0: vertex 6 names joint 2 but skin 0 has 2";
+    QTest::newRow("two parents") << 4 << "node 2 has more than one parent";
+    QTest::newRow("output count") << 5 << "animation 0 channel 1 output: expected 3 x 3 components";
+  }
+  void refusesWhatItCannotPose() {
+    QFETCH(int, breakage);
+    QFETCH(QString, expected);
+    auto b = test::makeAnimatedCharacter();
+    auto& m = b.model;
+    switch (breakage) {
+      case 0: m.animations[0].channels[0].target_node = 42; break;
+      case 1: {
+        const std::vector<float> backwards{0.0f, 0.0f, 1.2f};
+        m.animations[0].samplers[0].input = b.data(backwards, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR);
+        break;
+      }
+      case 2: m.animations[1].channels[0].sampler = 9; break;
+      case 3:
+        m.skins[0].joints.pop_back();
+        m.skins[0].inverseBindMatrices = -1;
+        break;
+      case 4: m.nodes[0].children.push_back(2); break;
+      case 5: m.accessors[std::size_t(m.animations[0].samplers[1].output)].count = 2; break;
+    }
+    const auto path = write(b);
+    auto scene = core::readGltfScene(path);
+    QVERIFY(!scene);
+    QVERIFY2(QString::fromStdString(scene.error().message).contains(expected), scene.error().message.c_str());
+    QVERIFY2(scene.error().message.find(path.string()) != std::string::npos, scene.error().message.c_str());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestCoreGltfScene)
+#include "tst_core_gltf_scene.moc"
