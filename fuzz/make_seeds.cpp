@@ -8,6 +8,7 @@
 
 #include "fixtures.h"
 #include "gltf_builder.h"
+#include "gltf_scene_fixture.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/splats/gaussian_ply.h"
@@ -125,12 +126,14 @@ void gltfSeeds() {
     if (glb.size() <= 64 * 1024) seed("part_glb", "tank-" + name + ".glb", glb);
   seed("part_glb", "skinned.glb", skinnedModel().glb());
   seed("part_glb", "strip.glb", stripModel().glb());
+  seed("part_glb", "animated-character.glb", test::makeAnimatedCharacter().glb());
   seed("part_glb", "zero-colours.glb", zeroColourModel().glb());
   seed("mesh_glb", "skinned.glb", skinnedModel().glb());
   for (const auto& [name, glb] : fuzz::tankPartGlbs())
     if (glb.size() <= 64 * 1024) seed("mesh_glb", "tank-" + name + ".glb", glb);
   seed("gltf", "skinned.gltf", gltfText(skinnedModel()));
   seed("gltf", "strip.gltf", gltfText(stripModel()));
+  seed("gltf", "animated-character.gltf", gltfText(test::makeAnimatedCharacter()));
   seed("gltf", "zero-colours.gltf", gltfText(zeroColourModel()));
   // A .gltf naming the buffer file beside it.
   seed(
