@@ -131,6 +131,31 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(std::abs(decoded->mesh.positions[(9 + 3 + 1) * 3] - 1.5f) < 1e-6f);
   }
 
+  void quantizedGeometryDecodesAndUnknownRequiredExtensionsAreRefused() {
+    // KHR_mesh_quantization: positions as normalized shorts, scaled back by
+    // the node, decode to the float positions (1/32767 apart at most).
+    GltfBuilder b;
+    const std::vector<std::int16_t> q{0, 0, 0, 32767, 0, 0, 0, 32767, 16384};
+    b.primitive({{"POSITION", b.data(q, TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_TYPE_VEC3, true)}});
+    b.model.nodes[0].scale = {2, 2, 2};
+    b.model.extensionsUsed = {"KHR_mesh_quantization"};
+    b.model.extensionsRequired = {"KHR_mesh_quantization"};
+    auto scene = core::readGltfScene(write(b));
+    QVERIFY_OK(scene);
+    const auto posed = core::gltfPosedVertices(*scene, core::gltfRestPose(*scene));
+    const std::vector<float> expected{0, 0, 0, 2, 0, 0, 0, 2, 1};
+    for (std::size_t i = 0; i < expected.size(); ++i) QVERIFY(std::abs(posed[i] - expected[i]) < 2.0f / 32767);
+    // A required extension RigLens cannot decode: both decoders name it.
+    b.model.extensionsUsed.push_back("KHR_draco_mesh_compression");
+    b.model.extensionsRequired.push_back("KHR_draco_mesh_compression");
+    const auto path = write(b);
+    const std::string expectedMessage = "requires the extension KHR_draco_mesh_compression";
+    auto refused = core::readGltfScene(path);
+    QVERIFY(!refused && refused.error().message.find(expectedMessage) != std::string::npos);
+    auto flat = core::readGltfFile(path);
+    QVERIFY(!flat && flat.error().message.find(expectedMessage) != std::string::npos);
+  }
+
   void refusesWhatItCannotPose_data() {
     QTest::addColumn<int>("breakage");
     QTest::addColumn<QString>("expected");

@@ -444,6 +444,17 @@ void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
     }
 }
 
+// A file must not load where an extension it requires is not understood
+// (glTF 2.0, 3.12): the geometry would be wrong. KHR_mesh_quantization needs
+// nothing more than the accessor reader's normalized integers.
+Expected<void> checkRequiredExtensions(const tinygltf::Model& model, std::string_view source) {
+  for (const std::string& name : model.extensionsRequired)
+    if (name != "KHR_mesh_quantization")
+      return refuse(source, "the file requires the extension " + name + ", which RigLens does not decode yet",
+                    ErrorCode::Unsupported);
+  return {};
+}
+
 Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view sourceName, ModelFolder folder,
                            const GltfModelUse& use) {
   auto json = checkGlbContainer(bytes, sourceName);
@@ -464,6 +475,7 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
   if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()),
                                    folder.canonical.string()))
     return refuse(sourceName, "invalid glTF: " + firstLine(err));
+  if (auto ok = checkRequiredExtensions(model, sourceName); !ok) return ok;
   return use(model, bytes.size());
 }
 
@@ -506,6 +518,7 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
     if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()),
                                     folder.canonical.string()))
       return refuse(source, "invalid glTF: " + firstLine(err));
+    if (auto ok = checkRequiredExtensions(model, source); !ok) return ok;
     return use(model, bytes->size());
   });
 }

@@ -131,8 +131,6 @@ class SceneBuilder {
       const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
       if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP && mode != TINYGLTF_MODE_TRIANGLE_FAN)
         continue;  // points and lines are not drawn (nor posed)
-      if (prim.extensions.count("KHR_draco_mesh_compression") || prim.extensions.count("EXT_meshopt_compression"))
-        return refuse(where + ": compressed geometry is not decoded yet", ErrorCode::Unsupported);
       const auto attribute = [&](const char* name) {
         const auto it = prim.attributes.find(name);
         return it == prim.attributes.end() ? kGltfNone : it->second;
