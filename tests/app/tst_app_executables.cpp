@@ -12,6 +12,7 @@
 #include "reference_math.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/version.h"
+#include "riglens/core/rig/run_loader.h"
 #include "test_paths.h"
 
 namespace {
@@ -123,6 +124,30 @@ class TestAppExecutables : public QObject {
     check(2, "barrel", barrel);
     check(3, "muzzle", barrel);
     check(4, "radar", turret * aboutPivot(rotY(2 * 3.14159265358979 * 60 / 2000), 13, 15, 16));
+    // --vertices: every part's rest vertices placed by the same worlds, parts in order.
+    const QString verticesFile = dir.filePath("tank-posed.f32");
+    QCOMPARE(runProgram(kCli, {"pose", tank, "--set", "turret_yaw=0.64", "--set", "gun_pitch=0.3", "--play", "fire",
+                               "--time-ms", "60", "--vertices", verticesFile})
+                 .exitCode,
+             0);
+    QFile posedFile(verticesFile);
+    QVERIFY(posedFile.open(QIODevice::ReadOnly));
+    const QByteArray posedBytes = posedFile.readAll();
+    const auto run = riglens::core::loadRun(tank.toStdString());
+    QVERIFY(run);
+    std::size_t offset = 0;
+    for (std::size_t part = 0; part < run->meshes.size(); ++part) {
+      const auto& rest = run->meshes[part].positions;
+      for (std::size_t v = 0; v < rest.size(); v += 3, offset += 12) {
+        QVERIFY(offset + 12 <= std::size_t(posedBytes.size()));
+        float got[3];
+        std::memcpy(got, posedBytes.constData() + offset, 12);
+        if (part != 1) continue;  // the turret: its hand-derived world above
+        const glm::dvec4 expected = turret * glm::dvec4(rest[v], rest[v + 1], rest[v + 2], 1.0);
+        for (int c = 0; c < 3; ++c) QVERIFY(std::abs(got[c] - expected[c]) < 1e-4);
+      }
+    }
+    QCOMPARE(offset, std::size_t(posedBytes.size()));
 
     // Bad input exits 1 with the message; bad usage exits 2.
     const Run unknownJoint = runProgram(kCli, {"pose", tank, "--set", "turret_roll=1", "--json"});

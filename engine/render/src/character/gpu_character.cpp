@@ -250,9 +250,6 @@ std::size_t GpuGnm::gpuBytes() const {
 std::size_t GpuGnm::activeCount() const {
   return m_impl->active.size();
 }
-GnmRoute GpuGnm::route() const {
-  return m_impl->route;
-}
 
 core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack,
                                                 std::span<const float> headExt, const core::GnmJointState* joints) {

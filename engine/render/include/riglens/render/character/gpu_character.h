@@ -62,7 +62,6 @@ class GpuGnm {
   BufferList buffers() const;  // every buffer this pass owns
   std::size_t gpuBytes() const;
   std::size_t activeCount() const;  // coefficients the last frame visits
-  GnmRoute route() const;
 
  private:
   struct Impl;
