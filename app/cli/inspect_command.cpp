@@ -115,7 +115,7 @@ int runInspect(const QStringList& args) {
   if (!run) return refuse(run.error());
   std::optional<nlohmann::json> gltf;
   if (run->source.extension() == ".glb" || run->source.extension() == ".gltf") {
-    auto scene = core::readGltfScene(run->source);
+    auto scene = core::readGltfScene(run->source, core::GltfDecode::Outline);  // the geometry is in run
     if (!scene) return refuse(scene.error());
     gltf = gltfSceneSummary(*scene);
   }

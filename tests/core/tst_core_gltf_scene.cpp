@@ -61,6 +61,12 @@ class TestCoreGltfScene : public QObject {
     QCOMPARE(scene->skins[0].joints.size(), std::size_t(3));
     QCOMPARE(scene->meshes[0].primitives[0].targets.size(), std::size_t(2));
     QCOMPARE(scene->meshes[0].primitives[0].influences, 4);
+    // The outline: the same tree and clips, no geometry.
+    auto outline = core::readGltfScene(write(b), core::GltfDecode::Outline);
+    QVERIFY_OK(outline);
+    QCOMPARE(outline->drawOrder, scene->drawOrder);
+    QCOMPARE(outline->animations.size(), std::size_t(2));
+    QVERIFY(outline->meshes[0].primitives.empty());
   }
 
   void theRestPoseSkinsToTheBindPose() {

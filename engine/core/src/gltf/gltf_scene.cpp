@@ -23,8 +23,12 @@ std::string at(const char* kind, std::size_t index) {
 // Builds the scene from tinygltf's model; every index the file names is checked.
 class SceneBuilder {
  public:
-  SceneBuilder(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes)
-      : m_model(model), m_source(source), m_fileBytes(fileBytes), m_reader(model, source, fileBytes) {}
+  SceneBuilder(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes, GltfDecode decode)
+      : m_model(model),
+        m_source(source),
+        m_fileBytes(fileBytes),
+        m_decode(decode),
+        m_reader(model, source, fileBytes) {}
 
   // Posing writes every drawn instance of a mesh: a small file naming one big
   // mesh from many nodes may not grow past this many times what it holds.
@@ -125,7 +129,7 @@ class SceneBuilder {
     GltfMesh mesh;
     mesh.name = src.name;
     mesh.weights = src.weights;
-    for (std::size_t p = 0; p < src.primitives.size(); ++p) {
+    for (std::size_t p = 0; p < src.primitives.size() && m_decode == GltfDecode::Everything; ++p) {
       const tinygltf::Primitive& prim = src.primitives[p];
       const std::string where = at("mesh", m) + " primitive " + std::to_string(p);
       const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
@@ -316,6 +320,7 @@ class SceneBuilder {
   const tinygltf::Model& m_model;
   std::string_view m_source;
   std::size_t m_fileBytes;
+  GltfDecode m_decode;
   AccessorReader m_reader;
   GltfScene m_scene;
 };
@@ -418,11 +423,11 @@ int GltfScene::findAnimation(std::string_view name) const {
   return kGltfNone;
 }
 
-Expected<GltfScene> readGltfScene(const std::filesystem::path& path) {
+Expected<GltfScene> readGltfScene(const std::filesystem::path& path, GltfDecode decode) {
   Expected<GltfScene> out = GltfScene{};
   const std::string source = path.string();
   auto loaded = readGltfModel(path, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = SceneBuilder(model, source, fileBytes).run();
+    out = SceneBuilder(model, source, fileBytes, decode).run();
     return Expected<void>{};
   });
   if (!loaded) return loaded.error();
@@ -432,7 +437,7 @@ Expected<GltfScene> readGltfScene(const std::filesystem::path& path) {
 Expected<GltfScene> decodeGltfScene(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
   Expected<GltfScene> out = GltfScene{};
   auto loaded = decodeGltfModel(bytes, sourceName, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = SceneBuilder(model, sourceName, fileBytes).run();
+    out = SceneBuilder(model, sourceName, fileBytes, GltfDecode::Everything).run();
     return Expected<void>{};
   });
   if (!loaded) return loaded.error();

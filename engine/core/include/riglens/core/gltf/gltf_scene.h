@@ -101,7 +101,12 @@ struct GltfScene {
   int findAnimation(std::string_view name) const;  // kGltfNone when absent
 };
 
-Expected<GltfScene> readGltfScene(const std::filesystem::path& path);
+// What to decode: Outline skips the primitives' geometry (meshes keep their
+// names and weights, no primitives): the node tree, skins and clips of a
+// large file without a second copy of its vertices (inspect).
+enum class GltfDecode { Everything, Outline };
+
+Expected<GltfScene> readGltfScene(const std::filesystem::path& path, GltfDecode decode = GltfDecode::Everything);
 // A whole .glb in memory; `sourceName` appears in every message.
 Expected<GltfScene> decodeGltfScene(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 
