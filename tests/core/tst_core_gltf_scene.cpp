@@ -135,6 +135,16 @@ class TestCoreGltfScene : public QObject {
     QCOMPARE(decoded->skin->boneNames.size(), std::size_t(4));  // hip, spine, arm and the unmoving bone
     // The prop's second vertex, placed by its node's matrix.
     QVERIFY(std::abs(decoded->mesh.positions[(9 + 3 + 1) * 3] - 1.5f) < 1e-6f);
+    // The same parse keeps the file's outline: its tree and clips.
+    QCOMPARE(decoded->outline.drawOrder.size(), std::size_t(7));
+    QCOMPARE(decoded->outline.animations.size(), std::size_t(2));
+    // A clip it cannot read leaves the mesh drawn and says why.
+    b.model.animations[0].channels[0].target_node = 42;
+    auto broken = core::readGltfFile(write(b));
+    QVERIFY_OK(broken);
+    QVERIFY(broken->outline.animations.empty());
+    QCOMPARE(broken->warnings.size(), std::size_t(1));
+    QVERIFY(broken->warnings[0].message.find("node 42 does not exist") != std::string::npos);
   }
 
   void quantizedGeometryDecodesAndUnknownRequiredExtensionsAreRefused() {

@@ -343,7 +343,15 @@ class MeshAssembler {
 };
 
 Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes) {
-  return MeshAssembler(model, source, fileBytes).run();
+  auto decoded = MeshAssembler(model, source, fileBytes).run();
+  if (!decoded) return decoded;
+  // From the same parse: a second look at a large file costs a second copy of it.
+  if (auto outline = buildGltfScene(model, source, fileBytes, GltfDecode::Outline))
+    decoded->outline = std::move(outline).value();
+  else
+    decoded->warnings.push_back(
+        {std::string(source), "", "the file's node tree and clips are not shown: " + outline.error().message});
+  return decoded;
 }
 
 std::string firstLine(std::string text) {

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "riglens/core/base/expected.h"
+#include "riglens/core/gltf/gltf_scene.h"
 
 namespace riglens::core {
 
@@ -25,5 +26,10 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
 // A whole .glb in memory (it may name no external file).
 Expected<void> decodeGltfModel(std::span<const std::uint8_t> bytes, std::string_view sourceName,
                                const GltfModelUse& use);
+
+// The scene of a loaded model (gltf_scene.cpp): what readGltfScene returns,
+// and the outline the mesh decoder keeps beside its flattened mesh.
+Expected<GltfScene> buildGltfScene(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes,
+                                   GltfDecode decode);
 
 }  // namespace riglens::core

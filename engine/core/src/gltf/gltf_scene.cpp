@@ -423,11 +423,16 @@ int GltfScene::findAnimation(std::string_view name) const {
   return kGltfNone;
 }
 
+Expected<GltfScene> buildGltfScene(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes,
+                                   GltfDecode decode) {
+  return SceneBuilder(model, source, fileBytes, decode).run();
+}
+
 Expected<GltfScene> readGltfScene(const std::filesystem::path& path, GltfDecode decode) {
   Expected<GltfScene> out = GltfScene{};
   const std::string source = path.string();
   auto loaded = readGltfModel(path, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = SceneBuilder(model, source, fileBytes, decode).run();
+    out = buildGltfScene(model, source, fileBytes, decode);
     return Expected<void>{};
   });
   if (!loaded) return loaded.error();
@@ -437,7 +442,7 @@ Expected<GltfScene> readGltfScene(const std::filesystem::path& path, GltfDecode 
 Expected<GltfScene> decodeGltfScene(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
   Expected<GltfScene> out = GltfScene{};
   auto loaded = decodeGltfModel(bytes, sourceName, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = SceneBuilder(model, sourceName, fileBytes, GltfDecode::Everything).run();
+    out = buildGltfScene(model, sourceName, fileBytes, GltfDecode::Everything);
     return Expected<void>{};
   });
   if (!loaded) return loaded.error();

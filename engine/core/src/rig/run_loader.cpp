@@ -67,6 +67,7 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   for (auto& w : decoded->warnings) run.warnings.push_back(std::move(w));
   run.meshPaths = {glb.string()};
   run.meshes = {std::move(decoded->mesh)};
+  run.gltf = std::move(decoded->outline);
   if (!decoded->skin) {
     run.kind = RunKind::StaticMesh;
     run.warnings.push_back({glb.string(), "", "mesh.glb has no skin; drawn unposed under the root part"});

@@ -23,6 +23,7 @@
 
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
+#include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/gltf/part_mesh.h"
 
 namespace riglens::core {
@@ -40,7 +41,8 @@ struct SkinData {
 struct DecodedGltf {
   PartMesh mesh;
   std::optional<SkinData> skin;
-  Diagnostics warnings;  // e.g. skipped point/line primitives
+  GltfScene outline;     // the file's node tree, skins and clips (GltfDecode::Outline: no geometry)
+  Diagnostics warnings;  // e.g. skipped point/line primitives, a scene that could not be outlined
 };
 
 // `bytes` is a whole .glb file. `sourceName` appears in every message.

@@ -40,6 +40,7 @@ struct LoadedRun {
   std::optional<SkinData> skin;        // SkinnedMesh only
   std::vector<int> boneParts;          // SkinnedMesh: rig part per skin bone (kNoIndex: none)
   std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison
+  GltfScene gltf;                      // a .glb/.gltf's own node tree, skins and clips (no geometry)
   Diagnostics warnings;
 
   std::size_t cpuBytes() const;  // geometry + skin arrays held in memory
