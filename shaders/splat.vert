@@ -2,10 +2,10 @@
 #extension GL_GOOGLE_include_directive : require
 #define RIGLENS_WANT_SPLAT_VIEW
 #include "shader_interface.h"
+#include "splat_footprint.glsl"
 // One quad per sorted splat (6 vertices, instanced) along the axes of its
-// projected ellipse, reaching exactly as far as the fragment can be seen:
-// where its opacity falls to 1/255 (Mahalanobis distance sqrt(2 ln(255 a)),
-// at most 3.33 sigma), the cut the fragment and the 3DGS rasteriser make.
+// projected ellipse, reaching exactly as far as the fragment can be seen
+// (splatReach: where its opacity falls to 1/255).
 // An elongated or faint splat covers a fraction of the square its radius
 // bounds, and every covered fragment costs, on a software rasteriser most
 // of all. The fragment evaluates the 2D gaussian.
@@ -34,7 +34,7 @@ void main()
     float small = max(mid - spread, 1e-12), large = max(mid + spread, 1e-12);
     vec2 major = abs(b) > 1e-12 * (abs(a) + abs(c)) ? normalize(vec2(b, small - a)) : (a <= c ? vec2(1, 0) : vec2(0, 1));
     vec2 minor = vec2(-major.y, major.x);
-    float reach = sqrt(2.0 * log(max(255.0 * min(vColor.a, 0.99), 1.0)));
+    float reach = splatReach(vColor.a);
     vOffset = reach * (corner.x * major / sqrt(small) + corner.y * minor / sqrt(large));
     float radius = p.z;  // 0: culled by the projection
     vec2 screen = vOffset;

@@ -1,10 +1,12 @@
 // Shared by splat_tile_count.comp and splat_tile_emit.comp: which tiles a
 // projected splat can show in, computed the same way in both (the emission
 // writes exactly the keys the count reserved): the bounding box of its
-// ellipse out to where its opacity falls to 1/255 (Mahalanobis distance
-// sqrt(2 ln(255 a)), the cut the raster makes), not the square of its
+// ellipse out to splatReach (where its opacity falls to 1/255, the cut the
+// raster makes), not the square of its
 // 3-sigma radius: an elongated or faint splat touches far fewer tiles, and
 // every tile key costs a sort slot and a batch of pixel tests.
+#include "splat_footprint.glsl"
+
 layout(local_size_x = kProjectGroupSize) in;
 
 layout(std430, binding = kTilesProjected) readonly buffer Projected { vec4 projected[]; };
@@ -20,8 +22,7 @@ uvec4 tileRect(uint i)
     vec4 p = projected[2u * i];
     vec3 conic = projected[2u * i + 1u].xyz;  // the inverse 2D covariance (a, b, c)
     vec2 px = (p.xy * 0.5 + 0.5) * u.viewport.xy;
-    float alpha = min(unpackUnorm4x8(floatBitsToUint(p.w)).a, 0.99);
-    float reach = sqrt(2.0 * log(max(255.0 * alpha, 1.0)));
+    float reach = splatReach(unpackUnorm4x8(floatBitsToUint(p.w)).a);
     float det = conic.x * conic.z - conic.y * conic.y;
     // sigma_x = sqrt(c / det), sigma_y = sqrt(a / det) (the covariance's diagonal)
     vec2 extent = reach * sqrt(max(vec2(conic.z, conic.x) / max(det, 1e-30), vec2(0.0)));

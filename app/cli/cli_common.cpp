@@ -83,9 +83,14 @@ std::optional<QString> PoseOptions::read(const QCommandLineParser& parser) {
   return std::nullopt;
 }
 
-core::Expected<void> PoseOptions::apply(const QCommandLineParser& parser, core::RigController& controller) const {
+core::Expected<void> PoseOptions::applyCallers(core::RigController& controller) const {
   for (const auto& [name, value] : callers)
     if (auto ok = controller.setCaller(name, value); !ok) return ok;
+  return {};
+}
+
+core::Expected<void> PoseOptions::apply(const QCommandLineParser& parser, core::RigController& controller) const {
+  if (auto ok = applyCallers(controller); !ok) return ok;
   if (parser.isSet(play)) {
     if (auto ok = controller.play(parser.value(play).toStdString()); !ok) return ok;
     controller.seekPlayable(timeMs);

@@ -49,6 +49,8 @@ struct PoseOptions {
   std::optional<QString> read(const QCommandLineParser& parser);
   // Poses the controller; a bad joint or animation name is bad input.
   core::Expected<void> apply(const QCommandLineParser& parser, core::RigController& controller) const;
+  // Only the --set values (a clip the rig does not have is played elsewhere).
+  core::Expected<void> applyCallers(core::RigController& controller) const;
 };
 
 }  // namespace riglens::cli

@@ -114,7 +114,7 @@ int runInspect(const QStringList& args) {
   auto run = core::loadRun(path);
   if (!run) return refuse(run.error());
   std::optional<nlohmann::json> gltf;
-  if (run->source.extension() == ".glb" || run->source.extension() == ".gltf") gltf = gltfSceneSummary(run->gltf);
+  if (core::isGltfPath(run->source)) gltf = gltfSceneSummary(run->gltf);
   if (parser.isSet(json)) {
     auto summary = runSummary(*run);
     if (gltf) summary["gltf"] = *gltf;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_common.h"
+#include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/skinning.h"
@@ -10,11 +11,6 @@
 namespace riglens::cli {
 
 namespace {
-
-bool isGltfFile(const std::filesystem::path& path) {
-  const auto ext = path.extension().string();
-  return ext == ".glb" || ext == ".gltf";
-}
 
 // Every part's mesh placed by its world (a skinned mesh.glb skinned by its
 // bones), xyz per vertex in part order: the rig's posed vertices.
@@ -68,7 +64,7 @@ int runPose(const QStringList& args) {
   if (!run) return code;
   // A glTF file is also posed as its scene: its own node hierarchy and clips.
   std::optional<core::GltfScene> scene;
-  if (isGltfFile(run->source)) {
+  if (core::isGltfPath(run->source)) {
     auto read = core::readGltfScene(run->source);
     if (!read) return inputError(read.error().message);
     scene = std::move(read).value();
@@ -77,12 +73,9 @@ int runPose(const QStringList& args) {
   const int gltfClip =
       scene && run->rig.findAnimation(clip) == core::kNoIndex ? scene->findAnimation(clip) : core::kGltfNone;
   core::RigController controller(run->rig);
-  if (gltfClip == core::kGltfNone) {
-    if (auto posed = pose.apply(parser, controller); !posed) return inputError(posed.error().message);
-  } else {
-    for (const auto& [name, value] : pose.callers)
-      if (auto ok = controller.setCaller(name, value); !ok) return inputError(ok.error().message);
-  }
+  // A glTF clip is sampled from the scene below; the rig gets the callers only.
+  const auto applied = gltfClip == core::kGltfNone ? pose.apply(parser, controller) : pose.applyCallers(controller);
+  if (!applied) return inputError(applied.error().message);
   const auto& worlds = controller.partWorlds();
   const auto& values = controller.jointValues();
   const core::GltfPose gltfPose =

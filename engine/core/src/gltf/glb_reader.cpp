@@ -531,6 +531,11 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
   });
 }
 
+bool isGltfPath(const std::filesystem::path& path) {
+  const auto ext = path.extension();
+  return ext == ".glb" || ext == ".gltf";
+}
+
 Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
   Expected<DecodedGltf> out = DecodedGltf{};
   auto loaded = readGltfModel(path, [&](const tinygltf::Model& model, std::size_t fileBytes) {

@@ -188,6 +188,10 @@ class SceneBuilder {
         }
         out.targets.push_back(std::move(target));
       }
+      // JOINTS_0/WEIGHTS_0 and, when present, JOINTS_1/WEIGHTS_1: 4 or 8
+      // influences, kept together per vertex.
+      std::vector<std::vector<std::uint32_t>> jointSets;
+      std::vector<std::vector<float>> weightSets;
       for (int set = 0; set < 2; ++set) {
         const std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
         const int ja = attribute(j.c_str()), wa = attribute(w.c_str());
@@ -200,22 +204,17 @@ class SceneBuilder {
           return refuse(where + " " + j + ": expected one VEC4 per vertex");
         auto weights = floats(wa, where + " " + w, 4, count);
         if (!weights) return weights.error();
-        out.joints.resize(count * std::size_t(out.influences + 4));
-        out.jointWeights.resize(out.joints.size());
-        // interleave: the vertex's influences stay together
-        for (std::size_t v = count; v-- > 0;) {
-          const std::size_t stride = std::size_t(out.influences + 4), old = std::size_t(out.influences);
-          for (std::size_t k = old; k-- > 0;) {
-            out.joints[v * stride + k] = out.joints[v * old + k];
-            out.jointWeights[v * stride + k] = out.jointWeights[v * old + k];
-          }
-          for (std::size_t k = 0; k < 4; ++k) {
-            out.joints[v * stride + old + k] = (*joints)[v * 4 + k];
-            out.jointWeights[v * stride + old + k] = (*weights)[v * 4 + k];
-          }
-        }
-        out.influences += 4;
+        jointSets.push_back(std::move(joints).value());
+        weightSets.push_back(std::move(weights).value());
       }
+      out.influences = int(jointSets.size() * 4);
+      for (std::size_t v = 0; v < count && out.influences > 0; ++v)
+        for (std::size_t set = 0; set < jointSets.size(); ++set) {
+          out.joints.insert(out.joints.end(), jointSets[set].begin() + std::ptrdiff_t(v * 4),
+                            jointSets[set].begin() + std::ptrdiff_t(v * 4 + 4));
+          out.jointWeights.insert(out.jointWeights.end(), weightSets[set].begin() + std::ptrdiff_t(v * 4),
+                                  weightSets[set].begin() + std::ptrdiff_t(v * 4 + 4));
+        }
       mesh.primitives.push_back(std::move(out));
     }
     m_scene.meshes.push_back(std::move(mesh));

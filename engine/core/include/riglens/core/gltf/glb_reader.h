@@ -48,6 +48,9 @@ struct DecodedGltf {
 // `bytes` is a whole .glb file. `sourceName` appears in every message.
 Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 
+// Whether the path names a glTF file (.glb or .gltf): what loadRun reads as a model.
+bool isGltfPath(const std::filesystem::path& path);
+
 // Reads a .glb or .gltf file (by content: binary when it starts with "glTF").
 Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path);
 
