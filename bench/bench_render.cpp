@@ -244,6 +244,11 @@ void BM_RadixSortGpu(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(n) * 28 * 4);
 }
 
+// The benchmarks' raster argument: 0 the compute tiles, 1 quads, 2 the CPU's rasteriser.
+render::SplatRaster rasterArg(std::int64_t arg) {
+  return arg == 0 ? render::SplatRaster::Compute : arg == 1 ? render::SplatRaster::Quads : render::SplatRaster::Cpu;
+}
+
 // Which passes a benchmark frame runs: range(1) passes, cut in frame order
 // (rig, project, sort, raster). The per-pass cost of one frame is the
 // difference between consecutive cuts, all measured in the same run.
@@ -278,7 +283,7 @@ void BM_SplatFrame(benchmark::State& state) {
     return;
   }
   render::SplatRenderer renderer(*device());
-  renderer.setRaster(state.range(2) == 0 ? render::SplatRaster::Compute : render::SplatRaster::Quads);
+  renderer.setRaster(rasterArg(state.range(2)));
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
   const render::SplatPasses passes = passesUpTo(state.range(1), false);
   renderer.setPasses(passes);
@@ -305,6 +310,7 @@ void BM_SplatFrame(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * std::int64_t(n) * splatComputeBytes(passes));
   state.counters["tile_keys"] = double(renderer.tileKeys());
   state.counters["drew_compute"] = renderer.rasterUsed() == render::SplatRaster::Compute ? 1 : 0;
+  state.counters["cpu_raster_ms"] = renderer.cpuRasterMs();
 }
 
 // One viewer frame of a full-size character (V 17,821, E 383, every
@@ -322,7 +328,7 @@ void BM_CharacterFrame(benchmark::State& state) {
     return;
   }
   render::CharacterRenderer renderer(*device());
-  renderer.setRaster(state.range(1) == 0 ? render::SplatRaster::Compute : render::SplatRaster::Quads);
+  renderer.setRaster(rasterArg(state.range(1)));
   renderer.setPack(pack);
   const render::SplatPasses passes = passesUpTo(state.range(0), true);
   renderer.setPasses(passes);
@@ -365,12 +371,12 @@ BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SplatFrame)
-    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1, 2}, {0, 1}})
     ->ArgNames({"n", "passes", "raster", "scene"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_CharacterFrame)
-    ->ArgsProduct({{0, 4}, {0, 1}, {0, 1}})
+    ->ArgsProduct({{0, 4}, {0, 1, 2}, {0, 1}})
     ->ArgNames({"passes", "raster", "scene"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -239,8 +239,9 @@ int runRender(const QStringList& args) {
   const QCommandLineOption bodyPoseOption(
       "body-pose", "Characters: a body pose {bones: [{name, rotation: [w,x,y,z]}], rootPos: [x,y,z]}.", "FILE.json");
   const QCommandLineOption rasterOption("splat-raster",
-                                        "Splats: compute (tiles blended front to back, the default) or quads "
-                                        "(one blended quad per splat).",
+                                        "Splats: compute (tiles blended front to back in a compute pass, the "
+                                        "default on GPUs), cpu (the same on the CPU's cores, the default on "
+                                        "software rasterisers), quads (one blended quad per splat) or auto.",
                                         "MODE");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
                      samples, controlsOption, sigmaOption, previewOption, bodyPoseOption, rasterOption});
@@ -271,15 +272,10 @@ int runRender(const QStringList& args) {
   const QString api = parser.value(backend);
   if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
   const QString rasterName = parser.value(rasterOption);
-  std::optional<render::SplatRaster> raster;  // unset: the device's default
-  if (rasterName == "compute")
-    raster = render::SplatRaster::Compute;
-  else if (rasterName == "quads")
-    raster = render::SplatRaster::Quads;
-  else if (rasterName == "auto")
-    raster = render::SplatRaster::Auto;
-  else if (!rasterName.isEmpty())
-    return usageError("render", "--splat-raster must be compute, quads or auto");
+  // unset: the device's default
+  const std::optional<render::SplatRaster> raster = render::splatRasterNamed(rasterName.toStdString());
+  if (!raster && !rasterName.isEmpty())
+    return usageError("render", "--splat-raster must be compute, quads, auto or cpu");
 
   const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
 

@@ -50,8 +50,8 @@ class CharacterController : public QObject {
   Q_PROPERTY(QVariantList gaze READ gaze NOTIFY controlsChanged)  // radians: pitch L, yaw L, pitch R, yaw R
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY sceneChanged)
   Q_PROPERTY(QVariantMap memoryReport READ memoryReport NOTIFY memoryChanged)
-  // The newest drawn frame: {available, why, passes: [{pass, ms}], totalMs,
-  // splats, raster ("compute"/"quads"), tileKeys} (GPU times on Vulkan only).
+  // The newest drawn frame: {available, why, passes: [{pass, ms}], totalMs, cpuMs,
+  // splats, raster ("compute"/"quads"/"cpu"), tileKeys} (GPU times on Vulkan only).
   Q_PROPERTY(QVariantMap frameReport READ frameReport NOTIFY frameReportChanged)
   Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
   // Why renderError is set, as a fact rather than words: the device has no

@@ -164,6 +164,7 @@ class SceneViewportRenderer : public QObject {
                        {"totalMs", times.totalMs()},
                        {"splats", qint64(stats.splats)},
                        {"raster", QString::fromStdString(stats.raster)},
+                       {"cpuMs", stats.cpuMs},
                        {"tileKeys", qint64(stats.tileKeys)}};
   }
 

@@ -1,6 +1,7 @@
 // What the newest frame of a splat character or scene cost on the GPU, pass
-// by pass (Vulkan timestamps; other backends say why there are none), and
-// what it drew: QA reads a character's cost here.
+// by pass (Vulkan timestamps; other backends say why there are none), the
+// CPU's rasteriser time where it drew the splats, and what it drew: QA reads
+// a character's cost here.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -24,9 +25,11 @@ PanelSection {
             Label { text: qsTr("Splats"); font.bold: true }
             Label { objectName: "frameSplats"; Layout.alignment: Qt.AlignRight; text: (panel.report.splats || 0).toLocaleString(Qt.locale(), "f", 0) }
             Label { text: qsTr("Rasteriser"); font.bold: true }
-            Label { objectName: "frameRaster"; Layout.alignment: Qt.AlignRight; text: panel.report.raster === "compute" ? qsTr("compute tiles") : (panel.report.raster || "") }
+            Label { objectName: "frameRaster"; Layout.alignment: Qt.AlignRight; text: panel.report.raster === "compute" ? qsTr("compute tiles") : panel.report.raster === "cpu" ? qsTr("CPU tiles") : (panel.report.raster || "") }
             Label { text: qsTr("Tile keys"); font.bold: true; visible: (panel.report.tileKeys || 0) > 0 }
             Label { objectName: "frameTileKeys"; Layout.alignment: Qt.AlignRight; visible: (panel.report.tileKeys || 0) > 0; text: (panel.report.tileKeys || 0).toLocaleString(Qt.locale(), "f", 0) }
+            Label { text: qsTr("CPU tiles"); font.bold: true; visible: panel.report.raster === "cpu" }
+            Label { objectName: "frameCpuMs"; Layout.alignment: Qt.AlignRight; visible: panel.report.raster === "cpu"; text: qsTr("%1 ms").arg((panel.report.cpuMs || 0).toFixed(2)) }
             Label { text: qsTr("GPU frame"); font.bold: true }
             Label { objectName: "frameGpuMs"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.report.available ? qsTr("%1 ms").arg((panel.report.totalMs || 0).toFixed(2)) : qsTr("not available") }
         }

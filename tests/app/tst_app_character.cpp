@@ -242,8 +242,10 @@ class TestAppCharacter : public QObject {
     const QVariantMap report = m_character->memoryReport();
     QStringList names;
     for (const QVariant& b : report.value("buffers").toList()) names << b.toMap().value("name").toString();
-    // GNM's posed vertices on every route (on lavapipe GNM runs on the CPU, its basis stays there).
-    QVERIFY2(names.contains("GNM posed vertices") && names.contains("sink centres") && names.contains("sort keys A"),
+    // GNM's posed vertices on every route (on lavapipe GNM runs on the CPU, its basis stays there,
+    // and the CPU draws the splats: their image is uploaded, the GPU sorts nothing).
+    QVERIFY2(names.contains("GNM posed vertices") && names.contains("sink centres") &&
+                 names.contains("splat image (drawn on the CPU)") && !names.contains("sort keys A"),
              qPrintable(names.join(", ")));
     qint64 listed = 0;  // the total is what the panel lists
     for (const QVariant& b : report.value("buffers").toList()) listed += b.toMap().value("bytes").toLongLong();
@@ -255,9 +257,10 @@ class TestAppCharacter : public QObject {
 
   void framePanelShowsWhatEachPassCosts() {
     // The Frame panel: every GPU pass of the newest frame in order, from the
-    // Vulkan timestamps, and what it drew (lavapipe: quads, the device's
-    // default; GNM posed on the CPU, its GPU pass the upload). A new
-    // expression re-runs GNM and the lift, so they show.
+    // Vulkan timestamps, the CPU's rasteriser time, and what it drew
+    // (lavapipe: GNM, the lift and the splats on the CPU, the device's
+    // default; the GPU uploads their image and draws it). A new expression
+    // draws a new image, so its upload shows.
     if (m_expectNoCompute) return;
     m_ui.dragSlider(visibleItem("channel_jawOpen"), 0.7);
     QStringList passes;
@@ -266,17 +269,13 @@ class TestAppCharacter : public QObject {
           const QVariantMap frame = m_character->frameReport();
           passes.clear();
           for (const QVariant& p : frame.value("passes").toList()) passes << p.toMap().value("pass").toString();
-          return frame.value("available").toBool() && passes.contains("gnm upload");
+          return frame.value("available").toBool() && passes.contains("splat upload");
         }(),
         10000);
     const QVariantMap frame = m_character->frameReport();
-    const QStringList order{"gnm upload", "lift", "project", "sort", "draw"};
-    qsizetype at = -1;
-    for (const QString& pass : order) {
-      const qsizetype next = passes.indexOf(pass);
-      QVERIFY2(next > at, qPrintable(passes.join(", ")));
-      at = next;
-    }
+    QVERIFY2(passes.indexOf("splat upload") < passes.indexOf("draw"), qPrintable(passes.join(", ")));
+    QVERIFY2(!passes.contains("sort") && !passes.contains("project"), qPrintable(passes.join(", ")));
+    QVERIFY(frame.value("cpuMs").toDouble() > 0);
     double sum = 0;
     for (const QVariant& p : frame.value("passes").toList()) {
       QVERIFY(p.toMap().value("ms").toDouble() >= 0);
@@ -285,10 +284,12 @@ class TestAppCharacter : public QObject {
     QVERIFY(sum > 0);
     QCOMPARE(frame.value("totalMs").toDouble(), sum);
     QCOMPARE(frame.value("splats").toLongLong(), 9409);  // one gaussian per vertex of the sample head
-    QCOMPARE(frame.value("raster").toString(), QString("quads"));
+    QCOMPARE(frame.value("raster").toString(), QString("cpu"));
     QTRY_VERIFY(visibleItem("frameGpuMs"));
     QVERIFY(find("frameGpuMs")->property("text").toString().endsWith(" ms"));
-    QCOMPARE(find("frameRaster")->property("text").toString(), QString("quads"));
+    QVERIFY(visibleItem("frameCpuMs"));
+    QVERIFY(find("frameCpuMs")->property("text").toString().endsWith(" ms"));
+    QCOMPARE(find("frameRaster")->property("text").toString(), QString("CPU tiles"));
     m_ui.settledGrab().save(test::outputPath("character_frame_panel.png"));
     m_ui.click(find("resetChannels"));
   }

@@ -51,6 +51,15 @@ struct CharacterRenderer::Impl {
   std::optional<SplatRaster> raster;  // the device's default until set
   std::optional<GnmRoute> gnmRoute;   // the device's default until set
   std::optional<glm::vec4> sphere;
+  // The CPU route (GNM on the CPU, splats drawn by the CPU's rasteriser):
+  // the lift runs on the CPU too and nothing of the face goes to the GPU.
+  std::vector<std::uint32_t> cpuTints;
+  std::shared_ptr<core::SplatSink> cpuSink;
+
+  bool drawsOnCpu() const {
+    return gnmRoute.value_or(defaultGnmRoute(device)) == GnmRoute::Cpu &&
+           raster.value_or(defaultSplatRaster(device)) == SplatRaster::Cpu;
+  }
 
   void reset() {
     splats.reset();
@@ -59,6 +68,7 @@ struct CharacterRenderer::Impl {
     gnm.reset();
     joints.reset();
     tint.reset();
+    cpuSink.reset();
   }
 
   bool fail(std::string message) {
@@ -182,13 +192,23 @@ struct CharacterRenderer::Impl {
       if (!computed) return fail(computed.error().message);
       tints = std::move(computed).value();
     }
-    if (auto staged = lift->setFrame(*params, {}, tints); !staged) return fail(staged.error().message);
-    tint = frame.look.tint;
-    if (passes.rig) {
-      gnm->encode(cb);
-      lift->encode(cb);
+    if (drawsOnCpu()) {
+      if (!tints.empty()) cpuTints = tints;
+      tint = frame.look.tint;
+      // Rewritten in place: the splat renderer reads it only inside prepare(), on this thread.
+      if (!cpuSink || cpuSink->capacity() != pack->vertexCount)
+        cpuSink = std::make_shared<core::SplatSink>(pack->vertexCount);
+      if (passes.rig) core::debugLiftCpu(*params, gnm->cpuPosed(), cpuTints, *cpuSink);
+      splats->setCpuSink(cpuSink);
+    } else {
+      if (auto staged = lift->setFrame(*params, {}, tints); !staged) return fail(staged.error().message);
+      tint = frame.look.tint;
+      if (passes.rig) {
+        gnm->encode(cb);
+        lift->encode(cb);
+      }
+      splats->markGaussiansChanged();
     }
-    splats->markGaussiansChanged();
     framePending = false;
     ++posedFrames;
     return true;
@@ -305,6 +325,9 @@ void CharacterRenderer::setGnmRoute(GnmRoute route) {
 void CharacterRenderer::setRaster(SplatRaster raster) {
   m_impl->raster = raster;
   if (m_impl->splats) m_impl->splats->setRaster(raster);
+  // The lift may move between the CPU and the GPU: the next frame lifts again, tints included.
+  m_impl->tint.reset();
+  m_impl->framePending = true;
 }
 
 CharacterMemory CharacterRenderer::memory() const {

@@ -195,6 +195,10 @@ core::Expected<void> GpuGnm::setControls(std::span<const float> headExt, const c
   return {};
 }
 
+std::span<const float> GpuGnm::cpuPosed() const {
+  return m_impl->cpuPosed;
+}
+
 void GpuGnm::flushUploads(QRhiCommandBuffer* cb) {
   if (!m_impl->pending) return;
   cb->resourceUpdate(m_impl->pending);

@@ -74,6 +74,7 @@ WindowRenderer::SplatStats WindowRenderer::splatStats() const {
   stats.splats = splats->count();
   stats.raster = splatRasterName(splats->rasterUsed());
   stats.tileKeys = splats->tileKeys();
+  stats.cpuMs = splats->cpuRasterMs();
   stats.sortedFrames = splats->sortedFrames();
   return stats;
 }

@@ -3,6 +3,7 @@
 #include <QtGui/private/qrhi_p.h>
 
 #include <QtCore/QDebug>
+#include <QtCore/QElapsedTimer>
 #include <QtGui/QMatrix4x4>
 #include <array>
 #include <cmath>
@@ -13,7 +14,9 @@
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
+#include "riglens/core/splats/splat_rasteriser.h"
 #include "riglens/render/splat/gpu_sort.h"
+#include "splat/splat_composite.h"
 #include "splat/splat_overlay_pipeline.h"
 #include "splat/splat_tile_raster.h"
 
@@ -34,7 +37,8 @@ bool sphereOutsideFrustum(const glm::mat4& viewProj, glm::vec3 centre, float rad
 }
 
 // The 16-bit logarithmic depth of the tile keys spans the projection's
-// near..far (OpenGL-style perspective, as core::OrbitCamera makes).
+// near..far (OpenGL-style perspective, as core::OrbitCamera makes): (near,
+// 65535 / log(far / near)).
 gpu::vec4 logDepthRange(const glm::mat4& projection) {
   const float a = projection[2][2], b = projection[3][2];
   float nearZ = b / (a - 1.0f), farZ = b / (a + 1.0f);
@@ -45,6 +49,22 @@ gpu::vec4 logDepthRange(const glm::mat4& projection) {
   return {nearZ, 65535.0f / std::log(farZ / nearZ), 0, 0};
 }
 
+// A cloud's gaussians as the sink lays them out (what the GPU uploads and
+// the CPU rasteriser reads).
+std::shared_ptr<core::SplatSink> sinkOfCloud(const core::GaussianCloud& cloud) {
+  auto sink = std::make_shared<core::SplatSink>(cloud.count);
+  for (std::size_t i = 0; i < cloud.count; ++i) {
+    for (std::size_t k = 0; k < 3; ++k) sink->center[i * 4 + k] = cloud.positions[i * 3 + k];
+    sink->center[i * 4 + 3] = 1.0f;
+    const float* s = &cloud.covariance[i * 6];
+    for (std::size_t k = 0; k < 4; ++k) sink->covarianceA[i * 4 + k] = s[k];
+    sink->covarianceB[i * 4] = s[4];
+    sink->covarianceB[i * 4 + 1] = s[5];
+  }
+  sink->color = cloud.color;
+  return sink;
+}
+
 }  // namespace
 
 const char* splatRasterName(SplatRaster raster) {
@@ -52,16 +72,21 @@ const char* splatRasterName(SplatRaster raster) {
     case SplatRaster::Compute: return "compute";
     case SplatRaster::Quads: return "quads";
     case SplatRaster::Auto: return "auto";
+    case SplatRaster::Cpu: return "cpu";
   }
   return "unknown";
 }
 
+std::optional<SplatRaster> splatRasterNamed(std::string_view name) {
+  for (SplatRaster r : {SplatRaster::Compute, SplatRaster::Quads, SplatRaster::Auto, SplatRaster::Cpu})
+    if (name == splatRasterName(r)) return r;
+  return std::nullopt;
+}
+
 SplatRaster defaultSplatRaster(const RhiDevice& device) {
-  const QByteArray forced = qgetenv("RIGLENS_SPLAT_RASTER");  // QA: compute, quads or auto everywhere
-  if (forced == "compute") return SplatRaster::Compute;
-  if (forced == "quads") return SplatRaster::Quads;
-  if (forced == "auto") return SplatRaster::Auto;
-  return device.isCpuDevice() ? SplatRaster::Auto : SplatRaster::Compute;
+  // QA: compute, quads, auto or cpu everywhere
+  if (auto forced = splatRasterNamed(qgetenv("RIGLENS_SPLAT_RASTER").toStdString())) return *forced;
+  return device.isCpuDevice() ? SplatRaster::Cpu : SplatRaster::Compute;
 }
 
 struct SplatRenderer::Impl {
@@ -74,6 +99,14 @@ struct SplatRenderer::Impl {
         lastMode(mode == SplatRaster::Compute ? SplatRaster::Compute : SplatRaster::Quads) {}
   std::shared_ptr<const core::GaussianCloud> cloud;
   bool cloudPending = false, sinkPending = false;
+  bool gpuPending = false;  // the GPU sink and passes are (re)built before the next GPU-drawn frame
+  // The gaussians on the CPU (a cloud's, or what the owner lifted there):
+  // SplatRaster::Cpu draws them without the GPU's passes.
+  std::shared_ptr<const core::SplatSink> cpuSink;
+  std::unique_ptr<SplatComposite> cpuComposite;
+  core::SplatImage cpuImage;
+  core::SplatRasterStats cpuStats;
+  double cpuMs = 0;
   std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
   std::unique_ptr<QRhiBuffer> sh;                    // its f_dc + f_rest per splat (degree > 0), else 16 unused bytes
   std::uint32_t shDegree = 0, shStride = 0;
@@ -130,29 +163,15 @@ struct SplatRenderer::Impl {
       shDegree = std::uint32_t(cloud->shDegree);
       shStride = std::uint32_t(3 + rest);
     }
-    std::vector<float> c(n * 4), a(n * 4), b(n * 4);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      for (int k = 0; k < 3; ++k) c[i * 4 + std::uint32_t(k)] = cloud->positions[i * 3 + std::uint32_t(k)];
-      c[i * 4 + 3] = 1.0f;
-      const float* s = &cloud->covariance[i * 6];
-      a[i * 4] = s[0];
-      a[i * 4 + 1] = s[1];
-      a[i * 4 + 2] = s[2];
-      a[i * 4 + 3] = s[3];
-      b[i * 4] = s[4];
-      b[i * 4 + 1] = s[5];
-      b[i * 4 + 2] = 0;
-      b[i * 4 + 3] = 0;
-    }
     owned[0] = newStorageBuffer(rhi, n * 16);
     owned[1] = newStorageBuffer(rhi, n * 16);
     owned[2] = newStorageBuffer(rhi, n * 16);
     owned[3] = newStorageBuffer(rhi, n * 4);
     if (!owned[0] || !owned[1] || !owned[2] || !owned[3]) return fail("cannot allocate the splat buffers");
-    batch->uploadStaticBuffer(owned[0].get(), 0, int(n * 16), c.data());
-    batch->uploadStaticBuffer(owned[1].get(), 0, int(n * 16), a.data());
-    batch->uploadStaticBuffer(owned[2].get(), 0, int(n * 16), b.data());
-    batch->uploadStaticBuffer(owned[3].get(), 0, int(n * 4), cloud->color.data());
+    batch->uploadStaticBuffer(owned[0].get(), 0, int(n * 16), cpuSink->center.data());
+    batch->uploadStaticBuffer(owned[1].get(), 0, int(n * 16), cpuSink->covarianceA.data());
+    batch->uploadStaticBuffer(owned[2].get(), 0, int(n * 16), cpuSink->covarianceB.data());
+    batch->uploadStaticBuffer(owned[3].get(), 0, int(n * 4), cpuSink->color.data());
     sink = {owned[0].get(), owned[1].get(), owned[2].get(), owned[3].get(), n};
     return true;
   }
@@ -200,6 +219,111 @@ struct SplatRenderer::Impl {
     }
     if (!tiles->resize(size) || !tiles->ensurePipeline(rp, sampleCount)) return fail(tiles->failure().c_str());
     return true;
+  }
+
+  // The CPU route: SplatRaster::Cpu with the gaussians on the CPU.
+  bool drawsOnCpu() const { return mode == SplatRaster::Cpu && cpuSink && cpuSink->capacity() > 0; }
+
+  // The clip space the backend draws in (Vulkan's y runs down, its depth 0..1).
+  glm::mat4 clipCorrection() const {
+    const QMatrix4x4 corr = rhi->clipSpaceCorrMatrix();
+    glm::mat4 correction;
+    std::memcpy(&correction[0][0], corr.constData(), 64);
+    return correction;
+  }
+
+  // The frame's view as the GPU's SplatView block carries it.
+  gpu::SplatView viewBlock(const FrameState& state, QSize size) const {
+    const glm::mat4 correction = clipCorrection();
+    gpu::SplatView block{};
+    block.view = gpu::toGpu(state.view);
+    block.proj = gpu::toGpu(correction * state.projection);
+    block.viewport = {float(size.width()), float(size.height()),
+                      state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
+                      state.projection[1][1] * float(size.height()) * 0.5f};
+    block.count = {count, correction[1][1] < 0 ? 1u : 0u, shDegree, shStride};
+    block.depthKey = logDepthRange(state.projection);
+    return block;
+  }
+
+  // The same view for the CPU rasteriser.
+  core::SplatCamera cpuCamera(const FrameState& state, QSize size) const {
+    const gpu::SplatView block = viewBlock(state, size);
+    core::SplatCamera camera;
+    camera.view = state.view;
+    std::memcpy(&camera.clip[0][0], block.proj.m, 64);
+    camera.size = {block.viewport.x, block.viewport.y};
+    camera.focal = {block.viewport.z, block.viewport.w};
+    camera.flipY = block.count.y != 0;
+    camera.nearZ = block.depthKey.x;
+    camera.logScale = block.depthKey.y;
+    return camera;
+  }
+
+  // Whether the last frame's result still holds for this one (else it becomes the last).
+  bool unchanged(const FrameState& state, QSize size, SplatRaster used) {
+    if (!dirty && state.view == lastView && state.projection == lastProj && size == lastSize && used == lastMode)
+      return true;
+    dirty = false;
+    lastView = state.view;
+    lastProj = state.projection;
+    lastSize = size;
+    lastMode = used;
+    return false;
+  }
+
+  // A frame of the CPU route: the image drawn by core::rasteriseSplats when
+  // the view or the gaussians changed, uploaded, drawn by record().
+  bool prepareCpu(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, QRhiRenderPassDescriptor* rp, int sampleCount,
+                  QSize size, const FrameState& state) {
+    if (!cpuComposite) cpuComposite = std::make_unique<SplatComposite>(rhi);
+    if (!cpuComposite->resize(size) || !cpuComposite->ensurePipeline(rp, sampleCount)) {
+      batch->release();
+      return fail(cpuComposite->failure().c_str());
+    }
+    outside = sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*sphere), sphere->w);
+    if (outside) {
+      ++culledFrames;
+      cb->resourceUpdate(batch);
+      return true;
+    }
+    if (unchanged(state, size, SplatRaster::Cpu) || !passes.project) {
+      cb->resourceUpdate(batch);
+      return true;
+    }
+    ++sortedFrames;
+    core::SplatInputs inputs;
+    inputs.center = cpuSink->center;
+    inputs.covarianceA = cpuSink->covarianceA;
+    inputs.covarianceB = cpuSink->covarianceB;
+    inputs.color = cpuSink->color;
+    if (cloud && cloud->shDegree > 0 && cloud->count == cpuSink->capacity()) {  // the colour follows the view
+      inputs.shDegree = cloud->shDegree;
+      inputs.shDc = cloud->shDc;
+      inputs.shRest = cloud->shRest;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    cpuStats = core::rasteriseSplats(inputs, cpuCamera(state, size), cpuImage);
+    cpuMs = double(timer.nsecsElapsed()) / 1e6;
+    cpuComposite->setView(batch);
+    cpuComposite->upload(batch, cpuImage.pixels);
+    cb->resourceUpdate(batch);
+    markPass(rhi, cb, "splat upload");  // the GPU's share: the CPU drew the image
+    return true;
+  }
+
+  // The GPU's buffers for the gaussians (rebuilt before their next GPU frame).
+  void releaseGpu() {
+    owned = {};
+    sh.reset();
+    shDegree = shStride = 0;
+    sink = {};
+    count = 0;
+    draw.reset();
+    sort.reset();
+    tiles.reset();
+    projectTileSrb.reset();
   }
 
   // The projection output, the sort and the bindings over `sink`.
@@ -258,6 +382,7 @@ void SplatRenderer::setCloud(std::shared_ptr<const core::GaussianCloud> cloud) {
 
 void SplatRenderer::setSink(const SplatSinkBuffers& sink) {
   m_impl->cloud.reset();
+  m_impl->cpuSink.reset();
   m_impl->cloudPending = false;
   m_impl->nextSink = sink;
   m_impl->sinkPending = true;
@@ -269,20 +394,23 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
   if (d.cloudPending || d.sinkPending) {
     d.failure.clear();
-    bool ok = true;
-    if (d.cloudPending) {
-      ok = d.adoptCloud(batch);
-    } else {
-      d.owned = {};
-      d.sh.reset();  // a character's sink carries its colour packed
-      d.shDegree = d.shStride = 0;
-      d.sink = d.nextSink;
-    }
+    if (d.cloudPending) d.cpuSink = d.cloud ? sinkOfCloud(*d.cloud) : nullptr;
     d.cloudPending = d.sinkPending = false;
+    d.releaseGpu();
+    d.gpuPending = true;
     d.dirty = true;
+  }
+  if (d.drawsOnCpu()) return d.prepareCpu(cb, batch, rp, sampleCount, size, state);
+  if (d.gpuPending) {
+    d.gpuPending = false;
+    d.dirty = true;
+    bool ok = true;
+    if (d.cloud)
+      ok = d.adoptCloud(batch);
+    else
+      d.sink = d.nextSink;  // a character's sink carries its colour packed
     if (!ok || !d.build()) {
-      d.sink = {};
-      d.count = 0;
+      d.releaseGpu();
       batch->release();
       return false;
     }
@@ -322,29 +450,12 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     return true;
   }
   const SplatRaster used = compute ? SplatRaster::Compute : SplatRaster::Quads;
-  if (!d.dirty && state.view == d.lastView && state.projection == d.lastProj && size == d.lastSize &&
-      used == d.lastMode) {
+  if (d.unchanged(state, size, used)) {
     cb->resourceUpdate(batch);  // the last projection and order still hold
     return true;
   }
-  d.dirty = false;
-  d.lastView = state.view;
-  d.lastProj = state.projection;
-  d.lastSize = size;
-  d.lastMode = used;
   ++d.sortedFrames;
-  const QMatrix4x4 corr = d.rhi->clipSpaceCorrMatrix();
-  glm::mat4 correction;
-  std::memcpy(&correction[0][0], corr.constData(), 64);
-  const glm::mat4 proj = correction * state.projection;
-  gpu::SplatView block{};
-  block.view = gpu::toGpu(state.view);
-  block.proj = gpu::toGpu(proj);
-  block.viewport = {float(size.width()), float(size.height()),
-                    state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
-                    state.projection[1][1] * float(size.height()) * 0.5f};
-  block.count = {d.count, correction[1][1] < 0 ? 1u : 0u, d.shDegree, d.shStride};
-  block.depthKey = logDepthRange(state.projection);
+  gpu::SplatView block = d.viewBlock(state, size);
   if (tiled) {
     block.tiles = d.tiles->tiles();
     d.tiles->resetFrame(batch);
@@ -368,11 +479,17 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
 
 void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
   Impl& d = *m_impl;
+  const bool cpu = d.drawsOnCpu();
   const bool compute = d.lastMode == SplatRaster::Compute;
-  if (d.count == 0 || !d.passes.raster || d.outside || (compute ? !d.tiles : !d.draw)) return;
+  if (!d.passes.raster || d.outside) return;
+  if (cpu ? !d.cpuComposite || d.lastMode != SplatRaster::Cpu : d.count == 0 || (compute ? !d.tiles : !d.draw)) return;
   const int bottom = target.height() - (rect.y() + rect.height());
   const QRhiViewport viewport(float(rect.x()), float(bottom), float(rect.width()), float(rect.height()));
   const QRhiScissor scissor(rect.x(), bottom, rect.width(), rect.height());
+  if (cpu) {
+    d.cpuComposite->record(cb, viewport, scissor);
+    return;
+  }
   if (compute) {
     d.tiles->record(cb, viewport, scissor);
     return;
@@ -387,6 +504,7 @@ void SplatRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize target) {
 BufferList SplatRenderer::buffers() const {
   const Impl& d = *m_impl;
   BufferList list;
+  if (d.cpuComposite) list.push_back(bufferBytes("splat image (drawn on the CPU)", d.cpuComposite->image()));
   if (d.count == 0) return list;
   if (d.owned[0])
     list = {bufferBytes("splat centres", d.owned[0].get()), bufferBytes("splat covariance A", d.owned[1].get()),
@@ -408,6 +526,13 @@ std::string SplatRenderer::failure() const {
 std::size_t SplatRenderer::gpuBytes() const {
   return totalBytes(buffers());
 }
+void SplatRenderer::setCpuSink(std::shared_ptr<const core::SplatSink> sink) {
+  m_impl->cpuSink = std::move(sink);
+  m_impl->dirty = true;
+}
+double SplatRenderer::cpuRasterMs() const {
+  return m_impl->drawsOnCpu() ? m_impl->cpuMs : 0.0;
+}
 void SplatRenderer::markGaussiansChanged() {
   m_impl->dirty = true;
 }
@@ -427,14 +552,15 @@ SplatRaster SplatRenderer::rasterUsed() const {
   return m_impl->lastMode;
 }
 std::size_t SplatRenderer::count() const {
-  return m_impl->count;
+  return m_impl->drawsOnCpu() ? m_impl->cpuSink->capacity() : m_impl->count;
 }
 std::uint32_t SplatRenderer::tileKeys() const {
+  if (m_impl->drawsOnCpu()) return std::uint32_t(m_impl->cpuStats.tileEntries);
   return m_impl->tiles ? m_impl->tiles->keysNeeded() : 0;
 }
 bool SplatRenderer::wantsAnotherFrame() const {
   const Impl& d = *m_impl;
-  if (!d.tiles || !d.counts() || !d.device.readsBackEveryFrame()) return false;
+  if (d.drawsOnCpu() || !d.tiles || !d.counts() || !d.device.readsBackEveryFrame()) return false;
   const bool nextCompute = d.wantsTiles();
   // The key count is on its way back, the tiles must grow, or Auto changes its mind.
   return d.tiles->keysPending() || (nextCompute && d.tiles->keysNeeded() > d.tiles->capacity()) ||

@@ -6,7 +6,6 @@
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
-#include "splat/splat_overlay_pipeline.h"
 
 namespace riglens::render {
 
@@ -83,9 +82,8 @@ bool SplatTileRaster::resize(QSize size) {
   if (std::uint64_t(m_tilesX) * m_tilesY >= (1u << 16)) return fail("the output is too large for 16-bit tile keys");
   const std::size_t tileCount = std::size_t(m_tilesX) * m_tilesY;
   m_ranges = newStorageBuffer(m_rhi, tileCount * 8);
-  m_image = newStorageBuffer(m_rhi, std::size_t(size.width()) * std::size_t(size.height()) * 8);
-  m_compositeView.reset(m_rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::CompositeView)));
-  if (!m_ranges || !m_image || !m_compositeView->create()) return fail("cannot allocate the splat tile buffers");
+  if (!m_ranges) return fail("cannot allocate the splat tile buffers");
+  if (!m_composite.resize(size)) return fail(m_composite.failure());
   m_zeroRanges.assign(tileCount * 2, 0u);
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
@@ -93,43 +91,28 @@ bool SplatTileRaster::resize(QSize size) {
                                     B::bufferLoad(gpu::kRangesKeys, cs, m_sort->sortedKeys()),
                                     B::bufferLoad(gpu::kRangesCount, cs, m_sort->countBuffer()),
                                     B::bufferStore(gpu::kRangesOut, cs, m_ranges.get())});
-  m_rasterSrb = newBindings(
-      m_rhi,
-      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kRasterProjected, cs, m_projected),
-       B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
-       B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()), B::bufferStore(gpu::kRasterImage, cs, m_image.get())});
-  const auto gs = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
-  m_compositeSrb = newBindings(
-      m_rhi, {B::uniformBuffer(gpu::kCompositeViewBinding, gs, m_compositeView.get()),
-              B::bufferLoad(gpu::kCompositeImage, QRhiShaderResourceBinding::FragmentStage, m_image.get())});
-  if (!m_rangesSrb || !m_rasterSrb || !m_compositeSrb) return fail("cannot create the splat tile bindings");
+  m_rasterSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
+                                    B::bufferLoad(gpu::kRasterProjected, cs, m_projected),
+                                    B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
+                                    B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()),
+                                    B::bufferStore(gpu::kRasterImage, cs, m_composite.image())});
+  if (!m_rangesSrb || !m_rasterSrb) return fail("cannot create the splat tile bindings");
   // New pipelines over the new layouts (swapping bindings under a pipeline
   // made for others crashed lavapipe).
   m_rangesPipe = newComputePipeline(m_rhi, "splat_tile_ranges.comp", m_rangesSrb.get());
   m_rasterPipe = newComputePipeline(m_rhi, "splat_raster.comp", m_rasterSrb.get());
   if (!m_rangesPipe || !m_rasterPipe) return fail("cannot create the splat tile pipelines");
-  m_composite.reset();
   m_size = size;
   return true;
 }
 
 bool SplatTileRaster::ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount) {
-  if (m_composite && rp->serializedFormat() == m_rpFormat && sampleCount == m_samples) return true;
-  m_composite = newSplatOverlayPipeline(m_rhi, "splat_composite.vert", "splat_composite.frag", m_compositeSrb.get(), rp,
-                                        sampleCount);
-  if (!m_composite) return fail("cannot create the splat composite pipeline");
-  m_rpFormat = rp->serializedFormat();
-  m_samples = sampleCount;
-  return true;
+  return m_composite.ensurePipeline(rp, sampleCount) || fail(m_composite.failure());
 }
 
 void SplatTileRaster::resetFrame(QRhiResourceUpdateBatch* batch) {
   batch->uploadStaticBuffer(m_ranges.get(), 0, int(m_zeroRanges.size() * 4), m_zeroRanges.data());
-  // Window depth from NDC depth: [0, 1] already where clip depth is, else [-1, 1].
-  const bool zeroToOne = m_rhi->isClipDepthZeroToOne();
-  const gpu::CompositeView view{
-      {float(m_size.width()), float(m_size.height()), zeroToOne ? 1.0f : 0.5f, zeroToOne ? 0.0f : 0.5f}};
-  batch->updateDynamicBuffer(m_compositeView.get(), 0, sizeof(view), &view);
+  m_composite.setView(batch);
 }
 
 void SplatTileRaster::countKeys(QRhiCommandBuffer* cb) {
@@ -170,11 +153,7 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
 }
 
 void SplatTileRaster::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor) {
-  cb->setGraphicsPipeline(m_composite.get());
-  cb->setViewport(viewport);
-  cb->setScissor(scissor);
-  cb->setShaderResources(m_compositeSrb.get());
-  cb->draw(3);
+  m_composite.record(cb, viewport, scissor);
 }
 
 BufferList SplatTileRaster::buffers() const {
@@ -184,7 +163,7 @@ BufferList SplatTileRaster::buffers() const {
   list.push_back(bufferBytes("splat tile depths", m_depth.get()));
   list.push_back(bufferBytes("splat tile group sums", m_groupSums.get()));
   list.push_back(bufferBytes("splat tile ranges", m_ranges.get()));
-  list.push_back(bufferBytes("splat raster image", m_image.get()));
+  list.push_back(bufferBytes("splat raster image", m_composite.image()));
   return list;
 }
 

@@ -19,6 +19,7 @@
 #include "riglens/render/device/rhi_device.h"
 #include "riglens/render/splat/gpu_sort.h"
 #include "shader_interface.h"
+#include "splat/splat_composite.h"
 
 namespace riglens::render {
 
@@ -85,14 +86,11 @@ class SplatTileRaster {
   QSize m_size;
   std::uint32_t m_tilesX = 0, m_tilesY = 0;
   std::unique_ptr<GpuRadixSort> m_sort;
-  std::unique_ptr<QRhiBuffer> m_depth, m_groupSums, m_ranges, m_image, m_compositeView;
+  std::unique_ptr<QRhiBuffer> m_depth, m_groupSums, m_ranges;
+  SplatComposite m_composite{m_rhi};
   std::vector<std::uint32_t> m_zeroRanges;
-  std::unique_ptr<QRhiShaderResourceBindings> m_countSrb, m_offsetsSrb, m_emitSrb, m_rangesSrb, m_rasterSrb,
-      m_compositeSrb;
+  std::unique_ptr<QRhiShaderResourceBindings> m_countSrb, m_offsetsSrb, m_emitSrb, m_rangesSrb, m_rasterSrb;
   std::unique_ptr<QRhiComputePipeline> m_countPipe, m_offsetsPipe, m_emitPipe, m_rangesPipe, m_rasterPipe;
-  std::unique_ptr<QRhiGraphicsPipeline> m_composite;
-  QVector<quint32> m_rpFormat;
-  int m_samples = 0;
 };
 
 }  // namespace riglens::render

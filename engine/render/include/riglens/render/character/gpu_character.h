@@ -58,6 +58,8 @@ class GpuGnm {
   core::Expected<void> runOffscreenFrame();
 
   QRhiBuffer* posedBuffer() const;  // V*3 floats after encode
+  // GnmRoute::Cpu: the posed vertices setControls computed (V*3 floats); empty on the GPU route.
+  std::span<const float> cpuPosed() const;
   std::size_t vertexCount() const;
   BufferList buffers() const;  // every buffer this pass owns
   std::size_t gpuBytes() const;

@@ -6,7 +6,9 @@
 
 #include <QtCore/QRect>
 #include <QtCore/QSize>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "riglens/render/device/frame_state.h"
 
@@ -33,12 +35,20 @@ struct SplatPasses {
 // then compute. The default is chosen per device by measurement (bench_render
 // BM_SplatFrame / BM_CharacterFrame, docs/benchmarks.md): Compute on GPUs
 // (the NVIDIA H200: faster than quads on every scene measured), Auto on CPU
-// rasterisers (lavapipe: quads draw the sample character and dense scenes,
+// rasterisers before Cpu existed (lavapipe: quads draw the sample character and dense scenes,
 // 2-5 keys per splat, faster; compute draws the torus of 6 cm gaussians, 12
 // keys per splat, 1.2-1.6x faster).
-enum class SplatRaster { Compute, Quads, Auto };
+// Cpu: the CPU's rasteriser (core::rasteriseSplats, the compute tiles'
+// arithmetic on the CPU's cores), its image drawn like Compute's; it needs
+// the gaussians on the CPU (a cloud, or a sink the owner lifts there) and
+// draws as Auto without them. Machines without a GPU draw with it: lavapipe
+// runs the compute tiles' shared memory, barriers and sort at a fraction of
+// what the same cores do natively (262k gaussians: 1.9 s through lavapipe,
+// 0.23 s on the CPU, docs/benchmarks.md).
+enum class SplatRaster { Compute, Quads, Auto, Cpu };
 inline constexpr unsigned kAutoTileKeysPerSplat = 10;
-const char* splatRasterName(SplatRaster raster);  // "compute", "quads", "auto"
+const char* splatRasterName(SplatRaster raster);  // "compute", "quads", "auto", "cpu"
+std::optional<SplatRaster> splatRasterNamed(std::string_view name);
 
 class FrameDrawable {
  public:

@@ -56,7 +56,8 @@ class WindowRenderer {
   FrameTimes gpuTimes() const;
   struct SplatStats {
     std::size_t splats = 0;        // gaussians drawn (the sink's capacity)
-    std::string raster;            // "compute" or "quads": what the last frame drew with
+    std::string raster;            // "compute", "quads" or "cpu": what the last frame drew with
+    double cpuMs = 0;              // "cpu": the CPU rasteriser's time for its last frame
     std::uint32_t tileKeys = 0;    // the compute tiles' keys (splat x tile pairs) of their last frame
     std::size_t sortedFrames = 0;  // frames that projected and sorted (the others redrew the last result)
   };

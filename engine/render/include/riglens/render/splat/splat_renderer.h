@@ -16,6 +16,7 @@
 #include <glm/vec3.hpp>
 #include <memory>
 
+#include "riglens/core/character/debug_lift.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/render/device/frame_drawable.h"
 #include "riglens/render/device/gpu_resources.h"
@@ -23,8 +24,8 @@
 
 namespace riglens::render {
 
-// Compute on GPUs, Auto on CPU rasterisers (see SplatRaster);
-// RIGLENS_SPLAT_RASTER=compute|quads|auto overrides it (QA, the app).
+// Compute on GPUs, Cpu on CPU rasterisers (see SplatRaster);
+// RIGLENS_SPLAT_RASTER=compute|quads|auto|cpu overrides it (QA, the app).
 SplatRaster defaultSplatRaster(const RhiDevice& device);
 
 class SplatRenderer : public FrameDrawable {
@@ -38,6 +39,12 @@ class SplatRenderer : public FrameDrawable {
   // buffers must outlive this renderer's use of them. Call
   // markGaussiansChanged() after each frame that rewrote them.
   void setSink(const SplatSinkBuffers& sink);
+  // The same gaussians the sink holds, also on the CPU (an owner that lifts
+  // them there): SplatRaster::Cpu draws these (null: the sink's, as Auto).
+  // Set again, or call markGaussiansChanged(), whenever they change.
+  void setCpuSink(std::shared_ptr<const core::SplatSink> sink);
+  // The CPU rasteriser's time for the last frame it drew (0 on the GPU routes).
+  double cpuRasterMs() const;
 
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override;

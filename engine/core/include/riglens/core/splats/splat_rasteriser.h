@@ -1,0 +1,68 @@
+// The splat rasteriser on the CPU: what the GPU's compute rasteriser
+// (shaders/splat_project.comp, splat_tile_*.comp, splat_raster.comp) draws,
+// computed with the same arithmetic on the CPU's cores. Machines without a
+// GPU draw through it: a software Vulkan (lavapipe) runs the compute
+// shaders' shared memory, barriers and radix sort at a fraction of what the
+// same cores do natively. It is also the reference the GPU rasteriser's
+// parity test compares against.
+//
+// Per frame: each gaussian projected (EWA, Zwicker et al. 2001, with the
+// 0.3 px^2 low-pass of Kerbl et al. 2023), the visible ones ordered front to
+// back by the GPU's 16-bit logarithmic depth (ties by index, as the GPU's
+// stable radix sort leaves them), binned into screen tiles, and every tile
+// blended front to back until a pixel's transmittance falls below 1e-4.
+#pragma once
+
+#include <cstdint>
+#include <glm/mat4x4.hpp>
+#include <glm/vec2.hpp>
+#include <span>
+#include <vector>
+
+namespace riglens::core {
+
+// The gaussians, laid out as the GPU's splat sink (core::SplatSink).
+struct SplatInputs {
+  std::span<const float> center;         // 4 per splat: xyz, 1
+  std::span<const float> covarianceA;    // 4 per splat: c00 c01 c02 c11
+  std::span<const float> covarianceB;    // 4 per splat: c12 c22, 2 unused
+  std::span<const std::uint32_t> color;  // packRgba(r, g, b, opacity); opacity 0: invisible
+  int shDegree = 0;                      // > 0: the colour comes from the SH at the view
+  std::span<const float> shDc, shRest;   // 3 and 3 * ((degree+1)^2 - 1) per splat (GaussianCloud's layout)
+  std::size_t count() const { return color.size(); }
+};
+
+// The view, as the GPU's SplatView block carries it.
+struct SplatCamera {
+  glm::mat4 view{1.0f};
+  glm::mat4 clip{1.0f};   // projection into the target's clip space (the backend's: Vulkan's y runs down)
+  glm::vec2 size{0.0f};   // the output in pixels
+  glm::vec2 focal{0.0f};  // focal lengths in pixels (the OpenGL projection's P00 w/2, P11 h/2)
+  bool flipY = false;     // the clip space's y runs opposite to view space's
+  float nearZ = 1e-3f;    // the 16-bit log depth: key = log(depth / nearZ) * logScale, clamped to 16 bits
+  float logScale = 1.0f;
+};
+
+// The frame: per pixel, row-major from the clip space's first row, two
+// words as the GPU's image holds them: the premultiplied colour packed
+// (alpha = 1 - transmittance; 0 where no splat reached) and the bits of the
+// float NDC depth of the splat that made the pixel half opaque.
+struct SplatImage {
+  int width = 0, height = 0;
+  std::vector<std::uint32_t> pixels;  // 2 per pixel
+};
+
+struct SplatRasterStats {
+  std::size_t visible = 0;      // splats that passed the projection's culling
+  std::size_t tileEntries = 0;  // (tile, splat) pairs blended
+};
+
+// The (tile, splat) pairs one pass may hold (4 bytes each): a view that
+// needs more is drawn in bands of tile rows, each within it.
+inline constexpr std::size_t kSplatBandEntries = std::size_t(1) << 24;
+
+// `threads` 0: every core. The image is resized to the camera's size.
+SplatRasterStats rasteriseSplats(const SplatInputs& splats, const SplatCamera& camera, SplatImage& image,
+                                 unsigned threads = 0, std::size_t bandEntries = kSplatBandEntries);
+
+}  // namespace riglens::core

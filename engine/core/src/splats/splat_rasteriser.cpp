@@ -1,0 +1,304 @@
+#include "riglens/core/splats/splat_rasteriser.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+#include <thread>
+
+#include "riglens/core/base/color.h"
+#include "riglens/core/splats/spherical_harmonics.h"
+
+namespace riglens::core {
+
+namespace {
+
+// The GPU's tile (shader_interface.h kSplatTile): the grid the tile keys
+// index, which decides which pixels a splat is tested against.
+constexpr int kTile = 16;
+constexpr float kMinAlpha = 1.0f / 255.0f;
+
+struct Projected {
+  float px = 0, py = 0;       // centre in pixels
+  float a = 0, b = 0, c = 0;  // conic (inverse 2D covariance)
+  float ndcDepth = 0;
+  float rgb[3] = {0, 0, 0};
+  float opacity = 0;
+  std::uint32_t logDepth = 0;
+  int x0 = 0, y0 = 0, x1 = -1, y1 = -1;    // pixels a splat can reach (inclusive)
+  int tx0 = 0, ty0 = 0, tx1 = 0, ty1 = 0;  // tiles the GPU bins it into (exclusive ends)
+  bool visible = false;
+};
+
+// What the tiles read of a visible splat, stored in front-to-back order so
+// that a tile's splats are read in the order they lie in memory.
+struct Footprint {
+  float px, py;   // centre in pixels
+  float a, b, c;  // conic
+  float ndcDepth;
+  float rgb[3];  // clamped to [0, 1], as the raster clamps them
+  float opacity;
+  float cut;  // log(1/255 / opacity): where the splat's alpha falls below 1/255
+  int x0, y0, x1, y1;
+};
+
+// splat_footprint.glsl's splatReach: where opacity * exp(-d^2 / 2), capped
+// at 0.99, falls to 1/255.
+float splatReach(float opacity) {
+  return std::sqrt(2.0f * std::log(std::max(255.0f * std::min(opacity, 0.99f), 1.0f)));
+}
+
+// One splat as splat_project.comp projects it and splat_tiles_common.glsl bins it.
+Projected project(const SplatInputs& in, const SplatCamera& cam, std::size_t i, glm::vec3 eye, glm::ivec2 tiles) {
+  Projected p;
+  std::uint32_t color = in.color[i];
+  if ((color >> 24) == 0u) return p;
+  const glm::vec3 centre(in.center[i * 4], in.center[i * 4 + 1], in.center[i * 4 + 2]);
+  if (in.shDegree > 0) {
+    const std::size_t rest = in.shRest.size() / in.count();
+    const glm::vec3 rgb =
+        shColor(in.shDc.data() + i * 3, in.shRest.data() + i * rest, in.shDegree, glm::normalize(centre - eye));
+    color = packRgba(rgb.r, rgb.g, rgb.b, float(color >> 24) / 255.0f);
+  }
+  const glm::vec4 pv = cam.view * glm::vec4(centre, 1.0f);
+  const float depth = -pv.z;
+  if (!(depth > 1e-4f)) return p;
+  const glm::vec4 clip = cam.clip * pv;
+  const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+  const float* a = &in.covarianceA[i * 4];
+  const float* b = &in.covarianceB[i * 4];
+  const glm::mat3 sigma(a[0], a[1], a[2], a[1], a[3], b[0], a[2], b[0], b[1]);
+  const float fx = cam.focal.x, fy = cam.focal.y;
+  const glm::mat3 J(fx / depth, 0.0f, 0.0f, 0.0f, fy / depth, 0.0f, fx * pv.x / (depth * depth),
+                    fy * pv.y / (depth * depth), 0.0f);
+  const glm::mat3 T = J * glm::mat3(cam.view);
+  const glm::mat3 cov = T * sigma * glm::transpose(T);
+  const float c00 = cov[0][0] + 0.3f, c01 = cov[0][1], c11 = cov[1][1] + 0.3f;
+  const float det = c00 * c11 - c01 * c01;
+  if (!(det > 0.0f)) return p;
+  const float mid = 0.5f * (c00 + c11);
+  const float lambda = mid + std::sqrt(std::max(0.1f, mid * mid - det));
+  const float radius = std::ceil(3.0f * std::sqrt(lambda));
+  const glm::vec2 px = (ndc * 0.5f + 0.5f) * cam.size;
+  if (!std::isfinite(radius) || !std::isfinite(px.x) || !std::isfinite(px.y)) return p;
+  if (px.x + radius < 0.0f || px.y + radius < 0.0f || px.x - radius > cam.size.x || px.y - radius > cam.size.y)
+    return p;
+  p.px = px.x;
+  p.py = px.y;
+  p.a = c11 / det;
+  p.b = -c01 / det;
+  p.c = c00 / det;
+  p.ndcDepth = clip.z / clip.w;
+  p.logDepth = std::uint32_t(std::clamp(std::log(depth / cam.nearZ) * cam.logScale, 0.0f, 65535.0f));
+  const auto rgba = unpackRgba(color);
+  for (int k = 0; k < 3; ++k) p.rgb[k] = rgba[std::size_t(k)];
+  p.opacity = rgba[3];
+  // The tiles, as tileRect bins it.
+  const float reach = splatReach(p.opacity);
+  if (!(reach > 0.0f)) return p;
+  const float conicDet = p.a * p.c - p.b * p.b;
+  const glm::vec2 sigmas = glm::sqrt(glm::max(glm::vec2(p.c, p.a) / std::max(conicDet, 1e-30f), glm::vec2(0.0f)));
+  const glm::vec2 extent = reach * sigmas;
+  const glm::vec2 lo = glm::clamp(glm::floor((px - extent) / float(kTile)), glm::vec2(0.0f), glm::vec2(tiles));
+  const glm::vec2 hi = glm::clamp(glm::floor((px + extent) / float(kTile)) + 1.0f, glm::vec2(0.0f), glm::vec2(tiles));
+  p.tx0 = int(lo.x);
+  p.ty0 = int(lo.y);
+  p.tx1 = int(hi.x);
+  p.ty1 = int(hi.y);
+  if (p.tx0 >= p.tx1 || p.ty0 >= p.ty1) return p;
+  // The pixels whose alpha can reach 1/255: the ellipse out to the reach of
+  // the uncapped opacity (an opacity above 0.99 reaches a hair further than
+  // the capped reach the tiles use), within the tiles.
+  const float fullReach = std::sqrt(2.0f * std::log(std::max(255.0f * p.opacity, 1.0f)));
+  const glm::vec2 far = fullReach * sigmas + 1.0f;
+  p.x0 = std::max(int(std::floor(px.x - far.x)), p.tx0 * kTile);
+  p.x1 = std::min({int(std::ceil(px.x + far.x)), p.tx1 * kTile - 1, int(cam.size.x) - 1});
+  p.y0 = std::max(int(std::floor(px.y - far.y)), p.ty0 * kTile);
+  p.y1 = std::min({int(std::ceil(px.y + far.y)), p.ty1 * kTile - 1, int(cam.size.y) - 1});
+  p.visible = p.x0 <= p.x1 && p.y0 <= p.y1;
+  return p;
+}
+
+// Runs work(thread) on `threads` threads (the caller's among them).
+template <typename Work>
+void onThreads(unsigned threads, const Work& work) {
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work, t);
+  work(0u);
+  for (auto& h : helpers) h.join();
+}
+
+// Stable order of the visible splats by 16-bit log depth, nearest first
+// (two 8-bit counting passes; equal depths keep their index order).
+std::vector<std::uint32_t> frontToBack(const std::vector<Projected>& splats) {
+  std::vector<std::uint32_t> order, scratch;
+  for (std::uint32_t i = 0; i < splats.size(); ++i)
+    if (splats[i].visible) order.push_back(i);
+  scratch.resize(order.size());
+  for (int shift = 0; shift < 16; shift += 8) {
+    std::array<std::size_t, 257> offsets{};
+    for (std::uint32_t i : order) ++offsets[((splats[i].logDepth >> shift) & 0xffu) + 1];
+    for (std::size_t d = 1; d < offsets.size(); ++d) offsets[d] += offsets[d - 1];
+    for (std::uint32_t i : order) scratch[offsets[(splats[i].logDepth >> shift) & 0xffu]++] = i;
+    order.swap(scratch);
+  }
+  return order;
+}
+
+// One tile, blended front to back: splat_raster.comp's loop, each splat
+// visiting only the pixels of its ellipse's rows that are still open (a
+// bit per pixel, cleared once its transmittance falls below 1e-4).
+void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32_t> list, int tx, int ty,
+               const SplatCamera& cam, SplatImage& image) {
+  static_assert(kTile <= 32, "a tile row's open pixels are the bits of one word");
+  const int x0 = tx * kTile, y0 = ty * kTile;
+  const int w = std::min(kTile, image.width - x0), h = std::min(kTile, image.height - y0);
+  std::array<float, kTile * kTile> T, depth, r{}, g{}, b{};
+  T.fill(1.0f);
+  depth.fill(0.0f);
+  std::array<std::uint32_t, kTile> open{};
+  const std::uint32_t fullRow = w == 32 ? ~0u : (1u << w) - 1u;
+  for (int y = 0; y < h; ++y) open[std::size_t(y)] = fullRow;
+  int openRows = h;
+  const float ySign = cam.flipY ? -1.0f : 1.0f;
+  for (std::uint32_t index : list) {
+    const Footprint& s = splats[index];
+    const int sx0 = std::max(s.x0, x0) - x0, sx1 = std::min(s.x1, x0 + w - 1) - x0;
+    const int sy0 = std::max(s.y0, y0), sy1 = std::min(s.y1, y0 + h - 1);
+    for (int y = sy0; y <= sy1; ++y) {
+      std::uint32_t& rowOpen = open[std::size_t(y - y0)];
+      if (rowOpen == 0) continue;
+      // Where alpha can reach 1/255 along the row: power >= cut, a quadratic in dx,
+      // 0.5 a dx^2 + b dy dx + (0.5 c dy^2 + cut) <= 0.
+      const float dy = (float(y) + 0.5f - s.py) * ySign;
+      const float disc = s.b * s.b * dy * dy - s.a * (s.c * dy * dy + 2.0f * s.cut);
+      if (disc < 0.0f) continue;
+      const float root = std::sqrt(disc) / s.a, centre = s.px - s.b * dy / s.a - float(x0);
+      const int rx0 = std::max(sx0, int(std::floor(centre - root - 1.0f)));
+      const int rx1 = std::min(sx1, int(std::ceil(centre + root + 1.0f)));
+      if (rx0 > rx1) continue;
+      const std::uint32_t span = (rx1 - rx0 == 31 ? ~0u : ((1u << (rx1 - rx0 + 1)) - 1u)) << rx0;
+      const float rowTerm = -0.5f * s.c * dy * dy;
+      const std::size_t row = std::size_t(y - y0) * kTile;
+      for (std::uint32_t bits = rowOpen & span; bits != 0; bits &= bits - 1) {
+        const int x = std::countr_zero(bits);
+        const float dx = float(x0 + x) + 0.5f - s.px;
+        const float power = -0.5f * s.a * dx * dx + rowTerm - s.b * dx * dy;
+        if (power > 0.0f) continue;
+        const float alpha = std::min(0.99f, s.opacity * std::exp(power));
+        if (alpha < kMinAlpha) continue;
+        const std::size_t k = row + std::size_t(x);
+        const float t = T[k];
+        const float weight = alpha * t;
+        r[k] += s.rgb[0] * weight;
+        g[k] += s.rgb[1] * weight;
+        b[k] += s.rgb[2] * weight;
+        if (t == 1.0f || (t > 0.5f && t * (1.0f - alpha) <= 0.5f)) depth[k] = s.ndcDepth;
+        T[k] = t * (1.0f - alpha);
+        if (T[k] < 1e-4f) {
+          rowOpen &= ~(1u << x);
+          if (rowOpen == 0) --openRows;
+        }
+      }
+    }
+    if (openRows == 0) break;
+  }
+  for (int y = 0; y < h; ++y) {
+    std::uint32_t* out = &image.pixels[(std::size_t(y0 + y) * std::size_t(image.width) + std::size_t(x0)) * 2];
+    for (int x = 0; x < w; ++x) {
+      const std::size_t k = std::size_t(y * kTile + x);
+      out[x * 2] = packRgba(r[k], g[k], b[k], 1.0f - T[k]);
+      std::memcpy(&out[x * 2 + 1], &depth[k], 4);
+    }
+  }
+}
+
+}  // namespace
+
+SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, SplatImage& image, unsigned threads,
+                                 std::size_t bandEntries) {
+  SplatRasterStats stats;
+  image.width = std::max(0, int(cam.size.x));
+  image.height = std::max(0, int(cam.size.y));
+  image.pixels.assign(std::size_t(image.width) * std::size_t(image.height) * 2, 0u);
+  const std::size_t n = in.count();
+  if (n == 0 || image.width == 0 || image.height == 0) return stats;
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const glm::ivec2 tiles((image.width + kTile - 1) / kTile, (image.height + kTile - 1) / kTile);
+  const glm::vec3 eye = -(glm::transpose(glm::mat3(cam.view)) * glm::vec3(cam.view[3]));
+
+  std::vector<Projected> splats(n);
+  const unsigned projectors = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, n / 4096)));
+  onThreads(projectors, [&](unsigned t) {
+    for (std::size_t i = n * t / projectors, end = n * (t + 1) / projectors; i < end; ++i)
+      splats[i] = project(in, cam, i, eye, tiles);
+  });
+  const std::vector<std::uint32_t> order = frontToBack(splats);
+  stats.visible = order.size();
+  std::vector<Footprint> sorted(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const Projected& p = splats[order[k]];
+    sorted[k] = {p.px,
+                 p.py,
+                 p.a,
+                 p.b,
+                 p.c,
+                 p.ndcDepth,
+                 {std::clamp(p.rgb[0], 0.0f, 1.0f), std::clamp(p.rgb[1], 0.0f, 1.0f), std::clamp(p.rgb[2], 0.0f, 1.0f)},
+                 p.opacity,
+                 std::log(kMinAlpha / p.opacity),
+                 p.x0,
+                 p.y0,
+                 p.x1,
+                 p.y1};
+  }
+
+  // Entries per tile row, to cut the view into bands of rows that fit.
+  std::vector<std::size_t> rowEntries(std::size_t(tiles.y), 0);
+  for (std::uint32_t i : order) {
+    const Projected& s = splats[i];
+    for (int ty = s.ty0; ty < s.ty1; ++ty) rowEntries[std::size_t(ty)] += std::size_t(s.tx1 - s.tx0);
+  }
+  std::vector<std::uint32_t> entries;
+  std::vector<std::size_t> offsets;
+  for (int bandStart = 0; bandStart < tiles.y;) {
+    int bandEnd = bandStart;
+    std::size_t entriesInBand = 0;
+    while (bandEnd < tiles.y &&
+           (bandEnd == bandStart || entriesInBand + rowEntries[std::size_t(bandEnd)] <= bandEntries))
+      entriesInBand += rowEntries[std::size_t(bandEnd++)];
+    // Each tile's splats, front to back (a counting sort by tile of the depth order).
+    const std::size_t bandTiles = std::size_t(bandEnd - bandStart) * std::size_t(tiles.x);
+    offsets.assign(bandTiles + 1, 0);
+    for (std::uint32_t i : order) {
+      const Projected& s = splats[i];
+      for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
+        for (int tx = s.tx0; tx < s.tx1; ++tx) ++offsets[std::size_t(ty - bandStart) * std::size_t(tiles.x) + tx + 1];
+    }
+    for (std::size_t t = 1; t <= bandTiles; ++t) offsets[t] += offsets[t - 1];
+    entries.resize(entriesInBand);
+    std::vector<std::size_t> cursor(offsets.begin(), offsets.end() - 1);
+    for (std::uint32_t k = 0; k < order.size(); ++k) {
+      const Projected& s = splats[order[k]];
+      for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
+        for (int tx = s.tx0; tx < s.tx1; ++tx)
+          entries[cursor[std::size_t(ty - bandStart) * std::size_t(tiles.x) + std::size_t(tx)]++] = k;
+    }
+    stats.tileEntries += entriesInBand;
+    std::atomic<std::size_t> next{0};
+    onThreads(threads, [&](unsigned) {
+      for (std::size_t t = next++; t < bandTiles; t = next++) {
+        const std::span<const std::uint32_t> list(entries.data() + offsets[t], offsets[t + 1] - offsets[t]);
+        blendTile(sorted, list, int(t % std::size_t(tiles.x)), bandStart + int(t / std::size_t(tiles.x)), cam, image);
+      }
+    });
+    bandStart = bandEnd;
+  }
+  return stats;
+}
+
+}  // namespace riglens::core

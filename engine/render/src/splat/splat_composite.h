@@ -1,0 +1,51 @@
+// A splat image drawn over the frame: one uvec2 per pixel (premultiplied
+// RGBA8, the float NDC depth of the splat that made the pixel half opaque),
+// written by the GPU's compute rasteriser (SplatTileRaster) or uploaded from
+// the CPU's (core::rasteriseSplats), and drawn by shaders/splat_composite.*
+// blended like the quads and depth-tested against the voxel renderer.
+#pragma once
+
+#include <QtGui/private/qrhi_p.h>
+
+#include <QtCore/QSize>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace riglens::render {
+
+class SplatComposite {
+ public:
+  explicit SplatComposite(QRhi* rhi) : m_rhi(rhi) {}
+
+  // The image for `size`; false (failure()) when the GPU refuses. The
+  // binding set and pipeline follow a new size on the next ensurePipeline.
+  bool resize(QSize size);
+  bool ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount);
+  QRhiBuffer* image() const { return m_image.get(); }  // what a compute raster writes
+  QSize size() const { return m_size; }
+  // Into the frame's first batch: the composite's view uniform.
+  void setView(QRhiResourceUpdateBatch* batch);
+  // A CPU-drawn image (2 words per pixel, as the buffer holds them).
+  void upload(QRhiResourceUpdateBatch* batch, std::span<const std::uint32_t> pixels);
+  // Inside the render pass: the image over the viewport.
+  void record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor);
+  const std::string& failure() const { return m_failure; }
+
+ private:
+  bool fail(std::string why) {
+    m_failure = std::move(why);
+    return false;
+  }
+  QRhi* m_rhi;
+  std::string m_failure;
+  QSize m_size;
+  std::unique_ptr<QRhiBuffer> m_image, m_view;
+  std::unique_ptr<QRhiShaderResourceBindings> m_srb;
+  std::unique_ptr<QRhiGraphicsPipeline> m_pipeline;
+  QVector<quint32> m_rpFormat;
+  int m_samples = 0;
+};
+
+}  // namespace riglens::render
