@@ -272,12 +272,15 @@ std::int64_t splatComputeBytes(const render::SplatPasses& p) {
 
 // A splat frame at 1280x720 of N gaussians (the torus), cut after
 // range(1) of its passes (0 none: the frame's clear and MSAA resolve alone,
-// 1 projection, 2 + sort, 3 + quads: the whole frame).
+// 1 projection, 2 + sort, 3 + quads: the whole frame); range(2) the
+// rasteriser (rasterArg), range(3) the torus (0 dense, 1 of 6 cm
+// gaussians), range(4) the target's samples (1: how splats render, 4: the
+// app's window).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
   const auto raw = state.range(3) == 0 ? samples::makeDenseGaussianTorus(n) : samples::makeGaussianTorus(n);
   auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus");
-  auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
+  auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720), int(state.range(4)));
   if (!cloud || !canvas) {
     state.SkipWithError("setup failed");
     return;
@@ -317,12 +320,13 @@ void BM_SplatFrame(benchmark::State& state) {
 // coefficient active) at 1280x720, as the app runs it: GNM -> lift ->
 // projection -> sort -> quads chained in one command buffer, the controls
 // and the view changing every frame; cut after range(0) passes (0 none,
-// 1 rig, 2 + projection, 3 + sort, 4 the whole frame).
+// 1 rig, 2 + projection, 3 + sort, 4 the whole frame); range(1) the
+// rasteriser, range(2) the head (0 full, 1 the sample), range(3) samples.
 void BM_CharacterFrame(benchmark::State& state) {
   static const auto full = std::make_shared<const core::AosRigPack>(fullHead());
   static const auto sample = std::make_shared<const core::AosRigPack>(sampleHead());
   const auto& pack = state.range(2) == 0 ? full : sample;
-  auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
+  auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720), int(state.range(3)));
   if (!canvas) {
     state.SkipWithError(canvas.error().message.c_str());
     return;
@@ -371,13 +375,13 @@ BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_SplatFrame)
-    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1, 2}, {0, 1}})
-    ->ArgNames({"n", "passes", "raster", "scene"})
+    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1, 2}, {0, 1}, {1, 4}})
+    ->ArgNames({"n", "passes", "raster", "scene", "samples"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_CharacterFrame)
-    ->ArgsProduct({{0, 4}, {0, 1, 2}, {0, 1}})
-    ->ArgNames({"passes", "raster", "scene"})
+    ->ArgsProduct({{0, 4}, {0, 1, 2}, {0, 1}, {1, 4}})
+    ->ArgNames({"passes", "raster", "scene", "samples"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -11,6 +11,15 @@
 // alpha 1 - T (what back-to-front blending leaves over a clear background),
 // plus the NDC depth of the first splat that made the pixel half opaque, for
 // the composite's depth test against the voxel renderer.
+//
+// Each batch is also binned into the tile's 4x4-pixel blocks: each splat
+// finds the blocks its ellipse reaches (out to where its alpha falls below
+// 1/255, the cut every pixel makes), a word per block and 32 entries is
+// gathered from those (no atomics: large splats reaching every block would
+// contend for the same words), and each pixel walks only its block's
+// splats, in order. A batch of mostly large splats is walked whole. Small splats touch one or two blocks of the sixteen, so a pixel
+// no longer tests every splat of its tile: the test a pixel skips is one it
+// would have failed.
 layout(local_size_x = kSplatTile, local_size_y = kSplatTile) in;
 
 layout(std430, binding = kRasterProjected) readonly buffer Projected { vec4 projected[]; };
@@ -22,6 +31,73 @@ const uint kBatch = kSplatTile * kSplatTile;
 shared vec4 batchCentre[kBatch];  // pixel x, y, NDC depth, colour bits
 shared vec3 batchConic[kBatch];
 shared uint doneCount;
+const uint kBlock = 4u, kBlocksPerRow = kSplatTile / kBlock, kBlocks = kBlocksPerRow * kBlocksPerRow;
+const uint kMaskWords = kBatch / 32u;
+shared uint batchBlocks[kBatch];                // per entry: the blocks it reaches, x0 | y0 << 4 | x1 << 8 | y1 << 12
+shared uint blockSplats[kBlocks * kMaskWords];  // per block, a bit per batch entry
+// Per batch (alternating), how many entries reach more than 2x2 blocks: a
+// batch of mostly large splats skips the blocks (each pixel would walk
+// nearly every entry anyway, and the masks cost two barriers).
+shared uint wideEntries[2];
+
+// The blocks of the tile (origin `tileOrigin`, pixels) that the splat's
+// ellipse reaches, packed for batchBlocks (x0 > x1: none).
+uint reachedBlocks(vec2 centre, vec3 conic, float opacity, vec2 tileOrigin)
+{
+    // The reach of the uncapped opacity (a hair past splatReach's for
+    // opacities above 0.99). The centre and the tile are both in the target's
+    // pixel rows, and the extent is symmetric, whichever way view-space y runs.
+    float reach = sqrt(2.0 * log(max(255.0 * opacity, 1.0)));
+    float det = conic.x * conic.z - conic.y * conic.y;
+    vec2 extent = reach * sqrt(max(vec2(conic.z, conic.x) / max(det, 1e-30), vec2(0.0))) + 0.5;
+    // In blocks, clamped while still float (a huge extent converts to no integer).
+    float last = float(kBlocksPerRow) - 1.0;
+    vec2 lo = clamp(floor((centre - extent - tileOrigin) / float(kBlock)), vec2(-1.0), vec2(last + 1.0));
+    vec2 hi = clamp(floor((centre + extent - tileOrigin) / float(kBlock)), vec2(-1.0), vec2(last + 1.0));
+    if (any(greaterThan(lo, vec2(last))) || any(lessThan(hi, vec2(0.0))))
+        return 0xfu;  // x0 = 15 > x1 = 0: none
+    uvec2 a = uvec2(max(lo, vec2(0.0))), b = uvec2(min(hi, vec2(last)));
+    return a.x | a.y << 4u | b.x << 8u | b.y << 12u;
+}
+
+// Blends batch entry j into a pixel at `centre` (splat.frag's alpha and falloff).
+void blendEntry(uint j, vec2 centre, inout vec3 rgb, inout float T, inout float depth, inout bool done)
+{
+    vec4 c = batchCentre[j];
+    vec2 d = centre - c.xy;
+    if (u.count.y != 0u)  // the backend's clip space flips y: view-space y is the other way
+        d.y = -d.y;
+    vec3 conic = batchConic[j];
+    float power = -0.5 * (conic.x * d.x * d.x + conic.z * d.y * d.y) - conic.y * d.x * d.y;
+    if (power > 0.0)
+        return;
+    vec4 color = unpackUnorm4x8(floatBitsToUint(c.w));
+    float alpha = min(0.99, color.a * exp(power));
+    if (alpha < 1.0 / 255.0)
+        return;
+    rgb += clamp(color.rgb, 0.0, 1.0) * alpha * T;
+    if (T == 1.0 || (T > 0.5 && T * (1.0 - alpha) <= 0.5))
+        depth = c.z;  // the first splat, then the one that makes the pixel half opaque
+    T *= 1.0 - alpha;
+    if (T < 1e-4) {
+        done = true;
+        atomicAdd(doneCount, 1u);
+    }
+}
+
+// One word of one block's mask: which of 32 batch entries reach the block.
+void buildBlockMask(uint lid)
+{
+    uint block = lid / kMaskWords, word = lid % kMaskWords;
+    uint bx = block % kBlocksPerRow, by = block / kBlocksPerRow;
+    uint mask = 0u;
+    for (uint e = 0u; e < 32u; ++e) {
+        uint r = batchBlocks[word * 32u + e];
+        if (bx >= (r & 0xfu) && by >= ((r >> 4u) & 0xfu) && bx <= ((r >> 8u) & 0xfu) && by <= (r >> 12u))
+            mask |= 1u << e;
+    }
+    blockSplats[lid] = mask;
+}
 
 void main()
 {
@@ -31,8 +107,10 @@ void main()
     bool inside = pixel.x < uint(u.viewport.x) && pixel.y < uint(u.viewport.y);
     vec2 centre = vec2(pixel) + 0.5;
     uint begin = ranges[2u * tile], end = ranges[2u * tile + 1u];
-    if (lid == 0u)
+    if (lid == 0u) {
         doneCount = 0u;
+        wideEntries[0] = 0u;
+    }
     barrier();
     vec3 rgb = vec3(0.0);
     float T = 1.0;
@@ -40,42 +118,40 @@ void main()
     bool done = !inside;
     if (done)
         atomicAdd(doneCount, 1u);
-    for (uint first = begin; first < end; first += kBatch) {
+    vec2 tileOrigin = vec2(gl_WorkGroupID.xy * kSplatTile);
+    uint block = (gl_LocalInvocationID.y / kBlock) * kBlocksPerRow + gl_LocalInvocationID.x / kBlock;
+    for (uint first = begin, batch = 0u; first < end; first += kBatch, ++batch) {
         barrier();  // the last batch is consumed and doneCount is current
         if (doneCount == kBatch)
             break;
+        if (lid == 0u)
+            wideEntries[(batch + 1u) & 1u] = 0u;  // the next batch's (the last read of it is behind the barrier)
         uint k = first + lid;
+        batchBlocks[lid] = 0xfu;  // past the tile's end: reaches no block
         if (k < end) {
             uint s = order[k];
             vec4 p = projected[2u * s];
             vec4 q = projected[2u * s + 1u];
             batchCentre[lid] = vec4((p.xy * 0.5 + 0.5) * u.viewport.xy, q.w, p.w);
             batchConic[lid] = q.xyz;
+            uint r = reachedBlocks(batchCentre[lid].xy, q.xyz, unpackUnorm4x8(floatBitsToUint(p.w)).a, tileOrigin);
+            batchBlocks[lid] = r;
+            if ((((r >> 8u) & 0xfu) - (r & 0xfu) + 1u) * ((r >> 12u) - ((r >> 4u) & 0xfu) + 1u) > 4u && (r & 0xfu) <= ((r >> 8u) & 0xfu))
+                atomicAdd(wideEntries[batch & 1u], 1u);
         }
         barrier();
         uint n = min(kBatch, end - first);
-        for (uint j = 0u; j < n && !done; ++j) {
-            vec4 c = batchCentre[j];
-            vec2 d = centre - c.xy;
-            if (u.count.y != 0u)  // the backend's clip space flips y: view-space y is the other way
-                d.y = -d.y;
-            vec3 conic = batchConic[j];
-            float power = -0.5 * (conic.x * d.x * d.x + conic.z * d.y * d.y) - conic.y * d.x * d.y;
-            if (power > 0.0)
-                continue;
-            vec4 color = unpackUnorm4x8(floatBitsToUint(c.w));
-            float alpha = min(0.99, color.a * exp(power));
-            if (alpha < 1.0 / 255.0)
-                continue;
-            rgb += clamp(color.rgb, 0.0, 1.0) * alpha * T;
-            if (T == 1.0 || (T > 0.5 && T * (1.0 - alpha) <= 0.5))
-                depth = c.z;  // the first splat, then the one that makes the pixel half opaque
-            T *= 1.0 - alpha;
-            if (T < 1e-4) {
-                done = true;
-                atomicAdd(doneCount, 1u);
-            }
+        if (wideEntries[batch & 1u] * 2u > n) {  // uniform: every invocation reads the same count
+            for (uint j = 0u; j < n && !done; ++j)
+                blendEntry(j, centre, rgb, T, depth, done);
+            continue;
         }
+        if (lid < kBlocks * kMaskWords)
+            buildBlockMask(lid);
+        barrier();
+        for (uint word = 0u; word < kMaskWords && !done; ++word)
+            for (uint bits = blockSplats[block * kMaskWords + word]; bits != 0u && !done; bits &= bits - 1u)
+                blendEntry(word * 32u + uint(findLSB(bits)), centre, rgb, T, depth, done);
     }
     if (inside)
         image[pixel.y * uint(u.viewport.x) + pixel.x] = uvec2(packUnorm4x8(vec4(rgb, 1.0 - T)), floatBitsToUint(depth));

@@ -44,6 +44,7 @@ struct Footprint {
   float opacity;
   float cut;  // log(1/255 / opacity): where the splat's alpha falls below 1/255
   int x0, y0, x1, y1;
+  int tx0, ty0, tx1, ty1;
 };
 
 // splat_footprint.glsl's splatReach: where opacity * exp(-d^2 / 2), capped
@@ -149,12 +150,19 @@ std::vector<std::uint32_t> frontToBack(const std::vector<Projected>& splats) {
   return order;
 }
 
+// packUnorm4x8's rounding of one channel (packRgba's, without its NaN
+// guard and library rounding call: the sums here are finite and >= 0).
+inline std::uint32_t unorm8(float v) {
+  return std::uint32_t(std::min(v, 1.0f) * 255.0f + 0.5f);
+}
+
 // One tile, blended front to back: splat_raster.comp's loop, each splat
 // visiting only the pixels of its ellipse's rows that are still open (a
 // bit per pixel, cleared once its transmittance falls below 1e-4).
 void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32_t> list, int tx, int ty,
                const SplatCamera& cam, SplatImage& image) {
   static_assert(kTile <= 32, "a tile row's open pixels are the bits of one word");
+  if (list.empty()) return;  // the image starts cleared
   const int x0 = tx * kTile, y0 = ty * kTile;
   const int w = std::min(kTile, image.width - x0), h = std::min(kTile, image.height - y0);
   std::array<float, kTile * kTile> T, depth, r{}, g{}, b{};
@@ -211,7 +219,7 @@ void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32
     std::uint32_t* out = &image.pixels[(std::size_t(y0 + y) * std::size_t(image.width) + std::size_t(x0)) * 2];
     for (int x = 0; x < w; ++x) {
       const std::size_t k = std::size_t(y * kTile + x);
-      out[x * 2] = packRgba(r[k], g[k], b[k], 1.0f - T[k]);
+      out[x * 2] = unorm8(r[k]) | unorm8(g[k]) << 8 | unorm8(b[k]) << 16 | unorm8(1.0f - T[k]) << 24;
       std::memcpy(&out[x * 2 + 1], &depth[k], 4);
     }
   }
@@ -254,15 +262,17 @@ SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, 
                  p.x0,
                  p.y0,
                  p.x1,
-                 p.y1};
+                 p.y1,
+                 p.tx0,
+                 p.ty0,
+                 p.tx1,
+                 p.ty1};
   }
 
   // Entries per tile row, to cut the view into bands of rows that fit.
   std::vector<std::size_t> rowEntries(std::size_t(tiles.y), 0);
-  for (std::uint32_t i : order) {
-    const Projected& s = splats[i];
+  for (const Footprint& s : sorted)
     for (int ty = s.ty0; ty < s.ty1; ++ty) rowEntries[std::size_t(ty)] += std::size_t(s.tx1 - s.tx0);
-  }
   std::vector<std::uint32_t> entries;
   std::vector<std::size_t> offsets;
   for (int bandStart = 0; bandStart < tiles.y;) {
@@ -274,16 +284,14 @@ SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, 
     // Each tile's splats, front to back (a counting sort by tile of the depth order).
     const std::size_t bandTiles = std::size_t(bandEnd - bandStart) * std::size_t(tiles.x);
     offsets.assign(bandTiles + 1, 0);
-    for (std::uint32_t i : order) {
-      const Projected& s = splats[i];
+    for (const Footprint& s : sorted)
       for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
         for (int tx = s.tx0; tx < s.tx1; ++tx) ++offsets[std::size_t(ty - bandStart) * std::size_t(tiles.x) + tx + 1];
-    }
     for (std::size_t t = 1; t <= bandTiles; ++t) offsets[t] += offsets[t - 1];
     entries.resize(entriesInBand);
     std::vector<std::size_t> cursor(offsets.begin(), offsets.end() - 1);
-    for (std::uint32_t k = 0; k < order.size(); ++k) {
-      const Projected& s = splats[order[k]];
+    for (std::uint32_t k = 0; k < sorted.size(); ++k) {
+      const Footprint& s = sorted[k];
       for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
         for (int tx = s.tx0; tx < s.tx1; ++tx)
           entries[cursor[std::size_t(ty - bandStart) * std::size_t(tiles.x) + std::size_t(tx)]++] = k;
