@@ -1,5 +1,6 @@
 // Splat characters and scenes: .aosrig, ORLPACK1, .ply, bundles, and the
 // JSON side files the CLI and the viewer read for them.
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,8 @@
 #include "riglens/core/decoded/npy.h"
 #include "riglens/core/decoded/uv_lift.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/splats/splat_rasteriser.h"
+#include "riglens/core/view/orbit_camera.h"
 #include "riglens/samples/character_sample.h"
 
 namespace riglens::fuzz {
@@ -85,9 +88,28 @@ Outcome orlPack(std::span<const std::uint8_t> input) {
   return outcomeOf(pack);
 }
 
+// What the viewer does with a cloud on a machine without a GPU: the CPU
+// rasteriser draws it (a small view, framed on its bounds, from two sides).
+void drawCloud(const core::GaussianCloud& cloud) {
+  const core::SplatSink sink = core::sinkOfCloud(cloud);
+  core::OrbitCamera camera;
+  camera.frame(core::cloudBounds(cloud), 1.5f);
+  core::SplatCamera view;
+  view.clip = camera.projection(1.5f);
+  view.size = {48.0f, 32.0f};
+  view.focal = {view.clip[0][0] * 24.0f, view.clip[1][1] * 16.0f};
+  view.logScale = 65535.0f / std::log(1e7f);
+  core::SplatImage image;
+  for (float yaw : {30.0f, 210.0f}) {
+    camera.setAngles(yaw, 20.0f);
+    view.view = camera.view();
+    (void)core::rasteriseSplats(core::splatInputs(sink, &cloud), view, image, 1);
+  }
+}
+
 Outcome gaussianPly(std::span<const std::uint8_t> input) {
   auto cloud = core::parseGaussianPly(input, "scene.ply");
-  if (cloud) (void)core::cloudBounds(*cloud);
+  if (cloud) drawCloud(*cloud);
   return outcomeOf(cloud);
 }
 

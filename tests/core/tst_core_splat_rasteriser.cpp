@@ -182,6 +182,20 @@ class TestSplatRasteriser : public QObject {
     QVERIFY(one.pixels == many.pixels);
   }
 
+  void hugeGaussiansStayWithinTheImage() {
+    // Gaussians far larger than the view (variances up to near the float
+    // limit, where the 2D covariance overflows): whatever they draw is drawn
+    // inside the image, nothing is read or written past it.
+    Scene scene;
+    for (float sigma : {30.0f, 1e10f, 1.8e19f}) scene.add({0.1f, 0.0f, -4.0f}, sigma, {1, 0, 0}, 0.5f);
+    SplatImage image;
+    const auto stats = rasteriseSplats(scene.inputs(), straightAhead(), image);
+    QCOMPARE(image.pixels.size(), std::size_t(kSize * kSize * 2));
+    QVERIFY(stats.visible <= 3);
+    // The 30 m gaussian covers the whole view at about its opacity.
+    QVERIFY(colourAt(image, 0, 0)[3] > 0.4f && colourAt(image, kSize - 1, kSize - 1)[3] > 0.4f);
+  }
+
   void culledGaussiansDrawNothing() {
     // Behind the camera, transparent, or not finite: nothing is drawn.
     Scene scene;

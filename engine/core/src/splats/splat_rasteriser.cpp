@@ -116,10 +116,13 @@ Projected project(const SplatInputs& in, const SplatCamera& cam, std::size_t i, 
   // the capped reach the tiles use), within the tiles.
   const float fullReach = std::sqrt(2.0f * std::log(std::max(255.0f * p.opacity, 1.0f)));
   const glm::vec2 far = fullReach * sigmas + 1.0f;
-  p.x0 = std::max(int(std::floor(px.x - far.x)), p.tx0 * kTile);
-  p.x1 = std::min({int(std::ceil(px.x + far.x)), p.tx1 * kTile - 1, int(cam.size.x) - 1});
-  p.y0 = std::max(int(std::floor(px.y - far.y)), p.ty0 * kTile);
-  p.y1 = std::min({int(std::ceil(px.y + far.y)), p.ty1 * kTile - 1, int(cam.size.y) - 1});
+  // Clamped to the image while still float: a huge splat converts to no integer.
+  const glm::vec2 lowest = glm::clamp(glm::floor(px - far), glm::vec2(-1.0f), cam.size);
+  const glm::vec2 highest = glm::clamp(glm::ceil(px + far), glm::vec2(-1.0f), cam.size);
+  p.x0 = std::max(int(lowest.x), p.tx0 * kTile);
+  p.x1 = std::min({int(highest.x), p.tx1 * kTile - 1, int(cam.size.x) - 1});
+  p.y0 = std::max(int(lowest.y), p.ty0 * kTile);
+  p.y1 = std::min({int(highest.y), p.ty1 * kTile - 1, int(cam.size.y) - 1});
   p.visible = p.x0 <= p.x1 && p.y0 <= p.y1;
   return p;
 }
@@ -226,6 +229,34 @@ void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32
 }
 
 }  // namespace
+
+SplatSink sinkOfCloud(const GaussianCloud& cloud) {
+  SplatSink sink(cloud.count);
+  for (std::size_t i = 0; i < cloud.count; ++i) {
+    for (std::size_t k = 0; k < 3; ++k) sink.center[i * 4 + k] = cloud.positions[i * 3 + k];
+    sink.center[i * 4 + 3] = 1.0f;
+    const float* s = &cloud.covariance[i * 6];
+    for (std::size_t k = 0; k < 4; ++k) sink.covarianceA[i * 4 + k] = s[k];
+    sink.covarianceB[i * 4] = s[4];
+    sink.covarianceB[i * 4 + 1] = s[5];
+  }
+  sink.color = cloud.color;
+  return sink;
+}
+
+SplatInputs splatInputs(const SplatSink& sink, const GaussianCloud* cloud) {
+  SplatInputs in;
+  in.center = sink.center;
+  in.covarianceA = sink.covarianceA;
+  in.covarianceB = sink.covarianceB;
+  in.color = sink.color;
+  if (cloud && cloud->shDegree > 0 && cloud->count == sink.capacity()) {  // the colour follows the view
+    in.shDegree = cloud->shDegree;
+    in.shDc = cloud->shDc;
+    in.shRest = cloud->shRest;
+  }
+  return in;
+}
 
 SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, SplatImage& image, unsigned threads,
                                  std::size_t bandEntries) {

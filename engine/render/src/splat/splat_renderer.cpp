@@ -49,22 +49,6 @@ gpu::vec4 logDepthRange(const glm::mat4& projection) {
   return {nearZ, 65535.0f / std::log(farZ / nearZ), 0, 0};
 }
 
-// A cloud's gaussians as the sink lays them out (what the GPU uploads and
-// the CPU rasteriser reads).
-std::shared_ptr<core::SplatSink> sinkOfCloud(const core::GaussianCloud& cloud) {
-  auto sink = std::make_shared<core::SplatSink>(cloud.count);
-  for (std::size_t i = 0; i < cloud.count; ++i) {
-    for (std::size_t k = 0; k < 3; ++k) sink->center[i * 4 + k] = cloud.positions[i * 3 + k];
-    sink->center[i * 4 + 3] = 1.0f;
-    const float* s = &cloud.covariance[i * 6];
-    for (std::size_t k = 0; k < 4; ++k) sink->covarianceA[i * 4 + k] = s[k];
-    sink->covarianceB[i * 4] = s[4];
-    sink->covarianceB[i * 4 + 1] = s[5];
-  }
-  sink->color = cloud.color;
-  return sink;
-}
-
 }  // namespace
 
 const char* splatRasterName(SplatRaster raster) {
@@ -292,16 +276,7 @@ struct SplatRenderer::Impl {
       return true;
     }
     ++sortedFrames;
-    core::SplatInputs inputs;
-    inputs.center = cpuSink->center;
-    inputs.covarianceA = cpuSink->covarianceA;
-    inputs.covarianceB = cpuSink->covarianceB;
-    inputs.color = cpuSink->color;
-    if (cloud && cloud->shDegree > 0 && cloud->count == cpuSink->capacity()) {  // the colour follows the view
-      inputs.shDegree = cloud->shDegree;
-      inputs.shDc = cloud->shDc;
-      inputs.shRest = cloud->shRest;
-    }
+    const core::SplatInputs inputs = core::splatInputs(*cpuSink, cloud.get());
     QElapsedTimer timer;
     timer.start();
     cpuStats = core::rasteriseSplats(inputs, cpuCamera(state, size), cpuImage);
@@ -394,7 +369,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
   if (d.cloudPending || d.sinkPending) {
     d.failure.clear();
-    if (d.cloudPending) d.cpuSink = d.cloud ? sinkOfCloud(*d.cloud) : nullptr;
+    if (d.cloudPending) d.cpuSink = d.cloud ? std::make_shared<core::SplatSink>(core::sinkOfCloud(*d.cloud)) : nullptr;
     d.cloudPending = d.sinkPending = false;
     d.releaseGpu();
     d.gpuPending = true;

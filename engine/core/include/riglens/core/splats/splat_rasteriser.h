@@ -19,6 +19,9 @@
 #include <span>
 #include <vector>
 
+#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/splats/gaussian_ply.h"
+
 namespace riglens::core {
 
 // The gaussians, laid out as the GPU's splat sink (core::SplatSink).
@@ -31,6 +34,13 @@ struct SplatInputs {
   std::span<const float> shDc, shRest;   // 3 and 3 * ((degree+1)^2 - 1) per splat (GaussianCloud's layout)
   std::size_t count() const { return color.size(); }
 };
+
+// A cloud's gaussians laid out as the sink (what the GPU uploads and the
+// rasteriser reads).
+SplatSink sinkOfCloud(const GaussianCloud& cloud);
+// The inputs over a sink, with the cloud's spherical harmonics when it is
+// the sink's cloud and has them.
+SplatInputs splatInputs(const SplatSink& sink, const GaussianCloud* cloud = nullptr);
 
 // The view, as the GPU's SplatView block carries it.
 struct SplatCamera {
