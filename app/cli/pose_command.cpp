@@ -17,7 +17,7 @@ namespace {
 std::vector<float> rigPosedVertices(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds) {
   std::vector<float> out;
   if (run.kind == core::RunKind::SkinnedMesh && run.skin && !run.meshes.empty()) {
-    const auto bones = core::boneMatrices(*run.skin, run.boneParts, worlds);
+    const auto bones = core::runBones(run, worlds);
     const core::PartMesh posed = core::skinMesh(run.meshes[0], *run.skin, bones);
     return posed.positions;
   }

@@ -36,8 +36,8 @@ void PlaybackController::tick() {
 
 QStringList PlaybackController::animationNames() const {
   QStringList names;
-  if (const Document* doc = m_app.document())
-    for (const auto& a : doc->rig().animations()) names << QString::fromStdString(a.name);
+  if (Document* doc = m_app.document())
+    for (const auto& clip : doc->controller().clips()) names << QString::fromStdString(clip.name);
   return names;
 }
 
@@ -55,8 +55,7 @@ double PlaybackController::playTimeMs() const {
 
 double PlaybackController::playPeriodMs() const {
   Document* doc = m_app.document();
-  if (!doc || !doc->controller().playing()) return 0.0;
-  return doc->rig().animations()[std::size_t(doc->rig().findAnimation(*doc->controller().playing()))].periodMs;
+  return doc ? doc->controller().playablePeriodMs() : 0.0;
 }
 
 bool PlaybackController::paused() const {

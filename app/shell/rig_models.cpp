@@ -124,18 +124,17 @@ void JointListModel::refreshValues() {
 AnimationListModel::AnimationListModel(AppController* app) : QAbstractListModel(app), m_app(app) {}
 
 int AnimationListModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : m_count;
+  return parent.isValid() ? 0 : int(m_clips.size());
 }
 
 QHash<int, QByteArray> AnimationListModel::roleNames() const {
-  return {{NameRole, "name"},         {PeriodRole, "periodMs"},   {LoopingRole, "looping"},
-          {AutoPlayRole, "autoPlay"}, {KeyTimesRole, "keyTimes"}, {TracksRole, "tracks"}};
+  return {{NameRole, "name"},         {PeriodRole, "periodMs"}, {LoopingRole, "looping"}, {AutoPlayRole, "autoPlay"},
+          {KeyTimesRole, "keyTimes"}, {TracksRole, "tracks"},   {GltfRole, "gltf"}};
 }
 
 QVariant AnimationListModel::data(const QModelIndex& index, int role) const {
-  Document* doc = m_app->document();
-  if (!doc || !index.isValid() || index.row() >= m_count) return {};
-  const core::Animation& a = doc->rig().animations()[index.row()];
+  if (!index.isValid() || index.row() >= int(m_clips.size())) return {};
+  const core::ClipInfo& a = m_clips[std::size_t(index.row())];
   switch (role) {
     case NameRole: return QString::fromStdString(a.name);
     case PeriodRole: return a.periodMs;
@@ -143,17 +142,18 @@ QVariant AnimationListModel::data(const QModelIndex& index, int role) const {
     case AutoPlayRole: return a.autoPlay;
     case KeyTimesRole: {
       QVariantList times;
-      for (double t : core::animationKeyTimes(a)) times << t;
+      for (double t : a.keyTimesMs) times << t;
       return times;
     }
-    case TracksRole: return int(a.tracks.size());
+    case TracksRole: return a.tracks;
+    case GltfRole: return a.gltf;
   }
   return {};
 }
 
 void AnimationListModel::reload() {
   beginResetModel();
-  m_count = m_app->document() ? int(m_app->document()->rig().animations().size()) : 0;
+  m_clips = m_app->document() ? m_app->document()->controller().clips() : std::vector<core::ClipInfo>{};
   endResetModel();
 }
 

@@ -6,6 +6,7 @@
 #include <QtCore/QAbstractListModel>
 
 #include "qml_owned.h"
+#include "riglens/core/rig/rig_controller.h"
 
 namespace riglens::app {
 
@@ -72,7 +73,8 @@ class AnimationListModel : public QAbstractListModel {
   Q_OBJECT
   RIGLENS_QML_OWNED_BY_CONTROLLER
  public:
-  enum Role { NameRole = Qt::UserRole + 1, PeriodRole, LoopingRole, AutoPlayRole, KeyTimesRole, TracksRole };
+  // gltf: the clip is the glTF file's own (it poses the file's nodes), not the rig's.
+  enum Role { NameRole = Qt::UserRole + 1, PeriodRole, LoopingRole, AutoPlayRole, KeyTimesRole, TracksRole, GltfRole };
   explicit AnimationListModel(AppController* app);
   int rowCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
@@ -81,7 +83,7 @@ class AnimationListModel : public QAbstractListModel {
 
  private:
   AppController* m_app;
-  int m_count = 0;
+  std::vector<core::ClipInfo> m_clips;  // the open document's, as of reload()
 };
 
 }  // namespace riglens::app

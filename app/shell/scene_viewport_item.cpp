@@ -169,9 +169,10 @@ void SceneViewportItem::sync() {
     return;
   }
   const auto& worlds = doc->controller().partWorlds();
+  const core::GltfPose* gltfPose = doc->controller().gltfPose();
   const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
   if (!m_framed && width() > 0 && height() > 0) {
-    m_camera.frame(core::posedBounds(*doc->run(), worlds), aspect);
+    m_camera.frame(core::posedBounds(*doc->run(), worlds, gltfPose), aspect);
     m_framed = true;
   }
   render::ViewSettings view;
@@ -180,7 +181,7 @@ void SceneViewportItem::sync() {
   view.partHidden = m_controller->hiddenPartFlags();
   view.showGrid = m_showGrid;
   view.showAxes = m_showAxes;
-  render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view);
+  render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view, gltfPose);
   // Socket names for the QML overlay, projected into item coordinates.
   QVariantList sockets;
   if (view.tint == core::TintMode::Sockets) {

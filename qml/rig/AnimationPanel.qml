@@ -31,6 +31,7 @@ PanelSection {
                 required property bool looping
                 required property bool autoPlay
                 required property var keyTimes
+                required property bool gltf
                 objectName: "clip_" + name
                 width: ListView.view.width
                 highlighted: panel.playback.playingAnimation === name
@@ -39,7 +40,7 @@ PanelSection {
                     Label { text: clip.name; font.bold: clip.highlighted; Layout.fillWidth: true }
                     Label {
                         text: (clip.periodMs / 1000).toFixed(2) + " s" + (clip.looping ? " · loop" : " · once")
-                              + (clip.autoPlay ? " · idle" : "")
+                              + (clip.autoPlay ? " · idle" : "") + (clip.gltf ? " · glTF" : "")
                         font.pixelSize: 11
                         opacity: 0.7
                     }
@@ -47,7 +48,7 @@ PanelSection {
             }
             EmptyState {
                 visible: clips.count === 0
-                text: qsTr("Animations of the open rig are listed here.")
+                text: qsTr("Animations of the open rig or glTF file are listed here.")
             }
         }
 

@@ -125,7 +125,7 @@ class MeshAssembler {
           // placed by their node.
           const auto& attributes = m_model.meshes[node.mesh].primitives[p].attributes;
           const bool bySkin = skinned && attributes.count("JOINTS_0") && attributes.count("WEIGHTS_0");
-          if (auto ok = addPrimitive(node.mesh, p, bySkin ? glm::dmat4(1.0) : world); !ok) return ok.error();
+          if (auto ok = addPrimitive(node.mesh, p, bySkin ? glm::dmat4(1.0) : world, index); !ok) return ok.error();
         }
       }
       for (auto child = node.children.rbegin(); child != node.children.rend(); ++child)
@@ -147,7 +147,7 @@ class MeshAssembler {
   }
 
  private:
-  Expected<void> addPrimitive(int meshIndex, std::size_t primIndex, const glm::dmat4& world) {
+  Expected<void> addPrimitive(int meshIndex, std::size_t primIndex, const glm::dmat4& world, int node) {
     const auto& prim = m_model.meshes[meshIndex].primitives[primIndex];
     const std::string where = "mesh " + std::to_string(meshIndex) + " primitive " + std::to_string(primIndex);
     const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
@@ -262,20 +262,24 @@ class MeshAssembler {
     mesh.indices.reserve(mesh.indices.size() + indices.size());
     for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
 
-    if (!m_model.skins.empty()) return addSkinAttributes(prim, where, count);
+    if (!m_model.skins.empty()) return addSkinAttributes(prim, where, count, node, world);
     return {};
   }
 
-  Expected<void> addSkinAttributes(const tinygltf::Primitive& prim, const std::string& where, std::size_t count) {
+  Expected<void> addSkinAttributes(const tinygltf::Primitive& prim, const std::string& where, std::size_t count,
+                                   int node, const glm::dmat4& world) {
     auto jIt = prim.attributes.find("JOINTS_0");
     auto wIt = prim.attributes.find("WEIGHTS_0");
     if (jIt == prim.attributes.end() && wIt == prim.attributes.end()) {
-      // Not skinned (placed at its node's world): bound whole to a bone that never moves.
+      // Not skinned (placed at its node's world): bound whole to its node's
+      // bone, which follows the node from its rest world (readSkin).
+      const auto known = std::find_if(m_nodeBones.begin(), m_nodeBones.end(), [&](auto& b) { return b.node == node; });
+      const auto slot = std::uint32_t(known - m_nodeBones.begin());
+      if (known == m_nodeBones.end()) m_nodeBones.push_back({node, world});
       for (std::size_t v = 0; v < count; ++v) {
-        m_skin.joints.insert(m_skin.joints.end(), {kStaticBone, 0, 0, 0});
+        m_skin.joints.insert(m_skin.joints.end(), {kNodeBone | slot, 0, 0, 0});
         m_skin.weights.insert(m_skin.weights.end(), {1.0f, 0.0f, 0.0f, 0.0f});
       }
-      m_needsStaticBone = true;
       return {};
     }
     if (jIt == prim.attributes.end() || wIt == prim.attributes.end())
@@ -303,6 +307,7 @@ class MeshAssembler {
       if (node < 0 || node >= static_cast<int>(m_model.nodes.size()))
         return refuse(m_source, "skin 0: joint node " + std::to_string(node) + " does not exist");
       m_skin.boneNames.push_back(m_model.nodes[node].name);
+      m_skin.boneNodes.push_back(node);
     }
     const std::size_t bones = m_skin.boneNames.size();
     m_skin.inverseBinds.assign(bones, glm::mat4(1.0f));
@@ -315,16 +320,24 @@ class MeshAssembler {
       for (std::size_t b = 0; b < bones; ++b)
         for (int k = 0; k < 16; ++k) m_skin.inverseBinds[b][k / 4][k % 4] = (*read)[b * 16 + k];
     }
-    if (m_needsStaticBone) {  // no node, so no rig part: its matrix stays the identity
-      for (auto& j : m_skin.joints)
-        if (j == kStaticBone) j = std::uint32_t(bones);
-      m_skin.boneNames.emplace_back();
-      m_skin.inverseBinds.emplace_back(1.0f);
+    // The unskinned meshes' nodes, one bone each after the skin's joints:
+    // unnamed (never a rig part), its vertices baked at the node's rest
+    // world, so its inverse bind is that world's inverse (a singular world
+    // keeps the identity and no node: it never moves).
+    for (std::size_t i = 0; i < m_skin.joints.size(); ++i) {
+      std::uint32_t& j = m_skin.joints[i];
+      if (j & kNodeBone)
+        j = std::uint32_t(bones) + (j & ~kNodeBone);
+      else if (j >= bones)  // the file's own index: within its skin's joints
+        return refuse(m_source, "JOINTS_0: vertex " + std::to_string(i / 4) + " names bone " + std::to_string(j) +
+                                    " but the skin has " + std::to_string(bones));
     }
-    for (std::size_t i = 0; i < m_skin.joints.size(); ++i)
-      if (m_skin.joints[i] >= m_skin.boneNames.size())
-        return refuse(m_source, "JOINTS_0: vertex " + std::to_string(i / 4) + " names bone " +
-                                    std::to_string(m_skin.joints[i]) + " but the skin has " + std::to_string(bones));
+    for (const NodeBone& b : m_nodeBones) {
+      const bool invertible = std::abs(glm::determinant(b.restWorld)) > 1e-12;
+      m_skin.boneNames.emplace_back();
+      m_skin.boneNodes.push_back(invertible ? b.node : -1);
+      m_skin.inverseBinds.emplace_back(invertible ? glm::mat4(glm::inverse(b.restWorld)) : glm::mat4(1.0f));
+    }
     m_out.skin = std::move(m_skin);
     return {};
   }
@@ -337,9 +350,14 @@ class MeshAssembler {
   SkinData m_skin;
   std::vector<bool> m_needsNormal;
   bool m_anyNormalsMissing = false;
-  // Unskinned primitives of a skinned file name this bone until readSkin appends it.
-  static constexpr std::uint32_t kStaticBone = 0xffffffffu;
-  bool m_needsStaticBone = false;
+  // Unskinned primitives of a skinned file name their node's bone as
+  // kNodeBone | slot in m_nodeBones until readSkin appends those bones.
+  static constexpr std::uint32_t kNodeBone = 0x80000000u;
+  struct NodeBone {
+    int node;
+    glm::dmat4 restWorld;
+  };
+  std::vector<NodeBone> m_nodeBones;
 };
 
 Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes) {

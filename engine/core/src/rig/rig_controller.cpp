@@ -35,8 +35,52 @@ std::vector<double> layeredJointValues(const Rig& rig, std::span<const std::opti
   return values;
 }
 
-RigController::RigController(const Rig& rig)
-    : m_rig(rig), m_caller(rig.joints().size()), m_worlds(rig.parts().size()) {}
+std::vector<double> gltfAnimationKeyTimesMs(const GltfAnimation& animation) {
+  std::vector<double> times;
+  for (const GltfChannel& c : animation.channels)
+    for (double t : c.times) times.push_back(t * 1000.0);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
+RigController::RigController(const Rig& rig, const GltfScene* gltf)
+    : m_rig(rig),
+      m_gltf(gltf && !gltf->nodes.empty() ? gltf : nullptr),
+      m_caller(rig.joints().size()),
+      m_worlds(rig.parts().size()) {}
+
+int RigController::gltfAnimation(int playable) const {
+  const int rigClips = int(m_rig.animations().size());
+  return playable >= rigClips ? playable - rigClips : kNoIndex;
+}
+
+double RigController::periodOf(int playable) const {
+  if (playable == kNoIndex) return 0.0;
+  const int g = gltfAnimation(playable);
+  if (g != kNoIndex) return m_gltf->animations[std::size_t(g)].durationSeconds * 1000.0;
+  return m_rig.animations()[std::size_t(playable)].periodMs;
+}
+
+bool RigController::loopsByDefault(int playable) const {
+  if (playable == kNoIndex) return false;
+  return gltfAnimation(playable) != kNoIndex || m_rig.animations()[std::size_t(playable)].looping;
+}
+
+std::vector<ClipInfo> RigController::clips() const {
+  std::vector<ClipInfo> out;
+  for (const Animation& a : m_rig.animations())
+    out.push_back({a.name, a.periodMs, a.looping, a.autoPlay, animationKeyTimes(a), int(a.tracks.size()), false});
+  if (m_gltf)
+    for (const GltfAnimation& a : m_gltf->animations)
+      out.push_back(
+          {a.name, a.durationSeconds * 1000.0, true, false, gltfAnimationKeyTimesMs(a), int(a.channels.size()), true});
+  return out;
+}
+
+double RigController::playablePeriodMs() const {
+  return periodOf(m_playable);
+}
 
 Expected<void> RigController::setCaller(std::string_view joint, double value) {
   const int j = m_rig.findJoint(joint);
@@ -66,7 +110,11 @@ Expected<void> RigController::play(std::optional<std::string_view> name) {
   if (!name) {
     m_playable = kNoIndex;
   } else {
-    const int a = m_rig.findAnimation(*name);
+    int a = m_rig.findAnimation(*name);
+    if (a == kNoIndex && m_gltf) {
+      const int g = m_gltf->findAnimation(*name);
+      if (g != kGltfNone) a = int(m_rig.animations().size()) + g;
+    }
     if (a == kNoIndex) return makeError(ErrorCode::Usage, "unknown animation '" + std::string(*name) + "'");
     m_playable = a;
   }
@@ -77,12 +125,13 @@ Expected<void> RigController::play(std::optional<std::string_view> name) {
 
 std::optional<std::string> RigController::playing() const {
   if (m_playable == kNoIndex) return std::nullopt;
-  return m_rig.animations()[m_playable].name;
+  const int g = gltfAnimation(m_playable);
+  return g != kNoIndex ? m_gltf->animations[std::size_t(g)].name : m_rig.animations()[m_playable].name;
 }
 
 bool RigController::playableLooping() const {
   if (m_playable == kNoIndex) return false;
-  return m_loopOverride.value_or(m_rig.animations()[m_playable].looping);
+  return m_loopOverride.value_or(loopsByDefault(m_playable));
 }
 
 void RigController::setSpeed(double speed) {
@@ -91,7 +140,7 @@ void RigController::setSpeed(double speed) {
 
 bool RigController::finished() const {
   if (m_playable == kNoIndex) return false;
-  return !playableLooping() && m_playTimeMs >= m_rig.animations()[m_playable].periodMs;
+  return !playableLooping() && m_playTimeMs >= periodOf(m_playable);
 }
 
 void RigController::seekPlayable(double timeMs) {
@@ -104,14 +153,14 @@ void RigController::update(double dtSeconds) {
   const double dtMs = dtSeconds * 1000.0 * m_speed;
   m_clockMs += dtMs;
   if (m_playable != kNoIndex && !m_paused) {
-    const Animation& anim = m_rig.animations()[m_playable];
+    const double period = periodOf(m_playable);
     m_playTimeMs += dtMs;
     if (playableLooping()) {
       // Keep the clock inside one period (the sampler wraps anyway; this keeps
       // the timeline's time readable).
-      if (anim.periodMs > 0) m_playTimeMs = std::fmod(m_playTimeMs, anim.periodMs);
-    } else if (m_playTimeMs > anim.periodMs) {
-      m_playTimeMs = anim.periodMs;  // a one-shot clip holds its last frame
+      if (period > 0) m_playTimeMs = std::fmod(m_playTimeMs, period);
+    } else if (m_playTimeMs > period) {
+      m_playTimeMs = period;  // a one-shot clip holds its last frame
     }
   }
   m_dirty = true;
@@ -126,9 +175,18 @@ Expected<JointRange> RigController::jointRange(std::string_view joint) const {
 
 void RigController::evaluate() {
   if (!m_dirty) return;
-  m_values = layeredJointValues(m_rig, m_caller, m_clockMs, m_autoPlay, m_playable, m_playTimeMs,
-                                m_playable == kNoIndex ? std::nullopt : std::optional<bool>(playableLooping()));
+  const int gltf = gltfAnimation(m_playable);
+  const int rigPlayable = gltf == kNoIndex ? m_playable : kNoIndex;
+  m_values = layeredJointValues(m_rig, m_caller, m_clockMs, m_autoPlay, rigPlayable, m_playTimeMs,
+                                rigPlayable == kNoIndex ? std::nullopt : std::optional<bool>(playableLooping()));
   poseRig(m_rig, m_values, m_worlds);
+  if (m_gltf) {
+    if (gltf != kNoIndex)
+      m_gltfPose = gltfSamplePose(*m_gltf, gltf, m_playTimeMs / 1000.0);
+    else if (m_gltfPose.worlds.size() != m_gltf->nodes.size() || m_gltfPosePlayed)
+      m_gltfPose = gltfRestPose(*m_gltf);
+    m_gltfPosePlayed = gltf != kNoIndex;
+  }
   m_dirty = false;
 }
 
@@ -140,6 +198,11 @@ const std::vector<double>& RigController::jointValues() {
 const std::vector<glm::mat4>& RigController::partWorlds() {
   evaluate();
   return m_worlds;
+}
+
+const GltfPose* RigController::gltfPose() {
+  evaluate();
+  return m_gltf ? &m_gltfPose : nullptr;
 }
 
 }  // namespace riglens::core

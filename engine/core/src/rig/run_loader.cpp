@@ -5,6 +5,7 @@
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/rig/rig_json.h"
+#include "riglens/core/rig/skinning.h"
 
 namespace riglens::core {
 namespace fs = std::filesystem;
@@ -75,11 +76,14 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   }
   run.kind = RunKind::SkinnedMesh;
   run.skin = std::move(decoded->skin);
+  run.boneBounds = boneBindBounds(run.meshes[0], *run.skin);
+  // A bare glTF file's joints follow its own node tree (its rest pose, its clips).
+  const bool ownJoints = run.rig.parts().size() <= 1 && !run.gltf.nodes.empty();
   for (std::size_t b = 0; b < run.skin->boneNames.size(); ++b) {
     const int part = run.rig.findPart(run.skin->boneNames[b]);
-    // The unnamed last bone holds the file's unskinned meshes (glb_reader.h): it never moves.
-    const bool unmoving = b + 1 == run.skin->boneNames.size() && run.skin->boneNames[b].empty();
-    if (part == kNoIndex && !unmoving)
+    // Unnamed bones carry the file's unskinned meshes by their nodes (glb_reader.h).
+    const bool meshNode = run.skin->boneNames[b].empty();
+    if (part == kNoIndex && !meshNode && !ownJoints)
       run.warnings.push_back({glb.string(), "/skins/0/joints/" + std::to_string(b),
                               "bone '" + run.skin->boneNames[b] + "' is not a rig part; it stays at rest"});
     run.boneParts.push_back(part);

@@ -1,11 +1,26 @@
 #include "riglens/core/rig/scene_bounds.h"
 
+#include "riglens/core/rig/skinning.h"
+
 namespace riglens::core {
 
-Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds) {
+Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose) {
   Bounds bounds;
   const bool perPart = run.kind != RunKind::SkinnedMesh;
-  for (std::size_t p = 0; p < run.meshes.size(); ++p) {
+  if (!perPart && run.skin && run.boneBounds.size() == run.skin->boneNames.size()) {
+    // A vertex lies within the blend of its bones' boxes: the union of the posed boxes' corners bounds it.
+    const auto bones = runBones(run, partWorlds, gltfPose);
+    for (std::size_t b = 0; b < bones.size(); ++b) {
+      const Bounds& box = run.boneBounds[b];
+      if (box.empty) continue;
+      for (int corner = 0; corner < 8; ++corner) {
+        const glm::vec3 p((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,
+                          (corner & 4) ? box.max.z : box.min.z);
+        bounds.include(glm::vec3(bones[b] * glm::vec4(p, 1.0f)));
+      }
+    }
+  }
+  for (std::size_t p = 0; p < run.meshes.size() && (perPart || run.boneBounds.empty()); ++p) {
     const glm::mat4 world = perPart && p < partWorlds.size() ? partWorlds[p] : glm::mat4(1.0f);
     const auto& pos = run.meshes[p].positions;
     for (std::size_t v = 0; v + 2 < pos.size(); v += 3)

@@ -3,18 +3,43 @@
 #include <cassert>
 
 #include "riglens/core/rig/rig.h"
+#include "riglens/core/rig/run_loader.h"
 
 namespace riglens::core {
 
 std::vector<glm::mat4> boneMatrices(const SkinData& skin, std::span<const int> boneParts,
-                                    std::span<const glm::mat4> partWorlds) {
+                                    std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose) {
   std::vector<glm::mat4> bones(skin.boneNames.size(), glm::mat4(1.0f));
   for (std::size_t b = 0; b < bones.size(); ++b) {
     const int part = b < boneParts.size() ? boneParts[b] : kNoIndex;
-    const glm::mat4 world = part == kNoIndex ? glm::mat4(1.0f) : partWorlds[part];
+    const int node = b < skin.boneNodes.size() ? skin.boneNodes[b] : kGltfNone;
+    glm::mat4 world(1.0f);
+    if (part != kNoIndex && std::size_t(part) < partWorlds.size())
+      world = partWorlds[std::size_t(part)];
+    else if (gltfPose && node >= 0 && std::size_t(node) < gltfPose->worlds.size())
+      world = glm::mat4(gltfPose->worlds[std::size_t(node)]);
     bones[b] = world * skin.inverseBinds[b];
   }
   return bones;
+}
+
+std::vector<glm::mat4> runBones(const LoadedRun& run, std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose) {
+  if (!run.skin) return {};
+  if (gltfPose || run.gltf.nodes.empty()) return boneMatrices(*run.skin, run.boneParts, partWorlds, gltfPose);
+  const GltfPose rest = gltfRestPose(run.gltf);
+  return boneMatrices(*run.skin, run.boneParts, partWorlds, &rest);
+}
+
+std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin) {
+  std::vector<Bounds> bounds(skin.boneNames.size());
+  const std::size_t n = std::min(rest.vertexCount(), skin.joints.size() / 4);
+  for (std::size_t v = 0; v < n; ++v) {
+    const glm::vec3 p(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2]);
+    for (std::size_t i = 0; i < 4; ++i)
+      if (skin.weights[v * 4 + i] > 0.0f && skin.joints[v * 4 + i] < bounds.size())
+        bounds[skin.joints[v * 4 + i]].include(p);
+  }
+  return bounds;
 }
 
 PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const glm::mat4> bones) {

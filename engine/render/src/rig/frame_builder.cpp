@@ -16,7 +16,8 @@ FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect) {
 }
 
 FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
-                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings) {
+                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings,
+                           const core::GltfPose* gltfPose) {
   FrameState state = cameraFrameState(camera, aspect);
   state.tint = settings.tint;
   state.highlightPart = settings.highlightPart;
@@ -28,11 +29,11 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
   if (settings.tint == core::TintMode::Part) state.partTints = core::partTints(run.rig);
   if (settings.tint == core::TintMode::Joint) state.partTints = core::jointTints(run.rig);
   if (run.kind == core::RunKind::SkinnedMesh && run.skin) {
-    state.bones = core::boneMatrices(*run.skin, run.boneParts, partWorlds);
+    state.bones = core::runBones(run, partWorlds, gltfPose);
     // The one skinned draw takes the tint of the root part.
     if (!state.partTints.empty()) state.partTints.resize(1);
   }
-  const core::Bounds bounds = core::posedBounds(run, partWorlds);
+  const core::Bounds bounds = core::posedBounds(run, partWorlds, gltfPose);
   const float radius = bounds.radius();
   // A grid step of a power of two voxels, about a tenth of the model.
   state.gridStep = std::exp2(std::round(std::log2(std::max(radius / 5.0f, 0.25f))));

@@ -29,12 +29,15 @@
 namespace riglens::core {
 
 // JOINTS_0 / WEIGHTS_0 and skins[0] of a skinned mesh.glb. A skinned file's
-// primitives without JOINTS_0 are placed by their node and bound whole to one
-// more bone, unnamed, with the identity inverse bind: it never moves.
+// primitives without JOINTS_0 are placed at their node's rest world and bound
+// whole to one more bone per such node, unnamed (never a rig part), whose
+// inverse bind is the inverse of that rest world: at rest it is the
+// identity, posed it carries the node's motion.
 struct SkinData {
   std::vector<std::uint32_t> joints;    // 4 per vertex, indices into boneNames
   std::vector<float> weights;           // 4 per vertex
-  std::vector<std::string> boneNames;   // skin joint node names (= rig part names)
+  std::vector<std::string> boneNames;   // skin joint node names (= rig part names); empty for a mesh node's bone
+  std::vector<int> boneNodes;           // per bone, its glTF node (-1: none, it never moves)
   std::vector<glm::mat4> inverseBinds;  // one per bone (identity when absent)
 };
 

@@ -6,6 +6,12 @@
 // overlays its joints; values are clamped at the end. A non-looping playable
 // holds its last frame and reports finished.
 //
+// A model with its own glTF node tree (a .glb or .gltf opened by itself)
+// also plays the file's animations: they follow the rig's in clips(), play,
+// loop, pause, seek and change speed like them, and pose the file's nodes
+// (gltfPose) instead of rig joints. glTF clips loop unless told otherwise, as
+// glTF viewers play them.
+//
 // Single-threaded: the app keeps one per open rig on the GUI thread and hands
 // the resulting part worlds to the renderer.
 #pragma once
@@ -18,6 +24,7 @@
 #include <vector>
 
 #include "riglens/core/base/expected.h"
+#include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/rig/rig.h"
 
 namespace riglens::core {
@@ -26,9 +33,24 @@ struct JointRange {
   double min = 0.0, max = 0.0, rest = 0.0;
 };
 
+// A clip the controller can play: the rig's animations, then the glTF file's.
+struct ClipInfo {
+  std::string name;
+  double periodMs = 0.0;
+  bool looping = false;
+  bool autoPlay = false;
+  std::vector<double> keyTimesMs;  // every distinct key time, sorted
+  int tracks = 0;                  // rig tracks, or glTF channels
+  bool gltf = false;
+};
+
+// Every key time of a glTF animation's channels, in milliseconds, sorted and distinct.
+std::vector<double> gltfAnimationKeyTimesMs(const GltfAnimation& animation);
+
 class RigController {
  public:
-  explicit RigController(const Rig& rig);  // `rig` must outlive the controller
+  // `rig` and `gltf` (null: none) must outlive the controller.
+  explicit RigController(const Rig& rig, const GltfScene* gltf = nullptr);
 
   // Sets a caller joint's value (clamped on use). An unknown name, an auto
   // joint (driven by animations alone) or a non-finite value is refused with
@@ -37,10 +59,13 @@ class RigController {
   void resetCaller(std::string_view joint);
   void resetAllCallers();
 
-  // Starts the playable `name` at 0, or stops it (nullopt). Unknown: Usage.
+  // Starts the playable `name` at 0 (a rig animation, else a glTF one), or
+  // stops it (nullopt). Unknown: Usage.
   Expected<void> play(std::optional<std::string_view> name);
   std::optional<std::string> playing() const;
-  bool finished() const;  // the playable is non-looping and past its end
+  std::vector<ClipInfo> clips() const;
+  double playablePeriodMs() const;  // 0 when nothing plays
+  bool finished() const;            // the playable is non-looping and past its end
   double playableTimeMs() const { return m_playTimeMs; }
   void seekPlayable(double timeMs);
   // Pausing freezes the playable's clock (autoPlay idles keep running).
@@ -78,13 +103,22 @@ class RigController {
   // The layered, clamped value of every joint, and each part's world matrix.
   const std::vector<double>& jointValues();
   const std::vector<glm::mat4>& partWorlds();
+  // The glTF file's nodes: its clip playing, else its rest pose (null without a glTF scene).
+  const GltfPose* gltfPose();
 
   const Rig& rig() const { return m_rig; }
 
  private:
   void evaluate();
+  // Playables index the rig's animations, then the glTF file's.
+  int gltfAnimation(int playable) const;  // kNoIndex for a rig animation
+  double periodOf(int playable) const;
+  bool loopsByDefault(int playable) const;
 
   const Rig& m_rig;
+  const GltfScene* m_gltf = nullptr;
+  GltfPose m_gltfPose;
+  bool m_gltfPosePlayed = false;  // m_gltfPose is a clip's, not the rest pose
   std::vector<std::optional<double>> m_caller;
   int m_playable = kNoIndex;
   double m_playTimeMs = 0.0;

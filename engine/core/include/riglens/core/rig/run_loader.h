@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "riglens/core/base/bounds.h"
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/base/file_io.h"
@@ -39,6 +40,7 @@ struct LoadedRun {
   std::vector<std::string> meshPaths;  // as resolved, one per entry of meshes
   std::optional<SkinData> skin;        // SkinnedMesh only
   std::vector<int> boneParts;          // SkinnedMesh: rig part per skin bone (kNoIndex: none)
+  std::vector<Bounds> boneBounds;      // SkinnedMesh: per bone, the file's vertices it moves (core::boneBindBounds)
   std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison
   GltfScene gltf;                      // a .glb/.gltf's own node tree, skins and clips (no geometry)
   Diagnostics warnings;

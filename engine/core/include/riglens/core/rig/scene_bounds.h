@@ -12,9 +12,11 @@
 
 namespace riglens::core {
 
-// Every vertex of every part under its world matrix (skinned meshes: at rest),
-// plus each part's pivot, so a rig of sockets alone still has bounds.
-Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds);
+// Every vertex of every part under its world matrix (skinned meshes: each
+// bone's box of vertices under the bone, posed by the parts and `gltfPose`
+// as core::runBones poses them), plus each part's pivot, so a rig of sockets
+// alone still has bounds.
+Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose = nullptr);
 
 struct SocketPosition {
   std::string name;

@@ -1,8 +1,10 @@
-// Linear blend skinning for a skinned mesh.glb (bones = rig parts), the CPU
-// reference for the GPU skinning pass.
+// Linear blend skinning for a skinned mesh.glb (bones = rig parts, or a
+// glTF file's own joints), the CPU reference for the GPU skinning pass.
 //
-// bone matrix b = world(part of b) * inverseBind(b)   (identity world for a
-// bone that is no part). p' = sum_i w_i * bone(j_i) * p; normals by the same
+// bone matrix b = world(b) * inverseBind(b), world(b) the world of b's rig
+// part; for a bone that is no part, the world of its glTF node in the file's
+// pose (a clip playing, else its rest pose: glTF 2.0 section 3.7.3.3), else
+// the identity. p' = sum_i w_i * bone(j_i) * p; normals by the same
 // blend of the upper 3x3 (valid for the rigid bones rigs produce), then
 // renormalised. Reference: Magnenat-Thalmann et al., "Joint-dependent local
 // deformations for hand animation and object grasping" (1988).
@@ -12,14 +14,28 @@
 #include <span>
 #include <vector>
 
+#include "riglens/core/base/bounds.h"
 #include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/gltf/part_mesh.h"
 
 namespace riglens::core {
 
-// boneParts[b] is the rig part of bone b (kNoIndex: identity).
+struct LoadedRun;
+
+// boneParts[b] is the rig part of bone b (kNoIndex: its node's world in
+// `gltfPose` when given, else the identity).
 std::vector<glm::mat4> boneMatrices(const SkinData& skin, std::span<const int> boneParts,
-                                    std::span<const glm::mat4> partWorlds);
+                                    std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose = nullptr);
+
+// A skinned run's bones: its parts' worlds, and for the file's own joints
+// the glTF pose (`gltfPose`: a clip playing; null: the file's rest pose).
+std::vector<glm::mat4> runBones(const LoadedRun& run, std::span<const glm::mat4> partWorlds,
+                                const GltfPose* gltfPose = nullptr);
+
+// Per bone, the bounds of the vertices it moves (weight > 0) as the file
+// holds them: posed by the bone's matrix, their corners bound the posed mesh.
+std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin);
 
 // Skins `rest` (positions and normals) with `bones`; colours and indices are
 // copied. Weights are used as stored (the glTF spec asks for them to sum to 1).

@@ -28,7 +28,11 @@ struct ViewSettings {
 // scenes and characters need.
 FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect);
 
+// A model's frame: its parts at `partWorlds`; a skinned model's own glTF
+// joints at `gltfPose` (RigController::gltfPose: a clip playing; null: the
+// file's rest pose).
 FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4> partWorlds,
-                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings);
+                           const core::OrbitCamera& camera, float aspect, const ViewSettings& settings,
+                           const core::GltfPose* gltfPose = nullptr);
 
 }  // namespace riglens::render
