@@ -303,7 +303,7 @@ int runRender(const QStringList& args) {
   auto loaded = loadRunArgument(parser, "render", &code);
   if (!loaded) return code;
   auto run = std::make_shared<const core::LoadedRun>(std::move(*loaded));
-  core::RigController controller(run->rig);
+  core::RigController controller(run->rig, &run->gltf);  // a glTF file's own clips play too
   if (auto posed = pose.apply(parser, controller); !posed) return inputError(posed.error().message);
   render::ViewSettings view;
   view.tint = mode;
@@ -323,12 +323,13 @@ int runRender(const QStringList& args) {
   renderer.setModel(run);
 
   const auto& worlds = controller.partWorlds();
+  const core::GltfPose* gltfPose = controller.gltfPose();
   const float aspect = float(imageSize.width()) / float(imageSize.height());
   core::OrbitCamera camera;
-  camera.frame(core::posedBounds(*run, worlds), aspect);
+  camera.frame(core::posedBounds(*run, worlds, gltfPose), aspect);
   return writeShots(**canvas, renderer, imageSize, outputs, yawDeg, [&](float yawAt) {
     camera.setAngles(yawAt, pitchDeg);
-    return render::buildFrameState(*run, worlds, camera, aspect, view);
+    return render::buildFrameState(*run, worlds, camera, aspect, view, gltfPose);
   });
 }
 

@@ -170,7 +170,8 @@ class TestAppViewer : public QObject {
     // An animated glTF character opened by itself: its clips are listed,
     // clicking one plays it, and scrubbed to a time every node is where
     // `riglens-cli pose FILE --play CLIP --time-ms T --json` puts it; the
-    // body, skinned by those nodes, moves on screen.
+    // body, skinned by those nodes, moves on screen, and in `riglens-cli
+    // render --play`.
     const std::vector<std::uint8_t> bytes = test::makeAnimatedCharacter().glb();
     const QString path = m_dir.filePath("character.glb");
     std::ofstream(path.toStdString(), std::ios::binary)
@@ -204,6 +205,23 @@ class TestAppViewer : public QObject {
     posed.save(test::outputPath("viewer_gltf_wave.png"));
     QVERIFY2(test::differingPixels(rest, posed, viewportRect()) > 300, "the skinned body did not move");
     m_controller->playback()->stop();
+    // riglens-cli render plays the same clip.
+    QProcess render;
+    auto windowless = QProcessEnvironment::systemEnvironment();
+    windowless.remove("QT_QPA_PLATFORM");  // the CLI picks vkkhrdisplay by itself
+    render.setProcessEnvironment(windowless);
+    QImage shots[2];
+    for (int k = 0; k < 2; ++k) {
+      const QString png = m_dir.filePath(QString("character-%1.png").arg(k));
+      QStringList args{"render", path, "--out", png, "--size", "160x120"};
+      if (k == 1) args << "--play" << "wave" << "--time-ms" << "700";
+      render.start(QStringLiteral(RIGLENS_CLI_EXE), args);
+      QVERIFY(render.waitForFinished(60000));
+      QVERIFY2(render.exitCode() == 0, render.readAllStandardError().constData());
+      shots[k] = QImage(png);
+      QVERIFY(!shots[k].isNull());
+    }
+    QVERIFY(test::differingPixels(shots[0], shots[1], shots[0].rect()) > 100);
   }
 
   void cleanupTestCase() { m_ui.stop(); }
