@@ -29,7 +29,8 @@ if [[ "$which" == "--list" ]]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 if [[ "$which" != "all" ]]; then  # one target, or several separated by commas
   IFS=, read -ra chosen <<<"$which"
   for t in "${chosen[@]}"; do
-    printf '%s\n' "${targets[@]}" | grep -qx "$t" || { echo "[fuzz] no target '$t' (tools/fuzz.sh --list)" >&2; exit 2; }
+    # (not printf | grep -q: grep leaves early, printf takes SIGPIPE, and pipefail calls it a miss)
+    [[ " ${targets[*]} " == *" $t "* ]] || { echo "[fuzz] no target '$t' (tools/fuzz.sh --list)" >&2; exit 2; }
   done
   targets=("${chosen[@]}")
 fi

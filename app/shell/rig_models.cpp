@@ -37,7 +37,11 @@ QVariant PartListModel::data(const QModelIndex& index, int role) const {
     case ParentRole: return part.parent < 0 ? QString() : QString::fromStdString(doc->rig().parts()[part.parent].name);
     case SocketRole: return perPart && p < int(meshes.size()) && meshes[p].empty();
     case VisibleRole: return m_app->isPartVisible(p);
-    case TrianglesRole: return perPart && p < int(meshes.size()) ? qint64(meshes[p].triangleCount()) : qint64(0);
+    case TrianglesRole: {
+      // A skinned mesh's triangles belong to no one part, unless the model is one part (a glTF file).
+      const bool own = perPart || doc->rig().parts().size() == 1;
+      return own && p < int(meshes.size()) ? qint64(meshes[p].triangleCount()) : qint64(0);
+    }
     case SelectedRole: return m_app->selectedPart() == p;
     case ProblemRole:
     case ProblemSeverityRole: {  // the first problem about this part (errors come first): the row

@@ -214,7 +214,11 @@ class TestAppViewer : public QObject {
     for (int k = 0; k < 2; ++k) {
       const QString png = m_dir.filePath(QString("character-%1.png").arg(k));
       QStringList args{"render", path, "--out", png, "--size", "160x120"};
-      if (k == 1) args << "--play" << "wave" << "--time-ms" << "700";
+      if (k == 1)
+        args << "--play"
+             << "wave"
+             << "--time-ms"
+             << "700";
       render.start(QStringLiteral(RIGLENS_CLI_EXE), args);
       QVERIFY(render.waitForFinished(60000));
       QVERIFY2(render.exitCode() == 0, render.readAllStandardError().constData());

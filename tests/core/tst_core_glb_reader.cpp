@@ -116,6 +116,30 @@ class TestGlbReader : public QObject {
     }
   }
 
+  void baseColourIsVertexColourTimesTheMaterialFactor() {
+    // glTF 2.0 section 3.9.2: base colour = COLOR_0 x baseColorFactor; a
+    // material alone gives its factor; neither gives neutral grey.
+    const std::vector<float> rgb{1.0f, 0.5f, 0.25f, 0.2f, 0.4f, 0.6f, 1.0f, 1.0f, 1.0f};
+    for (const bool withColours : {true, false}) {
+      GltfBuilder b;
+      std::map<std::string, int> attributes{
+          {"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}};
+      if (withColours) attributes["COLOR_0"] = b.data(rgb, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
+      b.primitive(attributes);
+      tinygltf::Material material;
+      material.pbrMetallicRoughness.baseColorFactor = {0.5, 1.0, 0.8, 1.0};
+      b.model.materials.push_back(material);
+      b.model.meshes[0].primitives[0].material = 0;
+      auto decoded = decode(b);
+      QVERIFY_OK(decoded);
+      const float factor[3] = {0.5f, 1.0f, 0.8f};
+      for (int v = 0; v < 3; ++v)
+        for (int c = 0; c < 3; ++c)
+          QVERIFY(std::abs(decoded->mesh.colors[std::size_t(v * 3 + c)] -
+                           (withColours ? rgb[std::size_t(v * 3 + c)] : 1.0f) * factor[c]) < 1e-6f);
+    }
+  }
+
   void interleavedViewWithStride() {
     // position xyz + colour rgb interleaved in one view with a 24-byte stride.
     std::vector<float> interleaved;

@@ -187,10 +187,11 @@ class MeshAssembler {
         return refuse(m_source, where + " COLOR_0: expected one VEC3 or VEC4 per vertex");
       colors = std::move(read).value();
     }
-    std::array<double, 3> fallbackColor{0.8, 0.8, 0.8};
+    // Base colour = COLOR_0 x baseColorFactor (glTF 2.0 section 3.9.2), grey without a material.
+    std::array<double, 3> baseFactor{1.0, 1.0, 1.0}, fallbackColor{0.8, 0.8, 0.8};
     if (prim.material >= 0 && prim.material < static_cast<int>(m_model.materials.size())) {
       const auto& factor = m_model.materials[prim.material].pbrMetallicRoughness.baseColorFactor;
-      if (factor.size() >= 3) fallbackColor = {factor[0], factor[1], factor[2]};
+      if (factor.size() >= 3) fallbackColor = baseFactor = {factor[0], factor[1], factor[2]};
     }
 
     std::vector<std::uint32_t> indices;
@@ -253,11 +254,10 @@ class MeshAssembler {
       for (std::size_t v = 0; v < count; ++v)
         mesh.colors.insert(mesh.colors.end(),
                            {float(fallbackColor[0]), float(fallbackColor[1]), float(fallbackColor[2])});
-    } else if (colorComps == 3) {
-      mesh.colors.insert(mesh.colors.end(), colors.begin(), colors.end());
     } else {
       for (std::size_t v = 0; v < count; ++v)
-        mesh.colors.insert(mesh.colors.end(), {colors[v * 4], colors[v * 4 + 1], colors[v * 4 + 2]});
+        for (std::size_t c = 0; c < 3; ++c)
+          mesh.colors.push_back(colors[v * std::size_t(colorComps) + c] * float(baseFactor[c]));
     }
     mesh.indices.reserve(mesh.indices.size() + indices.size());
     for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
