@@ -102,6 +102,7 @@ class MeshAssembler {
       for (std::size_t i = 0; i < isChild.size(); ++i)
         if (!isChild[i]) roots.push_back(static_cast<int>(i));
     }
+    reserveMesh();
     // Depth-first, with an explicit stack: a file may nest nodes as deep as it likes.
     std::vector<int> visited(m_model.nodes.size(), 0);
     std::vector<std::pair<int, glm::dmat4>> stack;
@@ -147,6 +148,30 @@ class MeshAssembler {
   }
 
  private:
+  // Room for every node's primitives up front (within the vertex budget):
+  // growing the arrays primitive by primitive copies a large file's vertices
+  // over and over.
+  void reserveMesh() {
+    std::size_t vertices = 0, indices = 0;
+    for (const auto& node : m_model.nodes) {
+      if (node.mesh < 0 || node.mesh >= static_cast<int>(m_model.meshes.size())) continue;
+      for (const auto& prim : m_model.meshes[std::size_t(node.mesh)].primitives) {
+        const auto pos = prim.attributes.find("POSITION");
+        if (pos == prim.attributes.end() || pos->second < 0 || pos->second >= int(m_model.accessors.size())) continue;
+        const std::size_t count = m_model.accessors[std::size_t(pos->second)].count;
+        const bool indexed = prim.indices >= 0 && prim.indices < int(m_model.accessors.size());
+        vertices += count;
+        indices += indexed ? m_model.accessors[std::size_t(prim.indices)].count : count;
+      }
+    }
+    if (vertices > m_vertexBudget || indices > m_vertexBudget * 6) return;  // run() refuses it, or it is odd: no guess
+    PartMesh& mesh = m_out.mesh;
+    mesh.positions.reserve(vertices * 3);
+    mesh.normals.reserve(vertices * 3);
+    mesh.colors.reserve(vertices * 3);
+    mesh.indices.reserve(indices);
+  }
+
   Expected<void> addPrimitive(int meshIndex, std::size_t primIndex, const glm::dmat4& world, int node) {
     const auto& prim = m_model.meshes[meshIndex].primitives[primIndex];
     const std::string where = "mesh " + std::to_string(meshIndex) + " primitive " + std::to_string(primIndex);
@@ -481,8 +506,11 @@ Expected<void> checkRequiredExtensions(const tinygltf::Model& model, std::string
   return {};
 }
 
+// `owned`, when given, holds `bytes`: it is released once tinygltf has its
+// own copy of the buffers, before `use` decodes them (a large file is then
+// held once, not twice, while its vertices are decoded).
 Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view sourceName, ModelFolder folder,
-                           const GltfModelUse& use) {
+                           const GltfModelUse& use, std::vector<std::uint8_t>* owned = nullptr) {
   auto json = checkGlbContainer(bytes, sourceName);
   if (!json) return json.error();
   auto doc = parseJson(*json, sourceName);
@@ -502,7 +530,9 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
                                    folder.canonical.string()))
     return refuse(sourceName, "invalid glTF: " + firstLine(err));
   if (auto ok = checkRequiredExtensions(model, sourceName); !ok) return ok;
-  return use(model, bytes.size());
+  const std::size_t fileBytes = bytes.size();
+  if (owned) std::vector<std::uint8_t>().swap(*owned);
+  return use(model, fileBytes);
 }
 
 }  // namespace
@@ -530,7 +560,7 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
   ModelFolder folder{std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec)};
   if (ec) folder.canonical.clear();
   return guardRead(source, [&]() -> Expected<void> {
-    if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return loadModelIn(*bytes, source, folder, use);
+    if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return loadModelIn(*bytes, source, folder, use, &*bytes);
     if (path.extension() == ".glb") return loadModelIn(*bytes, source, folder, use);  // gives the bad-magic message
     if (bytes->size() > std::numeric_limits<unsigned>::max()) return refuse(source, "too large for a .gltf text file");
     const std::string text(bytes->begin(), bytes->end());
