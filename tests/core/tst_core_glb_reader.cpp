@@ -201,6 +201,49 @@ class TestGlbReader : public QObject {
     QCOMPARE(decoded->skin->inverseBinds.size(), std::size_t(2));
   }
 
+  void eightInfluencesKeepTheFourLargest() {
+    // JOINTS_1 / WEIGHTS_1: vertex 0 spreads over 8 joints (0.3, 0.05, 0.2,
+    // 0.05 | 0.1, 0.15, 0.1, 0.05): it keeps 0.3 (joint 0), 0.2 (2), 0.15
+    // (5) and the first 0.1 (4), scaled by 1 / 0.75 back to a total of 1;
+    // vertex 1 uses only its first set and is unchanged. The file is told.
+    GltfBuilder b;
+    const auto u8 = [&](std::vector<std::uint8_t> v) {
+      return b.data(v, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_TYPE_VEC4);
+    };
+    const auto f32 = [&](std::vector<float> v) { return b.data(v, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4); };
+    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+                 {"JOINTS_0", u8({0, 1, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0})},
+                 {"WEIGHTS_0", f32({0.3f, 0.05f, 0.2f, 0.05f, 1, 0, 0, 0, 1, 0, 0, 0})},
+                 {"JOINTS_1", u8({4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0})},
+                 {"WEIGHTS_1", f32({0.1f, 0.15f, 0.1f, 0.05f, 0, 0, 0, 0, 0, 0, 0, 0})}});
+    tinygltf::Skin skin;
+    for (int j = 0; j < 8; ++j) {
+      tinygltf::Node joint;
+      joint.name = "j" + std::to_string(j);
+      b.model.nodes.push_back(joint);
+      skin.joints.push_back(j + 1);
+    }
+    b.model.skins.push_back(skin);
+    b.model.nodes[0].skin = 0;
+    auto decoded = decode(b);
+    QVERIFY_OK(decoded);
+    QCOMPARE(std::vector<std::uint32_t>(decoded->skin->joints.begin(), decoded->skin->joints.begin() + 8),
+             (std::vector<std::uint32_t>{0, 2, 5, 4, 1, 0, 0, 0}));
+    const float expected[4] = {0.3f / 0.75f, 0.2f / 0.75f, 0.15f / 0.75f, 0.1f / 0.75f};
+    for (int k = 0; k < 4; ++k) QVERIFY(std::abs(decoded->skin->weights[std::size_t(k)] - expected[k]) < 1e-6f);
+    QCOMPARE(decoded->skin->weights[4], 1.0f);
+    QCOMPARE(decoded->warnings.size(), std::size_t(1));
+    QCOMPARE(decoded->warnings[0].pointer, std::string("/meshes/0/primitives/0/attributes/JOINTS_1"));
+    QVERIFY2(decoded->warnings[0].message.find("1 vertices lost up to 25.0% of their weight") != std::string::npos,
+             decoded->warnings[0].message.c_str());
+    // A second set needs both halves.
+    b.model.meshes[0].primitives[0].attributes.erase("WEIGHTS_1");
+    auto half = decode(b);
+    QVERIFY(!half);
+    QVERIFY2(half.error().message.find("JOINTS_1 and WEIGHTS_1 come in pairs") != std::string::npos,
+             half.error().message.c_str());
+  }
+
   void refusesMalformedFiles_data() {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");

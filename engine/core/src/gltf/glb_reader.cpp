@@ -3,7 +3,9 @@
 #include <tiny_gltf.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <glm/gtc/matrix_inverse.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -287,15 +289,39 @@ class MeshAssembler {
     mesh.indices.reserve(mesh.indices.size() + indices.size());
     for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
 
-    if (!m_model.skins.empty()) return addSkinAttributes(prim, where, count, node, world);
+    if (!m_model.skins.empty())
+      return addSkinAttributes(prim, where, count, node, world,
+                               "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex));
     return {};
   }
 
+  // One set of joint influences (JOINTS_n / WEIGHTS_n), checked.
+  Expected<std::pair<std::vector<std::uint32_t>, std::vector<float>>> readInfluences(const tinygltf::Primitive& prim,
+                                                                                     const std::string& where,
+                                                                                     std::size_t count, int set) {
+    const std::string jName = "JOINTS_" + std::to_string(set), wName = "WEIGHTS_" + std::to_string(set);
+    const auto jIt = prim.attributes.find(jName);
+    const auto wIt = prim.attributes.find(wName);
+    if (jIt == prim.attributes.end() || wIt == prim.attributes.end())
+      return refuse(m_source, where + ": " + jName + " and " + wName + " come in pairs");
+    int comps = 0;
+    auto joints = m_reader.read<std::uint32_t>(jIt->second, where + " " + jName, &comps);
+    if (!joints) return joints.error();
+    if (comps != 4 || joints->size() != count * 4)
+      return refuse(m_source, where + " " + jName + ": expected one VEC4 per vertex");
+    if (std::any_of(joints->begin(), joints->end(), [](std::uint32_t j) { return j > 0xffffu; }))
+      return refuse(m_source, where + " " + jName + ": joint indices are unsigned bytes or shorts");
+    auto weights = m_reader.read<float>(wIt->second, where + " " + wName, &comps);
+    if (!weights) return weights.error();
+    if (comps != 4 || weights->size() != count * 4)
+      return refuse(m_source, where + " " + wName + ": expected one VEC4 per vertex");
+    return std::pair{std::move(joints).value(), std::move(weights).value()};
+  }
+
   Expected<void> addSkinAttributes(const tinygltf::Primitive& prim, const std::string& where, std::size_t count,
-                                   int node, const glm::dmat4& world) {
-    auto jIt = prim.attributes.find("JOINTS_0");
-    auto wIt = prim.attributes.find("WEIGHTS_0");
-    if (jIt == prim.attributes.end() && wIt == prim.attributes.end()) {
+                                   int node, const glm::dmat4& world, const std::string& pointer) {
+    const auto has = [&](const char* name) { return prim.attributes.count(name) > 0; };
+    if (!has("JOINTS_0") && !has("WEIGHTS_0")) {
       // Not skinned (placed at its node's world): bound whole to its node's
       // bone, which follows the node from its rest world (readSkin).
       const auto known = std::find_if(m_nodeBones.begin(), m_nodeBones.end(), [&](auto& b) { return b.node == node; });
@@ -307,23 +333,55 @@ class MeshAssembler {
       }
       return {};
     }
-    if (jIt == prim.attributes.end() || wIt == prim.attributes.end())
-      return refuse(m_source, where + ": JOINTS_0 and WEIGHTS_0 come in pairs");
-    int comps = 0;
-    auto joints = m_reader.read<std::uint32_t>(jIt->second, where + " JOINTS_0", &comps);
-    if (!joints) return joints.error();
-    if (comps != 4 || joints->size() != count * 4)
-      return refuse(m_source, where + " JOINTS_0: expected one VEC4 per vertex");
-    if (std::any_of(joints->begin(), joints->end(), [](std::uint32_t j) { return j > 0xffffu; }))
-      return refuse(m_source, where + " JOINTS_0: joint indices are unsigned bytes or shorts");
-    auto weights = m_reader.read<float>(wIt->second, where + " WEIGHTS_0", &comps);
-    if (!weights) return weights.error();
-    if (comps != 4 || weights->size() != count * 4)
-      return refuse(m_source, where + " WEIGHTS_0: expected one VEC4 per vertex");
-    auto& skin = m_skin;
-    skin.joints.insert(skin.joints.end(), joints->begin(), joints->end());
-    skin.weights.insert(skin.weights.end(), weights->begin(), weights->end());
+    auto first = readInfluences(prim, where, count, 0);
+    if (!first) return first.error();
+    auto& [joints, weights] = *first;
+    if (has("JOINTS_1") || has("WEIGHTS_1")) {
+      auto second = readInfluences(prim, where, count, 1);
+      if (!second) return second.error();
+      keepFourLargest(joints, weights, second->first, second->second, pointer);
+    }
+    m_skin.joints.insert(m_skin.joints.end(), joints.begin(), joints.end());
+    m_skin.weights.insert(m_skin.weights.end(), weights.begin(), weights.end());
     return {};
+  }
+
+  // The viewer skins with 4 influences a vertex (one uvec4 / vec4, the GPU
+  // pass's layout): of 8, each vertex keeps its 4 largest, renormalised to
+  // the weight they had together — as engines with a 4-bone limit do — and
+  // the file is told how much weight that dropped. (core::GltfScene keeps
+  // all 8: riglens-cli pose --vertices is exact.)
+  void keepFourLargest(std::vector<std::uint32_t>& joints, std::vector<float>& weights,
+                       const std::vector<std::uint32_t>& moreJoints, const std::vector<float>& moreWeights,
+                       const std::string& pointer) {
+    std::size_t changed = 0;
+    float mostDropped = 0.0f;
+    for (std::size_t v = 0; v < weights.size() / 4; ++v) {
+      std::array<std::pair<float, std::uint32_t>, 8> all;
+      for (std::size_t k = 0; k < 4; ++k) {
+        all[k] = {weights[v * 4 + k], joints[v * 4 + k]};
+        all[k + 4] = {moreWeights[v * 4 + k], moreJoints[v * 4 + k]};
+      }
+      std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      float total = 0.0f, kept = 0.0f;
+      for (std::size_t k = 0; k < 8; ++k) total += all[k].first;
+      for (std::size_t k = 0; k < 4; ++k) kept += all[k].first;
+      if (total - kept > 0.0f) {
+        ++changed;
+        mostDropped = std::max(mostDropped, total > 0.0f ? (total - kept) / total : 0.0f);
+      }
+      for (std::size_t k = 0; k < 4; ++k) {
+        joints[v * 4 + k] = all[k].second;
+        weights[v * 4 + k] = kept > 0.0f ? all[k].first * total / kept : all[k].first;
+      }
+    }
+    if (changed == 0) return;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100.0 * double(mostDropped));
+    m_out.warnings.push_back({std::string(m_source), pointer + "/attributes/JOINTS_1",
+                              "8 joint influences per vertex: the viewer keeps each vertex's 4 largest, "
+                              "renormalised (" +
+                                  std::to_string(changed) + " vertices lost up to " + share + " of their weight)"});
   }
 
   Expected<void> readSkin() {
