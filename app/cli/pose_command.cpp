@@ -62,26 +62,26 @@ int runPose(const QStringList& args) {
   int code = kExitOk;
   auto run = loadRunArgument(parser, "pose", &code);
   if (!run) return code;
-  // A glTF file is also posed as its scene: its own node hierarchy and clips.
-  std::optional<core::GltfScene> scene;
-  if (core::isGltfPath(run->source)) {
-    auto read = core::readGltfScene(run->source);
-    if (!read) return inputError(read.error().message);
-    scene = std::move(read).value();
-  }
-  const std::string clip = parser.isSet(pose.play) ? parser.value(pose.play).toStdString() : std::string();
-  const int gltfClip =
-      scene && run->rig.findAnimation(clip) == core::kNoIndex ? scene->findAnimation(clip) : core::kGltfNone;
-  core::RigController controller(run->rig);
-  // A glTF clip is sampled from the scene below; the rig gets the callers only.
-  const auto applied = gltfClip == core::kGltfNone ? pose.apply(parser, controller) : pose.applyCallers(controller);
-  if (!applied) return inputError(applied.error().message);
+  // A glTF file is also posed as its scene: its own node hierarchy and
+  // clips, played by the controller as the viewer plays them (from the
+  // tree the loader already read; the geometry is decoded again only for
+  // --vertices, which morphs and skins every primitive).
+  const core::GltfScene* tree = core::isGltfPath(run->source) ? &run->gltf : nullptr;
+  core::RigController controller(run->rig, tree);
+  if (auto applied = pose.apply(parser, controller); !applied) return inputError(applied.error().message);
   const auto& worlds = controller.partWorlds();
   const auto& values = controller.jointValues();
-  const core::GltfPose gltfPose =
-      scene ? core::gltfSamplePose(*scene, gltfClip, pose.timeMs / 1000.0) : core::GltfPose{};
+  const core::GltfPose* gltfPose = controller.gltfPose();
+  if (!gltfPose) tree = nullptr;  // no node tree to report
   if (parser.isSet(vertices)) {
-    const std::vector<float> posed = scene ? core::gltfPosedVertices(*scene, gltfPose) : rigPosedVertices(*run, worlds);
+    std::vector<float> posed;
+    if (tree) {
+      auto scene = core::readGltfScene(run->source);
+      if (!scene) return inputError(scene.error().message);
+      posed = core::gltfPosedVertices(*scene, *gltfPose);
+    } else {
+      posed = rigPosedVertices(*run, worlds);
+    }
     if (!writeFloats(parser.value(vertices), posed))
       return inputError("cannot write " + parser.value(vertices).toStdString());
   }
@@ -95,15 +95,15 @@ int runPose(const QStringList& args) {
     }
     out["joints"] = nlohmann::json::object();
     for (std::size_t j = 0; j < values.size(); ++j) out["joints"][run->rig.joints()[j].name] = values[j];
-    if (scene) {
+    if (tree) {
       out["nodes"] = nlohmann::json::array();
-      for (int i : scene->drawOrder) {
-        const glm::mat4 m(gltfPose.worlds[std::size_t(i)]);
+      for (int i : tree->drawOrder) {
+        const glm::mat4 m(gltfPose->worlds[std::size_t(i)]);
         out["nodes"].push_back(
-            {{"name", scene->nodes[std::size_t(i)].name}, {"world", std::vector<float>(&m[0][0], &m[0][0] + 16)}});
+            {{"name", tree->nodes[std::size_t(i)].name}, {"world", std::vector<float>(&m[0][0], &m[0][0] + 16)}});
       }
       out["animations"] = nlohmann::json::array();
-      for (const auto& a : scene->animations)
+      for (const auto& a : tree->animations)
         out["animations"].push_back({{"name", a.name}, {"durationMs", a.durationSeconds * 1000.0}});
     }
     std::printf("%s\n", out.dump(2).c_str());

@@ -129,6 +129,9 @@ class SceneBuilder {
     GltfMesh mesh;
     mesh.name = src.name;
     mesh.weights = src.weights;
+    // Counted from the file even for an outline, so its poses carry the morph weights.
+    for (const tinygltf::Primitive& prim : src.primitives)
+      mesh.morphTargets = std::max(mesh.morphTargets, prim.targets.size());
     for (std::size_t p = 0; p < src.primitives.size() && m_decode == GltfDecode::Everything; ++p) {
       const tinygltf::Primitive& prim = src.primitives[p];
       const std::string where = at("mesh", m) + " primitive " + std::to_string(p);
@@ -334,10 +337,7 @@ struct Local {
 };
 
 std::size_t morphTargetCount(const GltfScene& scene, const GltfNode& node) {
-  if (node.mesh == kGltfNone) return 0;
-  std::size_t n = 0;
-  for (const auto& p : scene.meshes[std::size_t(node.mesh)].primitives) n = std::max(n, p.targets.size());
-  return n;
+  return node.mesh == kGltfNone ? 0 : scene.meshes[std::size_t(node.mesh)].morphTargets;
 }
 
 std::vector<Local> restLocals(const GltfScene& scene) {

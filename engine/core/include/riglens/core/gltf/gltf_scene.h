@@ -63,7 +63,8 @@ struct GltfPrimitive {
 struct GltfMesh {
   std::string name;
   std::vector<GltfPrimitive> primitives;
-  std::vector<double> weights;  // default morph weights (as many as targets)
+  std::vector<double> weights;   // default morph weights (as many as targets)
+  std::size_t morphTargets = 0;  // the most morph targets of any of its primitives (an outline's too)
 };
 
 struct GltfSkin {
