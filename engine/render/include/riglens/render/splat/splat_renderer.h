@@ -70,9 +70,10 @@ class SplatRenderer : public FrameDrawable {
   // What the last frame drew with (Compute or Quads): Auto's choice, and
   // Compute falls back to quads for a view whose tile keys exceed 32M.
   SplatRaster rasterUsed() const;
+  // The (tile, splat) pairs of the last frame the tiles finished (the CPU
+  // tiles': of the last frame they drew); 0 before one.
   std::uint32_t tileKeys() const;
-  std::size_t count() const;  // gaussians the sink holds (what each frame projects)  // the compute tiles' keys in
-                              // their last finished frame (0 before one)
+  std::size_t count() const;  // gaussians the sink holds (what each frame projects)
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
   BufferList buffers() const;
