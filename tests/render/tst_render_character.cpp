@@ -66,6 +66,15 @@ double worst(const std::vector<float>& a, const std::vector<float>& b) {
 Q_DECLARE_METATYPE(riglens::render::SplatRaster)
 
 namespace {
+// The generated torus (20,000 gaussians) as the .ply decoder reads it (null
+// if it does not decode), and the wide view the compute tiles are checked at.
+std::shared_ptr<const riglens::core::GaussianCloud> torusCloud() {
+  using namespace riglens;
+  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(20000)), "torus.ply");
+  return cloud ? std::make_shared<const core::GaussianCloud>(std::move(cloud).value()) : nullptr;
+}
+const QSize kWide(1280, 720);
+
 // Every rasteriser, against the same goldens (made with the quads): the
 // compute tiles and the CPU's must agree within the golden tolerance.
 void rasterisers() {
@@ -214,10 +223,8 @@ class TestRenderCharacter : public test::RenderTestCase {
     // The generated torus .ply through projection, sort and blending. Same
     // discipline as the voxel goldens: 8/255 per channel, 0.5% of pixels.
     QFETCH(render::SplatRaster, raster);
-    const auto raw = samples::makeGaussianTorus(20000);
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus.ply");
-    QVERIFY(cloud);
-    auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
+    const auto shared = torusCloud();
+    QVERIFY(shared);
     auto canvas = render::OffscreenCanvas::create(*m_device, QSize(256, 256));
     QVERIFY(canvas);
     render::SplatRenderer renderer(*m_device);
@@ -256,12 +263,9 @@ class TestRenderCharacter : public test::RenderTestCase {
     // at least 256k). The first frame finds out, the renderer grows the room
     // and draws again, and the picture is the quads' within the golden
     // tolerance.
-    const auto raw = samples::makeGaussianTorus(20000);
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus.ply");
-    QVERIFY(cloud);
-    auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
-    const QSize size(1280, 720);
-    auto canvas = render::OffscreenCanvas::create(*m_device, size);
+    const auto shared = torusCloud();
+    QVERIFY(shared);
+    auto canvas = render::OffscreenCanvas::create(*m_device, kWide);
     QVERIFY(canvas);
     core::OrbitCamera camera;
     camera.frame(core::cloudBounds(*shared), 16.0f / 9.0f);
@@ -290,12 +294,9 @@ class TestRenderCharacter : public test::RenderTestCase {
     // float rounding (exp and log of the GPU's shader against the CPU's
     // libm): at most 2/255 on 0.1% of the pixels, tighter than the goldens'
     // 8/255 on 0.5%. Measured on lavapipe: 1/255 on 7 pixels of 800x600.
-    const auto raw = samples::makeGaussianTorus(20000);
-    auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus.ply");
-    QVERIFY(cloud);
-    auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
-    const QSize size(1280, 720);
-    auto canvas = render::OffscreenCanvas::create(*m_device, size);
+    const auto shared = torusCloud();
+    QVERIFY(shared);
+    auto canvas = render::OffscreenCanvas::create(*m_device, kWide);
     QVERIFY(canvas);
     core::OrbitCamera camera;
     camera.frame(core::cloudBounds(*shared), 16.0f / 9.0f);

@@ -5,11 +5,16 @@
 namespace riglens::core {
 
 Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose) {
+  const bool skinned = run.kind == RunKind::SkinnedMesh && run.skin;
+  return posedBounds(run, partWorlds, skinned ? runBones(run, partWorlds, gltfPose) : std::vector<glm::mat4>{});
+}
+
+Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, std::span<const glm::mat4> bones) {
   Bounds bounds;
   const bool perPart = run.kind != RunKind::SkinnedMesh;
-  if (!perPart && run.skin && run.boneBounds.size() == run.skin->boneNames.size()) {
+  if (!perPart && run.skin && run.boneBounds.size() == run.skin->boneNames.size() &&
+      bones.size() == run.boneBounds.size()) {
     // A vertex lies within the blend of its bones' boxes: the union of the posed boxes' corners bounds it.
-    const auto bones = runBones(run, partWorlds, gltfPose);
     for (std::size_t b = 0; b < bones.size(); ++b) {
       const Bounds& box = run.boneBounds[b];
       if (box.empty) continue;

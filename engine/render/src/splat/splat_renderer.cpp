@@ -244,6 +244,17 @@ struct SplatRenderer::Impl {
     return camera;
   }
 
+  // Whether the owner's sphere lies outside this frame's view: then nothing
+  // of it can show (no projection, no sort, no draw) and `batch` is all the
+  // frame records.
+  bool culled(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, const FrameState& state) {
+    outside = sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*sphere), sphere->w);
+    if (!outside) return false;
+    ++culledFrames;
+    cb->resourceUpdate(batch);
+    return true;
+  }
+
   // Whether the last frame's result still holds for this one (else it becomes the last).
   bool unchanged(const FrameState& state, QSize size, SplatRaster used) {
     if (!dirty && state.view == lastView && state.projection == lastProj && size == lastSize && used == lastMode)
@@ -265,12 +276,7 @@ struct SplatRenderer::Impl {
       batch->release();
       return fail(cpuComposite->failure().c_str());
     }
-    outside = sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*sphere), sphere->w);
-    if (outside) {
-      ++culledFrames;
-      cb->resourceUpdate(batch);
-      return true;
-    }
+    if (culled(cb, batch, state)) return true;
     if (unchanged(state, size, SplatRaster::Cpu) || !passes.project) {
       cb->resourceUpdate(batch);
       return true;
@@ -418,12 +424,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     batch->release();
     return false;
   }
-  d.outside = d.sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*d.sphere), d.sphere->w);
-  if (d.outside) {  // nothing of it can show: no projection, no sort, no quads
-    ++d.culledFrames;
-    cb->resourceUpdate(batch);
-    return true;
-  }
+  if (d.culled(cb, batch, state)) return true;
   const SplatRaster used = compute ? SplatRaster::Compute : SplatRaster::Quads;
   if (d.unchanged(state, size, used)) {
     cb->resourceUpdate(batch);  // the last projection and order still hold

@@ -17,6 +17,9 @@ namespace riglens::core {
 // as core::runBones poses them), plus each part's pivot, so a rig of sockets
 // alone still has bounds.
 Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose = nullptr);
+// The same with a skinned run's bones already posed (core::runBones): a
+// frame that draws them does not pose them twice.
+Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, std::span<const glm::mat4> bones);
 
 struct SocketPosition {
   std::string name;
