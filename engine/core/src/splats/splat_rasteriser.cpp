@@ -189,8 +189,13 @@ void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32
       const float disc = s.b * s.b * dy * dy - s.a * (s.c * dy * dy + 2.0f * s.cut);
       if (disc < 0.0f) continue;
       const float root = std::sqrt(disc) / s.a, centre = s.px - s.b * dy / s.a - float(x0);
-      const int rx0 = std::max(sx0, int(std::floor(centre - root - 1.0f)));
-      const int rx1 = std::min(sx1, int(std::ceil(centre + root + 1.0f)));
+      float lo = centre - root - 1.0f, hi = centre + root + 1.0f;
+      // A degenerate conic (a = 0, an overflow) gives no span: every pixel of
+      // the splat's row is tested instead (each test is exact). Clamped while
+      // still float: a huge span converts to no integer.
+      if (!(lo <= hi)) lo = float(sx0), hi = float(sx1);
+      const int rx0 = std::max(sx0, int(std::floor(std::clamp(lo, -1.0f, float(kTile)))));
+      const int rx1 = std::min(sx1, int(std::ceil(std::clamp(hi, -1.0f, float(kTile)))));
       if (rx0 > rx1) continue;
       const std::uint32_t span = (rx1 - rx0 == 31 ? ~0u : ((1u << (rx1 - rx0 + 1)) - 1u)) << rx0;
       const float rowTerm = -0.5f * s.c * dy * dy;
@@ -199,7 +204,7 @@ void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32
         const int x = std::countr_zero(bits);
         const float dx = float(x0 + x) + 0.5f - s.px;
         const float power = -0.5f * s.a * dx * dx + rowTerm - s.b * dx * dy;
-        if (power > 0.0f) continue;
+        if (!(power <= 0.0f)) continue;  // above the peak, or not a number: no contribution
         const float alpha = std::min(0.99f, s.opacity * std::exp(power));
         if (alpha < kMinAlpha) continue;
         const std::size_t k = row + std::size_t(x);
