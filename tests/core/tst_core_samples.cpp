@@ -1,6 +1,7 @@
-// The generated sample runs and the two meshers: deterministic output, the
+// The generated sample runs and the four meshers: deterministic output, the
 // real on-disk layout that loads without a warning, closed surfaces wound
-// outward (signed volume), and the structure the docs promise.
+// outward (signed volume), the character each mesher promises (flat facets,
+// sharp corners) and the structure the docs promise.
 #include <QtTest/QtTest>
 #include <map>
 
@@ -46,6 +47,36 @@ bool watertight(const PartMesh& m) {
   return true;
 }
 
+// The same test on positions instead of indices, for meshes whose facets
+// each have their own vertices (Marching Cubes): crossings shared by two
+// cubes are computed from the same samples, so they weld exactly. Facets of
+// no area (a crossing on a sample) are left out.
+bool watertightWelded(const PartMesh& m) {
+  std::map<std::array<float, 3>, std::uint32_t> ids;
+  PartMesh welded;
+  for (std::size_t t = 0; t < m.indices.size(); t += 3) {
+    std::uint32_t tri[3];
+    for (int e = 0; e < 3; ++e) {
+      const float* p = &m.positions[m.indices[t + e] * 3];
+      tri[e] = ids.emplace(std::array<float, 3>{p[0], p[1], p[2]}, std::uint32_t(ids.size())).first->second;
+    }
+    if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) continue;
+    welded.indices.insert(welded.indices.end(), tri, tri + 3);
+  }
+  return watertight(welded);
+}
+
+// The distance from `corner` to the nearest vertex of the mesh.
+double nearestVertex(const PartMesh& m, std::array<double, 3> corner) {
+  double best = 1e300;
+  for (std::size_t v = 0; v < m.vertexCount(); ++v) {
+    double d = 0;
+    for (int a = 0; a < 3; ++a) d += std::pow(double(m.positions[v * 3 + a]) - corner[a], 2);
+    best = std::min(best, std::sqrt(d));
+  }
+  return best;
+}
+
 VoxelVolume blob() {
   VoxelVolume v(12, 10, 9);
   v.fillEllipsoid({6, 5, 4.5}, {5, 4, 3.5}, 0x884422);
@@ -82,6 +113,64 @@ class TestSamples : public QObject {
              qPrintable(QString("%1 vs %2 voxels").arg(volume).arg(v.filledCount())));
   }
 
+  void marchingCubesIsClosedFacetedAndWoundOutward() {
+    const VoxelVolume v = blob();
+    const PartMesh m = meshMarchingCubes(v);
+    QVERIFY(m.triangleCount() > 100);
+    QVERIFY(watertightWelded(m));
+    const double volume = signedVolume(m);
+    QVERIFY2(volume > 0.7 * double(v.filledCount()) && volume < 1.1 * double(v.filledCount()),
+             qPrintable(QString("%1 vs %2 voxels").arg(volume).arg(v.filledCount())));
+    // Flat facets: each triangle's three vertices carry its own normal and one colour.
+    QCOMPARE(m.vertexCount(), m.indices.size());
+    for (std::size_t t = 0; t < m.indices.size(); t += 3) {
+      const float* a = &m.positions[m.indices[t] * 3];
+      const float* b = &m.positions[m.indices[t + 1] * 3];
+      const float* c = &m.positions[m.indices[t + 2] * 3];
+      const double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ac[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      const double n[3] = {ab[1] * ac[2] - ab[2] * ac[1], ab[2] * ac[0] - ab[0] * ac[2], ab[0] * ac[1] - ab[1] * ac[0]};
+      const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      for (int e = 0; e < 3; ++e)
+        for (int k = 0; k < 3; ++k) {
+          QVERIFY(std::abs(m.normals[m.indices[t + e] * 3 + k] - n[k] / len) < 1e-4);
+          QCOMPARE(m.colors[m.indices[t + e] * 3 + k], m.colors[m.indices[t] * 3 + k]);
+        }
+    }
+  }
+
+  void dualContouringIsClosedAndKeepsCornersSharp() {
+    const VoxelVolume v = blob();
+    const PartMesh m = meshDualContouring(v);
+    QVERIFY(m.triangleCount() > 100);
+    QVERIFY(watertight(m));
+    const double volume = signedVolume(m);
+    QVERIFY2(volume > 0.8 * double(v.filledCount()) && volume < 1.1 * double(v.filledCount()),
+             qPrintable(QString("%1 vs %2 voxels").arg(volume).arg(v.filledCount())));
+    // A box's eight corners: the planes through the crossings near each meet
+    // there, so a vertex sits near it; Surface Nets' averaging rounds it off.
+    VoxelVolume box(8, 6, 7);
+    box.fillBox({1, 1, 1}, {7, 5, 6}, 0x336699);
+    const PartMesh dc = meshDualContouring(box), sn = meshSurfaceNets(box);
+    QVERIFY(watertight(dc));
+    for (int c = 0; c < 8; ++c) {
+      const std::array<double, 3> corner = {c & 1 ? 7.0 : 1.0, c & 2 ? 5.0 : 1.0, c & 4 ? 6.0 : 1.0};
+      const double sharp = nearestVertex(dc, corner), round = nearestVertex(sn, corner);
+      QVERIFY2(sharp < 0.35 && sharp < 0.5 * round,
+               qPrintable(QString("corner %1: dual contouring %2, surface nets %3").arg(c).arg(sharp).arg(round)));
+    }
+    // The faces stay flat: every vertex away from the box's edges lies on a face.
+    for (std::size_t i = 0; i < dc.vertexCount(); ++i) {
+      const float* p = &dc.positions[i * 3];
+      const double lo[3] = {1, 1, 1}, hi[3] = {7, 5, 6};
+      int onFace = 0, interior = 0;
+      for (int a = 0; a < 3; ++a) {
+        onFace += std::abs(p[a] - lo[a]) < 1e-3 || std::abs(p[a] - hi[a]) < 1e-3;
+        interior += p[a] > lo[a] + 1 && p[a] < hi[a] - 1;
+      }
+      if (interior == 2) QVERIFY2(onFace == 1, qPrintable(QString("%1 %2 %3").arg(p[0]).arg(p[1]).arg(p[2])));
+    }
+  }
+
   void bundledSamplesLoadCleanly() {
     const fs::path root = m_tmp.path().toStdString();
     for (const auto& name : bundledSampleNames()) {
@@ -95,7 +184,9 @@ class TestSamples : public QObject {
       for (std::size_t i = 0; i < run->meshes.size(); ++i) {
         const bool socket = run->rig.parts()[i].name == "muzzle";
         QCOMPARE(run->meshes[i].empty(), socket);
-        if (!socket && name.find("smooth") != std::string::npos) QVERIFY(watertight(run->meshes[i]));
+        const bool smooth = name.ends_with("-smooth") || name.ends_with("-dc");
+        if (!socket && smooth) QVERIFY(watertight(run->meshes[i]));
+        if (!socket && name.ends_with("-mc")) QVERIFY(watertightWelded(run->meshes[i]));
         if (!socket) QVERIFY(signedVolume(run->meshes[i]) > 0);
       }
       // Poses stay finite over a whole walk cycle with everything playing.

@@ -77,6 +77,14 @@ class TestRenderRig : public test::RenderTestCase {
       for (const char* tint : {"color", "part"})
         QTest::newRow(qPrintable(QString("walker-smooth-%1-%2").arg(pose.c_str(), tint)))
             << "walker-smooth" << QString(pose.c_str()) << QString(tint);
+    // The Marching Cubes and Dual Contouring characters: posed, in colour
+    // (the tints and poses run the same code for every mesher).
+    for (const char* sample : {"tank-mc", "tank-dc"})
+      QTest::newRow(qPrintable(QString("%1-aim-color").arg(sample))) << sample << "aim"
+                                                                     << "color";
+    for (const char* sample : {"walker-mc", "walker-dc"})
+      QTest::newRow(qPrintable(QString("%1-walk250-color").arg(sample))) << sample << "walk250"
+                                                                         << "color";
   }
   void goldenImages() {
     QFETCH(QString, sample);
@@ -96,6 +104,8 @@ class TestRenderRig : public test::RenderTestCase {
     QTest::newRow("tank-cubes") << "tank-cubes";
     QTest::newRow("walker-smooth") << "walker-smooth";
     QTest::newRow("walker-cubes") << "walker-cubes";
+    QTest::newRow("tank-mc") << "tank-mc";
+    QTest::newRow("walker-dc") << "walker-dc";
   }
   void partTintShowsEachPartWhereTheCoreProjectsIt() {
     QFETCH(QString, sample);

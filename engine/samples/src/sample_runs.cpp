@@ -17,11 +17,29 @@ namespace {
 using nlohmann::json;
 constexpr double kPi = std::numbers::pi;
 
-enum class Surface { Cubes, Smooth };
+// The meshing binaries' four surface characters and the suffix of their samples.
+enum class Surface { Cubes, Smooth, MarchingCubes, DualContouring };
+
+const char* suffix(Surface surface) {
+  switch (surface) {
+    case Surface::Cubes: return "cubes";
+    case Surface::Smooth: return "smooth";
+    case Surface::MarchingCubes: return "mc";
+    case Surface::DualContouring: return "dc";
+  }
+  return "";
+}
+constexpr Surface kSurfaces[] = {Surface::Cubes, Surface::Smooth, Surface::MarchingCubes, Surface::DualContouring};
 
 PartMesh meshPart(const VoxelVolume& volume, Surface surface) {
   if (volume.filledCount() == 0) return {};
-  return surface == Surface::Cubes ? meshCubes(volume) : meshSurfaceNets(volume);
+  switch (surface) {
+    case Surface::Cubes: return meshCubes(volume);
+    case Surface::Smooth: return meshSurfaceNets(volume);
+    case Surface::MarchingCubes: return meshMarchingCubes(volume);
+    case Surface::DualContouring: return meshDualContouring(volume);
+  }
+  return {};
 }
 
 json part(const char* name, const char* parent, std::array<int, 3> pivot) {
@@ -57,7 +75,7 @@ SampleRun tank(Surface surface) {
   radar.fillBox({10, 18, 15}, {16, 19, 17}, kRadar);
 
   SampleRun run;
-  run.name = surface == Surface::Cubes ? "tank-cubes" : "tank-smooth";
+  run.name = std::string("tank-") + suffix(surface);
   run.rig["parts"] = {part("hull", nullptr, {16, 0, 21}), part("turret", "hull", {16, 9, 19}),
                       part("barrel", "turret", {16, 11, 26}), part("muzzle", "barrel", {16, 11, 40}),
                       part("radar", "turret", {13, 15, 16})};
@@ -114,7 +132,7 @@ SampleRun walker(Surface surface) {
   legRL.fillBox({9, 0, 10}, {13, 2, 12}, kBoot);
 
   SampleRun run;
-  run.name = surface == Surface::Cubes ? "walker-cubes" : "walker-smooth";
+  run.name = std::string("walker-") + suffix(surface);
   // leg_l_lower is declared before its parent on purpose: posing must not
   // depend on declaration order.
   run.rig["parts"] = {part("body", nullptr, {14, 18, 8}),       part("leg_l_lower", "leg_l_upper", {17, 10, 8}),
@@ -267,17 +285,21 @@ SampleRun large() {
 }  // namespace
 
 std::vector<std::string> bundledSampleNames() {
-  return {"tank-cubes", "tank-smooth", "walker-cubes", "walker-smooth"};
+  std::vector<std::string> names;
+  for (const char* model : {"tank", "walker"})
+    for (Surface surface : kSurfaces) names.push_back(std::string(model) + "-" + suffix(surface));
+  return names;
 }
 
 Expected<SampleRun> makeSampleRun(std::string_view name) {
-  if (name == "tank-cubes") return tank(Surface::Cubes);
-  if (name == "tank-smooth") return tank(Surface::Smooth);
-  if (name == "walker-cubes") return walker(Surface::Cubes);
-  if (name == "walker-smooth") return walker(Surface::Smooth);
+  for (Surface surface : kSurfaces) {
+    if (name == std::string("tank-") + suffix(surface)) return tank(surface);
+    if (name == std::string("walker-") + suffix(surface)) return walker(surface);
+  }
   if (name == "large") return large();
-  return makeError(ErrorCode::Usage, "unknown sample '" + std::string(name) +
-                                         "' (tank-cubes, tank-smooth, walker-cubes, walker-smooth, large)");
+  std::string known;
+  for (const auto& bundled : bundledSampleNames()) known += bundled + ", ";
+  return makeError(ErrorCode::Usage, "unknown sample '" + std::string(name) + "' (" + known + "large)");
 }
 
 Expected<void> writeSampleRun(const SampleRun& run, const std::filesystem::path& folder) {

@@ -3,11 +3,14 @@
 // with float VEC3 COLOR_0, uint32 indices and empty socket files. Used by the
 // tests, the screenshots, the benchmarks and the app's default model.
 //
-//   tank-cubes, tank-smooth      hull, turret (caller yaw), barrel (caller
+// Each model comes in the meshing binaries' four surface characters: -cubes,
+// -mc (Marching Cubes), -smooth (Surface Nets) and -dc (Dual Contouring).
+//
+//   tank-*                       hull, turret (caller yaw), barrel (caller
 //                                pitch + auto recoil), muzzle socket, radar
 //                                (autoPlay spin); a playable `fire` clip with
 //                                ease presets and explicit Bezier handles
-//   walker-cubes, walker-smooth  body, head, arms, two-segment legs (one part
+//   walker-*                     body, head, arms, two-segment legs (one part
 //                                declared before its parent); a looping `walk`
 //                                clip and an autoPlay `breathe` with auto tangents
 //   large                        64 parts in a 8x8 grid, > 1M triangles (benchmarks)
