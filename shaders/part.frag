@@ -2,12 +2,19 @@
 #extension GL_GOOGLE_include_directive : require
 #define RIGLENS_WANT_FRAME
 #define RIGLENS_WANT_PART
+#define RIGLENS_WANT_MATERIAL
 #include "shader_interface.h"
-// Review shading: vertex colour (or a QA tint) lit by a key and a fill light
-// over a hemispheric ambient term, in linear space, encoded to sRGB on output.
+// Review shading: the base colour (vertex colour x texture, or a QA tint)
+// lit by a key and a fill light over a hemispheric ambient term, in linear
+// space, encoded to sRGB on output. The material's alpha masks or blends
+// (glTF 2.0, 3.9.4); an unlit material shows its base colour as is.
 layout(location = 0) in vec3 vNormal;
 layout(location = 1) in vec3 vColor;
 layout(location = 2) in vec3 vBary;
+layout(location = 3) centroid in vec2 vUv;
+
+// An sRGB texture: sampling returns linear values.
+layout(binding = kBaseColorBinding) uniform sampler2D baseColorTexture;
 
 layout(location = 0) out vec4 fragColor;
 
@@ -22,6 +29,11 @@ vec3 encodeSrgb(vec3 c)
 
 void main()
 {
+    vec4 texel = material.flags.x != 0 ? texture(baseColorTexture, vUv) : vec4(1.0);
+    float alpha = material.alpha.x * texel.a;
+    if (material.alpha.y >= 0.0 && alpha < material.alpha.y)
+        discard;
+    alpha = material.alpha.z > 0.5 ? alpha : 1.0;
     vec3 n = normalize(vNormal);
     if (!gl_FrontFacing)
         n = -n;
@@ -34,12 +46,13 @@ void main()
             fragColor.rgb = mix(fragColor.rgb, frame.highlightColor.rgb, frame.highlightColor.w);
         return;
     }
-    vec3 base = (mode == kPart || mode == kJoint) ? part.tint.rgb : vColor;
+    bool tinted = mode == kPart || mode == kJoint;
+    vec3 base = tinted ? part.tint.rgb : vColor * texel.rgb;
     float hemi = n.y * 0.5 + 0.5;
     vec3 light = mix(frame.groundColor.rgb, frame.skyColor.rgb, hemi) * frame.skyColor.w
                + max(dot(n, frame.keyDir.xyz), 0.0) * frame.keyDir.w
                + max(dot(n, frame.fillDir.xyz), 0.0) * frame.fillDir.w;
-    rgb = base * light;
+    rgb = (material.flags.y != 0 && !tinted) ? base : base * light;
     if (part.tint.w > 0.5)
         rgb = mix(rgb, frame.highlightColor.rgb, frame.highlightColor.w);
     if (frame.mode.z != 0) {
@@ -49,5 +62,5 @@ void main()
         float edge = 1.0 - min(min(a.x, a.y), a.z);
         rgb = mix(rgb, frame.wire.yzw, edge);
     }
-    fragColor = vec4(frame.mode.y != 0 ? encodeSrgb(rgb) : rgb, 1.0);
+    fragColor = vec4(frame.mode.y != 0 ? encodeSrgb(rgb) : rgb, alpha);
 }

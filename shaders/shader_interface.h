@@ -57,6 +57,16 @@ RIGLENS_UNIFORM(PartBlock, kPartBinding) {
 } RIGLENS_INSTANCE(part);
 #endif
 
+// A glTF material as the viewer draws it (core::MeshMaterial), one per
+// material; the base colour texture beside it (a 1x1 white one when untextured).
+RIGLENS_CONST int kMaterialBinding = 2, kBaseColorBinding = 3;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_MATERIAL)
+RIGLENS_UNIFORM(MaterialBlock, kMaterialBinding) {
+  vec4 alpha;   // x: baseColorFactor's alpha, y: MASK cutoff (-1: no mask), z: 1 when blended
+  ivec4 flags;  // x: 1 when textured, y: 1 when unlit (KHR_materials_unlit)
+} RIGLENS_INSTANCE(material);
+#endif
+
 // ---- skin.comp: linear blend skinning of a part mesh
 RIGLENS_CONST uint kSkinGroupSize = 64u;
 RIGLENS_CONST int kSkinParamsBinding = 0, kSkinRestPositions = 1, kSkinRestNormals = 2, kSkinJoints = 3, kSkinWeights = 4,

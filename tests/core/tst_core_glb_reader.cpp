@@ -8,10 +8,12 @@
 #include <sstream>
 
 #include "gltf_builder.h"
+#include "gltf_material_fixture.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/glb_writer.h"
 #include "test_checks.h"
+#include "test_paths.h"
 
 using namespace riglens::core;
 using riglens::test::GltfBuilder;
@@ -244,6 +246,74 @@ class TestGlbReader : public QObject {
              half.error().message.c_str());
   }
 
+  void materialsAreRead() {
+    GltfBuilder b = riglens::test::makeMaterialShowcase();
+    const auto bytes = b.glb();
+    {
+      QFile out(riglens::test::outputPath("materials.glb"));
+      QVERIFY(out.open(QIODevice::WriteOnly));
+      out.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+    }
+    auto decoded = decodeGlb(bytes, "materials.glb");
+    QVERIFY_OK(decoded);
+    QVERIFY2(decoded->warnings.empty(), decoded->warnings.empty() ? "" : decoded->warnings[0].message.c_str());
+    const MeshMaterials& m = decoded->materials;
+    QCOMPARE(m.materials.size(), std::size_t(5));
+    QCOMPARE(m.sections.size(), std::size_t(5));
+    for (std::size_t q = 0; q < 5; ++q) {
+      QCOMPARE(m.sections[q].firstIndex, std::uint32_t(q * 6));
+      QCOMPARE(m.sections[q].indexCount, std::uint32_t(6));
+      QCOMPARE(m.materials[std::size_t(m.sections[q].material)].name,
+               std::string(riglens::test::kMaterialQuads[q].name));
+    }
+    const MeshMaterial &checker = m.materials[0], &leaf = m.materials[1], &glass = m.materials[2],
+                       &unlit = m.materials[3], &back = m.materials[4];
+    // The PNGs as Qt wrote them, decoded: the checker's (1, 0) texel is red.
+    QCOMPARE(m.images.size(), std::size_t(2));
+    QCOMPARE(checker.image, 0);
+    QCOMPARE(m.images[0].width, 4);
+    QCOMPARE(m.images[0].height, 4);
+    const std::uint8_t* texel = &m.images[0].rgba[(0 * 4 + 1) * 4];
+    QCOMPARE((std::array<int, 4>{texel[0], texel[1], texel[2], texel[3]}), (std::array<int, 4>{220, 30, 30, 255}));
+    QCOMPARE(int(m.images[1].rgba[3]), 0);  // the leaf's transparent texel
+    QVERIFY(!checker.sampler.magLinear && !checker.sampler.minLinear && !checker.sampler.mipmaps);
+    QVERIFY(checker.alphaMode == AlphaMode::Opaque && !checker.doubleSided && !checker.unlit);
+    QVERIFY(leaf.alphaMode == AlphaMode::Mask && leaf.alphaCutoff == 0.5f && leaf.doubleSided);
+    QVERIFY(glass.alphaMode == AlphaMode::Blend && glass.alphaFactor == 0.5f && glass.image < 0);
+    QVERIFY(unlit.unlit && unlit.alphaMode == AlphaMode::Opaque);
+    QVERIFY(!back.doubleSided);
+    // KHR_texture_transform, by hand: uv' = offset + scale * uv (no rotation).
+    QCOMPARE(m.uvs.size(), decoded->mesh.vertexCount() * 2);
+    const float fileUv[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    for (int v = 0; v < 4; ++v) {
+      QCOMPARE(m.uvs[std::size_t(v) * 2], 0.25f + 2.0f * fileUv[v][0]);
+      QCOMPARE(m.uvs[std::size_t(v) * 2 + 1], 2.0f * fileUv[v][1]);
+      // The leaf reads TEXCOORD_1 (the transform's texCoord), untransformed.
+      QCOMPARE(m.uvs[std::size_t(4 + v) * 2], fileUv[v][0]);
+      QCOMPARE(m.uvs[std::size_t(4 + v) * 2 + 1], fileUv[v][1]);
+    }
+    // baseColorFactor's rgb is in the vertex colours, its alpha the material's.
+    QCOMPARE(decoded->mesh.colors[8 * 3 + 2], 1.0f);
+    QCOMPARE(decoded->mesh.colors[8 * 3 + 1], 0.4f);
+  }
+
+  void texturesThatCannotBeDrawnWarnAndDrawUntextured() {
+    // An image that is not an image, and a texture naming a missing one: the
+    // model loads, each problem is named, the materials draw untextured.
+    GltfBuilder b = riglens::test::makeMaterialShowcase();
+    const char junk[] = "not a png at all";
+    b.model.images[0].bufferView = b.view(junk, sizeof junk);
+    b.model.textures[1].source = 7;
+    auto decoded = decodeGlb(b.glb(), "materials.glb");
+    QVERIFY_OK(decoded);
+    QCOMPARE(decoded->materials.materials[0].image, -1);
+    QCOMPARE(decoded->materials.materials[1].image, -1);
+    QCOMPARE(decoded->warnings.size(), std::size_t(2));
+    QCOMPARE(decoded->warnings[0].pointer, std::string("/images/0"));
+    QVERIFY(decoded->warnings[0].message.find("cannot be decoded") != std::string::npos);
+    QCOMPARE(decoded->warnings[1].pointer, std::string("/textures/1"));
+  }
+
   void refusesMalformedFiles_data() {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("expected");
@@ -328,6 +398,40 @@ class TestGlbReader : public QObject {
     auto decoded = readGltfFile(path);
     QVERIFY_OK(decoded);
     QCOMPARE(decoded->mesh.positions, kTriangle);
+  }
+
+  void gltfJsonFilesReadExternalAndDataUriImages() {
+    // The showcase as a .gltf: its buffer a data URI, the checker a PNG file
+    // beside it, the leaf a data URI: the same images as from the .glb.
+    GltfBuilder b = riglens::test::makeMaterialShowcase();
+    const auto viewBytes = [&](int view) {
+      const auto& v = b.model.bufferViews[std::size_t(view)];
+      const auto* data = b.model.buffers[0].data.data() + v.byteOffset;
+      return QByteArray(reinterpret_cast<const char*>(data), qsizetype(v.byteLength));
+    };
+    QTemporaryDir dir;
+    {
+      QFile png(dir.filePath("checker.png"));
+      QVERIFY(png.open(QIODevice::WriteOnly));
+      png.write(viewBytes(b.model.images[0].bufferView));
+    }
+    const QByteArray leaf = viewBytes(b.model.images[1].bufferView);
+    b.model.images[0].bufferView = -1;
+    b.model.images[0].uri = "checker.png";
+    b.model.images[1].bufferView = -1;
+    b.model.images[1].uri = "data:image/png;base64," + leaf.toBase64().toStdString();
+    const std::string path = dir.filePath("showcase.gltf").toStdString();
+    tinygltf::TinyGLTF writer;
+    writer.SetImageWriter(nullptr, nullptr);  // keep the URIs as set
+    QVERIFY(writer.WriteGltfSceneToFile(&b.model, path, false, true, true, false));
+    auto fromText = readGltfFile(path);
+    QVERIFY_OK(fromText);
+    auto fromBinary = decodeGlb(riglens::test::makeMaterialShowcase().glb(), "showcase.glb");
+    QVERIFY_OK(fromBinary);
+    QCOMPARE(fromText->materials.images.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i)
+      QCOMPARE(fromText->materials.images[i].rgba, fromBinary->materials.images[i].rgba);
+    QCOMPARE(fromText->materials.uvs, fromBinary->materials.uvs);
   }
 };
 

@@ -1,11 +1,13 @@
 // The rig renderer on Vulkan (lavapipe here), windowless: golden images of
 // the samples at rest and two poses in every tint mode, a shading-free
 // silhouette check in the part tint, highlight, socket markers, GPU skinning
-// against the CPU reference, shader layouts against reflection, and the
+// against the CPU reference, a glTF model's materials (texture, transform,
+// mask, blend, unlit, culling), shader layouts against reflection, and the
 // memory report.
 #include <QtTest/QtTest>
 #include <cmath>
 
+#include "gltf_material_fixture.h"
 #include "render_checks.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/rig/skinning.h"
@@ -133,6 +135,73 @@ class TestRenderRig : public test::RenderTestCase {
       ++checked;
     }
     QVERIFY2(checked >= 4, qPrintable(QString::number(checked)));
+  }
+
+  void gltfMaterialsDrawAsTheyAsk() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("materials.glb");
+    {
+      const auto bytes = test::makeMaterialShowcase().glb();
+      QFile out(path);
+      QVERIFY(out.open(QIODevice::WriteOnly));
+      out.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+    }
+    auto loaded = core::loadRun(path.toStdString());
+    QVERIFY_OK(loaded);
+    auto run = std::make_shared<const core::LoadedRun>(std::move(loaded).value());
+    core::OrbitCamera camera = test::defaultCamera(*run);
+    camera.setAngles(0, 8);
+    camera.dolly(0.55f);
+    render::ViewSettings view;
+    view.showGrid = view.showAxes = false;
+    const QSize size(480, 240);
+    const QImage image = draw(run, test::posedWorlds(*run, {}), view, size, &camera);
+    const QString problem = test::compareWithGolden(image, "materials-color", kGolden);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+
+    const auto at = [&](float x, float y, float z) {
+      const glm::vec4 clip =
+          camera.projection(float(size.width()) / float(size.height())) * camera.view() * glm::vec4(x, y, z, 1.0f);
+      const glm::vec2 ndc(clip.x / clip.w, clip.y / clip.w);
+      return image.pixelColor(int((ndc.x * 0.5f + 0.5f) * float(size.width())),
+                              int((0.5f - ndc.y * 0.5f) * float(size.height())));
+    };
+    const QColor background = image.pixelColor(2, 2);
+    const auto near = [](QColor a, QColor b, int tolerance) {
+      return std::abs(a.red() - b.red()) <= tolerance && std::abs(a.green() - b.green()) <= tolerance &&
+             std::abs(a.blue() - b.blue()) <= tolerance;
+    };
+    // Unlit: the base colour as is, sRGB-encoded: (1, 0.5, 0) -> (255, 188, 0).
+    QVERIFY2(near(at(1.2f, 0.75f, 0.0f), QColor(255, 188, 0), 1), qPrintable(at(1.2f, 0.75f, 0.0f).name()));
+    // Single-sided and facing away: culled.
+    QVERIFY(near(at(2.5f, 0.75f, 0.0f), background, 0));
+    // MASK: the leaf's transparent left texel cut away, its green right kept.
+    QVERIFY2(near(at(-0.3f, 0.75f, 0.0f), background, 0), qPrintable(at(-0.3f, 0.75f, 0.0f).name()));
+    const QColor leaf = at(0.25f, 0.75f, 0.0f);
+    QVERIFY2(leaf.green() > leaf.red() + 60 && leaf.green() > leaf.blue() + 60, qPrintable(leaf.name()));
+    // The checker, nearest-sampled through KHR_texture_transform: for the
+    // centre of each square left of the glass, red or white as the texel
+    // that u' = 0.25 + 2u, v' = 2v lands on (glTF's v runs downwards).
+    int squares = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 8; ++j) {
+        const float uPrime = 0.25f + (float(i) + 0.5f) / 4.0f, vPrime = (float(j) + 0.5f) / 4.0f;
+        const float u = (uPrime - 0.25f) / 2.0f, v = vPrime / 2.0f;
+        const int tx = int(std::floor(uPrime * 4.0f)) % 4, ty = int(std::floor(vPrime * 4.0f)) % 4;
+        const QColor seen = at(-3.0f + 2.0f * u, 1.5f * (1.0f - v), 0.0f);
+        const bool red = (tx + ty) % 2 == 1;
+        QVERIFY2(red ? seen.red() > seen.green() + 80 : seen.green() > 150 && seen.blue() > 150,
+                 qPrintable(QString("texel (%1, %2) shows %3").arg(tx).arg(ty).arg(seen.name())));
+        ++squares;
+      }
+    QCOMPARE(squares, 24);
+    // BLEND: the glass shows what is behind it: over the leaf's cut-away
+    // half it is neither the background nor what it is over the checker.
+    const QColor glassOverNothing = at(-0.6f, 0.75f, 0.5f);
+    QVERIFY(!near(glassOverNothing, background, 4));
+    QVERIFY2(glassOverNothing.blue() > glassOverNothing.red(), qPrintable(glassOverNothing.name()));
+    const QColor glassOverChecker = at(-1.3f, 0.75f, 0.5f);
+    QVERIFY(!near(glassOverChecker, glassOverNothing, 8));
   }
 
   void highlightChangesOnlyThatPart() {

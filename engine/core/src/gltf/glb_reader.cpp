@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "gltf_accessor_reader.h"
+#include "gltf_materials.h"
 #include "gltf_model_file.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
@@ -88,6 +89,7 @@ class MeshAssembler {
       : m_model(model),
         m_source(source),
         m_reader(model, source, fileBytes),
+        m_materials(model, source, m_out.warnings),
         m_vertexBudget(std::max<std::size_t>(fileBytes, 1 << 16) / 12 * kInstancingBudget) {}
 
   Expected<DecodedGltf> run() {
@@ -146,6 +148,7 @@ class MeshAssembler {
     if (skinned) {
       if (auto ok = readSkin(); !ok) return ok.error();
     }
+    m_out.materials = m_materials.take();
     return std::move(m_out);
   }
 
@@ -286,8 +289,11 @@ class MeshAssembler {
         for (std::size_t c = 0; c < 3; ++c)
           mesh.colors.push_back(colors[v * std::size_t(colorComps) + c] * float(baseFactor[c]));
     }
+    const std::size_t firstIndex = mesh.indices.size();
     mesh.indices.reserve(mesh.indices.size() + indices.size());
     for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
+    if (auto ok = m_materials.addPrimitive(prim, where, base, count, firstIndex, indices.size(), m_reader); !ok)
+      return ok;
 
     if (!m_model.skins.empty())
       return addSkinAttributes(prim, where, count, node, world,
@@ -428,8 +434,9 @@ class MeshAssembler {
   const tinygltf::Model& m_model;
   std::string_view m_source;
   AccessorReader m_reader;
+  DecodedGltf m_out;  // before m_materials, which keeps a reference to its warnings
+  MaterialReader m_materials;
   std::size_t m_vertexBudget;
-  DecodedGltf m_out;
   SkinData m_skin;
   std::vector<bool> m_needsNormal;
   bool m_anyNormalsMissing = false;
@@ -528,16 +535,10 @@ bool neverWrite(std::string* err, const std::string&, const std::vector<unsigned
   return false;
 }
 
-// Images are not decoded (the viewer draws vertex and material colours):
-// their bytes are neither parsed nor kept.
-bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
-  return true;
-}
-
 void sandbox(tinygltf::TinyGLTF& loader, ModelFolder& folder) {
   loader.SetStoreOriginalJSONForExtrasAndExtensions(false);
   loader.SetFsCallbacks({&insideModelFolder, &keepPath, &readInsideModelFolder, &neverWrite, &folder});
-  loader.SetImageLoader(&skipImage, nullptr);
+  loader.SetImageLoader(&keepEncodedImage, nullptr);  // decoded only if a material draws with it
 }
 
 // What tinygltf 2.7 mishandles, refused before it sees the document: a

@@ -68,6 +68,7 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   for (auto& w : decoded->warnings) run.warnings.push_back(std::move(w));
   run.meshPaths = {glb.string()};
   run.meshes = {std::move(decoded->mesh)};
+  run.materials = std::move(decoded->materials);
   run.gltf = std::move(decoded->outline);
   if (!decoded->skin) {
     run.kind = RunKind::StaticMesh;
@@ -195,7 +196,7 @@ std::size_t LoadedRun::cpuBytes() const {
   if (skin)
     total += skin->joints.size() * sizeof(std::uint32_t) + skin->weights.size() * sizeof(float) +
              skin->inverseBinds.size() * sizeof(glm::mat4);
-  return total;
+  return total + materials.bytes();
 }
 
 Expected<LoadedRun> loadRun(const fs::path& path) {

@@ -28,6 +28,7 @@ const Offsets kFrame{RIGLENS_MEMBER(FrameBlock, viewProj),
                      RIGLENS_MEMBER(FrameBlock, wire)};
 const Offsets kPart{RIGLENS_MEMBER(PartBlock, model), RIGLENS_MEMBER(PartBlock, normalMatrix),
                     RIGLENS_MEMBER(PartBlock, tint)};
+const Offsets kMaterial{RIGLENS_MEMBER(MaterialBlock, alpha), RIGLENS_MEMBER(MaterialBlock, flags)};
 const Offsets kSkin{RIGLENS_MEMBER(SkinParams, vertexCount), RIGLENS_MEMBER(SkinParams, boneCount)};
 const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(LiftParams, slotOffset),
                     RIGLENS_MEMBER(LiftParams, slotCount),   RIGLENS_MEMBER(LiftParams, shading),
@@ -116,6 +117,7 @@ core::Expected<void> verifyShaderLayouts() {
   const Block blocks[] = {
       {"FrameBlock", &kFrame, sizeof(gpu::FrameBlock), {"part.vert", "part.frag", "lines.vert"}},
       {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag"}},
+      {"MaterialBlock", &kMaterial, sizeof(gpu::MaterialBlock), {"part.frag"}},
       {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
       {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
       {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},

@@ -29,7 +29,14 @@ inline int groupsFor(std::size_t count, std::uint32_t groupSize) {
 
 // Vertex bindings of part.vert: separate buffers so the skinning pass can
 // write positions and normals alone.
-enum PartBinding : int { kPositions = 0, kNormals = 1, kColors = 2, kBarycentrics = 3, kPartBindingCount = 4 };
+enum PartBinding : int {
+  kPositions = 0,
+  kNormals = 1,
+  kColors = 2,
+  kBarycentrics = 3,
+  kUvs = 4,
+  kPartBindingCount = 5
+};
 
 struct LineVertex {  // lines.vert
   float position[3];

@@ -10,6 +10,7 @@
 
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
+#include "rig/gpu_materials.h"
 #include "rig/gpu_skinning.h"
 
 namespace riglens::render {
@@ -50,11 +51,16 @@ struct RigRenderer::Impl {
   std::vector<GpuPart> parts;
   std::unique_ptr<GpuSkinning> skin;
 
-  Buffer frameUbo, partUbo, constantBary, lineVbuf;
+  Buffer frameUbo, partUbo, constantBary, constantUv, lineVbuf;
   int partSlot = 0;
   int lineCapacity = 0;
-  std::unique_ptr<QRhiShaderResourceBindings> partSrb, lineSrb;
+  // Bound to frameUbo and partUbo: rebuilt with them. A model with
+  // materials (a glTF file) draws its sections with theirs.
+  std::unique_ptr<GpuMaterials> materials;
+  std::unique_ptr<QRhiShaderResourceBindings> lineSrb;
   std::unique_ptr<QRhiGraphicsPipeline> partPipeline, wirePipeline, gridPipeline, overlayPipeline;
+  // Sections of a model with materials: [blended][back faces culled].
+  std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2];
   QVector<quint32> rpFormat;
   int pipelineSamples = 0;
 
@@ -115,9 +121,8 @@ struct RigRenderer::Impl {
     partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
                                  partSlot * static_cast<int>(std::max<std::size_t>(1, parts.size()))));
     if (!partUbo->create()) return fail("cannot create the part uniform buffer");
-    partSrb.reset();  // bound to the old buffer
-    partPipeline.reset();
-    wirePipeline.reset();
+    materials.reset();  // bound to the old buffer
+    resetPipelines();
     return true;
   }
 
@@ -149,25 +154,38 @@ struct RigRenderer::Impl {
     }
   }
 
+  void resetPipelines() {
+    partPipeline.reset();
+    wirePipeline.reset();
+    for (auto& byCull : sectionPipelines)
+      for (auto& pipeline : byCull) pipeline.reset();
+  }
+
+  // The run's sections, when it has materials (a single-mesh glTF model).
+  bool hasSections() const {
+    return uploadedRun && !uploadedRun->materials.empty() && !parts.empty() && parts[0].indexCount > 0;
+  }
+
   bool ensureCommon(QRhiResourceUpdateBatch* batch) {
     if (!frameUbo) {
       frameUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::FrameBlock)));
       if (!frameUbo->create()) return fail("cannot create the frame uniform buffer");
-      const float one[3] = {1, 1, 1};
+      const float one[3] = {1, 1, 1}, zero[2] = {0, 0};
       constantBary = staticBuffer(QRhiBuffer::VertexBuffer, one, sizeof(one), batch);
+      constantUv = staticBuffer(QRhiBuffer::VertexBuffer, zero, sizeof(zero), batch);
     }
     if (!partUbo) {
       partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
       partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, partSlot));
       if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     }
-    const auto both = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
-    if (!partSrb) {
-      partSrb.reset(rhi->newShaderResourceBindings());
-      partSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, frameUbo.get()),
-                            QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(
-                                gpu::kPartBinding, both, partUbo.get(), sizeof(gpu::PartBlock))});
-      if (!partSrb->create()) return fail("cannot create the part bindings");
+    if (!materials) {
+      materials = std::make_unique<GpuMaterials>(rhi, frameUbo.get(), partUbo.get(), int(sizeof(gpu::PartBlock)));
+      if (auto ok = materials->createDefault(batch); !ok) return fail(ok.error().message.c_str());
+      if (hasSections())
+        if (auto ok = materials->upload(batch, uploadedRun->materials, uploadedRun->meshes[0]); !ok)
+          return fail(ok.error().message.c_str());
+      resetPipelines();  // made with the old default bindings
     }
     if (!lineSrb) {
       lineSrb.reset(rhi->newShaderResourceBindings());
@@ -178,27 +196,51 @@ struct RigRenderer::Impl {
     return true;
   }
 
-  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples, bool wireframe) {
+  // How a part pipeline draws: the wireframe reads barycentrics per vertex,
+  // a sectioned model texture coordinates; a blended section does not write
+  // depth; a single-sided one culls its back faces.
+  struct PartVariant {
+    bool wireframe = false, textured = false, blended = false, cullBack = false;
+  };
+
+  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples,
+                                                         PartVariant variant) {
     auto ps = newGraphicsPipeline(rhi, "part.vert", "part.frag");
     if (!ps) return nullptr;
+    const auto perVertex = [](bool yes, quint32 stride) {
+      return yes ? QRhiVertexInputBinding(stride) : QRhiVertexInputBinding(stride, QRhiVertexInputBinding::PerInstance);
+    };
     QRhiVertexInputLayout layout;
     layout.setBindings({{3 * sizeof(float)},
                         {3 * sizeof(float)},
                         {3 * sizeof(float)},
-                        wireframe ? QRhiVertexInputBinding(3 * sizeof(float))
-                                  : QRhiVertexInputBinding(3 * sizeof(float), QRhiVertexInputBinding::PerInstance)});
+                        perVertex(variant.wireframe, 3 * sizeof(float)),
+                        perVertex(variant.textured, 2 * sizeof(float))});
     layout.setAttributes({{gpu::kPositions, 0, QRhiVertexInputAttribute::Float3, 0},
                           {gpu::kNormals, 1, QRhiVertexInputAttribute::Float3, 0},
                           {gpu::kColors, 2, QRhiVertexInputAttribute::Float3, 0},
-                          {gpu::kBarycentrics, 3, QRhiVertexInputAttribute::Float3, 0}});
+                          {gpu::kBarycentrics, 3, QRhiVertexInputAttribute::Float3, 0},
+                          {gpu::kUvs, 4, QRhiVertexInputAttribute::Float2, 0}});
     ps->setVertexInputLayout(layout);
     ps->setDepthTest(true);
-    ps->setDepthWrite(true);
-    ps->setCullMode(QRhiGraphicsPipeline::None);
-    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);  // meshers differ in winding care; the shader
-                                                      // flips back faces
+    ps->setDepthWrite(!variant.blended);
+    if (variant.blended) {
+      // Straight alpha over what is behind (glTF BLEND).
+      QRhiGraphicsPipeline::TargetBlend blend;
+      blend.enable = true;
+      blend.srcColor = QRhiGraphicsPipeline::SrcAlpha;
+      blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+      blend.srcAlpha = QRhiGraphicsPipeline::One;
+      blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+      ps->setTargetBlends({blend});
+    }
+    // Voxel meshers differ in winding care: both faces drawn, the shader flips
+    // a back face's normal. A single-sided glTF material culls them.
+    ps->setCullMode(variant.cullBack ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None);
+    ps->setFrontFace(QRhiGraphicsPipeline::CCW);
+    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
     ps->setSampleCount(samples);
-    ps->setShaderResourceBindings(partSrb.get());
+    ps->setShaderResourceBindings(materials->defaultMaterial().bindings.get());
     ps->setRenderPassDescriptor(rp);
     if (!ps->create()) return nullptr;
     return ps;
@@ -229,17 +271,25 @@ struct RigRenderer::Impl {
   bool ensurePipelines(QRhiRenderPassDescriptor* rp, int samples) {
     const QVector<quint32> format = rp->serializedFormat();
     if (format != rpFormat || samples != pipelineSamples) {
-      partPipeline.reset();
-      wirePipeline.reset();
+      resetPipelines();
       gridPipeline.reset();
       overlayPipeline.reset();
       rpFormat = format;
       pipelineSamples = samples;
     }
-    if (!partPipeline && !(partPipeline = makePartPipeline(rp, samples, false)))
+    if (!partPipeline && !(partPipeline = makePartPipeline(rp, samples, {})))
       return fail("cannot create the part pipeline");
-    if (!wirePipeline && !(wirePipeline = makePartPipeline(rp, samples, true)))
+    if (!wirePipeline && !(wirePipeline = makePartPipeline(rp, samples, {.wireframe = true})))
       return fail("cannot create the wireframe pipeline");
+    if (hasSections())
+      for (const GpuSection& section : materials->sections()) {
+        const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
+        const bool blended = material.alphaMode == core::AlphaMode::Blend, cull = !material.doubleSided;
+        auto& pipeline = sectionPipelines[blended][cull];
+        if (!pipeline &&
+            !(pipeline = makePartPipeline(rp, samples, {.textured = true, .blended = blended, .cullBack = cull})))
+          return fail("cannot create a material's pipeline");
+      }
     if (!gridPipeline && !(gridPipeline = makeLinePipeline(rp, samples, true)))
       return fail("cannot create the grid pipeline");
     if (!overlayPipeline && !(overlayPipeline = makeLinePipeline(rp, samples, false)))
@@ -295,6 +345,23 @@ struct RigRenderer::Impl {
       }
     }
     overlayVertexCount = static_cast<int>(lines.size()) - gridVertexCount;
+  }
+
+  // One section of the model (part 0) with its material.
+  template <class Bind>
+  void drawSection(QRhiCommandBuffer* cb, const GpuSection& section, const QRhiCommandBuffer::DynamicOffset& offset,
+                   const Bind& bind) {
+    const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
+    bind(sectionPipelines[material.alphaMode == core::AlphaMode::Blend][!material.doubleSided].get());
+    cb->setShaderResources(material.bindings.get(), 1, &offset);
+    const GpuPart& part = parts[0];
+    const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
+                                                     {part.normals.get(), 0},
+                                                     {part.colors.get(), 0},
+                                                     {constantBary.get(), 0},
+                                                     {materials->uvs(), 0}};
+    cb->setVertexInput(0, 5, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
+    cb->drawIndexed(section.indexCount, 1, section.firstIndex);
   }
 
   void writeUniforms(QRhiResourceUpdateBatch* batch) {
@@ -387,6 +454,10 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
     cb->setScissor(scissor);
   };
   const bool wire = d.state.tint == core::TintMode::Wireframe;
+  QRhiShaderResourceBindings* plain = d.materials->defaultMaterial().bindings.get();
+  // Blended sections wait until everything opaque (and the grid) is drawn,
+  // then go back to front by their centres (glTF 2.0 3.9.4: sorted per primitive).
+  std::vector<std::pair<float, const GpuSection*>> blended;
   for (std::size_t p = 0; p < d.parts.size(); ++p) {
     const GpuPart& part = d.parts[p];
     if (part.indexCount == 0) continue;  // a socket
@@ -394,36 +465,53 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(p) * quint32(d.partSlot));
     if (wire && part.wirePositions) {
       bind(d.wirePipeline.get());
-      cb->setShaderResources(d.partSrb.get(), 1, &offset);
+      cb->setShaderResources(plain, 1, &offset);
       const QRhiCommandBuffer::VertexInput inputs[] = {{part.wirePositions.get(), 0},
                                                        {part.wireNormals.get(), 0},
                                                        {part.wireColors.get(), 0},
-                                                       {part.wireBary.get(), 0}};
-      cb->setVertexInput(0, 4, inputs);
+                                                       {part.wireBary.get(), 0},
+                                                       {d.constantUv.get(), 0}};
+      cb->setVertexInput(0, 5, inputs);
       cb->draw(part.wireVertexCount);
+    } else if (p == 0 && d.hasSections()) {
+      const glm::mat4 model = d.skin || d.state.partWorlds.empty() ? glm::mat4(1.0f) : d.state.partWorlds[0];
+      for (const GpuSection& section : d.materials->sections()) {
+        const GpuMaterial& material = d.materials->materials()[std::size_t(section.material)];
+        if (material.alphaMode == core::AlphaMode::Blend) {
+          blended.emplace_back(glm::distance(glm::vec3(model * glm::vec4(section.centre, 1.0f)), d.state.eye),
+                               &section);
+          continue;
+        }
+        d.drawSection(cb, section, offset, bind);
+      }
     } else {
       bind(d.partPipeline.get());
-      cb->setShaderResources(d.partSrb.get(), 1, &offset);
-      const QRhiCommandBuffer::VertexInput inputs[] = {
-          {part.positions.get(), 0}, {part.normals.get(), 0}, {part.colors.get(), 0}, {d.constantBary.get(), 0}};
-      cb->setVertexInput(0, 4, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
+      cb->setShaderResources(plain, 1, &offset);
+      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
+                                                       {part.normals.get(), 0},
+                                                       {part.colors.get(), 0},
+                                                       {d.constantBary.get(), 0},
+                                                       {d.constantUv.get(), 0}};
+      cb->setVertexInput(0, 5, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
       cb->drawIndexed(part.indexCount);
     }
   }
-  if (d.lineVbuf && !d.lines.empty()) {
-    const QRhiCommandBuffer::VertexInput input(d.lineVbuf.get(), 0);
-    if (d.gridVertexCount > 0) {
-      bind(d.gridPipeline.get());
-      cb->setShaderResources(d.lineSrb.get());
-      cb->setVertexInput(0, 1, &input);
-      cb->draw(quint32(d.gridVertexCount));
-    }
-    if (d.overlayVertexCount > 0) {
-      bind(d.overlayPipeline.get());
-      cb->setShaderResources(d.lineSrb.get());
-      cb->setVertexInput(0, 1, &input);
-      cb->draw(quint32(d.overlayVertexCount), 1, quint32(d.gridVertexCount), 0);
-    }
+  const QRhiCommandBuffer::VertexInput lineInput(d.lineVbuf.get(), 0);
+  const bool anyLines = d.lineVbuf && !d.lines.empty();
+  if (anyLines && d.gridVertexCount > 0) {
+    bind(d.gridPipeline.get());
+    cb->setShaderResources(d.lineSrb.get());
+    cb->setVertexInput(0, 1, &lineInput);
+    cb->draw(quint32(d.gridVertexCount));
+  }
+  std::stable_sort(blended.begin(), blended.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [distance, section] : blended)
+    d.drawSection(cb, *section, QRhiCommandBuffer::DynamicOffset(1, 0), bind);
+  if (anyLines && d.overlayVertexCount > 0) {
+    bind(d.overlayPipeline.get());
+    cb->setShaderResources(d.lineSrb.get());
+    cb->setVertexInput(0, 1, &lineInput);
+    cb->draw(quint32(d.overlayVertexCount), 1, quint32(d.gridVertexCount), 0);
   }
 }
 
@@ -447,6 +535,11 @@ MemoryReport RigRenderer::memoryReport() const {
   report.uniformBytes =
       (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) + (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
   report.storageBytes = d.skin ? d.skin->bytes() : 0;
+  if (d.materials) {
+    report.textureBytes = d.materials->textureBytes();
+    report.vertexBytes += d.materials->uvBytes();
+    if (!report.parts.empty()) report.parts[0].vertexBytes += d.materials->uvBytes();
+  }
   report.overlayBytes = static_cast<std::size_t>(d.lineCapacity) + (d.constantBary ? 12 : 0);
   report.cpuBytes = run ? run->cpuBytes() : 0;
   return report;

@@ -24,6 +24,7 @@
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/gltf/mesh_materials.h"
 #include "riglens/core/gltf/part_mesh.h"
 
 namespace riglens::core {
@@ -43,6 +44,7 @@ struct SkinData {
 
 struct DecodedGltf {
   PartMesh mesh;
+  MeshMaterials materials;  // per primitive: its section of mesh.indices, material and texture coordinates
   std::optional<SkinData> skin;
   GltfScene outline;     // the file's node tree, skins and clips (GltfDecode::Outline: no geometry)
   Diagnostics warnings;  // e.g. skipped point/line primitives, a scene that could not be outlined

@@ -43,6 +43,7 @@ struct LoadedRun {
   std::vector<Bounds> boneBounds;      // SkinnedMesh: per bone, the file's vertices it moves (core::boneBindBounds)
   std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison
   GltfScene gltf;                      // a .glb/.gltf's own node tree, skins and clips (no geometry)
+  MeshMaterials materials;             // a single-mesh model's (mesh.glb, a glTF file): meshes[0]'s sections
   Diagnostics warnings;
 
   std::size_t cpuBytes() const;  // geometry + skin arrays held in memory

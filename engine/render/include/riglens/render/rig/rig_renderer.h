@@ -38,7 +38,7 @@ struct MemoryReport {
   std::size_t indexBytes = 0;
   std::size_t uniformBytes = 0;  // frame + per-part uniform buffers
   std::size_t storageBytes = 0;  // skinning inputs, bones and outputs
-  std::size_t textureBytes = 0;  // render targets owned by the renderer (none: targets belong to the caller)
+  std::size_t textureBytes = 0;  // material textures (render targets belong to the caller)
   std::size_t overlayBytes = 0;  // grid/axes/marker lines
   std::size_t gpuBytes() const {
     return vertexBytes + indexBytes + uniformBytes + storageBytes + textureBytes + overlayBytes;
