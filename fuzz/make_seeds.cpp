@@ -8,6 +8,7 @@
 
 #include "fixtures.h"
 #include "gltf_builder.h"
+#include "gltf_material_fixture.h"
 #include "gltf_scene_fixture.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
@@ -129,6 +130,10 @@ void gltfSeeds() {
   seed("part_glb", "animated-character.glb", test::makeAnimatedCharacter().glb());
   seed("part_glb", "zero-colours.glb", zeroColourModel().glb());
   seed("mesh_glb", "skinned.glb", skinnedModel().glb());
+  // Textures (PNG images stb_image decodes), texture transforms, alpha modes.
+  seed("part_glb", "materials.glb", test::makeMaterialShowcase().glb());
+  seed("mesh_glb", "materials.glb", test::makeMaterialShowcase().glb());
+  seed("gltf", "materials.gltf", gltfText(test::makeMaterialShowcase()));
   for (const auto& [name, glb] : fuzz::tankPartGlbs())
     if (glb.size() <= 64 * 1024) seed("mesh_glb", "tank-" + name + ".glb", glb);
   seed("gltf", "skinned.gltf", gltfText(skinnedModel()));

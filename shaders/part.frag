@@ -20,6 +20,9 @@ layout(location = 0) out vec4 fragColor;
 
 // Tint modes, as core::TintMode.
 const int kColor = 0, kPart = 1, kJoint = 2, kNormals = 3, kWireframe = 4, kSockets = 5;
+// Not a core::TintMode: a tint given per vertex in the colour attribute (a
+// skinned mesh's joint tint, each vertex its bones' colours by weight).
+const int kVertexTint = 6;
 
 vec3 encodeSrgb(vec3 c)
 {
@@ -46,8 +49,8 @@ void main()
             fragColor.rgb = mix(fragColor.rgb, frame.highlightColor.rgb, frame.highlightColor.w);
         return;
     }
-    bool tinted = mode == kPart || mode == kJoint;
-    vec3 base = tinted ? part.tint.rgb : vColor * texel.rgb;
+    bool tinted = mode == kPart || mode == kJoint || mode == kVertexTint;
+    vec3 base = mode == kVertexTint ? vColor : tinted ? part.tint.rgb : vColor * texel.rgb;
     float hemi = n.y * 0.5 + 0.5;
     vec3 light = mix(frame.groundColor.rgb, frame.skyColor.rgb, hemi) * frame.skyColor.w
                + max(dot(n, frame.keyDir.xyz), 0.0) * frame.keyDir.w

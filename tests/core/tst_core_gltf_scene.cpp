@@ -13,6 +13,7 @@
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
@@ -152,6 +153,31 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(broken->outline.animations.empty());
     QCOMPARE(broken->warnings.size(), std::size_t(1));
     QVERIFY(broken->warnings[0].message.find("node 42 does not exist") != std::string::npos);
+  }
+
+  void theJointTintOfASkinShowsEachVertexsBones() {
+    // The fixture's ring r is weighted 0.75 to bone r and 0.25 to bone 1 (ring
+    // 0) or r - 1; the hat and the prop wholly to their nodes' bones (3, 4).
+    auto b = test::makeAnimatedCharacter();
+    auto decoded = core::readGltfFile(write(b));
+    QVERIFY_OK(decoded);
+    const auto tints = core::boneWeightTints(*decoded->skin);
+    const auto palette = core::distinctColors(5);
+    QCOMPARE(tints.size(), decoded->mesh.vertexCount() * 3);
+    // Depth-first draw order: the hat (under spine) first, then the body (a
+    // later root), then the prop.
+    for (std::size_t v = 0; v < 15; ++v) {
+      glm::vec3 expected;
+      if (v >= 3 && v < 12) {
+        const std::size_t ring = (v - 3) / 3, other = ring == 0 ? 1 : ring - 1;
+        expected = 0.75f * palette[ring] + 0.25f * palette[other];
+      } else {
+        expected = palette[v < 3 ? 3 : 4];
+      }
+      for (int c = 0; c < 3; ++c)
+        QVERIFY2(std::abs(tints[v * 3 + std::size_t(c)] - expected[c]) < 1e-6f,
+                 qPrintable(QString("vertex %1: %2 vs %3").arg(v).arg(tints[v * 3 + std::size_t(c)]).arg(expected[c])));
+    }
   }
 
   void theViewerPlaysTheFilesOwnClips() {

@@ -8,8 +8,10 @@
 #include <cmath>
 
 #include "gltf_material_fixture.h"
+#include "gltf_scene_fixture.h"
 #include "render_checks.h"
 #include "riglens/core/base/tolerances.h"
+#include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/skinning.h"
 #include "riglens/render/device/offscreen_canvas.h"
 #include "riglens/render/parity/shader_layouts.h"
@@ -38,6 +40,28 @@ const std::map<std::string, Pose>& walkerPoses() {
   static const std::map<std::string, Pose> poses{
       {"rest", {}}, {"walk250", {{{"head_yaw", 0.5}}, "walk", 250}}, {"walk600", {{}, "walk", 600}}};
   return poses;
+}
+
+// Where the camera sees a world point, in pixels (top row first).
+QPoint pixelOf(const core::OrbitCamera& camera, QSize size, glm::vec3 world) {
+  const glm::vec4 clip =
+      camera.projection(float(size.width()) / float(size.height())) * camera.view() * glm::vec4(world, 1.0f);
+  return {int((clip.x / clip.w * 0.5f + 0.5f) * float(size.width())),
+          int((0.5f - clip.y / clip.w * 0.5f) * float(size.height()))};
+}
+
+// A glTF file written by a fixture, loaded as the viewer loads it.
+std::shared_ptr<const core::LoadedRun> loadFixture(test::GltfBuilder builder, const QString& name) {
+  static QTemporaryDir dir;
+  const QString path = dir.filePath(name);
+  const auto bytes = builder.glb();
+  QFile out(path);
+  if (!out.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+  out.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+  out.close();
+  auto loaded = core::loadRun(path.toStdString());
+  if (!loaded) qFatal("%s", loaded.error().message.c_str());
+  return std::make_shared<const core::LoadedRun>(std::move(loaded).value());
 }
 
 }  // namespace
@@ -138,17 +162,7 @@ class TestRenderRig : public test::RenderTestCase {
   }
 
   void gltfMaterialsDrawAsTheyAsk() {
-    QTemporaryDir dir;
-    const QString path = dir.filePath("materials.glb");
-    {
-      const auto bytes = test::makeMaterialShowcase().glb();
-      QFile out(path);
-      QVERIFY(out.open(QIODevice::WriteOnly));
-      out.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
-    }
-    auto loaded = core::loadRun(path.toStdString());
-    QVERIFY_OK(loaded);
-    auto run = std::make_shared<const core::LoadedRun>(std::move(loaded).value());
+    const auto run = loadFixture(test::makeMaterialShowcase(), "materials.glb");
     core::OrbitCamera camera = test::defaultCamera(*run);
     camera.setAngles(0, 8);
     camera.dolly(0.55f);
@@ -202,6 +216,37 @@ class TestRenderRig : public test::RenderTestCase {
     QVERIFY2(glassOverNothing.blue() > glassOverNothing.red(), qPrintable(glassOverNothing.name()));
     const QColor glassOverChecker = at(-1.3f, 0.75f, 0.5f);
     QVERIFY(!near(glassOverChecker, glassOverNothing, 8));
+  }
+
+  void skinJointTintColoursEachBone() {
+    // The animated character's body: ring 0 (y = 0) weighted 0.75 to hip and
+    // 0.25 to spine, ring 1 0.75 spine 0.25 hip, ring 2 (y = 2) 0.75 arm 0.25
+    // spine. In the joint tint its foot shows ring 0's blend and its top ring
+    // 2's; in colour both are the same grey.
+    const auto run = loadFixture(test::makeAnimatedCharacter(), "character.glb");
+    core::OrbitCamera camera = test::defaultCamera(*run);
+    camera.setAngles(0, 0);
+    render::ViewSettings view;
+    view.showGrid = view.showAxes = false;
+    view.tint = core::TintMode::Joint;
+    const QSize size(256, 256);
+    const auto worlds = test::posedWorlds(*run, {});
+    const QImage joint = draw(run, worlds, view, size, &camera);
+    joint.save(test::outputPath("skin-joint-tint.png"));
+    view.tint = core::TintMode::Color;
+    const QImage color = draw(run, worlds, view, size, &camera);
+    // Each ring's colour: its bones' colours blended by its weights.
+    const auto bones = core::distinctColors(run->skin->boneNames.size());
+    const std::vector<glm::vec3> palette = {0.75f * bones[0] + 0.25f * bones[1], 0.75f * bones[1] + 0.25f * bones[0],
+                                            0.75f * bones[2] + 0.25f * bones[1]};
+    const QPoint foot = pixelOf(camera, size, {0.0f, 0.12f, 0.25f}), top = pixelOf(camera, size, {0.0f, 1.88f, 0.25f});
+    QCOMPARE(test::nearestTint(joint.pixel(foot), palette), 0);
+    QCOMPARE(test::nearestTint(joint.pixel(top), palette), 2);
+    for (const QPoint& p : {foot, top}) {  // the file's grey, lit
+      const QColor c = color.pixelColor(p);
+      QVERIFY2(std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) < 24,
+               qPrintable(c.name()));
+    }
   }
 
   void highlightChangesOnlyThatPart() {

@@ -1,5 +1,6 @@
 #include "riglens/core/rig/rig_tints.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string_view>
@@ -58,6 +59,26 @@ std::vector<glm::vec3> distinctColors(std::size_t n) {
 
 std::vector<glm::vec3> partTints(const Rig& rig) {
   return distinctColors(rig.parts().size());
+}
+
+std::vector<float> boneWeightTints(const SkinData& skin) {
+  const auto colors = distinctColors(skin.boneNames.size());
+  const std::size_t vertices = std::min(skin.joints.size(), skin.weights.size()) / 4;
+  std::vector<float> out(vertices * 3, 0.0f);
+  for (std::size_t v = 0; v < vertices; ++v) {
+    glm::vec3 sum(0.0f);
+    float total = 0.0f;
+    for (std::size_t k = 0; k < 4; ++k) {
+      const std::uint32_t bone = skin.joints[v * 4 + k];
+      const float w = skin.weights[v * 4 + k];
+      if (bone >= colors.size() || !(w > 0.0f)) continue;
+      sum += w * colors[bone];
+      total += w;
+    }
+    const glm::vec3 c = total > 0.0f ? sum / total : glm::vec3(0.5f);
+    for (int i = 0; i < 3; ++i) out[v * 3 + std::size_t(i)] = c[i];
+  }
+  return out;
 }
 
 int movingJoint(const Rig& rig, int part) {

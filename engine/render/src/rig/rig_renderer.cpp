@@ -12,6 +12,7 @@
 #include "device/shader_library.h"
 #include "rig/gpu_materials.h"
 #include "rig/gpu_skinning.h"
+#include "riglens/core/rig/rig_tints.h"
 
 namespace riglens::render {
 
@@ -32,6 +33,7 @@ int aligned(int size, int alignment) {
 // One part's GPU buffers.
 struct GpuPart {
   Buffer positions, normals, colors, indices;
+  Buffer boneTints;  // a skinned mesh's joint tint, per vertex (core::boneWeightTints)
   quint32 indexCount = 0;
   // Wireframe: the triangles expanded (no sharing) with per-vertex barycentrics.
   Buffer wirePositions, wireNormals, wireColors, wireBary;
@@ -111,6 +113,11 @@ struct RigRenderer::Impl {
       parts.push_back(std::move(part));
     }
     if (skinned && !run.meshes.empty() && !run.meshes[0].empty()) {
+      const auto tints = core::boneWeightTints(*run.skin);
+      if (tints.size() == run.meshes[0].colors.size()) {
+        parts[0].boneTints = staticBuffer(QRhiBuffer::VertexBuffer, tints.data(), tints.size() * sizeof(float), batch);
+        parts[0].vertexBytes += tints.size() * sizeof(float);
+      }
       auto created =
           GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, parts[0].positions.get(), parts[0].normals.get());
       if (!created) return fail(created.error().message.c_str());
@@ -347,6 +354,16 @@ struct RigRenderer::Impl {
     overlayVertexCount = static_cast<int>(lines.size()) - gridVertexCount;
   }
 
+  // part.frag's mode for a tint given per vertex (its kVertexTint).
+  static constexpr int kVertexTintMode = 6;
+  // A skinned mesh in the joint tint: each vertex its bones' colours.
+  bool byBoneTints() const {
+    return state.tint == core::TintMode::Joint && !parts.empty() && parts[0].boneTints != nullptr;
+  }
+  QRhiBuffer* colorsOf(const GpuPart& part) const {
+    return byBoneTints() && part.boneTints ? part.boneTints.get() : part.colors.get();
+  }
+
   // One section of the model (part 0) with its material.
   template <class Bind>
   void drawSection(QRhiCommandBuffer* cb, const GpuSection& section, const QRhiCommandBuffer::DynamicOffset& offset,
@@ -357,7 +374,7 @@ struct RigRenderer::Impl {
     const GpuPart& part = parts[0];
     const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
                                                      {part.normals.get(), 0},
-                                                     {part.colors.get(), 0},
+                                                     {colorsOf(part), 0},
                                                      {constantBary.get(), 0},
                                                      {materials->uvs(), 0}};
     cb->setVertexInput(0, 5, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
@@ -374,7 +391,7 @@ struct RigRenderer::Impl {
     frame.skyColor = gpu::toGpu(glm::vec4(0.62f, 0.66f, 0.72f, 0.55f));
     frame.groundColor = gpu::toGpu(glm::vec4(0.30f, 0.27f, 0.24f, 0.0f));
     frame.highlightColor = gpu::toGpu(glm::vec4(1.0f, 0.85f, 0.1f, 0.45f));
-    frame.mode.x = static_cast<int>(state.tint);
+    frame.mode.x = byBoneTints() ? kVertexTintMode : static_cast<int>(state.tint);
     frame.mode.y = 1;  // targets are plain RGBA8: encode sRGB in the shader
     frame.mode.z = state.tint == core::TintMode::Wireframe ? 1 : 0;
     frame.wire = gpu::toGpu(glm::vec4(1.2f, 0.05f, 0.05f, 0.06f));
@@ -489,7 +506,7 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
       cb->setShaderResources(plain, 1, &offset);
       const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
                                                        {part.normals.get(), 0},
-                                                       {part.colors.get(), 0},
+                                                       {d.colorsOf(part), 0},
                                                        {d.constantBary.get(), 0},
                                                        {d.constantUv.get(), 0}};
       cb->setVertexInput(0, 5, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/rig/rig.h"
 
 namespace riglens::core {
@@ -26,6 +27,11 @@ std::vector<glm::vec3> partTints(const Rig& rig);
 // the nearest ancestor's). Caller joints take warm hues, auto joints cool
 // ones; a part nothing moves is grey.
 std::vector<glm::vec3> jointTints(const Rig& rig);
+
+// A skinned mesh's joint tint, per vertex (rgb): each bone a distinct colour,
+// a vertex the blend of its bones' colours by its weights, so the tint shows
+// which bones move it and how much (weight painting at a glance).
+std::vector<float> boneWeightTints(const SkinData& skin);
 
 // The joint whose colour jointTints gave the part (kNoIndex when none).
 int movingJoint(const Rig& rig, int part);
