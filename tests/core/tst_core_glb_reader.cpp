@@ -1,10 +1,12 @@
 // Decoding part meshes: every accessor layout glTF allows for our attributes
 // (built here with tinygltf), sockets, node transforms, skins, and the
 // malformed-input list (each refusal names the file and the problem).
+#include <meshoptimizer.h>
 #include <tiny_gltf.h>
 
 #include <QtTest/QtTest>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "gltf_builder.h"
@@ -28,6 +30,97 @@ Expected<DecodedGltf> decode(GltfBuilder& b) {
 
 void setU32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t v) {
   std::memcpy(bytes.data() + at, &v, 4);
+}
+
+// A GLB from a JSON document and a BIN chunk, assembled by hand (glTF 2.0,
+// section 4.4: chunks padded to 4 bytes, JSON with spaces, BIN with zeros).
+std::vector<std::uint8_t> assembleGlb(const nlohmann::json& doc, std::vector<std::uint8_t> bin) {
+  std::string json = doc.dump();
+  while (json.size() % 4) json.push_back(' ');
+  while (bin.size() % 4) bin.push_back(0);
+  std::vector<std::uint8_t> out(12 + 8 + json.size() + 8 + bin.size());
+  setU32(out, 0, 0x46546C67u);
+  setU32(out, 4, 2);
+  setU32(out, 8, std::uint32_t(out.size()));
+  setU32(out, 12, std::uint32_t(json.size()));
+  setU32(out, 16, 0x4E4F534Au);
+  std::memcpy(out.data() + 20, json.data(), json.size());
+  const std::size_t at = 20 + json.size();
+  setU32(out, at, std::uint32_t(bin.size()));
+  setU32(out, at + 4, 0x004E4942u);
+  std::memcpy(out.data() + at + 8, bin.data(), bin.size());
+  return out;
+}
+
+// A 6x6 grid of triangles compressed the way gltfpack writes it
+// (EXT_meshopt_compression): positions with the vertex codec, indices with
+// the triangle codec, both in the BIN chunk; the views they decode to in a
+// fallback buffer that holds no data.
+struct MeshoptGrid {
+  std::vector<float> positions;
+  std::vector<std::uint32_t> indices;
+  nlohmann::json doc;
+  std::vector<std::uint8_t> bin;
+};
+MeshoptGrid meshoptGrid() {
+  MeshoptGrid g;
+  constexpr int kSide = 7;
+  for (int y = 0; y < kSide; ++y)
+    for (int x = 0; x < kSide; ++x) g.positions.insert(g.positions.end(), {float(x), 0.25f * float(x * y), float(y)});
+  for (int y = 0; y + 1 < kSide; ++y)
+    for (int x = 0; x + 1 < kSide; ++x) {
+      const auto v = std::uint32_t(y * kSide + x);
+      g.indices.insert(g.indices.end(), {v, v + kSide, v + 1, v + 1, v + kSide, v + kSide + 1});
+    }
+  const std::size_t vertices = g.positions.size() / 3, indexCount = g.indices.size();
+  std::vector<std::uint8_t> vtx(meshopt_encodeVertexBufferBound(vertices, 12));
+  vtx.resize(meshopt_encodeVertexBuffer(vtx.data(), vtx.size(), g.positions.data(), vertices, 12));
+  std::vector<std::uint8_t> idx(meshopt_encodeIndexBufferBound(indexCount, vertices));
+  idx.resize(meshopt_encodeIndexBuffer(idx.data(), idx.size(), g.indices.data(), indexCount));
+  g.bin = vtx;
+  while (g.bin.size() % 4) g.bin.push_back(0);
+  const std::size_t idxOffset = g.bin.size();
+  g.bin.insert(g.bin.end(), idx.begin(), idx.end());
+  const auto ext = [](nlohmann::json body) { return nlohmann::json{{"EXT_meshopt_compression", std::move(body)}}; };
+  g.doc = {{"asset", {{"version", "2.0"}}},
+           {"extensionsUsed", {"EXT_meshopt_compression"}},
+           {"extensionsRequired", {"EXT_meshopt_compression"}},
+           {"buffers",
+            {{{"byteLength", g.bin.size()}},
+             {{"byteLength", vertices * 12 + indexCount * 2}, {"extensions", ext({{"fallback", true}})}}}},
+           {"bufferViews",
+            {{{"buffer", 1},
+              {"byteOffset", 0},
+              {"byteLength", vertices * 12},
+              {"byteStride", 12},
+              {"extensions", ext({{"buffer", 0},
+                                  {"byteOffset", 0},
+                                  {"byteLength", vtx.size()},
+                                  {"byteStride", 12},
+                                  {"count", vertices},
+                                  {"mode", "ATTRIBUTES"}})}},
+             {{"buffer", 1},
+              {"byteOffset", vertices * 12},
+              {"byteLength", indexCount * 2},
+              {"extensions", ext({{"buffer", 0},
+                                  {"byteOffset", idxOffset},
+                                  {"byteLength", idx.size()},
+                                  {"byteStride", 2},
+                                  {"count", indexCount},
+                                  {"mode", "TRIANGLES"}})}}}},
+           {"accessors",
+            {{{"bufferView", 0},
+              {"componentType", 5126},
+              {"count", vertices},
+              {"type", "VEC3"},
+              {"min", {0, 0, 0}},
+              {"max", {kSide - 1, 0.25 * (kSide - 1) * (kSide - 1), kSide - 1}}},
+             {{"bufferView", 1}, {"componentType", 5123}, {"count", indexCount}, {"type", "SCALAR"}}}},
+           {"meshes", {{{"primitives", {{{"attributes", {{"POSITION", 0}}}, {"indices", 1}}}}}}},
+           {"nodes", {{{"mesh", 0}}}},
+           {"scenes", {{{"nodes", {0}}}}},
+           {"scene", 0}};
+  return g;
 }
 
 }  // namespace
@@ -312,6 +405,69 @@ class TestGlbReader : public QObject {
     QCOMPARE(decoded->warnings[0].pointer, std::string("/images/0"));
     QVERIFY(decoded->warnings[0].message.find("cannot be decoded") != std::string::npos);
     QCOMPARE(decoded->warnings[1].pointer, std::string("/textures/1"));
+  }
+
+  void meshoptCompressedGeometryDecodes() {
+    const MeshoptGrid grid = meshoptGrid();
+    auto decoded = decodeGlb(assembleGlb(grid.doc, grid.bin), "packed.glb");
+    QVERIFY_OK(decoded);
+    QCOMPARE(decoded->mesh.positions, grid.positions);
+    QCOMPARE(decoded->mesh.indices, grid.indices);
+    // The same document as a .gltf with its BIN as a file beside it.
+    QTemporaryDir dir;
+    nlohmann::json text = grid.doc;
+    text["buffers"][0]["uri"] = "packed.bin";
+    QFile bin(dir.filePath("packed.bin"));
+    QVERIFY(bin.open(QIODevice::WriteOnly));
+    bin.write(reinterpret_cast<const char*>(grid.bin.data()), qint64(grid.bin.size()));
+    bin.close();
+    QFile gltf(dir.filePath("packed.gltf"));
+    QVERIFY(gltf.open(QIODevice::WriteOnly));
+    gltf.write(QByteArray::fromStdString(text.dump()));
+    gltf.close();
+    auto fromText = readGltfFile(dir.filePath("packed.gltf").toStdString());
+    QVERIFY_OK(fromText);
+    QCOMPARE(fromText->mesh.positions, grid.positions);
+  }
+
+  void meshoptRefusalsNameTheView_data() {
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("count past the codec") << "count"
+                                          << "/bufferViews/0/extensions/EXT_meshopt_compression";
+    QTest::newRow("garbled bytes") << "garble"
+                                   << "bufferView 1 (EXT_meshopt_compression): the compressed bytes";
+    QTest::newRow("odd triangles") << "triangles"
+                                   << "TRIANGLES needs a whole number of triangles";
+    QTest::newRow("a plain view on the fallback") << "fallback"
+                                                  << "names a fallback buffer";
+    QTest::newRow("unknown mode") << "mode"
+                                  << "'STRIPS' is not one of ATTRIBUTES, TRIANGLES, INDICES";
+  }
+  void meshoptRefusalsNameTheView() {
+    QFETCH(QString, change);
+    QFETCH(QString, expected);
+    MeshoptGrid grid = meshoptGrid();
+    auto& ext0 = grid.doc["bufferViews"][0]["extensions"]["EXT_meshopt_compression"];
+    auto& ext1 = grid.doc["bufferViews"][1]["extensions"]["EXT_meshopt_compression"];
+    if (change == "count") {  // a few hundred bytes claiming 4 GB
+      ext0["count"] = 357913941;
+      grid.doc["bufferViews"][0]["byteLength"] = 357913941ull * 12;
+    } else if (change == "garble") {
+      const std::size_t at = ext1["byteOffset"].get<std::size_t>();
+      for (std::size_t i = at; i < grid.bin.size(); ++i) grid.bin[i] = std::uint8_t(0xff - i);
+    } else if (change == "triangles") {
+      ext1["count"] = ext1["count"].get<int>() - 1;
+    } else if (change == "fallback") {
+      grid.doc["bufferViews"][0].erase("extensions");
+    } else if (change == "mode") {
+      ext1["mode"] = "STRIPS";
+    }
+    auto decoded = decodeGlb(assembleGlb(grid.doc, grid.bin), "packed.glb");
+    QVERIFY(!decoded);
+    const std::string message = decoded.error().describe();
+    QVERIFY2(message.find("packed.glb") != std::string::npos, message.c_str());
+    QVERIFY2(message.find(expected.toStdString()) != std::string::npos, message.c_str());
   }
 
   void refusesMalformedFiles_data() {

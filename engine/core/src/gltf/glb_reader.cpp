@@ -15,6 +15,7 @@
 
 #include "gltf_accessor_reader.h"
 #include "gltf_materials.h"
+#include "gltf_meshopt.h"
 #include "gltf_model_file.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
@@ -556,13 +557,30 @@ void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
 
 // A file must not load where an extension it requires is not understood
 // (glTF 2.0, 3.12): the geometry would be wrong. KHR_mesh_quantization needs
-// nothing more than the accessor reader's normalized integers.
+// nothing more than the accessor reader's normalized integers;
+// EXT_meshopt_compression is decoded (gltf_meshopt.h).
 Expected<void> checkRequiredExtensions(const tinygltf::Model& model, std::string_view source) {
   for (const std::string& name : model.extensionsRequired)
-    if (name != "KHR_mesh_quantization")
+    if (name != "KHR_mesh_quantization" && name != "EXT_meshopt_compression")
       return refuse(source, "the file requires the extension " + name + ", which RigLens does not decode yet",
                     ErrorCode::Unsupported);
   return {};
+}
+
+// The GLB `bytes` with its JSON chunk (`oldJsonLength` bytes) replaced by
+// `json`, padded with spaces to 4 bytes as GLB asks; the chunks after it copied.
+std::vector<std::uint8_t> withJsonChunk(std::span<const std::uint8_t> bytes, const std::string& json,
+                                        std::size_t oldJsonLength) {
+  const std::size_t padded = (json.size() + 3) / 4 * 4, rest = bytes.size() - 20 - oldJsonLength;
+  const std::uint32_t header[5] = {kGlbMagic, 2, std::uint32_t(20 + padded + rest), std::uint32_t(padded), kJsonChunk};
+  std::vector<std::uint8_t> out;
+  out.reserve(20 + padded + rest);
+  const auto* head = reinterpret_cast<const std::uint8_t*>(header);
+  out.insert(out.end(), head, head + sizeof header);
+  out.insert(out.end(), json.begin(), json.end());
+  out.resize(20 + padded, std::uint8_t(' '));
+  out.insert(out.end(), bytes.begin() + std::ptrdiff_t(20 + oldJsonLength), bytes.end());
+  return out;
 }
 
 // `owned`, when given, holds `bytes`: it is released once tinygltf has its
@@ -580,6 +598,15 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
   const auto meshes = doc->find("meshes");
   if (meshes == doc->end() || (meshes->is_array() && meshes->empty())) return use(tinygltf::Model{}, bytes.size());
   refuseWhatTinygltfMishandles(*doc);
+  // Compressed views: the document rewritten for tinygltf, the GLB rebuilt
+  // around it (the BIN chunk as it was).
+  std::vector<MeshoptView> meshopt;
+  std::vector<std::uint8_t> rebuilt;
+  if (usesMeshopt(*doc)) {
+    meshopt = prepareMeshopt(*doc);
+    rebuilt = withJsonChunk(bytes, doc->dump(), json->size());
+    bytes = rebuilt;
+  }
 
   tinygltf::TinyGLTF loader;
   sandbox(loader, folder);
@@ -589,8 +616,14 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
                                    folder.canonical.string()))
     return refuse(sourceName, "invalid glTF: " + firstLine(err));
   if (auto ok = checkRequiredExtensions(model, sourceName); !ok) return ok;
-  const std::size_t fileBytes = bytes.size();
+  std::size_t fileBytes = bytes.size();
+  std::vector<std::uint8_t>().swap(rebuilt);
   if (owned) std::vector<std::uint8_t>().swap(*owned);
+  if (!meshopt.empty()) {
+    auto decoded = decodeMeshopt(model, meshopt, sourceName);
+    if (!decoded) return decoded.error();
+    fileBytes += *decoded;  // the budgets grow with what the file decompresses to
+  }
   return use(model, fileBytes);
 }
 
@@ -626,15 +659,28 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
     auto doc = parseJson(text, source);
     if (!doc) return doc.error();
     refuseWhatTinygltfMishandles(*doc);
+    std::vector<MeshoptView> meshopt;
+    std::string prepared;
+    if (usesMeshopt(*doc)) {
+      meshopt = prepareMeshopt(*doc);
+      prepared = doc->dump();
+    }
+    const std::string& document = meshopt.empty() ? text : prepared;
     tinygltf::TinyGLTF loader;
     sandbox(loader, folder);
     tinygltf::Model model;
     std::string err, warn;
-    if (!loader.LoadASCIIFromString(&model, &err, &warn, text.data(), static_cast<unsigned>(text.size()),
+    if (!loader.LoadASCIIFromString(&model, &err, &warn, document.data(), static_cast<unsigned>(document.size()),
                                     folder.canonical.string()))
       return refuse(source, "invalid glTF: " + firstLine(err));
     if (auto ok = checkRequiredExtensions(model, source); !ok) return ok;
-    return use(model, bytes->size());
+    std::size_t fileBytes = bytes->size();
+    if (!meshopt.empty()) {
+      auto decoded = decodeMeshopt(model, meshopt, source);
+      if (!decoded) return decoded.error();
+      fileBytes += *decoded;
+    }
+    return use(model, fileBytes);
   });
 }
 
