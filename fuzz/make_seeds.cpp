@@ -10,6 +10,7 @@
 #include "gltf_builder.h"
 #include "gltf_material_fixture.h"
 #include "gltf_scene_fixture.h"
+#include "meshopt_fixture.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/splats/gaussian_ply.h"
@@ -134,6 +135,10 @@ void gltfSeeds() {
   seed("part_glb", "materials.glb", test::makeMaterialShowcase().glb());
   seed("mesh_glb", "materials.glb", test::makeMaterialShowcase().glb());
   seed("gltf", "materials.gltf", gltfText(test::makeMaterialShowcase()));
+  // EXT_meshopt_compression: compressed views, a fallback buffer.
+  const auto packed = test::meshoptGrid();
+  seed("part_glb", "meshopt.glb", test::assembleGlb(packed.doc, packed.bin));
+  seed("mesh_glb", "meshopt.glb", test::assembleGlb(packed.doc, packed.bin));
   for (const auto& [name, glb] : fuzz::tankPartGlbs())
     if (glb.size() <= 64 * 1024) seed("mesh_glb", "tank-" + name + ".glb", glb);
   seed("gltf", "skinned.gltf", gltfText(skinnedModel()));
