@@ -71,10 +71,15 @@ RIGLENS_UNIFORM(MaterialBlock, kMaterialBinding) {
 RIGLENS_CONST uint kSkinGroupSize = 64u;
 RIGLENS_CONST int kSkinParamsBinding = 0, kSkinRestPositions = 1, kSkinRestNormals = 2, kSkinJoints = 3, kSkinWeights = 4,
                   kSkinBones = 5, kSkinOutPositions = 6, kSkinOutNormals = 7;
+// Its morph stage (glTF morph targets, core::MorphData), before the bones.
+RIGLENS_CONST int kSkinMorphRangeOf = 8, kSkinMorphRanges = 9, kSkinMorphSlots = 10, kSkinMorphWeights = 11,
+                  kSkinMorphPositions = 12, kSkinMorphNormals = 13;
+RIGLENS_CONST uint kSkinNoMorphRange = 0xffffffffu;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_SKIN)
 RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
   uint vertexCount;
   uint boneCount;
+  uint slotCount;  // morph target slots; 0: no morph stage
 } RIGLENS_INSTANCE(params);
 #endif
 

@@ -2,8 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 #define RIGLENS_WANT_SKIN
 #include "shader_interface.h"
-// Linear blend skinning of a skinned mesh.glb (bones = rig parts). CPU
-// reference: engine/core skinning.h (skinMesh); parity: tests/render.
+// Morph targets, then linear blend skinning, of a skinned mesh.glb (bones =
+// rig parts) or a glTF model (bones = its joints and mesh nodes). CPU
+// reference: engine/core morphMesh then skinMesh; parity: tests/render.
 layout(local_size_x = kSkinGroupSize) in;
 
 layout(std430, binding = kSkinRestPositions) readonly buffer RestPositions { float restPositions[]; };
@@ -13,6 +14,15 @@ layout(std430, binding = kSkinWeights) readonly buffer Weights { vec4 weights[];
 layout(std430, binding = kSkinBones) readonly buffer Bones { mat4 bones[]; };
 layout(std430, binding = kSkinOutPositions) writeonly buffer OutPositions { float outPositions[]; };
 layout(std430, binding = kSkinOutNormals) writeonly buffer OutNormals { float outNormals[]; };
+// Per vertex its morph range (kSkinNoMorphRange: none); per range (first
+// vertex, first slot, slot count, 0); per slot where its deltas start and
+// its weight this frame; the deltas, three floats per vertex of the range.
+layout(std430, binding = kSkinMorphRangeOf) readonly buffer MorphRangeOf { uint rangeOf[]; };
+layout(std430, binding = kSkinMorphRanges) readonly buffer MorphRanges { uvec4 ranges[]; };
+layout(std430, binding = kSkinMorphSlots) readonly buffer MorphSlots { uint slotOffsets[]; };
+layout(std430, binding = kSkinMorphWeights) readonly buffer MorphWeights { float morphWeights[]; };
+layout(std430, binding = kSkinMorphPositions) readonly buffer MorphPositions { float positionDeltas[]; };
+layout(std430, binding = kSkinMorphNormals) readonly buffer MorphNormals { float normalDeltas[]; };
 
 void main()
 {
@@ -24,6 +34,19 @@ void main()
     mat4 blend = w.x * bones[j.x] + w.y * bones[j.y] + w.z * bones[j.z] + w.w * bones[j.w];
     vec3 p = vec3(restPositions[3 * v], restPositions[3 * v + 1], restPositions[3 * v + 2]);
     vec3 n = vec3(restNormals[3 * v], restNormals[3 * v + 1], restNormals[3 * v + 2]);
+    uint r = params.slotCount > 0u ? rangeOf[v] : kSkinNoMorphRange;
+    if (r != kSkinNoMorphRange) {
+        uvec4 range = ranges[r];
+        uint local = 3u * (v - range.x);
+        for (uint t = 0u; t < range.z; ++t) {
+            float mw = morphWeights[range.y + t];
+            if (mw == 0.0)
+                continue;
+            uint at = slotOffsets[range.y + t] + local;
+            p += mw * vec3(positionDeltas[at], positionDeltas[at + 1u], positionDeltas[at + 2u]);
+            n += mw * vec3(normalDeltas[at], normalDeltas[at + 1u], normalDeltas[at + 2u]);
+        }
+    }
     vec4 sp = blend * vec4(p, 1.0);
     vec3 sn = mat3(blend) * n;
     float len = length(sn);

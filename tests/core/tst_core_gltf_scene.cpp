@@ -155,6 +155,42 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(broken->warnings[0].message.find("node 42 does not exist") != std::string::npos);
   }
 
+  void anAnimatedFileWithoutASkinMovesItsNodes() {
+    // The character with its skin taken away: every mesh placed by its node.
+    // Its clips still move the nodes (the hat hangs from spine) and morph
+    // the body: the viewer poses it through node bones, like the skinned one.
+    auto b = test::makeAnimatedCharacter();
+    b.model.skins.clear();
+    for (auto& node : b.model.nodes) node.skin = -1;
+    for (auto& mesh : b.model.meshes)
+      for (auto& prim : mesh.primitives) {
+        prim.attributes.erase("JOINTS_0");
+        prim.attributes.erase("WEIGHTS_0");
+      }
+    const auto path = write(b);
+    auto run = core::loadRun(path);
+    QVERIFY_OK(run);
+    QCOMPARE(run->kind, core::RunKind::SkinnedMesh);
+    auto scene = core::readGltfScene(path);
+    QVERIFY_OK(scene);
+    core::RigController controller(run->rig, &run->gltf);
+    for (int a = 0; a < 2; ++a) {
+      QVERIFY_OK(controller.play(scene->animations[std::size_t(a)].name));
+      controller.update(0.45);
+      const auto expected = core::gltfPosedVertices(*scene, core::gltfSamplePose(*scene, a, 0.45));
+      const auto bones = core::runBones(*run, controller.partWorlds(), controller.gltfPose());
+      const auto drawn = core::skinMesh(
+          core::morphMesh(run->meshes[0], run->morph, core::runMorphWeights(*run, controller.gltfPose())), *run->skin,
+          bones);
+      QCOMPARE(drawn.positions.size(), expected.size());
+      for (std::size_t i = 0; i < expected.size(); ++i)
+        QVERIFY2(
+            std::abs(drawn.positions[i] - expected[i]) < 1e-5f,
+            qPrintable(
+                QString("clip %1, coordinate %2: %3 vs %4").arg(a).arg(i).arg(drawn.positions[i]).arg(expected[i])));
+    }
+  }
+
   void theJointTintOfASkinShowsEachVertexsBones() {
     // The fixture's ring r is weighted 0.75 to bone r and 0.25 to bone 1 (ring
     // 0) or r - 1; the hat and the prop wholly to their nodes' bones (3, 4).
@@ -186,9 +222,9 @@ class TestCoreGltfScene : public QObject {
     // one, and the skinned mesh drawn with its bones (core::runBones) is the
     // scene model's posed vertices (gltfPosedVertices, checked by hand and
     // against three.js elsewhere) — the body through its joints, the hat
-    // carried by the joint it hangs from, the prop by its node. Morph
-    // targets are not drawn by the viewer yet: the reference here has its
-    // morph weights at 0.
+    // carried by the joint it hangs from, the prop by its node, the body's
+    // morph targets at the clip's weights (morphMesh, then skinMesh: the CPU
+    // reference of the GPU skinning pass).
     auto b = test::makeAnimatedCharacter();
     const auto path = write(b);
     auto run = core::loadRun(path);
@@ -205,11 +241,12 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(clips[0].gltf && clips[0].looping);
     QVERIFY(!clips[0].keyTimesMs.empty() && clips[0].keyTimesMs.back() == clips[0].periodMs);
     const auto compare = [&](const core::GltfPose& expectedPose, const char* what) {
-      core::GltfPose unmorphed = expectedPose;
-      for (auto& w : unmorphed.weights) std::fill(w.begin(), w.end(), 0.0);
-      const std::vector<float> expected = core::gltfPosedVertices(*scene, unmorphed);
+      const std::vector<float> expected = core::gltfPosedVertices(*scene, expectedPose);
       const auto bones = core::runBones(*run, controller.partWorlds(), controller.gltfPose());
-      const core::PartMesh drawn = core::skinMesh(run->meshes[0], *run->skin, bones);
+      const auto weights = core::runMorphWeights(*run, controller.gltfPose());
+      QCOMPARE(weights.size(), std::size_t(2));
+      const core::PartMesh drawn =
+          core::skinMesh(core::morphMesh(run->meshes[0], run->morph, weights), *run->skin, bones);
       QCOMPARE(drawn.positions.size(), expected.size());
       const core::Bounds bounds = core::posedBounds(*run, controller.partWorlds(), controller.gltfPose());
       for (std::size_t i = 0; i < expected.size(); ++i) {

@@ -95,6 +95,11 @@ class MeshAssembler {
 
   Expected<DecodedGltf> run() {
     const bool skinned = !m_model.skins.empty();
+    m_posable = skinned || !m_model.animations.empty() ||
+                std::any_of(m_model.meshes.begin(), m_model.meshes.end(), [](const tinygltf::Mesh& mesh) {
+                  return std::any_of(mesh.primitives.begin(), mesh.primitives.end(),
+                                     [](const tinygltf::Primitive& p) { return !p.targets.empty(); });
+                });
     std::vector<int> roots;
     const int sceneIndex = m_model.defaultScene >= 0 ? m_model.defaultScene : 0;
     if (sceneIndex < static_cast<int>(m_model.scenes.size())) {
@@ -146,9 +151,10 @@ class MeshAssembler {
         if (m_needsNormal[v])
           for (int c = 0; c < 3; ++c) m_out.mesh.normals[v * 3 + c] = computed[v * 3 + c];
     }
-    if (skinned) {
+    if (m_posable) {
       if (auto ok = readSkin(); !ok) return ok.error();
     }
+    if (!m_out.morph.empty()) m_out.morph.rangeOfVertex.resize(m_out.mesh.vertexCount(), MorphData::kNoRange);
     m_out.materials = m_materials.take();
     return std::move(m_out);
   }
@@ -296,7 +302,8 @@ class MeshAssembler {
     if (auto ok = m_materials.addPrimitive(prim, where, base, count, firstIndex, indices.size(), m_reader); !ok)
       return ok;
 
-    if (!m_model.skins.empty())
+    if (auto ok = addMorphTargets(prim, where, base, count, node, world); !ok) return ok;
+    if (m_posable)
       return addSkinAttributes(prim, where, count, node, world,
                                "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex));
     return {};
@@ -335,7 +342,8 @@ class MeshAssembler {
       const auto slot = std::uint32_t(known - m_nodeBones.begin());
       if (known == m_nodeBones.end()) m_nodeBones.push_back({node, world});
       for (std::size_t v = 0; v < count; ++v) {
-        m_skin.joints.insert(m_skin.joints.end(), {kNodeBone | slot, 0, 0, 0});
+        const std::uint32_t bone = kNodeBone | slot;  // all four: no index past a skinless file's bones
+        m_skin.joints.insert(m_skin.joints.end(), {bone, bone, bone, bone});
         m_skin.weights.insert(m_skin.weights.end(), {1.0f, 0.0f, 0.0f, 0.0f});
       }
       return {};
@@ -391,7 +399,54 @@ class MeshAssembler {
                                   std::to_string(changed) + " vertices lost up to " + share + " of their weight)"});
   }
 
+  // The primitive's morph targets, placed as its vertices were (the node's
+  // linear part on deltas; its inverse transpose on normal deltas).
+  Expected<void> addMorphTargets(const tinygltf::Primitive& prim, const std::string& where, std::size_t base,
+                                 std::size_t count, int node, const glm::dmat4& world) {
+    if (prim.targets.empty()) return {};
+    MorphData& morph = m_out.morph;
+    const std::size_t floats = count * 3 * prim.targets.size();
+    if (floats > m_vertexBudget * 3 * 8 - std::min(m_vertexBudget * 3 * 8, morph.positionDeltas.size()))
+      return refuse(m_source, where + ": its morph targets would hold more than " + std::to_string(m_vertexBudget * 8) +
+                                  " vertices' deltas");
+    MorphData::Range range{std::uint32_t(base), std::uint32_t(count), std::uint32_t(morph.slotCount()),
+                           std::uint32_t(prim.targets.size()), node};
+    const glm::dmat3 linear(world), normalMatrix = glm::inverseTranspose(glm::dmat3(world));
+    for (std::size_t t = 0; t < prim.targets.size(); ++t) {
+      const std::size_t offset = morph.positionDeltas.size();
+      morph.slotOffsets.push_back(std::uint32_t(offset));
+      for (const char* attribute : {"POSITION", "NORMAL"}) {
+        std::vector<float>& out = attribute[0] == 'P' ? morph.positionDeltas : morph.normalDeltas;
+        const auto it = prim.targets[t].find(attribute);
+        if (it == prim.targets[t].end()) {
+          out.insert(out.end(), count * 3, 0.0f);
+          continue;
+        }
+        int comps = 0;
+        const std::string what = where + " target " + std::to_string(t) + " " + attribute;
+        auto deltas = m_reader.read<float>(it->second, what, &comps);
+        if (!deltas) return deltas.error();
+        if (comps != 3 || deltas->size() != count * 3) return refuse(m_source, what + ": expected one VEC3 per vertex");
+        const glm::dmat3& m = attribute[0] == 'P' ? linear : normalMatrix;
+        for (std::size_t v = 0; v < count; ++v) {
+          const glm::dvec3 d = m * glm::dvec3((*deltas)[v * 3], (*deltas)[v * 3 + 1], (*deltas)[v * 3 + 2]);
+          for (int k = 0; k < 3; ++k)
+            out.push_back(std::abs(d[k]) <= 1e37 ? float(d[k]) : 0.0f);  // NaN or past a float: no motion
+        }
+      }
+    }
+    morph.rangeOfVertex.resize(base, MorphData::kNoRange);
+    morph.rangeOfVertex.insert(morph.rangeOfVertex.end(), count, std::uint32_t(morph.ranges.size()));
+    morph.ranges.push_back(range);
+    return {};
+  }
+
   Expected<void> readSkin() {
+    if (m_model.skins.empty()) {  // animated or morphed, no skin: node bones only
+      if (auto ok = appendNodeBones(0); !ok) return ok;
+      m_out.skin = std::move(m_skin);
+      return {};
+    }
     const auto& gltfSkin = m_model.skins[0];
     for (int node : gltfSkin.joints) {
       if (node < 0 || node >= static_cast<int>(m_model.nodes.size()))
@@ -410,10 +465,16 @@ class MeshAssembler {
       for (std::size_t b = 0; b < bones; ++b)
         for (int k = 0; k < 16; ++k) m_skin.inverseBinds[b][k / 4][k % 4] = (*read)[b * 16 + k];
     }
-    // The unskinned meshes' nodes, one bone each after the skin's joints:
-    // unnamed (never a rig part), its vertices baked at the node's rest
-    // world, so its inverse bind is that world's inverse (a singular world
-    // keeps the identity and no node: it never moves).
+    if (auto ok = appendNodeBones(bones); !ok) return ok;
+    m_out.skin = std::move(m_skin);
+    return {};
+  }
+
+  // The unskinned meshes' nodes, one bone each after the skin's `bones`
+  // joints: unnamed (never a rig part), its vertices baked at the node's rest
+  // world, so its inverse bind is that world's inverse (a singular world
+  // keeps the identity and no node: it never moves).
+  Expected<void> appendNodeBones(std::size_t bones) {
     for (std::size_t i = 0; i < m_skin.joints.size(); ++i) {
       std::uint32_t& j = m_skin.joints[i];
       if (j & kNodeBone)
@@ -428,7 +489,6 @@ class MeshAssembler {
       m_skin.boneNodes.push_back(invertible ? b.node : -1);
       m_skin.inverseBinds.emplace_back(invertible ? glm::mat4(glm::inverse(b.restWorld)) : glm::mat4(1.0f));
     }
-    m_out.skin = std::move(m_skin);
     return {};
   }
 
@@ -441,6 +501,9 @@ class MeshAssembler {
   SkinData m_skin;
   std::vector<bool> m_needsNormal;
   bool m_anyNormalsMissing = false;
+  // Skinned, animated or morphed: every vertex gets bones (node bones where
+  // the file has no skin for it) and the skinning pass poses it.
+  bool m_posable = false;
   // Unskinned primitives of a skinned file name their node's bone as
   // kNodeBone | slot in m_nodeBones until readSkin appends those bones.
   static constexpr std::uint32_t kNodeBone = 0x80000000u;

@@ -69,6 +69,7 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   run.meshPaths = {glb.string()};
   run.meshes = {std::move(decoded->mesh)};
   run.materials = std::move(decoded->materials);
+  run.morph = std::move(decoded->morph);
   run.gltf = std::move(decoded->outline);
   if (!decoded->skin) {
     run.kind = RunKind::StaticMesh;
@@ -77,7 +78,7 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   }
   run.kind = RunKind::SkinnedMesh;
   run.skin = std::move(decoded->skin);
-  run.boneBounds = boneBindBounds(run.meshes[0], *run.skin);
+  run.boneBounds = boneBindBounds(run.meshes[0], *run.skin, &run.morph);
   // A bare glTF file's joints follow its own node tree (its rest pose, its clips).
   const bool ownJoints = run.rig.parts().size() <= 1 && !run.gltf.nodes.empty();
   for (std::size_t b = 0; b < run.skin->boneNames.size(); ++b) {
@@ -196,6 +197,8 @@ std::size_t LoadedRun::cpuBytes() const {
   if (skin)
     total += skin->joints.size() * sizeof(std::uint32_t) + skin->weights.size() * sizeof(float) +
              skin->inverseBinds.size() * sizeof(glm::mat4);
+  total += (morph.positionDeltas.size() + morph.normalDeltas.size()) * sizeof(float) +
+           (morph.rangeOfVertex.size() + morph.slotOffsets.size()) * sizeof(std::uint32_t);
   return total + materials.bytes();
 }
 

@@ -30,14 +30,35 @@ std::vector<glm::mat4> runBones(const LoadedRun& run, std::span<const glm::mat4>
   return boneMatrices(*run.skin, run.boneParts, partWorlds, &rest);
 }
 
-std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin) {
+std::vector<float> runMorphWeights(const LoadedRun& run, const GltfPose* gltfPose) {
+  if (run.morph.empty()) return {};
+  if (gltfPose) return morphWeights(run.morph, *gltfPose);
+  return morphWeights(run.morph, gltfRestPose(run.gltf));
+}
+
+std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin, const MorphData* morph) {
   std::vector<Bounds> bounds(skin.boneNames.size());
   const std::size_t n = std::min(rest.vertexCount(), skin.joints.size() / 4);
-  for (std::size_t v = 0; v < n; ++v) {
-    const glm::vec3 p(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2]);
+  const auto include = [&](std::size_t v, const glm::vec3& p) {
     for (std::size_t i = 0; i < 4; ++i)
       if (skin.weights[v * 4 + i] > 0.0f && skin.joints[v * 4 + i] < bounds.size())
         bounds[skin.joints[v * 4 + i]].include(p);
+  };
+  for (std::size_t v = 0; v < n; ++v) {
+    const glm::vec3 p(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2]);
+    include(v, p);
+    if (!morph || v >= morph->rangeOfVertex.size() || morph->rangeOfVertex[v] == MorphData::kNoRange) continue;
+    // Morphed: each target at weight 1 and all of them together (the usual
+    // range of weights, 0 to 1, spans the box of these corners).
+    const MorphData::Range& range = morph->ranges[morph->rangeOfVertex[v]];
+    glm::vec3 all = p;
+    for (std::uint32_t t = 0; t < range.slotCount; ++t) {
+      const std::size_t at = morph->slotOffsets[range.firstSlot + t] + (v - range.firstVertex) * 3;
+      const glm::vec3 d(morph->positionDeltas[at], morph->positionDeltas[at + 1], morph->positionDeltas[at + 2]);
+      include(v, p + d);
+      all += d;
+    }
+    include(v, all);
   }
   return bounds;
 }

@@ -9,7 +9,8 @@
 namespace riglens::render {
 
 core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest, const core::SkinData& skin,
-                                             std::span<const glm::mat4> bones) {
+                                             std::span<const glm::mat4> bones, const core::MorphData& morph,
+                                             std::span<const float> morphWeights) {
   QRhi* rhi = device.rhi();
   const int bytes = static_cast<int>(std::max<std::size_t>(rest.positions.size() * 4, 16));
   const QRhiBuffer::UsageFlags usage = QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer;
@@ -21,13 +22,13 @@ core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::Part
   if (rhi->beginOffscreenFrame(&cb) != QRhi::FrameOpSuccess)
     return core::makeError(core::ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   QRhiResourceUpdateBatch* batch = rhi->nextResourceUpdateBatch();
-  auto skinning = GpuSkinning::create(rhi, batch, rest, skin, outPositions.get(), outNormals.get());
+  auto skinning = GpuSkinning::create(rhi, batch, rest, skin, morph, outPositions.get(), outNormals.get());
   if (!skinning) {
     batch->release();
     rhi->endOffscreenFrame();
     return skinning.error();
   }
-  (*skinning)->record(cb, batch, bones);
+  (*skinning)->record(cb, batch, bones, morphWeights);
   QRhiBufferReadbackResult positions, normals;
   QRhiResourceUpdateBatch* readback = rhi->nextResourceUpdateBatch();
   readback->readBackBuffer(outPositions.get(), 0, static_cast<int>(rest.positions.size() * 4), &positions);

@@ -30,6 +30,7 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
   if (settings.tint == core::TintMode::Joint) state.partTints = core::jointTints(run.rig);
   if (run.kind == core::RunKind::SkinnedMesh && run.skin) {
     state.bones = core::runBones(run, partWorlds, gltfPose);
+    state.morphWeights = core::runMorphWeights(run, gltfPose);
     // The one skinned draw takes the tint of the root part.
     if (!state.partTints.empty()) state.partTints.resize(1);
   }

@@ -21,7 +21,8 @@ std::unique_ptr<QRhiBuffer> storage(QRhi* rhi, QRhiResourceUpdateBatch* batch, c
 
 core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhiResourceUpdateBatch* batch,
                                                                  const core::PartMesh& rest, const core::SkinData& skin,
-                                                                 QRhiBuffer* outPositions, QRhiBuffer* outNormals) {
+                                                                 const core::MorphData& morph, QRhiBuffer* outPositions,
+                                                                 QRhiBuffer* outNormals) {
   if (!rhi->isFeatureSupported(QRhi::Compute))
     return core::makeError(core::ErrorCode::Unsupported, "GPU skinning needs compute shaders");
   auto cs = loadShader("skin.comp");
@@ -37,11 +38,28 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   s->m_weights = storage(rhi, batch, skin.weights.data(), skin.weights.size() * 4);
   s->m_bones = storage(rhi, batch, nullptr, std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4));
   s->m_params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SkinParams)));
+  // The morph stage's inputs (16-byte stand-ins when nothing morphs: the
+  // pass then never reads them).
+  s->m_slotCount = morph.empty() ? 0 : static_cast<quint32>(morph.slotCount());
+  std::vector<std::uint32_t> ranges;
+  for (const auto& r : morph.ranges) ranges.insert(ranges.end(), {r.firstVertex, r.firstSlot, r.slotCount, 0});
+  std::vector<std::uint32_t> rangeOf = morph.rangeOfVertex;
+  if (s->m_slotCount) rangeOf.resize(rest.vertexCount(), gpu::kSkinNoMorphRange);
+  s->m_rangeOf = storage(rhi, batch, rangeOf.data(), rangeOf.size() * 4);
+  s->m_ranges = storage(rhi, batch, ranges.data(), ranges.size() * 4);
+  s->m_slotOffsets = storage(rhi, batch, morph.slotOffsets.data(), morph.slotOffsets.size() * 4);
+  s->m_morphWeights = storage(rhi, batch, nullptr, std::max<std::size_t>(1, morph.slotCount()) * 4);
+  s->m_positionDeltas = storage(rhi, batch, morph.positionDeltas.data(), morph.positionDeltas.size() * 4);
+  s->m_normalDeltas = storage(rhi, batch, morph.normalDeltas.data(), morph.normalDeltas.size() * 4);
   if (!s->m_restPositions || !s->m_restNormals || !s->m_joints || !s->m_weights || !s->m_bones ||
-      !s->m_params->create())
+      !s->m_params->create() || !s->m_rangeOf || !s->m_ranges || !s->m_slotOffsets || !s->m_morphWeights ||
+      !s->m_positionDeltas || !s->m_normalDeltas)
     return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning buffers");
   s->m_bytes = (rest.positions.size() + normals.size() + skin.joints.size() + skin.weights.size()) * 4 +
-               std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4) + sizeof(gpu::SkinParams);
+               std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4) + sizeof(gpu::SkinParams) +
+               (rangeOf.size() + ranges.size() + morph.slotOffsets.size() * 2 + morph.positionDeltas.size() +
+                morph.normalDeltas.size()) *
+                   4;
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   s->m_srb.reset(rhi->newShaderResourceBindings());
   s->m_srb->setBindings(
@@ -52,7 +70,13 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
        QRhiShaderResourceBinding::bufferLoad(gpu::kSkinWeights, stage, s->m_weights.get()),
        QRhiShaderResourceBinding::bufferLoad(gpu::kSkinBones, stage, s->m_bones.get()),
        QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutPositions, stage, outPositions),
-       QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutNormals, stage, outNormals)});
+       QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutNormals, stage, outNormals),
+       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRangeOf, stage, s->m_rangeOf.get()),
+       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRanges, stage, s->m_ranges.get()),
+       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphSlots, stage, s->m_slotOffsets.get()),
+       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphWeights, stage, s->m_morphWeights.get()),
+       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphPositions, stage, s->m_positionDeltas.get()),
+       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphNormals, stage, s->m_normalDeltas.get())});
   s->m_pipeline.reset(rhi->newComputePipeline());
   s->m_pipeline->setShaderStage({QRhiShaderStage::Compute, *cs});
   s->m_pipeline->setShaderResourceBindings(s->m_srb.get());
@@ -61,8 +85,15 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   return s;
 }
 
-void GpuSkinning::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones) {
-  const gpu::SkinParams params{m_vertexCount, m_boneCount};
+void GpuSkinning::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones,
+                         std::span<const float> morphWeights) {
+  const gpu::SkinParams params{m_vertexCount, m_boneCount, m_slotCount};
+  if (m_slotCount > 0) {
+    std::vector<float> weights(morphWeights.begin(), morphWeights.end());
+    weights.resize(m_slotCount, 0.0f);
+    batch->uploadStaticBuffer(m_morphWeights.get(), 0, static_cast<int>(weights.size() * sizeof(float)),
+                              weights.data());
+  }
   batch->updateDynamicBuffer(m_params.get(), 0, sizeof(params), &params);
   std::vector<glm::mat4> padded(bones.begin(), bones.end());
   padded.resize(std::max<std::size_t>(1, m_boneCount), glm::mat4(1.0f));

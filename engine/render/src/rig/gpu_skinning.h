@@ -1,5 +1,6 @@
 // GpuSkinning: the skin.comp pass for one skinned mesh: rest positions,
-// normals, joints and weights uploaded once; bones uploaded per frame; writes
+// normals, joints, weights and morph targets uploaded once; bones and morph
+// weights uploaded per frame; writes
 // skinned positions and normals into two buffers that are also vertex
 // buffers. Shared by RigRenderer (draws them) and skinMeshOnGpu (reads them
 // back for the parity test). Private to engine/render.
@@ -23,19 +24,23 @@ class GpuSkinning {
   // vertex and have the StorageBuffer usage.
   static core::Expected<std::unique_ptr<GpuSkinning>> create(QRhi* rhi, QRhiResourceUpdateBatch* batch,
                                                              const core::PartMesh& rest, const core::SkinData& skin,
-                                                             QRhiBuffer* outPositions, QRhiBuffer* outNormals);
+                                                             const core::MorphData& morph, QRhiBuffer* outPositions,
+                                                             QRhiBuffer* outNormals);
 
-  // Records the bone upload (into `batch`, consumed) and the compute pass.
-  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones);
+  // Records the bone and morph weight uploads (into `batch`, consumed) and
+  // the compute pass. `morphWeights`: one per morph slot (missing ones 0).
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones,
+              std::span<const float> morphWeights = {});
 
   std::size_t bytes() const { return m_bytes; }
 
  private:
   GpuSkinning() = default;
   std::unique_ptr<QRhiBuffer> m_params, m_restPositions, m_restNormals, m_joints, m_weights, m_bones;
+  std::unique_ptr<QRhiBuffer> m_rangeOf, m_ranges, m_slotOffsets, m_morphWeights, m_positionDeltas, m_normalDeltas;
   std::unique_ptr<QRhiShaderResourceBindings> m_srb;
   std::unique_ptr<QRhiComputePipeline> m_pipeline;
-  quint32 m_vertexCount = 0, m_boneCount = 0;
+  quint32 m_vertexCount = 0, m_boneCount = 0, m_slotCount = 0;
   std::size_t m_bytes = 0;
 };
 

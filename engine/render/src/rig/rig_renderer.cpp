@@ -118,8 +118,8 @@ struct RigRenderer::Impl {
         parts[0].boneTints = staticBuffer(QRhiBuffer::VertexBuffer, tints.data(), tints.size() * sizeof(float), batch);
         parts[0].vertexBytes += tints.size() * sizeof(float);
       }
-      auto created =
-          GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, parts[0].positions.get(), parts[0].normals.get());
+      auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, run.morph, parts[0].positions.get(),
+                                         parts[0].normals.get());
       if (!created) return fail(created.error().message.c_str());
       skin = std::move(created).value();
     }
@@ -450,7 +450,7 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
   d.writeUniforms(batch);
 
   if (d.skin) {
-    d.skin->record(cb, batch, state.bones);
+    d.skin->record(cb, batch, state.bones, state.morphWeights);
   } else {
     cb->resourceUpdate(batch);
   }

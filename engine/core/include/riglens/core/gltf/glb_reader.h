@@ -29,7 +29,9 @@
 
 namespace riglens::core {
 
-// JOINTS_0 / WEIGHTS_0 and skins[0] of a skinned mesh.glb. A skinned file's
+// JOINTS_0 / WEIGHTS_0 and skins[0] of a skinned mesh.glb. A file with
+// animations or morph targets but no skin gets one of node bones only (so
+// its nodes move and its targets morph in the skinning pass). A skinned file's
 // primitives without JOINTS_0 are placed at their node's rest world and bound
 // whole to one more bone per such node, unnamed (never a rig part), whose
 // inverse bind is the inverse of that rest world: at rest it is the
@@ -42,10 +44,40 @@ struct SkinData {
   std::vector<glm::mat4> inverseBinds;  // one per bone (identity when absent)
 };
 
+// The morph targets of the flattened mesh (glTF 2.0 section 3.7.2.2):
+// morphed = base + sum(weight_i * delta_i), positions and normals. Each
+// primitive instance with targets is a range of vertices with one slot per
+// target; a slot's deltas are its range's vertices in order (node transforms
+// already applied, as to the base vertices), its weight the node's morph
+// weight of that target in the current glTF pose.
+struct MorphData {
+  static constexpr std::uint32_t kNoRange = 0xffffffffu;
+  struct Range {
+    std::uint32_t firstVertex = 0, vertexCount = 0;
+    std::uint32_t firstSlot = 0, slotCount = 0;
+    int node = -1;  // whose weights drive it
+  };
+  std::vector<Range> ranges;
+  std::vector<std::uint32_t> rangeOfVertex;  // per vertex, kNoRange when nothing morphs it
+  std::vector<std::uint32_t> slotOffsets;    // per slot, where its deltas start (in floats)
+  std::vector<float> positionDeltas, normalDeltas;
+
+  std::size_t slotCount() const { return slotOffsets.size(); }
+  bool empty() const { return ranges.empty(); }
+};
+
+// Per slot, its weight in `pose` (the node's weights; 0 where it has fewer).
+std::vector<float> morphWeights(const MorphData& morph, const GltfPose& pose);
+
+// `rest` with the morph targets applied at `weights` (one per slot); normals
+// renormalised. The CPU reference of the GPU skinning pass's morph stage.
+PartMesh morphMesh(const PartMesh& rest, const MorphData& morph, std::span<const float> weights);
+
 struct DecodedGltf {
   PartMesh mesh;
   MeshMaterials materials;  // per primitive: its section of mesh.indices, material and texture coordinates
   std::optional<SkinData> skin;
+  MorphData morph;       // empty: no morph targets
   GltfScene outline;     // the file's node tree, skins and clips (GltfDecode::Outline: no geometry)
   Diagnostics warnings;  // e.g. skipped point/line primitives, a scene that could not be outlined
 };

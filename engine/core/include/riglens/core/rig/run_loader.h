@@ -39,6 +39,7 @@ struct LoadedRun {
   std::vector<PartMesh> meshes;
   std::vector<std::string> meshPaths;  // as resolved, one per entry of meshes
   std::optional<SkinData> skin;        // SkinnedMesh only
+  MorphData morph;                     // SkinnedMesh: meshes[0]'s morph targets (the skinning pass applies them)
   std::vector<int> boneParts;          // SkinnedMesh: rig part per skin bone (kNoIndex: none)
   std::vector<Bounds> boneBounds;      // SkinnedMesh: per bone, the file's vertices it moves (core::boneBindBounds)
   std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison

@@ -33,9 +33,14 @@ std::vector<glm::mat4> boneMatrices(const SkinData& skin, std::span<const int> b
 std::vector<glm::mat4> runBones(const LoadedRun& run, std::span<const glm::mat4> partWorlds,
                                 const GltfPose* gltfPose = nullptr);
 
+// A skinned run's morph weights, one per slot of run.morph, in `gltfPose`
+// (null: the file's rest pose: its nodes' or meshes' default weights).
+std::vector<float> runMorphWeights(const LoadedRun& run, const GltfPose* gltfPose = nullptr);
+
 // Per bone, the bounds of the vertices it moves (weight > 0) as the file
 // holds them: posed by the bone's matrix, their corners bound the posed mesh.
-std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin);
+// With `morph`, also each morph target at weight 1 and all of them together.
+std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin, const MorphData* morph = nullptr);
 
 // Skins `rest` (positions and normals) with `bones`; colours and indices are
 // copied. Weights are used as stored (the glTF spec asks for them to sum to 1).

@@ -35,6 +35,7 @@ struct FrameState {
   int highlightPart = -1;
   std::vector<bool> partHidden;       // per part; empty or false = drawn
   std::vector<glm::mat4> bones;       // skinned models: bone matrices (core::boneMatrices)
+  std::vector<float> morphWeights;    // skinned models: one per morph slot (core::runMorphWeights)
   std::vector<SocketMarker> sockets;  // drawn in the sockets mode
   float markerSize = 1.0f;            // socket marker half-size, world units
   bool showGrid = true;

@@ -1,4 +1,5 @@
-// The GPU side of core::skinMesh (shaders/skin.comp), run once and read back:
+// The GPU side of core::morphMesh then core::skinMesh (shaders/skin.comp),
+// run once and read back:
 // the parity test compares it with the CPU reference. RigRenderer runs the
 // same pass every frame and draws its output directly.
 #pragma once
@@ -14,6 +15,7 @@
 namespace riglens::render {
 
 core::Expected<core::PartMesh> skinMeshOnGpu(RhiDevice& device, const core::PartMesh& rest, const core::SkinData& skin,
-                                             std::span<const glm::mat4> bones);
+                                             std::span<const glm::mat4> bones, const core::MorphData& morph = {},
+                                             std::span<const float> morphWeights = {});
 
 }  // namespace riglens::render
