@@ -6,7 +6,8 @@
 //            offset (0.25, 0): 8x8 squares shifted by half of one of them
 //   leaf     MASK (cutoff 0.5), double-sided: a 2x1 PNG, its left texel
 //            transparent, its right green; TEXCOORD_1 through the
-//            transform's texCoord override; baseColorFactor alpha 1
+//            transform's texCoord override (TEXCOORD_0 would show nothing);
+//            baseColorFactor alpha 1
 //   glass    BLEND, untextured, baseColorFactor (0.2, 0.4, 1, 0.5), in front
 //            of the checker's right half (z = 0.5)
 //   unlit    KHR_materials_unlit, baseColorFactor (1, 0.5, 0, 1)
@@ -115,9 +116,17 @@ inline GltfBuilder makeMaterialShowcase() {
         quad.facesBack ? std::vector<std::uint16_t>{0, 2, 1, 0, 3, 2} : std::vector<std::uint16_t>{0, 1, 2, 0, 2, 3};
     tinygltf::Primitive p;
     p.attributes["POSITION"] = b.data(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
+    b.model.accessors.back().minValues = {quad.x0, 0.0, quad.z};  // glTF requires POSITION's bounds
+    b.model.accessors.back().maxValues = {quad.x1, 1.5, quad.z};
     p.attributes["NORMAL"] = b.data(normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
-    p.attributes[quad.name == std::string("leaf") ? "TEXCOORD_1" : "TEXCOORD_0"] =
-        b.data(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+    p.attributes["TEXCOORD_0"] = b.data(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+    if (quad.name == std::string("leaf")) {
+      // Set 0 all at the transparent texel (read it and the leaf vanishes),
+      // set 1 the real mapping, which the transform's texCoord selects.
+      p.attributes["TEXCOORD_0"] =
+          b.data(std::vector<float>(8, 0.1f), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+      p.attributes["TEXCOORD_1"] = b.data(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+    }
     p.indices = b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR);
     p.material = static_cast<int>(q);
     p.mode = TINYGLTF_MODE_TRIANGLES;
