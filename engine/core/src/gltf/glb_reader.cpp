@@ -182,6 +182,10 @@ class MeshAssembler {
     mesh.normals.reserve(vertices * 3);
     mesh.colors.reserve(vertices * 3);
     mesh.indices.reserve(indices);
+    if (m_posable) {  // four influences a vertex
+      m_skin.joints.reserve(vertices * 4);
+      m_skin.weights.reserve(vertices * 4);
+    }
   }
 
   Expected<void> addPrimitive(int meshIndex, std::size_t primIndex, const glm::dmat4& world, int node) {
