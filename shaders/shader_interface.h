@@ -80,6 +80,7 @@ RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
   uint vertexCount;
   uint boneCount;
   uint slotCount;  // morph target slots; 0: no morph stage
+  uint rigid;      // 1: one bone a vertex, packed four to a joints entry (core::SkinData::rigid); no weights
 } RIGLENS_INSTANCE(params);
 #endif
 

@@ -29,9 +29,14 @@ void main()
     uint v = gl_GlobalInvocationID.x;
     if (v >= params.vertexCount)
         return;
-    uvec4 j = joints[v];
-    vec4 w = weights[v];
-    mat4 blend = w.x * bones[j.x] + w.y * bones[j.y] + w.z * bones[j.z] + w.w * bones[j.w];
+    mat4 blend;
+    if (params.rigid != 0u) {
+        blend = bones[joints[v >> 2u][v & 3u]];
+    } else {
+        uvec4 j = joints[v];
+        vec4 w = weights[v];
+        blend = w.x * bones[j.x] + w.y * bones[j.y] + w.z * bones[j.z] + w.w * bones[j.w];
+    }
     vec3 p = vec3(restPositions[3 * v], restPositions[3 * v + 1], restPositions[3 * v + 2]);
     vec3 n = vec3(restNormals[3 * v], restNormals[3 * v + 1], restNormals[3 * v + 2]);
     uint r = params.slotCount > 0u ? rangeOf[v] : kSkinNoMorphRange;

@@ -159,18 +159,12 @@ class TestCoreGltfScene : public QObject {
     // The character with its skin taken away: every mesh placed by its node.
     // Its clips still move the nodes (the hat hangs from spine) and morph
     // the body: the viewer poses it through node bones, like the skinned one.
-    auto b = test::makeAnimatedCharacter();
-    b.model.skins.clear();
-    for (auto& node : b.model.nodes) node.skin = -1;
-    for (auto& mesh : b.model.meshes)
-      for (auto& prim : mesh.primitives) {
-        prim.attributes.erase("JOINTS_0");
-        prim.attributes.erase("WEIGHTS_0");
-      }
+    auto b = test::withoutSkin(test::makeAnimatedCharacter());
     const auto path = write(b);
     auto run = core::loadRun(path);
     QVERIFY_OK(run);
     QCOMPARE(run->kind, core::RunKind::SkinnedMesh);
+    QVERIFY(run->skin->isRigid() && run->skin->joints.empty() && run->skin->weights.empty());
     auto scene = core::readGltfScene(path);
     QVERIFY_OK(scene);
     core::RigController controller(run->rig, &run->gltf);

@@ -368,12 +368,21 @@ class TestRenderRig : public test::RenderTestCase {
     QVERIFY2(differing <= 20, qPrintable(QString::number(differing)));
   }
 
+  void gpuMorphTargetsMatchTheGltfScene_data() {
+    QTest::addColumn<bool>("skinned");
+    QTest::newRow("skinned") << true;
+    QTest::newRow("skinless (rigid node bones)") << false;
+  }
   void gpuMorphTargetsMatchTheGltfScene() {
     // The animated character mid-clip: its body's two morph targets animated
-    // (the clip's weights channel), skinned by its joints. The GPU pass equals
-    // the glTF scene's own posed vertices (core::gltfPosedVertices, checked
-    // by hand and against three.js elsewhere), morphs included.
-    const auto run = loadFixture(test::makeAnimatedCharacter(), "character.glb");
+    // (the clip's weights channel), skinned by its joints, or with its skin
+    // taken away placed by its nodes' bones alone. The GPU pass equals the
+    // glTF scene's own posed vertices (core::gltfPosedVertices, checked by
+    // hand and against three.js elsewhere), morphs included.
+    QFETCH(bool, skinned);
+    const auto run = skinned ? loadFixture(test::makeAnimatedCharacter(), "character.glb")
+                             : loadFixture(test::withoutSkin(test::makeAnimatedCharacter()), "character-rigid.glb");
+    QCOMPARE(run->skin->isRigid(), !skinned);
     QVERIFY(!run->morph.empty());
     auto scene = core::readGltfScene(run->source);
     QVERIFY_OK(scene);

@@ -168,4 +168,17 @@ inline GltfBuilder makeAnimatedCharacter() {
   return b;
 }
 
+// The same file with its skin taken away: every mesh placed by its node,
+// its clips still moving the nodes and morphing the body.
+inline GltfBuilder withoutSkin(GltfBuilder b) {
+  b.model.skins.clear();
+  for (auto& node : b.model.nodes) node.skin = -1;
+  for (auto& mesh : b.model.meshes)
+    for (auto& prim : mesh.primitives) {
+      prim.attributes.erase("JOINTS_0");
+      prim.attributes.erase("WEIGHTS_0");
+    }
+  return b;
+}
+
 }  // namespace riglens::test

@@ -182,7 +182,9 @@ class MeshAssembler {
     mesh.normals.reserve(vertices * 3);
     mesh.colors.reserve(vertices * 3);
     mesh.indices.reserve(indices);
-    if (m_posable) {  // four influences a vertex
+    if (m_posable && m_model.skins.empty()) {  // one bone a vertex
+      m_skin.rigid.reserve(vertices);
+    } else if (m_posable) {  // four influences a vertex
       m_skin.joints.reserve(vertices * 4);
       m_skin.weights.reserve(vertices * 4);
     }
@@ -345,9 +347,13 @@ class MeshAssembler {
       const auto known = std::find_if(m_nodeBones.begin(), m_nodeBones.end(), [&](auto& b) { return b.node == node; });
       const auto slot = std::uint32_t(known - m_nodeBones.begin());
       if (known == m_nodeBones.end()) m_nodeBones.push_back({node, world});
+      const std::uint32_t bone = kNodeBone | slot;
+      if (m_model.skins.empty()) {  // a skinless file: one bone a vertex (SkinData::rigid)
+        m_skin.rigid.insert(m_skin.rigid.end(), count, bone);
+        return {};
+      }
       for (std::size_t v = 0; v < count; ++v) {
-        const std::uint32_t bone = kNodeBone | slot;  // all four: no index past a skinless file's bones
-        m_skin.joints.insert(m_skin.joints.end(), {bone, bone, bone, bone});
+        m_skin.joints.insert(m_skin.joints.end(), {bone, 0, 0, 0});
         m_skin.weights.insert(m_skin.weights.end(), {1.0f, 0.0f, 0.0f, 0.0f});
       }
       return {};
@@ -479,6 +485,7 @@ class MeshAssembler {
   // world, so its inverse bind is that world's inverse (a singular world
   // keeps the identity and no node: it never moves).
   Expected<void> appendNodeBones(std::size_t bones) {
+    for (std::uint32_t& j : m_skin.rigid) j = std::uint32_t(bones) + (j & ~kNodeBone);
     for (std::size_t i = 0; i < m_skin.joints.size(); ++i) {
       std::uint32_t& j = m_skin.joints[i];
       if (j & kNodeBone)

@@ -63,14 +63,14 @@ std::vector<glm::vec3> partTints(const Rig& rig) {
 
 std::vector<float> boneWeightTints(const SkinData& skin) {
   const auto colors = distinctColors(skin.boneNames.size());
-  const std::size_t vertices = std::min(skin.joints.size(), skin.weights.size()) / 4;
+  const std::size_t vertices = skin.vertexCount();
   std::vector<float> out(vertices * 3, 0.0f);
   for (std::size_t v = 0; v < vertices; ++v) {
     glm::vec3 sum(0.0f);
     float total = 0.0f;
     for (std::size_t k = 0; k < 4; ++k) {
-      const std::uint32_t bone = skin.joints[v * 4 + k];
-      const float w = skin.weights[v * 4 + k];
+      const std::uint32_t bone = skin.joint(v, k);
+      const float w = skin.weight(v, k);
       if (bone >= colors.size() || !(w > 0.0f)) continue;
       sum += w * colors[bone];
       total += w;

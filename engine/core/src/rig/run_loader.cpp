@@ -195,7 +195,7 @@ std::size_t LoadedRun::cpuBytes() const {
     total += (m.positions.size() + m.normals.size() + m.colors.size()) * sizeof(float) +
              m.indices.size() * sizeof(std::uint32_t);
   if (skin)
-    total += skin->joints.size() * sizeof(std::uint32_t) + skin->weights.size() * sizeof(float) +
+    total += (skin->joints.size() + skin->rigid.size()) * sizeof(std::uint32_t) + skin->weights.size() * sizeof(float) +
              skin->inverseBinds.size() * sizeof(glm::mat4);
   total += (morph.positionDeltas.size() + morph.normalDeltas.size()) * sizeof(float) +
            (morph.rangeOfVertex.size() + morph.slotOffsets.size()) * sizeof(std::uint32_t);

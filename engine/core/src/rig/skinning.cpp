@@ -38,11 +38,10 @@ std::vector<float> runMorphWeights(const LoadedRun& run, const GltfPose* gltfPos
 
 std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin, const MorphData* morph) {
   std::vector<Bounds> bounds(skin.boneNames.size());
-  const std::size_t n = std::min(rest.vertexCount(), skin.joints.size() / 4);
+  const std::size_t n = std::min(rest.vertexCount(), skin.vertexCount());
   const auto include = [&](std::size_t v, const glm::vec3& p) {
     for (std::size_t i = 0; i < 4; ++i)
-      if (skin.weights[v * 4 + i] > 0.0f && skin.joints[v * 4 + i] < bounds.size())
-        bounds[skin.joints[v * 4 + i]].include(p);
+      if (skin.weight(v, i) > 0.0f && skin.joint(v, i) < bounds.size()) bounds[skin.joint(v, i)].include(p);
   };
   for (std::size_t v = 0; v < n; ++v) {
     const glm::vec3 p(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2]);
@@ -65,7 +64,7 @@ std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin, c
 
 PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const glm::mat4> bones) {
   const std::size_t n = rest.vertexCount();
-  assert(skin.joints.size() == n * 4 && skin.weights.size() == n * 4);
+  assert(skin.vertexCount() == n);
   PartMesh out;
   out.positions.resize(n * 3);
   out.normals.resize(rest.normals.size());
@@ -73,7 +72,10 @@ PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const gl
   out.indices = rest.indices;
   for (std::size_t v = 0; v < n; ++v) {
     glm::mat4 blend(0.0f);
-    for (int i = 0; i < 4; ++i) blend += skin.weights[v * 4 + i] * bones[skin.joints[v * 4 + i]];
+    if (skin.isRigid())
+      blend = bones[skin.rigid[v]];
+    else
+      for (std::size_t i = 0; i < 4; ++i) blend += skin.weights[v * 4 + i] * bones[skin.joints[v * 4 + i]];
     const glm::vec4 p =
         blend * glm::vec4(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2], 1.0f);
     out.positions[v * 3] = p.x;

@@ -30,7 +30,7 @@ const Offsets kPart{RIGLENS_MEMBER(PartBlock, model), RIGLENS_MEMBER(PartBlock, 
                     RIGLENS_MEMBER(PartBlock, tint)};
 const Offsets kMaterial{RIGLENS_MEMBER(MaterialBlock, alpha), RIGLENS_MEMBER(MaterialBlock, flags)};
 const Offsets kSkin{RIGLENS_MEMBER(SkinParams, vertexCount), RIGLENS_MEMBER(SkinParams, boneCount),
-                    RIGLENS_MEMBER(SkinParams, slotCount)};
+                    RIGLENS_MEMBER(SkinParams, slotCount), RIGLENS_MEMBER(SkinParams, rigid)};
 const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(LiftParams, slotOffset),
                     RIGLENS_MEMBER(LiftParams, slotCount),   RIGLENS_MEMBER(LiftParams, shading),
                     RIGLENS_MEMBER(LiftParams, row0),        RIGLENS_MEMBER(LiftParams, row1),

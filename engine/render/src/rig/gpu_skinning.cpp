@@ -34,7 +34,12 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   normals.resize(rest.positions.size(), 0.0f);
   s->m_restPositions = storage(rhi, batch, rest.positions.data(), rest.positions.size() * 4);
   s->m_restNormals = storage(rhi, batch, normals.data(), normals.size() * 4);
-  s->m_joints = storage(rhi, batch, skin.joints.data(), skin.joints.size() * 4);
+  // A rigid skin: its one bone a vertex, four to a uvec4 (padded), no weights.
+  std::vector<std::uint32_t> rigid = skin.rigid;
+  rigid.resize((rigid.size() + 3) / 4 * 4, 0);
+  s->m_rigid = skin.isRigid();
+  s->m_joints = s->m_rigid ? storage(rhi, batch, rigid.data(), rigid.size() * 4)
+                           : storage(rhi, batch, skin.joints.data(), skin.joints.size() * 4);
   s->m_weights = storage(rhi, batch, skin.weights.data(), skin.weights.size() * 4);
   s->m_bones = storage(rhi, batch, nullptr, std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4));
   s->m_params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SkinParams)));
@@ -55,7 +60,7 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
       !s->m_params->create() || !s->m_rangeOf || !s->m_ranges || !s->m_slotOffsets || !s->m_morphWeights ||
       !s->m_positionDeltas || !s->m_normalDeltas)
     return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning buffers");
-  s->m_bytes = (rest.positions.size() + normals.size() + skin.joints.size() + skin.weights.size()) * 4 +
+  s->m_bytes = (rest.positions.size() + normals.size() + skin.joints.size() + rigid.size() + skin.weights.size()) * 4 +
                std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4) + sizeof(gpu::SkinParams) +
                (rangeOf.size() + ranges.size() + morph.slotOffsets.size() * 2 + morph.positionDeltas.size() +
                 morph.normalDeltas.size()) *
@@ -87,7 +92,7 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
 
 void GpuSkinning::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones,
                          std::span<const float> morphWeights) {
-  const gpu::SkinParams params{m_vertexCount, m_boneCount, m_slotCount};
+  const gpu::SkinParams params{m_vertexCount, m_boneCount, m_slotCount, m_rigid ? 1u : 0u};
   if (m_slotCount > 0) {
     std::vector<float> weights(morphWeights.begin(), morphWeights.end());
     weights.resize(m_slotCount, 0.0f);

@@ -41,6 +41,7 @@ class GpuSkinning {
   std::unique_ptr<QRhiShaderResourceBindings> m_srb;
   std::unique_ptr<QRhiComputePipeline> m_pipeline;
   quint32 m_vertexCount = 0, m_boneCount = 0, m_slotCount = 0;
+  bool m_rigid = false;
   std::size_t m_bytes = 0;
 };
 

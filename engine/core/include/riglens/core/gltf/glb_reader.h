@@ -42,6 +42,18 @@ struct SkinData {
   std::vector<std::string> boneNames;   // skin joint node names (= rig part names); empty for a mesh node's bone
   std::vector<int> boneNodes;           // per bone, its glTF node (-1: none, it never moves)
   std::vector<glm::mat4> inverseBinds;  // one per bone (identity when absent)
+  // A skinless file's (clips or morph targets, no skin): each vertex wholly
+  // on one node bone, one index a vertex, and joints and weights empty (an
+  // eighth of their memory for the exported rigs that are mostly this).
+  std::vector<std::uint32_t> rigid;
+
+  bool isRigid() const { return !rigid.empty(); }
+  std::size_t vertexCount() const { return rigid.empty() ? joints.size() / 4 : rigid.size(); }
+  // Vertex v's k-th influence (k < 4), whichever way it is stored.
+  std::uint32_t joint(std::size_t v, std::size_t k) const { return rigid.empty() ? joints[v * 4 + k] : rigid[v]; }
+  float weight(std::size_t v, std::size_t k) const {
+    return rigid.empty() ? weights[v * 4 + k] : (k == 0 ? 1.0f : 0.0f);
+  }
 };
 
 // The morph targets of the flattened mesh (glTF 2.0 section 3.7.2.2):
