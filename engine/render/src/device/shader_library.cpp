@@ -48,4 +48,14 @@ std::unique_ptr<QRhiShaderResourceBindings> newBindings(QRhi* rhi,
   return srb->create() ? std::move(srb) : nullptr;
 }
 
+QRhiGraphicsPipeline::TargetBlend overBlend(bool premultiplied) {
+  QRhiGraphicsPipeline::TargetBlend blend;
+  blend.enable = true;
+  blend.srcColor = premultiplied ? QRhiGraphicsPipeline::One : QRhiGraphicsPipeline::SrcAlpha;
+  blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+  blend.srcAlpha = QRhiGraphicsPipeline::One;
+  blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
+  return blend;
+}
+
 }  // namespace riglens::render

@@ -19,6 +19,10 @@ core::Expected<QShader> loadShader(const char* fileName);
 // when either shader is missing from the build.
 std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment);
 
+// "Over" blending of a colour target: the source's alpha covers what is
+// behind; `premultiplied` when the shader already multiplied its colour by it.
+QRhiGraphicsPipeline::TargetBlend overBlend(bool premultiplied);
+
 // A created compute pipeline of `shader` over `layout`'s binding layout; null
 // when the shader is missing or the pipeline cannot be made.
 std::unique_ptr<QRhiComputePipeline> newComputePipeline(QRhi* rhi, const QShader& shader,

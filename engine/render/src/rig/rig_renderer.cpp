@@ -231,16 +231,7 @@ struct RigRenderer::Impl {
     ps->setVertexInputLayout(layout);
     ps->setDepthTest(true);
     ps->setDepthWrite(!variant.blended);
-    if (variant.blended) {
-      // Straight alpha over what is behind (glTF BLEND).
-      QRhiGraphicsPipeline::TargetBlend blend;
-      blend.enable = true;
-      blend.srcColor = QRhiGraphicsPipeline::SrcAlpha;
-      blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-      blend.srcAlpha = QRhiGraphicsPipeline::One;
-      blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-      ps->setTargetBlends({blend});
-    }
+    if (variant.blended) ps->setTargetBlends({overBlend(false)});  // straight alpha (glTF BLEND)
     // Voxel meshers differ in winding care: both faces drawn, the shader flips
     // a back face's normal. A single-sided glTF material culls them.
     ps->setCullMode(variant.cullBack ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None);

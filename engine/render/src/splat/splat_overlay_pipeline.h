@@ -20,13 +20,7 @@ inline std::unique_ptr<QRhiGraphicsPipeline> newSplatOverlayPipeline(QRhi* rhi, 
   auto pipeline = newGraphicsPipeline(rhi, vertex, fragment);
   if (!pipeline) return nullptr;
   pipeline->setVertexInputLayout({});
-  QRhiGraphicsPipeline::TargetBlend blend;
-  blend.enable = true;
-  blend.srcColor = QRhiGraphicsPipeline::One;
-  blend.dstColor = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-  blend.srcAlpha = QRhiGraphicsPipeline::One;
-  blend.dstAlpha = QRhiGraphicsPipeline::OneMinusSrcAlpha;
-  pipeline->setTargetBlends({blend});
+  pipeline->setTargetBlends({overBlend(true)});
   pipeline->setDepthTest(true);
   pipeline->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
   pipeline->setDepthWrite(false);
