@@ -15,6 +15,7 @@
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/rig/run_loader.h"
 #include "test_checks.h"
 #include "test_paths.h"
 
@@ -497,6 +498,12 @@ class TestGlbReader : public QObject {
     for (std::size_t i = 0; i < 2; ++i)
       QCOMPARE(fromText->materials.images[i].rgba, fromBinary->materials.images[i].rgba);
     QCOMPARE(fromText->materials.uvs, fromBinary->materials.uvs);
+    // Opened by itself, a static model (no skin, no clips) loads without a
+    // problem: nothing expects it to move.
+    auto run = loadRun(path);
+    QVERIFY_OK(run);
+    QCOMPARE(run->kind, RunKind::StaticMesh);
+    QVERIFY2(run->warnings.empty(), run->warnings.empty() ? "" : run->warnings[0].message.c_str());
   }
 };
 

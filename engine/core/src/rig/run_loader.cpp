@@ -73,7 +73,10 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   run.gltf = std::move(decoded->outline);
   if (!decoded->skin) {
     run.kind = RunKind::StaticMesh;
-    run.warnings.push_back({glb.string(), "", "mesh.glb has no skin; drawn unposed under the root part"});
+    // A rig whose parts should move it but cannot; a model opened by itself
+    // (one part) is simply static.
+    if (run.rig.parts().size() > 1)
+      run.warnings.push_back({glb.string(), "", "mesh.glb has no skin; drawn unposed under the root part"});
     return {};
   }
   run.kind = RunKind::SkinnedMesh;
