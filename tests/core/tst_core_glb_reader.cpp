@@ -300,12 +300,35 @@ class TestGlbReader : public QObject {
     QCOMPARE(decoded->mesh.colors[8 * 3 + 1], 0.4f);
   }
 
+  void texturesThatCannotBeDrawnWarnAndDrawUntextured_data() {
+    QTest::addColumn<QByteArray>("image");
+    QTest::addColumn<QString>("expected");
+    const auto png = [](const QImage& image) {
+      const auto bytes = riglens::test::pngBytes(image);
+      return QByteArray(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()));
+    };
+    QImage small(4, 4, QImage::Format_RGBA8888);
+    small.fill(Qt::red);
+    QTest::newRow("not an image") << QByteArray("not a png at all") << "neither PNG nor JPEG";
+    // The IHDR chunk (at byte 8) made to claim 2 GB: stb_image would grow its
+    // buffer to that before finding the bytes missing.
+    QByteArray claims = png(small);
+    claims[8] = char(0x7f);
+    QTest::newRow("a chunk past the end") << claims << "PNG chunk at byte 8 claims 2130706445 bytes";
+    // Valid chunks, garbage inside: stb refuses it.
+    QByteArray garbled = png(small);
+    const qsizetype idat = garbled.indexOf("IDAT") + 4;  // its zlib header, zeroed
+    garbled[idat] = 0;
+    garbled[idat + 1] = 0;
+    QTest::newRow("garbled") << garbled << "cannot be decoded";
+  }
   void texturesThatCannotBeDrawnWarnAndDrawUntextured() {
-    // An image that is not an image, and a texture naming a missing one: the
+    // An image RigLens cannot draw, and a texture naming a missing one: the
     // model loads, each problem is named, the materials draw untextured.
+    QFETCH(QByteArray, image);
+    QFETCH(QString, expected);
     GltfBuilder b = riglens::test::makeMaterialShowcase();
-    const char junk[] = "not a png at all";
-    b.model.images[0].bufferView = b.view(junk, sizeof junk);
+    b.model.images[0].bufferView = b.view(image.data(), std::size_t(image.size()));
     b.model.textures[1].source = 7;
     auto decoded = decodeGlb(b.glb(), "materials.glb");
     QVERIFY_OK(decoded);
@@ -313,7 +336,8 @@ class TestGlbReader : public QObject {
     QCOMPARE(decoded->materials.materials[1].image, -1);
     QCOMPARE(decoded->warnings.size(), std::size_t(2));
     QCOMPARE(decoded->warnings[0].pointer, std::string("/images/0"));
-    QVERIFY(decoded->warnings[0].message.find("cannot be decoded") != std::string::npos);
+    QVERIFY2(decoded->warnings[0].message.find(expected.toStdString()) != std::string::npos,
+             decoded->warnings[0].message.c_str());
     QCOMPARE(decoded->warnings[1].pointer, std::string("/textures/1"));
   }
 

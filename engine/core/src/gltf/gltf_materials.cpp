@@ -57,6 +57,32 @@ struct UvTransform {
   bool identity() const { return offset[0] == 0 && offset[1] == 0 && scale[0] == 1 && scale[1] == 1 && rotation == 0; }
 };
 
+// What glTF allows for images (PNG and JPEG, section 3.8.4) and what
+// stb_image must not be shown: a PNG chunk whose length runs past the data
+// (stb grows its buffer to the claimed length first: gigabytes from a few
+// bytes), or more pixels than the bytes can encode (a deflate stream expands
+// at most ~1032:1, a 1-bit PNG packs 8 pixels a byte; JPEG less). The
+// problem, or empty when stb may decode it.
+constexpr std::size_t kPixelsPerEncodedByte = 8 * 1032;
+
+std::string encodedImageProblem(const std::uint8_t* bytes, std::size_t size) {
+  static constexpr std::uint8_t kPng[8] = {0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a};
+  const bool png = size >= 8 && std::equal(kPng, kPng + 8, bytes);
+  const bool jpeg = size >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff;
+  if (!png && !jpeg) return "the image is neither PNG nor JPEG (glTF's image formats)";
+  if (!png) return {};
+  for (std::size_t at = 8; at + 12 <= size;) {
+    const std::size_t length = std::size_t(bytes[at]) << 24 | std::size_t(bytes[at + 1]) << 16 |
+                               std::size_t(bytes[at + 2]) << 8 | std::size_t(bytes[at + 3]);
+    if (length > size - at - 12)
+      return "the PNG chunk at byte " + std::to_string(at) + " claims " + std::to_string(length) +
+             " bytes, past the end of the image";
+    if (std::equal(bytes + at + 4, bytes + at + 8, "IEND")) break;
+    at += 12 + length;
+  }
+  return {};
+}
+
 UvTransform uvTransformOf(const tinygltf::TextureInfo& info) {
   UvTransform t;
   t.texCoord = info.texCoord;
@@ -113,6 +139,8 @@ int MaterialReader::image(int textureIndex, const std::string& pointer, TextureS
     return untextured("the image has no data");
   const auto* bytes = image.image.data();
   const int size = static_cast<int>(image.image.size());
+  if (const std::string problem = encodedImageProblem(bytes, image.image.size()); !problem.empty())
+    return untextured(problem);
   int width = 0, height = 0, channels = 0;
   if (!stbi_info_from_memory(bytes, size, &width, &height, &channels))
     return untextured(std::string("the image cannot be decoded (") + stbi_failure_reason() + ")");
@@ -120,6 +148,9 @@ int MaterialReader::image(int textureIndex, const std::string& pointer, TextureS
     return untextured("the image is " + std::to_string(width) + "x" + std::to_string(height) + ", past " +
                       std::to_string(kMaxImageSide) + " pixels a side");
   const std::size_t pixels = std::size_t(width) * std::size_t(height);
+  if (pixels > kPixelsPerEncodedByte * image.image.size())
+    return untextured("the image claims " + std::to_string(width) + "x" + std::to_string(height) + " pixels from " +
+                      std::to_string(image.image.size()) + " bytes, more than they can encode");
   if (pixels > kPixelBudget - std::min(kPixelBudget, m_pixels))
     return untextured("the model's images together pass " + std::to_string(kPixelBudget) + " pixels");
   stbi_uc* decoded = stbi_load_from_memory(bytes, size, &width, &height, &channels, 4);
