@@ -1,13 +1,13 @@
 // Dual Contouring (Ju, Losasso, Schaefer & Warren, "Dual contouring of
 // Hermite data", SIGGRAPH 2002): the high-fidelity character. The smoothed
-// density is resampled on a grid twice as fine (trilinear), every edge
-// crossing carries the field's normal there (its gradient), and a cell's
-// vertex goes where the planes through its crossings meet, least squares:
-// on a flat face that is the face, where two faces meet it is on their edge,
-// where three meet their corner. The field's own smoothing (a one-voxel box
-// filter, shared with Surface Nets so two-voxel-thin features survive) still
-// rounds a box's corner by a few tenths of a voxel; the vertex placement
-// halves what Surface Nets' averaging of the crossings leaves there.
+// density of the volume's half-voxels (a grid twice as fine), every edge
+// crossing carrying the field's normal there (its gradient), and a cell's
+// vertex where the planes through its crossings meet, least squares: on a
+// flat face that is the face, where two faces meet it is on their edge,
+// where three meet their corner. The field's own smoothing (Surface Nets'
+// box filter, at half the width) still rounds a box's corner by a few
+// tenths of a voxel; the vertex placement keeps that under half of what
+// Surface Nets' averaging of the crossings leaves there.
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -29,8 +29,7 @@ constexpr double kRankCutoff = 0.01;
 
 // The QEF's minimiser nearest the crossings' mean (the mass point), clamped
 // into the cell so a nearly parallel pair of planes cannot fling it away.
-Point solveQef(const grid::SampleGrid& field, const grid::SampleGrid& fine, const grid::Index& cell,
-               std::span<const grid::EdgeCrossing> crossings) {
+Point solveQef(const grid::SampleGrid& field, const grid::Index& cell, std::span<const grid::EdgeCrossing> crossings) {
   Eigen::Matrix3d ata = Eigen::Matrix3d::Zero();
   Eigen::Vector3d atb = Eigen::Vector3d::Zero(), mass = Eigen::Vector3d::Zero();
   for (const auto& crossing : crossings) {
@@ -52,9 +51,9 @@ Point solveQef(const grid::SampleGrid& field, const grid::SampleGrid& fine, cons
     if (largest > 0 && lambda[i] > kRankCutoff * largest) inverse[i] = 1.0 / lambda[i];
   const Eigen::Matrix3d& v = eigen.eigenvectors();
   const Eigen::Vector3d x = mass + v * inverse.asDiagonal() * v.transpose() * (atb - ata * mass);
-  const Point lo = fine.position(cell[0], cell[1], cell[2]);
+  const Point lo = field.position(cell[0], cell[1], cell[2]);
   Point out;
-  for (int a = 0; a < 3; ++a) out[a] = std::clamp(x[a], lo[a], lo[a] + fine.spacing());
+  for (int a = 0; a < 3; ++a) out[a] = std::clamp(x[a], lo[a], lo[a] + field.spacing());
   return out;
 }
 
@@ -68,17 +67,11 @@ core::PartMesh meshDualContouring(const VoxelVolume& vol) {
   for (int z = 0; z < halves.nz(); ++z)
     for (int y = 0; y < halves.ny(); ++y)
       for (int x = 0; x < halves.nx(); ++x) halves.set(x, y, z, vol.at(x / 2, y / 2, z / 2) & 0xffffff);
-  const grid::SampleGrid halfDensity = grid::smoothedDensity(halves);
-  grid::SampleGrid fine(halfDensity.size(), -0.25, 0.5);
-  const auto& n = fine.size();
-  for (int k = 0; k < n[2]; ++k)
-    for (int j = 0; j < n[1]; ++j)
-      for (int i = 0; i < n[0]; ++i) fine.at(i, j, k) = halfDensity.at(i, j, k);
-  const grid::SampleGrid& field = fine;
+  const grid::SampleGrid fine = grid::smoothedDensity(halves, 0.5);
   return grid::dualSurface(
       fine,
       [&](const grid::Index& cell, std::span<const grid::EdgeCrossing> crossings) {
-        return solveQef(field, fine, cell, crossings);
+        return solveQef(fine, cell, crossings);
       },
       [&vol](const grid::Index&, const Point& vertex) { return grid::nearestFilledColor(vol, vertex); });
 }

@@ -48,8 +48,8 @@ Point SampleGrid::gradient(const Point& p) const {
   return g;
 }
 
-SampleGrid smoothedDensity(const VoxelVolume& vol) {
-  SampleGrid grid({vol.nx() + 2, vol.ny() + 2, vol.nz() + 2}, -0.5, 1.0);
+SampleGrid smoothedDensity(const VoxelVolume& vol, double voxelSize) {
+  SampleGrid grid({vol.nx() + 2, vol.ny() + 2, vol.nz() + 2}, -0.5 * voxelSize, voxelSize);
   for (int z = -1; z <= vol.nz(); ++z)
     for (int y = -1; y <= vol.ny(); ++y)
       for (int x = -1; x <= vol.nx(); ++x) {

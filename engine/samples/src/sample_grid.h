@@ -53,7 +53,9 @@ class SampleGrid {
 // Samples at voxel centres over [-1, n] (one voxel of empty padding, so every
 // surface closes); density = half the voxel + half the mean of its six
 // neighbours: smooth, yet two-voxel-thin features survive the 0.5 iso level.
-SampleGrid smoothedDensity(const VoxelVolume& volume);
+// `voxelSize`: the volume's voxels in the samples' units (a volume of
+// half-voxels takes 0.5).
+SampleGrid smoothedDensity(const VoxelVolume& volume, double voxelSize = 1.0);
 
 // Where the iso level crosses the grid edge from sample `lower` along `axis`
 // (linear interpolation of the two samples, from the lower end).

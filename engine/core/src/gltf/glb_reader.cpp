@@ -641,6 +641,17 @@ Expected<void> checkRequiredExtensions(const tinygltf::Model& model, std::string
   return {};
 }
 
+// What every load does once tinygltf has the model: the required extensions
+// checked, the compressed views decoded (the budgets then grow with what the
+// file decompresses to), and `use` called.
+Expected<void> useModel(tinygltf::Model& model, const std::vector<MeshoptView>& meshopt, std::string_view source,
+                        std::size_t fileBytes, const GltfModelUse& use) {
+  if (auto ok = checkRequiredExtensions(model, source); !ok) return ok;
+  auto decoded = decodeMeshopt(model, meshopt, source);
+  if (!decoded) return decoded.error();
+  return use(model, fileBytes + *decoded);
+}
+
 // The GLB `bytes` with its JSON chunk (`oldJsonLength` bytes) replaced by
 // `json`, padded with spaces to 4 bytes as GLB asks; the chunks after it copied.
 std::vector<std::uint8_t> withJsonChunk(std::span<const std::uint8_t> bytes, const std::string& json,
@@ -689,16 +700,10 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
   if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()),
                                    folder.canonical.string()))
     return refuse(sourceName, "invalid glTF: " + firstLine(err));
-  if (auto ok = checkRequiredExtensions(model, sourceName); !ok) return ok;
-  std::size_t fileBytes = bytes.size();
+  const std::size_t fileBytes = bytes.size();
   std::vector<std::uint8_t>().swap(rebuilt);
   if (owned) std::vector<std::uint8_t>().swap(*owned);
-  if (!meshopt.empty()) {
-    auto decoded = decodeMeshopt(model, meshopt, sourceName);
-    if (!decoded) return decoded.error();
-    fileBytes += *decoded;  // the budgets grow with what the file decompresses to
-  }
-  return use(model, fileBytes);
+  return useModel(model, meshopt, sourceName, fileBytes, use);
 }
 
 }  // namespace
@@ -747,14 +752,7 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
     if (!loader.LoadASCIIFromString(&model, &err, &warn, document.data(), static_cast<unsigned>(document.size()),
                                     folder.canonical.string()))
       return refuse(source, "invalid glTF: " + firstLine(err));
-    if (auto ok = checkRequiredExtensions(model, source); !ok) return ok;
-    std::size_t fileBytes = bytes->size();
-    if (!meshopt.empty()) {
-      auto decoded = decodeMeshopt(model, meshopt, source);
-      if (!decoded) return decoded.error();
-      fileBytes += *decoded;
-    }
-    return use(model, fileBytes);
+    return useModel(model, meshopt, source, bytes->size(), use);
   });
 }
 

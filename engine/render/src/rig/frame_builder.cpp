@@ -1,6 +1,7 @@
 #include "riglens/render/rig/frame_builder.h"
 
 #include <cmath>
+#include <optional>
 
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
@@ -29,6 +30,10 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
   if (settings.tint == core::TintMode::Part) state.partTints = core::partTints(run.rig);
   if (settings.tint == core::TintMode::Joint) state.partTints = core::jointTints(run.rig);
   if (run.kind == core::RunKind::SkinnedMesh && run.skin) {
+    // No clip playing: the file's rest pose, worked out once for the bones
+    // and the morph weights alike.
+    std::optional<core::GltfPose> rest;
+    if (!gltfPose && !run.gltf.nodes.empty()) gltfPose = &rest.emplace(core::gltfRestPose(run.gltf));
     state.bones = core::runBones(run, partWorlds, gltfPose);
     state.morphWeights = core::runMorphWeights(run, gltfPose);
     // The one skinned draw takes the tint of the root part.

@@ -10,11 +10,10 @@ namespace riglens::render {
 
 namespace {
 
+// A storage buffer holding `bytes` of `data` (none: left for the pass to fill).
 std::unique_ptr<QRhiBuffer> storage(QRhi* rhi, QRhiResourceUpdateBatch* batch, const void* data, std::size_t bytes) {
-  std::unique_ptr<QRhiBuffer> buf(rhi->newBuffer(QRhiBuffer::Static, QRhiBuffer::StorageBuffer,
-                                                 static_cast<int>(std::max<std::size_t>(bytes, 16))));
-  if (!buf->create()) return nullptr;
-  if (data && bytes) batch->uploadStaticBuffer(buf.get(), 0, static_cast<int>(bytes), data);
+  auto buf = newStorageBuffer(rhi, bytes);
+  if (buf && data && bytes) batch->uploadStaticBuffer(buf.get(), 0, static_cast<int>(bytes), data);
   return buf;
 }
 }  // namespace
