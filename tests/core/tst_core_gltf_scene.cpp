@@ -6,6 +6,7 @@
 // node and vertex is also compared with three.js in tst_interop_gltf_scene.)
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
+#include <cstring>
 #include <fstream>
 #include <glm/gtc/matrix_access.hpp>
 
@@ -294,6 +295,62 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(!refused && refused.error().message.find(expectedMessage) != std::string::npos);
     auto flat = core::readGltfFile(path);
     QVERIFY(!flat && flat.error().message.find(expectedMessage) != std::string::npos);
+  }
+
+  void sparseAccessorsReadAsTheirValues() {
+    // The fixture's two morph targets are sparse: "up" without a base (ring
+    // 0 zeros), "wide" over a base whose ring 2 is zeros. Each delta is what
+    // the fixture's rings say, worked out here from its formula.
+    auto b = test::makeAnimatedCharacter();
+    auto decoded = core::readGltfFile(write(b));
+    QVERIFY_OK(decoded);
+    const core::MorphData& morph = decoded->morph;
+    QCOMPARE(morph.slotCount(), std::size_t(2));
+    for (int v = 0; v < 9; ++v) {
+      const int ring = v / 3;
+      const double a = 2.0943951 * (v % 3);
+      const glm::dvec3 up(0, 0.1 * ring, 0), wide(0.2 * std::cos(a), 0, 0.2 * std::sin(a));
+      for (int c = 0; c < 3; ++c) {
+        QVERIFY(std::abs(morph.positionDeltas[morph.slotOffsets[0] + std::size_t(v * 3 + c)] - up[c]) < 1e-6);
+        QVERIFY(std::abs(morph.positionDeltas[morph.slotOffsets[1] + std::size_t(v * 3 + c)] - wide[c]) < 1e-6);
+      }
+    }
+  }
+
+  void sparseAccessorRefusals_data() {
+    QTest::addColumn<int>("breakage");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("more than the accessor") << 0 << "sparse: count 10 is not within 1..9";
+    QTest::newRow("index past the count") << 1 << "sparse indices: index 5 (9) is not above the previous one";
+    QTest::newRow("indices not increasing") << 2 << "sparse indices: index 1 (3) is not above the previous one";
+    QTest::newRow("indices' type") << 3 << "sparse indices: componentType 5126 is not an unsigned integer type";
+    QTest::newRow("values past the view") << 4 << "sparse values: 6 elements from byte 4 run past bufferView";
+    QTest::newRow("no such view") << 5 << "sparse indices: bufferView 99 does not exist";
+  }
+  void sparseAccessorRefusals() {
+    QFETCH(int, breakage);
+    QFETCH(QString, expected);
+    auto b = test::makeAnimatedCharacter();
+    auto& m = b.model;
+    const int up = m.meshes[0].primitives[0].targets[0].at("POSITION");
+    auto& sparse = m.accessors[std::size_t(up)].sparse;
+    const auto setIndex = [&](std::size_t i, std::uint16_t value) {
+      const auto& view = m.bufferViews[std::size_t(sparse.indices.bufferView)];
+      std::memcpy(m.buffers[0].data.data() + view.byteOffset + i * 2, &value, 2);
+    };
+    switch (breakage) {
+      case 0: sparse.count = 10; break;
+      case 1: setIndex(5, 9); break;
+      case 2: setIndex(1, 3); break;
+      case 3: sparse.indices.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT; break;
+      case 4: sparse.values.byteOffset = 4; break;
+      case 5: sparse.indices.bufferView = 99; break;
+    }
+    const auto path = write(b);
+    auto decoded = core::readGltfFile(path);
+    QVERIFY(!decoded);
+    QVERIFY2(QString::fromStdString(decoded.error().message).contains(expected), decoded.error().message.c_str());
+    QVERIFY2(decoded.error().message.find(path.string()) != std::string::npos, decoded.error().message.c_str());
   }
 
   void refusesWhatItCannotPose_data() {

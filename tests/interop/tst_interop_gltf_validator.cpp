@@ -7,6 +7,7 @@
 #include <QtTest/QtTest>
 
 #include "gltf_material_fixture.h"
+#include "gltf_scene_fixture.h"
 #include "interop_clients.h"
 #include "meshopt_fixture.h"
 #include "riglens/core/base/file_io.h"
@@ -54,12 +55,15 @@ class TestInteropGltfValidator : public QObject {
     QTest::addColumn<QString>("name");
     QTest::newRow("materials") << "materials";
     QTest::newRow("meshopt") << "meshopt";
+    QTest::newRow("character") << "character";  // sparse targets, CUBICSPLINE, matrix node
   }
   void theReadersFixturesAreValid() {
     QFETCH(QString, name);
     std::vector<std::uint8_t> bytes;
     if (name == "materials") {
       bytes = riglens::test::makeMaterialShowcase().glb();
+    } else if (name == "character") {
+      bytes = riglens::test::makeAnimatedCharacter().glb();
     } else {
       const auto grid = riglens::test::meshoptGrid();
       bytes = riglens::test::assembleGlb(grid.doc, grid.bin);

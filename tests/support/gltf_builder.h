@@ -4,6 +4,7 @@
 
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -48,6 +49,32 @@ struct GltfBuilder {
     const int comps = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(type));
     return accessor(view(values.data(), values.size() * sizeof(T)), componentType, type, values.size() / comps, 0,
                     normalized);
+  }
+  // A sparse accessor (glTF 2.0, 3.6.2.3): `base` (-1: zeros) with the
+  // elements at `indices` (strictly increasing) replaced by `values`.
+  int sparse(int base, std::size_t count, int type, const std::vector<std::uint16_t>& indices,
+             const std::vector<float>& values) {
+    const int out = base >= 0 ? base : accessor(-1, TINYGLTF_COMPONENT_TYPE_FLOAT, type, count);
+    auto& s = model.accessors[std::size_t(out)].sparse;
+    s.isSparse = true;
+    s.count = static_cast<int>(indices.size());
+    s.indices.bufferView = view(indices.data(), indices.size() * 2);
+    s.indices.byteOffset = 0;
+    s.indices.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT;
+    s.values.bufferView = view(values.data(), values.size() * 4);
+    s.values.byteOffset = 0;
+    return out;
+  }
+  // Sets a VEC3 accessor's min and max (glTF requires them on POSITION) from
+  // the values it holds.
+  void bounds(int accessorIndex, const std::vector<float>& xyz) {
+    auto& a = model.accessors[std::size_t(accessorIndex)];
+    a.minValues.assign(3, 1e300);
+    a.maxValues.assign(3, -1e300);
+    for (std::size_t i = 0; i < xyz.size(); ++i) {
+      a.minValues[i % 3] = std::min(a.minValues[i % 3], double(xyz[i]));
+      a.maxValues[i % 3] = std::max(a.maxValues[i % 3], double(xyz[i]));
+    }
   }
   void primitive(std::map<std::string, int> attributes, int indices = -1, int mode = TINYGLTF_MODE_TRIANGLES) {
     if (model.meshes.empty()) {

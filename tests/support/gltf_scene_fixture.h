@@ -1,6 +1,6 @@
 // An animated glTF character for the scene tests, the kind an artist exports
 // (and RigLens used to refuse): a node hierarchy with TRS and matrix nodes, a
-// skinned body with two morph targets, an unskinned hat parented to a joint,
+// skinned body with two morph targets (sparse accessors), an unskinned hat parented to a joint,
 // an unskinned prop beside it in the same file, and two clips that between
 // them use every path (translation, rotation, scale, weights) and every
 // interpolation (LINEAR, STEP, CUBICSPLINE).
@@ -54,8 +54,18 @@ inline GltfBuilder makeAnimatedCharacter() {
   bodyPrim.attributes = {{"POSITION", f32(pos, TINYGLTF_TYPE_VEC3)},
                          {"JOINTS_0", b.data(joints, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4)},
                          {"WEIGHTS_0", f32(weights, TINYGLTF_TYPE_VEC4)}};
-  bodyPrim.targets = {{{"POSITION", f32(morphUp, TINYGLTF_TYPE_VEC3)}},
-                      {{"POSITION", f32(morphWide, TINYGLTF_TYPE_VEC3)}}};
+  // Both targets sparse, as exporters write targets that move few vertices:
+  // "up" has no base (rings 1 and 2 moved, ring 0 zeros); "wide" has a base
+  // that is wrong on ring 2 (zeros) and the sparse values correct it.
+  std::vector<float> wideBase = morphWide, upMoved(morphUp.begin() + 9, morphUp.end()),
+                     wideRing2(morphWide.begin() + 18, morphWide.end());
+  std::fill(wideBase.begin() + 18, wideBase.end(), 0.0f);
+  const int up = b.sparse(-1, 9, TINYGLTF_TYPE_VEC3, {3, 4, 5, 6, 7, 8}, upMoved);
+  const int wide = b.sparse(f32(wideBase, TINYGLTF_TYPE_VEC3), 9, TINYGLTF_TYPE_VEC3, {6, 7, 8}, wideRing2);
+  b.bounds(up, morphUp);
+  b.bounds(wide, morphWide);
+  b.bounds(bodyPrim.attributes["POSITION"], pos);
+  bodyPrim.targets = {{{"POSITION", up}}, {{"POSITION", wide}}};
   bodyPrim.indices = b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR);
   bodyPrim.mode = TINYGLTF_MODE_TRIANGLES;
   body.primitives.push_back(bodyPrim);
@@ -64,7 +74,9 @@ inline GltfBuilder makeAnimatedCharacter() {
   tinygltf::Mesh tri;
   tri.name = "triangle";
   tinygltf::Primitive triPrim;
-  triPrim.attributes = {{"POSITION", f32({0, 0, 0, 0.4f, 0, 0, 0, 0.4f, 0.1f}, TINYGLTF_TYPE_VEC3)}};
+  const std::vector<float> triangle = {0, 0, 0, 0.4f, 0, 0, 0, 0.4f, 0.1f};
+  triPrim.attributes = {{"POSITION", f32(triangle, TINYGLTF_TYPE_VEC3)}};
+  b.bounds(triPrim.attributes["POSITION"], triangle);
   triPrim.mode = TINYGLTF_MODE_TRIANGLES;
   tri.primitives.push_back(triPrim);
   b.model.meshes = {body, tri};

@@ -30,15 +30,14 @@ class AccessorReader {
       : m_model(model), m_source(source), m_fileBytes(fileBytes) {}
 
   // Floats for attributes; integers (exact past 2^24) for indices and joints,
-  // which glTF stores as unsigned integers only.
+  // which glTF stores as unsigned integers only. A sparse accessor is its
+  // base (its bufferView, or zeros) with `sparse.count` elements replaced.
   template <class Out>
   Expected<std::vector<Out>> read(int accessorIndex, const std::string& what, int* componentsOut) const {
     if (accessorIndex < 0 || accessorIndex >= static_cast<int>(m_model.accessors.size()))
       return gltfRefusal(m_source, what + ": accessor " + std::to_string(accessorIndex) + " does not exist");
     const tinygltf::Accessor& acc = m_model.accessors[accessorIndex];
     const std::string name = what + " (accessor " + std::to_string(accessorIndex) + ")";
-    if (acc.sparse.isSparse)
-      return gltfRefusal(m_source, name + ": sparse accessors are not supported", ErrorCode::Unsupported);
     const int components = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(acc.type));
     const int componentSize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(acc.componentType));
     if (components <= 0 || componentSize <= 0) return gltfRefusal(m_source, name + ": unknown type or component type");
@@ -51,54 +50,115 @@ class AccessorReader {
     *componentsOut = components;
     const std::size_t elementSize = static_cast<std::size_t>(components * componentSize);
     const std::size_t count = acc.count;
-    if (acc.bufferView < 0) {  // all zeros, as glTF says; as many as the file could have held
-      if (count > m_fileBytes / elementSize)
-        return gltfRefusal(m_source, name + ": " + std::to_string(count) +
-                                         " elements without a bufferView, more than the file could hold");
-      return std::vector<Out>(count * static_cast<std::size_t>(components), Out{});
-    }
-    if (acc.bufferView >= static_cast<int>(m_model.bufferViews.size()))
-      return gltfRefusal(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " does not exist");
-    const tinygltf::BufferView& view = m_model.bufferViews[acc.bufferView];
-    if (view.buffer < 0 || view.buffer >= static_cast<int>(m_model.buffers.size()))
-      return gltfRefusal(m_source, name + ": buffer " + std::to_string(view.buffer) + " does not exist");
-    const auto& buffer = m_model.buffers[view.buffer].data;
-    const std::size_t stride = view.byteStride ? view.byteStride : elementSize;
-    if (stride < elementSize)
-      return gltfRefusal(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " byteStride " +
-                                       std::to_string(stride) + " is shorter than one element (" +
-                                       std::to_string(elementSize) + " bytes)");
-    if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset)
-      return gltfRefusal(m_source, name + ": bufferView " + std::to_string(acc.bufferView) + " (bytes " +
-                                       std::to_string(view.byteOffset) + " + " + std::to_string(view.byteLength) +
-                                       ") runs past its buffer (" + std::to_string(buffer.size()) + " bytes)");
-    // byteOffset + stride * (count - 1) + elementSize <= byteLength, without overflow.
-    if (count > 0 && (acc.byteOffset > view.byteLength || view.byteLength - acc.byteOffset < elementSize ||
-                      count - 1 > (view.byteLength - acc.byteOffset - elementSize) / stride))
-      return gltfRefusal(m_source, name + ": " + std::to_string(count) + " elements from byte " +
-                                       std::to_string(acc.byteOffset) + " run past bufferView " +
-                                       std::to_string(acc.bufferView) + " (" + std::to_string(view.byteLength) +
-                                       " bytes)");
+    if (acc.bufferView < 0 && count > m_fileBytes / elementSize)  // zeros, as glTF says; no more than a file holds
+      return gltfRefusal(m_source, name + ": " + std::to_string(count) +
+                                       " elements without a bufferView, more than the file could hold");
     std::vector<Out> out(count * static_cast<std::size_t>(components), Out{});
-    if (count == 0) return out;
-    const std::uint8_t* base = buffer.data() + view.byteOffset + acc.byteOffset;
-    if (stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
-        acc.componentType ==
-            (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
-      std::memcpy(out.data(), base,
-                  out.size() * sizeof(Out));  // the meshers' layout: tightly packed
-      return out;
+    if (acc.bufferView >= 0) {
+      auto base = elements(acc.bufferView, acc.byteOffset, count, elementSize, true, name);
+      if (!base) return base.error();
+      convert(*base, count, acc, components, componentSize, out.data());
     }
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::uint8_t* element = base + i * stride;
-      for (int c = 0; c < components; ++c)
-        out[i * components + c] =
-            static_cast<Out>(component(element + c * componentSize, acc.componentType, acc.normalized));
-    }
+    if (acc.sparse.isSparse)
+      if (auto ok = applySparse(acc, name, components, componentSize, out); !ok) return ok.error();
     return out;
   }
 
  private:
+  struct Elements {
+    const std::uint8_t* first = nullptr;
+    std::size_t stride = 0;
+  };
+
+  // Where `count` elements of `elementSize` bytes start in bufferView `viewIndex`
+  // from `byteOffset`, checked against the view and its buffer with no
+  // arithmetic that can wrap. Sparse indices and values are tightly packed.
+  Expected<Elements> elements(int viewIndex, std::size_t byteOffset, std::size_t count, std::size_t elementSize,
+                              bool strided, const std::string& name) const {
+    const std::string viewName = "bufferView " + std::to_string(viewIndex);
+    if (viewIndex < 0 || viewIndex >= static_cast<int>(m_model.bufferViews.size()))
+      return gltfRefusal(m_source, name + ": " + viewName + " does not exist");
+    const tinygltf::BufferView& view = m_model.bufferViews[viewIndex];
+    if (view.buffer < 0 || view.buffer >= static_cast<int>(m_model.buffers.size()))
+      return gltfRefusal(m_source, name + ": buffer " + std::to_string(view.buffer) + " does not exist");
+    const auto& buffer = m_model.buffers[view.buffer].data;
+    const std::size_t stride = strided && view.byteStride ? view.byteStride : elementSize;
+    if (stride < elementSize)
+      return gltfRefusal(m_source, name + ": " + viewName + " byteStride " + std::to_string(stride) +
+                                       " is shorter than one element (" + std::to_string(elementSize) + " bytes)");
+    if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset)
+      return gltfRefusal(m_source, name + ": " + viewName + " (bytes " + std::to_string(view.byteOffset) + " + " +
+                                       std::to_string(view.byteLength) + ") runs past its buffer (" +
+                                       std::to_string(buffer.size()) + " bytes)");
+    // byteOffset + stride * (count - 1) + elementSize <= byteLength, without overflow.
+    if (count > 0 && (byteOffset > view.byteLength || view.byteLength - byteOffset < elementSize ||
+                      count - 1 > (view.byteLength - byteOffset - elementSize) / stride))
+      return gltfRefusal(m_source, name + ": " + std::to_string(count) + " elements from byte " +
+                                       std::to_string(byteOffset) + " run past " + viewName + " (" +
+                                       std::to_string(view.byteLength) + " bytes)");
+    return Elements{buffer.data() + view.byteOffset + byteOffset, stride};
+  }
+
+  template <class Out>
+  static void convert(Elements from, std::size_t count, const tinygltf::Accessor& acc, int components,
+                      int componentSize, Out* out) {
+    const std::size_t elementSize = static_cast<std::size_t>(components * componentSize);
+    if (count == 0) return;
+    if (from.stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
+        acc.componentType ==
+            (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
+      std::memcpy(out, from.first, count * elementSize);  // the meshers' layout: tightly packed
+      return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint8_t* element = from.first + i * from.stride;
+      for (int c = 0; c < components; ++c)
+        out[i * components + c] =
+            static_cast<Out>(component(element + c * componentSize, acc.componentType, acc.normalized));
+    }
+  }
+
+  // glTF 2.0, 3.6.2.3: `sparse.count` indices (strictly increasing, each
+  // below the accessor's count) and as many values of the accessor's type.
+  template <class Out>
+  Expected<void> applySparse(const tinygltf::Accessor& acc, const std::string& name, int components, int componentSize,
+                             std::vector<Out>& out) const {
+    const auto& sparse = acc.sparse;
+    const std::string where = name + " sparse";
+    if (sparse.count < 1 || static_cast<std::size_t>(sparse.count) > acc.count)
+      return gltfRefusal(m_source, where + ": count " + std::to_string(sparse.count) + " is not within 1.." +
+                                       std::to_string(acc.count));
+    if (sparse.indices.byteOffset < 0 || sparse.values.byteOffset < 0)
+      return gltfRefusal(m_source, where + ": a negative byteOffset");
+    const int indexType = sparse.indices.componentType;
+    if (indexType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && indexType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+        indexType != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+      return gltfRefusal(m_source, where + " indices: componentType " + std::to_string(indexType) +
+                                       " is not an unsigned integer type");
+    const auto count = static_cast<std::size_t>(sparse.count);
+    const auto indexSize = static_cast<std::size_t>(tinygltf::GetComponentSizeInBytes(indexType));
+    auto indices = elements(sparse.indices.bufferView, std::size_t(sparse.indices.byteOffset), count, indexSize, false,
+                            where + " indices");
+    if (!indices) return indices.error();
+    const std::size_t elementSize = static_cast<std::size_t>(components * componentSize);
+    auto values = elements(sparse.values.bufferView, std::size_t(sparse.values.byteOffset), count, elementSize, false,
+                           where + " values");
+    if (!values) return values.error();
+    double previous = -1;
+    for (std::size_t i = 0; i < count; ++i) {
+      const double index = component(indices->first + i * indexSize, indexType, false);
+      if (index <= previous || index >= static_cast<double>(acc.count))
+        return gltfRefusal(m_source, where + " indices: index " + std::to_string(i) + " (" +
+                                         std::to_string(static_cast<std::uint64_t>(index)) +
+                                         ") is not above the previous one and below the count " +
+                                         std::to_string(acc.count));
+      previous = index;
+      convert(Elements{values->first + i * elementSize, elementSize}, 1, acc, components, componentSize,
+              out.data() + static_cast<std::size_t>(index) * static_cast<std::size_t>(components));
+    }
+    return {};
+  }
+
   static double component(const std::uint8_t* p, int type, bool normalized) {
     switch (type) {
       case TINYGLTF_COMPONENT_TYPE_FLOAT: {
