@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "draco_fixture.h"
 #include "fixtures.h"
 #include "gltf_builder.h"
 #include "gltf_material_fixture.h"
@@ -139,6 +140,11 @@ void gltfSeeds() {
   const auto packed = test::meshoptGrid();
   seed("part_glb", "meshopt.glb", test::assembleGlb(packed.doc, packed.bin));
   seed("mesh_glb", "meshopt.glb", test::assembleGlb(packed.doc, packed.bin));
+  // KHR_draco_mesh_compression: a Draco-encoded height field.
+  const auto terrain = test::dracoTerrain();
+  seed("part_glb", "draco.glb", test::assembleGlb(terrain.doc, terrain.bin));
+  seed("mesh_glb", "draco.glb", test::assembleGlb(terrain.doc, terrain.bin));
+  seed("gltf", "draco.glb", test::assembleGlb(terrain.doc, terrain.bin));
   for (const auto& [name, glb] : fuzz::tankPartGlbs())
     if (glb.size() <= 64 * 1024) seed("mesh_glb", "tank-" + name + ".glb", glb);
   seed("gltf", "skinned.gltf", gltfText(skinnedModel()));

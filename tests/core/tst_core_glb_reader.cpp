@@ -7,8 +7,10 @@
 #include <QtTest/QtTest>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
+#include "draco_fixture.h"
 #include "gltf_builder.h"
 #include "gltf_material_fixture.h"
 #include "meshopt_fixture.h"
@@ -21,6 +23,8 @@
 
 using namespace riglens::core;
 using riglens::test::assembleGlb;
+using riglens::test::DracoTerrain;
+using riglens::test::dracoTerrain;
 using riglens::test::GltfBuilder;
 using riglens::test::MeshoptGrid;
 using riglens::test::meshoptGrid;
@@ -362,6 +366,86 @@ class TestGlbReader : public QObject {
     auto fromText = readGltfFile(dir.filePath("packed.gltf").toStdString());
     QVERIFY_OK(fromText);
     QCOMPARE(fromText->mesh.positions, grid.positions);
+  }
+
+  void dracoCompressedGeometryDecodes() {
+    // Draco reorders and welds the vertices: each decoded vertex is checked
+    // against the grid point it lies on, and the triangles as a set.
+    const DracoTerrain terrain = dracoTerrain();
+    QVERIFY(!terrain.bin.empty());
+    auto decoded = decodeGlb(assembleGlb(terrain.doc, terrain.bin), "terrain.glb");
+    QVERIFY_OK(decoded);
+    const PartMesh& mesh = decoded->mesh;
+    QCOMPARE(mesh.vertexCount(), std::size_t(DracoTerrain::kSide * DracoTerrain::kSide));
+    QCOMPARE(mesh.indices.size(), std::size_t(terrain.faces * 3));
+    const double step = 1.0 / (1 << 14) * 8 * 1.01;  // 14-bit positions over the 8-unit range
+    std::vector<std::array<int, 2>> gridPoint(mesh.vertexCount());
+    for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
+      const float* p = &mesh.positions[v * 3];
+      const int x = int(std::lround(p[0])), z = int(std::lround(p[2]));
+      gridPoint[v] = {x, z};
+      QVERIFY(std::abs(p[0] - x) <= step && std::abs(p[2] - z) <= step);
+      QVERIFY(std::abs(p[1] - DracoTerrain::height(x, z)) <= step);
+      const auto n = DracoTerrain::normal(x, z);
+      for (int c = 0; c < 3; ++c) QVERIFY(std::abs(mesh.normals[v * 3 + std::size_t(c)] - n[std::size_t(c)]) < 0.01);
+      const auto color = DracoTerrain::color(x, z);  // 8-bit colours are not quantized: exact
+      for (int c = 0; c < 3; ++c) QCOMPARE(mesh.colors[v * 3 + std::size_t(c)], float(color[std::size_t(c)]) / 255.0f);
+    }
+    std::set<std::array<int, 6>> triangles;
+    for (std::size_t t = 0; t < mesh.indices.size(); t += 3) {
+      std::array<std::array<int, 2>, 3> c{gridPoint[mesh.indices[t]], gridPoint[mesh.indices[t + 1]],
+                                          gridPoint[mesh.indices[t + 2]]};
+      std::rotate(c.begin(), std::min_element(c.begin(), c.end()), c.end());  // same winding, one start
+      triangles.insert({c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1]});
+    }
+    for (int z = 0; z + 1 < DracoTerrain::kSide; ++z)
+      for (int x = 0; x + 1 < DracoTerrain::kSide; ++x) {
+        QVERIFY(triangles.count({x, z, x, z + 1, x + 1, z}));
+        QVERIFY(triangles.count({x, z + 1, x + 1, z + 1, x + 1, z}));
+      }
+  }
+
+  void dracoRefusalsNameThePrimitive_data() {
+    QTest::addColumn<QString>("change");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("garbled bytes") << "garble"
+                                   << "the compressed bytes do not decode";
+    QTest::newRow("not Draco") << "zeros"
+                               << "the compressed bytes are not a Draco triangle mesh";
+    QTest::newRow("no such attribute id") << "id"
+                                          << "attribute NORMAL: the decoded mesh has no attribute 77";
+    QTest::newRow("an id for nothing") << "extra"
+                                       << "attribute TEXCOORD_0 is not an id of one of the primitive's";
+    QTest::newRow("no bufferView") << "view"
+                                   << "needs a bufferView number and an attributes object";
+    QTest::newRow("a view past its buffer") << "past"
+                                            << "bufferView 0 runs past the end of its buffer";
+  }
+  void dracoRefusalsNameThePrimitive() {
+    QFETCH(QString, change);
+    QFETCH(QString, expected);
+    DracoTerrain terrain = dracoTerrain();
+    auto& ext = terrain.doc["meshes"][0]["primitives"][0]["extensions"]["KHR_draco_mesh_compression"];
+    if (change == "garble") {
+      for (std::size_t i = terrain.bin.size() / 3; i < terrain.bin.size(); ++i) terrain.bin[i] = std::uint8_t(i * 37);
+    } else if (change == "zeros") {
+      std::fill(terrain.bin.begin(), terrain.bin.end(), 0);
+    } else if (change == "id") {
+      ext["attributes"]["NORMAL"] = 77;
+    } else if (change == "extra") {
+      ext["attributes"]["TEXCOORD_0"] = 1;
+    } else if (change == "view") {
+      ext.erase("bufferView");
+    } else if (change == "past") {
+      terrain.doc["bufferViews"][0]["byteLength"] = terrain.bin.size() + 64;
+    }
+    auto decoded = decodeGlb(assembleGlb(terrain.doc, terrain.bin), "terrain.glb");
+    QVERIFY(!decoded);
+    const QString message = QString::fromStdString(decoded.error().message);
+    QVERIFY2(message.contains(expected), qPrintable(message));
+    QVERIFY2(message.contains("terrain.glb") &&
+                 message.contains("/meshes/0/primitives/0/extensions/KHR_draco_mesh_compression"),
+             qPrintable(message));
   }
 
   void meshoptRefusalsNameTheView_data() {

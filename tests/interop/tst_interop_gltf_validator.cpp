@@ -6,6 +6,7 @@
 // really ran.
 #include <QtTest/QtTest>
 
+#include "draco_fixture.h"
 #include "gltf_material_fixture.h"
 #include "gltf_scene_fixture.h"
 #include "interop_clients.h"
@@ -55,13 +56,17 @@ class TestInteropGltfValidator : public QObject {
     QTest::addColumn<QString>("name");
     QTest::newRow("materials") << "materials";
     QTest::newRow("meshopt") << "meshopt";
-    QTest::newRow("character") << "character";  // sparse targets, CUBICSPLINE, matrix node
+    QTest::newRow("character") << "character";
+    QTest::newRow("draco") << "draco";  // sparse targets, CUBICSPLINE, matrix node
   }
   void theReadersFixturesAreValid() {
     QFETCH(QString, name);
     std::vector<std::uint8_t> bytes;
     if (name == "materials") {
       bytes = riglens::test::makeMaterialShowcase().glb();
+    } else if (name == "draco") {
+      const auto terrain = riglens::test::dracoTerrain();
+      bytes = riglens::test::assembleGlb(terrain.doc, terrain.bin);
     } else if (name == "character") {
       bytes = riglens::test::makeAnimatedCharacter().glb();
     } else {

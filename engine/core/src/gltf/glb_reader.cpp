@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "gltf_accessor_reader.h"
+#include "gltf_draco.h"
 #include "gltf_materials.h"
 #include "gltf_meshopt.h"
 #include "gltf_model_file.h"
@@ -632,10 +633,11 @@ void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
 // A file must not load where an extension it requires is not understood
 // (glTF 2.0, 3.12): the geometry would be wrong. KHR_mesh_quantization needs
 // nothing more than the accessor reader's normalized integers;
-// EXT_meshopt_compression is decoded (gltf_meshopt.h).
+// EXT_meshopt_compression and KHR_draco_mesh_compression are decoded
+// (gltf_meshopt.h, gltf_draco.h).
 Expected<void> checkRequiredExtensions(const tinygltf::Model& model, std::string_view source) {
   for (const std::string& name : model.extensionsRequired)
-    if (name != "KHR_mesh_quantization" && name != "EXT_meshopt_compression")
+    if (name != "KHR_mesh_quantization" && name != "EXT_meshopt_compression" && name != "KHR_draco_mesh_compression")
       return refuse(source, "the file requires the extension " + name + ", which RigLens does not decode yet",
                     ErrorCode::Unsupported);
   return {};
@@ -649,7 +651,20 @@ Expected<void> useModel(tinygltf::Model& model, const std::vector<MeshoptView>& 
   if (auto ok = checkRequiredExtensions(model, source); !ok) return ok;
   auto decoded = decodeMeshopt(model, meshopt, source);
   if (!decoded) return decoded.error();
-  return use(model, fileBytes + *decoded);
+  auto draco = decodeDraco(model, source);
+  if (!draco) return draco.error();
+  return use(model, fileBytes + *decoded + *draco);
+}
+
+// Compressed geometry rewritten for tinygltf (gltf_meshopt.h, gltf_draco.h);
+// whether `doc` changed.
+bool prepareCompressed(nlohmann::json& doc, std::vector<MeshoptView>& meshopt) {
+  bool changed = false;
+  if (usesMeshopt(doc)) {
+    meshopt = prepareMeshopt(doc);
+    changed = true;
+  }
+  return prepareDraco(doc) || changed;
 }
 
 // The GLB `bytes` with its JSON chunk (`oldJsonLength` bytes) replaced by
@@ -687,8 +702,7 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
   // around it (the BIN chunk as it was).
   std::vector<MeshoptView> meshopt;
   std::vector<std::uint8_t> rebuilt;
-  if (usesMeshopt(*doc)) {
-    meshopt = prepareMeshopt(*doc);
+  if (prepareCompressed(*doc, meshopt)) {
     rebuilt = withJsonChunk(bytes, doc->dump(), json->size());
     bytes = rebuilt;
   }
@@ -740,11 +754,8 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
     refuseWhatTinygltfMishandles(*doc);
     std::vector<MeshoptView> meshopt;
     std::string prepared;
-    if (usesMeshopt(*doc)) {
-      meshopt = prepareMeshopt(*doc);
-      prepared = doc->dump();
-    }
-    const std::string& document = meshopt.empty() ? text : prepared;
+    if (prepareCompressed(*doc, meshopt)) prepared = doc->dump();
+    const std::string& document = prepared.empty() ? text : prepared;
     tinygltf::TinyGLTF loader;
     sandbox(loader, folder);
     tinygltf::Model model;
