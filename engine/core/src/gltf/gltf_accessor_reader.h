@@ -53,12 +53,12 @@ class AccessorReader {
     if (acc.bufferView < 0 && count > m_fileBytes / elementSize)  // zeros, as glTF says; no more than a file holds
       return gltfRefusal(m_source, name + ": " + std::to_string(count) +
                                        " elements without a bufferView, more than the file could hold");
+    // The elements are checked against their view before anything is allocated.
+    Expected<Elements> base = Elements{};
+    if (acc.bufferView >= 0) base = elements(acc.bufferView, acc.byteOffset, count, elementSize, true, name);
+    if (!base) return base.error();
     std::vector<Out> out(count * static_cast<std::size_t>(components), Out{});
-    if (acc.bufferView >= 0) {
-      auto base = elements(acc.bufferView, acc.byteOffset, count, elementSize, true, name);
-      if (!base) return base.error();
-      convert(*base, count, acc, components, componentSize, out.data());
-    }
+    if (acc.bufferView >= 0) convert(*base, count, acc, components, componentSize, out.data());
     if (acc.sparse.isSparse)
       if (auto ok = applySparse(acc, name, components, componentSize, out); !ok) return ok.error();
     return out;
