@@ -12,6 +12,7 @@
 #include "gltf_material_fixture.h"
 #include "gltf_scene_fixture.h"
 #include "meshopt_fixture.h"
+#include "model_format_fixtures.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/splats/gaussian_ply.h"
@@ -145,6 +146,11 @@ void gltfSeeds() {
   seed("part_glb", "draco.glb", test::assembleGlb(terrain.doc, terrain.bin));
   seed("mesh_glb", "draco.glb", test::assembleGlb(terrain.doc, terrain.bin));
   seed("gltf", "draco.glb", test::assembleGlb(terrain.doc, terrain.bin));
+  // Models through Assimp: the selector byte (obj, stl, ply, dae) then the file.
+  seed("model_formats", "cube.obj", std::string(1, '\0') + test::kCubeObj);
+  seed("model_formats", "tetrahedron.stl", std::string(1, '\1') + test::kTetrahedronStl);
+  seed("model_formats", "quad.ply", std::string(1, '\2') + test::kColouredQuadPly);
+  seed("model_formats", "strip.dae", std::string(1, '\3') + test::kBendingStripDae);
   for (const auto& [name, glb] : fuzz::tankPartGlbs())
     if (glb.size() <= 64 * 1024) seed("mesh_glb", "tank-" + name + ".glb", glb);
   seed("gltf", "skinned.gltf", gltfText(skinnedModel()));

@@ -12,6 +12,8 @@ constexpr std::array kTargets{
     Target{"part_glb", "a part .glb (any glTF binary the loader decodes)", &partGlb, &stagePartGlb},
     Target{"mesh_glb", "a run's skinned mesh.glb beside a rig.json, skinned at rest", &meshGlb, &stageMeshGlb},
     Target{"gltf", "a .gltf text file with data-URI or external buffers", &gltfText, &stageGltf},
+    Target{"model_formats", "an OBJ, STL, PLY, COLLADA or FBX file (the first byte picks) read through Assimp",
+           &modelFormat, &stageModelFormat},
     Target{"aosrig", "an .aosrig GNM pack, posed at rest, with controls and joint overrides", &aosrig, &stageAosrig},
     Target{"orl_pack", "an ORLPACK1 pack, deformed and shell-bound", &orlPack, nullptr},
     Target{"ply", "a 3DGS .ply scene", &gaussianPly, &stagePly},

@@ -197,8 +197,10 @@ ApplicationWindow {
 
     FileDialog {
         id: openDialog
-        title: qsTr("Open a rig.json, run record, .glb, character pack or splat scene")
-        nameFilters: [qsTr("RigLens inputs (*.json *.glb *.gltf *.aosrig *.ply)"), qsTr("Voxel rigs (*.json *.glb *.gltf)"),
+        title: qsTr("Open a rig.json, run record, model, character pack or splat scene")
+        nameFilters: [qsTr("RigLens inputs (*.json *.glb *.gltf *.obj *.fbx *.dae *.stl *.aosrig *.ply)"),
+                      qsTr("Voxel rigs (*.json *.glb *.gltf)"),
+                      qsTr("Models (*.glb *.gltf *.obj *.fbx *.dae *.stl *.ply)"),
                       qsTr("Splat characters (*.aosrig)"), qsTr("3D Gaussian Splatting scenes (*.ply)"), qsTr("All files (*)")]
         onAccepted: window.controller.open(selectedFile)
     }

@@ -76,7 +76,7 @@ SceneViewport {
         }
         Label {
             anchors.horizontalCenter: parent.horizontalCenter
-            text: qsTr("File → Open… or drop a run folder, rig.json, .glb, character bundle, .aosrig or .ply here")
+            text: qsTr("File → Open… or drop a run folder, rig.json, a model (.glb, .gltf, .obj, .fbx, .dae, .stl, .ply), character bundle, .aosrig or splat .ply here")
             color: Theme.viewportHint
         }
     }

@@ -27,7 +27,8 @@ struct Command {
 // engine feature it exposes; until then the command says so and fails.
 constexpr Command kCommands[] = {
     {"inspect",
-     "Describe anything the viewer opens (a run, .glb/.gltf, bundle, .aosrig, ORL pack, .ply) and "
+     "Describe anything the viewer opens (a run, a model: .glb/.gltf/.obj/.fbx/.dae/.stl/.ply, bundle, "
+     ".aosrig, ORL pack, 3DGS .ply) and "
      "every problem found.",
      runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},

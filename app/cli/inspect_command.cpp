@@ -86,7 +86,8 @@ int runInspect(const QStringList& args) {
   parser.addOption(json);
   if (auto done = parseCommand(parser, args, "inspect",
                                "Describe anything the viewer opens (a run, rig.json, run record, "
-                               ".glb/.gltf, a character bundle, "
+                               "a model (.glb/.gltf, or .obj/.fbx/.dae/.stl/mesh .ply through Assimp), "
+                               "a character bundle, "
                                ".aosrig or ORL pack, a 3DGS .ply) with every problem its loader found.",
                                "PATH"))
     return *done;
@@ -114,7 +115,7 @@ int runInspect(const QStringList& args) {
   auto run = core::loadRun(path);
   if (!run) return refuse(run.error());
   std::optional<nlohmann::json> gltf;
-  if (core::isGltfPath(run->source)) gltf = gltfSceneSummary(run->gltf);
+  if (core::isModelFilePath(run->source)) gltf = gltfSceneSummary(run->gltf);
   if (parser.isSet(json)) {
     auto summary = runSummary(*run);
     if (gltf) summary["gltf"] = *gltf;

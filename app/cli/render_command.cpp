@@ -261,9 +261,10 @@ int runRender(const QStringList& args) {
   QSize imageSize;
   if (!parseSize(parser.value(size), &imageSize)) return usageError("render", "--size must be WxH between 16 and 8192");
   core::TintMode mode = core::TintMode::Color;
-  const bool character = parser.positionalArguments().size() == 1 &&
-                         !parser.positionalArguments().first().endsWith(".ply") &&
-                         core::isCharacterScenePath(parser.positionalArguments().first().toStdString());
+  const bool onePath = parser.positionalArguments().size() == 1;
+  const std::string firstPath = onePath ? parser.positionalArguments().first().toStdString() : std::string();
+  const bool gaussians = onePath && firstPath.ends_with(".ply") && core::isCharacterScenePath(firstPath);
+  const bool character = onePath && !gaussians && core::isCharacterScenePath(firstPath);
   if (!character && !core::parseTintMode(parser.value(tint).toStdString(), &mode))
     return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
   bool ok1 = false, ok2 = false, ok3 = false;
@@ -296,7 +297,7 @@ int runRender(const QStringList& args) {
     return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
                            parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),
                            parser.isSet(previewOption), *body, raster);
-  if (parser.positionalArguments().size() == 1 && parser.positionalArguments().first().endsWith(".ply"))
+  if (gaussians)
     return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
                            api == "vulkan", raster);
   int code = kExitOk;

@@ -122,8 +122,9 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption helpOption = parser.addHelpOption();
   const QCommandLineOption versionOption = parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("path"),
-                               QStringLiteral("A run folder, rig.json, run record, .glb, character "
-                                              "bundle folder, .aosrig or .ply to open."),
+                               QStringLiteral("A run folder, rig.json, run record, a model (.glb, .gltf, .obj, "
+                                              ".fbx, .dae, .stl, mesh .ply), character bundle folder, "
+                                              ".aosrig or 3DGS .ply to open."),
                                QStringLiteral("[path]"));
   const QCommandLineOption screenshotOption(
       QStringLiteral("screenshot"),

@@ -5,6 +5,7 @@
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/character/debug_lift.h"
 #include "riglens/core/character/gnm.h"
+#include "riglens/core/gltf/assimp_model.h"
 
 namespace riglens::core {
 
@@ -16,7 +17,7 @@ bool isCharacterScenePath(const fs::path& path) {
     return !fs::exists(path / "rig.json", ec) &&
            (fs::exists(path / "scene.json", ec) || fs::exists(path / "mesh.json", ec));
   const std::string ext = path.extension().string();
-  return ext == ".aosrig" || ext == ".ply";
+  return ext == ".aosrig" || (ext == ".ply" && !plyDeclaresFaces(path));  // a mesh .ply is a model
 }
 
 Expected<Bounds> characterRestBounds(const AosRigPack& pack) {

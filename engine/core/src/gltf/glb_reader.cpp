@@ -21,6 +21,7 @@
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/gltf/assimp_model.h"
 
 namespace riglens::core {
 namespace {
@@ -738,7 +739,9 @@ Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string
 }
 
 Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelUse& use) {
-  auto bytes = readFileBytes(path);
+  // Other formats: Assimp's GLB of the model, read as any GLB (its images
+  // embedded; nothing else beside it is read).
+  auto bytes = isAssimpModelPath(path) ? convertWithAssimp(path) : readFileBytes(path);
   if (!bytes) return bytes.error();
   const std::string source = path.string();
   std::error_code ec;
@@ -765,6 +768,10 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
       return refuse(source, "invalid glTF: " + firstLine(err));
     return useModel(model, meshopt, source, bytes->size(), use);
   });
+}
+
+bool isModelFilePath(const std::filesystem::path& path) {
+  return isGltfPath(path) || isAssimpModelPath(path);
 }
 
 bool isGltfPath(const std::filesystem::path& path) {

@@ -214,7 +214,7 @@ Expected<LoadedRun> loadRun(const fs::path& path) {
     return errorAt(ErrorCode::Invalid, path.string(), "", "a run folder needs rig.json, run.json or mesh.glb");
   }
   const auto ext = path.extension().string();
-  if (isGltfPath(path)) return loadMeshFile(path);
+  if (isModelFilePath(path)) return loadMeshFile(path);
   auto doc = readJsonFile(path);
   if (!doc) return doc.error();
   if (!doc->is_object()) return invalid(path, "/: expected a JSON object (a rig or a run record)");

@@ -1,0 +1,193 @@
+#include "riglens/core/gltf/assimp_model.h"
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <cctype>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "riglens/core/base/json_reader.h"
+
+namespace riglens::core {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr char kGlb = 'G', kRefused = 'E';
+
+// What one model may take: Assimp's memory (address space of the child) and
+// time, and the GLB it may send back (a model decodes to a few times its
+// file; textures embedded can add as much again).
+constexpr std::uint64_t kChildMemoryFloor = std::uint64_t(4) << 30;
+constexpr std::uint64_t kMemoryPerFileByte = 64;
+constexpr std::uint64_t kGlbPerFileByte = 32, kGlbFloor = std::uint64_t(256) << 20;
+constexpr auto kTimeLimit = std::chrono::seconds(120);
+
+std::string lowerExtension(const fs::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
+Error refuse(const fs::path& path, const std::string& problem, ErrorCode code = ErrorCode::Parse) {
+  return errorAt(code, path.string(), "", problem);
+}
+
+bool writeAll(int fd, const void* data, std::size_t size) {
+  const auto* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= std::size_t(n);
+  }
+  return true;
+}
+
+// The child: Assimp reads the model and exports it as GLB to `fd`, one tag
+// byte first. Never returns.
+[[noreturn]] void convertInChild(const fs::path& path, std::uint64_t memoryLimit, int fd) {
+#if !defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of address space up front
+  const rlimit limit{memoryLimit, memoryLimit};
+  setrlimit(RLIMIT_AS, &limit);
+#else
+  (void)memoryLimit;
+#endif
+  std::string message;
+  try {
+    Assimp::Importer importer;
+    // Points and lines are not drawn as surfaces: dropped, not refused.
+    importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+    const aiScene* scene =
+        importer.ReadFile(path.string(), aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_GenNormals |
+                                             aiProcess_JoinIdenticalVertices | aiProcess_LimitBoneWeights |
+                                             aiProcess_ValidateDataStructure | aiProcess_EmbedTextures);
+    if (!scene) {
+      message = importer.GetErrorString();
+    } else if (!scene->mRootNode || scene->mNumMeshes == 0) {
+      message = "Assimp read no meshes from it";
+    } else {
+      Assimp::Exporter exporter;
+      const aiExportDataBlob* blob = exporter.ExportToBlob(scene, "glb2");
+      if (blob && blob->data && blob->size > 0) {
+        const char tag = kGlb;
+        _exit(writeAll(fd, &tag, 1) && writeAll(fd, blob->data, blob->size) ? 0 : 1);
+      }
+      message = std::string("Assimp's glTF exporter wrote nothing: ") + exporter.GetErrorString();
+    }
+  } catch (const std::exception& e) {
+    message = e.what();
+  } catch (...) {
+    message = "Assimp failed";
+  }
+  const char tag = kRefused;
+  _exit(writeAll(fd, &tag, 1) && writeAll(fd, message.data(), message.size()) ? 0 : 1);
+}
+
+std::string howItEnded(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    if (sig == SIGKILL) return "Assimp's reader was stopped (out of memory or time)";
+    return std::string("Assimp's reader crashed on it (") + strsignal(sig) + ")";
+  }
+  return "Assimp's reader ended with status " + std::to_string(WEXITSTATUS(status));
+}
+
+}  // namespace
+
+bool plyDeclaresFaces(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string header(64 * 1024, '\0');
+  in.read(header.data(), std::streamsize(header.size()));
+  header.resize(std::size_t(in.gcount()));
+  const std::size_t end = header.find("end_header");
+  if (header.rfind("ply", 0) != 0 || end == std::string::npos) return false;
+  header.resize(end);
+  return header.find("\nelement face ") != std::string::npos;
+}
+
+bool isAssimpModelPath(const fs::path& path) {
+  const std::string ext = lowerExtension(path);
+  if (ext == ".ply") return plyDeclaresFaces(path);
+  return ext == ".obj" || ext == ".fbx" || ext == ".dae" || ext == ".stl";
+}
+
+Expected<std::vector<std::uint8_t>> convertWithAssimp(const fs::path& path) {
+  std::error_code ec;
+  const auto fileBytes = fs::file_size(path, ec);
+  if (ec) return refuse(path, "cannot be read: " + ec.message(), ErrorCode::Io);
+  const std::uint64_t memoryLimit = std::max<std::uint64_t>(kChildMemoryFloor, fileBytes * kMemoryPerFileByte);
+  const std::uint64_t glbLimit = kGlbFloor + fileBytes * kGlbPerFileByte;
+
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return refuse(path, "cannot start Assimp's reader (no pipe)", ErrorCode::Io);
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return refuse(path, "cannot start Assimp's reader (fork failed)", ErrorCode::Io);
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    convertInChild(path, memoryLimit, fds[1]);
+  }
+  ::close(fds[1]);
+
+  std::vector<std::uint8_t> received;
+  std::string problem;
+  const auto deadline = std::chrono::steady_clock::now() + kTimeLimit;
+  std::array<std::uint8_t, 1 << 16> chunk{};
+  for (;;) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      problem = "Assimp took longer than " + std::to_string(kTimeLimit.count()) + " s to read it";
+      break;
+    }
+    pollfd wait{fds[0], POLLIN, 0};
+    const int ready = ::poll(&wait, 1, int(std::min<long long>(left, 1000)));
+    if (ready < 0 && errno != EINTR) {
+      problem = "lost Assimp's reader";
+      break;
+    }
+    if (ready <= 0) continue;
+    const ssize_t n = ::read(fds[0], chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // the child closed its end
+    if (received.size() + std::size_t(n) > glbLimit) {
+      problem = "Assimp's model of it is larger than " + std::to_string(glbLimit >> 20) + " MiB";
+      break;
+    }
+    received.insert(received.end(), chunk.begin(), chunk.begin() + n);
+  }
+  ::close(fds[0]);
+  if (!problem.empty()) ::kill(child, SIGKILL);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!problem.empty()) return refuse(path, problem);
+  if (received.empty()) return refuse(path, howItEnded(status));
+  if (received[0] == std::uint8_t(kRefused))
+    return refuse(path, "Assimp cannot read it: " + std::string(received.begin() + 1, received.end()));
+  if (received[0] != std::uint8_t(kGlb) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return refuse(path, howItEnded(status));
+  received.erase(received.begin());
+  return received;
+}
+
+}  // namespace riglens::core
