@@ -40,7 +40,8 @@ ToolBar {
                         .arg(info.coefficients).arg(info.joints)
                   : bar.controller.mode === "splats"
                   ? qsTr("%1 gaussians · SH degree %2").arg(Number(info.gaussians).toLocaleString(Qt.locale(), "f", 0)).arg(info.shDegree)
-                  : qsTr("%1 parts · %2 triangles").arg(bar.controller.partNames.length)
+                  : (bar.controller.partsAreNodes ? qsTr("%1 nodes · %2 triangles") : qsTr("%1 parts · %2 triangles"))
+                        .arg(bar.controller.partNames.length)
                         .arg(Number(bar.controller.triangleCount).toLocaleString(Qt.locale(), "f", 0))
             opacity: 0.8
         }

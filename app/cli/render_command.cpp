@@ -16,6 +16,7 @@
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/decoded/decoded_character.h"
+#include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/core/view/orbit_camera.h"
@@ -232,7 +233,7 @@ int runRender(const QStringList& args) {
   const QCommandLineOption pattern("out-pattern", "File names for --turntable; {i} is the shot number.", "PATTERN");
   const QCommandLineOption strip("strip", "With --turntable: also write all shots side by side into one PNG.",
                                  "FILE.png");
-  const QCommandLineOption highlight("highlight", "Highlight this part.", "PART");
+  const QCommandLineOption highlight("highlight", "Highlight this part (a model opened by itself: this node).", "PART");
   const QCommandLineOption noGrid("no-grid", "Hide the ground grid.");
   const QCommandLineOption noAxes("no-axes", "Hide the axis gizmo.");
   const QCommandLineOption backend("backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API",
@@ -311,9 +312,12 @@ int runRender(const QStringList& args) {
   view.showGrid = !parser.isSet(noGrid);
   view.showAxes = !parser.isSet(noAxes);
   if (parser.isSet(highlight)) {
-    view.highlightPart = run->rig.findPart(parser.value(highlight).toStdString());
-    if (view.highlightPart == core::kNoIndex)
-      return inputError("no part named '" + parser.value(highlight).toStdString() + "'");
+    // A model opened by itself: its parts are its glTF nodes.
+    const std::string name = parser.value(highlight).toStdString();
+    const bool nodes = core::listsNodesAsParts(*run);
+    view.highlightPart = nodes ? core::findNodeLabelled(run->gltf, name) : run->rig.findPart(name);
+    if (view.highlightPart == core::kNoIndex || view.highlightPart < 0)
+      return inputError(std::string(nodes ? "no node named '" : "no part named '") + name + "'");
   }
 
   auto device = render::RhiDevice::createOffscreen(api == "vulkan" ? render::Backend::Vulkan : render::Backend::OpenGL);

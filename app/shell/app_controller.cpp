@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/rig/model_nodes.h"
 #include "riglens/samples/sample_runs.h"
 
 namespace riglens::app {
@@ -62,10 +63,19 @@ QString AppController::mode() const {
   return m_character->kind();
 }
 
+bool AppController::partsAreNodes() const {
+  return m_document && core::listsNodesAsParts(*m_document->run());
+}
+
 QStringList AppController::partNames() const {
   QStringList names;
-  if (m_document)
-    for (const auto& p : m_document->rig().parts()) names << QString::fromStdString(p.name);
+  if (!m_document) return names;
+  const core::LoadedRun& run = *m_document->run();
+  if (core::listsNodesAsParts(run)) {  // a model opened by itself: its nodes, by index
+    for (int n = 0; n < int(run.gltf.nodes.size()); ++n) names << QString::fromStdString(core::nodeLabel(run.gltf, n));
+    return names;
+  }
+  for (const auto& p : m_document->rig().parts()) names << QString::fromStdString(p.name);
   return names;
 }
 
@@ -256,6 +266,7 @@ bool AppController::selectProblem(int row) {
   if (!problem || !m_document || m_problems->data(m_problems->index(row), ProblemListModel::FailedLoadRole).toBool())
     return false;
   const core::Rig& rig = m_document->rig();
+  if (core::listsNodesAsParts(*m_document->run())) return false;  // its problems name no node
   int part = problem->part.empty() ? core::kNoIndex : rig.findPart(problem->part);
   const int joint = problem->joint.empty() ? core::kNoIndex : rig.findJoint(problem->joint);
   if (joint != core::kNoIndex && part == core::kNoIndex) part = rig.joints()[std::size_t(joint)].part;
@@ -279,7 +290,9 @@ void AppController::setPartVisible(int part, bool visible) {
 std::vector<bool> AppController::hiddenPartFlags() const {
   std::vector<bool> flags;
   if (!m_document) return flags;
-  flags.resize(m_document->rig().parts().size(), false);
+  // A model opened by itself: the parts the Scene panel lists are its nodes.
+  const core::LoadedRun& run = *m_document->run();
+  flags.resize(core::listsNodesAsParts(run) ? run.gltf.nodes.size() : m_document->rig().parts().size(), false);
   for (int p : m_hiddenParts)
     if (p >= 0 && p < int(flags.size())) flags[p] = true;
   return flags;

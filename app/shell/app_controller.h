@@ -43,6 +43,8 @@ class AppController : public QObject {
   Q_PROPERTY(riglens::app::PlaybackController* playback READ playback CONSTANT)
   Q_PROPERTY(riglens::app::ExportController* exporter READ exporter CONSTANT)
   Q_PROPERTY(QStringList partNames READ partNames NOTIFY documentChanged)
+  // A model opened by itself: the parts listed are its glTF nodes.
+  Q_PROPERTY(bool partsAreNodes READ partsAreNodes NOTIFY documentChanged)
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY documentChanged)
   // Every warning and error of the open document (and a load that failed).
   Q_PROPERTY(riglens::app::ProblemListModel* problems READ problemList CONSTANT)
@@ -78,6 +80,7 @@ class AppController : public QObject {
   PlaybackController* playback() const { return m_playback; }
   ExportController* exporter() const { return m_exporter; }
   QStringList partNames() const;
+  bool partsAreNodes() const;
   QStringList jointNames() const;
   qint64 triangleCount() const;
   PartListModel* parts() const { return m_parts; }

@@ -5,6 +5,7 @@
 #include "app_controller.h"
 #include "problem_list_model.h"
 #include "riglens/core/rig/fcurve.h"
+#include "riglens/core/rig/model_nodes.h"
 
 namespace riglens::app {
 
@@ -26,6 +27,7 @@ QHash<int, QByteArray> PartListModel::roleNames() const {
 QVariant PartListModel::data(const QModelIndex& index, int role) const {
   Document* doc = m_app->document();
   if (!doc || !index.isValid() || index.row() >= int(m_rows.size())) return {};
+  if (m_nodes) return nodeData(*doc, index.row(), role);
   const auto [p, depth] = m_rows[index.row()];
   const core::Part& part = doc->rig().parts()[p];
   const auto& meshes = doc->run()->meshes;
@@ -58,10 +60,36 @@ QVariant PartListModel::data(const QModelIndex& index, int role) const {
   return {};
 }
 
+// A model opened by itself: its glTF nodes are its parts (core/rig/model_nodes.h).
+QVariant PartListModel::nodeData(const Document& doc, int row, int role) const {
+  const auto [node, depth] = m_rows[std::size_t(row)];
+  const core::GltfScene& scene = doc.run()->gltf;
+  const int parent = scene.nodes[std::size_t(node)].parent;
+  switch (role) {
+    case NameRole: return QString::fromStdString(core::nodeLabel(scene, node));
+    case PartIndexRole: return node;
+    case DepthRole: return depth;
+    case ParentRole: return QString::fromStdString(core::nodeLabel(scene, parent));
+    case SocketRole: return false;
+    case VisibleRole: return m_app->isPartVisible(node);
+    case TrianglesRole: return qint64(m_nodeTriangles[std::size_t(node)]);
+    case SelectedRole: return m_app->selectedPart() == node;
+    case ProblemRole:
+    case ProblemSeverityRole: return QString();
+  }
+  return {};
+}
+
 void PartListModel::reload() {
   beginResetModel();
   m_rows.clear();
-  if (Document* doc = m_app->document()) {
+  m_nodeTriangles.clear();
+  m_nodes = m_app->document() && core::listsNodesAsParts(*m_app->document()->run());
+  if (m_nodes) {
+    const core::LoadedRun& run = *m_app->document()->run();
+    for (const core::NodeRow& row : core::nodeTreeOrder(run.gltf)) m_rows.emplace_back(row.node, row.depth);
+    m_nodeTriangles = core::trianglesPerNode(run);
+  } else if (Document* doc = m_app->document()) {
     const auto& parts = doc->rig().parts();
     std::vector<std::vector<int>> children(parts.size());
     std::vector<int> roots;

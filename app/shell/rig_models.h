@@ -11,6 +11,7 @@
 namespace riglens::app {
 
 class AppController;
+class Document;
 
 class PartListModel : public QAbstractListModel {
   Q_OBJECT
@@ -36,8 +37,14 @@ class PartListModel : public QAbstractListModel {
   void refreshFlags();  // visibility / selection changed
 
  private:
+  QVariant nodeData(const Document& doc, int row, int role) const;
+
   AppController* m_app;
-  std::vector<std::pair<int, int>> m_rows;  // (part index, depth) in tree order
+  // (part index, depth) in tree order; for a model opened by itself, its
+  // glTF nodes: (node index, depth), and the part indices are node indices.
+  std::vector<std::pair<int, int>> m_rows;
+  bool m_nodes = false;
+  std::vector<std::size_t> m_nodeTriangles;
 };
 
 class JointListModel : public QAbstractListModel {

@@ -20,6 +20,7 @@
 #include "interop_clients.h"
 #include "main_window.h"
 #include "reference_math.h"
+#include "rig_models.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
@@ -164,6 +165,41 @@ class TestAppViewer : public QObject {
     QVERIFY(test::differingPixels(before, after, below) < 50);
     m_controller->clearError();
     QTRY_VERIFY(!banner->isVisible());
+  }
+
+  void aModelsNodesAreItsSceneParts() {
+    // A glTF model opened by itself lists its node tree in the Scene panel;
+    // the hat's row hides the hat (its checkbox) and highlights it (a click).
+    const std::vector<std::uint8_t> bytes = test::makeAnimatedCharacter().glb();
+    const QString path = m_dir.filePath("nodes.glb");
+    std::ofstream(path.toStdString(), std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    openAndWait(path);
+    QVERIFY(m_controller->partsAreNodes());
+    const app::PartListModel* parts = m_controller->parts();
+    QStringList names;
+    QList<int> depths;
+    for (int r = 0; r < parts->rowCount(); ++r) {
+      names << parts->data(parts->index(r), app::PartListModel::NameRole).toString();
+      depths << parts->data(parts->index(r), app::PartListModel::DepthRole).toInt();
+    }
+    QCOMPARE(names, (QStringList{"Armature", "hip", "spine", "arm", "hat", "body", "prop"}));
+    QCOMPARE(depths, (QList<int>{0, 1, 2, 3, 3, 0, 0}));
+    QTRY_VERIFY(find("part_hat") && find("visible_hat"));
+    const QImage shown = settledGrab();
+    QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(find("visible_hat")).toPoint());
+    QTRY_VERIFY(!m_controller->isPartVisible(m_controller->partNames().indexOf("hat")));
+    const QImage hidden = settledGrab();
+    hidden.save(test::outputPath("viewer_node_hidden.png"));
+    QVERIFY2(test::differingPixels(shown, hidden, viewportRect()) > 30, "hiding the hat changed nothing");
+    QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(find("visible_hat")).toPoint());
+    QTRY_VERIFY(m_controller->isPartVisible(m_controller->partNames().indexOf("hat")));
+    QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(find("part_hat")).toPoint());
+    QTRY_COMPARE(m_controller->selectedPart(), m_controller->partNames().indexOf("hat"));
+    const QImage lit = settledGrab();
+    lit.save(test::outputPath("viewer_node_highlight.png"));
+    QVERIFY2(test::differingPixels(shown, lit, viewportRect()) > 30, "highlighting the hat changed nothing");
+    m_controller->selectPart(-1);
   }
 
   void aGltfFilesOwnClipsPlay() {

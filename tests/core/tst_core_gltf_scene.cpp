@@ -13,6 +13,7 @@
 #include "gltf_scene_fixture.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
@@ -295,6 +296,34 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(!refused && refused.error().message.find(expectedMessage) != std::string::npos);
     auto flat = core::readGltfFile(path);
     QVERIFY(!flat && flat.error().message.find(expectedMessage) != std::string::npos);
+  }
+
+  void aModelsNodesAreItsParts() {
+    // Opened by itself, the character's parts are its nodes: the tree in the
+    // file's order (children in theirs), and each node's triangles those of
+    // the primitives it placed (the body's 12, the hat's and prop's 1).
+    auto b = test::makeAnimatedCharacter();
+    auto run = core::loadRun(write(b));
+    QVERIFY_OK(run);
+    QVERIFY(core::listsNodesAsParts(*run));
+    std::vector<std::pair<std::string, int>> rows;
+    for (const core::NodeRow& row : core::nodeTreeOrder(run->gltf))
+      rows.emplace_back(core::nodeLabel(run->gltf, row.node), row.depth);
+    const std::vector<std::pair<std::string, int>> expected{{"Armature", 0}, {"hip", 1},  {"spine", 2}, {"arm", 3},
+                                                            {"hat", 3},      {"body", 0}, {"prop", 0}};
+    QCOMPARE(rows, expected);
+    const auto triangles = core::trianglesPerNode(*run);
+    QCOMPARE(triangles[std::size_t(find(run->gltf, "body"))], std::size_t(12));
+    QCOMPARE(triangles[std::size_t(find(run->gltf, "hat"))], std::size_t(1));
+    QCOMPARE(triangles[std::size_t(find(run->gltf, "prop"))], std::size_t(1));
+    QCOMPARE(triangles[std::size_t(find(run->gltf, "spine"))], std::size_t(0));
+    QCOMPARE(core::findNodeLabelled(run->gltf, "hat"), find(run->gltf, "hat"));
+    // An unnamed node is listed by its index.
+    b.model.nodes[std::size_t(find(run->gltf, "prop"))].name.clear();
+    auto unnamed = core::loadRun(write(b));
+    QVERIFY_OK(unnamed);
+    QCOMPARE(core::nodeLabel(unnamed->gltf, find(run->gltf, "prop")),
+             "node " + std::to_string(find(run->gltf, "prop")));
   }
 
   void sparseAccessorsReadAsTheirValues() {

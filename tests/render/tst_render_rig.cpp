@@ -12,6 +12,7 @@
 #include "render_checks.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/skinning.h"
 #include "riglens/render/device/offscreen_canvas.h"
@@ -250,8 +251,72 @@ class TestRenderRig : public test::RenderTestCase {
     }
   }
 
+  void aModelsNodesAreItsParts() {
+    // The animated character opened by itself: its parts are its glTF nodes.
+    // In the part tint each node that placed geometry (body, hat, prop) has
+    // its own colour; hiding the hat, or highlighting it, changes pixels of
+    // the hat alone.
+    const auto run = loadFixture(test::makeAnimatedCharacter(), "character.glb");
+    QVERIFY(core::listsNodesAsParts(*run));
+    const int body = core::findNodeLabelled(run->gltf, "body"), hat = core::findNodeLabelled(run->gltf, "hat"),
+              prop = core::findNodeLabelled(run->gltf, "prop");
+    core::OrbitCamera camera = test::defaultCamera(*run);
+    camera.setAngles(0.4f, 0.2f);
+    const QSize size(256, 256);
+    const auto worlds = test::posedWorlds(*run, {});
+    render::ViewSettings view;
+    view.showGrid = view.showAxes = false;
+    const QImage plain = draw(run, worlds, view, size, &camera);
+    render::ViewSettings partView = view;
+    partView.tint = core::TintMode::Part;
+    const QImage parts = draw(run, worlds, partView, size, &camera);
+    parts.save(test::outputPath("gltf-node-part-tint.png"));
+    const auto tints = core::distinctColors(run->gltf.nodes.size());
+    // Each node's sections' centre (at rest the mesh is where it draws).
+    for (int node : {body, hat, prop}) {
+      glm::dvec3 sum(0.0);
+      std::size_t n = 0;
+      for (const core::MeshSection& section : run->materials.sections)
+        if (section.node == node)
+          for (std::uint32_t i = section.firstIndex; i < section.firstIndex + section.indexCount; ++i, ++n) {
+            const std::uint32_t v = run->meshes[0].indices[i];
+            sum += glm::dvec3(run->meshes[0].positions[v * 3], run->meshes[0].positions[v * 3 + 1],
+                              run->meshes[0].positions[v * 3 + 2]);
+          }
+      QVERIFY(n > 0);
+      const QPoint at = pixelOf(camera, size, glm::vec3(sum / double(n)));
+      QCOMPARE(test::nearestTint(parts.pixel(at), tints), node);
+    }
+    // Pixels that change when the hat is hidden or highlighted lie on the hat
+    // in the part tint (its interior: MSAA edges mix two nodes).
+    const auto changesOnlyTheHat = [&](const QImage& changed) {
+      int count = 0, elsewhere = 0;
+      for (int y = 1; y + 1 < size.height(); ++y)
+        for (int x = 1; x + 1 < size.width(); ++x) {
+          if (plain.pixel(x, y) == changed.pixel(x, y)) continue;
+          ++count;
+          bool interior = true;
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) interior &= parts.pixel(x + dx, y + dy) == parts.pixel(x, y);
+          if (interior && test::nearestTint(parts.pixel(x, y), tints) != hat) ++elsewhere;
+        }
+      return std::make_pair(count, elsewhere);
+    };
+    render::ViewSettings hidden = view;
+    hidden.partHidden.assign(run->gltf.nodes.size(), false);
+    hidden.partHidden[std::size_t(hat)] = true;
+    const auto [hiddenCount, hiddenElsewhere] = changesOnlyTheHat(draw(run, worlds, hidden, size, &camera));
+    QVERIFY2(hiddenCount > 50 && hiddenElsewhere == 0,
+             qPrintable(QString("%1 %2").arg(hiddenCount).arg(hiddenElsewhere)));
+    render::ViewSettings highlighted = view;
+    highlighted.highlightPart = hat;
+    const auto [litCount, litElsewhere] = changesOnlyTheHat(draw(run, worlds, highlighted, size, &camera));
+    QVERIFY2(litCount > 50 && litElsewhere == 0, qPrintable(QString("%1 %2").arg(litCount).arg(litElsewhere)));
+  }
+
   void highlightChangesOnlyThatPart() {
     auto run = test::sampleRun("tank-cubes");
+    QVERIFY(!core::listsNodesAsParts(*run));  // a voxel run's parts are its rig's
     const auto worlds = test::posedWorlds(*run, tankPoses().at("aim"));
     render::ViewSettings view;
     view.showGrid = view.showAxes = false;

@@ -307,7 +307,7 @@ class MeshAssembler {
     const std::size_t firstIndex = mesh.indices.size();
     mesh.indices.reserve(mesh.indices.size() + indices.size());
     for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
-    if (auto ok = m_materials.addPrimitive(prim, where, base, count, firstIndex, indices.size(), m_reader); !ok)
+    if (auto ok = m_materials.addPrimitive(prim, where, base, count, firstIndex, indices.size(), node, m_reader); !ok)
       return ok;
 
     if (auto ok = addMorphTargets(prim, where, base, count, node, world); !ok) return ok;

@@ -204,12 +204,12 @@ int MaterialReader::material(int gltfMaterial) {
 
 Expected<void> MaterialReader::addPrimitive(const tinygltf::Primitive& prim, const std::string& where,
                                             std::size_t firstVertex, std::size_t vertexCount, std::size_t firstIndex,
-                                            std::size_t indexCount, const AccessorReader& reader) {
+                                            std::size_t indexCount, int node, const AccessorReader& reader) {
   const int index = material(prim.material);
   if (firstIndex > std::numeric_limits<std::uint32_t>::max() ||
       indexCount > std::numeric_limits<std::uint32_t>::max() - firstIndex)
     return gltfRefusal(m_source, where + ": more indices than a 32-bit index can reach");
-  m_out.sections.push_back({std::uint32_t(firstIndex), std::uint32_t(indexCount), index});
+  m_out.sections.push_back({std::uint32_t(firstIndex), std::uint32_t(indexCount), index, node});
   const MeshMaterial& material = m_out.materials[std::size_t(index)];
   if (material.image < 0) {
     if (!m_out.uvs.empty()) m_out.uvs.resize((firstVertex + vertexCount) * 2, 0.0f);

@@ -38,7 +38,7 @@ class MaterialReader {
   // Appends one section and, when its material is textured (or earlier
   // primitives were), `vertexCount` texture coordinates.
   Expected<void> addPrimitive(const tinygltf::Primitive& prim, const std::string& where, std::size_t firstVertex,
-                              std::size_t vertexCount, std::size_t firstIndex, std::size_t indexCount,
+                              std::size_t vertexCount, std::size_t firstIndex, std::size_t indexCount, int node,
                               const AccessorReader& reader);
 
   MeshMaterials take() { return std::move(m_out); }

@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <optional>
+#include <utility>
 
+#include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
 
@@ -29,6 +31,11 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
   state.partWorlds.assign(partWorlds.begin(), partWorlds.end());
   if (settings.tint == core::TintMode::Part) state.partTints = core::partTints(run.rig);
   if (settings.tint == core::TintMode::Joint) state.partTints = core::jointTints(run.rig);
+  if (core::listsNodesAsParts(run)) {  // the settings' parts are the model's nodes
+    state.highlightNode = std::exchange(state.highlightPart, -1);
+    state.nodeHidden = std::exchange(state.partHidden, {});
+    if (settings.tint == core::TintMode::Part) state.nodeTints = core::distinctColors(run.gltf.nodes.size());
+  }
   if (run.kind == core::RunKind::SkinnedMesh && run.skin) {
     // No clip playing: the file's rest pose, worked out once for the bones
     // and the morph weights alike.

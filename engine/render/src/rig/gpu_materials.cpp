@@ -92,10 +92,11 @@ core::Expected<void> GpuMaterials::upload(QRhiResourceUpdateBatch* batch, const 
     if (!made) return made.error();
     m_materials.push_back(std::move(made).value());
   }
-  for (const core::MeshSection& section : materials.sections) {
+  for (std::size_t s = 0; s < materials.sections.size(); ++s) {
+    const core::MeshSection& section = materials.sections[s];
     if (section.material < 0 || section.material >= static_cast<int>(m_materials.size())) continue;
     if (std::size_t(section.firstIndex) + section.indexCount > mesh.indices.size()) continue;
-    GpuSection out{section.firstIndex, section.indexCount, section.material, glm::vec3(0.0f)};
+    GpuSection out{section.firstIndex, section.indexCount, section.material, glm::vec3(0.0f), section.node, int(s)};
     glm::dvec3 sum(0.0);
     for (quint32 i = 0; i < section.indexCount; ++i) {
       const std::uint32_t v = mesh.indices[section.firstIndex + i];

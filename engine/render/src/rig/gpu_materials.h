@@ -30,6 +30,8 @@ struct GpuSection {
   quint32 firstIndex = 0, indexCount = 0;
   int material = 0;
   glm::vec3 centre{0.0f};  // the mean of its vertices, in the mesh's space
+  int node = -1;           // the glTF node that placed it (core::MeshSection::node)
+  int index = 0;           // its place in the run's sections: its uniform slot follows the parts'
 };
 
 class GpuMaterials {

@@ -123,10 +123,11 @@ struct RigRenderer::Impl {
       if (!created) return fail(created.error().message.c_str());
       skin = std::move(created).value();
     }
-    // Per-part uniform slots.
+    // Per-part uniform slots, then one per section (its node's tint, highlight).
     partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
-    partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer,
-                                 partSlot * static_cast<int>(std::max<std::size_t>(1, parts.size()))));
+    const std::size_t slotCount = std::max<std::size_t>(1, parts.size() + run.materials.sections.size());
+    partUbo.reset(
+        rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, partSlot * static_cast<int>(slotCount)));
     if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     materials.reset();  // bound to the old buffer
     resetPipelines();
@@ -171,6 +172,11 @@ struct RigRenderer::Impl {
   // The run's sections, when it has materials (a single-mesh glTF model).
   bool hasSections() const {
     return uploadedRun && !uploadedRun->materials.empty() && !parts.empty() && parts[0].indexCount > 0;
+  }
+  int sectionSlot(const GpuSection& section) const { return static_cast<int>(parts.size()) + section.index; }
+  bool sectionHidden(const GpuSection& section) const {
+    return section.node >= 0 && std::size_t(section.node) < state.nodeHidden.size() &&
+           state.nodeHidden[std::size_t(section.node)];
   }
 
   bool ensureCommon(QRhiResourceUpdateBatch* batch) {
@@ -355,12 +361,12 @@ struct RigRenderer::Impl {
     return byBoneTints() && part.boneTints ? part.boneTints.get() : part.colors.get();
   }
 
-  // One section of the model (part 0) with its material.
+  // One section of the model (part 0) with its material and its own slot.
   template <class Bind>
-  void drawSection(QRhiCommandBuffer* cb, const GpuSection& section, const QRhiCommandBuffer::DynamicOffset& offset,
-                   const Bind& bind) {
+  void drawSection(QRhiCommandBuffer* cb, const GpuSection& section, const Bind& bind) {
     const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
     bind(sectionPipelines[material.alphaMode == core::AlphaMode::Blend][!material.doubleSided].get());
+    const QRhiCommandBuffer::DynamicOffset offset(1, quint32(sectionSlot(section)) * quint32(partSlot));
     cb->setShaderResources(material.bindings.get(), 1, &offset);
     const GpuPart& part = parts[0];
     const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
@@ -399,6 +405,14 @@ struct RigRenderer::Impl {
       const bool highlighted = static_cast<int>(p) == state.highlightPart;
       block.tint = gpu::toGpu(glm::vec4(tint, highlighted ? 1.0f : 0.0f));
       batch->updateDynamicBuffer(partUbo.get(), static_cast<int>(p) * partSlot, sizeof(block), &block);
+      // Part 0's sections: its block, with their node's tint and highlight.
+      if (p != 0 || !hasSections()) continue;
+      for (const GpuSection& section : materials->sections()) {
+        const bool nodeTinted = section.node >= 0 && std::size_t(section.node) < state.nodeTints.size();
+        const bool lit = highlighted || (section.node >= 0 && section.node == state.highlightNode);
+        block.tint = gpu::toGpu(glm::vec4(nodeTinted ? state.nodeTints[std::size_t(section.node)] : tint, lit ? 1 : 0));
+        batch->updateDynamicBuffer(partUbo.get(), sectionSlot(section) * partSlot, sizeof(block), &block);
+      }
     }
 
     buildLines();
@@ -484,13 +498,14 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
     } else if (p == 0 && d.hasSections()) {
       const glm::mat4 model = d.skin || d.state.partWorlds.empty() ? glm::mat4(1.0f) : d.state.partWorlds[0];
       for (const GpuSection& section : d.materials->sections()) {
+        if (d.sectionHidden(section)) continue;
         const GpuMaterial& material = d.materials->materials()[std::size_t(section.material)];
         if (material.alphaMode == core::AlphaMode::Blend) {
           blended.emplace_back(glm::distance(glm::vec3(model * glm::vec4(section.centre, 1.0f)), d.state.eye),
                                &section);
           continue;
         }
-        d.drawSection(cb, section, offset, bind);
+        d.drawSection(cb, section, bind);
       }
     } else {
       bind(d.partPipeline.get());
@@ -513,8 +528,7 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
     cb->draw(quint32(d.gridVertexCount));
   }
   std::stable_sort(blended.begin(), blended.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [distance, section] : blended)
-    d.drawSection(cb, *section, QRhiCommandBuffer::DynamicOffset(1, 0), bind);
+  for (const auto& [distance, section] : blended) d.drawSection(cb, *section, bind);
   if (anyLines && d.overlayVertexCount > 0) {
     bind(d.overlayPipeline.get());
     cb->setShaderResources(d.lineSrb.get());

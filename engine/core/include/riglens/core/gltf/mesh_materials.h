@@ -52,6 +52,7 @@ struct MeshMaterial {
 struct MeshSection {
   std::uint32_t firstIndex = 0, indexCount = 0;
   int material = 0;  // into MeshMaterials::materials
+  int node = -1;     // the glTF node that placed it (a skinned primitive: its mesh's node)
 };
 
 struct MeshMaterials {

@@ -33,7 +33,13 @@ struct FrameState {
   std::vector<glm::mat4> partWorlds;  // one per part of the model set on the renderer
   std::vector<glm::vec3> partTints;   // linear RGB per part (part/joint modes)
   int highlightPart = -1;
-  std::vector<bool> partHidden;       // per part; empty or false = drawn
+  std::vector<bool> partHidden;  // per part; empty or false = drawn
+  // A model whose parts are its glTF nodes (core::listsNodesAsParts): per
+  // node, what the part fields say per part, applied to the sections each
+  // node placed.
+  std::vector<glm::vec3> nodeTints;  // part tint: linear RGB per node
+  int highlightNode = -1;
+  std::vector<bool> nodeHidden;
   std::vector<glm::mat4> bones;       // skinned models: bone matrices (core::boneMatrices)
   std::vector<float> morphWeights;    // skinned models: one per morph slot (core::runMorphWeights)
   std::vector<SocketMarker> sockets;  // drawn in the sockets mode

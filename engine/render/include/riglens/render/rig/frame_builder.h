@@ -17,6 +17,8 @@ namespace riglens::render {
 
 struct ViewSettings {
   core::TintMode tint = core::TintMode::Color;
+  // Parts as the viewer lists them: a model opened by itself lists its glTF
+  // nodes (core::listsNodesAsParts), and these are node indices.
   int highlightPart = -1;
   std::vector<bool> partHidden;
   bool showGrid = true;
