@@ -326,6 +326,25 @@ class TestCoreGltfScene : public QObject {
              "node " + std::to_string(find(run->gltf, "prop")));
   }
 
+  void aGlbReadByPathEqualsTheSameBytesInMemory() {
+    // A .glb opened by path keeps its BIN chunk in the file and reads ranges
+    // of it as the decoders ask (gltf_buffers.h); the same bytes decoded in
+    // memory go through tinygltf's copy. Both give the same model.
+    auto b = test::makeAnimatedCharacter();
+    const auto bytes = b.glb();
+    auto byPath = core::readGltfFile(write(b));
+    auto inMemory = core::decodeGlb(bytes, "character.glb");
+    QVERIFY_OK(byPath);
+    QVERIFY_OK(inMemory);
+    QCOMPARE(byPath->mesh.positions, inMemory->mesh.positions);
+    QCOMPARE(byPath->mesh.normals, inMemory->mesh.normals);
+    QCOMPARE(byPath->mesh.indices, inMemory->mesh.indices);
+    QCOMPARE(byPath->morph.positionDeltas, inMemory->morph.positionDeltas);
+    QVERIFY(byPath->skin && inMemory->skin);
+    QCOMPARE(byPath->skin->weights, inMemory->skin->weights);
+    QCOMPARE(byPath->outline.animations.size(), inMemory->outline.animations.size());
+  }
+
   void sparseAccessorsReadAsTheirValues() {
     // The fixture's two morph targets are sparse: "up" without a base (ring
     // 0 zeros), "wide" over a base whose ring 2 is zeros. Each delta is what

@@ -112,7 +112,8 @@ class Planner {
     node.name = uniqueName(m_plan.name);
     node.part = 0;
     node.socket = mesh.empty();
-    m_plan.partMeshes = {std::move(mesh)};
+    m_plan.partMeshes.clear();  // not = {std::move(mesh)}: an initializer list copies the mesh
+    m_plan.partMeshes.push_back(std::move(mesh));
     m_plan.partNode = {addNode(node)};
     m_plan.interface = {{"name", m_plan.name}, {"joints", nlohmann::ordered_json::array()}};
   }

@@ -1,9 +1,13 @@
 #include "riglens/core/gltf/glb_reader.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <tiny_gltf.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +15,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "gltf_accessor_reader.h"
@@ -88,10 +93,11 @@ class MeshAssembler {
   // hundred thousand nodes is refused, not expanded).
   static constexpr std::size_t kInstancingBudget = 64;
 
-  MeshAssembler(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes)
+  MeshAssembler(const tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source,
+                std::size_t fileBytes)
       : m_model(model),
         m_source(source),
-        m_reader(model, source, fileBytes),
+        m_reader(model, buffers, source, fileBytes),
         m_materials(model, source, m_out.warnings),
         m_vertexBudget(std::max<std::size_t>(fileBytes, 1 << 16) / 12 * kInstancingBudget) {}
 
@@ -527,11 +533,12 @@ class MeshAssembler {
   std::vector<NodeBone> m_nodeBones;
 };
 
-Expected<DecodedGltf> assemble(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes) {
-  auto decoded = MeshAssembler(model, source, fileBytes).run();
+Expected<DecodedGltf> assemble(const tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source,
+                               std::size_t fileBytes) {
+  auto decoded = MeshAssembler(model, buffers, source, fileBytes).run();
   if (!decoded) return decoded;
   // From the same parse: a second look at a large file costs a second copy of it.
-  if (auto outline = buildGltfScene(model, source, fileBytes, GltfDecode::Outline))
+  if (auto outline = buildGltfScene(model, buffers, source, fileBytes, GltfDecode::Outline))
     decoded->outline = std::move(outline).value();
   else
     decoded->warnings.push_back(
@@ -647,14 +654,20 @@ Expected<void> checkRequiredExtensions(const tinygltf::Model& model, std::string
 // What every load does once tinygltf has the model: the required extensions
 // checked, the compressed views decoded (the budgets then grow with what the
 // file decompresses to), and `use` called.
+Expected<void> useModel(tinygltf::Model& model, const GltfBuffers& buffers, const std::vector<MeshoptView>& meshopt,
+                        std::string_view source, std::size_t fileBytes, const GltfModelUse& use) {
+  if (auto ok = checkRequiredExtensions(model, source); !ok) return ok;
+  auto decoded = decodeMeshopt(model, buffers, meshopt, source);
+  if (!decoded) return decoded.error();
+  auto draco = decodeDraco(model, buffers, source);
+  if (!draco) return draco.error();
+  return use(model, buffers, fileBytes + *decoded + *draco);
+}
+
 Expected<void> useModel(tinygltf::Model& model, const std::vector<MeshoptView>& meshopt, std::string_view source,
                         std::size_t fileBytes, const GltfModelUse& use) {
-  if (auto ok = checkRequiredExtensions(model, source); !ok) return ok;
-  auto decoded = decodeMeshopt(model, meshopt, source);
-  if (!decoded) return decoded.error();
-  auto draco = decodeDraco(model, source);
-  if (!draco) return draco.error();
-  return use(model, fileBytes + *decoded + *draco);
+  const GltfBuffers buffers(model);
+  return useModel(model, buffers, meshopt, source, fileBytes, use);
 }
 
 // Compressed geometry rewritten for tinygltf (gltf_meshopt.h, gltf_draco.h);
@@ -666,6 +679,22 @@ bool prepareCompressed(nlohmann::json& doc, std::vector<MeshoptView>& meshopt) {
     changed = true;
   }
   return prepareDraco(doc) || changed;
+}
+
+// A GLB of `json` and one BIN chunk (glTF 2.0, 4.4: JSON padded with spaces,
+// BIN with zeros).
+std::vector<std::uint8_t> assembleGlb(const std::string& json, std::span<const std::uint8_t> bin) {
+  const std::size_t jsonPadded = (json.size() + 3) / 4 * 4, binPadded = (bin.size() + 3) / 4 * 4;
+  const std::size_t total = 20 + jsonPadded + 8 + binPadded;
+  const std::uint32_t header[5] = {kGlbMagic, 2, std::uint32_t(total), std::uint32_t(jsonPadded), kJsonChunk};
+  const std::uint32_t binHeader[2] = {std::uint32_t(binPadded), kBinChunk};
+  std::vector<std::uint8_t> out(total, 0);
+  std::memcpy(out.data(), header, sizeof header);
+  std::memcpy(out.data() + 20, json.data(), json.size());
+  std::fill(out.begin() + std::ptrdiff_t(20 + json.size()), out.begin() + std::ptrdiff_t(20 + jsonPadded), ' ');
+  std::memcpy(out.data() + 20 + jsonPadded, binHeader, sizeof binHeader);
+  std::memcpy(out.data() + 28 + jsonPadded, bin.data(), bin.size());
+  return out;
 }
 
 // The GLB `bytes` with its JSON chunk (`oldJsonLength` bytes) replaced by
@@ -697,7 +726,10 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
   // The empty part the meshing binaries write: no meshes at all. tinygltf
   // refuses its 0-byte BIN chunk, but it is a valid socket.
   const auto meshes = doc->find("meshes");
-  if (meshes == doc->end() || (meshes->is_array() && meshes->empty())) return use(tinygltf::Model{}, bytes.size());
+  if (meshes == doc->end() || (meshes->is_array() && meshes->empty())) {
+    const tinygltf::Model empty;
+    return use(empty, GltfBuffers(empty), bytes.size());
+  }
   refuseWhatTinygltfMishandles(*doc);
   // Compressed views: the document rewritten for tinygltf, the GLB rebuilt
   // around it (the BIN chunk as it was).
@@ -721,6 +753,98 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
   return useModel(model, meshopt, sourceName, fileBytes, use);
 }
 
+// A file descriptor closed on every way out.
+struct OpenFile {
+  int fd = -1;
+  explicit OpenFile(const std::filesystem::path& path) : fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  ~OpenFile() {
+    if (fd >= 0) ::close(fd);
+  }
+  OpenFile(const OpenFile&) = delete;
+  OpenFile& operator=(const OpenFile&) = delete;
+};
+
+bool readAt(int fd, std::uint64_t at, std::span<std::uint8_t> out) {
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd, out.data() + done, out.size() - done, off_t(at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += std::size_t(n);
+  }
+  return true;
+}
+
+// A .glb opened by path whose BIN chunk can stay in the file: tinygltf gets
+// the header and the JSON (buffer 0 declared 4 bytes long, a 4-byte BIN
+// chunk), and the decoders read each range of the real chunk when they need
+// it (GltfBuffers::keepInFile). A large model is then never held twice, nor
+// its chunk whole. Files this cannot serve go the general way (nullopt):
+// anything the container checks would refuse (their messages), a buffer 0
+// with a URI or longer than the chunk, images in a bufferView (tinygltf reads
+// them as it loads), EXT_meshopt_compression (its preparation renumbers the
+// buffers).
+std::optional<Expected<void>> loadKeepingBinInFile(const std::filesystem::path& path, std::string_view source,
+                                                   ModelFolder& folder, const GltfModelUse& use) {
+  OpenFile file(path);
+  struct stat info {};
+  if (file.fd < 0 || ::fstat(file.fd, &info) != 0) return std::nullopt;
+  const std::uint64_t size = std::uint64_t(info.st_size);
+  std::array<std::uint8_t, 20> head{};
+  if (size < 28 || !readAt(file.fd, 0, head)) return std::nullopt;
+  if (readU32(head, 0) != kGlbMagic || readU32(head, 4) != 2 || readU32(head, 8) != size ||
+      readU32(head, 16) != kJsonChunk)
+    return std::nullopt;
+  const std::uint64_t jsonLength = readU32(head, 12);
+  // The chunk after the JSON must be BIN, and every chunk must fit.
+  std::uint64_t binOffset = 0, binLength = 0;
+  for (std::uint64_t at = 20 + jsonLength; at < size;) {
+    std::array<std::uint8_t, 8> chunk{};
+    if (at + 8 > size || !readAt(file.fd, at, chunk)) return std::nullopt;
+    const std::uint64_t length = readU32(chunk, 0);
+    if (at + 8 + length > size) return std::nullopt;
+    if (at == 20 + jsonLength) {
+      if (readU32(chunk, 4) != kBinChunk) return std::nullopt;
+      binOffset = at + 8;
+      binLength = length;
+    }
+    at += 8 + length;
+  }
+  if (binOffset == 0 || 20 + jsonLength > size) return std::nullopt;
+  std::string json(jsonLength, '\0');
+  if (!readAt(file.fd, 20, {reinterpret_cast<std::uint8_t*>(json.data()), json.size()})) return std::nullopt;
+  auto doc = parseJson(json, source);
+  if (!doc || !doc->is_object() || usesMeshopt(*doc)) return std::nullopt;
+  const auto meshes = doc->find("meshes");
+  if (meshes == doc->end() || !meshes->is_array() || meshes->empty()) return std::nullopt;
+  const auto buffers = doc->find("buffers");
+  if (buffers == doc->end() || !buffers->is_array() || buffers->empty() || !(*buffers)[0].is_object() ||
+      (*buffers)[0].contains("uri") || !(*buffers)[0].contains("byteLength") ||
+      !(*buffers)[0]["byteLength"].is_number_unsigned() || (*buffers)[0]["byteLength"].get<std::uint64_t>() > binLength)
+    return std::nullopt;
+  if (const auto images = doc->find("images"); images != doc->end() && images->is_array())
+    for (const auto& image : *images)
+      if (image.is_object() && image.contains("bufferView")) return std::nullopt;
+  const std::uint64_t declared = (*buffers)[0]["byteLength"].get<std::uint64_t>();
+  refuseWhatTinygltfMishandles(*doc);
+  std::vector<MeshoptView> none;
+  prepareCompressed(*doc, none);
+  (*buffers)[0]["byteLength"] = 4;
+  const std::array<std::uint8_t, 4> placeholder{};
+  const std::vector<std::uint8_t> small = assembleGlb(doc->dump(), placeholder);
+
+  tinygltf::TinyGLTF loader;
+  sandbox(loader, folder);
+  tinygltf::Model model;
+  std::string err, warn;
+  if (!loader.LoadBinaryFromMemory(&model, &err, &warn, small.data(), static_cast<unsigned>(small.size()),
+                                   folder.canonical.string()))
+    return Expected<void>(refuse(source, "invalid glTF: " + firstLine(err)));
+  GltfBuffers inFile(model);
+  inFile.keepInFile(0, file.fd, binOffset, declared);
+  return useModel(model, inFile, none, source, std::size_t(size), use);
+}
+
 }  // namespace
 
 Expected<void> decodeGltfModel(std::span<const std::uint8_t> bytes, std::string_view sourceName,
@@ -730,23 +854,34 @@ Expected<void> decodeGltfModel(std::span<const std::uint8_t> bytes, std::string_
 
 Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
   Expected<DecodedGltf> out = DecodedGltf{};
-  auto loaded = decodeGltfModel(bytes, sourceName, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = assemble(model, sourceName, fileBytes);
-    return Expected<void>{};
-  });
+  auto loaded = decodeGltfModel(bytes, sourceName,
+                                [&](const tinygltf::Model& model, const GltfBuffers& buffers, std::size_t fileBytes) {
+                                  out = assemble(model, buffers, sourceName, fileBytes);
+                                  return Expected<void>{};
+                                });
   if (!loaded) return loaded.error();
   return out;
 }
 
 Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelUse& use) {
-  // Other formats: Assimp's GLB of the model, read as any GLB (its images
-  // embedded; nothing else beside it is read).
-  auto bytes = isAssimpModelPath(path) ? convertWithAssimp(path) : readFileBytes(path);
-  if (!bytes) return bytes.error();
   const std::string source = path.string();
   std::error_code ec;
   ModelFolder folder{std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec)};
   if (ec) folder.canonical.clear();
+  const bool assimp = isAssimpModelPath(path);
+  if (!assimp) {  // a .glb whose BIN chunk can stay in the file
+    std::optional<Expected<void>> kept;
+    auto tried = guardRead(source, [&]() -> Expected<void> {
+      kept = loadKeepingBinInFile(path, source, folder, use);
+      return {};
+    });
+    if (!tried) return tried;
+    if (kept) return *kept;
+  }
+  // Other formats: Assimp's GLB of the model, read as any GLB (its images
+  // embedded; nothing else beside it is read).
+  auto bytes = assimp ? convertWithAssimp(path) : readFileBytes(path);
+  if (!bytes) return bytes.error();
   return guardRead(source, [&]() -> Expected<void> {
     if (bytes->size() >= 4 && readU32(*bytes, 0) == kGlbMagic) return loadModelIn(*bytes, source, folder, use, &*bytes);
     if (path.extension() == ".glb") return loadModelIn(*bytes, source, folder, use);  // gives the bad-magic message
@@ -781,10 +916,11 @@ bool isGltfPath(const std::filesystem::path& path) {
 
 Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {
   Expected<DecodedGltf> out = DecodedGltf{};
-  auto loaded = readGltfModel(path, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = assemble(model, path.string(), fileBytes);
-    return Expected<void>{};
-  });
+  auto loaded =
+      readGltfModel(path, [&](const tinygltf::Model& model, const GltfBuffers& buffers, std::size_t fileBytes) {
+        out = assemble(model, buffers, path.string(), fileBytes);
+        return Expected<void>{};
+      });
   if (!loaded) return loaded.error();
   return out;
 }

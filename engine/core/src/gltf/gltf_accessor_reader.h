@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gltf_buffers.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/base/json_reader.h"
 
@@ -26,8 +27,9 @@ inline Error gltfRefusal(std::string_view source, const std::string& problem, Er
 // no arithmetic that can wrap, before anything is allocated.
 class AccessorReader {
  public:
-  AccessorReader(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes)
-      : m_model(model), m_source(source), m_fileBytes(fileBytes) {}
+  AccessorReader(const tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source,
+                 std::size_t fileBytes)
+      : m_model(model), m_buffers(buffers), m_source(source), m_fileBytes(fileBytes) {}
 
   // Floats for attributes; integers (exact past 2^24) for indices and joints,
   // which glTF stores as unsigned integers only. A sparse accessor is its
@@ -58,7 +60,7 @@ class AccessorReader {
     if (acc.bufferView >= 0) base = elements(acc.bufferView, acc.byteOffset, count, elementSize, true, name);
     if (!base) return base.error();
     std::vector<Out> out(count * static_cast<std::size_t>(components), Out{});
-    if (acc.bufferView >= 0) convert(*base, count, acc, components, componentSize, out.data());
+    if (acc.bufferView >= 0) convert(base->first(), base->stride, count, acc, components, componentSize, out.data());
     if (acc.sparse.isSparse)
       if (auto ok = applySparse(acc, name, components, componentSize, out); !ok) return ok.error();
     return out;
@@ -66,8 +68,9 @@ class AccessorReader {
 
  private:
   struct Elements {
-    const std::uint8_t* first = nullptr;
+    FetchedBytes fetched;  // from the first element to the end of the last
     std::size_t stride = 0;
+    const std::uint8_t* first() const { return fetched.bytes.data(); }
   };
 
   // Where `count` elements of `elementSize` bytes start in bufferView `viewIndex`
@@ -79,39 +82,42 @@ class AccessorReader {
     if (viewIndex < 0 || viewIndex >= static_cast<int>(m_model.bufferViews.size()))
       return gltfRefusal(m_source, name + ": " + viewName + " does not exist");
     const tinygltf::BufferView& view = m_model.bufferViews[viewIndex];
-    if (view.buffer < 0 || view.buffer >= static_cast<int>(m_model.buffers.size()))
+    if (view.buffer < 0 || view.buffer >= static_cast<int>(m_buffers.count()))
       return gltfRefusal(m_source, name + ": buffer " + std::to_string(view.buffer) + " does not exist");
-    const auto& buffer = m_model.buffers[view.buffer].data;
+    const std::size_t bufferSize = m_buffers.size(view.buffer);
     const std::size_t stride = strided && view.byteStride ? view.byteStride : elementSize;
     if (stride < elementSize)
       return gltfRefusal(m_source, name + ": " + viewName + " byteStride " + std::to_string(stride) +
                                        " is shorter than one element (" + std::to_string(elementSize) + " bytes)");
-    if (view.byteOffset > buffer.size() || view.byteLength > buffer.size() - view.byteOffset)
+    if (view.byteOffset > bufferSize || view.byteLength > bufferSize - view.byteOffset)
       return gltfRefusal(m_source, name + ": " + viewName + " (bytes " + std::to_string(view.byteOffset) + " + " +
                                        std::to_string(view.byteLength) + ") runs past its buffer (" +
-                                       std::to_string(buffer.size()) + " bytes)");
+                                       std::to_string(bufferSize) + " bytes)");
     // byteOffset + stride * (count - 1) + elementSize <= byteLength, without overflow.
     if (count > 0 && (byteOffset > view.byteLength || view.byteLength - byteOffset < elementSize ||
                       count - 1 > (view.byteLength - byteOffset - elementSize) / stride))
       return gltfRefusal(m_source, name + ": " + std::to_string(count) + " elements from byte " +
                                        std::to_string(byteOffset) + " run past " + viewName + " (" +
                                        std::to_string(view.byteLength) + " bytes)");
-    return Elements{buffer.data() + view.byteOffset + byteOffset, stride};
+    const std::size_t span = count == 0 ? 0 : stride * (count - 1) + elementSize;
+    auto fetched = m_buffers.fetch(view.buffer, view.byteOffset + byteOffset, span, m_source);
+    if (!fetched) return fetched.error();
+    return Elements{std::move(fetched).value(), stride};
   }
 
   template <class Out>
-  static void convert(Elements from, std::size_t count, const tinygltf::Accessor& acc, int components,
-                      int componentSize, Out* out) {
+  static void convert(const std::uint8_t* first, std::size_t stride, std::size_t count, const tinygltf::Accessor& acc,
+                      int components, int componentSize, Out* out) {
     const std::size_t elementSize = static_cast<std::size_t>(components * componentSize);
     if (count == 0) return;
-    if (from.stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
+    if (stride == elementSize && componentSize == sizeof(Out) && !acc.normalized &&
         acc.componentType ==
             (std::is_floating_point_v<Out> ? TINYGLTF_COMPONENT_TYPE_FLOAT : TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)) {
-      std::memcpy(out, from.first, count * elementSize);  // the meshers' layout: tightly packed
+      std::memcpy(out, first, count * elementSize);  // the meshers' layout: tightly packed
       return;
     }
     for (std::size_t i = 0; i < count; ++i) {
-      const std::uint8_t* element = from.first + i * from.stride;
+      const std::uint8_t* element = first + i * stride;
       for (int c = 0; c < components; ++c)
         out[i * components + c] =
             static_cast<Out>(component(element + c * componentSize, acc.componentType, acc.normalized));
@@ -146,14 +152,14 @@ class AccessorReader {
     if (!values) return values.error();
     double previous = -1;
     for (std::size_t i = 0; i < count; ++i) {
-      const double index = component(indices->first + i * indexSize, indexType, false);
+      const double index = component(indices->first() + i * indexSize, indexType, false);
       if (index <= previous || index >= static_cast<double>(acc.count))
         return gltfRefusal(m_source, where + " indices: index " + std::to_string(i) + " (" +
                                          std::to_string(static_cast<std::uint64_t>(index)) +
                                          ") is not above the previous one and below the count " +
                                          std::to_string(acc.count));
       previous = index;
-      convert(Elements{values->first + i * elementSize, elementSize}, 1, acc, components, componentSize,
+      convert(values->first() + i * elementSize, elementSize, 1, acc, components, componentSize,
               out.data() + static_cast<std::size_t>(index) * static_cast<std::size_t>(components));
     }
     return {};
@@ -191,6 +197,7 @@ class AccessorReader {
   }
 
   const tinygltf::Model& m_model;
+  const GltfBuffers& m_buffers;
   std::string_view m_source;
   std::size_t m_fileBytes;
 };

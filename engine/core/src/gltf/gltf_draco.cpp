@@ -71,18 +71,19 @@ int addAccessor(tinygltf::Model& model, const tinygltf::Accessor& declared, int 
 
 class PrimitiveDecoder {
  public:
-  PrimitiveDecoder(tinygltf::Model& model, std::string_view source, std::string where)
-      : m_model(model), m_source(source), m_where(std::move(where)) {}
+  PrimitiveDecoder(tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source, std::string where)
+      : m_model(model), m_buffers(buffers), m_source(source), m_where(std::move(where)) {}
 
   // The decoded bytes.
   Expected<std::size_t> decode(tinygltf::Primitive& prim, const tinygltf::Value& extension) {
     if (!extension.IsObject() || !extension.Has("bufferView") || !extension.Get("bufferView").IsNumber() ||
         !extension.Has("attributes") || !extension.Get("attributes").IsObject())
       return refuse("needs a bufferView number and an attributes object");
-    auto compressed = bytesOf(extension.Get("bufferView").GetNumberAsInt());
-    if (!compressed) return compressed.error();
+    auto fetched = bytesOf(extension.Get("bufferView").GetNumberAsInt());
+    if (!fetched) return fetched.error();
+    const std::span<const std::uint8_t> compressed = fetched->bytes;
     draco::DecoderBuffer input;
-    input.Init(reinterpret_cast<const char*>(compressed->data()), compressed->size());
+    input.Init(reinterpret_cast<const char*>(compressed.data()), compressed.size());
     auto geometryType = draco::Decoder::GetEncodedGeometryType(&input);
     if (!geometryType.ok() || geometryType.value() != draco::TRIANGULAR_MESH)
       return refuse("the compressed bytes are not a Draco triangle mesh");
@@ -95,10 +96,10 @@ class PrimitiveDecoder {
 
     const tinygltf::Value& ids = extension.Get("attributes");
     const std::size_t claimed = faces * 3 * 4 + ids.Keys().size() * points * 4 * 4;  // VEC4 floats at most
-    if (claimed / kMaxDracoRatio > compressed->size())
+    if (claimed / kMaxDracoRatio > compressed.size())
       return refuse("decodes to " + std::to_string(points) + " points and " + std::to_string(faces) +
                     " triangles, more than " + std::to_string(kMaxDracoRatio) + " times its " +
-                    std::to_string(compressed->size()) + " bytes");
+                    std::to_string(compressed.size()) + " bytes");
 
     tinygltf::Buffer out;
     for (const std::string& name : ids.Keys()) {
@@ -155,19 +156,20 @@ class PrimitiveDecoder {
  private:
   Error refuse(const std::string& problem) const { return gltfRefusal(m_source, m_where + ": " + problem); }
 
-  Expected<std::span<const unsigned char>> bytesOf(int viewIndex) const {
+  Expected<FetchedBytes> bytesOf(int viewIndex) const {
     if (viewIndex < 0 || viewIndex >= int(m_model.bufferViews.size()))
       return refuse("bufferView " + std::to_string(viewIndex) + " does not exist");
     const tinygltf::BufferView& view = m_model.bufferViews[std::size_t(viewIndex)];
-    if (view.buffer < 0 || view.buffer >= int(m_model.buffers.size()))
+    if (view.buffer < 0 || view.buffer >= int(m_buffers.count()))
       return refuse("buffer " + std::to_string(view.buffer) + " does not exist");
-    const auto& data = m_model.buffers[std::size_t(view.buffer)].data;
-    if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
+    const std::size_t size = m_buffers.size(view.buffer);
+    if (view.byteOffset > size || view.byteLength > size - view.byteOffset)
       return refuse("bufferView " + std::to_string(viewIndex) + " runs past the end of its buffer");
-    return std::span<const unsigned char>(data.data() + view.byteOffset, view.byteLength);
+    return m_buffers.fetch(view.buffer, view.byteOffset, view.byteLength, m_source);
   }
 
   tinygltf::Model& m_model;
+  const GltfBuffers& m_buffers;
   std::string_view m_source;
   std::string m_where;
 };
@@ -192,7 +194,7 @@ bool prepareDraco(nlohmann::json& doc) {
   return moved;
 }
 
-Expected<std::size_t> decodeDraco(tinygltf::Model& model, std::string_view source) {
+Expected<std::size_t> decodeDraco(tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source) {
   std::size_t total = 0;
   for (std::size_t m = 0; m < model.meshes.size(); ++m)
     for (std::size_t p = 0; p < model.meshes[m].primitives.size(); ++p) {
@@ -201,7 +203,7 @@ Expected<std::size_t> decodeDraco(tinygltf::Model& model, std::string_view sourc
       if (it == prim.extensions.end()) continue;
       const tinygltf::Value extension = it->second;
       PrimitiveDecoder decoder(
-          model, source,
+          model, buffers, source,
           "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/extensions/" + kExtension);
       auto bytes = decoder.decode(prim, extension);
       if (!bytes) return bytes.error();

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "gltf_buffers.h"
 #include "riglens/core/base/expected.h"
 
 namespace riglens::core {
@@ -27,7 +28,7 @@ bool prepareDraco(nlohmann::json& doc);
 // Refuses, naming the primitive's extension by JSON pointer, a malformed
 // extension object, bytes Draco cannot decode, an attribute id the decoded
 // mesh lacks, or a mesh larger than kMaxDracoRatio times its bytes.
-Expected<std::size_t> decodeDraco(tinygltf::Model& model, std::string_view source);
+Expected<std::size_t> decodeDraco(tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source);
 
 // Draco's best ratios on real meshes are in the tens (connectivity at about
 // two bits a triangle, quantized and predicted attributes); a mesh that

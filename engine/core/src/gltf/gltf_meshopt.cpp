@@ -126,21 +126,23 @@ std::vector<MeshoptView> prepareMeshopt(nlohmann::json& doc) {
   return views;
 }
 
-Expected<std::size_t> decodeMeshopt(tinygltf::Model& model, const std::vector<MeshoptView>& views,
-                                    std::string_view source) {
+Expected<std::size_t> decodeMeshopt(tinygltf::Model& model, const GltfBuffers& buffers,
+                                    const std::vector<MeshoptView>& views, std::string_view source) {
   std::size_t total = 0;
   for (const MeshoptView& m : views) {
     const std::string where = "bufferView " + std::to_string(m.view) + " (" + kExtension + ")";
     if (m.view < 0 || m.view >= int(model.bufferViews.size())) return gltfRefusal(source, where + " does not exist");
     tinygltf::BufferView& view = model.bufferViews[std::size_t(m.view)];
-    if (view.buffer < 0 || view.buffer >= int(model.buffers.size()))
+    if (view.buffer < 0 || view.buffer >= int(buffers.count()))
       return gltfRefusal(source, where + ": buffer " + std::to_string(view.buffer) + " does not exist");
-    const auto& data = model.buffers[std::size_t(view.buffer)].data;
-    if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
+    const std::size_t bufferSize = buffers.size(view.buffer);
+    if (view.byteOffset > bufferSize || view.byteLength > bufferSize - view.byteOffset)
       return gltfRefusal(source, where + ": the compressed bytes run past the end of their buffer");
+    auto compressed = buffers.fetch(view.buffer, view.byteOffset, view.byteLength, source);
+    if (!compressed) return compressed.error();
     tinygltf::Buffer decoded;
     decoded.data.resize(m.count * m.stride);
-    const unsigned char* in = data.data() + view.byteOffset;
+    const unsigned char* in = compressed->bytes.data();
     int rc = 0;
     if (m.count > 0) switch (m.mode) {
         case MeshoptView::Mode::Attributes:

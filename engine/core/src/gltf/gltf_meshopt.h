@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gltf_buffers.h"
 #include "riglens/core/base/expected.h"
 
 namespace riglens::core {
@@ -36,7 +37,7 @@ bool usesMeshopt(const nlohmann::json& doc);
 std::vector<MeshoptView> prepareMeshopt(nlohmann::json& doc);
 
 // Decodes each view into a new buffer of `model`; the decoded bytes in all.
-Expected<std::size_t> decodeMeshopt(tinygltf::Model& model, const std::vector<MeshoptView>& views,
-                                    std::string_view source);
+Expected<std::size_t> decodeMeshopt(tinygltf::Model& model, const GltfBuffers& buffers,
+                                    const std::vector<MeshoptView>& views, std::string_view source);
 
 }  // namespace riglens::core

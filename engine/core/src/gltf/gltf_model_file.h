@@ -12,6 +12,7 @@
 #include <span>
 #include <string_view>
 
+#include "gltf_buffers.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/gltf/gltf_scene.h"
 
@@ -20,7 +21,9 @@ namespace riglens::core {
 // Called with the loaded model (empty for the meshing binaries' socket file)
 // and the file's size; runs inside the loader's guard (a ReadProblem thrown
 // here becomes the returned error).
-using GltfModelUse = std::function<Expected<void>(const tinygltf::Model& model, std::size_t fileBytes)>;
+// `buffers` fetches the bytes of the model's buffers (gltf_buffers.h).
+using GltfModelUse =
+    std::function<Expected<void>(const tinygltf::Model& model, const GltfBuffers& buffers, std::size_t fileBytes)>;
 
 Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelUse& use);
 // A whole .glb in memory (it may name no external file).
@@ -29,7 +32,7 @@ Expected<void> decodeGltfModel(std::span<const std::uint8_t> bytes, std::string_
 
 // The scene of a loaded model (gltf_scene.cpp): what readGltfScene returns,
 // and the outline the mesh decoder keeps beside its flattened mesh.
-Expected<GltfScene> buildGltfScene(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes,
-                                   GltfDecode decode);
+Expected<GltfScene> buildGltfScene(const tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source,
+                                   std::size_t fileBytes, GltfDecode decode);
 
 }  // namespace riglens::core

@@ -23,12 +23,13 @@ std::string at(const char* kind, std::size_t index) {
 // Builds the scene from tinygltf's model; every index the file names is checked.
 class SceneBuilder {
  public:
-  SceneBuilder(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes, GltfDecode decode)
+  SceneBuilder(const tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source, std::size_t fileBytes,
+               GltfDecode decode)
       : m_model(model),
         m_source(source),
         m_fileBytes(fileBytes),
         m_decode(decode),
-        m_reader(model, source, fileBytes) {}
+        m_reader(model, buffers, source, fileBytes) {}
 
   // Posing writes every drawn instance of a mesh: a small file naming one big
   // mesh from many nodes may not grow past this many times what it holds.
@@ -422,28 +423,30 @@ int GltfScene::findAnimation(std::string_view name) const {
   return kGltfNone;
 }
 
-Expected<GltfScene> buildGltfScene(const tinygltf::Model& model, std::string_view source, std::size_t fileBytes,
-                                   GltfDecode decode) {
-  return SceneBuilder(model, source, fileBytes, decode).run();
+Expected<GltfScene> buildGltfScene(const tinygltf::Model& model, const GltfBuffers& buffers, std::string_view source,
+                                   std::size_t fileBytes, GltfDecode decode) {
+  return SceneBuilder(model, buffers, source, fileBytes, decode).run();
 }
 
 Expected<GltfScene> readGltfScene(const std::filesystem::path& path, GltfDecode decode) {
   Expected<GltfScene> out = GltfScene{};
   const std::string source = path.string();
-  auto loaded = readGltfModel(path, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = buildGltfScene(model, source, fileBytes, decode);
-    return Expected<void>{};
-  });
+  auto loaded =
+      readGltfModel(path, [&](const tinygltf::Model& model, const GltfBuffers& buffers, std::size_t fileBytes) {
+        out = buildGltfScene(model, buffers, source, fileBytes, decode);
+        return Expected<void>{};
+      });
   if (!loaded) return loaded.error();
   return out;
 }
 
 Expected<GltfScene> decodeGltfScene(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
   Expected<GltfScene> out = GltfScene{};
-  auto loaded = decodeGltfModel(bytes, sourceName, [&](const tinygltf::Model& model, std::size_t fileBytes) {
-    out = buildGltfScene(model, sourceName, fileBytes, GltfDecode::Everything);
-    return Expected<void>{};
-  });
+  auto loaded = decodeGltfModel(bytes, sourceName,
+                                [&](const tinygltf::Model& model, const GltfBuffers& buffers, std::size_t fileBytes) {
+                                  out = buildGltfScene(model, buffers, sourceName, fileBytes, GltfDecode::Everything);
+                                  return Expected<void>{};
+                                });
   if (!loaded) return loaded.error();
   return out;
 }

@@ -67,7 +67,8 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   if (!decoded) return decoded.error();
   for (auto& w : decoded->warnings) run.warnings.push_back(std::move(w));
   run.meshPaths = {glb.string()};
-  run.meshes = {std::move(decoded->mesh)};
+  run.meshes.clear();  // not = {std::move(mesh)}: an initializer list copies its elements (a second mesh)
+  run.meshes.push_back(std::move(decoded->mesh));
   run.materials = std::move(decoded->materials);
   run.morph = std::move(decoded->morph);
   run.gltf = std::move(decoded->outline);
