@@ -70,4 +70,10 @@ std::optional<nlohmann::json> runThreeProbe(const nlohmann::json& request, std::
   return json;
 }
 
+bool exportWithThreeJs(const std::string& folder, std::string* error) {
+  if (!packagesInstalled(error)) return false;
+  QByteArray out;
+  return runNode({kNodeDir + "/three_export.mjs", QString::fromStdString(folder)}, &out, error);
+}
+
 }  // namespace riglens::test

@@ -20,4 +20,8 @@ ValidatorReport validateGltf(const std::string& file);
 // Runs three_probe.mjs on `request` (see the script); nullopt + `error` on failure.
 std::optional<nlohmann::json> runThreeProbe(const nlohmann::json& request, std::string* error);
 
+// three.js's GLTFExporter writes skinned.glb, morph.glb and textured.glb into
+// `folder` (three_export.mjs says what each holds); false + `error` on failure.
+bool exportWithThreeJs(const std::string& folder, std::string* error);
+
 }  // namespace riglens::test

@@ -10,10 +10,13 @@
 #include <QtTest/QtTest>
 #include <cstring>
 #include <fstream>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
 #include "gltf_scene_fixture.h"
 #include "interop_clients.h"
+#include "riglens/core/gltf/glb_reader.h"
 
 using nlohmann::json;
 
@@ -21,12 +24,24 @@ class TestInteropGltfScene : public QObject {
   Q_OBJECT
   QTemporaryDir m_tmp;
 
+ public:
   static json cliPose(const QString& glb, const QString& clip, double seconds, const QString& verticesFile,
                       QString* error) {
     QStringList args{"pose", glb, "--json", "--vertices", verticesFile};
     if (!clip.isEmpty()) args << "--play" << clip << "--time-ms" << QString::number(seconds * 1000.0, 'g', 17);
     QProcess process;
     process.start(QStringLiteral(RIGLENS_CLI_EXE), args);
+    process.waitForFinished(60000);
+    if (process.exitCode() != 0) {
+      *error = QString::fromUtf8(process.readAllStandardError());
+      return {};
+    }
+    return json::parse(process.readAllStandardOutput().toStdString());
+  }
+
+  static json cliInspect(const QString& glb, QString* error) {
+    QProcess process;
+    process.start(QStringLiteral(RIGLENS_CLI_EXE), {"inspect", glb, "--json"});
     process.waitForFinished(60000);
     if (process.exitCode() != 0) {
       *error = QString::fromUtf8(process.readAllStandardError());
@@ -100,5 +115,124 @@ class TestInteropGltfScene : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestInteropGltfScene)
+// Files written by three.js's own GLTFExporter (three_export.mjs), read by
+// RigLens and by three.js's GLTFLoader: the validator finds them valid, and
+// every clip at 12 times (and the rest pose) poses every vertex alike within
+// 1e-4 of the model's size.
+class TestInteropThreeExported : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_tmp;
+
+ private slots:
+  void initTestCase() {
+    std::string error;
+    QVERIFY2(riglens::test::exportWithThreeJs(m_tmp.path().toStdString(), &error), error.c_str());
+  }
+
+  void filesAreValid_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"skinned.glb", "morph.glb", "textured.glb"}) QTest::newRow(f) << f;
+  }
+  void filesAreValid() {
+    QFETCH(QString, file);
+    const auto report = riglens::test::validateGltf(m_tmp.filePath(file).toStdString());
+    QVERIFY2(report.errors == 0, report.messages.c_str());
+  }
+
+  void posedLikeThreeJs_data() {
+    QTest::addColumn<QString>("file");
+    QTest::newRow("skinned: bend and hop, a box on a bone, a cone beside") << "skinned.glb";
+    QTest::newRow("morph: two targets, animated weights") << "morph.glb";
+  }
+  void posedLikeThreeJs() {
+    QFETCH(QString, file);
+    const QString glb = m_tmp.filePath(file);
+    QString cliError;
+    const json summary = TestInteropGltfScene::cliInspect(glb, &cliError);
+    QVERIFY2(!summary.is_null(), qPrintable(cliError));
+    std::vector<std::pair<QString, double>> evaluations{{"", 0.0}};
+    for (const json& clip : summary["gltf"]["animations"]) {
+      const double period = clip["durationMs"].get<double>() / 1000.0;
+      for (int k = 0; k < 12; ++k)  // from before the first key to past the last
+        evaluations.emplace_back(QString::fromStdString(clip["name"]), -0.1 + (period + 0.2) * k / 11.0);
+    }
+    QVERIFY(evaluations.size() > 12);
+    json request{{"glb", glb.toStdString()}, {"vertices", true}, {"evaluations", json::array()}};
+    for (const auto& [clip, t] : evaluations)
+      request["evaluations"].push_back(clip.isEmpty() ? json::object()
+                                                      : json{{"clip", clip.toStdString()}, {"time", t}});
+    std::string error;
+    const auto three = riglens::test::runThreeProbe(request, &error);
+    QVERIFY2(three, error.c_str());
+    double size = 0, largestMove = 0;
+    std::vector<float> rest;
+    for (std::size_t e = 0; e < evaluations.size(); ++e) {
+      const auto& [clip, t] = evaluations[e];
+      const QString label = QString("%1 at %2 s").arg(clip.isEmpty() ? "rest" : clip).arg(t);
+      const QString verticesFile = m_tmp.filePath(QString("%1-%2.f32").arg(file).arg(e));
+      QVERIFY2(!TestInteropGltfScene::cliPose(glb, clip, t, verticesFile, &cliError).is_null(),
+               qPrintable(label + ": " + cliError));
+      const std::vector<float> ours = TestInteropGltfScene::readFloats(verticesFile);
+      const json& theirs = (*three)["evaluations"][e]["vertices"];
+      QCOMPARE(ours.size(), theirs.size());
+      if (e == 0) {  // the model's size: its rest bounding box's diagonal
+        glm::dvec3 lo(1e300), hi(-1e300);
+        for (std::size_t i = 0; i < ours.size(); i += 3)
+          for (int c = 0; c < 3; ++c)
+            lo[c] = std::min(lo[c], double(ours[i + c])), hi[c] = std::max(hi[c], double(ours[i + c]));
+        size = glm::length(hi - lo);
+        QVERIFY(size > 0.5);
+        rest = ours;
+      }
+      for (std::size_t i = 0; i < ours.size(); ++i)
+        largestMove = std::max(largestMove, double(std::abs(ours[i] - rest[i])));
+      for (std::size_t i = 0; i < ours.size(); ++i) {
+        const double b = theirs[i];
+        QVERIFY2(
+            std::abs(ours[i] - b) <= 1e-4 * size,
+            qPrintable(label +
+                       QString(": vertex %1 axis %2: %3 vs three.js %4").arg(i / 3).arg(i % 3).arg(ours[i]).arg(b)));
+      }
+    }
+    QVERIFY2(largestMove > 0.1 * size, "the clips moved no vertex: nothing was compared in motion");
+  }
+
+  void texturedMaterialsAsWritten() {
+    // The cut-out quad: alpha MASK at three.js's alphaTest 0.5, its texture's
+    // column x = 1 transparent; the glass: BLEND at opacity 0.5. Both 4 x 4
+    // checkers (texel (0, 0) yellow-ish, (1, 0) blue-ish), nearest filtered.
+    auto decoded = riglens::core::readGltfFile(m_tmp.filePath("textured.glb").toStdString());
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY(decoded->warnings.empty());
+    const auto& m = decoded->materials;
+    QCOMPARE(m.materials.size(), std::size_t(2));
+    QCOMPARE(m.sections.size(), std::size_t(2));
+    for (const auto& material : m.materials) {
+      QVERIFY(material.image >= 0);
+      const auto& image = m.images[std::size_t(material.image)];
+      QCOMPARE(image.width, 4);
+      QCOMPARE(image.height, 4);
+      QVERIFY(!material.sampler.magLinear && !material.sampler.minLinear);
+      const auto texel = [&](int x, int y) { return &image.rgba[std::size_t((y * 4 + x) * 4)]; };
+      QCOMPARE(int(texel(0, 0)[0]), 230);
+      QCOMPARE(int(texel(1, 0)[2]), 220);
+      if (material.alphaMode == riglens::core::AlphaMode::Mask) {
+        QCOMPARE(material.alphaCutoff, 0.5f);
+        QVERIFY(material.doubleSided);  // side: THREE.DoubleSide
+        for (int y = 0; y < 4; ++y) QCOMPARE(int(texel(1, y)[3]), 0);
+        QCOMPARE(int(texel(0, 0)[3]), 255);
+      } else {
+        QCOMPARE(material.alphaMode, riglens::core::AlphaMode::Blend);
+        QCOMPARE(material.alphaFactor, 0.5f);
+      }
+    }
+    QVERIFY(m.materials[0].alphaMode != m.materials[1].alphaMode);
+  }
+};
+
+int main(int argc, char** argv) {
+  TestInteropGltfScene scene;
+  TestInteropThreeExported exported;
+  return QTest::qExec(&scene, argc, argv) | QTest::qExec(&exported, argc, argv);
+}
 #include "tst_interop_gltf_scene.moc"
