@@ -13,6 +13,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "gltf_scene_fixture.h"
 #include "interop_clients.h"
@@ -50,6 +51,16 @@ class TestInteropGltfScene : public QObject {
     return json::parse(process.readAllStandardOutput().toStdString());
   }
 
+  // three.js's pose of `glb` at each (clip, seconds); an empty clip: the rest pose.
+  static std::optional<json> threePosed(const QString& glb, const std::vector<std::pair<QString, double>>& evaluations,
+                                        std::string* error) {
+    json request{{"glb", glb.toStdString()}, {"vertices", true}, {"evaluations", json::array()}};
+    for (const auto& [clip, t] : evaluations)
+      request["evaluations"].push_back(clip.isEmpty() ? json::object()
+                                                      : json{{"clip", clip.toStdString()}, {"time", t}});
+    return riglens::test::runThreeProbe(request, error);
+  }
+
   static std::vector<float> readFloats(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) return {};
@@ -72,12 +83,8 @@ class TestInteropGltfScene : public QObject {
     const std::vector<std::pair<QString, double>> evaluations{
         {"", 0.0},      {"wave", 0.0}, {"wave", 0.25},   {"wave", 0.4},   {"wave", 0.5},
         {"wave", 0.93}, {"wave", 5.0}, {"bounce", -1.0}, {"bounce", 0.3}, {"bounce", 0.75}};
-    json request{{"glb", glb.toStdString()}, {"vertices", true}, {"evaluations", json::array()}};
-    for (const auto& [clip, t] : evaluations)
-      request["evaluations"].push_back(clip.isEmpty() ? json::object()
-                                                      : json{{"clip", clip.toStdString()}, {"time", t}});
     std::string error;
-    const auto three = riglens::test::runThreeProbe(request, &error);
+    const auto three = threePosed(glb, evaluations, &error);
     QVERIFY2(three, error.c_str());
     QCOMPARE((*three)["animations"], json({"wave", "bounce"}));
 
@@ -157,12 +164,8 @@ class TestInteropThreeExported : public QObject {
         evaluations.emplace_back(QString::fromStdString(clip["name"]), -0.1 + (period + 0.2) * k / 11.0);
     }
     QVERIFY(evaluations.size() > 12);
-    json request{{"glb", glb.toStdString()}, {"vertices", true}, {"evaluations", json::array()}};
-    for (const auto& [clip, t] : evaluations)
-      request["evaluations"].push_back(clip.isEmpty() ? json::object()
-                                                      : json{{"clip", clip.toStdString()}, {"time", t}});
     std::string error;
-    const auto three = riglens::test::runThreeProbe(request, &error);
+    const auto three = TestInteropGltfScene::threePosed(glb, evaluations, &error);
     QVERIFY2(three, error.c_str());
     double size = 0, largestMove = 0;
     std::vector<float> rest;

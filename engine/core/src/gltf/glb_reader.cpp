@@ -764,17 +764,6 @@ struct OpenFile {
   OpenFile& operator=(const OpenFile&) = delete;
 };
 
-bool readAt(int fd, std::uint64_t at, std::span<std::uint8_t> out) {
-  std::size_t done = 0;
-  while (done < out.size()) {
-    const ssize_t n = ::pread(fd, out.data() + done, out.size() - done, off_t(at + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += std::size_t(n);
-  }
-  return true;
-}
-
 // A .glb opened by path whose BIN chunk can stay in the file: tinygltf gets
 // the header and the JSON (buffer 0 declared 4 bytes long, a 4-byte BIN
 // chunk), and the decoders read each range of the real chunk when they need
@@ -791,7 +780,7 @@ std::optional<Expected<void>> loadKeepingBinInFile(const std::filesystem::path& 
   if (file.fd < 0 || ::fstat(file.fd, &info) != 0) return std::nullopt;
   const std::uint64_t size = std::uint64_t(info.st_size);
   std::array<std::uint8_t, 20> head{};
-  if (size < 28 || !readAt(file.fd, 0, head)) return std::nullopt;
+  if (size < 28 || !readFileRange(file.fd, 0, head)) return std::nullopt;
   if (readU32(head, 0) != kGlbMagic || readU32(head, 4) != 2 || readU32(head, 8) != size ||
       readU32(head, 16) != kJsonChunk)
     return std::nullopt;
@@ -800,7 +789,7 @@ std::optional<Expected<void>> loadKeepingBinInFile(const std::filesystem::path& 
   std::uint64_t binOffset = 0, binLength = 0;
   for (std::uint64_t at = 20 + jsonLength; at < size;) {
     std::array<std::uint8_t, 8> chunk{};
-    if (at + 8 > size || !readAt(file.fd, at, chunk)) return std::nullopt;
+    if (at + 8 > size || !readFileRange(file.fd, at, chunk)) return std::nullopt;
     const std::uint64_t length = readU32(chunk, 0);
     if (at + 8 + length > size) return std::nullopt;
     if (at == 20 + jsonLength) {
@@ -812,7 +801,7 @@ std::optional<Expected<void>> loadKeepingBinInFile(const std::filesystem::path& 
   }
   if (binOffset == 0 || 20 + jsonLength > size) return std::nullopt;
   std::string json(jsonLength, '\0');
-  if (!readAt(file.fd, 20, {reinterpret_cast<std::uint8_t*>(json.data()), json.size()})) return std::nullopt;
+  if (!readFileRange(file.fd, 20, {reinterpret_cast<std::uint8_t*>(json.data()), json.size()})) return std::nullopt;
   auto doc = parseJson(json, source);
   if (!doc || !doc->is_object() || usesMeshopt(*doc)) return std::nullopt;
   const auto meshes = doc->find("meshes");

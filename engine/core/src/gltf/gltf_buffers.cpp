@@ -8,6 +8,17 @@
 
 namespace riglens::core {
 
+bool readFileRange(int fd, std::uint64_t at, std::span<std::uint8_t> out) {
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd, out.data() + done, out.size() - done, off_t(at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += std::size_t(n);
+  }
+  return true;
+}
+
 void GltfBuffers::keepInFile(int buffer, int fd, std::uint64_t offset, std::uint64_t length) {
   m_fileBuffer = buffer;
   m_fd = fd;
@@ -33,15 +44,9 @@ Expected<FetchedBytes> GltfBuffers::fetch(int buffer, std::size_t offset, std::s
     return out;
   }
   out.owned.resize(length);
-  std::size_t done = 0;
-  while (done < length) {
-    const ssize_t n = ::pread(m_fd, out.owned.data() + done, length - done, off_t(m_fileOffset + offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0)  // the file was cut short (or changed) after its container was checked
-      return errorAt(ErrorCode::Io, std::string(source), "",
-                     "the file ended early while its binary chunk was read (was it changed while loading?)");
-    done += std::size_t(n);
-  }
+  if (!readFileRange(m_fd, m_fileOffset + offset, out.owned))  // cut short after its container was checked
+    return errorAt(ErrorCode::Io, std::string(source), "",
+                   "the file ended early while its binary chunk was read (was it changed while loading?)");
   out.bytes = out.owned;
   return out;
 }

@@ -25,6 +25,9 @@ struct FetchedBytes {
   std::vector<std::uint8_t> owned;
 };
 
+// Reads out.size() bytes of the open file `fd` from `at`; false on a short read.
+bool readFileRange(int fd, std::uint64_t at, std::span<std::uint8_t> out);
+
 class GltfBuffers {
  public:
   explicit GltfBuffers(const tinygltf::Model& model) : m_model(model) {}
