@@ -7,6 +7,10 @@
 //   BM_GnmForward/30     a typical ARKit-driven frame
 //   BM_GnmForwardThreaded  the same on every hardware thread (real time)
 //   BM_GnmPose/30        + seam + 4-influence skinning
+//   BM_EigenGemv         the peer (Eigen, Debian's): the same shape as an f32
+//                        GEMV, y = B x with B (3V x E) column-major (81.9 MB)
+//   BM_EigenColumnGather/30  the sparse peer: y = sum over the 30 active
+//                        coefficients of x_c * B.col(c)
 // GB/s counters count the basis bytes a frame must read (V*E*3*2 dense; the
 // strided reads of the active columns for the sparse case).
 #include <benchmark/benchmark.h>
@@ -15,8 +19,10 @@
 
 using riglens::bench::BM_MemoryBandwidth;
 
+#include <Eigen/Dense>
 #include <cstring>
 
+#include "riglens/core/base/half_float.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/samples/gnm_bake.h"
 
@@ -72,10 +78,50 @@ void BM_GnmPose(benchmark::State& state) {
   }
 }
 
+// The basis as Eigen's peers read it: f32, one column of 3V per coefficient.
+const Eigen::MatrixXf& eigenBasis() {
+  static const Eigen::MatrixXf basis = [] {
+    const AosRigPack& pack = fullHead();
+    const std::size_t V = pack.vertexCount, E = pack.coeffCount;
+    Eigen::MatrixXf b(Eigen::Index(V * 3), Eigen::Index(E));
+    for (std::size_t v = 0; v < V; ++v)
+      for (std::size_t c = 0; c < E; ++c)
+        for (std::size_t k = 0; k < 3; ++k)
+          b(Eigen::Index(v * 3 + k), Eigen::Index(c)) = halfToFloat(pack.basisHalf[(v * E + c) * 3 + k]);
+    return b;
+  }();
+  return basis;
+}
+
+void BM_EigenGemv(benchmark::State& state) {
+  const Eigen::MatrixXf& b = eigenBasis();
+  const Eigen::VectorXf x = Eigen::VectorXf::Constant(b.cols(), 0.5f);
+  Eigen::VectorXf y(b.rows());
+  for (auto _ : state) {
+    y.noalias() = b * x;
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetBytesProcessed(state.iterations() * std::int64_t(b.size()) * 4);
+}
+
+void BM_EigenColumnGather(benchmark::State& state) {
+  const Eigen::MatrixXf& b = eigenBasis();
+  const int active = int(state.range(0));
+  Eigen::VectorXf y(b.rows());
+  for (auto _ : state) {
+    y.setZero();
+    for (int i = 0; i < active; ++i) y.noalias() += 0.5f * b.col(Eigen::Index(i * int(b.cols()) / active));
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetBytesProcessed(state.iterations() * std::int64_t(b.rows()) * active * 4);
+}
+
 }  // namespace
 
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GnmForward)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GnmForwardThreaded)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmPose)->Arg(30)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenGemv)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EigenColumnGather)->Arg(30)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

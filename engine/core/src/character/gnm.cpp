@@ -4,6 +4,7 @@
 #include <cmath>
 #include <thread>
 
+#include "gnm_rows.h"
 #include "riglens/core/base/half_float.h"
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/character/head_ext.h"
@@ -20,6 +21,12 @@ const std::array<float, 65536>& halfTable() {
   }();
   return table;
 }
+
+// Active coefficients from 1 / kDenseFraction of them up: the dense path.
+// With the basis stored a vertex row at a time, a few coefficients' values
+// are scattered over most of a row's cache lines: reading the rows whole,
+// vectorised, was faster from 30 of 383 (2.1 ms against 3.5 ms, bench_character).
+constexpr std::size_t kDenseFraction = 16;
 
 }  // namespace
 
@@ -51,7 +58,16 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
   if (!active.empty()) {
     const auto& table = halfTable();
     const bool half = pack.basisI8.empty();
+    // Most coefficients active: every fp16 row read once, whole (gnm_rows.h);
+    // a few: only theirs.
+    const bool dense = half && active.size() * kDenseFraction >= E;
+    std::vector<float> scale3;
+    if (dense) {
+      scale3.assign(E * 3, 0.0f);
+      for (const auto& [c, s] : active) scale3[c * 3] = scale3[c * 3 + 1] = scale3[c * 3 + 2] = s;
+    }
     const auto range = [&](std::size_t from, std::size_t to) {
+      if (dense) return addExpressionRows(pack.basisHalf.data(), E * 3, scale3.data(), from, to, p.data());
       for (std::size_t v = from; v < to; ++v) {
         float x = 0, y = 0, z = 0;
         const std::size_t row = v * E * 3;
