@@ -56,6 +56,17 @@ __attribute__((target("avx2,f16c,fma"))) void rowsF16c(const std::uint16_t* basi
   }
 }
 
+__attribute__((target("avx2,f16c,fma"))) void columnF16c(const std::uint16_t* column, float s, std::size_t n,
+                                                         float* p) {
+  const __m256 scale = _mm256_set1_ps(s);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 h = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(column + i)));
+    _mm256_storeu_ps(p + i, _mm256_fmadd_ps(h, scale, _mm256_loadu_ps(p + i)));
+  }
+  for (; i < n; ++i) p[i] += s * _cvtsh_ss(column[i]);
+}
+
 bool hasF16c() {
   static const bool has =
       __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma");
@@ -70,6 +81,12 @@ void addExpressionRows(const std::uint16_t* basis, std::size_t rowLength, const 
     rowsF16c(basis, rowLength, scale3, from, to, p);
   else
     rowsScalar(basis, rowLength, scale3, from, to, p);
+}
+
+void addScaledColumn(const std::uint16_t* column, float s, std::size_t n, float* p) {
+  if (hasF16c()) return columnF16c(column, s, n, p);
+  const auto& table = halfTable();
+  for (std::size_t i = 0; i < n; ++i) p[i] += s * table[column[i]];
 }
 
 bool expressionRowsVectorised() {

@@ -14,6 +14,10 @@ namespace riglens::core {
 void addExpressionRows(const std::uint16_t* basis, std::size_t rowLength, const float* scale3, std::size_t from,
                        std::size_t to, float* p);
 
+// p[i] += s * column[i] for i < n: one coefficient's contiguous values
+// (coefficient-major basis), the sparse frame's step.
+void addScaledColumn(const std::uint16_t* column, float s, std::size_t n, float* p);
+
 // Whether addExpressionRows decodes with F16C (for the benchmark's label).
 bool expressionRowsVectorised();
 

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <glm/mat4x4.hpp>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -81,6 +82,15 @@ struct AosMouth {
   std::vector<std::uint32_t> faceParts;  // T: 1 + group index
 };
 
+// The fp16 basis again, coefficient-major (E x V*3): what the CPU reads for a
+// frame with few coefficients active, each one's values contiguous. Built on
+// the first such frame (gnm.cpp), for the basis it was built from.
+struct CoefficientMajorBasis {
+  std::mutex mutex;
+  const std::uint16_t* builtFrom = nullptr;
+  std::vector<std::uint16_t> halfs;
+};
+
 struct AosRigPack {
   std::shared_ptr<const std::vector<std::uint8_t>> bytes;  // keeps the views alive
   nlohmann::json header;
@@ -109,6 +119,8 @@ struct AosRigPack {
   FloatArray uv;                             // V*2 (optional)
   FloatArray stitchLocal;                    // V*3 (optional)
   std::optional<AosMouth> mouth;
+  // Shared by copies of the pack; the GPU path never builds it.
+  std::shared_ptr<CoefficientMajorBasis> coefficientMajor = std::make_shared<CoefficientMajorBasis>();
 
   // Basis value (metres per unit coefficient, before basisScale) for vertex
   // v, coefficient c, axis k.
