@@ -79,10 +79,13 @@ class TestInteropGltfScene : public QObject {
           .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     }
     // (clip, seconds): the rest pose, inside the keys (between them and on
-    // one), and before and after them (clamped).
-    const std::vector<std::pair<QString, double>> evaluations{
+    // one), and before and after them (clamped); then 12 times across each
+    // clip (wave 1.2 s, bounce 1 s) from before its start to past its end.
+    std::vector<std::pair<QString, double>> evaluations{
         {"", 0.0},      {"wave", 0.0}, {"wave", 0.25},   {"wave", 0.4},   {"wave", 0.5},
         {"wave", 0.93}, {"wave", 5.0}, {"bounce", -1.0}, {"bounce", 0.3}, {"bounce", 0.75}};
+    for (const auto& [clip, period] : {std::pair<QString, double>{"wave", 1.2}, {"bounce", 1.0}})
+      for (int k = 0; k < 12; ++k) evaluations.emplace_back(clip, -0.1 + (period + 0.2) * k / 11.0);
     std::string error;
     const auto three = threePosed(glb, evaluations, &error);
     QVERIFY2(three, error.c_str());
