@@ -101,8 +101,4 @@ void addScaledColumn(const std::uint16_t* column, float s, std::size_t n, float*
   for (std::size_t i = 0; i < n; ++i) p[i] += s * table[column[i]];
 }
 
-bool expressionRowsVectorised() {
-  return hasF16c();
-}
-
 }  // namespace riglens::core

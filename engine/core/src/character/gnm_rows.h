@@ -18,7 +18,4 @@ void addExpressionRows(const std::uint16_t* basis, std::size_t rowLength, const 
 // (coefficient-major basis), the sparse frame's step.
 void addScaledColumn(const std::uint16_t* column, float s, std::size_t n, float* p);
 
-// Whether addExpressionRows decodes with F16C (for the benchmark's label).
-bool expressionRowsVectorised();
-
 }  // namespace riglens::core
