@@ -13,8 +13,11 @@
 
 #include "cli_commands.h"
 #include "riglens/core/base/version.h"
+#include "stage_timings.h"
 
 int main(int argc, char* argv[]) {
+  auto& timings = riglens::cli::StageTimings::instance();
+  timings.add("process start (exec to main)", riglens::cli::processAgeMs());
   // `render` needs a GPU: a QGuiApplication on a windowless platform that has
   // Vulkan (vkkhrdisplay) unless the caller chose one (xcb for OpenGL).
   bool gpuBackend = false;
@@ -29,7 +32,7 @@ int main(int argc, char* argv[]) {
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", opengl ? "xcb" : "vkkhrdisplay");
     // vkkhrdisplay prints a harmless warning when it finds no display to use.
     qputenv("QT_LOGGING_RULES", "qt.qpa.*=false");
-    app = std::make_unique<QGuiApplication>(argc, argv);
+    timings.time("Qt init (QGuiApplication)", [&] { app = std::make_unique<QGuiApplication>(argc, argv); });
   } else {
     app = std::make_unique<QCoreApplication>(argc, argv);
   }

@@ -28,6 +28,7 @@
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
 #include "riglens/render/splat/splat_renderer.h"
+#include "stage_timings.h"
 
 namespace riglens::cli {
 
@@ -52,6 +53,18 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
   for (int i = 0; i < shots.count; ++i) {
     auto image = canvas.render(drawable, stateAt(yaw + 360.0f * float(i) / float(shots.count)));
     if (!image) return inputError(image.error().message);
+    if (i == 0) {  // the first frame's share of the start-up (--timings)
+      const auto times = canvas.lastFrameTimes();
+      auto& timings = StageTimings::instance();
+      if (const auto* rig = dynamic_cast<const render::RigRenderer*>(&drawable)) {
+        timings.add("first frame: upload (recorded)", rig->lastPrepareTimes().uploadMs);
+        timings.add("first frame: pipelines", rig->lastPrepareTimes().pipelinesMs);
+      } else {
+        timings.add("first frame: prepare", times.prepareMs);
+      }
+      timings.add("first frame: draw, GPU done", times.gpuMs);
+      timings.add("first frame: readback copy", times.readbackMs);
+    }
     if (!stripImage.isNull())
       for (int y = 0; y < size.height(); ++y)
         std::memcpy(stripImage.scanLine(y) + 4 * size.width() * i, image->constScanLine(y),
@@ -59,7 +72,8 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
     if (shots.turntable && shots.pattern.isEmpty()) continue;
     QString file = shots.turntable ? shots.pattern : shots.out;
     file.replace("{i}", QString::number(i));
-    if (!image->save(file, "PNG")) return inputError(file.toStdString() + ": cannot write the PNG");
+    if (!StageTimings::instance().time("PNG encode and write", [&] { return image->save(file, "PNG"); }))
+      return inputError(file.toStdString() + ": cannot write the PNG");
     std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
   }
   if (!stripImage.isNull()) {
@@ -254,8 +268,12 @@ int runRender(const QStringList& args) {
                                         "default on GPUs), cpu (the same on the CPU's cores, the default on "
                                         "software rasterisers), quads (one blended quad per splat) or auto.",
                                         "MODE");
+  const QCommandLineOption timingsOption(
+      "timings",
+      "Print where the time went to stderr: process start, Qt init, load, GPU device, target, the first "
+      "frame's upload, pipelines, draw and readback, PNG encode.");
   parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
-                     samples, controlsOption, sigmaOption, previewOption, bodyPoseOption, rasterOption});
+                     samples, controlsOption, sigmaOption, previewOption, bodyPoseOption, rasterOption, timingsOption});
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
 
@@ -294,15 +312,21 @@ int runRender(const QStringList& args) {
   int bodyExit = kExitOk;
   const auto body = readBodyPose(parser, bodyPoseOption, &bodyExit);
   if (!body) return bodyExit;
+  // --timings: the stages recorded on the way, printed once the images are written.
+  const auto printed = [&](int exitCode) {
+    if (exitCode == kExitOk && parser.isSet(timingsOption)) StageTimings::instance().print();
+    return exitCode;
+  };
+  auto& timings = StageTimings::instance();
   if (character)
-    return renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
-                           parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),
-                           parser.isSet(previewOption), *body, raster);
+    return printed(renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,
+                                   outputs, parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),
+                                   parser.isSet(previewOption), *body, raster));
   if (gaussians)
-    return renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount, outputs,
-                           api == "vulkan", raster);
+    return printed(renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,
+                                   outputs, api == "vulkan", raster));
   int code = kExitOk;
-  auto loaded = loadRunArgument(parser, "render", &code);
+  auto loaded = timings.time("load", [&] { return loadRunArgument(parser, "render", &code); });
   if (!loaded) return code;
   auto run = std::make_shared<const core::LoadedRun>(std::move(*loaded));
   core::RigController controller(run->rig, &run->gltf);  // a glTF file's own clips play too
@@ -320,9 +344,12 @@ int runRender(const QStringList& args) {
       return inputError(std::string(nodes ? "no node named '" : "no part named '") + name + "'");
   }
 
-  auto device = render::RhiDevice::createOffscreen(api == "vulkan" ? render::Backend::Vulkan : render::Backend::OpenGL);
+  auto device = timings.time("GPU device", [&] {
+    return render::RhiDevice::createOffscreen(api == "vulkan" ? render::Backend::Vulkan : render::Backend::OpenGL);
+  });
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  auto canvas = render::OffscreenCanvas::create(**device, imageSize, sampleCount);
+  auto canvas =
+      timings.time("render target", [&] { return render::OffscreenCanvas::create(**device, imageSize, sampleCount); });
   if (!canvas) return inputError(canvas.error().message);
   render::RigRenderer renderer(**device);
   renderer.setModel(run);
@@ -332,10 +359,10 @@ int runRender(const QStringList& args) {
   const float aspect = float(imageSize.width()) / float(imageSize.height());
   core::OrbitCamera camera;
   camera.frame(core::posedBounds(*run, worlds, gltfPose), aspect);
-  return writeShots(**canvas, renderer, imageSize, outputs, yawDeg, [&](float yawAt) {
+  return printed(writeShots(**canvas, renderer, imageSize, outputs, yawDeg, [&](float yawAt) {
     camera.setAngles(yawAt, pitchDeg);
     return render::buildFrameState(*run, worlds, camera, aspect, view, gltfPose);
-  });
+  }));
 }
 
 }  // namespace riglens::cli

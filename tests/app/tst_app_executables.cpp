@@ -5,6 +5,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
@@ -187,6 +188,26 @@ class TestAppExecutables : public QObject {
                                     windowless);
     QVERIFY2(rendered.exitCode == 0, qPrintable(rendered.err));
     QCOMPARE(QImage(png).size(), QSize(160, 120));
+    QVERIFY(!rendered.err.contains("timings"));  // only when asked
+    // --timings: each stage a line with its milliseconds, and the total, on stderr.
+    const Run timed = runProgram(kCli, {"render", tank, "--out", png, "--size", "160x120", "--timings"}, windowless);
+    QVERIFY2(timed.exitCode == 0, qPrintable(timed.err));
+    double sum = 0, total = -1;
+    for (const char* stage :
+         {"process start (exec to main)", "Qt init (QGuiApplication)", "load", "GPU device", "render target",
+          "first frame: upload (recorded)", "first frame: pipelines", "first frame: draw, GPU done",
+          "first frame: readback copy", "PNG encode and write", "total (process start to now)"}) {
+      const QRegularExpression line(QStringLiteral("\\n  %1 +(-?[0-9.]+)\\n").arg(QRegularExpression::escape(stage)));
+      const auto match = line.match(timed.err);
+      QVERIFY2(match.hasMatch(), qPrintable(QString(stage) + " missing in:\n" + timed.err));
+      const double ms = match.captured(1).toDouble();
+      QVERIFY2(ms >= 0, stage);
+      if (QString(stage).startsWith("total"))
+        total = ms;
+      else
+        sum += ms;
+    }
+    QVERIFY2(sum <= total + 20, qPrintable(timed.err));  // the process's age comes in 10 ms steps
     const Run turntable = runProgram(
         kCli, {"render", tank, "--turntable", "4", "--out-pattern", dir.filePath("spin_{i}.png"), "--size", "64x64"},
         windowless);

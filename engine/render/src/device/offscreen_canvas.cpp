@@ -2,6 +2,8 @@
 
 #include <QtGui/private/qrhi_p.h>
 
+#include <chrono>
+
 namespace riglens::render {
 
 using core::ErrorCode;
@@ -58,6 +60,9 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
     return makeError(ErrorCode::Gpu, "cannot begin an offscreen GPU frame");
   GpuTimer& timer = m_device.timer();
   timer.beginFrame(cb);
+  using Clock = std::chrono::steady_clock;
+  const auto ms = [](Clock::duration t) { return std::chrono::duration<double, std::milli>(t).count(); };
+  const auto started = Clock::now();
   if (!renderer.prepare(cb, m_impl->pass.get(), m_samples, m_size, state)) {
     timer.endFrame(GpuTimer::FrameEnd::Waited);
     rhi->endOffscreenFrame();
@@ -65,6 +70,7 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
     return makeError(ErrorCode::Gpu,
                      why.empty() ? "the renderer could not prepare its GPU resources (see the log)" : why);
   }
+  const auto prepared = Clock::now();
   const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
   cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});
   renderer.record(cb, QRect(QPoint(0, 0), m_size), m_size);
@@ -79,11 +85,13 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   timer.endFrame(GpuTimer::FrameEnd::Waited);
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
     return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
+  const auto drawn = Clock::now();
   if (out) {
     QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
                  readback.pixelSize.height(), QImage::Format_RGBA8888);
     *out = rhi->isYUpInFramebuffer() ? image.mirrored() : image.copy();
   }
+  m_times = {ms(prepared - started), ms(drawn - prepared), ms(Clock::now() - drawn)};
   return {};
 }
 

@@ -4,6 +4,7 @@
 
 #include <QtCore/QDebug>
 #include <QtGui/QMatrix4x4>
+#include <chrono>
 #include <cstring>
 #include <glm/gtc/matrix_inverse.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -437,6 +438,9 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
                           const FrameState& state) {
   Impl& d = *m_impl;
   d.state = state;
+  using Clock = std::chrono::steady_clock;
+  const auto ms = [](Clock::duration t) { return std::chrono::duration<double, std::milli>(t).count(); };
+  const auto started = Clock::now();
   QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
   if (d.needsUpload) {
     d.uploadedRun = m_run;
@@ -447,10 +451,12 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
     }
     if (!d.uploadedRun) d.parts.clear();
   }
+  const auto uploaded = Clock::now();
   if (!d.ensureCommon(batch) || !d.ensurePipelines(renderPass, sampleCount)) {
     batch->release();
     return false;
   }
+  m_prepareTimes = {ms(uploaded - started), ms(Clock::now() - uploaded)};
   if (state.tint == core::TintMode::Wireframe && d.uploadedRun) d.buildWireframe(batch);
   d.writeUniforms(batch);
 

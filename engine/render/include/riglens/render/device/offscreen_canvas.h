@@ -28,6 +28,14 @@ class OffscreenCanvas {
   // One frame without the readback (benchmarks): returns when the GPU is done.
   core::Expected<void> renderWithoutReadback(FrameDrawable& renderer, const FrameState& state);
 
+  // CPU wall time of the last frame's steps (`riglens-cli render --timings`):
+  // the renderer's prepare, recording and submitting until the GPU is done
+  // (waited), and copying the read-back pixels into the QImage.
+  struct FrameTimes {
+    double prepareMs = 0, gpuMs = 0, readbackMs = 0;
+  };
+  FrameTimes lastFrameTimes() const { return m_times; }
+
   QSize size() const { return m_size; }
   int sampleCount() const { return m_samples; }
   std::size_t textureBytes() const;  // colour, resolve and depth attachments
@@ -41,6 +49,7 @@ class OffscreenCanvas {
   QSize m_size;
   int m_samples = 1;
   std::unique_ptr<Impl> m_impl;
+  FrameTimes m_times;
 };
 
 }  // namespace riglens::render

@@ -70,6 +70,14 @@ class RigRenderer : public FrameDrawable {
 
   MemoryReport memoryReport() const;
 
+  // CPU time of the last prepare() in its two costly steps (the first frame's
+  // share of `riglens-cli render --timings`): the model's buffers uploaded
+  // (recorded; the copy runs with the frame), and the pipelines made.
+  struct PrepareTimes {
+    double uploadMs = 0, pipelinesMs = 0;
+  };
+  PrepareTimes lastPrepareTimes() const { return m_prepareTimes; }
+
   // Drops every GPU object (the device is going away); setModel again to draw.
   void releaseResources();
 
@@ -77,6 +85,7 @@ class RigRenderer : public FrameDrawable {
   struct Impl;
   std::unique_ptr<Impl> m_impl;
   std::shared_ptr<const core::LoadedRun> m_run;
+  PrepareTimes m_prepareTimes;
 };
 
 }  // namespace riglens::render
