@@ -5,22 +5,11 @@
 #include <thread>
 
 #include "gnm_rows.h"
-#include "riglens/core/base/half_float.h"
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/character/head_ext.h"
 
 namespace riglens::core {
 namespace {
-
-// fp16 -> f32 for every bit pattern: the basis decode becomes a table load.
-const std::array<float, 65536>& halfTable() {
-  static const std::array<float, 65536> table = [] {
-    std::array<float, 65536> t{};
-    for (std::uint32_t i = 0; i < 65536; ++i) t[i] = halfToFloat(std::uint16_t(i));
-    return t;
-  }();
-  return table;
-}
 
 // Active coefficients from 1 / kDenseFraction of them up: the dense path
 // (every row read once, whole); fewer: each active coefficient's values from
@@ -74,7 +63,6 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
     if (controls[c] != 0.0f) active.emplace_back(c, controls[c] * pack.basisScale[c]);
   std::vector<float> p(pack.neutral.data(), pack.neutral.data() + V * 3);
   if (!active.empty()) {
-    const auto& table = halfTable();
     const bool half = pack.basisI8.empty();
     // Most coefficients active: every fp16 row read once, whole (gnm_rows.h);
     // a few: only theirs.
@@ -92,20 +80,14 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
           addScaledColumn(columns->data() + c * V * 3 + from * 3, s, (to - from) * 3, p.data() + from * 3);
         return;
       }
-      for (std::size_t v = from; v < to; ++v) {
+      for (std::size_t v = from; v < to; ++v) {  // an i8 basis: only the active coefficients
         float x = 0, y = 0, z = 0;
         const std::size_t row = v * E * 3;
         for (const auto& [c, s] : active) {
           const std::size_t i = row + c * 3;
-          if (half) {
-            x += s * table[pack.basisHalf[i]];
-            y += s * table[pack.basisHalf[i + 1]];
-            z += s * table[pack.basisHalf[i + 2]];
-          } else {
-            x += s * float(pack.basisI8[i]);
-            y += s * float(pack.basisI8[i + 1]);
-            z += s * float(pack.basisI8[i + 2]);
-          }
+          x += s * float(pack.basisI8[i]);
+          y += s * float(pack.basisI8[i + 1]);
+          z += s * float(pack.basisI8[i + 2]);
         }
         p[v * 3] += x;
         p[v * 3 + 1] += y;

@@ -670,6 +670,22 @@ Expected<void> useModel(tinygltf::Model& model, const std::vector<MeshoptView>& 
   return useModel(model, buffers, meshopt, source, fileBytes, use);
 }
 
+// tinygltf reads `bytes` (a GLB, or a .gltf's text) into `model`, sandboxed
+// to the model's folder.
+Expected<void> loadWithTinygltf(std::span<const std::uint8_t> bytes, bool binary, std::string_view source,
+                                ModelFolder& folder, tinygltf::Model& model) {
+  tinygltf::TinyGLTF loader;
+  sandbox(loader, folder);
+  std::string err, warn;
+  const auto* data = bytes.data();
+  const auto size = static_cast<unsigned>(bytes.size());
+  const bool loaded = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, data, size, folder.canonical.string())
+                             : loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(data),
+                                                          size, folder.canonical.string());
+  if (!loaded) return refuse(source, "invalid glTF: " + firstLine(err));
+  return {};
+}
+
 // Compressed geometry rewritten for tinygltf (gltf_meshopt.h, gltf_draco.h);
 // whether `doc` changed.
 bool prepareCompressed(nlohmann::json& doc, std::vector<MeshoptView>& meshopt) {
@@ -740,13 +756,8 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
     bytes = rebuilt;
   }
 
-  tinygltf::TinyGLTF loader;
-  sandbox(loader, folder);
   tinygltf::Model model;
-  std::string err, warn;
-  if (!loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()),
-                                   folder.canonical.string()))
-    return refuse(sourceName, "invalid glTF: " + firstLine(err));
+  if (auto ok = loadWithTinygltf(bytes, true, sourceName, folder, model); !ok) return ok;
   const std::size_t fileBytes = bytes.size();
   std::vector<std::uint8_t>().swap(rebuilt);
   if (owned) std::vector<std::uint8_t>().swap(*owned);
@@ -822,13 +833,8 @@ std::optional<Expected<void>> loadKeepingBinInFile(const std::filesystem::path& 
   const std::array<std::uint8_t, 4> placeholder{};
   const std::vector<std::uint8_t> small = assembleGlb(doc->dump(), placeholder);
 
-  tinygltf::TinyGLTF loader;
-  sandbox(loader, folder);
   tinygltf::Model model;
-  std::string err, warn;
-  if (!loader.LoadBinaryFromMemory(&model, &err, &warn, small.data(), static_cast<unsigned>(small.size()),
-                                   folder.canonical.string()))
-    return Expected<void>(refuse(source, "invalid glTF: " + firstLine(err)));
+  if (auto ok = loadWithTinygltf(small, true, source, folder, model); !ok) return ok;
   GltfBuffers inFile(model);
   inFile.keepInFile(0, file.fd, binOffset, declared);
   return useModel(model, inFile, none, source, std::size_t(size), use);
@@ -883,13 +889,10 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
     std::string prepared;
     if (prepareCompressed(*doc, meshopt)) prepared = doc->dump();
     const std::string& document = prepared.empty() ? text : prepared;
-    tinygltf::TinyGLTF loader;
-    sandbox(loader, folder);
     tinygltf::Model model;
-    std::string err, warn;
-    if (!loader.LoadASCIIFromString(&model, &err, &warn, document.data(), static_cast<unsigned>(document.size()),
-                                    folder.canonical.string()))
-      return refuse(source, "invalid glTF: " + firstLine(err));
+    const std::span<const std::uint8_t> documentBytes{reinterpret_cast<const std::uint8_t*>(document.data()),
+                                                      document.size()};
+    if (auto ok = loadWithTinygltf(documentBytes, false, source, folder, model); !ok) return ok;
     return useModel(model, meshopt, source, bytes->size(), use);
   });
 }
