@@ -12,12 +12,14 @@
 #include <new>
 
 #include "cli_commands.h"
+#include "large_page_malloc.h"
+#include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
-#include "stage_timings.h"
 
 int main(int argc, char* argv[]) {
-  auto& timings = riglens::cli::StageTimings::instance();
-  timings.add("process start (exec to main)", riglens::cli::processAgeMs());
+  riglens::launch::useLargePageMalloc(argv);
+  auto& timings = riglens::core::StageTimings::instance();
+  timings.add("process start (exec to main)", riglens::core::processAgeMs());
   // `render` needs a GPU: a QGuiApplication on a windowless platform that has
   // Vulkan (vkkhrdisplay) unless the caller chose one (xcb for OpenGL).
   bool gpuBackend = false;

@@ -11,6 +11,7 @@
 
 #include "cli_common.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/base/stage_timings.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/character_scene.h"
@@ -28,7 +29,6 @@
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
 #include "riglens/render/splat/splat_renderer.h"
-#include "stage_timings.h"
 
 namespace riglens::cli {
 
@@ -55,7 +55,7 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
     if (!image) return inputError(image.error().message);
     if (i == 0) {  // the first frame's share of the start-up (--timings)
       const auto times = canvas.lastFrameTimes();
-      auto& timings = StageTimings::instance();
+      auto& timings = core::StageTimings::instance();
       if (const auto* rig = dynamic_cast<const render::RigRenderer*>(&drawable)) {
         timings.add("first frame: upload (recorded)", rig->lastPrepareTimes().uploadMs);
         timings.add("first frame: pipelines", rig->lastPrepareTimes().pipelinesMs);
@@ -72,7 +72,7 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
     if (shots.turntable && shots.pattern.isEmpty()) continue;
     QString file = shots.turntable ? shots.pattern : shots.out;
     file.replace("{i}", QString::number(i));
-    if (!StageTimings::instance().time("PNG encode and write", [&] { return image->save(file, "PNG"); }))
+    if (!core::StageTimings::instance().time("PNG encode and write", [&] { return image->save(file, "PNG"); }))
       return inputError(file.toStdString() + ": cannot write the PNG");
     std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
   }
@@ -314,10 +314,10 @@ int runRender(const QStringList& args) {
   if (!body) return bodyExit;
   // --timings: the stages recorded on the way, printed once the images are written.
   const auto printed = [&](int exitCode) {
-    if (exitCode == kExitOk && parser.isSet(timingsOption)) StageTimings::instance().print();
+    if (exitCode == kExitOk && parser.isSet(timingsOption)) core::StageTimings::instance().print();
     return exitCode;
   };
-  auto& timings = StageTimings::instance();
+  auto& timings = core::StageTimings::instance();
   if (character)
     return printed(renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,
                                    outputs, parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),

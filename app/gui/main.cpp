@@ -1,10 +1,11 @@
 // riglens: the Qt Quick viewer.
 //
-//   riglens [PATH] [--screenshot FILE.png [--size WxH]]
+//   riglens [PATH] [--screenshot FILE.png [--size WxH] [--timings]]
 //
 // --screenshot waits for the first complete frames, saves the whole window
 // as PNG, prints the path and exits (0 on success, 1 on failure): for docs,
-// tests and headless machines (run under xvfb-run there).
+// tests and headless machines (run under xvfb-run there). --timings prints
+// where the time from process start to the saved window went, by stage.
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QDir>
 #include <QtGui/QGuiApplication>
@@ -12,17 +13,34 @@
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 
 #include "app_controller.h"
 #include "character_controller.h"
+#include "large_page_malloc.h"
 #include "main_window.h"
+#include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msBetween(Clock::time_point from, Clock::time_point to) {
+  return std::chrono::duration<double, std::milli>(to - from).count();
+}
+
+// Start-up milestones for --timings. The scene graph's start is stamped on
+// the render thread, read on the GUI thread once frames have come.
+struct StartupClock {
+  Clock::time_point eventLoop;
+  std::atomic<Clock::rep> sceneGraphReady{0};  // time_since_epoch().count(); 0: not yet
+};
 
 bool parseSize(const QString& text, QSize* size) {
   const QStringList parts = text.split('x');
@@ -36,7 +54,7 @@ bool parseSize(const QString& text, QSize* size) {
 
 // Saves the window after `framesToWait` swapped frames, then quits.
 void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* controller, const QString& path,
-                           int framesToWait) {
+                           int framesToWait, StartupClock* clock, bool printTimings) {
   auto* frames = new int(0);
   QObject::connect(
       window, &QQuickWindow::frameSwapped, window,
@@ -49,9 +67,21 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
         }
         QObject::disconnect(window, &QQuickWindow::frameSwapped, window, nullptr);
         delete frames;
-        const bool ok = controller->exporter()->saveScreenshot(window, path);
+        auto& timings = riglens::core::StageTimings::instance();
+        const auto framesDone = Clock::now();
+        if (const Clock::rep ready = clock->sceneGraphReady; ready != 0) {
+          const Clock::time_point sceneGraph{Clock::duration(ready)};
+          timings.add("event loop to the scene graph (GPU device)", msBetween(clock->eventLoop, sceneGraph));
+          // The first frame's upload and pipelines are recorded by the
+          // viewport as stages of their own.
+          timings.add("frames until the screenshot, the rest",
+                      msBetween(sceneGraph, framesDone) - timings.sum("first frame: "));
+        }
+        const bool ok = timings.time("window grab, PNG encode and write",
+                                     [&] { return controller->exporter()->saveScreenshot(window, path); });
         if (ok) {
           std::printf("%s\n", qPrintable(QDir(path).absolutePath()));
+          if (printTimings) timings.print();
         } else {
           std::fprintf(stderr, "riglens: %s\n", qPrintable(controller->lastError()));
         }
@@ -113,6 +143,9 @@ std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuick
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  riglens::launch::useLargePageMalloc(argv);
+  auto& timings = riglens::core::StageTimings::instance();
+  timings.add("process start (exec to main)", riglens::core::processAgeMs());
   QGuiApplication::setOrganizationName(QStringLiteral("RigLens"));
   QGuiApplication::setApplicationName(QStringLiteral("RigLens"));
   QGuiApplication::setApplicationVersion(QString::fromUtf8(riglens::core::kVersion));
@@ -150,7 +183,12 @@ int main(int argc, char* argv[]) {
   parser.addOption(tintOption);
   parser.addOption(playOption);
   parser.addOption(timeOption);
+  const QCommandLineOption timingsOption(
+      QStringLiteral("timings"),
+      QStringLiteral("With --screenshot: print where the time from process start to the saved window went, by "
+                     "stage (stderr)."));
   parser.addOption(setOption);
+  parser.addOption(timingsOption);
 
   // Parse before any window system is touched, so --help, --version and
   // usage errors work on a machine without a display.
@@ -169,6 +207,10 @@ int main(int argc, char* argv[]) {
     std::printf("riglens %s\n", riglens::core::kVersion);
     return 0;
   }
+  if (parser.isSet(timingsOption) && !parser.isSet(screenshotOption)) {
+    std::fprintf(stderr, "riglens: --timings needs --screenshot\n");
+    return 2;
+  }
   QSize size;
   if (!parseSize(parser.value(sizeOption), &size)) {
     std::fprintf(stderr, "riglens: --size must be WxH between 64 and 8192, got '%s'\n",
@@ -176,10 +218,23 @@ int main(int argc, char* argv[]) {
     return 2;
   }
 
+  auto lapStart = Clock::now();
+  const auto lap = [&](const char* stage) {
+    const auto now = Clock::now();
+    timings.add(stage, msBetween(lapStart, now));
+    lapStart = now;
+  };
   QGuiApplication app(argc, argv);
   QGuiApplication::setDesktopFileName(QStringLiteral("riglens"));
+  lap("Qt init");
 
+  // The load runs on a worker while the QML engine builds the window.
   riglens::app::AppController controller;
+  if (!parser.positionalArguments().isEmpty())
+    controller.open(parser.positionalArguments().first());
+  else
+    controller.openDefault();
+  lap("start of the load (on a worker)");
   QQmlApplicationEngine engine;
   QString error;
   QQuickWindow* window = riglens::app::createMainWindow(engine, controller, &error);
@@ -187,15 +242,17 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "riglens: cannot create the main window:\n%s\n", qPrintable(error));
     return 1;
   }
-  if (!parser.positionalArguments().isEmpty())
-    controller.open(parser.positionalArguments().first());
-  else
-    controller.openDefault();
+  lap("QML engine and main window");
+  StartupClock startup;
+  QObject::connect(
+      window, &QQuickWindow::sceneGraphInitialized, window,
+      [&startup] { startup.sceneGraphReady = Clock::now().time_since_epoch().count(); }, Qt::DirectConnection);
 
   if (parser.isSet(screenshotOption)) {
     window->resize(size);
     // The first frames after the model is in (or its load failed).
     controller.waitForLoad();
+    lap("rest of the load (waited for)");
     if (!controller.hasDocument()) {
       std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
       return 1;
@@ -204,7 +261,9 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "riglens: %s\n", qPrintable(*problem));
       return 1;
     }
-    screenshotAfterFrames(window, &controller, parser.value(screenshotOption), 3);
+    screenshotAfterFrames(window, &controller, parser.value(screenshotOption), 3, &startup,
+                          parser.isSet(timingsOption));
   }
+  startup.eventLoop = Clock::now();
   return QGuiApplication::exec();
 }

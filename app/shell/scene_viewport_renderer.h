@@ -10,6 +10,7 @@
 #include <QtQuick/QQuickWindow>
 #include <memory>
 
+#include "riglens/core/base/stage_timings.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/render/character/character_renderer.h"
@@ -102,6 +103,12 @@ class SceneViewportRenderer : public QObject {
       reportSplats();
     else if (prepared)
       reportRig();
+    if (prepared && m_run && !m_firstRigFrameTimed) {  // riglens --timings
+      m_firstRigFrameTimed = true;
+      const auto times = m_renderer->rigPrepareTimes();
+      core::StageTimings::instance().add("first frame: upload (recorded)", times.uploadMs);
+      core::StageTimings::instance().add("first frame: pipelines", times.pipelinesMs);
+    }
   }
 
   // Read in sync() only (GUI thread blocked).
@@ -208,6 +215,7 @@ class SceneViewportRenderer : public QObject {
   bool m_computeMissing = false;
   int m_frames = 0;
   bool m_unavailable = false;
+  bool m_firstRigFrameTimed = false;
 };
 
 }  // namespace riglens::app

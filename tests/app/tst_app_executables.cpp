@@ -43,6 +43,23 @@ Run runProgram(const QString& program, const QStringList& args,
 const QString kGui = QStringLiteral(RIGLENS_GUI_EXE);
 const QString kCli = QStringLiteral(RIGLENS_CLI_EXE);
 
+// `--timings` output: each stage a line with its milliseconds (>= 0), and
+// their sum within the process's age (which comes in 10 ms steps).
+void checkTimings(const QString& err, const QStringList& stages) {
+  double sum = 0;
+  for (const QString& stage : stages + QStringList{"total (process start to now)"}) {
+    const QRegularExpression line(QStringLiteral("\\n  %1 +(-?[0-9.]+)\\n").arg(QRegularExpression::escape(stage)));
+    const auto match = line.match(err);
+    QVERIFY2(match.hasMatch(), qPrintable(stage + " missing in:\n" + err));
+    const double ms = match.captured(1).toDouble();
+    QVERIFY2(ms >= 0, qPrintable(stage));
+    if (!stage.startsWith("total"))
+      sum += ms;
+    else
+      QVERIFY2(sum <= ms + 20, qPrintable(err));
+  }
+}
+
 }  // namespace
 
 class TestAppExecutables : public QObject {
@@ -192,22 +209,9 @@ class TestAppExecutables : public QObject {
     // --timings: each stage a line with its milliseconds, and the total, on stderr.
     const Run timed = runProgram(kCli, {"render", tank, "--out", png, "--size", "160x120", "--timings"}, windowless);
     QVERIFY2(timed.exitCode == 0, qPrintable(timed.err));
-    double sum = 0, total = -1;
-    for (const char* stage :
-         {"process start (exec to main)", "Qt init (QGuiApplication)", "load", "GPU device", "render target",
-          "first frame: upload (recorded)", "first frame: pipelines", "first frame: draw, GPU done",
-          "first frame: readback copy", "PNG encode and write", "total (process start to now)"}) {
-      const QRegularExpression line(QStringLiteral("\\n  %1 +(-?[0-9.]+)\\n").arg(QRegularExpression::escape(stage)));
-      const auto match = line.match(timed.err);
-      QVERIFY2(match.hasMatch(), qPrintable(QString(stage) + " missing in:\n" + timed.err));
-      const double ms = match.captured(1).toDouble();
-      QVERIFY2(ms >= 0, stage);
-      if (QString(stage).startsWith("total"))
-        total = ms;
-      else
-        sum += ms;
-    }
-    QVERIFY2(sum <= total + 20, qPrintable(timed.err));  // the process's age comes in 10 ms steps
+    checkTimings(timed.err, {"process start (exec to main)", "Qt init (QGuiApplication)", "load", "GPU device",
+                             "render target", "first frame: upload (recorded)", "first frame: pipelines",
+                             "first frame: draw, GPU done", "first frame: readback copy", "PNG encode and write"});
     const Run turntable = runProgram(
         kCli, {"render", tank, "--turntable", "4", "--out-pattern", dir.filePath("spin_{i}.png"), "--size", "64x64"},
         windowless);
@@ -530,6 +534,16 @@ class TestAppExecutables : public QObject {
     const Run badTint = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--tint", "plaid"});
     QCOMPARE(badTint.exitCode, 1);
     QVERIFY(badTint.err.contains("plaid"));
+    // --timings: the start-up by stage, after the path; only with --screenshot.
+    QVERIFY(!run.err.contains("timings"));
+    const Run timed = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--timings"});
+    QVERIFY2(timed.exitCode == 0, qPrintable(timed.err));
+    checkTimings(timed.err,
+                 {"process start (exec to main)", "Qt init", "start of the load (on a worker)",
+                  "QML engine and main window", "rest of the load (waited for)", "first frame: upload (recorded)",
+                  "first frame: pipelines", "event loop to the scene graph (GPU device)",
+                  "frames until the screenshot, the rest", "window grab, PNG encode and write"});
+    QCOMPARE(runProgram(kGui, {dir.filePath("tank-cubes"), "--timings"}).exitCode, 2);
   }
 
   void guiScreenshotWritesTheWindow() {

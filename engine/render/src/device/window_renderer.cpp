@@ -86,6 +86,10 @@ MemoryReport WindowRenderer::memoryReport() const {
   return m_rig->memoryReport();
 }
 
+RigRenderer::PrepareTimes WindowRenderer::rigPrepareTimes() const {
+  return m_rig->lastPrepareTimes();
+}
+
 bool WindowRenderer::characterShowsDecoded() const {
   return m_character->showingDecoded();
 }

@@ -65,6 +65,8 @@ class WindowRenderer {
 
   bool supportsCompute() const;  // characters and splat scenes need it
   MemoryReport memoryReport() const;
+  // The rig layer's last prepare: its upload and pipeline times.
+  RigRenderer::PrepareTimes rigPrepareTimes() const;
   // The character's passes, or the splat scene's buffers.
   CharacterMemory splatMemory() const;
   bool characterShowsDecoded() const;  // the last frame drew a decoded character

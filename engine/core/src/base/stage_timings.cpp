@@ -1,4 +1,4 @@
-#include "stage_timings.h"
+#include "riglens/core/base/stage_timings.h"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace riglens::cli {
+namespace riglens::core {
 
 StageTimings& StageTimings::instance() {
   static StageTimings timings;
@@ -15,6 +15,7 @@ StageTimings& StageTimings::instance() {
 }
 
 void StageTimings::print() const {
+  const std::lock_guard lock(m_mutex);
   const double total = processAgeMs();
   double counted = 0;
   std::fprintf(stderr, "timings (ms):\n");
@@ -26,6 +27,14 @@ void StageTimings::print() const {
     std::fprintf(stderr, "  %-34s %9.1f\n", "everything else", std::max(0.0, total - counted));
     std::fprintf(stderr, "  %-34s %9.1f\n", "total (process start to now)", total);
   }
+}
+
+double StageTimings::sum(const std::string& prefix) const {
+  const std::lock_guard lock(m_mutex);
+  double total = 0;
+  for (const auto& [stage, ms] : m_stages)
+    if (stage.compare(0, prefix.size(), prefix) == 0) total += ms;
+  return total;
 }
 
 double processAgeMs() {
@@ -50,4 +59,4 @@ double processAgeMs() {
   return (uptime - double(startTicks) / double(ticks)) * 1000.0;
 }
 
-}  // namespace riglens::cli
+}  // namespace riglens::core
