@@ -7,6 +7,7 @@
 
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/tolerances.h"
+#include "riglens/core/gltf/closed_surface.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
@@ -175,6 +176,40 @@ class TestSamples : public QObject {
     }
   }
 
+  // isClosedOutwardSurface (hashed weld, sorted edges) against this file's
+  // own checks (ordered maps, the signed volume), on every mesher and on
+  // broken copies.
+  void closedSurfaceCheckAgreesWithTheMeshers() {
+    const VoxelVolume v = blob();
+    VoxelVolume box(8, 6, 7);
+    box.fillBox({1, 1, 1}, {7, 5, 6}, 0x336699);
+    VoxelVolume diagonal(2, 2, 1);  // two voxels meeting along an edge: four faces on it
+    diagonal.set(0, 0, 0, 0xffffff);
+    diagonal.set(1, 1, 0, 0xffffff);
+    const std::pair<const char*, PartMesh> meshes[] = {{"surface nets", meshSurfaceNets(v)},
+                                                       {"marching cubes", meshMarchingCubes(v)},
+                                                       {"dual contouring", meshDualContouring(v)},
+                                                       {"cubes, blob", meshCubes(v)},
+                                                       {"cubes, box", meshCubes(box)},
+                                                       {"cubes, diagonal", meshCubes(diagonal)}};
+    int closed = 0;
+    for (const auto& [name, mesh] : meshes) {
+      const bool expected = watertightWelded(mesh) && signedVolume(mesh) > 0;
+      QVERIFY2(isClosedOutwardSurface(mesh) == expected, name);
+      closed += expected;
+    }
+    QVERIFY(closed >= 4);  // the smooth meshers and the box at least
+    QVERIFY(!isClosedOutwardSurface(meshCubes(diagonal)));
+    PartMesh open = meshCubes(box), inside = open, flipped = open;
+    open.indices.resize(open.indices.size() - 3);  // a triangle missing: a hole
+    QVERIFY(!isClosedOutwardSurface(open));
+    for (std::size_t t = 0; t < inside.indices.size(); t += 3) std::swap(inside.indices[t], inside.indices[t + 1]);
+    QVERIFY(!isClosedOutwardSurface(inside));  // closed, but wound inward
+    std::swap(flipped.indices[0], flipped.indices[1]);
+    QVERIFY(!isClosedOutwardSurface(flipped));  // one triangle against its neighbours
+    QVERIFY(!isClosedOutwardSurface(PartMesh{}));
+  }
+
   void bundledSamplesLoadCleanly() {
     const fs::path root = m_tmp.path().toStdString();
     for (const auto& name : bundledSampleNames()) {
@@ -192,6 +227,10 @@ class TestSamples : public QObject {
         if (!socket && smooth) QVERIFY(watertight(run->meshes[i]));
         if (!socket && name.ends_with("-mc")) QVERIFY(watertightWelded(run->meshes[i]));
         if (!socket) QVERIFY(signedVolume(run->meshes[i]) > 0);
+        // The loader marks the parts the renderer may cull (PartMesh::closed).
+        const bool closed = !socket && watertightWelded(run->meshes[i]) && signedVolume(run->meshes[i]) > 0;
+        QCOMPARE(run->meshes[i].closed, closed);
+        if (smooth) QCOMPARE(run->meshes[i].closed, !socket);
       }
       // Poses stay finite over a whole walk cycle with everything playing.
       RigController controller(run->rig);

@@ -1,9 +1,13 @@
 #include "riglens/core/rig/run_loader.h"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
 #include <unordered_map>
 
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/gltf/closed_surface.h"
 #include "riglens/core/rig/rig_json.h"
 #include "riglens/core/rig/skinning.h"
 
@@ -17,32 +21,80 @@ Error invalid(const fs::path& source, const std::string& message) {
   return errorAt(ErrorCode::Invalid, source.string(), "", message);
 }
 
+// One part's mesh to load: its rig name, the path relative to the run's
+// folder, and the JSON pointer a failure is reported at.
+struct PartMeshJob {
+  std::string name, relative, pointer;
+};
+
+struct PartMeshResult {
+  PartMesh mesh;
+  std::string path;  // as resolved (the relative path when it could not be)
+  Diagnostics warnings;
+};
+
 // Loads one part's mesh; a failure becomes a warning and an empty mesh.
-PartMesh loadPartMesh(LoadedRun& run, const std::string& partName, const std::string& relative,
-                      const std::string& pointer) {
-  auto path = resolveInside(run.folder, relative, "mesh of part '" + partName + "'");
+PartMeshResult loadPartMesh(const fs::path& folder, const fs::path& source, const PartMeshJob& job) {
+  PartMeshResult result;
+  auto path = resolveInside(folder, job.relative, "mesh of part '" + job.name + "'");
   if (!path) {
-    run.warnings.push_back(
-        {run.source.string(), pointer, path.error().message + "; the part is drawn empty", Severity::Error, partName});
-    run.meshPaths.push_back(relative);
-    return {};
+    result.warnings.push_back(
+        {source.string(), job.pointer, path.error().message + "; the part is drawn empty", Severity::Error, job.name});
+    result.path = job.relative;
+    return result;
   }
-  run.meshPaths.push_back(path->string());
+  result.path = path->string();
   auto decoded = readGltfFile(*path);
   if (!decoded) {
-    run.warnings.push_back({run.source.string(), pointer,
-                            "part '" + partName + "': " + decoded.error().message + "; the part is drawn empty",
-                            Severity::Error, partName});
-    return {};
+    result.warnings.push_back({source.string(), job.pointer,
+                               "part '" + job.name + "': " + decoded.error().message + "; the part is drawn empty",
+                               Severity::Error, job.name});
+    return result;
   }
   for (auto& w : decoded->warnings) {
-    w.part = partName;
-    run.warnings.push_back(std::move(w));
+    w.part = job.name;
+    result.warnings.push_back(std::move(w));
   }
   if (decoded->skin)
-    run.warnings.push_back(
-        {path->string(), "", "per-part mesh carries a skin; the skin is ignored", Severity::Warning, partName});
-  return std::move(decoded->mesh);
+    result.warnings.push_back(
+        {path->string(), "", "per-part mesh carries a skin; the skin is ignored", Severity::Warning, job.name});
+  result.mesh = std::move(decoded->mesh);
+  result.mesh.closed = isClosedOutwardSurface(result.mesh);
+  return result;
+}
+
+// Each part's .glb is independent: they load on up to one thread per core,
+// and join the run in rig order (meshes, paths and warnings as one loop would
+// give them). A worker stops nothing: whatever goes wrong in one part (memory
+// included) is that part's warning.
+void loadPartMeshes(LoadedRun& run, const std::vector<PartMeshJob>& jobs) {
+  std::vector<PartMeshResult> results(jobs.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      try {
+        results[i] = loadPartMesh(run.folder, run.source, jobs[i]);
+      } catch (const std::exception& e) {  // memory, or a library throwing
+        results[i] = PartMeshResult{};
+        results[i].path = jobs[i].relative;
+        results[i].warnings.push_back({run.source.string(), jobs[i].pointer,
+                                       "part '" + jobs[i].name + "': " + e.what() + "; the part is drawn empty",
+                                       Severity::Error, jobs[i].name});
+      }
+    }
+  };
+  const std::size_t threads =
+      std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), jobs.size(), 8});
+  {
+    std::vector<std::jthread> helpers;
+    for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+    work();
+  }  // joined
+  for (auto& result : results) {
+    run.meshes.push_back(std::move(result.mesh));
+    run.meshPaths.push_back(std::move(result.path));
+    for (auto& w : result.warnings) run.warnings.push_back(std::move(w));
+  }
 }
 
 Expected<void> attachRig(LoadedRun& run, const json& spec, const std::string& pointer) {
@@ -107,10 +159,12 @@ Expected<LoadedRun> loadModelSpec(const fs::path& file, const json& doc) {
     if (auto ok = loadSkinned(run, run.folder / "mesh.glb"); !ok) return ok.error();
     return run;
   }
+  std::vector<PartMeshJob> jobs;
   for (std::size_t i = 0; i < run.rig.parts().size(); ++i) {
     const std::string& name = run.rig.parts()[i].name;
-    run.meshes.push_back(loadPartMesh(run, name, "meshes/" + name + ".glb", "/parts/" + std::to_string(i)));
+    jobs.push_back({name, "meshes/" + name + ".glb", "/parts/" + std::to_string(i)});
   }
+  loadPartMeshes(run, jobs);
   return run;
 }
 
@@ -163,12 +217,14 @@ Expected<LoadedRun> loadRunRecord(const fs::path& file, const json& doc) {
     if (auto ok = loadSkinned(run, run.folder / "mesh.glb"); !ok) return ok.error();
     return run;
   }
+  std::vector<PartMeshJob> jobs;
   for (std::size_t i = 0; i < run.rig.parts().size(); ++i) {
     const std::string& name = run.rig.parts()[i].name;
     const bool listed = !meshOf[i].empty();
-    run.meshes.push_back(loadPartMesh(run, name, listed ? meshOf[i] : "meshes/" + name + ".glb",
-                                      listed ? pointerOf[i] : "/voxel/rig/parts/" + std::to_string(i)));
+    jobs.push_back({name, listed ? meshOf[i] : "meshes/" + name + ".glb",
+                    listed ? pointerOf[i] : "/voxel/rig/parts/" + std::to_string(i)});
   }
+  loadPartMeshes(run, jobs);
   return run;
 }
 

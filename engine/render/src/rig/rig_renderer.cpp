@@ -36,6 +36,7 @@ struct GpuPart {
   Buffer positions, normals, colors, indices;
   Buffer boneTints;  // a skinned mesh's joint tint, per vertex (core::boneWeightTints)
   quint32 indexCount = 0;
+  bool closed = false;  // core::isClosedOutwardSurface: its back faces are culled
   // Wireframe: the triangles expanded (no sharing) with per-vertex barycentrics.
   Buffer wirePositions, wireNormals, wireColors, wireBary;
   quint32 wireVertexCount = 0;
@@ -62,6 +63,9 @@ struct RigRenderer::Impl {
   std::unique_ptr<GpuMaterials> materials;
   std::unique_ptr<QRhiShaderResourceBindings> lineSrb;
   std::unique_ptr<QRhiGraphicsPipeline> partPipeline, wirePipeline, gridPipeline, overlayPipeline;
+  // Closed rigid parts: back faces culled, or front faces under a mirroring
+  // world (a negative determinant turns the winding around on screen).
+  std::unique_ptr<QRhiGraphicsPipeline> closedPipeline, closedMirroredPipeline;
   // Sections of a model with materials: [blended][back faces culled].
   std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2];
   QVector<quint32> rpFormat;
@@ -108,6 +112,7 @@ struct RigRenderer::Impl {
         if (!part.positions || !part.normals || !part.colors || !part.indices)
           return fail("cannot create part buffers");
         part.indexCount = static_cast<quint32>(mesh.indices.size());
+        part.closed = mesh.closed && !skinned;
         part.vertexBytes = attrBytes * 2 + mesh.colors.size() * sizeof(float);
         part.indexBytes = mesh.indices.size() * sizeof(std::uint32_t);
       }
@@ -166,8 +171,18 @@ struct RigRenderer::Impl {
   void resetPipelines() {
     partPipeline.reset();
     wirePipeline.reset();
+    closedPipeline.reset();
+    closedMirroredPipeline.reset();
     for (auto& byCull : sectionPipelines)
       for (auto& pipeline : byCull) pipeline.reset();
+  }
+
+  // A closed part culls the faces that turn away from the camera: its back
+  // faces, or its front faces when its world mirrors it.
+  QRhiGraphicsPipeline* pipelineFor(const GpuPart& part, std::size_t index) const {
+    if (!part.closed || !closedPipeline || index >= state.partWorlds.size()) return partPipeline.get();
+    return glm::determinant(glm::mat3(state.partWorlds[index])) < 0 ? closedMirroredPipeline.get()
+                                                                    : closedPipeline.get();
   }
 
   // The run's sections, when it has materials (a single-mesh glTF model).
@@ -214,7 +229,8 @@ struct RigRenderer::Impl {
   // a sectioned model texture coordinates; a blended section does not write
   // depth; a single-sided one culls its back faces.
   struct PartVariant {
-    bool wireframe = false, textured = false, blended = false, cullBack = false;
+    bool wireframe = false, textured = false, blended = false;
+    QRhiGraphicsPipeline::CullMode cull = QRhiGraphicsPipeline::None;
   };
 
   std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples,
@@ -240,8 +256,9 @@ struct RigRenderer::Impl {
     ps->setDepthWrite(!variant.blended);
     if (variant.blended) ps->setTargetBlends({overBlend(false)});  // straight alpha (glTF BLEND)
     // Voxel meshers differ in winding care: both faces drawn, the shader flips
-    // a back face's normal. A single-sided glTF material culls them.
-    ps->setCullMode(variant.cullBack ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None);
+    // a back face's normal. A single-sided glTF material and a closed part
+    // cull them.
+    ps->setCullMode(variant.cull);
     ps->setFrontFace(QRhiGraphicsPipeline::CCW);
     ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
     ps->setSampleCount(samples);
@@ -286,13 +303,23 @@ struct RigRenderer::Impl {
       return fail("cannot create the part pipeline");
     if (!wirePipeline && !(wirePipeline = makePartPipeline(rp, samples, {.wireframe = true})))
       return fail("cannot create the wireframe pipeline");
+    const bool anyClosed = std::any_of(parts.begin(), parts.end(), [](const GpuPart& p) { return p.closed; });
+    if (anyClosed && !closedPipeline &&
+        !(closedPipeline = makePartPipeline(rp, samples, {.cull = QRhiGraphicsPipeline::Back})))
+      return fail("cannot create the closed part pipeline");
+    if (anyClosed && !closedMirroredPipeline &&
+        !(closedMirroredPipeline = makePartPipeline(rp, samples, {.cull = QRhiGraphicsPipeline::Front})))
+      return fail("cannot create the closed part pipeline");
     if (hasSections())
       for (const GpuSection& section : materials->sections()) {
         const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
         const bool blended = material.alphaMode == core::AlphaMode::Blend, cull = !material.doubleSided;
         auto& pipeline = sectionPipelines[blended][cull];
         if (!pipeline &&
-            !(pipeline = makePartPipeline(rp, samples, {.textured = true, .blended = blended, .cullBack = cull})))
+            !(pipeline = makePartPipeline(rp, samples,
+                                          {.textured = true,
+                                           .blended = blended,
+                                           .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None})))
           return fail("cannot create a material's pipeline");
       }
     if (!gridPipeline && !(gridPipeline = makeLinePipeline(rp, samples, true)))
@@ -514,7 +541,7 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
         d.drawSection(cb, section, bind);
       }
     } else {
-      bind(d.partPipeline.get());
+      bind(d.pipelineFor(part, p));
       cb->setShaderResources(plain, 1, &offset);
       const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
                                                        {part.normals.get(), 0},

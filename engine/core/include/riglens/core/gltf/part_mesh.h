@@ -14,6 +14,9 @@ struct PartMesh {
   std::vector<float> normals;          // xyz per vertex, unit length
   std::vector<float> colors;           // rgb per vertex, linear 0..1 (no sRGB decode)
   std::vector<std::uint32_t> indices;  // three per triangle, counter-clockwise
+  // The triangles enclose a volume, wound outward (isClosedOutwardSurface):
+  // set by the run loader for rig parts; the renderer culls their back faces.
+  bool closed = false;
 
   std::size_t vertexCount() const { return positions.size() / 3; }
   std::size_t triangleCount() const { return indices.size() / 3; }
