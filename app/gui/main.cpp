@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 #include "app_controller.h"
@@ -55,18 +56,24 @@ bool parseSize(const QString& text, QSize* size) {
 // Saves the window after `framesToWait` swapped frames, then quits.
 void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* controller, const QString& path,
                            int framesToWait, StartupClock* clock, bool printTimings) {
-  auto* frames = new int(0);
+  // Shared with the slot: frameSwapped is queued from the render thread, and
+  // frames queued before the disconnect still arrive after it (a plain
+  // `new int` deleted in the slot was written after free: heap corruption,
+  // a crash at exit now and then).
+  auto frames = std::make_shared<int>(0);
+  auto saved = std::make_shared<bool>(false);
   QObject::connect(
       window, &QQuickWindow::frameSwapped, window,
       [=] {
         // A decoded character is drawn once its first decode has been lifted.
+        if (*saved) return;
         if (controller->characterController()->decodePending()) *frames = 0;
         if (++*frames < framesToWait) {
           window->update();  // a static scene stops after one frame; ask for more
           return;
         }
         QObject::disconnect(window, &QQuickWindow::frameSwapped, window, nullptr);
-        delete frames;
+        *saved = true;
         auto& timings = riglens::core::StageTimings::instance();
         const auto framesDone = Clock::now();
         if (const Clock::rep ready = clock->sceneGraphReady; ready != 0) {

