@@ -8,6 +8,8 @@
 // where the time from process start to the saved window went, by stage.
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtGui/QGuiApplication>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlExtensionPlugin>
@@ -25,6 +27,7 @@
 #include "main_window.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
+#include "riglens/render/device/pipeline_cache.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
@@ -225,6 +228,15 @@ int main(int argc, char* argv[]) {
     return 2;
   }
 
+  // Qt Quick keeps its compiled pipelines (ours included) between runs; a
+  // caller's own QSG_RHI_PIPELINE_CACHE_* settings win.
+  const QString pipelines = riglens::render::pipelineCacheFile(QStringLiteral("viewer"));
+  if (!pipelines.isEmpty() && !qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_SAVE") &&
+      !qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_LOAD") && QDir().mkpath(QFileInfo(pipelines).absolutePath())) {
+    qputenv("QSG_RHI_PIPELINE_CACHE_SAVE", QFile::encodeName(pipelines));
+    if (QFileInfo::exists(pipelines))  // Qt warns about a missing one
+      qputenv("QSG_RHI_PIPELINE_CACHE_LOAD", QFile::encodeName(pipelines));
+  }
   auto lapStart = Clock::now();
   const auto lap = [&](const char* stage) {
     const auto now = Clock::now();

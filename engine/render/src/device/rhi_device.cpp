@@ -10,6 +10,7 @@
 #include <list>
 
 #include "device/compute_buffers.h"
+#include "riglens/render/device/pipeline_cache.h"
 
 namespace riglens::render {
 
@@ -23,6 +24,7 @@ struct RhiDevice::Owned {
   std::unique_ptr<QVulkanInstance> vulkan;
   std::unique_ptr<QOffscreenSurface> surface;
   std::unique_ptr<QRhi> rhi;
+  QByteArray loadedPipelines;  // what the pipeline cache file held (pipeline_cache.h)
 };
 
 const char* backendName(Backend backend) {
@@ -55,6 +57,12 @@ RhiDevice::~RhiDevice() {
   // still owes before the results go.
   m_timer.reset();
   if (m_readbacks->pending()) m_rhi->finish();
+  // Our own device keeps its pipelines for the next run, when it made any
+  // the cache did not already hold.
+  if (m_owned) {
+    const QByteArray data = m_rhi->pipelineCacheData();
+    if (!data.isEmpty() && data != m_owned->loadedPipelines) writePipelineCache(pipelineCacheFile("cli"), data);
+  }
 }
 
 QRhiBufferReadbackResult* RhiDevice::keepReadback(std::function<void(const QByteArray&)> done) {
@@ -83,12 +91,12 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
     }
     QRhiVulkanInitParams params;
     params.inst = owned->vulkan.get();
-    owned->rhi.reset(QRhi::create(QRhi::Vulkan, &params));
+    owned->rhi.reset(QRhi::create(QRhi::Vulkan, &params, QRhi::EnablePipelineCacheDataSave));
   } else {
     owned->surface.reset(QRhiGles2InitParams::newFallbackSurface());
     QRhiGles2InitParams params;
     params.fallbackSurface = owned->surface.get();
-    owned->rhi.reset(QRhi::create(QRhi::OpenGLES2, &params));
+    owned->rhi.reset(QRhi::create(QRhi::OpenGLES2, &params, QRhi::EnablePipelineCacheDataSave));
   }
   if (!owned->rhi) {
     return makeError(ErrorCode::Gpu, std::string(backendName(backend)) +
@@ -96,6 +104,9 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
                                          "OpenGL needs a display, e.g. under xvfb-run)");
   }
   QRhi* rhi = owned->rhi.get();
+  // The last run's pipelines; Qt ignores data another device or driver wrote.
+  owned->loadedPipelines = readPipelineCache(pipelineCacheFile("cli"));
+  if (!owned->loadedPipelines.isEmpty()) rhi->setPipelineCacheData(owned->loadedPipelines);
   return std::unique_ptr<RhiDevice>(new RhiDevice(std::move(owned), rhi));
 }
 
