@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Time from start to PNG: `riglens-cli render` against F3D (a peer viewer,
-# Debian's f3d, installed here on demand) on the same model: the large sample
-# (64 parts, 2.72M triangles) for RigLens, its exported GLB for F3D, both at
-# 1280x720, each run 3 times, medians reported. F3D needs an X server: one
-# Xvfb is started for the whole script so its start-up is not counted.
-# Also runs bench_render (frame times). Usage: tools/bench-render.sh
+# From start to picture, RigLens against F3D (a peer viewer: Debian's f3d,
+# installed here on demand) in the same run, on the same models:
+#   - `riglens-cli render` of the large sample (64 parts, 2.72M triangles) to
+#     a 1280x720 PNG, at the default quality and with --samples 1, against
+#     `f3d --output` of the same model exported as one GLB;
+#   - the viewer's cold start on the tank sample (`riglens PATH --screenshot`,
+#     1280x800) against `f3d --output` of the tank's GLB.
+# Whole-process wall time and peak memory (GNU time's maximum resident set),
+# medians of RUNS runs (default 5). F3D and the viewer need an X server: one
+# Xvfb serves the whole script, so its start-up is not counted.
+# RIGLENS_BEFORE_BUILD=DIR adds a column for an older build's executables
+# (DIR/app/riglens-cli, DIR/app/riglens). Then runs bench_render (frame times).
+# Usage: tools/bench-render.sh [RUNS]
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${RIGLENS_BUILD_DIR:-$repo/build}"
+runs="${1:-5}"
+before="${RIGLENS_BEFORE_BUILD:-}"
 "$repo/tools/setup.sh" --build-dir "$build" >/dev/null
 if ! command -v f3d >/dev/null; then
   echo "[bench] installing f3d (Debian package) for the comparison"
@@ -18,25 +27,70 @@ work="$(mktemp -d)"
 trap 'kill "${xvfb_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
 cli="$build/app/riglens-cli"
 "$cli" samples --out "$work" --name large >/dev/null
+"$cli" samples --out "$work" --name tank-cubes >/dev/null
 "$cli" export "$work/large" --out "$work/large.glb" >/dev/null
+"$cli" export "$work/tank-cubes" --out "$work/tank.glb" >/dev/null
 
 display=":$((RANDOM % 400 + 100))"
-Xvfb "$display" -screen 0 1280x1024x24 >/dev/null 2>&1 &
+Xvfb "$display" -screen 0 1920x1080x24 >/dev/null 2>&1 &
 xvfb_pid=$!
 sleep 1
+export DISPLAY="$display"
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-time_runs() {  # prints the median wall time in seconds of 3 runs of "$@"
-  for _ in 1 2 3; do
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    end=$(date +%s.%N)
-    echo "$end - $start" | bc -l
-  done | median
+# "SECONDS MEGABYTES": the medians of the wall time and the peak resident set.
+measure() {
+  local times="$work/times"
+  : >"$times"
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -a -o "$times" "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; return 1; }
+  done
+  echo "$(awk '{print $1}' "$times" | median) $(awk '{print $2 / 1024}' "$times" | median)"
 }
-riglens=$(time_runs "$cli" render "$work/large" --out "$work/riglens.png" --size 1280x720)
-f3d=$(DISPLAY="$display" time_runs f3d --output "$work/f3d.png" --resolution 1280,720 "$work/large.glb")
-printf 'render to PNG, large sample, 1280x720 (median of 3):\n  riglens-cli render  %.2f s\n  f3d --output        %.2f s\n  ratio riglens/f3d   %.2f\n' \
-  "$riglens" "$f3d" "$(echo "$riglens / $f3d" | bc -l)"
+row() {  # row NAME RIGLENS_ARGS... -- F3D_ARGS...
+  local name="$1"; shift
+  local ours=() peer=()
+  while [[ "$1" != "--" ]]; do ours+=("$1"); shift; done
+  shift
+  peer=("$@")
+  local now then="" f3d
+  now=$(measure "${ours[@]}")
+  if [[ -n "$before" ]]; then then=$(measure "${ours[@]/#$build/$before}"); fi
+  f3d=$(measure f3d "${peer[@]}")
+  read -r now_s now_mb <<<"$now"
+  read -r f3d_s f3d_mb <<<"$f3d"
+  local before_cell=""
+  if [[ -n "$then" ]]; then
+    read -r then_s then_mb <<<"$then"
+    before_cell=$(printf '%.2f s (%.0f MB) | ' "$then_s" "$then_mb")
+  fi
+  printf '| %s | %s%.2f s (%.0f MB) | %.2f s (%.0f MB) | %.2fx |\n' "$name" "$before_cell" "$now_s" "$now_mb" \
+    "$f3d_s" "$f3d_mb" "$(echo "$f3d_s / $now_s" | bc -l)"
+}
+
+echo "start to picture, medians of $runs runs, $(nproc) cores, $(date -u +%Y-%m-%d)"
+if [[ -n "$before" ]]; then
+  echo "| what | RigLens before | RigLens | F3D | F3D / RigLens |"
+  echo "|---|---|---|---|---|"
+else
+  echo "| what | RigLens | F3D | F3D / RigLens |"
+  echo "|---|---|---|---|"
+fi
+row "riglens-cli render, large sample, 1280x720 (4 samples)" \
+  env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
+  -- --output "$work/f.png" --resolution 1280,720 "$work/large.glb"
+row "the same with --samples 1" \
+  env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
+  --samples 1 -- --output "$work/f.png" --resolution 1280,720 "$work/large.glb"
+row "viewer cold start to a saved window, tank, 1280x800" \
+  "$build/app/riglens" "$work/tank-cubes" --screenshot "$work/g.png" --size 1280x800 \
+  -- --output "$work/f.png" --resolution 1280,800 "$work/tank.glb"
+echo
+echo "where riglens-cli render's time goes (large sample, default quality, one run):"
+QT_QPA_PLATFORM=vkkhrdisplay "$cli" render "$work/large" --out "$work/r.png" --size 1280x720 --timings 2>&1 >/dev/null |
+  sed -n '/^timings/,$p'
+echo "where the viewer's cold start goes (tank, one run):"
+"$build/app/riglens" "$work/tank-cubes" --screenshot "$work/g.png" --size 1280x800 --timings 2>&1 >/dev/null |
+  sed -n '/^timings/,$p'
+echo
 QT_QPA_PLATFORM=vkkhrdisplay "$build/bench/bench_render" 2>&1 | tail -4

@@ -99,8 +99,10 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
     if (threads <= 1) {
       range(0, V);
     } else {  // each worker owns a contiguous vertex range: no sharing, same sums
+      // The calling thread takes the first range: one thread fewer to start.
       std::vector<std::thread> workers;
-      for (unsigned t = 0; t < threads; ++t) workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
+      for (unsigned t = 1; t < threads; ++t) workers.emplace_back(range, V * t / threads, V * (t + 1) / threads);
+      range(0, V / threads);
       for (auto& w : workers) w.join();
     }
   }
