@@ -6,9 +6,10 @@
 // 300,000 page faults; on a virtual machine each costs microseconds, and they
 // were half of `riglens-cli render`'s time on the large sample. glibc's
 // tunables make malloc advise transparent huge pages (2 MiB, 512 times fewer
-// faults), serve large blocks from its heap rather than fresh mappings and keep
-// freed memory for the next allocation. Tunables are read only when a process
-// starts, so the executable runs itself again once with them set.
+// faults), serve large blocks from its heap rather than fresh mappings, so
+// they reuse freed memory, and grow the heap in large steps. Tunables are read
+// only when a process starts, so the executable runs itself again once with
+// them set.
 #pragma once
 
 namespace riglens::launch {
