@@ -46,6 +46,19 @@ struct StartupClock {
   std::atomic<Clock::rep> sceneGraphReady{0};  // time_since_epoch().count(); 0: not yet
 };
 
+// Qt Quick keeps its compiled pipelines (ours included) in the user's cache
+// folder between runs (render/device/pipeline_cache.h); a caller's own
+// QSG_RHI_PIPELINE_CACHE_* settings win. Before the first window.
+void keepQuickPipelinesBetweenRuns() {
+  const QString pipelines = riglens::render::pipelineCacheFile(QStringLiteral("viewer"));
+  if (pipelines.isEmpty() || qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_SAVE") ||
+      qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_LOAD") || !QDir().mkpath(QFileInfo(pipelines).absolutePath()))
+    return;
+  qputenv("QSG_RHI_PIPELINE_CACHE_SAVE", QFile::encodeName(pipelines));
+  if (QFileInfo::exists(pipelines))  // Qt warns about a missing one
+    qputenv("QSG_RHI_PIPELINE_CACHE_LOAD", QFile::encodeName(pipelines));
+}
+
 bool parseSize(const QString& text, QSize* size) {
   const QStringList parts = text.split('x');
   if (parts.size() != 2) return false;
@@ -68,8 +81,8 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
   QObject::connect(
       window, &QQuickWindow::frameSwapped, window,
       [=] {
-        // A decoded character is drawn once its first decode has been lifted.
         if (*saved) return;
+        // A decoded character is drawn once its first decode has been lifted.
         if (controller->characterController()->decodePending()) *frames = 0;
         if (++*frames < framesToWait) {
           window->update();  // a static scene stops after one frame; ask for more
@@ -228,15 +241,7 @@ int main(int argc, char* argv[]) {
     return 2;
   }
 
-  // Qt Quick keeps its compiled pipelines (ours included) between runs; a
-  // caller's own QSG_RHI_PIPELINE_CACHE_* settings win.
-  const QString pipelines = riglens::render::pipelineCacheFile(QStringLiteral("viewer"));
-  if (!pipelines.isEmpty() && !qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_SAVE") &&
-      !qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_LOAD") && QDir().mkpath(QFileInfo(pipelines).absolutePath())) {
-    qputenv("QSG_RHI_PIPELINE_CACHE_SAVE", QFile::encodeName(pipelines));
-    if (QFileInfo::exists(pipelines))  // Qt warns about a missing one
-      qputenv("QSG_RHI_PIPELINE_CACHE_LOAD", QFile::encodeName(pipelines));
-  }
+  keepQuickPipelinesBetweenRuns();
   auto lapStart = Clock::now();
   const auto lap = [&](const char* stage) {
     const auto now = Clock::now();
