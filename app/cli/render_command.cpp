@@ -61,7 +61,7 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
       const auto times = canvas.lastFrameTimes();
       auto& timings = core::StageTimings::instance();
       if (const auto* rig = dynamic_cast<const render::RigRenderer*>(&drawable)) {
-        const auto prepare = rig->lastPrepareTimes();
+        const auto prepare = rig->modelPrepareTimes();
         timings.add("first frame: upload (recorded)", prepare.uploadMs);
         timings.add("first frame: pipelines", prepare.pipelinesMs);
         timings.add("first frame: rest of prepare",

@@ -82,8 +82,12 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
       window, &QQuickWindow::frameSwapped, window,
       [=] {
         if (*saved) return;
-        // A decoded character is drawn once its first decode has been lifted.
-        if (controller->characterController()->decodePending()) *frames = 0;
+        // A decoded character is drawn once its first decode has been lifted,
+        // a large model once its last part is on the GPU.
+        const auto* viewport = window->findChild<QQuickItem*>(QStringLiteral("viewport"));
+        if (controller->characterController()->decodePending() ||
+            (viewport && viewport->property("uploading").toBool()))
+          *frames = 0;
         if (++*frames < framesToWait) {
           window->update();  // a static scene stops after one frame; ask for more
           return;

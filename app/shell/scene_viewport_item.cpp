@@ -144,6 +144,10 @@ void SceneViewportItem::sync() {
     }
     QMetaObject::invokeMethod(this, &SceneViewportItem::gpuBytesChanged, Qt::QueuedConnection);
   }
+  if (m_renderer->uploading() != m_uploading) {
+    m_uploading = m_renderer->uploading();
+    QMetaObject::invokeMethod(this, &SceneViewportItem::uploadingChanged, Qt::QueuedConnection);
+  }
   if (m_renderer->frames() != m_framesRendered) {
     m_framesRendered = m_renderer->frames();
     QMetaObject::invokeMethod(this, &SceneViewportItem::framesRenderedChanged, Qt::QueuedConnection);

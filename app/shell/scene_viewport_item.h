@@ -34,6 +34,9 @@ class SceneViewportItem : public QQuickItem {
   Q_PROPERTY(double pitch READ pitch WRITE setPitch NOTIFY viewChanged)
   Q_PROPERTY(qint64 gpuBytes READ gpuBytes NOTIFY gpuBytesChanged)
   Q_PROPERTY(int framesRendered READ framesRendered NOTIFY framesRenderedChanged)
+  // A large model goes to the GPU over several frames; until then the view
+  // draws none of it (--screenshot waits it out).
+  Q_PROPERTY(bool uploading READ uploading NOTIFY uploadingChanged)
   // Empty while the engine can draw; otherwise why it cannot (no QRhi: Qt
   // Quick fell back to its software renderer).
   Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
@@ -62,6 +65,7 @@ class SceneViewportItem : public QQuickItem {
   void setPitch(double deg);
   qint64 gpuBytes() const { return m_gpuBytes; }
   int framesRendered() const { return m_framesRendered; }
+  bool uploading() const { return m_uploading; }
   QString renderError() const { return m_renderError; }
   QVariantList sockets() const { return m_sockets; }
   QColor background() const;
@@ -73,6 +77,7 @@ class SceneViewportItem : public QQuickItem {
   void viewChanged();
   void gpuBytesChanged();
   void framesRenderedChanged();
+  void uploadingChanged();
   void renderErrorChanged();
   void socketsChanged();
 
@@ -110,6 +115,7 @@ class SceneViewportItem : public QQuickItem {
   QPointF m_lastMouse;
   qint64 m_gpuBytes = 0;
   int m_framesRendered = 0;
+  bool m_uploading = false;
   QString m_renderError;
   QVariantList m_sockets;
 };

@@ -103,7 +103,7 @@ class SceneViewportRenderer : public QObject {
       reportSplats();
     else if (prepared)
       reportRig();
-    if (prepared && m_run && !m_firstRigFrameTimed) {  // riglens --timings
+    if (prepared && m_run && !m_firstRigFrameTimed && !m_renderer->rigUploading()) {  // riglens --timings
       m_firstRigFrameTimed = true;
       const auto times = m_renderer->rigPrepareTimes();
       core::StageTimings::instance().add("first frame: upload (recorded)", times.uploadMs);
@@ -134,6 +134,7 @@ class SceneViewportRenderer : public QObject {
 
   qint64 gpuBytes() const { return m_gpuBytes; }
   int frames() const { return m_frames; }
+  bool uploading() const { return m_renderer && m_renderer->rigUploading(); }
   bool unavailable() const { return m_unavailable; }
 
  private:

@@ -378,6 +378,29 @@ class TestRenderRig : public test::RenderTestCase {
     }
   }
 
+  // A model uploaded part by part over several frames (a budget of one byte:
+  // one part a frame) draws the same picture as one uploaded in one frame:
+  // render() draws until the last part is in, and reads back only then.
+  void uploadOverSeveralFramesDrawsTheSamePicture() {
+    auto run = test::sampleRun("tank-cubes");
+    const auto worlds = test::posedWorlds(*run, tankPoses().at("aim"));
+    const auto camera = test::defaultCamera(*run);
+    const auto state = render::buildFrameState(*run, worlds, camera, 1.0f, {});
+    auto canvas = render::OffscreenCanvas::create(*m_device, kGoldenSize);
+    QVERIFY_OK(canvas);
+    render::RigRenderer whole(*m_device), piecewise(*m_device);
+    whole.setModel(run);
+    piecewise.setModel(run);
+    piecewise.setUploadBudget(1);
+    auto expected = (*canvas)->render(whole, state);
+    QVERIFY_OK(expected);
+    QVERIFY(!whole.uploading());
+    auto image = (*canvas)->render(piecewise, state);  // frames until the last part is in
+    QVERIFY_OK(image);
+    QVERIFY(!piecewise.uploading());
+    QCOMPARE(*image, *expected);
+  }
+
   void socketsModeMarksTheMuzzle() {
     auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, tankPoses().at("aim"));

@@ -76,6 +76,7 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   renderer.record(cb, QRect(QPoint(0, 0), m_size), m_size);
   QRhiReadbackResult readback;
   QRhiResourceUpdateBatch* batch = nullptr;
+  if (renderer.uploading()) out = nullptr;  // not the picture yet: nothing to read back
   if (out) {
     batch = rhi->nextResourceUpdateBatch();
     batch->readBackTexture({m_impl->resolve.get()}, &readback);
@@ -96,20 +97,32 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
 }
 
 // A drawable whose frame was not final (the compute tiles outgrew their
-// room) is drawn again, a few times at most, so one-shot renders are right.
+// room) is drawn again, a few times at most, so one-shot renders are right;
+// one still uploading (a large model, part by part) is drawn until it is in.
+// lastFrameTimes() sums the frames.
 constexpr int kMaxRedraws = 3;
+
+core::Expected<void> OffscreenCanvas::frames(FrameDrawable& renderer, const FrameState& state, QImage* out) {
+  FrameTimes total;
+  for (int redraws = 0;;) {
+    if (auto ok = frame(renderer, state, out); !ok) return ok.error();
+    total.prepareMs += m_times.prepareMs;
+    total.gpuMs += m_times.gpuMs;
+    total.readbackMs += m_times.readbackMs;
+    if (!renderer.uploading() && !(renderer.wantsAnotherFrame() && ++redraws < kMaxRedraws)) break;
+  }
+  m_times = total;
+  return {};
+}
 
 core::Expected<QImage> OffscreenCanvas::render(FrameDrawable& renderer, const FrameState& state) {
   QImage image;
-  for (int attempt = 0; attempt == 0 || (attempt < kMaxRedraws && renderer.wantsAnotherFrame()); ++attempt)
-    if (auto ok = frame(renderer, state, &image); !ok) return ok.error();
+  if (auto ok = frames(renderer, state, &image); !ok) return ok.error();
   return image;
 }
 
 core::Expected<void> OffscreenCanvas::renderWithoutReadback(FrameDrawable& renderer, const FrameState& state) {
-  for (int attempt = 0; attempt == 0 || (attempt < kMaxRedraws && renderer.wantsAnotherFrame()); ++attempt)
-    if (auto ok = frame(renderer, state, nullptr); !ok) return ok.error();
-  return {};
+  return frames(renderer, state, nullptr);
 }
 
 std::size_t OffscreenCanvas::textureBytes() const {

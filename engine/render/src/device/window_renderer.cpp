@@ -87,7 +87,11 @@ MemoryReport WindowRenderer::memoryReport() const {
 }
 
 RigRenderer::PrepareTimes WindowRenderer::rigPrepareTimes() const {
-  return m_rig->lastPrepareTimes();
+  return m_rig->modelPrepareTimes();
+}
+
+bool WindowRenderer::rigUploading() const {
+  return m_rig->uploading();
 }
 
 bool WindowRenderer::characterShowsDecoded() const {

@@ -89,54 +89,71 @@ struct RigRenderer::Impl {
     return buf;
   }
 
-  bool upload(QRhiResourceUpdateBatch* batch) {
+  // The model goes to the GPU part by part, at most uploadBudget bytes a
+  // frame (a part is never split): Qt 6.4 copies every upload into its batch
+  // and then into a staging buffer, so one frame uploading a large model held
+  // the mesh, both copies and the device buffers at once (on a CPU device
+  // all host memory: 4 x 228 MB on the large sample). A frame that has not
+  // uploaded everything draws none of the model and asks for another.
+  std::size_t uploadBudget = std::size_t(64) << 20;
+  std::size_t nextPart = 0;  // the first part whose data has not been queued
+  bool uploading() const { return uploadedRun && nextPart < parts.size(); }
+
+  // A new model: its parts' slots, the per-part uniform slots, pipelines to make.
+  bool beginUpload() {
     parts.clear();
+    parts.resize(uploadedRun->meshes.size());
+    nextPart = 0;
     skin.reset();
-    const core::LoadedRun& run = *uploadedRun;
-    const bool skinned = run.kind == core::RunKind::SkinnedMesh && run.skin.has_value();
-    for (const core::PartMesh& mesh : run.meshes) {
-      GpuPart part;
-      if (!mesh.empty()) {
-        const auto vtx = QRhiBuffer::VertexBuffer;
-        const QRhiBuffer::UsageFlags skinOut = QRhiBuffer::VertexBuffer | QRhiBuffer::StorageBuffer;
-        const std::size_t attrBytes = mesh.positions.size() * sizeof(float);
-        // A skinned mesh's positions/normals are written by the skinning pass.
-        part.positions =
-            staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.positions.data(),
-                         skinned ? attrBytes : attrBytes, batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-        part.normals = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(), attrBytes, batch,
-                                    skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-        part.colors = staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
-        part.indices = staticBuffer(QRhiBuffer::IndexBuffer, mesh.indices.data(),
-                                    mesh.indices.size() * sizeof(std::uint32_t), batch);
-        if (!part.positions || !part.normals || !part.colors || !part.indices)
-          return fail("cannot create part buffers");
-        part.indexCount = static_cast<quint32>(mesh.indices.size());
-        part.closed = mesh.closed && !skinned;
-        part.vertexBytes = attrBytes * 2 + mesh.colors.size() * sizeof(float);
-        part.indexBytes = mesh.indices.size() * sizeof(std::uint32_t);
-      }
-      parts.push_back(std::move(part));
-    }
-    if (skinned && !run.meshes.empty() && !run.meshes[0].empty()) {
-      const auto tints = core::boneWeightTints(*run.skin);
-      if (tints.size() == run.meshes[0].colors.size()) {
-        parts[0].boneTints = staticBuffer(QRhiBuffer::VertexBuffer, tints.data(), tints.size() * sizeof(float), batch);
-        parts[0].vertexBytes += tints.size() * sizeof(float);
-      }
-      auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, run.morph, parts[0].positions.get(),
-                                         parts[0].normals.get());
-      if (!created) return fail(created.error().message.c_str());
-      skin = std::move(created).value();
-    }
     // Per-part uniform slots, then one per section (its node's tint, highlight).
     partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
-    const std::size_t slotCount = std::max<std::size_t>(1, parts.size() + run.materials.sections.size());
+    const std::size_t slotCount = std::max<std::size_t>(1, parts.size() + uploadedRun->materials.sections.size());
     partUbo.reset(
         rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, partSlot * static_cast<int>(slotCount)));
     if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     materials.reset();  // bound to the old buffer
     resetPipelines();
+    return true;
+  }
+
+  // Queues the next parts' data, up to the budget; the skinning pass once the
+  // (single) skinned mesh is in.
+  bool uploadSome(QRhiResourceUpdateBatch* batch) {
+    const core::LoadedRun& run = *uploadedRun;
+    const bool skinned = run.kind == core::RunKind::SkinnedMesh && run.skin.has_value();
+    std::size_t queued = 0;
+    for (; nextPart < parts.size() && queued < uploadBudget; ++nextPart) {
+      const core::PartMesh& mesh = run.meshes[nextPart];
+      GpuPart& part = parts[nextPart];
+      if (mesh.empty()) continue;
+      const auto vtx = QRhiBuffer::VertexBuffer;
+      const QRhiBuffer::UsageFlags skinOut = QRhiBuffer::VertexBuffer | QRhiBuffer::StorageBuffer;
+      const std::size_t attrBytes = mesh.positions.size() * sizeof(float);
+      // A skinned mesh's positions/normals are written by the skinning pass.
+      part.positions = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.positions.data(), attrBytes,
+                                    batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+      part.normals = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(), attrBytes, batch,
+                                  skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
+      part.colors = staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
+      part.indices = staticBuffer(QRhiBuffer::IndexBuffer, mesh.indices.data(),
+                                  mesh.indices.size() * sizeof(std::uint32_t), batch);
+      if (!part.positions || !part.normals || !part.colors || !part.indices) return fail("cannot create part buffers");
+      part.indexCount = static_cast<quint32>(mesh.indices.size());
+      part.closed = mesh.closed && !skinned;
+      part.vertexBytes = attrBytes * 2 + mesh.colors.size() * sizeof(float);
+      part.indexBytes = mesh.indices.size() * sizeof(std::uint32_t);
+      queued += part.vertexBytes + part.indexBytes;
+    }
+    if (uploading() || !skinned || run.meshes.empty() || run.meshes[0].empty()) return true;
+    const auto tints = core::boneWeightTints(*run.skin);
+    if (tints.size() == run.meshes[0].colors.size()) {
+      parts[0].boneTints = staticBuffer(QRhiBuffer::VertexBuffer, tints.data(), tints.size() * sizeof(float), batch);
+      parts[0].vertexBytes += tints.size() * sizeof(float);
+    }
+    auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, run.morph, parts[0].positions.get(),
+                                       parts[0].normals.get());
+    if (!created) return fail(created.error().message.c_str());
+    skin = std::move(created).value();
     return true;
   }
 
@@ -472,18 +489,26 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
   if (d.needsUpload) {
     d.uploadedRun = m_run;
     d.needsUpload = false;
-    if (d.uploadedRun && !d.upload(batch)) {
+    m_prepareTimes = {};
+    if (d.uploadedRun && !d.beginUpload()) {
       batch->release();
       return false;
     }
     if (!d.uploadedRun) d.parts.clear();
+  }
+  if (d.uploading() && !d.uploadSome(batch)) {
+    batch->release();
+    return false;
   }
   const auto uploaded = Clock::now();
   if (!d.ensureCommon(batch) || !d.ensurePipelines(renderPass, sampleCount)) {
     batch->release();
     return false;
   }
-  m_prepareTimes = {ms(uploaded - started), ms(Clock::now() - uploaded)};
+  // Summed over the frames one model's upload took (the first frames'
+  // share of `riglens-cli render --timings`).
+  m_prepareTimes.uploadMs += ms(uploaded - started);
+  m_prepareTimes.pipelinesMs += ms(Clock::now() - uploaded);
   if (state.tint == core::TintMode::Wireframe && d.uploadedRun) d.buildWireframe(batch);
   d.writeUniforms(batch);
 
@@ -495,9 +520,17 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
   return true;
 }
 
+void RigRenderer::setUploadBudget(std::size_t bytes) {
+  m_impl->uploadBudget = std::max<std::size_t>(bytes, 1);
+}
+
+bool RigRenderer::uploading() const {
+  return m_impl->uploading();
+}
+
 void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
   Impl& d = *m_impl;
-  if (!d.partPipeline || rect.isEmpty()) return;
+  if (!d.partPipeline || rect.isEmpty() || d.uploading()) return;
   // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
   // the bound pipeline: bind first, then set them.
   const int bottom = targetSize.height() - (rect.y() + rect.height());

@@ -36,7 +36,12 @@ class DrawableStack : public FrameDrawable {
   }
   bool wantsAnotherFrame() const override {
     for (FrameDrawable* layer : m_layers)
-      if (layer->wantsAnotherFrame()) return true;
+      if (layer->wantsAnotherFrame() || layer->uploading()) return true;
+    return false;
+  }
+  bool uploading() const override {
+    for (FrameDrawable* layer : m_layers)
+      if (layer->uploading()) return true;
     return false;
   }
 

@@ -61,6 +61,9 @@ class FrameDrawable {
   // The last frame is not final yet (a GPU result it depends on is on its way
   // back, or it showed the drawable needs more room): draw another.
   virtual bool wantsAnotherFrame() const { return false; }
+  // The drawable is still uploading its data over several frames and drew
+  // none of it: draw another (each such frame makes progress, so no limit).
+  virtual bool uploading() const { return false; }
 };
 
 }  // namespace riglens::render

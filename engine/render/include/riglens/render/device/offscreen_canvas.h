@@ -28,8 +28,9 @@ class OffscreenCanvas {
   // One frame without the readback (benchmarks): returns when the GPU is done.
   core::Expected<void> renderWithoutReadback(FrameDrawable& renderer, const FrameState& state);
 
-  // CPU wall time of the last frame's steps (`riglens-cli render --timings`):
-  // the renderer's prepare, recording and submitting until the GPU is done
+  // CPU wall time of the last render's steps (`riglens-cli render --timings`),
+  // summed over its frames (a large model uploads over several): the
+  // renderer's prepare, recording and submitting until the GPU is done
   // (waited), and copying the read-back pixels into the QImage.
   struct FrameTimes {
     double prepareMs = 0, gpuMs = 0, readbackMs = 0;
@@ -44,6 +45,9 @@ class OffscreenCanvas {
   struct Impl;
   OffscreenCanvas(RhiDevice& device, QSize size, int samples);
   core::Expected<void> frame(FrameDrawable& renderer, const FrameState& state, QImage* out);
+  // The frames one render takes: until the renderer has uploaded, and the
+  // redraws it asks for.
+  core::Expected<void> frames(FrameDrawable& renderer, const FrameState& state, QImage* out);
 
   RhiDevice& m_device;
   QSize m_size;

@@ -65,8 +65,10 @@ class WindowRenderer {
 
   bool supportsCompute() const;  // characters and splat scenes need it
   MemoryReport memoryReport() const;
-  // The rig layer's last prepare: its upload and pipeline times.
+  // The rig layer's current model: its upload and pipeline times so far, and
+  // whether it is still uploading (a large model goes over several frames).
   RigRenderer::PrepareTimes rigPrepareTimes() const;
+  bool rigUploading() const;
   // The character's passes, or the splat scene's buffers.
   CharacterMemory splatMemory() const;
   bool characterShowsDecoded() const;  // the last frame drew a decoded character

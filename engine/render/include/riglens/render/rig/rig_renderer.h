@@ -69,14 +69,21 @@ class RigRenderer : public FrameDrawable {
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
 
   MemoryReport memoryReport() const;
+  // The model is still going to the GPU, a few parts a frame (64 MiB at
+  // most): until it is all there, frames draw none of it.
+  bool uploading() const override;
+  // Bytes of part data one frame may queue (64 MiB unless set; at least one
+  // part a frame whatever it is).
+  void setUploadBudget(std::size_t bytes);
 
-  // CPU time of the last prepare() in its two costly steps (the first frame's
-  // share of `riglens-cli render --timings`): the model's buffers uploaded
-  // (recorded; the copy runs with the frame), and the pipelines made.
+  // CPU time of the current model's prepare() calls in their two costly
+  // steps, summed since setModel (the first frames' share of `riglens-cli
+  // render --timings`): the model's buffers uploaded (recorded; the copy runs
+  // with the frame), and the pipelines made.
   struct PrepareTimes {
     double uploadMs = 0, pipelinesMs = 0;
   };
-  PrepareTimes lastPrepareTimes() const { return m_prepareTimes; }
+  PrepareTimes modelPrepareTimes() const { return m_prepareTimes; }
 
   // Drops every GPU object (the device is going away); setModel again to draw.
   void releaseResources();
