@@ -113,7 +113,7 @@ int WindowRenderer::framesInFlight() const {
 }
 
 bool WindowRenderer::wantsAnotherFrame() const {
-  return m_stack.wantsAnotherFrame();
+  return m_stack.wantsAnotherFrame() || m_stack.uploading();
 }
 
 std::string WindowRenderer::failure() const {

@@ -36,7 +36,7 @@ class DrawableStack : public FrameDrawable {
   }
   bool wantsAnotherFrame() const override {
     for (FrameDrawable* layer : m_layers)
-      if (layer->wantsAnotherFrame() || layer->uploading()) return true;
+      if (layer->wantsAnotherFrame()) return true;
     return false;
   }
   bool uploading() const override {
