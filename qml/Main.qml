@@ -31,7 +31,7 @@ ApplicationWindow {
     height: 800
     minimumWidth: 900
     minimumHeight: 560
-    visible: true
+    // Shown from C++ once its multisampling is set (app/shell/main_window.cpp).
     // The engine draws the viewport under the QML scene: the window clears to
     // the viewport's background, the panels are opaque.
     color: viewportItem.background

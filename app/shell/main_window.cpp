@@ -1,7 +1,6 @@
 #include "main_window.h"
 
 #include <QtGui/QIcon>
-#include <QtGui/QSurfaceFormat>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlComponent>
 #include <QtQuick/QQuickWindow>
@@ -9,18 +8,16 @@
 
 #include "app_controller.h"
 #include "app_types.h"
+#include "window_samples.h"
 
 namespace riglens::app {
 
-QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller, QString* error) {
+QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller, QString* error, int samples) {
   registerAppTypes();
+  // Asked while the engine loads; the window is shown once it is set.
+  WindowSamples windowSamples(samples);
   // Fusion with the dark palette Main.qml sets: plain, dense, readable on 3D.
   if (QQuickStyle::name().isEmpty()) QQuickStyle::setStyle(QStringLiteral("Fusion"));
-  // 4x MSAA for the window (and so the viewport the engine draws into),
-  // on every QRhi backend; a device without it falls back to 1 sample.
-  QSurfaceFormat format = QSurfaceFormat::defaultFormat();
-  format.setSamples(4);
-  QSurfaceFormat::setDefaultFormat(format);
   QStringList warnings;
   const auto connection =
       QObject::connect(&engine, &QQmlEngine::warnings, &engine, [&warnings](const QList<QQmlError>& list) {
@@ -35,7 +32,14 @@ QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& con
   QQuickWindow* window =
       engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow*>(engine.rootObjects().constFirst());
   // The icon the .desktop file names (rendered by Qt's SVG icon engine).
-  if (window) window->setIcon(QIcon(QStringLiteral(":/riglens/icons/riglens.svg")));
+  if (window) {
+    window->setIcon(QIcon(QStringLiteral(":/riglens/icons/riglens.svg")));
+    // MSAA for the window and so the viewport the engine draws into (a
+    // device without it falls back to 1 sample): window_samples.h says how
+    // many. Main.qml leaves the window hidden for this.
+    windowSamples.applyTo(window);
+    window->show();
+  }
   if (!window && error) {
     *error = warnings.isEmpty() ? QStringLiteral("qrc:/RigLens/Main.qml did not create a window") : warnings.join('\n');
   }

@@ -1,5 +1,6 @@
 #include "scene_viewport_item.h"
 
+#include <QtCore/QPointer>
 #include <QtCore/QRunnable>
 #include <QtGui/QCursor>
 #include <QtGui/QMouseEvent>
@@ -133,30 +134,18 @@ void SceneViewportItem::sync() {
     connect(win, &QQuickWindow::beforeRenderPassRecording, m_renderer, &SceneViewportRenderer::record,
             Qt::DirectConnection);
     connect(win, &QQuickWindow::afterRendering, m_renderer, &SceneViewportRenderer::finish, Qt::DirectConnection);
-    m_modelChanged = true;
-  }
-  if (m_renderer->gpuBytes() != m_gpuBytes) {
-    m_gpuBytes = m_renderer->gpuBytes();
-    if (m_controller) {
-      const QVariantMap report = m_renderer->memoryReport();
+    // Posted to the window, which outlives its render thread's frames; the
+    // item may be gone by the time it arrives (the GUI thread runs freely
+    // while the render thread draws).
+    m_renderer->setNewsSink([win, item = QPointer<SceneViewportItem>(this)](const ViewportFrameNews& news) {
       QMetaObject::invokeMethod(
-          m_controller, [c = m_controller, report] { c->setMemoryReport(report); }, Qt::QueuedConnection);
-    }
-    QMetaObject::invokeMethod(this, &SceneViewportItem::gpuBytesChanged, Qt::QueuedConnection);
-  }
-  if (m_renderer->uploading() != m_uploading) {
-    m_uploading = m_renderer->uploading();
-    QMetaObject::invokeMethod(this, &SceneViewportItem::uploadingChanged, Qt::QueuedConnection);
-  }
-  if (m_renderer->frames() != m_framesRendered) {
-    m_framesRendered = m_renderer->frames();
-    QMetaObject::invokeMethod(this, &SceneViewportItem::framesRenderedChanged, Qt::QueuedConnection);
-  }
-  if (m_renderer->unavailable() && m_renderError.isEmpty()) {
-    m_renderError =
-        tr("3D view unavailable: Qt Quick runs without a GPU API (software renderer). "
-           "Use a platform with Vulkan or OpenGL (QSG_RHI_BACKEND=vulkan or opengl).");
-    QMetaObject::invokeMethod(this, &SceneViewportItem::renderErrorChanged, Qt::QueuedConnection);
+          win,
+          [item, news] {
+            if (item) item->showFrameNews(news);
+          },
+          Qt::QueuedConnection);
+    });
+    m_modelChanged = true;
   }
   Document* doc = m_controller ? m_controller->document() : nullptr;
   CharacterController* character = m_controller ? m_controller->characterController() : nullptr;
@@ -204,6 +193,28 @@ void SceneViewportItem::sync() {
   }
   m_renderer->setSnapshot(doc->run(), nullptr, m_modelChanged, std::move(state), {}, viewport);
   m_modelChanged = false;
+}
+
+void SceneViewportItem::showFrameNews(const ViewportFrameNews& news) {
+  if (news.gpuBytes != m_gpuBytes) {
+    m_gpuBytes = news.gpuBytes;
+    if (m_controller) m_controller->setMemoryReport(news.memoryReport);
+    emit gpuBytesChanged();
+  }
+  if (news.uploading != m_uploading) {
+    m_uploading = news.uploading;
+    emit uploadingChanged();
+  }
+  if (news.frames != m_framesRendered) {
+    m_framesRendered = news.frames;
+    emit framesRenderedChanged();
+  }
+  if (news.unavailable && m_renderError.isEmpty()) {
+    m_renderError =
+        tr("3D view unavailable: Qt Quick runs without a GPU API (software renderer). "
+           "Use a platform with Vulkan or OpenGL (QSG_RHI_BACKEND=vulkan or opengl).");
+    emit renderErrorChanged();
+  }
 }
 
 // A splat character or scene: framed once on its rest bounds; the controls

@@ -21,6 +21,7 @@ namespace riglens::app {
 class AppController;
 class CharacterController;
 class SceneViewportRenderer;
+struct ViewportFrameNews;
 
 class SceneViewportItem : public QQuickItem {
   Q_OBJECT
@@ -90,6 +91,7 @@ class SceneViewportItem : public QQuickItem {
  private:
   void handleWindowChanged(QQuickWindow* window);
   void sync();
+  void showFrameNews(const ViewportFrameNews& news);  // GUI thread
   void syncCharacter(CharacterController& character, QRect viewport);
   void cleanup();
   void documentChanged();

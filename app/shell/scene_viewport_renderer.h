@@ -8,6 +8,7 @@
 #include <QtCore/QRect>
 #include <QtCore/QVariantMap>
 #include <QtQuick/QQuickWindow>
+#include <functional>
 #include <memory>
 
 #include "riglens/core/base/stage_timings.h"
@@ -18,6 +19,21 @@
 #include "riglens/render/device/window_renderer.h"
 
 namespace riglens::app {
+
+// What the viewport item shows of the newest frame. Sent to the GUI thread as
+// soon as the frame is drawn, so the panels show it in the very next frame
+// (read in the next sync() instead, it reached the screen two frames later,
+// and --screenshot waited for three).
+struct ViewportFrameNews {
+  qint64 gpuBytes = 0;
+  QVariantMap memoryReport;  // changes with gpuBytes
+  bool uploading = false;
+  int frames = 0;
+  bool unavailable = false;  // the software renderer: nothing to draw with
+  bool sameAs(const ViewportFrameNews& o) const {
+    return gpuBytes == o.gpuBytes && uploading == o.uploading && frames == o.frames && unavailable == o.unavailable;
+  }
+};
 
 // Lives on the render thread. Receives a snapshot in sync() (GUI thread
 // blocked), draws it in the window's frame.
@@ -128,14 +144,17 @@ class SceneViewportRenderer : public QObject {
   }
 
   // afterRendering: render thread, after the main pass.
+  // afterRendering: render thread; the frame's news goes out from here.
   void finish() {
     if (m_renderer && m_swapchain && m_ready) m_renderer->finishFrame(m_swapchain);
+    ViewportFrameNews news{m_gpuBytes, m_report, m_renderer && m_renderer->rigUploading(), m_frames, m_unavailable};
+    if (m_newsSink && !news.sameAs(m_lastNews)) {
+      m_lastNews = news;
+      m_newsSink(news);
+    }
   }
-
-  qint64 gpuBytes() const { return m_gpuBytes; }
-  int frames() const { return m_frames; }
-  bool uploading() const { return m_renderer && m_renderer->rigUploading(); }
-  bool unavailable() const { return m_unavailable; }
+  // Set in sync() (GUI thread blocked); called on the render thread.
+  void setNewsSink(std::function<void(const ViewportFrameNews&)> sink) { m_newsSink = std::move(sink); }
 
  private:
   void reportRig() {
@@ -217,6 +236,8 @@ class SceneViewportRenderer : public QObject {
   int m_frames = 0;
   bool m_unavailable = false;
   bool m_firstRigFrameTimed = false;
+  std::function<void(const ViewportFrameNews&)> m_newsSink;
+  ViewportFrameNews m_lastNews;
 };
 
 }  // namespace riglens::app

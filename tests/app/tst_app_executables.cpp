@@ -545,6 +545,9 @@ class TestAppExecutables : public QObject {
     const Run run = runProgram(kGui, {"--screenshot", "x.png", "--size", "huge"});
     QCOMPARE(run.exitCode, 2);
     QVERIFY(run.err.contains("--size"));
+    const Run samples = runProgram(kGui, {"--samples", "3", "--screenshot", "x.png"});
+    QCOMPARE(samples.exitCode, 2);
+    QVERIFY(samples.err.contains("--samples"));
   }
 
   void guiScreenshotOfARunWithAViewAndBadPaths() {
@@ -574,6 +577,9 @@ class TestAppExecutables : public QObject {
                   "first frame: pipelines", "event loop to the scene graph (GPU device)",
                   "frames until the screenshot, the rest", "window grab, PNG encode and write"});
     QCOMPARE(runProgram(kGui, {dir.filePath("tank-cubes"), "--timings"}).exitCode, 2);
+    // --samples picks the window's multisampling: any count draws the model.
+    const Run sampled = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--samples", "2"});
+    QVERIFY2(sampled.exitCode == 0, qPrintable(sampled.err));
   }
 
   void guiScreenshotWritesTheWindow() {

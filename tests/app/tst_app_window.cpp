@@ -14,6 +14,7 @@
 #include "main_window.h"
 #include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
+#include "window_samples.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
@@ -44,6 +45,28 @@ class TestAppWindow : public QObject {
     const auto expected = qEnvironmentVariable("QSG_RHI_BACKEND") == "opengl" ? QSGRendererInterface::OpenGL
                                                                               : QSGRendererInterface::Vulkan;
     QCOMPARE(m_window->rendererInterface()->graphicsApi(), expected);
+  }
+
+  // The names drivers give glGetString(GL_RENDERER) (Mesa's llvmpipe and
+  // softpipe, Google's SwiftShader, Windows' fallback), and GPU drivers whose
+  // names merely contain "LLVM" (radeonsi compiles with it) or "Software".
+  void tellsSoftwareRasterisersFromGpus() {
+    for (const char* software : {"llvmpipe (LLVM 15.0.6, 256 bits)", "softpipe", "Mesa X11 Software Rasterizer",
+                                 "SwiftShader Device (LLVM 10.0.0)", "GDI Generic", "Microsoft Basic Render Driver"})
+      QVERIFY2(app::isSoftwareRasteriserName(software), software);
+    for (const char* gpu : {"NVIDIA H200/PCIe/SSE2", "AMD Radeon RX 7900 XTX (radeonsi, navi31, LLVM 15.0.6, DRM 3.54)",
+                            "Mesa Intel(R) UHD Graphics 630 (CFL GT2)", "Apple M2", "Software Foundry GPU"})
+      QVERIFY2(!app::isSoftwareRasteriserName(gpu), gpu);
+    QVERIFY(!app::isSoftwareRasteriserName(nullptr));
+  }
+
+  // The window asks for 4x MSAA unless the OpenGL driver is a software
+  // rasteriser (window_samples.h): this machine's Xvfb has only llvmpipe, so
+  // the OpenGL run gets 1 sample; the Vulkan run is not probed and keeps 4.
+  void multisamplesOnlyOnAGpu() {
+    const bool openGl = qEnvironmentVariable("QSG_RHI_BACKEND") == "opengl";
+    QCOMPARE(m_window->requestedFormat().samples(), openGl ? 1 : 4);
+    QCOMPARE(app::WindowSamples(2).count(), 2);  // the viewer's --samples
   }
 
   void hasTheFinalLayout() {
