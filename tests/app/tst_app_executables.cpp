@@ -219,6 +219,19 @@ class TestAppExecutables : public QObject {
     QVERIFY2(turntable.exitCode == 0, qPrintable(turntable.err));
     for (int i = 0; i < 4; ++i) QVERIFY(QFileInfo::exists(dir.filePath(QString("spin_%1.png").arg(i))));
     QVERIFY(QImage(dir.filePath("spin_0.png")) != QImage(dir.filePath("spin_1.png")));
+    // Each shot is the render at its own yaw (every state is built before the
+    // meshes leave the CPU after the first shot).
+    QCOMPARE(runProgram(kCli,
+                        {"render", tank, "--yaw", "30", "--turntable", "4", "--out-pattern",
+                         dir.filePath("turn_{i}.png"), "--size", "64x64"},
+                        windowless)
+                 .exitCode,
+             0);
+    QCOMPARE(runProgram(kCli, {"render", tank, "--yaw", "120", "--out", dir.filePath("yaw120.png"), "--size", "64x64"},
+                        windowless)
+                 .exitCode,
+             0);
+    QCOMPARE(QImage(dir.filePath("turn_1.png")), QImage(dir.filePath("yaw120.png")));
     QCOMPARE(runProgram(kCli, {"render", tank, "--out", png, "--tint", "plaid"}, windowless).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"render", tank, "--turntable", "3"}, windowless).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"render", tank, "--out", png, "--size", "0x0"}, windowless).exitCode, 2);

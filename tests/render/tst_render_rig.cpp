@@ -401,6 +401,40 @@ class TestRenderRig : public test::RenderTestCase {
     QCOMPARE(*image, *expected);
   }
 
+  // What riglens-cli render does with a large model: between the upload's
+  // frames the canvas calls back, and the owner frees the meshes of the parts
+  // already on the GPU. Nothing reads them again: the same picture.
+  void partsLeaveTheCpuAsTheyReachTheGpu() {
+    auto run = test::sampleRun("tank-cubes");
+    const auto worlds = test::posedWorlds(*run, tankPoses().at("aim"));
+    const auto state = render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, {});
+    auto canvas = render::OffscreenCanvas::create(*m_device, kGoldenSize);
+    QVERIFY_OK(canvas);
+    render::RigRenderer whole(*m_device);
+    whole.setModel(run);
+    auto expected = (*canvas)->render(whole, state);
+    QVERIFY_OK(expected);
+
+    auto owned = std::make_shared<core::LoadedRun>(*run);
+    render::RigRenderer piecewise(*m_device);
+    piecewise.setModel(owned);
+    piecewise.setUploadBudget(1);  // one part a frame
+    std::vector<std::size_t> uploaded;
+    (*canvas)->setBetweenUploadFrames([&] {
+      uploaded.push_back(piecewise.partsUploaded());
+      for (std::size_t p = 0; p < uploaded.back(); ++p) owned->meshes[p] = core::PartMesh{};
+    });
+    auto image = (*canvas)->render(piecewise, state);
+    (*canvas)->setBetweenUploadFrames({});
+    QVERIFY_OK(image);
+    QVERIFY(!piecewise.uploading());
+    QCOMPARE(piecewise.partsUploaded(), run->meshes.size());
+    QVERIFY(uploaded.size() >= 2);  // the tank's five parts (one a socket) took several frames
+    QVERIFY(std::is_sorted(uploaded.begin(), uploaded.end()) && uploaded.front() >= 1);
+    QVERIFY(uploaded.back() < run->meshes.size());  // the last frame uploads and draws
+    QCOMPARE(*image, *expected);
+  }
+
   void socketsModeMarksTheMuzzle() {
     auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, tankPoses().at("aim"));

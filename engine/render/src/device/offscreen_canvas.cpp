@@ -106,6 +106,12 @@ core::Expected<void> OffscreenCanvas::frames(FrameDrawable& renderer, const Fram
   FrameTimes total;
   for (int redraws = 0;;) {
     if (auto ok = frame(renderer, state, out); !ok) return ok.error();
+    // More of the model to come: the copies Qt kept of this frame's part
+    // go now, not after the last part (rhi_device.h).
+    if (renderer.uploading()) {
+      m_device.releaseUploadCopies();
+      if (m_betweenUploadFrames) m_betweenUploadFrames();
+    }
     total.prepareMs += m_times.prepareMs;
     total.gpuMs += m_times.gpuMs;
     total.readbackMs += m_times.readbackMs;

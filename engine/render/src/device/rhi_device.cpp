@@ -25,6 +25,7 @@ struct RhiDevice::Owned {
   std::unique_ptr<QOffscreenSurface> surface;
   std::unique_ptr<QRhi> rhi;
   QByteArray loadedPipelines;  // what the pipeline cache file held (pipeline_cache.h)
+  QByteArray keptPipelines;    // the cache's data before releaseUploadCopies() last trimmed it
 };
 
 const char* backendName(Backend backend) {
@@ -60,9 +61,17 @@ RhiDevice::~RhiDevice() {
   // Our own device keeps its pipelines for the next run, when it made any
   // the cache did not already hold.
   if (m_owned) {
-    const QByteArray data = m_rhi->pipelineCacheData();
+    QByteArray data = m_rhi->pipelineCacheData();
+    if (data.size() < m_owned->keptPipelines.size()) data = m_owned->keptPipelines;
     if (!data.isEmpty() && data != m_owned->loadedPipelines) writePipelineCache(pipelineCacheFile("cli"), data);
   }
+}
+
+void RhiDevice::releaseUploadCopies() {
+  if (!m_owned) return;  // Qt Quick's QRhi: its window decides
+  if (const QByteArray data = m_rhi->pipelineCacheData(); data.size() > m_owned->keptPipelines.size())
+    m_owned->keptPipelines = data;
+  m_rhi->releaseCachedResources();
 }
 
 QRhiBufferReadbackResult* RhiDevice::keepReadback(std::function<void(const QByteArray&)> done) {

@@ -528,6 +528,10 @@ bool RigRenderer::uploading() const {
   return m_impl->uploading();
 }
 
+std::size_t RigRenderer::partsUploaded() const {
+  return m_impl->uploadedRun ? m_impl->nextPart : 0;
+}
+
 void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
   Impl& d = *m_impl;
   if (!d.partPipeline || rect.isEmpty() || d.uploading()) return;

@@ -5,6 +5,7 @@
 
 #include <QtCore/QSize>
 #include <QtGui/QImage>
+#include <functional>
 #include <memory>
 
 #include "riglens/core/base/expected.h"
@@ -37,6 +38,11 @@ class OffscreenCanvas {
   };
   FrameTimes lastFrameTimes() const { return m_times; }
 
+  // Called between the frames of a render while the drawable is still
+  // uploading (a large model, part by part), after that frame's copies were
+  // released: an owner may free what has already gone to the GPU.
+  void setBetweenUploadFrames(std::function<void()> hook) { m_betweenUploadFrames = std::move(hook); }
+
   QSize size() const { return m_size; }
   int sampleCount() const { return m_samples; }
   std::size_t textureBytes() const;  // colour, resolve and depth attachments
@@ -54,6 +60,7 @@ class OffscreenCanvas {
   int m_samples = 1;
   std::unique_ptr<Impl> m_impl;
   FrameTimes m_times;
+  std::function<void()> m_betweenUploadFrames;
 };
 
 }  // namespace riglens::render

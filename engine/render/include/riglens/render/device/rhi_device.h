@@ -60,6 +60,14 @@ class RhiDevice {
   // read-back twice when the window is grabbed (QQuickWindow::grabWindow
   // finishes the frame early), and the app crashed.
   bool readsBackEveryFrame() const { return m_owned != nullptr; }
+  // Between frames, on a device made here: lets go of the copies Qt 6.4 keeps
+  // of uploaded data. Its update batches keep every upload's bytes for reuse
+  // until the batch is taken again, and the pool hands out batches in turn,
+  // so a model uploaded over several frames stayed in memory once more
+  // (228 MB on the large sample) until QRhi::releaseCachedResources trims
+  // the idle batches. That may also clear the pipeline cache (OpenGL), so
+  // what it held is kept for the file written at exit.
+  void releaseUploadCopies();
 
  private:
   struct Owned;

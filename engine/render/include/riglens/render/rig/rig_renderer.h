@@ -72,6 +72,10 @@ class RigRenderer : public FrameDrawable {
   // The model is still going to the GPU, a few parts a frame (64 MiB at
   // most): until it is all there, frames draw none of it.
   bool uploading() const override;
+  // How many parts, from the first, have gone to the GPU (their data queued
+  // in a frame that has been prepared): their CPU meshes are not read again
+  // for this model, so an owner done with them may free them.
+  std::size_t partsUploaded() const;
   // Bytes of part data one frame may queue (64 MiB unless set; at least one
   // part a frame whatever it is).
   void setUploadBudget(std::size_t bytes);
