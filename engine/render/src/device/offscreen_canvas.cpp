@@ -2,7 +2,9 @@
 
 #include <QtGui/private/qrhi_p.h>
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 
 namespace riglens::render {
 
@@ -15,7 +17,55 @@ struct OffscreenCanvas::Impl {
   std::unique_ptr<QRhiRenderBuffer> depth;
   std::unique_ptr<QRhiTextureRenderTarget> target;
   std::unique_ptr<QRhiRenderPassDescriptor> pass;
+
+  // For drawables that draw in several passes (FrameDrawable::passesWanted):
+  // the first clears, the others load what the one before stored, the last
+  // resolves. Qt 6.4's Vulkan backend stores a multisampled colour
+  // attachment only when it does not resolve it, and depth only to a texture
+  // (not a renderbuffer), hence attachments of their own, made when first
+  // needed. Their render passes differ from `pass` only in load and store
+  // operations and in resolving, which Vulkan ignores for compatibility in a
+  // single subpass, so the drawable's pipelines serve every pass.
+  struct Passes {
+    std::unique_ptr<QRhiTexture> msaaColor;  // when samples > 1
+    std::unique_ptr<QRhiTexture> depth;
+    std::unique_ptr<QRhiTextureRenderTarget> first, middle, last;
+    std::vector<std::unique_ptr<QRhiRenderPassDescriptor>> descriptors;
+  };
+  std::unique_ptr<Passes> passes;
+  bool createPasses(QRhi* rhi, QSize size, int samples);
 };
+
+bool OffscreenCanvas::Impl::createPasses(QRhi* rhi, QSize size, int samples) {
+  auto p = std::make_unique<Passes>();
+  const QRhiTexture::Format depthFormat =
+      rhi->isTextureFormatSupported(QRhiTexture::D24S8) ? QRhiTexture::D24S8 : QRhiTexture::D32F;
+  p->depth.reset(rhi->newTexture(depthFormat, size, samples, QRhiTexture::RenderTarget));
+  if (!p->depth->create()) return false;
+  if (samples > 1) {
+    p->msaaColor.reset(rhi->newTexture(QRhiTexture::RGBA8, size, samples, QRhiTexture::RenderTarget));
+    if (!p->msaaColor->create()) return false;
+  }
+  const auto makeTarget = [&](bool load, bool resolveHere) -> std::unique_ptr<QRhiTextureRenderTarget> {
+    QRhiColorAttachment color(p->msaaColor ? p->msaaColor.get() : resolve.get());
+    if (p->msaaColor && resolveHere) color.setResolveTexture(resolve.get());
+    QRhiTextureRenderTargetDescription desc(color);
+    desc.setDepthTexture(p->depth.get());
+    const auto flags =
+        load ? QRhiTextureRenderTarget::PreserveColorContents | QRhiTextureRenderTarget::PreserveDepthStencilContents
+             : QRhiTextureRenderTarget::Flags();
+    std::unique_ptr<QRhiTextureRenderTarget> made(rhi->newTextureRenderTarget(desc, flags));
+    p->descriptors.emplace_back(made->newCompatibleRenderPassDescriptor());
+    made->setRenderPassDescriptor(p->descriptors.back().get());
+    return made->create() ? std::move(made) : nullptr;
+  };
+  p->first = makeTarget(false, false);
+  p->middle = makeTarget(true, false);
+  p->last = makeTarget(true, true);
+  if (!p->first || !p->middle || !p->last) return false;
+  passes = std::move(p);
+  return true;
+}
 
 OffscreenCanvas::OffscreenCanvas(RhiDevice& device, QSize size, int samples)
     : m_device(device), m_size(size), m_samples(samples), m_impl(std::make_unique<Impl>()) {}
@@ -72,8 +122,6 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
   }
   const auto prepared = Clock::now();
   const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
-  cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});
-  renderer.record(cb, QRect(QPoint(0, 0), m_size), m_size);
   QRhiReadbackResult readback;
   QRhiResourceUpdateBatch* batch = nullptr;
   if (renderer.uploading()) out = nullptr;  // not the picture yet: nothing to read back
@@ -81,7 +129,21 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
     batch = rhi->nextResourceUpdateBatch();
     batch->readBackTexture({m_impl->resolve.get()}, &readback);
   }
-  cb->endPass(batch);
+  int passes = std::max(1, renderer.passesWanted());
+  if (passes > 1 && !m_impl->passes && !m_impl->createPasses(rhi, m_size, m_samples)) passes = 1;
+  const QRect all(QPoint(0, 0), m_size);
+  if (passes == 1) {
+    cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});
+    renderer.record(cb, all, m_size);
+    cb->endPass(batch);
+  } else {
+    for (int pass = 0; pass < passes; ++pass) {
+      const auto& p = *m_impl->passes;
+      cb->beginPass(pass == 0 ? p.first.get() : pass + 1 < passes ? p.middle.get() : p.last.get(), clear, {1.0f, 0});
+      renderer.recordPass(cb, all, m_size, pass);
+      cb->endPass(pass + 1 < passes ? nullptr : batch);
+    }
+  }
   timer.mark(cb, "draw");
   timer.endFrame(GpuTimer::FrameEnd::Waited);
   if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
@@ -133,8 +195,8 @@ core::Expected<void> OffscreenCanvas::renderWithoutReadback(FrameDrawable& rende
 
 std::size_t OffscreenCanvas::textureBytes() const {
   const std::size_t pixels = static_cast<std::size_t>(m_size.width()) * m_size.height();
-  return pixels * 4 /* resolve */ + (m_samples > 1 ? pixels * 4 * m_samples : 0) +
-         pixels * 4 * m_samples /* depth-stencil */;
+  const std::size_t colour = m_samples > 1 ? pixels * 4 * m_samples : 0, depth = pixels * 4 * m_samples;
+  return pixels * 4 /* resolve */ + (colour + depth) * (m_impl->passes ? 2 : 1);
 }
 
 }  // namespace riglens::render

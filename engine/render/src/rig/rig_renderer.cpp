@@ -203,6 +203,30 @@ struct RigRenderer::Impl {
   }
 
   // The run's sections, when it has materials (a single-mesh glTF model).
+  // Where each pass's parts begin (passes + 1 entries, the last = parts.size()).
+  std::vector<std::size_t> passStarts{0, 0};
+  std::size_t trianglesPerPass = std::size_t(1) << 18;
+  void planPasses() {
+    passStarts.assign({0, parts.size()});
+    if (!device.isCpuDevice() || hasSections() || uploading()) return;
+    const bool wire = state.tint == core::TintMode::Wireframe;
+    const auto triangles = [&](const GpuPart& part) {
+      return std::size_t(wire && part.wirePositions ? part.wireVertexCount / 3 : part.indexCount / 3);
+    };
+    std::size_t total = 0;
+    for (const GpuPart& part : parts) total += triangles(part);
+    const std::size_t passes = (total + trianglesPerPass - 1) / trianglesPerPass;
+    if (passes <= 1) return;
+    // Whole parts, cut where the running count passes each pass's share.
+    passStarts.assign({0});
+    std::size_t drawn = 0;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      drawn += triangles(parts[p]);
+      if (drawn * passes >= total * passStarts.size() && p + 1 < parts.size()) passStarts.push_back(p + 1);
+    }
+    passStarts.push_back(parts.size());
+  }
+
   bool hasSections() const {
     return uploadedRun && !uploadedRun->materials.empty() && !parts.empty() && parts[0].indexCount > 0;
   }
@@ -517,6 +541,7 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
   } else {
     cb->resourceUpdate(batch);
   }
+  d.planPasses();
   return true;
 }
 
@@ -532,7 +557,29 @@ std::size_t RigRenderer::partsUploaded() const {
   return m_impl->uploadedRun ? m_impl->nextPart : 0;
 }
 
+void RigRenderer::setTrianglesPerPass(std::size_t triangles) {
+  m_impl->trianglesPerPass = std::max<std::size_t>(triangles, 1);
+}
+
+int RigRenderer::passesWanted() const {
+  return int(m_impl->passStarts.size()) - 1;
+}
+
 void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
+  recordParts(cb, rect, targetSize, 0, m_impl->parts.size(), true);
+}
+
+void RigRenderer::recordPass(QRhiCommandBuffer* cb, QRect rect, QSize targetSize, int pass) {
+  const auto& starts = m_impl->passStarts;
+  if (pass < 0 || std::size_t(pass) + 1 >= starts.size()) return;
+  recordParts(cb, rect, targetSize, starts[std::size_t(pass)], starts[std::size_t(pass) + 1],
+              std::size_t(pass) + 2 == starts.size());
+}
+
+// Parts [first, last); `finish`: then the grid, the blended sections and the
+// overlays, which go after every opaque part.
+void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSize, std::size_t first, std::size_t last,
+                              bool finish) {
   Impl& d = *m_impl;
   if (!d.partPipeline || rect.isEmpty() || d.uploading()) return;
   // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
@@ -550,7 +597,7 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
   // Blended sections wait until everything opaque (and the grid) is drawn,
   // then go back to front by their centres (glTF 2.0 3.9.4: sorted per primitive).
   std::vector<std::pair<float, const GpuSection*>> blended;
-  for (std::size_t p = 0; p < d.parts.size(); ++p) {
+  for (std::size_t p = first; p < std::min(last, d.parts.size()); ++p) {
     const GpuPart& part = d.parts[p];
     if (part.indexCount == 0) continue;  // a socket
     if (p < d.state.partHidden.size() && d.state.partHidden[p]) continue;
@@ -589,6 +636,7 @@ void RigRenderer::record(QRhiCommandBuffer* cb, QRect rect, QSize targetSize) {
       cb->drawIndexed(part.indexCount);
     }
   }
+  if (!finish) return;
   const QRhiCommandBuffer::VertexInput lineInput(d.lineVbuf.get(), 0);
   const bool anyLines = d.lineVbuf && !d.lines.empty();
   if (anyLines && d.gridVertexCount > 0) {

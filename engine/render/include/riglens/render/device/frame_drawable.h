@@ -56,6 +56,16 @@ class FrameDrawable {
   virtual bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                        const FrameState& state) = 0;
   virtual void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) = 0;
+  // How many passes the drawable splits its drawing into on a target that
+  // keeps its contents between passes (OffscreenCanvas; a window's frame is
+  // one pass and calls record()). Asked after prepare(). A CPU rasteriser
+  // keeps what it bins for a pass until the pass ends (lavapipe, large
+  // sample at 4x MSAA: ~450 MB for 2.7M triangles in one pass, docs/benchmarks.md).
+  virtual int passesWanted() const { return 1; }
+  // Pass `pass` of passesWanted(): together they draw what record() draws.
+  virtual void recordPass(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize, int pass) {
+    if (pass == 0) record(cb, viewport, targetSize);
+  }
   // Why the last prepare() failed, when the drawable knows (empty otherwise).
   virtual std::string failure() const { return {}; }
   // The last frame is not final yet (a GPU result it depends on is on its way

@@ -67,6 +67,14 @@ class RigRenderer : public FrameDrawable {
   // into `viewport` (pixels, top-left origin) of a target of `targetSize`;
   // nothing is drawn outside it.
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+  // On a CPU device, a model of more triangles than setTrianglesPerPass
+  // (2^18 unless set) is drawn in passes of whole parts of about that many
+  // triangles each, the grid, overlays and blended sections in the last; on a
+  // GPU, one pass. Large sample at 4x on lavapipe: peak 0.97-1.0 GB in one
+  // pass, 0.68 GB in 11 (docs/benchmarks.md).
+  int passesWanted() const override;
+  void setTrianglesPerPass(std::size_t triangles);
+  void recordPass(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize, int pass) override;
 
   MemoryReport memoryReport() const;
   // The model is still going to the GPU, a few parts a frame (64 MiB at
@@ -93,6 +101,8 @@ class RigRenderer : public FrameDrawable {
   void releaseResources();
 
  private:
+  void recordParts(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize, std::size_t first, std::size_t last,
+                   bool finish);
   struct Impl;
   std::unique_ptr<Impl> m_impl;
   std::shared_ptr<const core::LoadedRun> m_run;
