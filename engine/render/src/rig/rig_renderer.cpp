@@ -202,7 +202,6 @@ struct RigRenderer::Impl {
                                                                     : closedPipeline.get();
   }
 
-  // The run's sections, when it has materials (a single-mesh glTF model).
   // Where each pass's parts begin (passes + 1 entries, the last = parts.size()).
   std::vector<std::size_t> passStarts{0, 0};
   std::size_t trianglesPerPass = std::size_t(1) << 18;
@@ -227,6 +226,7 @@ struct RigRenderer::Impl {
     passStarts.push_back(parts.size());
   }
 
+  // The run's sections, when it has materials (a single-mesh glTF model).
   bool hasSections() const {
     return uploadedRun && !uploadedRun->materials.empty() && !parts.empty() && parts[0].indexCount > 0;
   }
