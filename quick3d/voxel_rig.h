@@ -1,0 +1,113 @@
+// VoxelRig: a posable voxel rig as a node in any Qt Quick 3D scene, the
+// analogue of the seed's three.js VoxelRig (DESIGN.md). It loads what the
+// core's loader reads (a run folder, rig.json, run record or mesh.glb), makes
+// one node per rig part under a hierarchy that mirrors the rig, with one
+// Model per part holding its geometry, and poses by moving those nodes only:
+// the geometry goes to the GPU once.
+//
+//   import RigLens.Quick3D
+//   View3D { VoxelRig { source: "file:///runs/tank"; Component.onCompleted: setJoint("turret_yaw", 0.6) } }
+//
+// Posing follows the core's RigController (contract/RIG.md, "Layering"):
+// caller joints set with setJoint (clamped; auto joints are refused), the
+// autoPlay animations (idles) on the clock, and the one playable animation
+// started with play(). The clock advances with Qt Quick's frame clock while
+// `running`; `time` sets it (seconds).
+//
+// QQuick3DNode is private API in Qt 6.4 (qquick3dnode_p.h): the module links
+// Qt6::Quick3DPrivate for it and for Model and DefaultMaterial.
+#pragma once
+
+#include <QtQml/qqmlregistration.h>
+#include <QtQuick3D/private/qquick3dnode_p.h>
+
+#include <QtCore/QUrl>
+#include <QtCore/QVariant>
+#include <memory>
+#include <vector>
+
+namespace riglens::core {
+struct LoadedRun;
+class RigController;
+}  // namespace riglens::core
+
+namespace riglens::quick3d {
+
+class RigClock;
+
+class VoxelRig : public QQuick3DNode {
+  Q_OBJECT
+  QML_ELEMENT
+  Q_PROPERTY(QUrl source READ source WRITE setSource NOTIFY sourceChanged)
+  Q_PROPERTY(Status status READ status NOTIFY statusChanged)
+  Q_PROPERTY(QString errorString READ errorString NOTIFY statusChanged)
+  Q_PROPERTY(QStringList partNames READ partNames NOTIFY modelChanged)
+  Q_PROPERTY(QVariantList animations READ animations NOTIFY modelChanged)
+  Q_PROPERTY(QString playing READ playing NOTIFY playingChanged)
+  Q_PROPERTY(double time READ time WRITE setTime NOTIFY timeChanged)
+  Q_PROPERTY(bool running READ running WRITE setRunning NOTIFY runningChanged)
+
+ public:
+  enum Status { Null, Ready, Error };
+  Q_ENUM(Status)
+
+  explicit VoxelRig(QQuick3DNode* parent = nullptr);
+  ~VoxelRig() override;
+
+  QUrl source() const { return m_source; }
+  void setSource(const QUrl& source);
+  Status status() const { return m_status; }
+  QString errorString() const { return m_error; }
+  QStringList partNames() const;
+  // [{name, period (s), loop, autoPlay}], the rig's animations in declared order.
+  QVariantList animations() const;
+  QString playing() const;  // the playable animation now playing, or ""
+  double time() const;      // the clock, seconds
+  void setTime(double seconds);
+  bool running() const { return m_running; }
+  void setRunning(bool running);
+
+  // Sets a caller joint (clamped to its range when posed). Unknown names,
+  // auto joints and non-finite values are refused: false, errorString says why
+  // (the status stays Ready).
+  Q_INVOKABLE bool setJoint(const QString& name, double value);
+  // "caller" (the joints a game drives) or "auto" (the ones only animations drive).
+  Q_INVOKABLE QStringList jointNames(const QString& kind = QStringLiteral("caller")) const;
+  // {min, max, rest, kind ("rotation"/"translation"), axis ("x"/"y"/"z")}; {} for an unknown joint.
+  Q_INVOKABLE QVariantMap jointRange(const QString& name) const;
+  // Every caller joint back to rest.
+  Q_INVOKABLE void resetPose();
+  // Starts the playable animation `name` at 0 s (false: unknown); stop() ends it.
+  Q_INVOKABLE bool play(const QString& name);
+  Q_INVOKABLE void stop();
+  // The node of part `name` (null: no such part): its sceneTransform is the
+  // part's world matrix.
+  Q_INVOKABLE QQuick3DNode* partNode(const QString& name) const;
+
+ signals:
+  void sourceChanged();
+  void statusChanged();
+  void modelChanged();
+  void playingChanged();
+  void timeChanged();
+  void runningChanged();
+
+ private:
+  void load();
+  void fail(const QString& message);
+  void buildNodes();
+  void clearNodes();
+  void applyPose();
+  void tick(double dtSeconds);
+
+  QUrl m_source;
+  Status m_status = Null;
+  QString m_error;
+  bool m_running = true;
+  std::shared_ptr<core::LoadedRun> m_run;
+  std::unique_ptr<core::RigController> m_controller;
+  std::vector<QQuick3DNode*> m_partNodes;  // one per rig part; owned by the scene (children of this node)
+  std::unique_ptr<RigClock> m_clock;
+};
+
+}  // namespace riglens::quick3d
