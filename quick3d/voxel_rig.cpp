@@ -1,10 +1,12 @@
 #include "voxel_rig.h"
 
+#include <QtQuick3D/private/qquick3dcustommaterial_p.h>
 #include <QtQuick3D/private/qquick3ddefaultmaterial_p.h>
 #include <QtQuick3D/private/qquick3dmodel_p.h>
 
 #include <QtCore/QAbstractAnimation>
 #include <QtCore/QFileInfo>
+#include <algorithm>
 #include <cmath>
 
 #define GLM_ENABLE_EXPERIMENTAL
@@ -14,6 +16,7 @@
 #include "part_geometry.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/rig_spec.h"
+#include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
 
 namespace riglens::quick3d {
@@ -46,10 +49,23 @@ namespace {
 // QML engine would.
 template <class T>
 T* completed(T* object) {
-  static_cast<QQmlParserStatus*>(object)->classBegin();
-  static_cast<QQmlParserStatus*>(object)->componentComplete();
+  QQmlParserStatus& status = *object;
+  status.classBegin();
+  status.componentComplete();
   return object;
 }
+
+// A linear colour as the sRGB QColor Qt Quick 3D expects (it converts back).
+QColor srgb(const glm::vec3& linear) {
+  const auto encode = [](float c) {
+    c = std::clamp(c, 0.0f, 1.0f);
+    return c <= 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
+  };
+  return QColor::fromRgbF(encode(linear.r), encode(linear.g), encode(linear.b));
+}
+
+// The viewer's highlight (frame.highlightColor: yellow at 45%), as a glow.
+const QVector3D kHighlightGlow = QVector3D(1.0f, 0.85f, 0.1f) * 0.45f;
 
 std::filesystem::path localPath(const QUrl& url) {
   const QString path = url.isLocalFile() ? url.toLocalFile() : url.toString();
@@ -105,6 +121,8 @@ void VoxelRig::clearNodes() {
     node->deleteLater();
   }
   m_partNodes.clear();
+  m_partModels.clear();
+  m_partMaterials.clear();
 }
 
 // One node per part under its parent's (the rig's roots under this node),
@@ -112,6 +130,15 @@ void VoxelRig::clearNodes() {
 void VoxelRig::buildNodes() {
   const auto& parts = m_run->rig.parts();
   m_partNodes.assign(parts.size(), nullptr);
+  m_partModels.assign(parts.size(), nullptr);
+  m_partMaterials.assign(parts.size(), nullptr);
+  if (!m_normalsMaterial) {
+    m_normalsMaterial = new QQuick3DCustomMaterial(this);
+    m_normalsMaterial->setShadingMode(QQuick3DCustomMaterial::ShadingMode::Unshaded);
+    m_normalsMaterial->setVertexShader(QUrl(QStringLiteral("qrc:/RigLens/Quick3D/shaders/normals.vert")));
+    m_normalsMaterial->setFragmentShader(QUrl(QStringLiteral("qrc:/RigLens/Quick3D/shaders/normals.frag")));
+    completed(m_normalsMaterial);
+  }
   for (int p : m_run->rig.evaluationOrder()) {
     const core::Part& part = parts[std::size_t(p)];
     QQuick3DNode* parentNode = part.parent == core::kNoIndex ? this : m_partNodes[std::size_t(part.parent)];
@@ -129,12 +156,65 @@ void VoxelRig::buildNodes() {
     auto* geometry = new PartGeometry(m_run->meshes[std::size_t(p)], model);
     model->setGeometry(geometry);
     auto* material = new QQuick3DDefaultMaterial(model);
-    material->setVertexColorsEnabled(true);
     completed(material);
-    auto materials = model->materials();
-    materials.append(&materials, material);
     completed(model);
+    m_partModels[std::size_t(p)] = model;
+    m_partMaterials[std::size_t(p)] = material;
   }
+  applyTint();
+}
+
+// Each part's one material: its own default material (vertex colours or a
+// tint colour, the highlight as a glow), or the shared normals material.
+void VoxelRig::applyTint() {
+  if (!m_run) return;
+  const std::vector<glm::vec3> tints = m_tint == QLatin1String("part")    ? core::partTints(m_run->rig)
+                                       : m_tint == QLatin1String("joint") ? core::jointTints(m_run->rig)
+                                                                          : std::vector<glm::vec3>{};
+  const int highlighted = m_highlighted.isEmpty() ? core::kNoIndex : m_run->rig.findPart(m_highlighted.toStdString());
+  for (std::size_t p = 0; p < m_partModels.size(); ++p) {
+    QQuick3DModel* model = m_partModels[p];
+    QQuick3DDefaultMaterial* material = m_partMaterials[p];
+    if (!model || !material) continue;
+    material->setVertexColorsEnabled(tints.empty());
+    material->setDiffuseColor(p < tints.size() ? srgb(tints[p]) : QColor(Qt::white));
+    material->setEmissiveFactor(int(p) == highlighted ? kHighlightGlow : QVector3D());
+    auto materials = model->materials();
+    QQuick3DMaterial* wanted =
+        m_tint == QLatin1String("normals") ? static_cast<QQuick3DMaterial*>(m_normalsMaterial) : material;
+    if (materials.count(&materials) == 1 && materials.at(&materials, 0) == wanted) continue;
+    materials.clear(&materials);
+    materials.append(&materials, wanted);
+  }
+}
+
+void VoxelRig::setTint(const QString& tint) {
+  static const QStringList kTints{"color", "part", "joint", "normals"};
+  if (tint == m_tint || !kTints.contains(tint)) return;
+  m_tint = tint;
+  applyTint();
+  emit tintChanged();
+}
+
+void VoxelRig::setHighlightedPart(const QString& name) {
+  if (name == m_highlighted) return;
+  m_highlighted = name;
+  applyTint();
+  emit tintChanged();
+}
+
+bool VoxelRig::setPartVisible(const QString& name, bool visible) {
+  if (!m_run) return false;
+  const int p = m_run->rig.findPart(name.toStdString());
+  if (p == core::kNoIndex) return false;
+  if (QQuick3DModel* model = m_partModels[std::size_t(p)]) model->setVisible(visible);
+  return true;
+}
+
+bool VoxelRig::partVisible(const QString& name) const {
+  if (!m_run) return false;
+  const int p = m_run->rig.findPart(name.toStdString());
+  return p != core::kNoIndex && (!m_partModels[std::size_t(p)] || m_partModels[std::size_t(p)]->visible());
 }
 
 // Each part node's local transform is its world relative to its parent's.

@@ -26,6 +26,10 @@
 #include <memory>
 #include <vector>
 
+class QQuick3DModel;
+class QQuick3DDefaultMaterial;
+class QQuick3DCustomMaterial;
+
 namespace riglens::core {
 struct LoadedRun;
 class RigController;
@@ -46,6 +50,8 @@ class VoxelRig : public QQuick3DNode {
   Q_PROPERTY(QString playing READ playing NOTIFY playingChanged)
   Q_PROPERTY(double time READ time WRITE setTime NOTIFY timeChanged)
   Q_PROPERTY(bool running READ running WRITE setRunning NOTIFY runningChanged)
+  Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY tintChanged)
+  Q_PROPERTY(QString highlightedPart READ highlightedPart WRITE setHighlightedPart NOTIFY tintChanged)
 
  public:
   enum Status { Null, Ready, Error };
@@ -66,6 +72,15 @@ class VoxelRig : public QQuick3DNode {
   void setTime(double seconds);
   bool running() const { return m_running; }
   void setRunning(bool running);
+  // The QA tints, as in the viewer: "color" (the vertex colours, lit),
+  // "part" (a distinct colour per part), "joint" (the colour of the joint
+  // that moves the part; caller joints warm, auto cool, unmoved grey),
+  // "normals" (the world normal as a colour, unlit). Another name is ignored.
+  QString tint() const { return m_tint; }
+  void setTint(const QString& tint);
+  // A part drawn in the highlight colour's glow ("" for none).
+  QString highlightedPart() const { return m_highlighted; }
+  void setHighlightedPart(const QString& name);
 
   // Sets a caller joint (clamped to its range when posed). Unknown names,
   // auto joints and non-finite values are refused: false, errorString says why
@@ -83,6 +98,9 @@ class VoxelRig : public QQuick3DNode {
   // The node of part `name` (null: no such part): its sceneTransform is the
   // part's world matrix.
   Q_INVOKABLE QQuick3DNode* partNode(const QString& name) const;
+  // Shows or hides one part's geometry (its children keep their own setting).
+  Q_INVOKABLE bool setPartVisible(const QString& name, bool visible);
+  Q_INVOKABLE bool partVisible(const QString& name) const;
 
  signals:
   void sourceChanged();
@@ -91,6 +109,7 @@ class VoxelRig : public QQuick3DNode {
   void playingChanged();
   void timeChanged();
   void runningChanged();
+  void tintChanged();
 
  private:
   void load();
@@ -99,6 +118,7 @@ class VoxelRig : public QQuick3DNode {
   void clearNodes();
   void applyPose();
   void tick(double dtSeconds);
+  void applyTint();
 
   QUrl m_source;
   Status m_status = Null;
@@ -106,7 +126,12 @@ class VoxelRig : public QQuick3DNode {
   bool m_running = true;
   std::shared_ptr<core::LoadedRun> m_run;
   std::unique_ptr<core::RigController> m_controller;
-  std::vector<QQuick3DNode*> m_partNodes;  // one per rig part; owned by the scene (children of this node)
+  std::vector<QQuick3DNode*> m_partNodes;    // one per rig part; owned by the scene (children of this node)
+  std::vector<QQuick3DModel*> m_partModels;  // per part, null for a socket
+  std::vector<QQuick3DDefaultMaterial*> m_partMaterials;  // per part, null for a socket
+  QQuick3DCustomMaterial* m_normalsMaterial = nullptr;    // shared by every part
+  QString m_tint = QStringLiteral("color");
+  QString m_highlighted;
   std::unique_ptr<RigClock> m_clock;
 };
 

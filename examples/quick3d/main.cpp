@@ -17,7 +17,9 @@ int main(int argc, char* argv[]) {
   parser.addHelpOption();
   parser.addPositionalArgument("path", "A run folder, rig.json, run record or mesh.glb.");
   const QCommandLineOption screenshot("screenshot", "Save the window as PNG after it has drawn, then exit.", "file");
+  const QCommandLineOption tint("tint", "Tint: color, part, joint or normals.", "mode", "color");
   parser.addOption(screenshot);
+  parser.addOption(tint);
   parser.process(app);
   if (parser.positionalArguments().isEmpty()) {
     std::fprintf(stderr, "riglens-quick3d-example: give a run folder (riglens-cli samples writes some)\n");
@@ -31,6 +33,8 @@ int main(int argc, char* argv[]) {
   engine.load(QUrl(QStringLiteral("qrc:/Main.qml")));
   if (engine.rootObjects().isEmpty()) return 1;
   auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().first());
+  if (QObject* rigNode = window->findChild<QObject*>(QStringLiteral("rig")))
+    rigNode->setProperty("tint", parser.value(tint));
   if (parser.isSet(screenshot)) {
     // Hidden windows grab black in Qt Quick 3D: the window is shown; a few
     // frames let the scene settle.
