@@ -1,0 +1,121 @@
+// The RigLens.Quick3D example as a user runs it, under Xvfb with a shown
+// window (Qt Quick 3D grabs hidden windows black): the tank drawn with the
+// part tint has, where it projects, the hues of core::partTints - every part
+// that shows, lit by the scene's light; the colour tint draws the same
+// silhouette with other pixels.
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtGui/QColor>
+#include <QtGui/QImage>
+#include <QtTest/QtTest>
+#include <cmath>
+
+#include "riglens/core/rig/rig_tints.h"
+#include "riglens/core/rig/run_loader.h"
+
+namespace {
+
+const QString kExample = QStringLiteral(RIGLENS_EXAMPLE_EXE);
+const QString kCli = QStringLiteral(RIGLENS_CLI_EXE);
+const QColor kClear(0x20, 0x24, 0x2c);  // Main.qml's clearColor
+
+bool run(const QString& program, const QStringList& args, QString* err = nullptr) {
+  QProcess process;
+  process.start(program, args);
+  const bool ok =
+      process.waitForFinished(120000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
+  if (err) *err = QString::fromUtf8(process.readAllStandardError());
+  return ok;
+}
+
+bool isModel(QRgb p) {
+  return std::abs(qRed(p) - kClear.red()) + std::abs(qGreen(p) - kClear.green()) + std::abs(qBlue(p) - kClear.blue()) >
+         24;
+}
+
+double hueDistance(double a, double b) {
+  const double d = std::fmod(std::abs(a - b), 360.0);
+  return std::min(d, 360.0 - d);
+}
+
+}  // namespace
+
+class TestQuick3dExample : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+
+  QImage shot(const QString& tint) {
+    const QString png = m_dir.filePath(tint + ".png");
+    QString err;
+    if (!run(kExample, {m_dir.filePath("tank-cubes"), "--tint", tint, "--screenshot", png}, &err)) {
+      qWarning("%s", qPrintable(err));
+      return {};
+    }
+    return QImage(png).convertToFormat(QImage::Format_RGB32);
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(m_dir.isValid());
+    QVERIFY(run(kCli, {"samples", "--out", m_dir.path(), "--name", "tank-cubes"}));
+  }
+
+  void partTintShowsEachPartsHue() {
+    const QImage image = shot("part");
+    QVERIFY(!image.isNull());
+    auto loaded = riglens::core::loadRun(m_dir.filePath("tank-cubes").toStdString());
+    QVERIFY(loaded.hasValue());
+    const auto tints = riglens::core::partTints(loaded->rig);
+    std::vector<double> hues;
+    // The tints are linear; the material gets them sRGB-encoded, as the
+    // screen shows them (lighting scales them, which moves hue little).
+    const auto encode = [](float c) { return c <= 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1 / 2.4f) - 0.055f; };
+    for (const auto& t : tints)
+      hues.push_back(QColor::fromRgbF(encode(t.r), encode(t.g), encode(t.b)).hsvHueF() * 360.0);
+    // The view is the window's left part (the joint panel is 260 px wide).
+    std::vector<int> matched(tints.size(), 0);
+    int model = 0, unmatched = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width() - 300; ++x) {
+        const QRgb p = image.pixel(x, y);
+        if (!isModel(p)) continue;
+        ++model;
+        const QColor c = QColor::fromRgb(p);
+        if (c.hsvSaturationF() < 0.2) continue;  // edges blended with the background
+        std::size_t best = 0;
+        for (std::size_t i = 1; i < hues.size(); ++i)
+          if (hueDistance(c.hsvHueF() * 360.0, hues[i]) < hueDistance(c.hsvHueF() * 360.0, hues[best])) best = i;
+        if (hueDistance(c.hsvHueF() * 360.0, hues[best]) <= 15.0)
+          ++matched[best];
+        else
+          ++unmatched;
+      }
+    QVERIFY2(model > 20000, qPrintable(QString::number(model)));  // the tank fills a good part of the view
+    QVERIFY2(unmatched * 20 < model, qPrintable(QStringLiteral("%1 of %2").arg(unmatched).arg(model)));
+    for (const char* part : {"hull", "turret", "barrel", "radar"}) {
+      const int p = loaded->rig.findPart(part);
+      QVERIFY2(matched[std::size_t(p)] > 300, part);
+    }
+  }
+
+  void tintsChangeThePixelsNotTheShape() {
+    const QImage part = shot("part"), color = shot("color"), normals = shot("normals");
+    QVERIFY(!part.isNull() && !color.isNull() && !normals.isNull());
+    int both = 0, either = 0, differ = 0, differNormals = 0;
+    for (int y = 0; y < part.height(); ++y)
+      for (int x = 0; x < part.width() - 300; ++x) {
+        const bool a = isModel(part.pixel(x, y)), b = isModel(color.pixel(x, y));
+        both += a && b;
+        either += a || b;
+        if (a && b && part.pixel(x, y) != color.pixel(x, y)) ++differ;
+        if (a && b && normals.pixel(x, y) != color.pixel(x, y)) ++differNormals;
+      }
+    QVERIFY(either > 0);
+    QVERIFY2(both * 100 >= either * 97, qPrintable(QStringLiteral("%1 / %2").arg(both).arg(either)));
+    QVERIFY2(differ * 10 >= both * 9, qPrintable(QStringLiteral("%1 / %2").arg(differ).arg(both)));
+    QVERIFY2(differNormals * 10 >= both * 9, qPrintable(QStringLiteral("%1 / %2").arg(differNormals).arg(both)));
+  }
+};
+
+QTEST_MAIN(TestQuick3dExample)
+#include "tst_quick3d_example.moc"
