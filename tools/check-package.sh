@@ -33,6 +33,31 @@ for png in face tank; do
 done
 say "make-sample and render ran from the extract: $(ls "$root/out" | tr "\n" " ")"
 
+# A Qt app imports the installed RigLens.Quick3D module (Qt Quick Test, on
+# the extracted tree's QML directory only) and poses the tank with it.
+qml_dir=$(find "$root/usr/lib" -type d -path "*/qt6/qml" | head -1)
+[[ -f "$qml_dir/RigLens/Quick3D/qmldir" ]] || { echo "the package installs no RigLens.Quick3D module" >&2; exit 1; }
+cat >"$root/out/tst_installed.qml" <<QML
+import QtQuick
+import QtQuick3D
+import QtTest
+import RigLens.Quick3D
+Item {
+    View3D { VoxelRig { id: rig; source: "file://$root/out/tank-cubes" } }
+    TestCase {
+        name: "InstalledModule"
+        function test_posesTheTank() {
+            compare(rig.status, VoxelRig.Ready)
+            verify(rig.setJoint("turret_yaw", 0.64))
+            compare(rig.partNames.length, 5)
+        }
+    }
+}
+QML
+qmltestrunner=$(command -v qmltestrunner || echo /usr/lib/qt6/bin/qmltestrunner)
+run env QT_QPA_PLATFORM=offscreen "$qmltestrunner" -import "$qml_dir" -input "$root/out/tst_installed.qml"
+say "a QML test imported RigLens.Quick3D from $qml_dir"
+
 for binary in "$root"/usr/bin/*; do
   if grep -aqF -e "$repo" -e "$build" "$binary"; then
     echo "$binary names a path of the build machine ($repo or $build): it would not work installed" >&2
