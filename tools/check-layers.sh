@@ -2,7 +2,8 @@
 # Fails when an include points the wrong way (CONTRIBUTING.md, "Which way
 # includes point"): engine/core and engine/samples include no Qt and nothing
 # of render or the app; only engine/render includes QRhi's private headers;
-# render includes nothing of the app.
+# render includes nothing of the app; RigLens.Quick3D (quick3d/) uses the
+# core only, not render, decode or the app.
 #
 #   tools/check-layers.sh
 set -euo pipefail
@@ -27,5 +28,7 @@ check "only engine/render may include QRhi's private headers" \
   '^\s*#\s*include\s*[<"](QtGui/private/|qrhi_p\.h|qshader_p\.h)' ':!engine/render'
 check "only engine/decode may include OpenCV" '^\s*#\s*include\s*[<"]opencv2/' ':!engine/decode'
 check "engine/render must not include the app" '^\s*#\s*include\s*"(app_controller|scene_viewport|character_controller)' engine/render
+check "quick3d/ must use the core only" \
+  '^\s*#\s*include\s*"(riglens/(render|decode|samples)/|app_controller|scene_viewport|main_window)' quick3d
 ((failed)) || echo "[layers] every include points the allowed way"
 exit $failed
