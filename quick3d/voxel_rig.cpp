@@ -64,8 +64,9 @@ QColor srgb(const glm::vec3& linear) {
   return QColor::fromRgbF(encode(linear.r), encode(linear.g), encode(linear.b));
 }
 
-// The viewer's highlight (frame.highlightColor: yellow at 45%), as a glow.
-const QVector3D kHighlightGlow = QVector3D(1.0f, 0.85f, 0.1f) * 0.45f;
+// The viewer's highlight colour at its mix weight, as a glow.
+const QVector3D kHighlightGlow =
+    QVector3D(core::kHighlightColor.r, core::kHighlightColor.g, core::kHighlightColor.b) * core::kHighlightColor.a;
 
 std::filesystem::path localPath(const QUrl& url) {
   const QString path = url.isLocalFile() ? url.toLocalFile() : url.toString();

@@ -456,7 +456,7 @@ struct RigRenderer::Impl {
     frame.fillDir = gpu::toGpu(glm::vec4(glm::normalize(glm::vec3(-0.7f, 0.2f, -0.3f)), 0.25f));
     frame.skyColor = gpu::toGpu(glm::vec4(0.62f, 0.66f, 0.72f, 0.55f));
     frame.groundColor = gpu::toGpu(glm::vec4(0.30f, 0.27f, 0.24f, 0.0f));
-    frame.highlightColor = gpu::toGpu(glm::vec4(1.0f, 0.85f, 0.1f, 0.45f));
+    frame.highlightColor = gpu::toGpu(core::kHighlightColor);
     frame.mode.x = byBoneTints() ? kVertexTintMode : static_cast<int>(state.tint);
     frame.mode.y = 1;  // targets are plain RGBA8: encode sRGB in the shader
     frame.mode.z = state.tint == core::TintMode::Wireframe ? 1 : 0;

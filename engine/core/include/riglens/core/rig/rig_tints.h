@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,10 @@ namespace riglens::core {
 enum class TintMode { Color, Part, Joint, Normals, Wireframe, Sockets };
 const char* tintModeName(TintMode mode);
 bool parseTintMode(std::string_view name, TintMode* mode);
+
+// A highlighted part is drawn with this linear colour mixed in at `.a` (the
+// viewer; RigLens.Quick3D adds it as a glow).
+inline const glm::vec4 kHighlightColor{1.0f, 0.85f, 0.1f, 0.45f};
 
 // n well-separated colours: golden-ratio hue steps at fixed saturation/value.
 std::vector<glm::vec3> distinctColors(std::size_t n);
