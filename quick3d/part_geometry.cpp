@@ -7,31 +7,57 @@
 
 namespace riglens::quick3d {
 
-PartGeometry::PartGeometry(const core::PartMesh& mesh, QQuick3DObject* parent) : QQuick3DGeometry(parent) {
+PartGeometry::PartGeometry(const core::PartMesh& mesh, const core::SkinData* skin, QQuick3DObject* parent)
+    : QQuick3DGeometry(parent), m_floats(skin ? kSkinnedFloats : kRigidFloats) {
   const std::size_t vertices = mesh.vertexCount();
-  QByteArray data(qsizetype(vertices * kStride), Qt::Uninitialized);
-  auto* out = reinterpret_cast<float*>(data.data());
+  const bool skinned = skin && skin->vertexCount() == vertices;
+  m_vertices = QByteArray(qsizetype(vertices * std::size_t(m_floats) * sizeof(float)), '\0');
+  auto* out = reinterpret_cast<float*>(m_vertices.data());
   constexpr float inf = std::numeric_limits<float>::infinity();
   QVector3D lo(inf, inf, inf), hi(-inf, -inf, -inf);
-  for (std::size_t v = 0; v < vertices; ++v, out += 10) {
+  for (std::size_t v = 0; v < vertices; ++v, out += m_floats) {
     std::memcpy(out, &mesh.positions[v * 3], 3 * sizeof(float));
     std::memcpy(out + 3, &mesh.normals[v * 3], 3 * sizeof(float));
     std::memcpy(out + 6, &mesh.colors[v * 3], 3 * sizeof(float));
     out[9] = 1.0f;
+    if (skinned)
+      for (std::size_t k = 0; k < 4; ++k) {
+        const std::uint32_t joint = skin->joint(v, k);
+        std::memcpy(out + 10 + k, &joint, sizeof(joint));
+        out[14 + k] = skin->weight(v, k);
+      }
     const QVector3D p(out[0], out[1], out[2]);
     lo = QVector3D(std::min(lo.x(), p.x()), std::min(lo.y(), p.y()), std::min(lo.z(), p.z()));
     hi = QVector3D(std::max(hi.x(), p.x()), std::max(hi.y(), p.y()), std::max(hi.z(), p.z()));
   }
-  setVertexData(data);
+  setVertexData(m_vertices);
   setIndexData(QByteArray(reinterpret_cast<const char*>(mesh.indices.data()),
                           qsizetype(mesh.indices.size() * sizeof(std::uint32_t))));
-  setStride(kStride);
+  setStride(m_floats * int(sizeof(float)));
   setPrimitiveType(PrimitiveType::Triangles);
   addAttribute(Attribute::PositionSemantic, 0, Attribute::F32Type);
   addAttribute(Attribute::NormalSemantic, 3 * sizeof(float), Attribute::F32Type);
   addAttribute(Attribute::ColorSemantic, 6 * sizeof(float), Attribute::F32Type);
+  if (skin) {
+    addAttribute(Attribute::JointSemantic, 10 * sizeof(float), Attribute::U32Type);
+    addAttribute(Attribute::WeightSemantic, 14 * sizeof(float), Attribute::F32Type);
+  }
   addAttribute(Attribute::IndexSemantic, 0, Attribute::U32Type);
+  // A skinned mesh's bounds are its vertices as the file holds them; Qt
+  // Quick 3D 6.4 culls no model by its bounds, so posing cannot hide it.
   if (vertices > 0) setBounds(lo, hi);
+}
+
+void PartGeometry::setMorphed(const core::PartMesh& morphed) {
+  const std::size_t vertices = std::size_t(m_vertices.size()) / (std::size_t(m_floats) * sizeof(float));
+  if (morphed.vertexCount() != vertices || morphed.normals.size() != vertices * 3) return;
+  auto* out = reinterpret_cast<float*>(m_vertices.data());
+  for (std::size_t v = 0; v < vertices; ++v, out += m_floats) {
+    std::memcpy(out, &morphed.positions[v * 3], 3 * sizeof(float));
+    std::memcpy(out + 3, &morphed.normals[v * 3], 3 * sizeof(float));
+  }
+  setVertexData(m_vertices);
+  update();
 }
 
 }  // namespace riglens::quick3d

@@ -2,10 +2,17 @@
 // normals and vertex colours interleaved (colours linear, as the rig contract
 // has them: Qt Quick 3D multiplies vertex colours in linear space), and the
 // triangle indices. Built once per model; posing moves nodes, not vertices.
+//
+// A skinned mesh (a skinned mesh.glb, or a glTF file's nodes as bones) adds
+// four joint indices and four weights per vertex, for Qt Quick 3D's own
+// skinning (Model.skin): the joint nodes move, the vertices stay. Morph
+// targets are the one case that rewrites vertices (setMorphed), and only
+// when their weights change.
 #pragma once
 
 #include <QtQuick3D/QQuick3DGeometry>
 
+#include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/part_mesh.h"
 
 namespace riglens::quick3d {
@@ -13,10 +20,22 @@ namespace riglens::quick3d {
 class PartGeometry : public QQuick3DGeometry {
   Q_OBJECT
  public:
-  explicit PartGeometry(const core::PartMesh& mesh, QQuick3DObject* parent = nullptr);
+  // `skin` (null: a rigid part) gives each vertex its joints and weights.
+  explicit PartGeometry(const core::PartMesh& mesh, const core::SkinData* skin = nullptr,
+                        QQuick3DObject* parent = nullptr);
 
-  // Bytes per vertex: position, normal (3 floats each), colour (4 floats).
-  static constexpr int kStride = 10 * int(sizeof(float));
+  // Replaces the positions and normals (the same vertex count: a morphed
+  // copy of the mesh this was built from) and uploads them.
+  void setMorphed(const core::PartMesh& morphed);
+
+  // Floats per vertex: position, normal (3 each), colour (4); a skinned
+  // mesh adds joints (4 u32) and weights (4 floats).
+  static constexpr int kRigidFloats = 10;
+  static constexpr int kSkinnedFloats = 18;
+
+ private:
+  QByteArray m_vertices;
+  int m_floats = kRigidFloats;
 };
 
 }  // namespace riglens::quick3d

@@ -3,6 +3,7 @@
 #include <QtQuick3D/private/qquick3dcustommaterial_p.h>
 #include <QtQuick3D/private/qquick3ddefaultmaterial_p.h>
 #include <QtQuick3D/private/qquick3dmodel_p.h>
+#include <QtQuick3D/private/qquick3dskin_p.h>
 
 #include <QtCore/QAbstractAnimation>
 #include <QtCore/QFileInfo>
@@ -11,6 +12,7 @@
 
 #define GLM_ENABLE_EXPERIMENTAL
 #include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include "part_geometry.h"
@@ -18,6 +20,7 @@
 #include "riglens/core/rig/rig_spec.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/rig/skinning.h"
 
 namespace riglens::quick3d {
 
@@ -68,6 +71,28 @@ QColor srgb(const glm::vec3& linear) {
 const QVector3D kHighlightGlow =
     QVector3D(core::kHighlightColor.r, core::kHighlightColor.g, core::kHighlightColor.b) * core::kHighlightColor.a;
 
+// The normals tint: an unshaded custom material with its vertex stage
+// `vertexShader` (a rigid or a skinned model's) and the shared fragment stage.
+QQuick3DCustomMaterial* normalsMaterial(const QString& vertexShader, QQuick3DObject* parent) {
+  auto* material = new QQuick3DCustomMaterial(parent);
+  material->setShadingMode(QQuick3DCustomMaterial::ShadingMode::Unshaded);
+  material->setVertexShader(QUrl(QStringLiteral("qrc:/RigLens/Quick3D/shaders/") + vertexShader));
+  material->setFragmentShader(QUrl(QStringLiteral("qrc:/RigLens/Quick3D/shaders/normals.frag")));
+  return completed(material);
+}
+
+// A node's transform from a matrix (translation, rotation, scale: what the
+// rig's and glTF's node matrices hold).
+void setLocalTransform(QQuick3DNode* node, const glm::dmat4& local) {
+  glm::dvec3 scale(1.0), translation(0.0), skew(0.0);
+  glm::dvec4 perspective(0.0, 0.0, 0.0, 1.0);
+  glm::dquat rotation(1.0, 0.0, 0.0, 0.0);
+  glm::decompose(local, scale, rotation, translation, skew, perspective);
+  node->setPosition(QVector3D(float(translation.x), float(translation.y), float(translation.z)));
+  node->setRotation(QQuaternion(float(rotation.w), float(rotation.x), float(rotation.y), float(rotation.z)));
+  node->setScale(QVector3D(float(scale.x), float(scale.y), float(scale.z)));
+}
+
 std::filesystem::path localPath(const QUrl& url) {
   const QString path = url.isLocalFile() ? url.toLocalFile() : url.toString();
   return std::filesystem::path(path.toStdString());
@@ -98,14 +123,16 @@ void VoxelRig::load() {
   if (m_source.isEmpty()) return;
   auto loaded = core::loadRun(localPath(m_source));
   if (!loaded) return fail(QString::fromStdString(loaded.error().message));
-  if (loaded->kind == core::RunKind::SkinnedMesh)
-    return fail(QStringLiteral("%1: skinned meshes are not supported by this version of RigLens.Quick3D")
-                    .arg(QString::fromStdString(loaded->source.string())));
   auto run = std::make_shared<core::LoadedRun>(std::move(*loaded));
   stop();
   clearNodes();
   m_run = std::move(run);
-  m_controller = std::make_unique<core::RigController>(m_run->rig, &m_run->gltf);
+  // A model file plays its own node tree and clips (as `riglens-cli pose`);
+  // a rig's skinned mesh.glb is posed by the rig alone.
+  const bool modelFile = core::isModelFilePath(m_run->source);
+  m_controller = std::make_unique<core::RigController>(m_run->rig, modelFile ? &m_run->gltf : nullptr);
+  if (m_run->skin && !m_run->gltf.nodes.empty())
+    m_restPose = std::make_unique<core::GltfPose>(core::gltfRestPose(m_run->gltf));
   buildNodes();
   m_status = Ready;
   m_error.clear();
@@ -116,14 +143,33 @@ void VoxelRig::load() {
   if (m_running) m_clock->start();
 }
 
+// Out of the scene and out of this node's children at once (findChildren
+// sees the new model only); deleted once the event loop runs.
 void VoxelRig::clearNodes() {
-  for (QQuick3DNode* node : m_partNodes) {
-    node->setParentItem(nullptr);
-    node->deleteLater();
-  }
+  const auto remove = [](QQuick3DObject* object) {
+    object->setParentItem(nullptr);
+    object->setParent(nullptr);
+    object->deleteLater();
+  };
+  for (QQuick3DNode* node : m_partNodes) remove(node);
   m_partNodes.clear();
   m_partModels.clear();
   m_partMaterials.clear();
+  // The glTF joints and the skinned model hang under this node directly
+  // (a glTF joint's children go with it).
+  std::vector<QQuick3DNode*> direct(m_unmovedBones.begin(), m_unmovedBones.end());
+  for (QQuick3DNode* node : m_gltfNodes)
+    if (node && node->parentNode() == this) direct.push_back(node);
+  if (m_skinnedModel) direct.push_back(m_skinnedModel);
+  for (QQuick3DNode* node : direct) remove(node);
+  m_gltfNodes.clear();
+  m_unmovedBones.clear();
+  m_skinnedModel = nullptr;
+  if (m_skin) remove(m_skin);
+  m_skin = nullptr;
+  m_skinnedGeometry = nullptr;  // its model's child
+  m_restPose.reset();
+  m_morphWeights.clear();
 }
 
 // One node per part under its parent's (the rig's roots under this node),
@@ -133,13 +179,7 @@ void VoxelRig::buildNodes() {
   m_partNodes.assign(parts.size(), nullptr);
   m_partModels.assign(parts.size(), nullptr);
   m_partMaterials.assign(parts.size(), nullptr);
-  if (!m_normalsMaterial) {
-    m_normalsMaterial = new QQuick3DCustomMaterial(this);
-    m_normalsMaterial->setShadingMode(QQuick3DCustomMaterial::ShadingMode::Unshaded);
-    m_normalsMaterial->setVertexShader(QUrl(QStringLiteral("qrc:/RigLens/Quick3D/shaders/normals.vert")));
-    m_normalsMaterial->setFragmentShader(QUrl(QStringLiteral("qrc:/RigLens/Quick3D/shaders/normals.frag")));
-    completed(m_normalsMaterial);
-  }
+  if (!m_normalsMaterial) m_normalsMaterial = normalsMaterial(QStringLiteral("normals.vert"), this);
   for (int p : m_run->rig.evaluationOrder()) {
     const core::Part& part = parts[std::size_t(p)];
     QQuick3DNode* parentNode = part.parent == core::kNoIndex ? this : m_partNodes[std::size_t(part.parent)];
@@ -149,20 +189,119 @@ void VoxelRig::buildNodes() {
     node->setParentItem(parentNode);
     completed(node);
     m_partNodes[std::size_t(p)] = node;
+    if (m_run->kind == core::RunKind::SkinnedMesh) continue;  // one mesh for every part, below
     if (std::size_t(p) >= m_run->meshes.size() || m_run->meshes[std::size_t(p)].empty()) continue;
     auto* model = new QQuick3DModel;
     model->setObjectName(QString::fromStdString(part.name) + QStringLiteral("_model"));
     model->setParent(node);
     model->setParentItem(node);
-    auto* geometry = new PartGeometry(m_run->meshes[std::size_t(p)], model);
-    model->setGeometry(geometry);
+    model->setGeometry(new PartGeometry(m_run->meshes[std::size_t(p)], nullptr, model));
     auto* material = new QQuick3DDefaultMaterial(model);
     completed(material);
     completed(model);
     m_partModels[std::size_t(p)] = model;
     m_partMaterials[std::size_t(p)] = material;
   }
+  if (m_run->kind == core::RunKind::SkinnedMesh && m_run->skin && !m_run->meshes.empty() && !m_run->meshes[0].empty() &&
+      !parts.empty())
+    buildSkinnedModel();
   applyTint();
+}
+
+// The skinned mesh: one Model under this node whose Skin's joints are the
+// bones' nodes (a rig part's node, else one placed at the bone's glTF node),
+// with the file's inverse binds. Qt Quick 3D skins it on the GPU: a vertex
+// goes to sum_i w_i * joint_i.sceneTransform * inverseBind_i * v, the same
+// sum as core::skinMesh (glTF 2.0, section 3.7.3), so this node's own
+// transform carries the model through its joints.
+void VoxelRig::buildSkinnedModel() {
+  const core::SkinData& skin = *m_run->skin;
+  buildGltfJoints();
+  m_skin = new QQuick3DSkin(this);
+  auto joints = m_skin->joints();
+  QList<QMatrix4x4> inverseBinds;
+  for (std::size_t b = 0; b < skin.boneNames.size(); ++b) {
+    const int part = b < m_run->boneParts.size() ? m_run->boneParts[b] : core::kNoIndex;
+    const int gltfNode = b < skin.boneNodes.size() ? skin.boneNodes[b] : core::kGltfNone;
+    QQuick3DNode* joint = part != core::kNoIndex ? m_partNodes[std::size_t(part)]
+                          : gltfNode >= 0        ? m_gltfNodes[std::size_t(gltfNode)]
+                                                 : nullptr;
+    if (!joint) {  // a bone with neither: it never moves
+      joint = new QQuick3DNode;
+      joint->setObjectName(QStringLiteral("bone %1").arg(b));
+      joint->setParent(this);
+      joint->setParentItem(this);
+      m_unmovedBones.push_back(completed(joint));
+    }
+    joints.append(&joints, joint);
+    inverseBinds.append(QMatrix4x4(glm::value_ptr(glm::transpose(skin.inverseBinds[b]))));
+  }
+  m_skin->setInverseBindPoses(inverseBinds);
+  completed(m_skin);
+
+  m_skinnedModel = new QQuick3DModel;
+  m_skinnedModel->setObjectName(QString::fromStdString(m_run->rig.parts()[0].name) + QStringLiteral("_model"));
+  m_skinnedModel->setParent(this);
+  m_skinnedModel->setParentItem(this);
+  m_skinnedGeometry = new PartGeometry(m_run->meshes[0], &skin, m_skinnedModel);
+  m_skinnedModel->setGeometry(m_skinnedGeometry);
+  m_skinnedModel->setSkin(m_skin);
+  if (!m_skinnedNormalsMaterial)
+    m_skinnedNormalsMaterial = normalsMaterial(QStringLiteral("normals_skinned.vert"), this);
+  auto* material = new QQuick3DDefaultMaterial(m_skinnedModel);
+  completed(material);
+  completed(m_skinnedModel);
+  m_partModels[0] = m_skinnedModel;
+  m_partMaterials[0] = material;
+}
+
+// The glTF nodes that bones which are no rig part follow, and their
+// ancestors, as nodes under this one mirroring the file's tree: each takes
+// its local transform, so a parent's non-uniform scale shears its children
+// as in the file (a world matrix alone could not be set on a node).
+void VoxelRig::buildGltfJoints() {
+  const core::SkinData& skin = *m_run->skin;
+  const auto& nodes = m_run->gltf.nodes;
+  std::vector<bool> wanted(nodes.size(), false);
+  for (std::size_t b = 0; b < skin.boneNodes.size(); ++b) {
+    const bool isPart = b < m_run->boneParts.size() && m_run->boneParts[b] != core::kNoIndex;
+    for (int n = isPart ? core::kGltfNone : skin.boneNodes[b]; n >= 0 && std::size_t(n) < nodes.size() && !wanted[n];
+         n = nodes[std::size_t(n)].parent)
+      wanted[std::size_t(n)] = true;
+  }
+  m_gltfNodes.assign(nodes.size(), nullptr);
+  for (int n : m_run->gltf.drawOrder) {
+    if (n < 0 || std::size_t(n) >= nodes.size() || !wanted[std::size_t(n)]) continue;
+    const int parent = nodes[std::size_t(n)].parent;
+    QQuick3DNode* parentNode =
+        parent >= 0 && m_gltfNodes[std::size_t(parent)] ? m_gltfNodes[std::size_t(parent)] : this;
+    auto* node = new QQuick3DNode;
+    node->setObjectName(QString::fromStdString(nodes[std::size_t(n)].name));
+    node->setParent(parentNode);
+    node->setParentItem(parentNode);
+    m_gltfNodes[std::size_t(n)] = completed(node);
+  }
+}
+
+// The file's nodes in its clip playing, else in its rest pose.
+void VoxelRig::placeGltfJoints(const core::GltfPose& pose) {
+  const auto& nodes = m_run->gltf.nodes;
+  for (std::size_t n = 0; n < m_gltfNodes.size() && n < pose.worlds.size(); ++n) {
+    if (!m_gltfNodes[n]) continue;
+    const int parent = nodes[n].parent;
+    setLocalTransform(m_gltfNodes[n],
+                      parent >= 0 ? glm::inverse(pose.worlds[std::size_t(parent)]) * pose.worlds[n] : pose.worlds[n]);
+  }
+}
+
+// Morph targets on the CPU (core::morphMesh), re-uploaded only when their
+// weights change: a clip that animates them, or none at all.
+void VoxelRig::applyMorph(const core::GltfPose* pose) {
+  if (!m_skinnedGeometry || m_run->morph.empty()) return;
+  std::vector<float> weights = core::morphWeights(m_run->morph, *pose);
+  if (weights == m_morphWeights) return;
+  m_morphWeights = std::move(weights);
+  m_skinnedGeometry->setMorphed(core::morphMesh(m_run->meshes[0], m_run->morph, m_morphWeights));
 }
 
 // Each part's one material: its own default material (vertex colours or a
@@ -181,8 +320,8 @@ void VoxelRig::applyTint() {
     material->setDiffuseColor(p < tints.size() ? srgb(tints[p]) : QColor(Qt::white));
     material->setEmissiveFactor(int(p) == highlighted ? kHighlightGlow : QVector3D());
     auto materials = model->materials();
-    QQuick3DMaterial* wanted =
-        m_tint == QLatin1String("normals") ? static_cast<QQuick3DMaterial*>(m_normalsMaterial) : material;
+    QQuick3DCustomMaterial* normals = model->skin() ? m_skinnedNormalsMaterial : m_normalsMaterial;
+    QQuick3DMaterial* wanted = m_tint == QLatin1String("normals") ? static_cast<QQuick3DMaterial*>(normals) : material;
     if (materials.count(&materials) == 1 && materials.at(&materials, 0) == wanted) continue;
     materials.clear(&materials);
     materials.append(&materials, wanted);
@@ -226,17 +365,15 @@ void VoxelRig::applyPose() {
   for (std::size_t p = 0; p < m_partNodes.size() && p < worlds.size(); ++p) {
     const int parent = parts[p].parent;
     const glm::dmat4 world(worlds[p]);
-    const glm::dmat4 local =
-        parent == core::kNoIndex ? world : glm::inverse(glm::dmat4(worlds[std::size_t(parent)])) * world;
-    glm::dvec3 scale(1.0), translation(0.0), skew(0.0);
-    glm::dvec4 perspective(0.0, 0.0, 0.0, 1.0);
-    glm::dquat rotation(1.0, 0.0, 0.0, 0.0);
-    glm::decompose(local, scale, rotation, translation, skew, perspective);
-    QQuick3DNode* node = m_partNodes[p];
-    node->setPosition(QVector3D(float(translation.x), float(translation.y), float(translation.z)));
-    node->setRotation(QQuaternion(float(rotation.w), float(rotation.x), float(rotation.y), float(rotation.z)));
-    node->setScale(QVector3D(float(scale.x), float(scale.y), float(scale.z)));
+    setLocalTransform(m_partNodes[p],
+                      parent == core::kNoIndex ? world : glm::inverse(glm::dmat4(worlds[std::size_t(parent)])) * world);
   }
+  if (!m_run->skin) return;
+  const core::GltfPose* pose = m_controller->gltfPose();
+  if (!pose) pose = m_restPose.get();
+  if (!pose) return;
+  placeGltfJoints(*pose);
+  applyMorph(pose);
 }
 
 void VoxelRig::tick(double dtSeconds) {
@@ -257,8 +394,8 @@ QStringList VoxelRig::partNames() const {
 
 QVariantList VoxelRig::animations() const {
   QVariantList list;
-  if (!m_run) return list;
-  for (const auto& a : m_run->rig.animations())
+  if (!m_controller) return list;
+  for (const core::ClipInfo& a : m_controller->clips())
     list.append(QVariantMap{{QStringLiteral("name"), QString::fromStdString(a.name)},
                             {QStringLiteral("period"), a.periodMs / 1000.0},
                             {QStringLiteral("loop"), a.looping},

@@ -14,8 +14,15 @@
 // started with play(). The clock advances with Qt Quick's frame clock while
 // `running`; `time` sets it (seconds).
 //
+// A skinned mesh (a rig.json beside one skinned mesh.glb, bones = parts; or
+// a glTF file with its own joints, or the nodes of an exported rig as bones)
+// is one Model with Qt Quick 3D's own Skin: its joints are the part nodes,
+// and for bones that are no part, nodes this rig places at the glTF file's
+// node worlds (its clip playing, else its rest pose). Morph targets are
+// applied on the CPU when their weights change.
+//
 // QQuick3DNode is private API in Qt 6.4 (qquick3dnode_p.h): the module links
-// Qt6::Quick3DPrivate for it and for Model and DefaultMaterial.
+// Qt6::Quick3DPrivate for it and for Model, Skin and the materials.
 #pragma once
 
 #include <QtQml/qqmlregistration.h>
@@ -29,15 +36,18 @@
 class QQuick3DModel;
 class QQuick3DDefaultMaterial;
 class QQuick3DCustomMaterial;
+class QQuick3DSkin;
 
 namespace riglens::core {
 struct LoadedRun;
+struct GltfPose;
 class RigController;
 }  // namespace riglens::core
 
 namespace riglens::quick3d {
 
 class RigClock;
+class PartGeometry;
 
 class VoxelRig : public QQuick3DNode {
   Q_OBJECT
@@ -65,7 +75,8 @@ class VoxelRig : public QQuick3DNode {
   Status status() const { return m_status; }
   QString errorString() const { return m_error; }
   QStringList partNames() const;
-  // [{name, period (s), loop, autoPlay}], the rig's animations in declared order.
+  // [{name, period (s), loop, autoPlay}]: the rig's animations in declared
+  // order, then a glTF file's own clips.
   QVariantList animations() const;
   QString playing() const;  // the playable animation now playing, or ""
   double time() const;      // the clock, seconds
@@ -115,6 +126,10 @@ class VoxelRig : public QQuick3DNode {
   void load();
   void fail(const QString& message);
   void buildNodes();
+  void buildSkinnedModel();
+  void buildGltfJoints();
+  void placeGltfJoints(const core::GltfPose& pose);
+  void applyMorph(const core::GltfPose* pose);
   void clearNodes();
   void applyPose();
   void tick(double dtSeconds);
@@ -128,8 +143,21 @@ class VoxelRig : public QQuick3DNode {
   std::unique_ptr<core::RigController> m_controller;
   std::vector<QQuick3DNode*> m_partNodes;    // one per rig part; owned by the scene (children of this node)
   std::vector<QQuick3DModel*> m_partModels;  // per part, null for a socket
-  std::vector<QQuick3DDefaultMaterial*> m_partMaterials;  // per part, null for a socket
-  QQuick3DCustomMaterial* m_normalsMaterial = nullptr;    // shared by every part
+  std::vector<QQuick3DDefaultMaterial*> m_partMaterials;       // per part, null for a socket
+  QQuick3DCustomMaterial* m_normalsMaterial = nullptr;         // shared by every part
+  QQuick3DCustomMaterial* m_skinnedNormalsMaterial = nullptr;  // the same for a skinned model
+  // A skinned mesh: its one model (also m_partModels[0], the root part's, as
+  // the viewer tints it) and geometry, its skin, the nodes of the glTF
+  // joints that bones which are no part follow (per glTF node, null where
+  // unused), bones with neither (never moving), and the morph weights last
+  // applied.
+  QQuick3DModel* m_skinnedModel = nullptr;
+  PartGeometry* m_skinnedGeometry = nullptr;
+  QQuick3DSkin* m_skin = nullptr;
+  std::vector<QQuick3DNode*> m_gltfNodes;
+  std::vector<QQuick3DNode*> m_unmovedBones;
+  std::unique_ptr<core::GltfPose> m_restPose;  // a skinned glTF's rest pose (its free bones, morph weights)
+  std::vector<float> m_morphWeights;
   QString m_tint = QStringLiteral("color");
   QString m_highlighted;
   std::unique_ptr<RigClock> m_clock;

@@ -1,5 +1,5 @@
-// riglens-quick3d-example [PATH] [--screenshot FILE.png]: a Qt Quick 3D app
-// that embeds a voxel rig through the RigLens.Quick3D module (Main.qml).
+// riglens-quick3d-example PATH [--tint MODE] [--set NAME=VALUE]... [--play NAME] [--time S] [--screenshot FILE.png]: a
+// Qt Quick 3D app that embeds a voxel rig through the RigLens.Quick3D module (Main.qml).
 // --screenshot saves the shown window after a few frames and exits.
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QDir>
@@ -18,8 +18,10 @@ int main(int argc, char* argv[]) {
   parser.addPositionalArgument("path", "A run folder, rig.json, run record or mesh.glb.");
   const QCommandLineOption screenshot("screenshot", "Save the window as PNG after it has drawn, then exit.", "file");
   const QCommandLineOption tint("tint", "Tint: color, part, joint or normals.", "mode", "color");
-  parser.addOption(screenshot);
-  parser.addOption(tint);
+  const QCommandLineOption set("set", "Set a caller joint (repeatable), e.g. --set turret_yaw=0.6.", "name=value");
+  const QCommandLineOption play("play", "Play this animation.", "name");
+  const QCommandLineOption time("time", "Hold the clock at this time (seconds).", "seconds");
+  for (const auto& option : {screenshot, tint, set, play, time}) parser.addOption(option);
   parser.process(app);
   if (parser.positionalArguments().isEmpty()) {
     std::fprintf(stderr, "riglens-quick3d-example: give a run folder (riglens-cli samples writes some)\n");
@@ -33,8 +35,23 @@ int main(int argc, char* argv[]) {
   engine.load(QUrl(QStringLiteral("qrc:/Main.qml")));
   if (engine.rootObjects().isEmpty()) return 1;
   auto* window = qobject_cast<QQuickWindow*>(engine.rootObjects().first());
-  if (QObject* rigNode = window->findChild<QObject*>(QStringLiteral("rig")))
+  // The options pose the rig through its QML API, as a user's QML would.
+  if (QObject* rigNode = window->findChild<QObject*>(QStringLiteral("rig"))) {
     rigNode->setProperty("tint", parser.value(tint));
+    for (const QString& assignment : parser.values(set)) {
+      bool parsed = false, applied = false;
+      const double value = assignment.section('=', 1).toDouble(&parsed);
+      if (parsed)
+        QMetaObject::invokeMethod(rigNode, "setJoint", Q_RETURN_ARG(bool, applied),
+                                  Q_ARG(QString, assignment.section('=', 0, 0)), Q_ARG(double, value));
+      if (!applied) std::fprintf(stderr, "riglens-quick3d-example: cannot set %s\n", qPrintable(assignment));
+    }
+    if (parser.isSet(play)) QMetaObject::invokeMethod(rigNode, "play", Q_ARG(QString, parser.value(play)));
+    if (parser.isSet(time)) {
+      rigNode->setProperty("running", false);
+      rigNode->setProperty("time", parser.value(time).toDouble());
+    }
+  }
   if (parser.isSet(screenshot)) {
     // Hidden windows grab black in Qt Quick 3D: the window is shown; a few
     // frames let the scene settle.

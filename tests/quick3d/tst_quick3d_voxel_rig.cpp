@@ -2,15 +2,28 @@
 // posing as the CLI prints it, in another process): after setJoint, play and
 // a clock time, every part node's scene transform equals the part's world
 // matrix to 1e-5, for the held-in samples (tank and walker, cubes and
-// smooth). Then the API's answers and its refusals: a bad source gives Error
-// and a message and keeps the model it had.
+// smooth). Skinned meshes (a rig's parts as one skinned mesh.glb, a whole
+// rig exported to one glTF, an animated glTF character with its own joints
+// and morph targets): the vertices Qt Quick 3D's skinning makes of what the
+// node hands it (Skin joints and inverse binds, the geometry's joints and
+// weights) equal `riglens-cli pose --vertices` (for a glTF file, its scene
+// read and posed again, skinned and morphed on the CPU). Then the API's
+// answers and its refusals: a bad source gives Error and a message and keeps
+// the model it had.
+#include <QtQuick3D/private/qquick3dmodel_p.h>
+#include <QtQuick3D/private/qquick3dskin_p.h>
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
+#include <QtQuick3D/QQuick3DGeometry>
 #include <QtTest/QtTest>
+#include <cstring>
 
+#include "gltf_scene_fixture.h"
+#include "skinned_run_fixture.h"
 #include "voxel_rig.h"
 
 using riglens::quick3d::VoxelRig;
@@ -24,6 +37,59 @@ QJsonObject poseJson(const QStringList& args) {
   process.start(kCli, QStringList{"pose"} + args + QStringList{"--json"});
   if (!process.waitForFinished(60000) || process.exitCode() != 0) return {};
   return QJsonDocument::fromJson(process.readAllStandardOutput()).object();
+}
+
+// `riglens-cli pose ARGS --vertices`: xyz per vertex.
+std::vector<float> cliVertices(const QStringList& args, const QString& file) {
+  QProcess process;
+  process.start(kCli, QStringList{"pose"} + args + QStringList{"--vertices", file});
+  if (!process.waitForFinished(60000) || process.exitCode() != 0) return {};
+  QFile in(file);
+  if (!in.open(QIODevice::ReadOnly)) return {};
+  const QByteArray bytes = in.readAll();
+  std::vector<float> out(std::size_t(bytes.size()) / sizeof(float));
+  std::memcpy(out.data(), bytes.constData(), out.size() * sizeof(float));
+  return out;
+}
+
+// The rig's skinned vertices as Qt Quick 3D makes them (the Skin type's
+// documented sum): v' = sum_k w_k * joint_k.sceneTransform * inverseBindPose_k * v,
+// from the model's Skin and the geometry's position, joint and weight attributes.
+std::vector<float> qtSkinnedVertices(const VoxelRig& rig) {
+  QQuick3DModel* model = nullptr;
+  for (QQuick3DModel* m : rig.findChildren<QQuick3DModel*>())
+    if (m->skin()) model = m;
+  if (!model || !model->geometry()) return {};
+  QQuick3DSkin* skin = model->skin();
+  auto joints = skin->joints();
+  const QList<QMatrix4x4> inverseBinds = skin->inverseBindPoses();
+  std::vector<QMatrix4x4> bones;
+  for (qsizetype j = 0; j < joints.count(&joints); ++j)
+    bones.push_back(joints.at(&joints, j)->sceneTransform() *
+                    (j < inverseBinds.size() ? inverseBinds[j] : QMatrix4x4()));
+  const QQuick3DGeometry* geometry = model->geometry();
+  int position = -1, joint = -1, weight = -1;
+  for (int a = 0; a < geometry->attributeCount(); ++a) {
+    const auto attribute = geometry->attribute(a);
+    if (attribute.semantic == QQuick3DGeometry::Attribute::PositionSemantic) position = attribute.offset;
+    if (attribute.semantic == QQuick3DGeometry::Attribute::JointSemantic) joint = attribute.offset;
+    if (attribute.semantic == QQuick3DGeometry::Attribute::WeightSemantic) weight = attribute.offset;
+  }
+  if (position < 0 || joint < 0 || weight < 0) return {};
+  const QByteArray data = geometry->vertexData();
+  std::vector<float> out;
+  for (qsizetype at = 0; at + geometry->stride() <= data.size(); at += geometry->stride()) {
+    float p[3], w[4];
+    std::uint32_t j[4];
+    std::memcpy(p, data.constData() + at + position, sizeof(p));
+    std::memcpy(j, data.constData() + at + joint, sizeof(j));
+    std::memcpy(w, data.constData() + at + weight, sizeof(w));
+    QVector3D sum;
+    for (int k = 0; k < 4; ++k)
+      if (w[k] != 0.0f && j[k] < bones.size()) sum += w[k] * bones[j[k]].map(QVector3D(p[0], p[1], p[2]));
+    out.insert(out.end(), {sum.x(), sum.y(), sum.z()});
+  }
+  return out;
 }
 
 // A pose: caller values, an animation to play, the clock (ms).
@@ -45,6 +111,102 @@ class TestQuick3dVoxelRig : public QObject {
     QProcess process;
     process.start(kCli, {"samples", "--out", m_dir.path()});
     QVERIFY(process.waitForFinished(120000) && process.exitCode() == 0);
+    // The skinned runs: the tank and the walker as one skinned mesh.glb
+    // (blended weights), the tank exported to one glTF (its nodes as bones,
+    // its clips), and an animated glTF character (joints, morph targets,
+    // meshes on joints).
+    for (const char* sample : {"tank-cubes", "walker-smooth"}) {
+      const std::string problem = riglens::test::writeSkinnedRun(
+          m_dir.filePath(sample).toStdString(), m_dir.filePath(QString(sample) + "-skinned").toStdString(), true);
+      QVERIFY2(problem.empty(), problem.c_str());
+    }
+    process.start(kCli, {"export", m_dir.filePath("tank-cubes"), "--out", m_dir.filePath("tank-exported.glb")});
+    QVERIFY(process.waitForFinished(120000) && process.exitCode() == 0);
+    const auto character = riglens::test::makeAnimatedCharacter().glb();
+    QFile file(m_dir.filePath("character.glb"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(reinterpret_cast<const char*>(character.data()), qsizetype(character.size()));
+  }
+
+  void skinnedVerticesMatchThePoseCommand_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QStringList>("joints");  // name=value
+    QTest::addColumn<QString>("play");
+    QTest::addColumn<double>("timeMs");
+    const QStringList none;
+    for (const char* sample : {"tank-cubes-skinned", "walker-smooth-skinned"}) {
+      QTest::newRow(qPrintable(QStringLiteral("%1 rest").arg(sample))) << QString(sample) << none << QString() << 0.0;
+      QTest::newRow(qPrintable(QStringLiteral("%1 idles at 0.75 s").arg(sample)))
+          << QString(sample) << none << QString() << 750.0;
+    }
+    QTest::newRow("tank skinned posed, fire at 0.3 s")
+        << "tank-cubes-skinned" << QStringList{"turret_yaw=0.9", "gun_pitch=0.4"} << "fire" << 300.0;
+    QTest::newRow("walker skinned posed")
+        << "walker-smooth-skinned" << QStringList{"head_yaw=0.5"} << QString() << 400.0;
+    QTest::newRow("exported tank rest") << "tank-exported.glb" << none << QString() << 0.0;
+    QTest::newRow("exported tank, fire at 0.2 s") << "tank-exported.glb" << none << "fire" << 200.0;
+    QTest::newRow("exported tank, radar at 0.7 s") << "tank-exported.glb" << none << "radar" << 700.0;
+    QTest::newRow("character rest") << "character.glb" << none << QString() << 0.0;
+    QTest::newRow("character, wave at 0.4 s") << "character.glb" << none << "wave" << 400.0;
+    QTest::newRow("character, bounce at 0.25 s") << "character.glb" << none << "bounce" << 250.0;
+  }
+  void skinnedVerticesMatchThePoseCommand() {
+    QFETCH(QString, source);
+    QFETCH(QStringList, joints);
+    QFETCH(QString, play);
+    QFETCH(double, timeMs);
+    VoxelRig rig;
+    rig.setRunning(false);
+    rig.setSource(QUrl::fromLocalFile(m_dir.filePath(source)));
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    QStringList args{m_dir.filePath(source)};
+    for (const QString& assignment : joints) {
+      QVERIFY2(rig.setJoint(assignment.section('=', 0, 0), assignment.section('=', 1).toDouble()),
+               qPrintable(rig.errorString()));
+      args << "--set" << assignment;
+    }
+    if (!play.isEmpty()) {
+      QVERIFY(rig.play(play));
+      args << "--play" << play;
+    }
+    rig.setTime(timeMs / 1000.0);
+    args << "--time-ms" << QString::number(timeMs, 'g', 17);
+    const std::vector<float> expected = cliVertices(args, m_dir.filePath("vertices.bin"));
+    const std::vector<float> actual = qtSkinnedVertices(rig);
+    QVERIFY(!expected.empty());
+    QCOMPARE(actual.size(), expected.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < actual.size(); ++i) worst = std::max(worst, double(std::abs(actual[i] - expected[i])));
+    // f32 sums of vertices tens of voxels from the origin.
+    QVERIFY2(worst <= 1e-4, qPrintable(QString::number(worst)));
+  }
+
+  // The skinned model is one Model with Qt Quick 3D's Skin: its joints are
+  // the part nodes (bones = parts), or nodes placed at the glTF's joints.
+  void skinnedModelsUseTheirJoints() {
+    VoxelRig rig;
+    rig.setSource(QUrl::fromLocalFile(m_dir.filePath("tank-cubes-skinned")));
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    const auto models = rig.findChildren<QQuick3DModel*>();
+    QCOMPARE(models.size(), 1);
+    QQuick3DSkin* skin = models[0]->skin();
+    QVERIFY(skin);
+    auto joints = skin->joints();
+    QCOMPARE(joints.count(&joints), rig.partNames().size());
+    for (qsizetype j = 0; j < joints.count(&joints); ++j)
+      QCOMPARE(joints.at(&joints, j), rig.partNode(rig.partNames()[j]));
+    // The viewer's tints and visibility apply to the one model.
+    rig.setTint("normals");
+    QCOMPARE(rig.tint(), QStringLiteral("normals"));
+    QVERIFY(rig.setPartVisible("hull", false));
+    QVERIFY(!models[0]->visible());
+    // A glTF file: its clips are the animations; its joints are nodes of the rig.
+    rig.setSource(QUrl::fromLocalFile(m_dir.filePath("character.glb")));
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    QStringList clips;
+    for (const QVariant& clip : rig.animations()) clips << clip.toMap()["name"].toString();
+    QCOMPARE(clips, (QStringList{"wave", "bounce"}));
+    QCOMPARE(rig.findChildren<QQuick3DModel*>().size(), 1);
   }
 
   void partTransformsMatchThePoseCommand_data() {
