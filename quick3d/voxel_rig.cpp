@@ -5,8 +5,10 @@
 #include <QtQuick3D/private/qquick3dmodel_p.h>
 #include <QtQuick3D/private/qquick3dskin_p.h>
 
+#include <QtConcurrent/QtConcurrentRun>
 #include <QtCore/QAbstractAnimation>
 #include <QtCore/QFileInfo>
+#include <QtCore/QFutureWatcher>
 #include <algorithm>
 #include <cmath>
 
@@ -118,10 +120,37 @@ void VoxelRig::fail(const QString& message) {
   emit statusChanged();
 }
 
-// A bad file keeps what was shown: only a successful load replaces it.
+void VoxelRig::setAsynchronous(bool asynchronous) {
+  if (asynchronous == m_asynchronous) return;
+  m_asynchronous = asynchronous;
+  emit asynchronousChanged();
+}
+
+void VoxelRig::reload() {
+  load();
+}
+
+// Reads the source here or on a worker thread; the model is built on this
+// (the GUI) thread either way, by adopt().
 void VoxelRig::load() {
   if (m_source.isEmpty()) return;
-  auto loaded = core::loadRun(localPath(m_source));
+  const std::filesystem::path path = localPath(m_source);
+  const quint64 load = ++m_loads;
+  if (!m_asynchronous) return adopt(core::loadRun(path));
+  m_status = Loading;
+  emit statusChanged();
+  // The watcher is this node's child: if the node goes first, the result is
+  // dropped with it (the worker touches nothing but its own path and run).
+  auto* watcher = new QFutureWatcher<core::Expected<core::LoadedRun>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, load] {
+    watcher->deleteLater();
+    if (load == m_loads) adopt(watcher->future().takeResult());
+  });
+  watcher->setFuture(QtConcurrent::run([path] { return core::loadRun(path); }));
+}
+
+// A bad file keeps what was shown: only a successful load replaces it.
+void VoxelRig::adopt(core::Expected<core::LoadedRun> loaded) {
   if (!loaded) return fail(QString::fromStdString(loaded.error().message));
   auto run = std::make_shared<core::LoadedRun>(std::move(*loaded));
   stop();

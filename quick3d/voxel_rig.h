@@ -39,6 +39,8 @@ class QQuick3DCustomMaterial;
 class QQuick3DSkin;
 
 namespace riglens::core {
+template <class T>
+class Expected;
 struct LoadedRun;
 struct GltfPose;
 class RigController;
@@ -55,6 +57,7 @@ class VoxelRig : public QQuick3DNode {
   Q_PROPERTY(QUrl source READ source WRITE setSource NOTIFY sourceChanged)
   Q_PROPERTY(Status status READ status NOTIFY statusChanged)
   Q_PROPERTY(QString errorString READ errorString NOTIFY statusChanged)
+  Q_PROPERTY(bool asynchronous READ asynchronous WRITE setAsynchronous NOTIFY asynchronousChanged)
   Q_PROPERTY(QStringList partNames READ partNames NOTIFY modelChanged)
   Q_PROPERTY(QVariantList animations READ animations NOTIFY modelChanged)
   Q_PROPERTY(QString playing READ playing NOTIFY playingChanged)
@@ -64,7 +67,8 @@ class VoxelRig : public QQuick3DNode {
   Q_PROPERTY(QString highlightedPart READ highlightedPart WRITE setHighlightedPart NOTIFY tintChanged)
 
  public:
-  enum Status { Null, Ready, Error };
+  // Loading: an asynchronous load is under way (the previous model, if any, stays shown).
+  enum Status { Null, Ready, Error, Loading };
   Q_ENUM(Status)
 
   explicit VoxelRig(QQuick3DNode* parent = nullptr);
@@ -74,6 +78,14 @@ class VoxelRig : public QQuick3DNode {
   void setSource(const QUrl& source);
   Status status() const { return m_status; }
   QString errorString() const { return m_error; }
+  // Off (the default): setting `source` loads it before returning. On: the
+  // files are read on a worker thread (status Loading meanwhile), as
+  // Image.asynchronous does; only the newest source's load is adopted.
+  bool asynchronous() const { return m_asynchronous; }
+  void setAsynchronous(bool asynchronous);
+  // Reads `source` again (its files changed on disk): the same rules as a
+  // new source, so a now-broken file gives Error and keeps the model.
+  Q_INVOKABLE void reload();
   QStringList partNames() const;
   // [{name, period (s), loop, autoPlay}]: the rig's animations in declared
   // order, then a glTF file's own clips.
@@ -115,6 +127,7 @@ class VoxelRig : public QQuick3DNode {
 
  signals:
   void sourceChanged();
+  void asynchronousChanged();
   void statusChanged();
   void modelChanged();
   void playingChanged();
@@ -124,6 +137,7 @@ class VoxelRig : public QQuick3DNode {
 
  private:
   void load();
+  void adopt(core::Expected<core::LoadedRun> loaded);
   void fail(const QString& message);
   void buildNodes();
   void buildSkinnedModel();
@@ -139,6 +153,8 @@ class VoxelRig : public QQuick3DNode {
   Status m_status = Null;
   QString m_error;
   bool m_running = true;
+  bool m_asynchronous = false;
+  quint64 m_loads = 0;  // numbers the loads: an older asynchronous one finishing late is dropped
   std::shared_ptr<core::LoadedRun> m_run;
   std::unique_ptr<core::RigController> m_controller;
   std::vector<QQuick3DNode*> m_partNodes;    // one per rig part; owned by the scene (children of this node)

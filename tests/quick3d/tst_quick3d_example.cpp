@@ -2,7 +2,9 @@
 // window (Qt Quick 3D grabs hidden windows black): the tank drawn with the
 // part tint has, where it projects, the hues of core::partTints - every part
 // that shows, lit by the scene's light; the colour tint draws the same
-// silhouette with other pixels.
+// silhouette with other pixels. A skinned tank (its parts as one skinned
+// mesh.glb, skinned by Qt Quick 3D on the GPU) and the tank exported to one
+// glTF draw, posed, what the rig's own parts draw.
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QColor>
@@ -12,6 +14,7 @@
 
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
+#include "skinned_run_fixture.h"
 
 namespace {
 
@@ -44,10 +47,10 @@ class TestQuick3dExample : public QObject {
   Q_OBJECT
   QTemporaryDir m_dir;
 
-  QImage shot(const QString& tint) {
-    const QString png = m_dir.filePath(tint + ".png");
+  QImage shot(const QString& tint, const QString& source = QStringLiteral("tank-cubes"), const QStringList& pose = {}) {
+    const QString png = m_dir.filePath(QStringLiteral("%1-%2-%3.png").arg(source, tint).arg(pose.size()));
     QString err;
-    if (!run(kExample, {m_dir.filePath("tank-cubes"), "--tint", tint, "--screenshot", png}, &err)) {
+    if (!run(kExample, QStringList{m_dir.filePath(source), "--tint", tint, "--screenshot", png} + pose, &err)) {
       qWarning("%s", qPrintable(err));
       return {};
     }
@@ -58,6 +61,48 @@ class TestQuick3dExample : public QObject {
   void initTestCase() {
     QVERIFY(m_dir.isValid());
     QVERIFY(run(kCli, {"samples", "--out", m_dir.path(), "--name", "tank-cubes"}));
+    const std::string problem = riglens::test::writeSkinnedRun(m_dir.filePath("tank-cubes").toStdString(),
+                                                               m_dir.filePath("tank-skinned").toStdString(), false);
+    QVERIFY2(problem.empty(), problem.c_str());
+    QVERIFY(run(kCli, {"export", m_dir.filePath("tank-cubes"), "--out", m_dir.filePath("tank.glb")}));
+  }
+
+  // Posed (the turret turned, the gun raised, the recoil 0.2 s into "fire"),
+  // the skinned tank and the exported one cover the rig's own silhouette and
+  // colours: Qt's skinning, the joints the node hands it and the normals
+  // tint's own skinning stage agree with the rig's part nodes.
+  void skinnedMeshesDrawLikeTheRig_data() {
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<QString>("tint");
+    QTest::addColumn<QStringList>("pose");
+    const QStringList posed{"--set", "turret_yaw=0.9", "--set", "gun_pitch=0.4", "--play", "fire", "--time", "0.2"};
+    const QStringList fire{"--play", "fire", "--time", "0.2"};
+    for (const char* tint : {"color", "normals"}) {
+      QTest::newRow(qPrintable(QStringLiteral("skinned %1").arg(tint))) << "tank-skinned" << tint << posed;
+      QTest::newRow(qPrintable(QStringLiteral("exported %1").arg(tint))) << "tank.glb" << tint << fire;
+    }
+  }
+  void skinnedMeshesDrawLikeTheRig() {
+    QFETCH(QString, source);
+    QFETCH(QString, tint);
+    QFETCH(QStringList, pose);
+    const QImage rig = shot(tint, "tank-cubes", pose);
+    const QImage skinned = shot(tint, source, pose);
+    QVERIFY(!rig.isNull() && !skinned.isNull());
+    int both = 0, either = 0, close = 0;
+    for (int y = 0; y < rig.height(); ++y)
+      for (int x = 0; x < rig.width() - 300; ++x) {
+        const QRgb a = rig.pixel(x, y), b = skinned.pixel(x, y);
+        both += isModel(a) && isModel(b);
+        either += isModel(a) || isModel(b);
+        if (isModel(a) && isModel(b) &&
+            std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))}) <=
+                8)
+          ++close;
+      }
+    QVERIFY2(either > 20000, qPrintable(QString::number(either)));
+    QVERIFY2(both * 100 >= either * 97, qPrintable(QStringLiteral("%1 / %2").arg(both).arg(either)));
+    QVERIFY2(close * 100 >= both * 95, qPrintable(QStringLiteral("%1 / %2").arg(close).arg(both)));
   }
 
   void partTintShowsEachPartsHue() {

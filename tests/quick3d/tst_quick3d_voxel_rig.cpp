@@ -321,6 +321,45 @@ class TestQuick3dVoxelRig : public QObject {
     QCOMPARE(rig.playing(), QString());
   }
 
+  // asynchronous: Loading while a worker reads the files, then Ready with
+  // the model; of two sources set in a row only the last is adopted.
+  // reload() reads a changed source again, under the same rules.
+  void loadsAsynchronouslyAndReloads() {
+    VoxelRig rig;
+    rig.setAsynchronous(true);
+    rig.setSource(QUrl::fromLocalFile(m_dir.filePath("walker-cubes")));
+    QCOMPARE(rig.status(), VoxelRig::Loading);
+    rig.setSource(QUrl::fromLocalFile(m_dir.filePath("tank-cubes")));
+    QTRY_COMPARE(rig.status(), VoxelRig::Ready);
+    QCOMPARE(rig.partNames(), (QStringList{"hull", "turret", "barrel", "muzzle", "radar"}));
+    QTest::qWait(200);  // the walker's load, finishing late, changes nothing
+    QVERIFY(!rig.partNode("head"));
+
+    const QString run = m_dir.filePath("edited");
+    QVERIFY(QDir().mkpath(run + "/meshes"));
+    for (const QString& file : QDir(m_dir.filePath("tank-cubes/meshes")).entryList(QDir::Files))
+      QVERIFY(QFile::copy(m_dir.filePath("tank-cubes/meshes/") + file, run + "/meshes/" + file));
+    QVERIFY(QFile::copy(m_dir.filePath("tank-cubes/rig.json"), run + "/rig.json"));
+    rig.setAsynchronous(false);
+    rig.setSource(QUrl::fromLocalFile(run));
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    QFile json(run + "/rig.json");
+    QVERIFY(json.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    json.write("{\"parts\": [");
+    json.close();
+    rig.reload();  // the same source, now broken: Error, the tank stays
+    QCOMPARE(rig.status(), VoxelRig::Error);
+    QVERIFY2(rig.errorString().contains("rig.json"), qPrintable(rig.errorString()));
+    QVERIFY(rig.partNode("turret"));
+    QVERIFY(QFile::remove(run + "/rig.json"));
+    QVERIFY(QFile::copy(m_dir.filePath("walker-cubes/rig.json"), run + "/rig.json"));
+    rig.setAsynchronous(true);
+    rig.reload();  // mended (the walker's rig over the tank's meshes): Ready again
+    QCOMPARE(rig.status(), VoxelRig::Loading);
+    QTRY_COMPARE(rig.status(), VoxelRig::Ready);
+    QVERIFY(rig.partNode("head"));
+  }
+
   // A bad source: Error, a message naming the file, and the model stays.
   void badSourcesKeepTheModel() {
     VoxelRig rig;
