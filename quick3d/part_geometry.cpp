@@ -43,8 +43,9 @@ PartGeometry::PartGeometry(const core::PartMesh& mesh, const core::SkinData* ski
     addAttribute(Attribute::WeightSemantic, 14 * sizeof(float), Attribute::F32Type);
   }
   addAttribute(Attribute::IndexSemantic, 0, Attribute::U32Type);
-  // A skinned mesh's bounds are its vertices as the file holds them; Qt
-  // Quick 3D 6.4 culls no model by its bounds, so posing cannot hide it.
+  // A skinned mesh's bounds are its vertices as the file holds them: Qt
+  // Quick 3D 6.4 culls by bounds only when the camera's
+  // frustumCullingEnabled is on (off by default; docs/quick3d.md, Limits).
   if (vertices > 0) setBounds(lo, hi);
 }
 
