@@ -30,15 +30,22 @@ PartGeometry::PartGeometry(const core::PartMesh& mesh, const core::SkinData* ski
     lo = QVector3D(std::min(lo.x(), p.x()), std::min(lo.y(), p.y()), std::min(lo.z(), p.z()));
     hi = QVector3D(std::max(hi.x(), p.x()), std::max(hi.y(), p.y()), std::max(hi.z(), p.z()));
   }
+  m_indices = QByteArray(reinterpret_cast<const char*>(mesh.indices.data()),
+                         qsizetype(mesh.indices.size() * sizeof(std::uint32_t)));
+  m_lo = lo;
+  m_hi = hi;
+  describe();
+}
+
+void PartGeometry::describe() {
   setVertexData(m_vertices);
-  setIndexData(QByteArray(reinterpret_cast<const char*>(mesh.indices.data()),
-                          qsizetype(mesh.indices.size() * sizeof(std::uint32_t))));
+  setIndexData(m_indices);
   setStride(m_floats * int(sizeof(float)));
   setPrimitiveType(PrimitiveType::Triangles);
   addAttribute(Attribute::PositionSemantic, 0, Attribute::F32Type);
   addAttribute(Attribute::NormalSemantic, 3 * sizeof(float), Attribute::F32Type);
-  addAttribute(Attribute::ColorSemantic, 6 * sizeof(float), Attribute::F32Type);
-  if (skin) {
+  if (m_colors) addAttribute(Attribute::ColorSemantic, 6 * sizeof(float), Attribute::F32Type);
+  if (m_floats == kSkinnedFloats) {
     addAttribute(Attribute::JointSemantic, 10 * sizeof(float), Attribute::U32Type);
     addAttribute(Attribute::WeightSemantic, 14 * sizeof(float), Attribute::F32Type);
   }
@@ -46,7 +53,15 @@ PartGeometry::PartGeometry(const core::PartMesh& mesh, const core::SkinData* ski
   // A skinned mesh's bounds are its vertices as the file holds them: Qt
   // Quick 3D 6.4 culls by bounds only when the camera's
   // frustumCullingEnabled is on (off by default; docs/quick3d.md, Limits).
-  if (vertices > 0) setBounds(lo, hi);
+  if (!m_vertices.isEmpty()) setBounds(m_lo, m_hi);
+}
+
+void PartGeometry::setColorsShown(bool shown) {
+  if (shown == m_colors) return;
+  m_colors = shown;
+  clear();
+  describe();
+  update();
 }
 
 void PartGeometry::setMorphed(const core::PartMesh& morphed) {

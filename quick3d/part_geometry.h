@@ -10,6 +10,7 @@
 // when their weights change.
 #pragma once
 
+#include <QtGui/QVector3D>
 #include <QtQuick3D/QQuick3DGeometry>
 
 #include "riglens/core/gltf/glb_reader.h"
@@ -24,6 +25,15 @@ class PartGeometry : public QQuick3DGeometry {
   explicit PartGeometry(const core::PartMesh& mesh, const core::SkinData* skin = nullptr,
                         QQuick3DObject* parent = nullptr);
 
+  // Whether the vertex colours reach the material. Qt Quick 3D 6.4's
+  // default material multiplies them in whenever the geometry has them (its
+  // vertexColorsEnabled is overridden by the attribute's presence), so the
+  // part and joint tints, which replace the colour as the viewer's do, hide
+  // the attribute instead: the mesh is described again and re-uploaded, on a
+  // tint change only.
+  void setColorsShown(bool shown);
+  bool colorsShown() const { return m_colors; }
+
   // Replaces the positions and normals (the same vertex count: a morphed
   // copy of the mesh this was built from) and uploads them.
   void setMorphed(const core::PartMesh& morphed);
@@ -34,8 +44,12 @@ class PartGeometry : public QQuick3DGeometry {
   static constexpr int kSkinnedFloats = 18;
 
  private:
-  QByteArray m_vertices;
+  void describe();  // hands Qt the data and the attributes
+
+  QByteArray m_vertices, m_indices;
   int m_floats = kRigidFloats;
+  bool m_colors = true;
+  QVector3D m_lo, m_hi;
 };
 
 }  // namespace riglens::quick3d

@@ -346,6 +346,7 @@ void VoxelRig::applyTint() {
     QQuick3DDefaultMaterial* material = m_partMaterials[p];
     if (!model || !material) continue;
     material->setVertexColorsEnabled(tints.empty());
+    if (auto* geometry = qobject_cast<PartGeometry*>(model->geometry())) geometry->setColorsShown(tints.empty());
     material->setDiffuseColor(p < tints.size() ? srgb(tints[p]) : QColor(Qt::white));
     material->setEmissiveFactor(int(p) == highlighted ? kHighlightGlow : QVector3D());
     auto materials = model->materials();

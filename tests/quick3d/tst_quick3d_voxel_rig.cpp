@@ -314,6 +314,22 @@ class TestQuick3dVoxelRig : public QObject {
     QVERIFY(rig.partNode("turret")->sceneTransform() != rest);
     rig.resetPose();
     QCOMPARE(rig.partNode("turret")->sceneTransform(), rest);
+    // The part and joint tints replace the vertex colours (as the viewer's
+    // do): Qt Quick 3D 6.4 multiplies in any colour attribute, so the hull's
+    // geometry drops it for them and has it again for the colour tint.
+    const auto hasColors = [&rig] {
+      const QQuick3DGeometry* g = rig.partNode("hull")->findChild<QQuick3DModel*>()->geometry();
+      for (int a = 0; a < g->attributeCount(); ++a)
+        if (g->attribute(a).semantic == QQuick3DGeometry::Attribute::ColorSemantic) return true;
+      return false;
+    };
+    QVERIFY(hasColors());
+    rig.setTint("part");
+    QVERIFY(!hasColors());
+    rig.setTint("joint");
+    QVERIFY(!hasColors());
+    rig.setTint("color");
+    QVERIFY(hasColors());
     // A non-looping playable ends: playing goes back to "".
     QVERIFY(rig.play("fire"));
     rig.setTime(5.0);
