@@ -8,7 +8,7 @@
 namespace riglens::quick3d {
 
 PartGeometry::PartGeometry(const core::PartMesh& mesh, const core::SkinData* skin, QQuick3DObject* parent)
-    : QQuick3DGeometry(parent), m_floats(skin ? kSkinnedFloats : kRigidFloats) {
+    : QQuick3DGeometry(parent), m_floats(skin ? kSkinnedFloats : kRigidFloats), m_shown(&mesh.colors) {
   const std::size_t vertices = mesh.vertexCount();
   const bool skinned = skin && skin->vertexCount() == vertices;
   m_vertices = QByteArray(qsizetype(vertices * std::size_t(m_floats) * sizeof(float)), '\0');
@@ -56,9 +56,16 @@ void PartGeometry::describe() {
   if (!m_vertices.isEmpty()) setBounds(m_lo, m_hi);
 }
 
-void PartGeometry::setColorsShown(bool shown) {
-  if (shown == m_colors) return;
-  m_colors = shown;
+void PartGeometry::showColors(const std::vector<float>* rgb) {
+  const std::size_t vertices = std::size_t(m_vertices.size()) / (std::size_t(m_floats) * sizeof(float));
+  if (rgb && rgb->size() != vertices * 3) return;
+  if ((rgb != nullptr) == m_colors && (!rgb || rgb == m_shown)) return;
+  if (rgb && rgb != m_shown) {
+    auto* out = reinterpret_cast<float*>(m_vertices.data());
+    for (std::size_t v = 0; v < vertices; ++v, out += m_floats) std::memcpy(out + 6, &(*rgb)[v * 3], 3 * sizeof(float));
+    m_shown = rgb;
+  }
+  m_colors = rgb != nullptr;
   clear();
   describe();
   update();

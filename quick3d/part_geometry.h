@@ -25,13 +25,13 @@ class PartGeometry : public QQuick3DGeometry {
   explicit PartGeometry(const core::PartMesh& mesh, const core::SkinData* skin = nullptr,
                         QQuick3DObject* parent = nullptr);
 
-  // Whether the vertex colours reach the material. Qt Quick 3D 6.4's
-  // default material multiplies them in whenever the geometry has them (its
-  // vertexColorsEnabled is overridden by the attribute's presence), so the
-  // part and joint tints, which replace the colour as the viewer's do, hide
-  // the attribute instead: the mesh is described again and re-uploaded, on a
-  // tint change only.
-  void setColorsShown(bool shown);
+  // The vertex colours the material gets: `rgb` (linear, 3 per vertex: the
+  // mesh's own, or a per-vertex tint such as a skinned mesh's bone weights),
+  // or none. Qt Quick 3D 6.4's default material multiplies in a geometry's
+  // colours whatever its vertexColorsEnabled says, so the part and joint
+  // tints, which replace the colour as the viewer's do, drop the attribute.
+  // The mesh is described again and re-uploaded: on a tint change only.
+  void showColors(const std::vector<float>* rgb);
   bool colorsShown() const { return m_colors; }
 
   // Replaces the positions and normals (the same vertex count: a morphed
@@ -49,6 +49,7 @@ class PartGeometry : public QQuick3DGeometry {
   QByteArray m_vertices, m_indices;
   int m_floats = kRigidFloats;
   bool m_colors = true;
+  const std::vector<float>* m_shown = nullptr;  // which colours m_vertices holds (identity only)
   QVector3D m_lo, m_hi;
 };
 

@@ -199,6 +199,7 @@ void VoxelRig::clearNodes() {
   m_skinnedGeometry = nullptr;  // its model's child
   m_restPose.reset();
   m_morphWeights.clear();
+  m_boneTints.clear();
 }
 
 // One node per part under its parent's (the rig's roots under this node),
@@ -345,10 +346,19 @@ void VoxelRig::applyTint() {
     QQuick3DModel* model = m_partModels[p];
     QQuick3DDefaultMaterial* material = m_partMaterials[p];
     if (!model || !material) continue;
-    material->setVertexColorsEnabled(tints.empty());
-    if (auto* geometry = qobject_cast<PartGeometry*>(model->geometry())) geometry->setColorsShown(tints.empty());
-    material->setDiffuseColor(p < tints.size() ? srgb(tints[p]) : QColor(Qt::white));
+    // The colour: the mesh's own; a tint colour per part; for a skinned
+    // mesh's joint tint, as in the viewer, each vertex its bones' colours
+    // blended by weight (core::boneWeightTints).
+    const bool skinned = model == m_skinnedModel;
+    const bool byBones = skinned && m_tint == QLatin1String("joint");
+    if (byBones && m_boneTints.empty()) m_boneTints = core::boneWeightTints(*m_run->skin);
+    const std::vector<float>* colors = byBones         ? &m_boneTints
+                                       : tints.empty() ? &m_run->meshes[skinned ? 0 : p].colors
+                                                       : nullptr;
+    material->setVertexColorsEnabled(colors != nullptr);
+    material->setDiffuseColor(!colors && p < tints.size() ? srgb(tints[p]) : QColor(Qt::white));
     material->setEmissiveFactor(int(p) == highlighted ? kHighlightGlow : QVector3D());
+    if (auto* geometry = qobject_cast<PartGeometry*>(model->geometry())) geometry->showColors(colors);
     auto materials = model->materials();
     QQuick3DCustomMaterial* normals = model->skin() ? m_skinnedNormalsMaterial : m_normalsMaterial;
     QQuick3DMaterial* wanted = m_tint == QLatin1String("normals") ? static_cast<QQuick3DMaterial*>(normals) : material;

@@ -174,6 +174,7 @@ class VoxelRig : public QQuick3DNode {
   std::vector<QQuick3DNode*> m_unmovedBones;
   std::unique_ptr<core::GltfPose> m_restPose;  // a skinned glTF's rest pose (its free bones, morph weights)
   std::vector<float> m_morphWeights;
+  std::vector<float> m_boneTints;  // the joint tint of a skinned mesh, per vertex (made on first use)
   QString m_tint = QStringLiteral("color");
   QString m_highlighted;
   std::unique_ptr<RigClock> m_clock;

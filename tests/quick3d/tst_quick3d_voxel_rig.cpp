@@ -23,6 +23,8 @@
 #include <cstring>
 
 #include "gltf_scene_fixture.h"
+#include "riglens/core/rig/rig_tints.h"
+#include "riglens/core/rig/run_loader.h"
 #include "skinned_run_fixture.h"
 #include "voxel_rig.h"
 
@@ -195,6 +197,33 @@ class TestQuick3dVoxelRig : public QObject {
     QCOMPARE(joints.count(&joints), rig.partNames().size());
     for (qsizetype j = 0; j < joints.count(&joints); ++j)
       QCOMPARE(joints.at(&joints, j), rig.partNode(rig.partNames()[j]));
+    // Its colours as the viewer tints a skinned draw: the mesh's own; none
+    // for the part tint (the root part's colour instead); for the joint
+    // tint, each vertex its bones' colours by weight.
+    const auto colors = [&models]() -> std::vector<float> {
+      const QQuick3DGeometry* g = models[0]->geometry();
+      for (int a = 0; a < g->attributeCount(); ++a) {
+        if (g->attribute(a).semantic != QQuick3DGeometry::Attribute::ColorSemantic) continue;
+        std::vector<float> out;
+        const QByteArray data = g->vertexData();
+        for (qsizetype at = 0; at + g->stride() <= data.size(); at += g->stride()) {
+          float rgb[3];
+          std::memcpy(rgb, data.constData() + at + g->attribute(a).offset, sizeof(rgb));
+          out.insert(out.end(), rgb, rgb + 3);
+        }
+        return out;
+      }
+      return {};
+    };
+    auto loaded = riglens::core::loadRun(m_dir.filePath("tank-cubes-skinned").toStdString());
+    QVERIFY(loaded.hasValue() && loaded->skin);
+    QCOMPARE(colors(), loaded->meshes[0].colors);
+    rig.setTint("joint");
+    QCOMPARE(colors(), riglens::core::boneWeightTints(*loaded->skin));
+    rig.setTint("part");
+    QVERIFY(colors().empty());
+    rig.setTint("color");
+    QCOMPARE(colors(), loaded->meshes[0].colors);
     // The viewer's tints and visibility apply to the one model.
     rig.setTint("normals");
     QCOMPARE(rig.tint(), QStringLiteral("normals"));
