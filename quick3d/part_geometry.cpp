@@ -11,14 +11,20 @@ PartGeometry::PartGeometry(const core::PartMesh& mesh, const core::SkinData* ski
     : QQuick3DGeometry(parent), m_floats(skin ? kSkinnedFloats : kRigidFloats), m_shown(&mesh.colors) {
   const std::size_t vertices = mesh.vertexCount();
   const bool skinned = skin && skin->vertexCount() == vertices;
+  // The core's meshes carry a normal and a colour per vertex; a mesh that
+  // did not would get the defaults here rather than reads past its arrays.
+  const bool normals = mesh.normals.size() == vertices * 3, colors = mesh.colors.size() == vertices * 3;
   m_vertices = QByteArray(qsizetype(vertices * std::size_t(m_floats) * sizeof(float)), '\0');
   auto* out = reinterpret_cast<float*>(m_vertices.data());
   constexpr float inf = std::numeric_limits<float>::infinity();
   QVector3D lo(inf, inf, inf), hi(-inf, -inf, -inf);
   for (std::size_t v = 0; v < vertices; ++v, out += m_floats) {
     std::memcpy(out, &mesh.positions[v * 3], 3 * sizeof(float));
-    std::memcpy(out + 3, &mesh.normals[v * 3], 3 * sizeof(float));
-    std::memcpy(out + 6, &mesh.colors[v * 3], 3 * sizeof(float));
+    if (normals) std::memcpy(out + 3, &mesh.normals[v * 3], 3 * sizeof(float));
+    if (colors)
+      std::memcpy(out + 6, &mesh.colors[v * 3], 3 * sizeof(float));
+    else
+      out[6] = out[7] = out[8] = 1.0f;
     out[9] = 1.0f;
     if (skinned)
       for (std::size_t k = 0; k < 4; ++k) {
