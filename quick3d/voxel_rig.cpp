@@ -397,7 +397,8 @@ bool VoxelRig::partVisible(const QString& name) const {
   return p != core::kNoIndex && (!m_partModels[std::size_t(p)] || m_partModels[std::size_t(p)]->visible());
 }
 
-// Each part node's local transform is its world relative to its parent's.
+// Each part node's local transform is its world relative to its parent's;
+// a skinned model's glTF joints and morph weights follow the file's pose.
 void VoxelRig::applyPose() {
   if (!m_controller) return;
   const std::vector<glm::mat4>& worlds = m_controller->partWorlds();
@@ -408,12 +409,13 @@ void VoxelRig::applyPose() {
     setLocalTransform(m_partNodes[p],
                       parent == core::kNoIndex ? world : glm::inverse(glm::dmat4(worlds[std::size_t(parent)])) * world);
   }
-  if (!m_run->skin) return;
-  const core::GltfPose* pose = m_controller->gltfPose();
-  if (!pose) pose = m_restPose.get();
-  if (!pose) return;
-  placeGltfJoints(*pose);
-  applyMorph(pose);
+  const core::GltfPose* pose = m_run->skin ? m_controller->gltfPose() : nullptr;
+  if (m_run->skin && !pose) pose = m_restPose.get();
+  if (pose) {
+    placeGltfJoints(*pose);
+    applyMorph(pose);
+  }
+  emit poseChanged();
 }
 
 void VoxelRig::tick(double dtSeconds) {
@@ -490,6 +492,13 @@ QStringList VoxelRig::jointNames(const QString& kind) const {
        m_controller->jointNames(kind == QLatin1String("auto") ? core::Drive::Auto : core::Drive::Caller))
     names << QString::fromStdString(n);
   return names;
+}
+
+double VoxelRig::jointValue(const QString& name) const {
+  if (!m_controller) return qQNaN();
+  const int j = m_run->rig.findJoint(name.toStdString());
+  const std::vector<double>& values = m_controller->jointValues();
+  return j == core::kNoIndex || std::size_t(j) >= values.size() ? qQNaN() : values[std::size_t(j)];
 }
 
 QVariantMap VoxelRig::jointRange(const QString& name) const {

@@ -113,6 +113,10 @@ class VoxelRig : public QQuick3DNode {
   Q_INVOKABLE QStringList jointNames(const QString& kind = QStringLiteral("caller")) const;
   // {min, max, rest, kind ("rotation"/"translation"), axis ("x"/"y"/"z")}; {} for an unknown joint.
   Q_INVOKABLE QVariantMap jointRange(const QString& name) const;
+  // A joint's value in the pose shown: rest, the caller's value and the
+  // animations layered, clamped (as `riglens-cli pose --json` prints it);
+  // NaN for an unknown joint. poseChanged() says when to read it again.
+  Q_INVOKABLE double jointValue(const QString& name) const;
   // Every caller joint back to rest.
   Q_INVOKABLE void resetPose();
   // Starts the playable animation `name` at 0 s (false: unknown); stop() ends it.
@@ -134,6 +138,9 @@ class VoxelRig : public QQuick3DNode {
   void timeChanged();
   void runningChanged();
   void tintChanged();
+  // The pose changed: a joint set, the clock ticked or set, an animation
+  // started or stopped, a model loaded (every part node has moved already).
+  void poseChanged();
 
  private:
   void load();

@@ -52,8 +52,14 @@ ApplicationWindow {
                     readonly property var range: rig.jointRange(modelData)
                     Label { text: modelData }
                     Slider {
-                        from: range.min; to: range.max; value: range.rest
+                        id: slider
+                        from: range.min; to: range.max; value: rig.jointValue(modelData)
                         onMoved: rig.setJoint(modelData, value)
+                        // The joint's value in the pose shown (animations included).
+                        Connections {
+                            target: rig
+                            function onPoseChanged() { if (!slider.pressed) slider.value = rig.jointValue(modelData) }
+                        }
                     }
                 }
             }

@@ -300,6 +300,11 @@ class TestQuick3dVoxelRig : public QObject {
           worst = std::max(worst, std::abs(double(scene(row, column)) - world[column * 4 + row].toDouble()));
     }
     QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+    // And every joint's layered value, as the CLI prints it.
+    const QJsonObject values = expected["joints"].toObject();
+    QVERIFY(!values.isEmpty());
+    for (auto it = values.begin(); it != values.end(); ++it)
+      QVERIFY2(std::abs(rig.jointValue(it.key()) - it.value().toDouble()) <= 1e-9, qPrintable(it.key()));
   }
 
   void answersLikeTheController() {
@@ -337,6 +342,13 @@ class TestQuick3dVoxelRig : public QObject {
     // The hierarchy mirrors the rig: the barrel hangs under the turret.
     QCOMPARE(rig.partNode("barrel")->parentNode(), rig.partNode("turret"));
     QCOMPARE(rig.partNode("hull")->parentNode(), &rig);
+    // jointValue: clamped, NaN for an unknown joint; poseChanged on each change.
+    QSignalSpy posed(&rig, &VoxelRig::poseChanged);
+    QVERIFY(rig.setJoint("gun_pitch", 5.0));
+    QCOMPARE(rig.jointValue("gun_pitch"), 0.6);
+    QVERIFY(qIsNaN(rig.jointValue("wheel")));
+    rig.setTime(0.5);
+    QCOMPARE(posed.count(), 2);
     // resetPose: callers back to rest.
     const QMatrix4x4 rest = rig.partNode("turret")->sceneTransform();
     QVERIFY(rig.setJoint("turret_yaw", 1.0));
