@@ -63,7 +63,7 @@ void PartGeometry::describe() {
 }
 
 void PartGeometry::showColors(const std::vector<float>* rgb) {
-  const std::size_t vertices = std::size_t(m_vertices.size()) / (std::size_t(m_floats) * sizeof(float));
+  const std::size_t vertices = vertexCount();
   if (rgb && rgb->size() != vertices * 3) return;
   if ((rgb != nullptr) == m_colors && (!rgb || rgb == m_shown)) return;
   if (rgb && rgb != m_shown) {
@@ -78,7 +78,7 @@ void PartGeometry::showColors(const std::vector<float>* rgb) {
 }
 
 void PartGeometry::setMorphed(const core::PartMesh& morphed) {
-  const std::size_t vertices = std::size_t(m_vertices.size()) / (std::size_t(m_floats) * sizeof(float));
+  const std::size_t vertices = vertexCount();
   if (morphed.vertexCount() != vertices || morphed.normals.size() != vertices * 3) return;
   auto* out = reinterpret_cast<float*>(m_vertices.data());
   for (std::size_t v = 0; v < vertices; ++v, out += m_floats) {

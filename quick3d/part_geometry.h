@@ -45,6 +45,7 @@ class PartGeometry : public QQuick3DGeometry {
 
  private:
   void describe();  // hands Qt the data and the attributes
+  std::size_t vertexCount() const { return std::size_t(m_vertices.size()) / (std::size_t(m_floats) * sizeof(float)); }
 
   QByteArray m_vertices, m_indices;
   int m_floats = kRigidFloats;

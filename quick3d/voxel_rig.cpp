@@ -60,6 +60,16 @@ T* completed(T* object) {
   return object;
 }
 
+// `object` (a node or model made in C++) as `parent`'s child, in the scene
+// and in the QObject tree, named `name`.
+template <class T>
+T* attach(T* object, QQuick3DNode* parent, const QString& name) {
+  object->setObjectName(name);
+  object->setParent(parent);
+  object->setParentItem(parent);
+  return object;
+}
+
 // A linear colour as the sRGB QColor Qt Quick 3D expects (it converts back).
 QColor srgb(const glm::vec3& linear) {
   const auto encode = [](float c) {
@@ -152,10 +162,9 @@ void VoxelRig::load() {
 // A bad file keeps what was shown: only a successful load replaces it.
 void VoxelRig::adopt(core::Expected<core::LoadedRun> loaded) {
   if (!loaded) return fail(QString::fromStdString(loaded.error().message));
-  auto run = std::make_shared<core::LoadedRun>(std::move(*loaded));
   stop();
   clearNodes();
-  m_run = std::move(run);
+  m_run = std::make_unique<core::LoadedRun>(std::move(*loaded));
   // A model file plays its own node tree and clips (as `riglens-cli pose`);
   // a rig's skinned mesh.glb is posed by the rig alone.
   const bool modelFile = core::isModelFilePath(m_run->source);
@@ -181,16 +190,13 @@ void VoxelRig::clearNodes() {
     object->deleteLater();
   };
   for (QQuick3DNode* node : m_partNodes) remove(node);
+  for (QQuick3DNode* node : m_gltfNodes)
+    if (node) remove(node);
+  for (QQuick3DNode* node : m_unmovedBones) remove(node);
+  if (m_skinnedModel) remove(m_skinnedModel);
   m_partNodes.clear();
   m_partModels.clear();
   m_partMaterials.clear();
-  // The glTF joints and the skinned model hang under this node directly
-  // (a glTF joint's children go with it).
-  std::vector<QQuick3DNode*> direct(m_unmovedBones.begin(), m_unmovedBones.end());
-  for (QQuick3DNode* node : m_gltfNodes)
-    if (node && node->parentNode() == this) direct.push_back(node);
-  if (m_skinnedModel) direct.push_back(m_skinnedModel);
-  for (QQuick3DNode* node : direct) remove(node);
   m_gltfNodes.clear();
   m_unmovedBones.clear();
   m_skinnedModel = nullptr;
@@ -213,18 +219,11 @@ void VoxelRig::buildNodes() {
   for (int p : m_run->rig.evaluationOrder()) {
     const core::Part& part = parts[std::size_t(p)];
     QQuick3DNode* parentNode = part.parent == core::kNoIndex ? this : m_partNodes[std::size_t(part.parent)];
-    auto* node = new QQuick3DNode;
-    node->setObjectName(QString::fromStdString(part.name));
-    node->setParent(parentNode);
-    node->setParentItem(parentNode);
-    completed(node);
+    auto* node = completed(attach(new QQuick3DNode, parentNode, QString::fromStdString(part.name)));
     m_partNodes[std::size_t(p)] = node;
     if (m_run->kind == core::RunKind::SkinnedMesh) continue;  // one mesh for every part, below
     if (std::size_t(p) >= m_run->meshes.size() || m_run->meshes[std::size_t(p)].empty()) continue;
-    auto* model = new QQuick3DModel;
-    model->setObjectName(QString::fromStdString(part.name) + QStringLiteral("_model"));
-    model->setParent(node);
-    model->setParentItem(node);
+    auto* model = attach(new QQuick3DModel, node, QString::fromStdString(part.name) + QStringLiteral("_model"));
     model->setGeometry(new PartGeometry(m_run->meshes[std::size_t(p)], nullptr, model));
     auto* material = new QQuick3DDefaultMaterial(model);
     completed(material);
@@ -257,11 +256,8 @@ void VoxelRig::buildSkinnedModel() {
                           : gltfNode >= 0        ? m_gltfNodes[std::size_t(gltfNode)]
                                                  : nullptr;
     if (!joint) {  // a bone with neither: it never moves
-      joint = new QQuick3DNode;
-      joint->setObjectName(QStringLiteral("bone %1").arg(b));
-      joint->setParent(this);
-      joint->setParentItem(this);
-      m_unmovedBones.push_back(completed(joint));
+      joint = completed(attach(new QQuick3DNode, this, QStringLiteral("bone %1").arg(b)));
+      m_unmovedBones.push_back(joint);
     }
     joints.append(&joints, joint);
     inverseBinds.append(QMatrix4x4(glm::value_ptr(glm::transpose(skin.inverseBinds[b]))));
@@ -269,10 +265,8 @@ void VoxelRig::buildSkinnedModel() {
   m_skin->setInverseBindPoses(inverseBinds);
   completed(m_skin);
 
-  m_skinnedModel = new QQuick3DModel;
-  m_skinnedModel->setObjectName(QString::fromStdString(m_run->rig.parts()[0].name) + QStringLiteral("_model"));
-  m_skinnedModel->setParent(this);
-  m_skinnedModel->setParentItem(this);
+  m_skinnedModel =
+      attach(new QQuick3DModel, this, QString::fromStdString(m_run->rig.parts()[0].name) + QStringLiteral("_model"));
   m_skinnedGeometry = new PartGeometry(m_run->meshes[0], &skin, m_skinnedModel);
   m_skinnedModel->setGeometry(m_skinnedGeometry);
   m_skinnedModel->setSkin(m_skin);
@@ -305,11 +299,8 @@ void VoxelRig::buildGltfJoints() {
     const int parent = nodes[std::size_t(n)].parent;
     QQuick3DNode* parentNode =
         parent >= 0 && m_gltfNodes[std::size_t(parent)] ? m_gltfNodes[std::size_t(parent)] : this;
-    auto* node = new QQuick3DNode;
-    node->setObjectName(QString::fromStdString(nodes[std::size_t(n)].name));
-    node->setParent(parentNode);
-    node->setParentItem(parentNode);
-    m_gltfNodes[std::size_t(n)] = completed(node);
+    m_gltfNodes[std::size_t(n)] =
+        completed(attach(new QQuick3DNode, parentNode, QString::fromStdString(nodes[std::size_t(n)].name)));
   }
 }
 
@@ -360,7 +351,7 @@ void VoxelRig::applyTint() {
     material->setEmissiveFactor(int(p) == highlighted ? kHighlightGlow : QVector3D());
     if (auto* geometry = qobject_cast<PartGeometry*>(model->geometry())) geometry->showColors(colors);
     auto materials = model->materials();
-    QQuick3DCustomMaterial* normals = model->skin() ? m_skinnedNormalsMaterial : m_normalsMaterial;
+    QQuick3DCustomMaterial* normals = skinned ? m_skinnedNormalsMaterial : m_normalsMaterial;
     QQuick3DMaterial* wanted = m_tint == QLatin1String("normals") ? static_cast<QQuick3DMaterial*>(normals) : material;
     if (materials.count(&materials) == 1 && materials.at(&materials, 0) == wanted) continue;
     materials.clear(&materials);

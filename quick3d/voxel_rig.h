@@ -162,7 +162,7 @@ class VoxelRig : public QQuick3DNode {
   bool m_running = true;
   bool m_asynchronous = false;
   quint64 m_loads = 0;  // numbers the loads: an older asynchronous one finishing late is dropped
-  std::shared_ptr<core::LoadedRun> m_run;
+  std::unique_ptr<core::LoadedRun> m_run;
   std::unique_ptr<core::RigController> m_controller;
   std::vector<QQuick3DNode*> m_partNodes;    // one per rig part; owned by the scene (children of this node)
   std::vector<QQuick3DModel*> m_partModels;  // per part, null for a socket
