@@ -29,8 +29,11 @@ ApplicationWindow {
 
     width: 1280
     height: 800
-    minimumWidth: 900
-    minimumHeight: 560
+    // Down to 640x480: the side panels take a share of the width there (their
+    // full width from 1280 up), the viewport keeps the rest.
+    minimumWidth: 640
+    minimumHeight: 480
+    function sidePanelWidth(full, share) { return Math.max(180, Math.min(full, window.width * share)) }
     // Shown from C++ once its multisampling is set (app/shell/main_window.cpp).
     // The engine draws the viewport under the QML scene: the window clears to
     // the viewport's background, the panels are opaque.
@@ -254,8 +257,8 @@ ApplicationWindow {
         SplitView {
             objectName: "leftPanel"
             orientation: Qt.Vertical
-            SplitView.preferredWidth: 290
-            SplitView.minimumWidth: 220
+            SplitView.preferredWidth: window.sidePanelWidth(290, 0.23)
+            SplitView.minimumWidth: 170
             visible: !window.characterMode
             ScenePanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.38; SplitView.minimumHeight: 120 }
             JointsPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 150 }
@@ -263,8 +266,8 @@ ApplicationWindow {
         SplitView {
             objectName: "characterLeftPanel"
             orientation: Qt.Vertical
-            SplitView.preferredWidth: 320
-            SplitView.minimumWidth: 240
+            SplitView.preferredWidth: window.sidePanelWidth(320, 0.25)
+            SplitView.minimumWidth: 170
             visible: window.characterMode
             ExpressionPanel { character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 200 }
         }
@@ -274,7 +277,7 @@ ApplicationWindow {
             objectName: "centerPanel"
             orientation: Qt.Vertical
             SplitView.fillWidth: true
-            SplitView.minimumWidth: 320
+            SplitView.minimumWidth: 240
             Viewport {
                 id: viewportItem
                 objectName: "viewport"
@@ -291,8 +294,8 @@ ApplicationWindow {
         SplitView {
             objectName: "rightPanel"
             orientation: Qt.Vertical
-            SplitView.preferredWidth: 320
-            SplitView.minimumWidth: 240
+            SplitView.preferredWidth: window.sidePanelWidth(320, 0.25)
+            SplitView.minimumWidth: 170
             visible: !window.characterMode
             AnimationPanel { playback: window.controller.playback; SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220 }
             MemoryPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
@@ -300,13 +303,13 @@ ApplicationWindow {
         SplitView {
             objectName: "characterRightPanel"
             orientation: Qt.Vertical
-            SplitView.preferredWidth: 320
-            SplitView.minimumWidth: 240
+            SplitView.preferredWidth: window.sidePanelWidth(320, 0.25)
+            SplitView.minimumWidth: 170
             visible: window.characterMode
-            CharacterLookPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.36; SplitView.minimumHeight: 160 }
-            CharacterJointsPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 100 }
-            CharacterFramePanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.14; SplitView.minimumHeight: 90 }
-            CharacterMemoryPanel { controller: window.controller; character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
+            CharacterLookPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.36; SplitView.minimumHeight: 110 }
+            CharacterJointsPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 70 }
+            CharacterFramePanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.14; SplitView.minimumHeight: 80 }
+            CharacterMemoryPanel { controller: window.controller; character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 80 }
         }
     }
 

@@ -9,10 +9,10 @@ Dialog {
     modal: true
     standardButtons: Dialog.Close
 
-    GridLayout {
-        columns: 2
-        columnSpacing: 24
-        rowSpacing: 4
+    // One row a shortcut, in a Column: Repeaters stay out of Layouts
+    // (ViewToolBar.qml says why).
+    Column {
+        spacing: 4
         Repeater {
             model: [
                 ["Ctrl+O", qsTr("Open a file")], ["Ctrl+Shift+O", qsTr("Open a run folder")],
@@ -30,8 +30,6 @@ Dialog {
                 required property var modelData
                 implicitWidth: row.implicitWidth
                 implicitHeight: row.implicitHeight
-                Layout.columnSpan: 2
-                Layout.fillWidth: true
                 RowLayout {
                     id: row
                     anchors.fill: parent

@@ -34,6 +34,10 @@ ToolBar {
         Label {
             objectName: "statusSize"
             visible: bar.controller.hasDocument
+            // Shrinks (elided) before the frame rate is pushed out of a small window.
+            Layout.fillWidth: true
+            Layout.maximumWidth: implicitWidth
+            elide: Text.ElideRight
             readonly property var info: bar.controller.character.info
             text: bar.controller.mode === "character"
                   ? qsTr("%1 vertices · %2 coefficients · %3 joints").arg(Number(info.vertices).toLocaleString(Qt.locale(), "f", 0))
@@ -63,6 +67,18 @@ ToolBar {
             text: bar.controller.statusMessage
             elide: Text.ElideMiddle
             opacity: 0.8
+        }
+        Label {
+            objectName: "statusGraphics"
+            Layout.fillWidth: true
+            Layout.maximumWidth: implicitWidth
+            elide: Text.ElideRight
+            // "Vulkan on llvmpipe (…)": the API and device, the reason in the tool tip.
+            text: bar.controller.graphics
+            opacity: 0.7
+            HoverHandler { id: graphicsHover }
+            ToolTip.visible: graphicsHover.hovered
+            ToolTip.text: qsTr("Chosen because: %1").arg(bar.controller.graphicsReason)
         }
         Label { objectName: "statusFps"; text: qsTr("%1 fps").arg(bar.fps); opacity: 0.7 }
     }

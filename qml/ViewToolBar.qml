@@ -16,9 +16,15 @@ ToolBar {
     RowLayout {
         anchors.fill: parent
         spacing: 2
-        Label { text: qsTr("Tint"); leftPadding: 8; rightPadding: 4; opacity: 0.7 }
+        Label { text: qsTr("Tint"); leftPadding: 8; rightPadding: 4; opacity: 0.7; visible: bar.tintModes.length > 0 }
         ButtonGroup { id: tints }
-        Repeater {
+        // The tint buttons sit in a Row, not in the RowLayout itself: their
+        // model changes with the document kind, and Qt 6.4's layout engine
+        // kept the destroyed buttons and read them on the next resize
+        // (use after free: every --size screenshot of a splat document).
+        Row {
+          visible: bar.tintModes.length > 0
+          Repeater {
             model: bar.tintModes
             delegate: ToolButton {
                 required property string modelData
@@ -32,8 +38,9 @@ ToolBar {
                 ToolTip.visible: hovered
                 ToolTip.text: qsTr("Tint: %1 (%2)").arg(modelData).arg(index + 1)
             }
+          }
         }
-        ToolSeparator {}
+        ToolSeparator { visible: bar.tintModes.length > 0 }
         ToolButton { objectName: "gridToggle"; text: qsTr("Grid"); checkable: true; checked: bar.viewport.showGrid; onToggled: bar.viewport.showGrid = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Ground grid (G)") }
         ToolButton { objectName: "axesToggle"; text: qsTr("Axes"); checkable: true; checked: bar.viewport.showAxes; onToggled: bar.viewport.showAxes = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Axis gizmo (A)") }
         ToolButton { text: qsTr("Frame"); onClicked: bar.viewport.frameAll(); ToolTip.visible: hovered; ToolTip.text: qsTr("Frame all (F)") }

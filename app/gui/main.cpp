@@ -1,15 +1,21 @@
 // riglens: the Qt Quick viewer.
 //
-//   riglens [PATH] [--samples N] [--screenshot FILE.png [--size WxH] [--timings]]
+//   riglens [PATH] [--backend vulkan|opengl] [--samples N] [--screenshot FILE.png [--size WxH] [--timings]]
 //
-// --screenshot waits for the first complete frames, saves the whole window
-// as PNG, prints the path and exits (0 on success, 1 on failure): for docs,
-// tests and headless machines (run under xvfb-run there). --timings prints
-// where the time from process start to the saved window went, by stage.
-#include <QtCore/QCommandLineParser>
+// The window draws with Vulkan when the machine has a Vulkan device, else
+// with OpenGL (app/shell/graphics_backend.h); --backend or QSG_RHI_BACKEND
+// choose, and the choice is printed on stderr.
+//
+// --screenshot waits until the document is shown whole (loaded, decoded,
+// lifted, uploaded, drawn: the viewport's `shown`), saves the whole window as
+// PNG, prints the path and exits (0 on success, 1 on failure or when
+// --screenshot-timeout passes first, saying what the view still waited for):
+// for docs, tests and headless machines (run under xvfb-run there). --timings
+// prints where the time from process start to the saved window went, by stage.
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QTimer>
 #include <QtGui/QGuiApplication>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlExtensionPlugin>
@@ -18,16 +24,20 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <variant>
 
 #include "app_controller.h"
 #include "character_controller.h"
+#include "graphics_backend.h"
 #include "large_page_malloc.h"
 #include "main_window.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
 #include "riglens/render/device/pipeline_cache.h"
+#include "viewer_options.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
@@ -47,10 +57,11 @@ struct StartupClock {
 };
 
 // Qt Quick keeps its compiled pipelines (ours included) in the user's cache
-// folder between runs (render/device/pipeline_cache.h); a caller's own
+// folder between runs (render/device/pipeline_cache.h), one file per
+// graphics API (Qt warns about another API's data); a caller's own
 // QSG_RHI_PIPELINE_CACHE_* settings win. Before the first window.
-void keepQuickPipelinesBetweenRuns() {
-  const QString pipelines = riglens::render::pipelineCacheFile(QStringLiteral("viewer"));
+void keepQuickPipelinesBetweenRuns(const QString& api) {
+  const QString pipelines = riglens::render::pipelineCacheFile(QStringLiteral("viewer-") + api);
   if (pipelines.isEmpty() || qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_SAVE") ||
       qEnvironmentVariableIsSet("QSG_RHI_PIPELINE_CACHE_LOAD") || !QDir().mkpath(QFileInfo(pipelines).absolutePath()))
     return;
@@ -59,43 +70,44 @@ void keepQuickPipelinesBetweenRuns() {
     qputenv("QSG_RHI_PIPELINE_CACHE_LOAD", QFile::encodeName(pipelines));
 }
 
-bool parseSize(const QString& text, QSize* size) {
-  const QStringList parts = text.split('x');
-  if (parts.size() != 2) return false;
-  bool okW = false, okH = false;
-  const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
-  if (!okW || !okH || w < 64 || h < 64 || w > 8192 || h > 8192) return false;
-  *size = QSize(w, h);
-  return true;
-}
-
-// Saves the window after `framesToWait` swapped frames, then quits. One is
-// enough for a model: its frame's news (memory, upload) reaches the panels
-// before the frame's frameSwapped, and the grab draws a frame of its own.
-void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* controller, const QString& path,
-                           int framesToWait, StartupClock* clock, bool printTimings) {
-  // Shared with the slot: frameSwapped is queued from the render thread, and
-  // frames queued before the disconnect still arrive after it (a plain
-  // `new int` deleted in the slot was written after free: heap corruption,
-  // a crash at exit now and then).
-  auto frames = std::make_shared<int>(0);
+// Saves the window once the viewport shows the document whole (its `shown`:
+// loaded, decoded, lifted, uploaded, drawn) and one more frame has put the
+// panels' final figures on screen, prints the path and quits. Gives up after
+// `timeoutMs` with what the view still waited for, and exit code 1: a
+// screenshot that does not show the document is an error, not a picture.
+void screenshotWhenShown(QQuickWindow* window, riglens::app::AppController* controller, const QString& path,
+                         int timeoutMs, StartupClock* clock, bool printTimings) {
+  auto* viewport = window->findChild<QQuickItem*>(QStringLiteral("viewport"));
+  // Shared with the slots: frameSwapped is queued from the render thread, and
+  // frames queued before the save still arrive after it (a plain `new int`
+  // deleted in the slot was written after free: heap corruption).
+  auto framesShown = std::make_shared<int>(0);
   auto saved = std::make_shared<bool>(false);
+  // A view that waits (a decode on its worker) draws no frames by itself;
+  // keep asking for them so the wait ends on the first one that shows it all.
+  auto* ticker = new QTimer(window);
+  QObject::connect(ticker, &QTimer::timeout, window, &QQuickWindow::update);
+  ticker->start(50);
+  QTimer::singleShot(timeoutMs, window, [=] {
+    if (*saved) return;
+    *saved = true;
+    QString waiting = QStringLiteral("the viewport");
+    if (viewport) QMetaObject::invokeMethod(viewport, "waitingFor", Q_RETURN_ARG(QString, waiting));
+    std::fprintf(stderr, "riglens: --screenshot gave up after %.0f s: the view was still waiting for %s\n",
+                 timeoutMs / 1000.0, qPrintable(waiting));
+    QCoreApplication::exit(1);
+  });
   QObject::connect(
       window, &QQuickWindow::frameSwapped, window,
       [=] {
         if (*saved) return;
-        // A decoded character is drawn once its first decode has been lifted,
-        // a large model once its last part is on the GPU.
-        const auto* viewport = window->findChild<QQuickItem*>(QStringLiteral("viewport"));
-        if (controller->characterController()->decodePending() ||
-            (viewport && viewport->property("uploading").toBool()))
-          *frames = 0;
-        if (++*frames < framesToWait) {
-          window->update();  // a static scene stops after one frame; ask for more
+        if (!viewport || !viewport->property("shown").toBool()) {
+          *framesShown = 0;
           return;
         }
-        QObject::disconnect(window, &QQuickWindow::frameSwapped, window, nullptr);
+        if (++*framesShown < 2) return;
         *saved = true;
+        ticker->stop();
         auto& timings = riglens::core::StageTimings::instance();
         const auto framesDone = Clock::now();
         if (const Clock::rep ready = clock->sceneGraphReady; ready != 0) {
@@ -110,6 +122,12 @@ void screenshotAfterFrames(QQuickWindow* window, riglens::app::AppController* co
                                      [&] { return controller->exporter()->saveScreenshot(window, path); });
         if (ok) {
           std::printf("%s\n", qPrintable(QDir(path).absolutePath()));
+          // What the picture holds and where, for logs of batch screenshots
+          // (and the tests that check the picture shows the document).
+          const QRectF area(viewport->mapToScene(QPointF(0, 0)), viewport->size());
+          std::fprintf(stderr, "riglens: shown: %s (%s) in the viewport at %d,%d %dx%d\n",
+                       qPrintable(controller->documentTitle()), qPrintable(controller->mode()), int(area.x()),
+                       int(area.y()), int(area.width()), int(area.height()));
           if (printTimings) timings.print();
         } else {
           std::fprintf(stderr, "riglens: %s\n", qPrintable(controller->lastError()));
@@ -129,43 +147,61 @@ std::optional<std::pair<QString, double>> parseAssignment(const QString& assignm
   return std::pair{assignment.left(eq), value};
 }
 
-std::optional<QString> applyViewOptions(const QCommandLineParser& parser, QQuickWindow* window,
-                                        riglens::app::AppController& controller, const QCommandLineOption& tint,
-                                        const QCommandLineOption& play, const QCommandLineOption& time,
-                                        const QCommandLineOption& set) {
+std::optional<QString> applyViewOptions(const riglens::app::ViewerOptions& options, QQuickWindow* window,
+                                        riglens::app::AppController& controller) {
   if (auto* character = controller.characterController(); character->active()) {
     // A splat character: character tints, --set drives expression channels.
-    if (parser.isSet(tint)) {
-      character->setTint(parser.value(tint));
-      if (character->tint() != parser.value(tint) && !(parser.value(tint) == "color" && character->tint() == "joint"))
+    if (options.tintSet) {
+      character->setTint(options.tint);
+      if (character->tint() != options.tint && !(options.tint == "color" && character->tint() == "joint"))
         return QStringLiteral("unknown --tint '%1' for a character (joint, uv, height, flat, normals)")
-            .arg(parser.value(tint));
+            .arg(options.tint);
     }
-    for (const QString& assignment : parser.values(set)) {
+    for (const QString& assignment : options.sets) {
       const auto parsed = parseAssignment(assignment);
       if (!parsed) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
       const int channel = character->findChannel(parsed->first);
       if (channel < 0) return QStringLiteral("no expression channel named '%1'").arg(parsed->first);
       character->setChannel(channel, parsed->second);
     }
-    if (parser.isSet(play)) return QStringLiteral("--play: a splat character has no animations");
+    if (options.play) return QStringLiteral("--play: a splat character has no animations");
     return std::nullopt;
   }
   if (auto* viewport = window->findChild<QQuickItem*>(QStringLiteral("viewport"))) {
-    viewport->setProperty("tint", parser.value(tint));
-    if (viewport->property("tint").toString() != parser.value(tint))
-      return QStringLiteral("unknown --tint '%1'").arg(parser.value(tint));
+    viewport->setProperty("tint", options.tint);
+    if (viewport->property("tint").toString() != options.tint)
+      return QStringLiteral("unknown --tint '%1'").arg(options.tint);
   }
-  for (const QString& assignment : parser.values(set)) {
+  for (const QString& assignment : options.sets) {
     const auto parsed = parseAssignment(assignment);
     if (!parsed) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
     if (!controller.setJointValue(parsed->first, parsed->second)) return controller.lastError();
   }
-  if (parser.isSet(play)) {
-    if (!controller.playback()->play(parser.value(play))) return controller.lastError();
+  if (options.play) {
+    if (!controller.playback()->play(*options.play)) return controller.lastError();
     controller.playback()->setPaused(true);
-    controller.playback()->seek(parser.value(time).toDouble());
+    controller.playback()->seek(options.timeMs);
   }
+  return std::nullopt;
+}
+
+// --screenshot: the size, the document loaded (or the exit code of a load or
+// view option that failed), then the save once it is shown.
+std::optional<int> startScreenshot(const riglens::app::ViewerOptions& options, QQuickWindow* window,
+                                   riglens::app::AppController& controller, StartupClock* startup,
+                                   const std::function<void(const char*)>& lap) {
+  window->resize(options.size);
+  controller.waitForLoad();
+  lap("rest of the load (waited for)");
+  if (!controller.hasDocument()) {
+    std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
+    return 1;
+  }
+  if (auto problem = applyViewOptions(options, window, controller)) {
+    std::fprintf(stderr, "riglens: %s\n", qPrintable(*problem));
+    return 1;
+  }
+  screenshotWhenShown(window, &controller, options.screenshot, options.screenshotTimeoutMs, startup, options.timings);
   return std::nullopt;
 }
 
@@ -178,92 +214,12 @@ int main(int argc, char* argv[]) {
   QGuiApplication::setOrganizationName(QStringLiteral("RigLens"));
   QGuiApplication::setApplicationName(QStringLiteral("RigLens"));
   QGuiApplication::setApplicationVersion(QString::fromUtf8(riglens::core::kVersion));
+  auto parsed = riglens::app::parseViewerOptions(argc, argv);
+  if (const int* exitCode = std::get_if<int>(&parsed)) return *exitCode;
+  const auto& options = std::get<riglens::app::ViewerOptions>(parsed);
+  // Qt Quick reads the variable too, and it wins over an API set in code.
+  if (!options.backend.isEmpty()) qputenv("QSG_RHI_BACKEND", options.backend.toLatin1());
 
-  QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("RigLens: review voxel rigs and splat characters."));
-  const QCommandLineOption helpOption = parser.addHelpOption();
-  const QCommandLineOption versionOption = parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("path"),
-                               QStringLiteral("A run folder, rig.json, run record, a model (.glb, .gltf, .obj, "
-                                              ".fbx, .dae, .stl, mesh .ply), character bundle folder, "
-                                              ".aosrig or 3DGS .ply to open."),
-                               QStringLiteral("[path]"));
-  const QCommandLineOption screenshotOption(
-      QStringLiteral("screenshot"),
-      QStringLiteral("Save the window as PNG after the first complete frame, print its path and exit."),
-      QStringLiteral("file.png"));
-  const QCommandLineOption sizeOption(QStringLiteral("size"),
-                                      QStringLiteral("Window size for --screenshot (default 1280x800)."),
-                                      QStringLiteral("WxH"), QStringLiteral("1280x800"));
-  const QCommandLineOption tintOption(
-      QStringLiteral("tint"),
-      QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets (characters: "
-                     "joint, uv, height, flat, normals)."),
-      QStringLiteral("mode"), QStringLiteral("color"));
-  const QCommandLineOption playOption(
-      QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."), QStringLiteral("name"));
-  const QCommandLineOption timeOption(QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
-                                      QStringLiteral("T"), QStringLiteral("0"));
-  const QCommandLineOption setOption(
-      QStringLiteral("set"), QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
-      QStringLiteral("NAME=VALUE"));
-  parser.addOption(screenshotOption);
-  parser.addOption(sizeOption);
-  parser.addOption(tintOption);
-  parser.addOption(playOption);
-  parser.addOption(timeOption);
-  const QCommandLineOption timingsOption(
-      QStringLiteral("timings"),
-      QStringLiteral("With --screenshot: print where the time from process start to the saved window went, by "
-                     "stage (stderr)."));
-  const QCommandLineOption samplesOption(
-      QStringLiteral("samples"),
-      QStringLiteral("MSAA samples for the window: 1, 2, 4 or 8 (default: 4 on a GPU, 1 on a software rasteriser, "
-                     "where 4x costs a quarter of the start-up)."),
-      QStringLiteral("N"));
-  parser.addOption(setOption);
-  parser.addOption(timingsOption);
-  parser.addOption(samplesOption);
-
-  // Parse before any window system is touched, so --help, --version and
-  // usage errors work on a machine without a display.
-  QStringList arguments;
-  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
-  if (!parser.parse(arguments)) {
-    std::fprintf(stderr, "riglens: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
-    return 2;
-  }
-  if (parser.isSet(helpOption)) {
-    std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("riglens"))),
-               stdout);
-    return 0;
-  }
-  if (parser.isSet(versionOption)) {
-    std::printf("riglens %s\n", riglens::core::kVersion);
-    return 0;
-  }
-  if (parser.isSet(timingsOption) && !parser.isSet(screenshotOption)) {
-    std::fprintf(stderr, "riglens: --timings needs --screenshot\n");
-    return 2;
-  }
-  QSize size;
-  if (!parseSize(parser.value(sizeOption), &size)) {
-    std::fprintf(stderr, "riglens: --size must be WxH between 64 and 8192, got '%s'\n",
-                 qPrintable(parser.value(sizeOption)));
-    return 2;
-  }
-
-  int samples = 0;  // WindowSamples decides
-  if (parser.isSet(samplesOption)) {
-    samples = parser.value(samplesOption).toInt();
-    if (samples != 1 && samples != 2 && samples != 4 && samples != 8) {
-      std::fprintf(stderr, "riglens: --samples must be 1, 2, 4 or 8, got '%s'\n",
-                   qPrintable(parser.value(samplesOption)));
-      return 2;
-    }
-  }
-
-  keepQuickPipelinesBetweenRuns();
   auto lapStart = Clock::now();
   const auto lap = [&](const char* stage) {
     const auto now = Clock::now();
@@ -273,43 +229,32 @@ int main(int argc, char* argv[]) {
   QGuiApplication app(argc, argv);
   QGuiApplication::setDesktopFileName(QStringLiteral("riglens"));
   lap("Qt init");
+  keepQuickPipelinesBetweenRuns(riglens::app::chooseGraphicsBackend().api);
+  lap("graphics API chosen (Vulkan probed)");
 
   // The load runs on a worker while the QML engine builds the window.
   riglens::app::AppController controller;
-  if (!parser.positionalArguments().isEmpty())
-    controller.open(parser.positionalArguments().first());
+  if (!options.path.isEmpty())
+    controller.open(options.path);
   else
     controller.openDefault();
   lap("start of the load (on a worker)");
   QQmlApplicationEngine engine;
   QString error;
-  QQuickWindow* window = riglens::app::createMainWindow(engine, controller, &error, samples);
+  QQuickWindow* window = riglens::app::createMainWindow(engine, controller, &error, options.samples);
   if (!window) {
     std::fprintf(stderr, "riglens: cannot create the main window:\n%s\n", qPrintable(error));
     return 1;
   }
   lap("QML engine and main window");
+  std::fprintf(stderr, "riglens: drawing with %s (%s)\n", qPrintable(controller.graphics()),
+               qPrintable(controller.graphicsReason()));
   StartupClock startup;
   QObject::connect(
       window, &QQuickWindow::sceneGraphInitialized, window,
       [&startup] { startup.sceneGraphReady = Clock::now().time_since_epoch().count(); }, Qt::DirectConnection);
-
-  if (parser.isSet(screenshotOption)) {
-    window->resize(size);
-    // The first frames after the model is in (or its load failed).
-    controller.waitForLoad();
-    lap("rest of the load (waited for)");
-    if (!controller.hasDocument()) {
-      std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
-      return 1;
-    }
-    if (auto problem = applyViewOptions(parser, window, controller, tintOption, playOption, timeOption, setOption)) {
-      std::fprintf(stderr, "riglens: %s\n", qPrintable(*problem));
-      return 1;
-    }
-    screenshotAfterFrames(window, &controller, parser.value(screenshotOption), 1, &startup,
-                          parser.isSet(timingsOption));
-  }
+  if (!options.screenshot.isEmpty())
+    if (auto exitCode = startScreenshot(options, window, controller, &startup, lap)) return *exitCode;
   startup.eventLoop = Clock::now();
   return QGuiApplication::exec();
 }

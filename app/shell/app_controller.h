@@ -65,6 +65,11 @@ class AppController : public QObject {
   Q_PROPERTY(QStringList recentFiles READ recentFiles NOTIFY recentFilesChanged)
   Q_PROPERTY(QString lastError READ lastError NOTIFY lastErrorChanged)
   Q_PROPERTY(QString statusMessage READ statusMessage NOTIFY statusMessageChanged)
+  // The graphics API the window draws with and its device ("Vulkan on
+  // llvmpipe (…)"), and why it was chosen (graphics_backend.h); set once,
+  // before the window exists.
+  Q_PROPERTY(QString graphics READ graphics CONSTANT)
+  Q_PROPERTY(QString graphicsReason READ graphicsReason CONSTANT)
 
  public:
   static constexpr int kMaxRecentFiles = 10;
@@ -101,6 +106,12 @@ class AppController : public QObject {
   QStringList recentFiles() const { return m_recentFiles; }
   QString lastError() const { return m_lastError; }
   QString statusMessage() const { return m_statusMessage; }
+  QString graphics() const { return m_graphics; }
+  QString graphicsReason() const { return m_graphicsReason; }
+  void setGraphics(const QString& summary, const QString& reason) {
+    m_graphics = summary;
+    m_graphicsReason = reason;
+  }
   Document* document() const { return m_document.get(); }
 
   // `location` is a QUrl (from dialogs and drops) or a local path string: a
@@ -174,6 +185,7 @@ class AppController : public QObject {
   QStringList m_recentFiles;
   QString m_lastError;
   QString m_statusMessage;
+  QString m_graphics, m_graphicsReason;
 };
 
 }  // namespace riglens::app

@@ -202,6 +202,10 @@ bool CharacterController::decodePending() const {
   return decodable() && m_showDecoded && m_decode->serial() == 0;
 }
 
+bool CharacterController::decodeBusy() const {
+  return m_decode->busy();
+}
+
 core::Bounds CharacterController::viewBounds() const {
   if (decodable() && m_showDecoded) return core::decodedBounds(*m_scene->bundle);
   return m_scene ? m_scene->bounds : core::Bounds{};

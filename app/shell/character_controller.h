@@ -108,6 +108,7 @@ class CharacterController : public QObject {
   core::Bounds viewBounds() const;
   bool decodable() const;      // the open bundle has decoders that did not fail
   bool decodePending() const;  // decoded and shown, but no decode has finished yet
+  bool decodeBusy() const;     // a decode for the current controls or camera has not come back yet
   void setViewCamera(const core::PluckerCamera& camera);
 
   // "gnm" or "arkit". ARKit on a space without an ARKit map is refused and

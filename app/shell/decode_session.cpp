@@ -1,6 +1,8 @@
 #include "decode_session.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 
 #include "riglens/decode/opencv_decoder.h"
 
@@ -24,6 +26,7 @@ DecodeSession::~DecodeSession() {
 
 void DecodeSession::open(std::shared_ptr<const core::Bundle> bundle) {
   const std::uint64_t generation = ++m_generation;
+  m_requested = m_answered = 0;
   m_layout.reset();
   m_latest.reset();
   m_weightBytes = 0;
@@ -64,9 +67,10 @@ void DecodeSession::open(std::shared_ptr<const core::Bundle> bundle) {
 void DecodeSession::request(std::vector<float> rig, const core::PluckerCamera& camera) {
   if (!m_layout) return;
   const std::uint64_t generation = m_generation;
+  const std::uint64_t id = ++m_requested;
   {
     std::lock_guard lock(m_mutex);
-    m_pending = Request{std::move(rig), camera};
+    m_pending = Request{std::move(rig), camera, id};
     if (m_queued) return;  // the worker takes the newest when it gets there
     m_queued = true;
   }
@@ -84,37 +88,52 @@ void DecodeSession::process(std::uint64_t generation) {
         return;
       }
     }
-    if (!m_character) continue;
+    const std::uint64_t id = request->id;
+    // Every request is answered on the GUI thread, whatever came of it, so
+    // busy() ends; a decode's outputs come with its answer.
+    const auto answer = [this, id, generation](std::function<void()> outcome) {
+      QMetaObject::invokeMethod(this, [this, id, generation, outcome = std::move(outcome)] {
+        if (generation != m_generation) return;
+        m_answered = std::max(m_answered, id);
+        if (outcome) outcome();
+      });
+    };
+    if (!m_character) {
+      answer(nullptr);
+      continue;
+    }
     const auto start = std::chrono::steady_clock::now();
     auto pass = m_character->decode(request->rig, request->camera);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (!pass) {
       const QString message = QString::fromStdString(pass.error().message);
-      QMetaObject::invokeMethod(this, [this, message, generation] {
-        if (generation == m_generation) emit failed(message);
-      });
+      answer([this, message] { emit failed(message); });
       continue;
     }
-    if (*pass == core::DecodePass::None) continue;
+    if (*pass == core::DecodePass::None) {
+      answer(nullptr);
+      continue;
+    }
     auto outputs = std::make_shared<const core::DecodedOutputs>(m_character->outputs(*pass));
-    QMetaObject::invokeMethod(this, [this, outputs, ms, generation] {
-      if (generation != m_generation) return;
-      // Latest-only drops decodes the viewport never saw: an appearance pass
-      // carries the last full pass's geometry forward so it is not lost.
-      if (m_latest && outputs->pass != core::DecodePass::Full) {
-        auto merged = std::make_shared<core::DecodedOutputs>(*outputs);
-        merged->geometryId = m_latest->geometryId;
-        for (std::size_t i = 0; i < merged->geom.size() && i < m_latest->geom.size(); ++i)
-          if (!merged->geom[i]) merged->geom[i] = m_latest->geom[i];
-        m_latest = std::move(merged);
-      } else {
-        m_latest = outputs;
-      }
-      m_lastMs = ms;
-      ++m_serial;
-      emit decoded();
-    });
+    answer([this, outputs, ms] { adopt(outputs, ms); });
   }
+}
+
+void DecodeSession::adopt(const std::shared_ptr<const core::DecodedOutputs>& outputs, double ms) {
+  // Latest-only drops decodes the viewport never saw: an appearance pass
+  // carries the last full pass's geometry forward so it is not lost.
+  if (m_latest && outputs->pass != core::DecodePass::Full) {
+    auto merged = std::make_shared<core::DecodedOutputs>(*outputs);
+    merged->geometryId = m_latest->geometryId;
+    for (std::size_t i = 0; i < merged->geom.size() && i < m_latest->geom.size(); ++i)
+      if (!merged->geom[i]) merged->geom[i] = m_latest->geom[i];
+    m_latest = std::move(merged);
+  } else {
+    m_latest = outputs;
+  }
+  m_lastMs = ms;
+  ++m_serial;
+  emit decoded();
 }
 
 }  // namespace riglens::app

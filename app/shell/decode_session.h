@@ -36,6 +36,9 @@ class DecodeSession : public QObject {
   const std::shared_ptr<const render::DecodedLayout>& layout() const { return m_layout; }
   const std::shared_ptr<const core::DecodedOutputs>& latest() const { return m_latest; }
   std::uint64_t serial() const { return m_serial; }  // grows with every finished decode that ran something
+  // A request is still being decoded, or waits for the worker, or its result
+  // has not reached this thread yet.
+  bool busy() const { return m_answered < m_requested; }
   std::uintmax_t weightBytes() const { return m_weightBytes; }
   const core::Bounds& bounds() const { return m_bounds; }
   double lastDecodeMs() const { return m_lastMs; }
@@ -49,8 +52,10 @@ class DecodeSession : public QObject {
   struct Request {
     std::vector<float> rig;
     core::PluckerCamera camera;
+    std::uint64_t id = 0;  // m_requested when it was made
   };
-  void process(std::uint64_t generation);  // worker thread
+  void process(std::uint64_t generation);                                             // worker thread
+  void adopt(const std::shared_ptr<const core::DecodedOutputs>& outputs, double ms);  // GUI thread
 
   QThread m_thread;
   QObject* m_worker = nullptr;     // lives in m_thread: queued lambdas run there
@@ -65,6 +70,7 @@ class DecodeSession : public QObject {
   std::shared_ptr<const render::DecodedLayout> m_layout;
   std::shared_ptr<const core::DecodedOutputs> m_latest;
   std::uint64_t m_serial = 0;
+  std::uint64_t m_requested = 0, m_answered = 0;  // request ids made and answered (busy())
   std::uintmax_t m_weightBytes = 0;
   core::Bounds m_bounds;
   double m_lastMs = 0;

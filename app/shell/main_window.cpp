@@ -8,14 +8,18 @@
 
 #include "app_controller.h"
 #include "app_types.h"
+#include "graphics_backend.h"
 #include "window_samples.h"
 
 namespace riglens::app {
 
 QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller, QString* error, int samples) {
   registerAppTypes();
+  // Before the window exists: the API it draws with (graphics_backend.h).
+  const GraphicsBackend& backend = chooseGraphicsBackend();
+  controller.setGraphics(backend.summary(), backend.reason);
   // Asked while the engine loads; the window is shown once it is set.
-  WindowSamples windowSamples(samples);
+  WindowSamples windowSamples(backend, samples);
   // Fusion with the dark palette Main.qml sets: plain, dense, readable on 3D.
   if (QQuickStyle::name().isEmpty()) QQuickStyle::setStyle(QStringLiteral("Fusion"));
   QStringList warnings;
@@ -38,6 +42,7 @@ QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& con
     // device without it falls back to 1 sample): window_samples.h says how
     // many. Main.qml leaves the window hidden for this.
     windowSamples.applyTo(window);
+    applyGraphicsBackend(backend, window);
     window->show();
   }
   if (!window && error) {

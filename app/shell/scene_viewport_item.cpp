@@ -63,10 +63,13 @@ void SceneViewportItem::setControllerObject(QObject* object) {
     connect(character, &CharacterController::controlsChanged, this, &SceneViewportItem::requestFrame);
     connect(character, &CharacterController::lookChanged, this, &SceneViewportItem::requestFrame);
     connect(character, &CharacterController::decodedFrame, this, &SceneViewportItem::requestFrame);
+    connect(character, &CharacterController::decodedFrame, this, &SceneViewportItem::updateShown);
+    connect(m_controller, &AppController::loadingChanged, this, &SceneViewportItem::updateShown);
     // The decoded character and the preview sit in different frames (the
     // bundle's world vs the fitted rest pose): switching reframes.
     connect(character, &CharacterController::decodedChanged, this, [this] {
       m_framed = false;
+      updateShown();
       requestFrame();
     });
   }
@@ -75,6 +78,7 @@ void SceneViewportItem::setControllerObject(QObject* object) {
 }
 
 void SceneViewportItem::documentChanged() {
+  updateShown();
   m_modelChanged = true;
   m_framed = false;
   requestFrame();
@@ -196,9 +200,13 @@ void SceneViewportItem::sync() {
 }
 
 void SceneViewportItem::showFrameNews(const ViewportFrameNews& news) {
+  m_news = std::make_unique<ViewportFrameNews>(news);
+  CharacterController* character = m_controller ? m_controller->characterController() : nullptr;
+  if (character && character->active() && news.document == character->scene().get())
+    character->setRenderReport(character->scene().get(), news.characterReport, news.failure, news.computeMissing);
   if (news.gpuBytes != m_gpuBytes) {
     m_gpuBytes = news.gpuBytes;
-    if (m_controller) m_controller->setMemoryReport(news.memoryReport);
+    if (m_controller && !(character && character->active())) m_controller->setMemoryReport(news.memoryReport);
     emit gpuBytesChanged();
   }
   if (news.uploading != m_uploading) {
@@ -209,6 +217,7 @@ void SceneViewportItem::showFrameNews(const ViewportFrameNews& news) {
     m_framesRendered = news.frames;
     emit framesRenderedChanged();
   }
+  updateShown();
   if (news.unavailable && m_renderError.isEmpty()) {
     m_renderError =
         tr("3D view unavailable: Qt Quick runs without a GPU API (software renderer). "
@@ -217,9 +226,47 @@ void SceneViewportItem::showFrameNews(const ViewportFrameNews& news) {
   }
 }
 
+// What the view still waits for before it shows the open document whole, in
+// words (empty: nothing). From the newest frame's news and the controllers:
+// the load, then the frame that drew this document, its upload, for a
+// character or splat scene its splats, the decode that matches the current
+// view and its lift, and the frames that make the picture and the panels'
+// figures final. A document that cannot be drawn (no compute, no QRhi) is
+// shown once its refusal is: that is what the user sees.
+QString SceneViewportItem::waitingFor() const {
+  if (!m_controller || m_controller->loading()) return tr("the document to load");
+  if (!m_controller->hasDocument()) return {};
+  if (!m_news) return tr("the first frame");
+  if (m_news->unavailable) return {};
+  CharacterController* character = m_controller->characterController();
+  const bool isCharacter = character->active();
+  const void* document = isCharacter ? static_cast<const void*>(character->scene().get())
+                                     : static_cast<const void*>(m_controller->document()->run().get());
+  if (m_news->document != document) return tr("a frame of this document");
+  if (isCharacter && !m_news->failure.isEmpty()) return {};
+  if (m_news->uploading) return tr("the model's upload");
+  if (isCharacter) {
+    if (m_news->splats == 0) return tr("the splats");
+    if (character->decodable() && character->showDecoded()) {
+      if (character->decodeBusy()) return tr("the decoders");
+      if (!m_news->decodedDrawn || m_news->decodedOutputs != character->decodedOutputs().get())
+        return tr("the decoded character's lift");
+    }
+  }
+  if (!m_news->settled) return tr("the picture to settle");
+  return {};
+}
+
+void SceneViewportItem::updateShown() {
+  const bool shown = waitingFor().isEmpty();
+  if (shown == m_shown) return;
+  m_shown = shown;
+  emit shownChanged();
+}
+
 // A splat character or scene: framed once on its rest bounds; the controls
-// become the frame the character passes run; what the GPU holds and whether
-// it can draw characters go back to the character controller.
+// become the frame the character passes run. What the GPU holds and whether
+// it can draw characters come back with the frame's news (showFrameNews).
 void SceneViewportItem::syncCharacter(CharacterController& character, QRect viewport) {
   const auto& scene = character.scene();
   const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
@@ -234,15 +281,6 @@ void SceneViewportItem::syncCharacter(CharacterController& character, QRect view
   render::FrameState state = render::cameraFrameState(m_camera, aspect);
   state.showGrid = false;  // the face floats at the origin: a ground grid would cut through it
   state.showAxes = m_showAxes;
-  const QVariantMap report = m_renderer->characterReport();
-  const QString failure = m_renderer->failure();
-  const bool computeMissing = m_renderer->computeMissing();
-  QMetaObject::invokeMethod(
-      &character,
-      [c = &character, s = scene.get(), report, failure, computeMissing] {
-        c->setRenderReport(s, report, failure, computeMissing);
-      },
-      Qt::QueuedConnection);
   m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
   m_renderer->setDecoded(character.decodedLayout(), character.decodedOutputs());
   m_modelChanged = false;

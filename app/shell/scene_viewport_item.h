@@ -38,6 +38,10 @@ class SceneViewportItem : public QQuickItem {
   // A large model goes to the GPU over several frames; until then the view
   // draws none of it (--screenshot waits it out).
   Q_PROPERTY(bool uploading READ uploading NOTIFY uploadingChanged)
+  // The open document is on screen whole: loaded, decoded, lifted, uploaded
+  // and drawn, its panels' figures final (waitingFor() says what is not yet).
+  // --screenshot and the tests wait for it.
+  Q_PROPERTY(bool shown READ shown NOTIFY shownChanged)
   // Empty while the engine can draw; otherwise why it cannot (no QRhi: Qt
   // Quick fell back to its software renderer).
   Q_PROPERTY(QString renderError READ renderError NOTIFY renderErrorChanged)
@@ -67,6 +71,8 @@ class SceneViewportItem : public QQuickItem {
   qint64 gpuBytes() const { return m_gpuBytes; }
   int framesRendered() const { return m_framesRendered; }
   bool uploading() const { return m_uploading; }
+  bool shown() const { return m_shown; }
+  Q_INVOKABLE QString waitingFor() const;
   QString renderError() const { return m_renderError; }
   QVariantList sockets() const { return m_sockets; }
   QColor background() const;
@@ -79,6 +85,7 @@ class SceneViewportItem : public QQuickItem {
   void gpuBytesChanged();
   void framesRenderedChanged();
   void uploadingChanged();
+  void shownChanged();
   void renderErrorChanged();
   void socketsChanged();
 
@@ -92,6 +99,7 @@ class SceneViewportItem : public QQuickItem {
   void handleWindowChanged(QQuickWindow* window);
   void sync();
   void showFrameNews(const ViewportFrameNews& news);  // GUI thread
+  void updateShown();
   void syncCharacter(CharacterController& character, QRect viewport);
   void cleanup();
   void documentChanged();
@@ -118,6 +126,8 @@ class SceneViewportItem : public QQuickItem {
   qint64 m_gpuBytes = 0;
   int m_framesRendered = 0;
   bool m_uploading = false;
+  bool m_shown = false;
+  std::unique_ptr<ViewportFrameNews> m_news;  // the newest frame's
   QString m_renderError;
   QVariantList m_sockets;
 };

@@ -23,15 +23,34 @@ namespace riglens::app {
 // What the viewport item shows of the newest frame. Sent to the GUI thread as
 // soon as the frame is drawn, so the panels show it in the very next frame
 // (read in the next sync() instead, it reached the screen two frames later,
-// and --screenshot waited for three).
+// and --screenshot waited for three). A rig's and a character's reports take
+// this one road.
 struct ViewportFrameNews {
   qint64 gpuBytes = 0;
-  QVariantMap memoryReport;  // changes with gpuBytes
+  QVariantMap memoryReport;  // a rig's; changes with gpuBytes
   bool uploading = false;
   int frames = 0;
   bool unavailable = false;  // the software renderer: nothing to draw with
+  // What the frame drew, for "is the document fully shown" (--screenshot):
+  // the document (its run or scene, compared by address only), whether its
+  // picture is final (no layer asked for another frame, no GPU times still
+  // to come), and for a splat character or scene how many splats it drew,
+  // which decode (the outputs' address) and whether the decoded character.
+  const void* document = nullptr;
+  bool settled = false;
+  std::size_t splats = 0;
+  const void* decodedOutputs = nullptr;
+  bool decodedDrawn = false;
+  // A splat character or scene: the Memory and Frame panels' report, and why
+  // it cannot be drawn (empty when it can) and whether for lack of compute.
+  QVariantMap characterReport;
+  QString failure;
+  bool computeMissing = false;
   bool sameAs(const ViewportFrameNews& o) const {
-    return gpuBytes == o.gpuBytes && uploading == o.uploading && frames == o.frames && unavailable == o.unavailable;
+    return gpuBytes == o.gpuBytes && uploading == o.uploading && frames == o.frames && unavailable == o.unavailable &&
+           document == o.document && settled == o.settled && splats == o.splats && decodedOutputs == o.decodedOutputs &&
+           decodedDrawn == o.decodedDrawn && failure == o.failure && computeMissing == o.computeMissing &&
+           characterReport == o.characterReport;
   }
 };
 
@@ -97,6 +116,7 @@ class SceneViewportRenderer : public QObject {
     m_renderer->setCharacterFrame(m_characterFrame);
     if ((!m_run && !m_scene) || m_viewport.isEmpty()) {
       m_ready = false;
+      m_drawnDocument = nullptr;
       return;
     }
     // The stack records whichever layers prepared: a character the GPU
@@ -115,6 +135,8 @@ class SceneViewportRenderer : public QObject {
     if (follow) --m_framesToFollow;
     if (follow || m_renderer->wantsAnotherFrame()) QMetaObject::invokeMethod(m_window, "update", Qt::QueuedConnection);
     m_failure = prepared ? QString() : QString::fromStdString(m_renderer->failure());
+    m_drawnDocument = m_scene ? static_cast<const void*>(m_scene.get()) : static_cast<const void*>(m_run.get());
+    m_settled = !follow && !m_renderer->wantsAnotherFrame() && !m_renderer->rigUploading();
     if (m_scene)
       reportSplats();
     else if (prepared)
@@ -126,12 +148,6 @@ class SceneViewportRenderer : public QObject {
       core::StageTimings::instance().add("first frame: pipelines", times.pipelinesMs);
     }
   }
-
-  // Read in sync() only (GUI thread blocked).
-  QVariantMap memoryReport() const { return m_report; }
-  QVariantMap characterReport() const { return m_characterReport; }
-  QString failure() const { return m_failure; }
-  bool computeMissing() const { return m_computeMissing; }  // the device runs no compute: no characters
 
   // beforeRenderPassRecording: inside the main pass, under the QML scene.
   void record() {
@@ -147,7 +163,24 @@ class SceneViewportRenderer : public QObject {
   // afterRendering: render thread; the frame's news goes out from here.
   void finish() {
     if (m_renderer && m_swapchain && m_ready) m_renderer->finishFrame(m_swapchain);
-    ViewportFrameNews news{m_gpuBytes, m_report, m_renderer && m_renderer->rigUploading(), m_frames, m_unavailable};
+    ViewportFrameNews news;
+    news.gpuBytes = m_gpuBytes;
+    news.memoryReport = m_report;
+    news.uploading = m_renderer && m_renderer->rigUploading();
+    news.frames = m_frames;
+    news.unavailable = m_unavailable;
+    if (m_renderer && m_ready) {
+      news.document = m_drawnDocument;
+      news.settled = m_settled;
+      if (m_scene) {
+        news.splats = m_renderer->splatStats().splats;
+        news.decodedOutputs = m_outputs.get();
+        news.decodedDrawn = m_renderer->characterShowsDecoded();
+        news.characterReport = m_characterReport;
+        news.failure = m_failure;
+        news.computeMissing = m_computeMissing;
+      }
+    }
     if (m_newsSink && !news.sameAs(m_lastNews)) {
       m_lastNews = news;
       m_newsSink(news);
@@ -233,6 +266,8 @@ class SceneViewportRenderer : public QObject {
   QVariantMap m_report, m_characterReport;
   QString m_failure;
   bool m_computeMissing = false;
+  const void* m_drawnDocument = nullptr;  // what the last prepared frame drew
+  bool m_settled = false;
   int m_frames = 0;
   bool m_unavailable = false;
   bool m_firstRigFrameTimed = false;

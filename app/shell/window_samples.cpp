@@ -14,11 +14,9 @@ namespace {
 
 constexpr int kGpuSamples = 4;
 
-bool usesOpenGl() {
-  const QByteArray backend = qgetenv("QSG_RHI_BACKEND");
-  if (!backend.isEmpty() && backend != "opengl" && backend != "gl") return false;
+bool usesOpenGl(const GraphicsBackend& backend) {
   // A platform without OpenGL says no here, or fails the context's create().
-  return QOpenGLContext::supportsThreadedOpenGL();
+  return backend.api == QLatin1String("opengl") && QOpenGLContext::supportsThreadedOpenGL();
 }
 
 }  // namespace
@@ -52,14 +50,16 @@ struct WindowSamples::Probe {
   }
 };
 
-WindowSamples::WindowSamples(int requested) : m_requested(requested) {
-  if (m_requested <= 0 && usesOpenGl()) m_probe = std::make_unique<Probe>();
+WindowSamples::WindowSamples(const GraphicsBackend& backend, int requested)
+    : m_requested(requested), m_cpuDevice(backend.api == QLatin1String("vulkan") && backend.cpuDevice) {
+  if (m_requested <= 0 && usesOpenGl(backend)) m_probe = std::make_unique<Probe>();
 }
 
 WindowSamples::~WindowSamples() = default;
 
 int WindowSamples::count() {
   if (m_requested > 0) return m_requested;
+  if (m_cpuDevice) return 1;
   if (!m_probe) return kGpuSamples;
   if (m_probe->worker.joinable()) m_probe->worker.join();
   return m_probe->software ? 1 : kGpuSamples;

@@ -11,19 +11,20 @@
 
 #include <memory>
 
+#include "graphics_backend.h"
+
 class QQuickWindow;
 
 namespace riglens::app {
 
-// Asks the OpenGL driver for its renderer's name on a worker thread, so the
-// question costs nothing while the QML engine builds the window. Only for
-// the OpenGL backend (Qt Quick's default on Linux): another backend
-// (QSG_RHI_BACKEND=vulkan) or a platform without OpenGL keeps 4x, since
-// probing Vulkan means a second QVulkanInstance (see notes on Qt 6.4).
+// On Vulkan the device type is already known (graphics_backend.h asked the
+// instance the window draws with). On OpenGL it asks the driver for its
+// renderer's name on a worker thread, so the question costs nothing while the
+// QML engine builds the window. Any other API keeps 4x.
 class WindowSamples {
  public:
   // `requested` > 0 (the viewer's --samples) skips the question.
-  explicit WindowSamples(int requested = 0);
+  explicit WindowSamples(const GraphicsBackend& backend, int requested = 0);
   ~WindowSamples();
   WindowSamples(const WindowSamples&) = delete;
   WindowSamples& operator=(const WindowSamples&) = delete;
@@ -36,6 +37,7 @@ class WindowSamples {
  private:
   struct Probe;
   int m_requested;
+  bool m_cpuDevice = false;  // known up front (Vulkan)
   std::unique_ptr<Probe> m_probe;
 };
 

@@ -39,10 +39,13 @@ PanelSection {
                 width: ListView.view.width
                 spacing: 0
                 Label { text: joint.modelData; font.bold: true; topPadding: 4 }
-                Repeater {
+                Column {  // a positioner: Repeaters stay out of Layouts (ViewToolBar.qml)
+                  Layout.fillWidth: true
+                  Repeater {
                     model: 3
                     delegate: RowLayout {
                         required property int index
+                        width: parent ? parent.width : 0
                         Label { text: panel.axes[index]; Layout.preferredWidth: 40; font.pixelSize: 11 }
                         Slider {
                             objectName: "joint_" + joint.modelData + "_" + index
@@ -57,6 +60,7 @@ PanelSection {
                         }
                         Label { text: Number(joint.degrees[index]).toFixed(1) + "°"; font.pixelSize: 11; Layout.preferredWidth: 44 }
                     }
+                  }
                 }
             }
         }

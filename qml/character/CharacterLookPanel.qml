@@ -52,15 +52,19 @@ PanelSection {
                       .arg(Number(s.geomMs).toFixed(1)).arg(Number(s.apprMs).toFixed(1))
                       .arg(s.trunkRuns).arg(s.geomRuns).arg(s.apprRuns)
             }
-            // Per-branch visibility of the decoded character.
-            Repeater {
-                model: panel.character.decodedAvailable && panel.character.showDecoded ? (panel.character.decodeStats.branches || []) : []
-                delegate: CheckBox {
-                    required property var modelData
-                    objectName: "branchVisible_" + modelData.name
-                    text: qsTr("Branch %1 (%2 slots)").arg(modelData.name).arg(modelData.slots)
-                    checked: panel.character.decodeStats.branches !== undefined && panel.character.branchVisible(modelData.name)
-                    onToggled: panel.character.setBranchVisible(modelData.name, checked)
+            // Per-branch visibility of the decoded character. Repeaters sit in
+            // positioners, never in a Layout (ViewToolBar.qml says why).
+            Column {
+                Layout.fillWidth: true
+                Repeater {
+                    model: panel.character.decodedAvailable && panel.character.showDecoded ? (panel.character.decodeStats.branches || []) : []
+                    delegate: CheckBox {
+                        required property var modelData
+                        objectName: "branchVisible_" + modelData.name
+                        text: qsTr("Branch %1 (%2 slots)").arg(modelData.name).arg(modelData.slots)
+                        checked: panel.character.decodeStats.branches !== undefined && panel.character.branchVisible(modelData.name)
+                        onToggled: panel.character.setBranchVisible(modelData.name, checked)
+                    }
                 }
             }
             Label {
@@ -107,19 +111,23 @@ PanelSection {
                 Label { text: panel.character.opacity.toFixed(2); font.pixelSize: 11; Layout.preferredWidth: 52 }
             }
             Label { text: qsTr("Gaze (degrees)"); font.bold: true; topPadding: 6; visible: panel.character.kind === "character" }
-            Repeater {
-                model: panel.character.kind === "character" ? 4 : 0
-                delegate: RowLayout {
-                    required property int index
-                    Label { text: panel.gazeNames[index]; Layout.preferredWidth: 80; font.pixelSize: 11 }
-                    Slider {
-                        objectName: "gaze_" + index
-                        Layout.fillWidth: true
-                        from: -0.7; to: 0.7; stepSize: 0
-                        value: panel.character.gaze[index]
-                        onMoved: panel.character.setGaze(index, value)
+            Column {
+                Layout.fillWidth: true
+                Repeater {
+                    model: panel.character.kind === "character" ? 4 : 0
+                    delegate: RowLayout {
+                        required property int index
+                        width: parent ? parent.width : 0
+                        Label { text: panel.gazeNames[index]; Layout.preferredWidth: 80; font.pixelSize: 11 }
+                        Slider {
+                            objectName: "gaze_" + index
+                            Layout.fillWidth: true
+                            from: -0.7; to: 0.7; stepSize: 0
+                            value: panel.character.gaze[index]
+                            onMoved: panel.character.setGaze(index, value)
+                        }
+                        Label { text: (panel.character.gaze[index] * 180 / Math.PI).toFixed(1); font.pixelSize: 11; Layout.preferredWidth: 40 }
                     }
-                    Label { text: (panel.character.gaze[index] * 180 / Math.PI).toFixed(1); font.pixelSize: 11; Layout.preferredWidth: 40 }
                 }
             }
             RowLayout {

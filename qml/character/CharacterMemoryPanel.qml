@@ -37,13 +37,18 @@ PanelSection {
             Label { text: qsTr("GPU total"); font.bold: true }
             Label { objectName: "characterGpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.report.gpuBytes || 0) }
         }
-        Repeater {
-            model: panel.report.branches || []
-            delegate: Label {
-                required property var modelData
-                objectName: "slots_" + modelData.name
-                text: qsTr("Slots %1: %2 / %3 (from %4)").arg(modelData.name).arg(modelData.slotsUsed).arg(modelData.capacity).arg(modelData.slotOffset)
-                font.pixelSize: 11
+        // In a positioner, not in the Layout: the model changes with each
+        // report (ViewToolBar.qml says why).
+        Column {
+            Layout.fillWidth: true
+            Repeater {
+                model: panel.report.branches || []
+                delegate: Label {
+                    required property var modelData
+                    objectName: "slots_" + modelData.name
+                    text: qsTr("Slots %1: %2 / %3 (from %4)").arg(modelData.name).arg(modelData.slotsUsed).arg(modelData.capacity).arg(modelData.slotOffset)
+                    font.pixelSize: 11
+                }
             }
         }
         Label { text: qsTr("GPU buffers"); font.bold: true; topPadding: 4 }

@@ -8,6 +8,9 @@ Pane {
     property string title
     default property alias content: body.data
     padding: 0
+    // A narrow window (down to 640 px) squeezes the side panels: what does not
+    // fit is cut at the panel's edge, never drawn over the viewport.
+    clip: true
 
     ColumnLayout {
         anchors.fill: parent

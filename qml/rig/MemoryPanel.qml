@@ -23,29 +23,23 @@ PanelSection {
             Label { objectName: "cpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.controller.cpuBytes) }
             Label { text: qsTr("GPU total"); font.bold: true }
             Label { objectName: "gpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.controller.gpuBytes) }
+        }
+        // The buffer kinds, one row each. A Column, not rows of the
+        // GridLayout: RigLens keeps Repeaters out of Qt Quick Layouts
+        // (ViewToolBar.qml says why; tst_app_window checks it).
+        Column {
+            Layout.fillWidth: true
+            spacing: 1
             Repeater {
                 model: [["vertexBytes", qsTr("  vertex buffers")], ["indexBytes", qsTr("  index buffers")],
                         ["uniformBytes", qsTr("  uniform buffers")], ["storageBytes", qsTr("  storage (skinning)")],
                         ["overlayBytes", qsTr("  overlays")], ["textureBytes", qsTr("  textures")]]
-                delegate: Label {
+                delegate: RowLayout {
                     required property var modelData
-                    required property int index
-                    Layout.row: 2 + index
-                    Layout.column: 0
-                    text: modelData[1]
+                    width: parent ? parent.width : 0
                     opacity: 0.75
-                }
-            }
-            Repeater {
-                model: ["vertexBytes", "indexBytes", "uniformBytes", "storageBytes", "overlayBytes", "textureBytes"]
-                delegate: Label {
-                    required property string modelData
-                    required property int index
-                    Layout.row: 2 + index
-                    Layout.column: 1
-                    Layout.alignment: Qt.AlignRight
-                    text: panel.controller.formatBytes(panel.report[modelData] || 0)
-                    opacity: 0.75
+                    Label { text: modelData[1]; Layout.fillWidth: true }
+                    Label { text: panel.controller.formatBytes(panel.report[modelData[0]] || 0) }
                 }
             }
         }

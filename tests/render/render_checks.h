@@ -62,6 +62,8 @@ std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
 // A render test's fixture: initTestCase opens the offscreen device of its
 // backend (its name logged; the test case fails saying why when the machine
 // has none), cleanupTestCase releases it. Test classes derive from it.
+// A test case on its own windowless device: `backend`, unless the
+// environment's RIGLENS_TEST_BACKEND (vulkan or opengl) says another.
 class RenderTestCase : public QObject {
   Q_OBJECT
 
@@ -70,6 +72,7 @@ class RenderTestCase : public QObject {
 
  protected:
   std::unique_ptr<render::RhiDevice> m_device;
+  render::Backend backend() const { return m_backend; }
 
  private slots:
   void initTestCase();

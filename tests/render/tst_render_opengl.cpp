@@ -10,6 +10,7 @@
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/rig/skinning.h"
 #include "riglens/render/device/offscreen_canvas.h"
+#include "riglens/render/parity/shader_layouts.h"
 #include "riglens/render/parity/skin_mesh_on_gpu.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
@@ -25,6 +26,14 @@ class TestRenderOpenGL : public test::RenderTestCase {
   TestRenderOpenGL() : RenderTestCase(render::Backend::OpenGL) {}
 
  private slots:
+  // Each graphics pipeline's two stages link on OpenGL only when they carry
+  // the same GLSL versions (the composite's did not: characters could not be
+  // drawn on Qt Quick's default backend).
+  void everyPipelinesStagesShareTheirGlslVersions() {
+    const auto shared = render::verifyPipelineStagesShareGlslVersions();
+    QVERIFY_OK(shared);
+  }
+
   void drawsTheTankLikeVulkan() {
     auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, {{{"turret_yaw", 0.8}, {"gun_pitch", 0.4}}, "", 0});

@@ -88,6 +88,37 @@ class TestRenderRig : public test::RenderTestCase {
     return *image;
   }
 
+  // The tank as one skinned mesh: bones = parts, each vertex on its part's
+  // bone, every third vertex blended half with its parent's.
+  static core::LoadedRun skinnedTank(const core::LoadedRun& tankRun) {
+    const core::LoadedRun* tank = &tankRun;
+    core::LoadedRun skinned;
+    skinned.kind = core::RunKind::SkinnedMesh;
+    skinned.rig = tank->rig;
+    skinned.skin = core::SkinData{};
+    core::PartMesh merged;
+    for (std::size_t p = 0; p < tank->meshes.size(); ++p) {
+      const auto& m = tank->meshes[p];
+      const auto base = static_cast<std::uint32_t>(merged.vertexCount());
+      merged.positions.insert(merged.positions.end(), m.positions.begin(), m.positions.end());
+      merged.normals.insert(merged.normals.end(), m.normals.begin(), m.normals.end());
+      merged.colors.insert(merged.colors.end(), m.colors.begin(), m.colors.end());
+      for (auto i : m.indices) merged.indices.push_back(base + i);
+      const int parent = tank->rig.parts()[p].parent;
+      for (std::size_t v = 0; v < m.vertexCount(); ++v) {
+        const bool blend = v % 3 == 0 && parent >= 0;
+        skinned.skin->joints.insert(skinned.skin->joints.end(),
+                                    {std::uint32_t(p), std::uint32_t(blend ? parent : 0), 0, 0});
+        skinned.skin->weights.insert(skinned.skin->weights.end(), {blend ? 0.5f : 1.0f, blend ? 0.5f : 0.0f, 0, 0});
+      }
+      skinned.skin->boneNames.push_back(tank->rig.parts()[p].name);
+      skinned.boneParts.push_back(int(p));
+    }
+    skinned.skin->inverseBinds.assign(tank->meshes.size(), glm::mat4(1.0f));
+    skinned.meshes = {merged};
+    return skinned;
+  }
+
  private slots:
   void shaderLayoutsMatchReflection() {
     auto ok = render::verifyShaderLayouts();
@@ -493,33 +524,9 @@ class TestRenderRig : public test::RenderTestCase {
   }
 
   void gpuSkinningMatchesTheCpuReference() {
-    // The tank as one skinned mesh: bones = parts, each vertex on its part's
-    // bone, every third vertex blended half with its parent's.
     auto tank = test::sampleRun("tank-cubes");
-    core::LoadedRun skinned;
-    skinned.kind = core::RunKind::SkinnedMesh;
-    skinned.rig = tank->rig;
-    skinned.skin = core::SkinData{};
-    core::PartMesh merged;
-    for (std::size_t p = 0; p < tank->meshes.size(); ++p) {
-      const auto& m = tank->meshes[p];
-      const auto base = static_cast<std::uint32_t>(merged.vertexCount());
-      merged.positions.insert(merged.positions.end(), m.positions.begin(), m.positions.end());
-      merged.normals.insert(merged.normals.end(), m.normals.begin(), m.normals.end());
-      merged.colors.insert(merged.colors.end(), m.colors.begin(), m.colors.end());
-      for (auto i : m.indices) merged.indices.push_back(base + i);
-      const int parent = tank->rig.parts()[p].parent;
-      for (std::size_t v = 0; v < m.vertexCount(); ++v) {
-        const bool blend = v % 3 == 0 && parent >= 0;
-        skinned.skin->joints.insert(skinned.skin->joints.end(),
-                                    {std::uint32_t(p), std::uint32_t(blend ? parent : 0), 0, 0});
-        skinned.skin->weights.insert(skinned.skin->weights.end(), {blend ? 0.5f : 1.0f, blend ? 0.5f : 0.0f, 0, 0});
-      }
-      skinned.skin->boneNames.push_back(tank->rig.parts()[p].name);
-      skinned.boneParts.push_back(int(p));
-    }
-    skinned.skin->inverseBinds.assign(tank->meshes.size(), glm::mat4(1.0f));
-    skinned.meshes = {merged};
+    const core::LoadedRun skinned = skinnedTank(*tank);
+    const core::PartMesh& merged = skinned.meshes[0];
     const auto worlds = test::posedWorlds(*tank, tankPoses().at("aim"));
     const auto bones = core::boneMatrices(*skinned.skin, skinned.boneParts, worlds);
     const core::PartMesh cpu = core::skinMesh(merged, *skinned.skin, bones);
@@ -556,6 +563,32 @@ class TestRenderRig : public test::RenderTestCase {
             std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))}) > 2;
       }
     QVERIFY2(differing <= 20, qPrintable(QString::number(differing)));
+  }
+
+  // Closing a skinned model takes its skinning pass with it. The pass writes
+  // into two of the model's buffers; left behind, it went on dispatching
+  // into them after they were freed, every frame (on lavapipe: freed host
+  // memory, a corrupted heap, and a splat scene opened next drew nothing).
+  void closingASkinnedModelEndsItsSkinningPass() {
+    auto tank = test::sampleRun("tank-cubes");
+    auto skinned = std::make_shared<const core::LoadedRun>(skinnedTank(*tank));
+    auto canvas = render::OffscreenCanvas::create(*m_device, kGoldenSize);
+    QVERIFY_OK(canvas);
+    render::RigRenderer renderer(*m_device);
+    renderer.setModel(skinned);
+    const core::OrbitCamera camera = test::defaultCamera(*tank);
+    const auto worlds = test::posedWorlds(*tank, tankPoses().at("aim"));
+    render::ViewSettings view;
+    const auto state = render::buildFrameState(*skinned, worlds, camera, 1.0f, view);
+    const auto drawn = (*canvas)->render(renderer, state);
+    QVERIFY_OK(drawn);
+    QVERIFY(renderer.memoryReport().storageBytes > 0);  // the skinning pass's buffers
+    renderer.setModel(nullptr);
+    const auto empty = (*canvas)->render(renderer, render::cameraFrameState(camera, 1.0f));
+    QVERIFY_OK(empty);
+    const render::MemoryReport after = renderer.memoryReport();
+    QCOMPARE(after.storageBytes, std::size_t(0));
+    QCOMPARE(after.vertexBytes + after.indexBytes, std::size_t(0));
   }
 
   void gpuMorphTargetsMatchTheGltfScene_data() {

@@ -1,9 +1,11 @@
 #include "riglens/render/parity/shader_layouts.h"
 
+#include <QtCore/QDir>
 #include <cstddef>
 #include <cstring>
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 
 #include "character/lift_block.h"
@@ -142,6 +144,42 @@ core::Expected<void> verifyShaderLayouts() {
     for (const char* shader : block.shaders)
       if (auto ok = check(shader, block.name, *block.offsets, block.size); !ok) return ok;
   return checkLiftBytes();
+}
+
+namespace {
+
+// "150, 310 es, 430": the GLSL versions a .qsb carries, sorted.
+std::string glslVersions(const QShader& shader) {
+  std::set<std::string> versions;
+  for (const QShaderKey& key : shader.availableShaders())
+    if (key.source() == QShader::GlslShader)
+      versions.insert(std::to_string(key.sourceVersion().version()) +
+                      (key.sourceVersion().flags() & QShaderVersion::GlslEs ? " es" : ""));
+  std::string list;
+  for (const auto& v : versions) list += (list.empty() ? "" : ", ") + v;
+  return list;
+}
+
+}  // namespace
+
+core::Expected<void> verifyPipelineStagesShareGlslVersions() {
+  const QStringList vertices = QDir(QStringLiteral(":/shaders")).entryList({QStringLiteral("*.vert.qsb")});
+  if (vertices.isEmpty()) return core::makeError(core::ErrorCode::Invalid, "no vertex shaders under :/shaders");
+  for (const QString& vertexFile : vertices) {
+    const QString stem = vertexFile.chopped(int(std::strlen(".vert.qsb")));
+    const std::string vertexName = (stem + QStringLiteral(".vert")).toStdString();
+    const std::string fragmentName = (stem + QStringLiteral(".frag")).toStdString();
+    auto vertex = loadShader(vertexName.c_str());
+    if (!vertex) return vertex.error();
+    auto fragment = loadShader(fragmentName.c_str());
+    if (!fragment) return fragment.error();
+    const std::string v = glslVersions(*vertex), f = glslVersions(*fragment);
+    if (v != f)
+      return core::makeError(core::ErrorCode::Invalid, "the pipeline " + stem.toStdString() +
+                                                           " cannot link on OpenGL: " + vertexName + " carries GLSL " +
+                                                           v + ", " + fragmentName + " GLSL " + f);
+  }
+  return {};
 }
 
 }  // namespace riglens::render

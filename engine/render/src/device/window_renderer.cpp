@@ -45,8 +45,11 @@ bool WindowRenderer::prepare(QRhiSwapChain* swapchain, const FrameState& state, 
   m_device->timer().beginFrame(swapchain->currentFrameCommandBuffer());
   QRhiRenderTarget* rt = swapchain->currentFrameRenderTarget();
   m_prepared = true;  // the stack records whichever layers prepared
+  // What the layers draw covers the viewport, not the whole window: an
+  // image a layer makes (the splat tiles, the CPU rasteriser's) is the
+  // viewport's size, as its projection's aspect is.
   return m_stack.prepare(swapchain->currentFrameCommandBuffer(), rt->renderPassDescriptor(), rt->sampleCount(),
-                         rt->pixelSize(), state);
+                         viewport.size(), state);
 }
 
 void WindowRenderer::record(QRhiSwapChain* swapchain) {

@@ -99,12 +99,20 @@ struct RigRenderer::Impl {
   std::size_t nextPart = 0;  // the first part whose data has not been queued
   bool uploading() const { return uploadedRun && nextPart < parts.size(); }
 
+  // The model's buffers go, and with them the skinning pass that writes two
+  // of them: a pass left behind dispatched into freed buffers every frame
+  // (on lavapipe, freed host memory: a skinned glTF closed for a splat
+  // scene corrupted the heap and the splats' own buffers drew nothing).
+  void releaseModel() {
+    skin.reset();
+    parts.clear();
+    nextPart = 0;
+  }
+
   // A new model: its parts' slots, the per-part uniform slots, pipelines to make.
   bool beginUpload() {
-    parts.clear();
+    releaseModel();
     parts.resize(uploadedRun->meshes.size());
-    nextPart = 0;
-    skin.reset();
     // Per-part uniform slots, then one per section (its node's tint, highlight).
     partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
     const std::size_t slotCount = std::max<std::size_t>(1, parts.size() + uploadedRun->materials.sections.size());
@@ -518,7 +526,7 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
       batch->release();
       return false;
     }
-    if (!d.uploadedRun) d.parts.clear();
+    if (!d.uploadedRun) d.releaseModel();
   }
   if (d.uploading() && !d.uploadSome(batch)) {
     batch->release();

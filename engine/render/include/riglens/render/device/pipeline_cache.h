@@ -13,8 +13,8 @@ namespace riglens::render {
 
 // <cache>/riglens/pipelines/<user>-riglens<version>-qt<version>.bin, where
 // <cache> is $XDG_CACHE_HOME or ~/.cache; `user` names whose pipelines they
-// are ("cli": RhiDevice's own devices, "viewer": Qt Quick's, through
-// QSG_RHI_PIPELINE_CACHE_LOAD/SAVE). Empty when there is no cache folder.
+// are ("cli": RhiDevice's own devices, "viewer-vulkan"/"viewer-opengl": Qt
+// Quick's, through QSG_RHI_PIPELINE_CACHE_LOAD/SAVE). Empty when there is no cache folder.
 QString pipelineCacheFile(const QString& user);
 
 // The file's bytes, empty when it is missing or unreadable; a cache that is

@@ -11,4 +11,12 @@ namespace riglens::render {
 
 core::Expected<void> verifyShaderLayouts();
 
+// Every graphics pipeline's stages (X.vert with X.frag, every pair built
+// into :/shaders) carry the same GLSL versions. On OpenGL, Qt picks each
+// stage's newest version the context takes, and qsb writes layout(location)
+// on varyings only from GLSL 410: a 150 vertex stage and a 430 fragment stage
+// failed to link on llvmpipe's GL 4.5 (the splat composite). The error names
+// the pair and both version lists.
+core::Expected<void> verifyPipelineStagesShareGlslVersions();
+
 }  // namespace riglens::render

@@ -1,0 +1,131 @@
+#include "viewer_options.h"
+
+#include <QtCore/QCommandLineParser>
+#include <cstdio>
+
+#include "riglens/core/base/version.h"
+
+namespace riglens::app {
+
+namespace {
+
+bool parseSize(const QString& text, QSize* size) {
+  const QStringList parts = text.split('x');
+  if (parts.size() != 2) return false;
+  bool okW = false, okH = false;
+  const int w = parts[0].toInt(&okW), h = parts[1].toInt(&okH);
+  if (!okW || !okH || w < 64 || h < 64 || w > 8192 || h > 8192) return false;
+  *size = QSize(w, h);
+  return true;
+}
+
+struct Options {
+  QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                QStringLiteral("Save the window as PNG once the document is shown whole (loaded, "
+                                               "decoded, uploaded, drawn), print its path and exit."),
+                                QStringLiteral("file.png")};
+  QCommandLineOption screenshotTimeout{
+      QStringLiteral("screenshot-timeout"),
+      QStringLiteral("Seconds --screenshot waits for the document to be shown whole before it fails (default 120)."),
+      QStringLiteral("S"), QStringLiteral("120")};
+  QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1280x800)."),
+                          QStringLiteral("WxH"), QStringLiteral("1280x800")};
+  QCommandLineOption tint{QStringLiteral("tint"),
+                          QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets (characters: "
+                                         "joint, uv, height, flat, normals)."),
+                          QStringLiteral("mode"), QStringLiteral("color")};
+  QCommandLineOption play{QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."),
+                          QStringLiteral("name")};
+  QCommandLineOption time{QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
+                          QStringLiteral("T"), QStringLiteral("0")};
+  QCommandLineOption set{QStringLiteral("set"),
+                         QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
+                         QStringLiteral("NAME=VALUE")};
+  QCommandLineOption timings{QStringLiteral("timings"),
+                             QStringLiteral("With --screenshot: print where the time from process start to the "
+                                            "saved window went, by stage (stderr).")};
+  QCommandLineOption samples{QStringLiteral("samples"),
+                             QStringLiteral("MSAA samples for the window: 1, 2, 4 or 8 (default: 4 on a GPU, 1 on a "
+                                            "software rasteriser, where 4x costs a quarter of the start-up)."),
+                             QStringLiteral("N")};
+  QCommandLineOption backend{QStringLiteral("backend"),
+                             QStringLiteral("Graphics API for the window: vulkan or opengl (default: Vulkan when a "
+                                            "Vulkan device exists, else OpenGL; QSG_RHI_BACKEND also chooses)."),
+                             QStringLiteral("api")};
+
+  void addTo(QCommandLineParser& parser) const {
+    for (const QCommandLineOption* o :
+         {&screenshot, &screenshotTimeout, &size, &tint, &play, &time, &set, &timings, &samples, &backend})
+      parser.addOption(*o);
+  }
+};
+
+int usageError(const QString& message) {
+  std::fprintf(stderr, "riglens: %s\n", qPrintable(message));
+  return 2;
+}
+
+// The values of a parse that succeeded, checked; or the usage error's exit code.
+std::variant<ViewerOptions, int> readOptions(const QCommandLineParser& parser, const Options& o) {
+  ViewerOptions v;
+  if (!parser.positionalArguments().isEmpty()) v.path = parser.positionalArguments().first();
+  v.screenshot = parser.value(o.screenshot);
+  v.timings = parser.isSet(o.timings);
+  if (v.timings && v.screenshot.isEmpty()) return usageError(QStringLiteral("--timings needs --screenshot"));
+  if (!parseSize(parser.value(o.size), &v.size))
+    return usageError(QStringLiteral("--size must be WxH between 64 and 8192, got '%1'").arg(parser.value(o.size)));
+  bool ok = false;
+  const double timeoutS = parser.value(o.screenshotTimeout).toDouble(&ok);
+  if (!ok || timeoutS <= 0 || timeoutS > 3600)
+    return usageError(QStringLiteral("--screenshot-timeout must be seconds between 0 and 3600, got '%1'")
+                          .arg(parser.value(o.screenshotTimeout)));
+  v.screenshotTimeoutMs = int(timeoutS * 1000);
+  if (parser.isSet(o.samples)) {
+    v.samples = parser.value(o.samples).toInt();
+    if (v.samples != 1 && v.samples != 2 && v.samples != 4 && v.samples != 8)
+      return usageError(QStringLiteral("--samples must be 1, 2, 4 or 8, got '%1'").arg(parser.value(o.samples)));
+  }
+  v.backend = parser.value(o.backend).toLower();
+  if (parser.isSet(o.backend) && v.backend != QLatin1String("vulkan") && v.backend != QLatin1String("opengl"))
+    return usageError(QStringLiteral("--backend must be vulkan or opengl, got '%1'").arg(v.backend));
+  v.tint = parser.value(o.tint);
+  v.tintSet = parser.isSet(o.tint);
+  if (parser.isSet(o.play)) v.play = parser.value(o.play);
+  v.timeMs = parser.value(o.time).toDouble();
+  v.sets = parser.values(o.set);
+  return v;
+}
+
+}  // namespace
+
+std::variant<ViewerOptions, int> parseViewerOptions(int argc, char* argv[]) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("RigLens: review voxel rigs and splat characters."));
+  const QCommandLineOption help = parser.addHelpOption();
+  const QCommandLineOption version = parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("path"),
+                               QStringLiteral("A run folder, rig.json, run record, a model (.glb, .gltf, .obj, "
+                                              ".fbx, .dae, .stl, mesh .ply), character bundle folder, "
+                                              ".aosrig or 3DGS .ply to open."),
+                               QStringLiteral("[path]"));
+  const Options options;
+  options.addTo(parser);
+  QStringList arguments;
+  for (int i = 0; i < argc; ++i) arguments << QString::fromLocal8Bit(argv[i]);
+  if (!parser.parse(arguments)) {
+    std::fprintf(stderr, "riglens: %s\n\n%s", qPrintable(parser.errorText()), qPrintable(parser.helpText()));
+    return 2;
+  }
+  if (parser.isSet(help)) {
+    std::fputs(qPrintable(parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("riglens"))),
+               stdout);
+    return 0;
+  }
+  if (parser.isSet(version)) {
+    std::printf("riglens %s\n", riglens::core::kVersion);
+    return 0;
+  }
+  return readOptions(parser, options);
+}
+
+}  // namespace riglens::app

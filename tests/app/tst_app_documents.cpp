@@ -1,0 +1,230 @@
+// Every document kind in the viewer, the way people use it: a voxel run, a
+// glTF model, a 3DGS .ply, an .aosrig (the debug preview) and a decoded
+// bundle, each opened and waited for until the viewport says it is shown
+// whole, at several window sizes, through size jumps made while it loads,
+// and switched from one kind to another while a clip plays. After every
+// step the grab must show the document where the viewport is.
+//
+// Registered three times (tests/app/CMakeLists.txt): with no backend forced
+// (the viewer chooses, as when a user starts it; this machine has lavapipe,
+// so Vulkan), with QSG_RHI_BACKEND=vulkan and with QSG_RHI_BACKEND=opengl
+// (llvmpipe's GL 4.5, with compute shaders). The Xvfb screen is 2000x1200 so
+// every size fits.
+#include <QtQml/QQmlExtensionPlugin>
+#include <QtTest/QtTest>
+#include <filesystem>
+
+#include "character_controller.h"
+#include "riglens/core/base/file_io.h"
+#include "riglens/core/export/gltf_export.h"
+#include "riglens/core/rig/run_loader.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/render/device/frame_state.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/samples/sample_runs.h"
+#include "test_checks.h"
+#include "test_paths.h"
+#include "viewer_harness.h"
+
+Q_IMPORT_QML_PLUGIN(RigLensPlugin)
+
+using namespace riglens;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A pixel belongs to the document when some channel differs from the
+// viewport's background by more than this (0-255): antialiased edges and the
+// splats' faint skirts fall under it, the document's own colours do not
+// (the darkest, the tank's tracks, differ by ~25).
+constexpr int kDocumentChannelDelta = 16;
+// The document covers at least this share of the viewport: framing puts the
+// smallest document here (the 3DGS torus seen from its default camera) at
+// about 9% of it; an empty or half-drawn view is at 0.
+constexpr double kMinimumCoverage = 0.02;
+// Its pixels are centred in the viewport (framing): the centre of their
+// bounding box is within this share of the viewport's size of its centre.
+constexpr double kCentreSlack = 0.25;
+// How long one document may take to be shown whole (a decode on lavapipe
+// under a loaded CI machine takes a few seconds).
+constexpr int kShownTimeoutMs = 90000;
+
+struct Coverage {
+  double fraction = 0;
+  QPointF centre;  // of the covered pixels' bounding box, as a share of the viewport (0.5, 0.5: centred)
+};
+
+Coverage documentCoverage(const QImage& grab, QRect viewport) {
+  const glm::vec4 bg = render::kViewportBackground;
+  const int br = int(bg.r * 255 + 0.5f), bgG = int(bg.g * 255 + 0.5f), bb = int(bg.b * 255 + 0.5f);
+  int covered = 0, total = 0;
+  int minX = viewport.right(), maxX = viewport.left(), minY = viewport.bottom(), maxY = viewport.top();
+  for (int y = viewport.top(); y <= viewport.bottom(); ++y)
+    for (int x = viewport.left(); x <= viewport.right(); ++x) {
+      const QRgb p = grab.pixel(x, y);
+      ++total;
+      if (std::max({std::abs(qRed(p) - br), std::abs(qGreen(p) - bgG), std::abs(qBlue(p) - bb)}) <=
+          kDocumentChannelDelta)
+        continue;
+      ++covered;
+      minX = std::min(minX, x), maxX = std::max(maxX, x), minY = std::min(minY, y), maxY = std::max(maxY, y);
+    }
+  Coverage c;
+  c.fraction = total ? double(covered) / total : 0;
+  if (covered)
+    c.centre = QPointF(((minX + maxX) / 2.0 - viewport.left()) / viewport.width(),
+                       ((minY + maxY) / 2.0 - viewport.top()) / viewport.height());
+  return c;
+}
+
+}  // namespace
+
+class TestAppDocuments : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_dir;
+  test::ViewerHarness m_ui;
+  app::AppController* m_app = nullptr;
+
+  QString path(const char* name) const {
+    return QString::fromStdString((fs::path(m_dir.path().toStdString()) / name).string());
+  }
+
+  // The kinds, with a name for the PNGs and messages.
+  QList<std::pair<QString, QString>> documents() const {
+    return {{"voxel-run", path("tank-cubes")},
+            {"gltf-model", path("tank.glb")},
+            {"3dgs-ply", path("torus.ply")},
+            {"aosrig-preview", path("character/sample-face.aosrig")},
+            {"decoded-bundle", path("decoded/sample-bundle")}};
+  }
+
+  void resize(QSize size) {
+    m_ui.window->resize(size);
+    QTRY_COMPARE_WITH_TIMEOUT(m_ui.window->size(), size, 5000);
+    m_ui.waitFrames(2);  // the viewport's new size reached the renderer (and a decode's camera)
+  }
+
+  // Waits until the viewport shows the document whole, then checks the grab
+  // shows it there; the grab is written for a person to look at.
+  void checkShown(const QString& name, const QString& step) {
+    QQuickItem* viewport = m_ui.viewport;
+    QDeadlineTimer deadline(kShownTimeoutMs);
+    while (!viewport->property("shown").toBool() && !deadline.hasExpired()) QTest::qWait(20);
+    QString waiting;
+    QMetaObject::invokeMethod(viewport, "waitingFor", Q_RETURN_ARG(QString, waiting));
+    QVERIFY2(viewport->property("shown").toBool(),
+             qPrintable(QStringLiteral("%1 (%2): still waiting for %3").arg(name, step, waiting)));
+    const QImage grab = m_ui.window->grabWindow();
+    const QString file = test::outputPath(
+        QStringLiteral("documents-%1-%2-%3.png").arg(qEnvironmentVariable("RIGLENS_TEST_RUN", "run"), name, step));
+    grab.save(file);
+    const Coverage c = documentCoverage(grab, m_ui.viewportRect());
+    const QString where = QStringLiteral("%1 (%2, %3x%4): coverage %5, centre (%6, %7); see %8")
+                              .arg(name, step)
+                              .arg(grab.width())
+                              .arg(grab.height())
+                              .arg(c.fraction)
+                              .arg(c.centre.x())
+                              .arg(c.centre.y())
+                              .arg(file);
+    QVERIFY2(c.fraction >= kMinimumCoverage, qPrintable(where));
+    QVERIFY2(std::abs(c.centre.x() - 0.5) <= kCentreSlack && std::abs(c.centre.y() - 0.5) <= kCentreSlack,
+             qPrintable(where));
+    if (m_app->mode() != QLatin1String("rig")) {  // the Frame panel counts what was drawn
+      const QVariantMap frame = m_app->characterController()->frameReport();
+      QVERIFY2(frame.value("splats").toLongLong() > 0, qPrintable(where));
+    }
+  }
+
+  void openAndCheck(const QString& name, const QString& file, const QString& step) {
+    m_app->open(file);
+    checkShown(name, step);
+    QVERIFY2(m_app->lastError().isEmpty(), qPrintable(m_app->lastError()));
+  }
+
+ private slots:
+  void initTestCase() {
+    const fs::path root = m_dir.path().toStdString();
+    auto tank = samples::makeSampleRun("tank-cubes");
+    QVERIFY_OK(tank);
+    QVERIFY_OK(samples::writeSampleRun(*tank, root / "tank-cubes"));
+    auto loaded = core::loadRun(root / "tank-cubes");
+    QVERIFY_OK(loaded);
+    QVERIFY_OK(core::exportRun(*loaded, root / "tank.glb"));
+    QVERIFY(core::writeFileAtomically(root / "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(5000))));
+    QVERIFY_OK(samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root / "character"));
+    samples::SampleBundleOptions decoded;
+    decoded.uvRes = 32;  // small decoders: the decode takes well under a second
+    decoded.decoders = fs::path(RIGLENS_TEST_DECODERS_DIR) / "visible";
+    QVERIFY_OK(samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root / "decoded", decoded));
+    QString error;
+    QVERIFY2(m_ui.start(&error), qPrintable(error));
+    m_app = m_ui.controller.get();
+    // The document alone: no grid or axes lines in the coverage.
+    m_ui.viewport->setProperty("showGrid", false);
+    m_ui.viewport->setProperty("showAxes", false);
+  }
+
+  // No backend forced: the viewer took Vulkan, since this machine has a
+  // Vulkan device (lavapipe), and says so in the status bar.
+  void choosesTheBackendThatDrawsEverything() {
+    const QString forced = qEnvironmentVariable("QSG_RHI_BACKEND");
+    const auto api = m_ui.window->rendererInterface()->graphicsApi();
+    if (forced.isEmpty()) {
+      QCOMPARE(api, QSGRendererInterface::Vulkan);
+      QCOMPARE(m_app->graphicsReason(), QStringLiteral("a Vulkan device was found"));
+    } else {
+      QCOMPARE(api, forced == QLatin1String("opengl") ? QSGRendererInterface::OpenGL : QSGRendererInterface::Vulkan);
+    }
+    QVERIFY(m_app->graphics().startsWith(api == QSGRendererInterface::Vulkan ? "Vulkan" : "OpenGL"));
+    QCOMPARE(m_ui.find("statusGraphics")->property("text").toString(), m_app->graphics());
+  }
+
+  void everyKindAtEverySize_data() {
+    QTest::addColumn<QString>("file");
+    for (const auto& [name, file] : documents()) QTest::newRow(qPrintable(name)) << file;
+  }
+  void everyKindAtEverySize() {
+    QFETCH(QString, file);
+    const QString name = QString::fromLatin1(QTest::currentDataTag());
+    resize({1000, 700});
+    openAndCheck(name, file, "1000x700");
+    for (const QSize size : {QSize(640, 480), QSize(1920, 1080), QSize(800, 600), QSize(1280, 800)}) {
+      resize(size);
+      checkShown(name, QStringLiteral("%1x%2").arg(size.width()).arg(size.height()));
+    }
+  }
+
+  // The crash of issue 29: a document of another kind arriving while the
+  // window changes size. Every switch goes to another kind, the window
+  // resized before the load lands, a rig clip playing when it is replaced.
+  void switchingKindsWhileResizingAndPlaying() {
+    const auto kinds = documents();
+    const QList<QSize> sizes{{640, 480}, {1440, 900}, {900, 650}, {1920, 1080}, {1000, 700}};
+    for (int round = 0; round < 2; ++round)
+      for (int i = 0; i < kinds.size(); ++i) {
+        const auto& [name, file] = kinds[(i * 2 + round) % kinds.size()];
+        if (m_app->mode() == QLatin1String("rig")) QVERIFY(m_app->playback()->play(QStringLiteral("fire")));
+        m_app->open(file);
+        const QSize size = sizes[(i + round) % sizes.size()];
+        m_ui.window->resize(size);  // while it loads
+        QTest::qWait(1);
+        m_ui.window->resize(size.width() - 37, size.height() - 23);
+        checkShown(name, QStringLiteral("switch%1-%2").arg(round).arg(i));
+      }
+  }
+
+  void maximiseAndRestore() {
+    m_ui.window->showMaximized();
+    QTest::qWait(50);
+    m_ui.window->showNormal();
+    resize({1280, 800});
+    checkShown(QStringLiteral("restored"), QStringLiteral("restored"));
+  }
+
+  void cleanupTestCase() { m_ui.stop(); }
+};
+
+QTEST_MAIN(TestAppDocuments)
+#include "tst_app_documents.moc"
