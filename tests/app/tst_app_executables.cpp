@@ -60,6 +60,32 @@ void checkTimings(const QString& err, const QStringList& stages) {
   }
 }
 
+// A pixel shows the document when a channel differs from the viewport's
+// background (render::kViewportBackground, 32/38/46 in 8 bits) by more than
+// this: antialiased edges and the splats' faint skirts fall under it, the
+// documents' colours (the tank's darkest green, the torus, the faces) do
+// not. A rig's ground grid is drawn here (an executable has no switch for
+// it), so for rigs this counts its nearer lines too; tst_app_documents
+// measures with the grid off.
+constexpr int kDocumentChannelDelta = 60;
+// The share of the viewport the document covers at least: the smallest
+// here, the torus, covers ~7%; the splat documents draw no grid, so an empty
+// view of them is near 0 (the axes' 1-pixel lines).
+constexpr double kMinimumCoverage = 0.03;
+
+// The share of `area` (the viewport, as `riglens: shown:` reports it) whose
+// pixels show the document.
+double documentCoverage(const QImage& image, QRect area) {
+  int covered = 0;
+  for (int y = area.top(); y <= area.bottom(); ++y)
+    for (int x = area.left(); x <= area.right(); ++x) {
+      const QRgb p = image.pixel(x, y);
+      covered +=
+          std::max({std::abs(qRed(p) - 32), std::abs(qGreen(p) - 38), std::abs(qBlue(p) - 46)}) > kDocumentChannelDelta;
+    }
+  return double(covered) / double(area.width() * area.height());
+}
+
 }  // namespace
 
 class TestAppExecutables : public QObject {
@@ -584,15 +610,60 @@ class TestAppExecutables : public QObject {
     QVERIFY(!run.err.contains("timings"));
     const Run timed = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--timings"});
     QVERIFY2(timed.exitCode == 0, qPrintable(timed.err));
-    checkTimings(timed.err,
-                 {"process start (exec to main)", "Qt init", "start of the load (on a worker)",
-                  "QML engine and main window", "rest of the load (waited for)", "first frame: upload (recorded)",
-                  "first frame: pipelines", "event loop to the scene graph (GPU device)",
-                  "frames until the screenshot, the rest", "window grab, PNG encode and write"});
+    checkTimings(timed.err, {"process start (exec to main)", "Qt init", "graphics API chosen (Vulkan probed)",
+                             "start of the load (on a worker)", "QML engine and main window",
+                             "rest of the load (waited for)", "first frame: upload (recorded)",
+                             "first frame: pipelines", "event loop to the scene graph (GPU device)",
+                             "frames until the screenshot, the rest", "window grab, PNG encode and write"});
     QCOMPARE(runProgram(kGui, {dir.filePath("tank-cubes"), "--timings"}).exitCode, 2);
     // --samples picks the window's multisampling: any count draws the model.
     const Run sampled = runProgram(kGui, {dir.filePath("tank-cubes"), "--screenshot", shot, "--samples", "2"});
     QVERIFY2(sampled.exitCode == 0, qPrintable(sampled.err));
+  }
+
+  // As a user starts it: no QSG_RHI_BACKEND, so the viewer chooses (this
+  // machine has lavapipe: Vulkan), every document kind at a size of its own
+  // (the --size crash of issue 29 hit every splat document below and above
+  // 1280x800), and the PNG shows the document where the viewer says its
+  // viewport is (the decoded character used to be grabbed before its decode).
+  void guiScreenshotsShowEveryDocumentKindAsLaunched() {
+    QTemporaryDir dir;
+    QCOMPARE(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes", "--name", "gaussians"}).exitCode,
+             0);
+    QCOMPARE(runProgram(kCli, {"export", dir.filePath("tank-cubes"), "--out", dir.filePath("tank.glb")}).exitCode, 0);
+    QCOMPARE(runProgram(kCli, {"character", "make-sample", "--out", dir.filePath("chars")}).exitCode, 0);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QSG_RHI_BACKEND"));
+    const QList<std::tuple<QString, QString, QSize>> documents{
+        {"voxel run", dir.filePath("tank-cubes"), {640, 480}},
+        {"glTF model", dir.filePath("tank.glb"), {1440, 900}},
+        {"3DGS scene", dir.filePath("gaussians.ply"), {800, 600}},
+        {"character preview", dir.filePath("chars/sample-face.aosrig"), {1000, 700}},
+        {"decoded character", dir.filePath("chars/sample-bundle"), {1920, 1080}}};
+    const QRegularExpression shown(QStringLiteral("riglens: shown: .* in the viewport at (\\d+),(\\d+) (\\d+)x(\\d+)"));
+    for (const auto& [kind, path, size] : documents) {
+      const QString shot = dir.filePath(QStringLiteral("shot.png"));
+      const Run run = runProgram(
+          kGui, {path, "--screenshot", shot, "--size", QStringLiteral("%1x%2").arg(size.width()).arg(size.height())},
+          env);
+      QVERIFY2(run.exitCode == 0,
+               qPrintable(QStringLiteral("%1: exit %2: %3").arg(kind).arg(run.exitCode).arg(run.err)));
+      QVERIFY2(run.err.contains(QStringLiteral("riglens: drawing with Vulkan on ")) &&
+                   run.err.contains(QStringLiteral("(a Vulkan device was found)")),
+               qPrintable(run.err));
+      const QImage image(shot);
+      QCOMPARE(image.size(), size);
+      const auto match = shown.match(run.err);
+      QVERIFY2(match.hasMatch(), qPrintable(run.err));
+      const QRect area(match.captured(1).toInt(), match.captured(2).toInt(), match.captured(3).toInt(),
+                       match.captured(4).toInt());
+      QVERIFY2(image.rect().contains(area) && area.width() > 100 && area.height() > 100, qPrintable(run.err));
+      const double coverage = documentCoverage(image, area);
+      image.save(riglens::test::outputPath(QStringLiteral("launched-%1.png").arg(QString(kind).replace(' ', '-'))));
+      QVERIFY2(coverage >= kMinimumCoverage, qPrintable(QStringLiteral("%1: coverage %2").arg(kind).arg(coverage)));
+      qInfo("%s at %dx%d: the document covers %.3f of the viewport", qPrintable(kind), size.width(), size.height(),
+            coverage);
+    }
   }
 
   void guiScreenshotWritesTheWindow() {
