@@ -128,6 +128,9 @@ void screenshotWhenShown(QQuickWindow* window, riglens::app::AppController* cont
           std::fprintf(stderr, "riglens: shown: %s (%s) in the viewport at %d,%d %dx%d\n",
                        qPrintable(controller->documentTitle()), qPrintable(controller->mode()), int(area.x()),
                        int(area.y()), int(area.width()), int(area.height()));
+          // A document this device cannot draw is shown as its refusal: say so.
+          if (const QString refusal = controller->characterController()->renderError(); !refusal.isEmpty())
+            std::fprintf(stderr, "riglens: the picture shows why it is not drawn: %s\n", qPrintable(refusal));
           if (printTimings) timings.print();
         } else {
           std::fprintf(stderr, "riglens: %s\n", qPrintable(controller->lastError()));
