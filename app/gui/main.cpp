@@ -83,11 +83,9 @@ void screenshotWhenShown(QQuickWindow* window, riglens::app::AppController* cont
   // deleted in the slot was written after free: heap corruption).
   auto framesShown = std::make_shared<int>(0);
   auto saved = std::make_shared<bool>(false);
-  // A view that waits (a decode on its worker) draws no frames by itself;
-  // keep asking for them so the wait ends on the first one that shows it all.
-  auto* ticker = new QTimer(window);
-  QObject::connect(ticker, &QTimer::timeout, window, &QQuickWindow::update);
-  ticker->start(50);
+  // The view draws whatever it waits for (a decode, an upload) as it lands;
+  // once it is shown whole one more frame puts the panels' figures on screen.
+  if (viewport) QObject::connect(viewport, SIGNAL(shownChanged()), window, SLOT(update()));
   QTimer::singleShot(timeoutMs, window, [=] {
     if (*saved) return;
     *saved = true;
@@ -105,9 +103,11 @@ void screenshotWhenShown(QQuickWindow* window, riglens::app::AppController* cont
           *framesShown = 0;
           return;
         }
-        if (++*framesShown < 2) return;
+        if (++*framesShown < 2) {
+          window->update();  // a static scene stops after one frame; ask for the next
+          return;
+        }
         *saved = true;
-        ticker->stop();
         auto& timings = riglens::core::StageTimings::instance();
         const auto framesDone = Clock::now();
         if (const Clock::rep ready = clock->sceneGraphReady; ready != 0) {

@@ -198,10 +198,6 @@ bool CharacterController::decodable() const {
   return m_scene && m_scene->bundle && !m_scene->bundle->decoders.empty() && m_decodeError.isEmpty();
 }
 
-bool CharacterController::decodePending() const {
-  return decodable() && m_showDecoded && m_decode->serial() == 0;
-}
-
 bool CharacterController::decodeBusy() const {
   return m_decode->busy();
 }
@@ -437,9 +433,7 @@ render::CharacterFrame CharacterController::frame() const {
   return frame;
 }
 
-void CharacterController::setRenderReport(const core::CharacterScene* scene, const QVariantMap& report,
-                                          const QString& error, bool computeMissing) {
-  if (scene != m_scene.get()) return;
+void CharacterController::setRenderReport(const QVariantMap& report, const QString& error, bool computeMissing) {
   QVariantMap memory = report;
   const QVariantMap frame = memory.take("frame").toMap();
   if (frame != m_frameReport) {

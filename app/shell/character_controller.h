@@ -106,9 +106,8 @@ class CharacterController : public QObject {
   std::shared_ptr<const render::DecodedLayout> decodedLayout() const;
   std::shared_ptr<const core::DecodedOutputs> decodedOutputs() const;
   core::Bounds viewBounds() const;
-  bool decodable() const;      // the open bundle has decoders that did not fail
-  bool decodePending() const;  // decoded and shown, but no decode has finished yet
-  bool decodeBusy() const;     // a decode for the current controls or camera has not come back yet
+  bool decodable() const;   // the open bundle has decoders that did not fail
+  bool decodeBusy() const;  // a decode for the current controls or camera has not come back yet
   void setViewCamera(const core::PluckerCamera& camera);
 
   // "gnm" or "arkit". ARKit on a space without an ARKit map is refused and
@@ -151,10 +150,8 @@ class CharacterController : public QObject {
   const core::BodyPose& bodyPose() const { return m_bodyPose; }
   const std::shared_ptr<const core::CharacterScene>& scene() const { return m_scene; }
   render::CharacterFrame frame() const;  // the current controls, for the viewport
-  // From the viewport after a frame of `scene` (render thread values copied
-  // in sync); a late report about a scene no longer open is dropped.
-  void setRenderReport(const core::CharacterScene* scene, const QVariantMap& memory, const QString& error,
-                       bool computeMissing);
+  // From the viewport, with the news of a frame that drew the open scene.
+  void setRenderReport(const QVariantMap& memory, const QString& error, bool computeMissing);
 
  signals:
   void sceneChanged();

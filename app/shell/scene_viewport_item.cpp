@@ -203,7 +203,7 @@ void SceneViewportItem::showFrameNews(const ViewportFrameNews& news) {
   m_news = std::make_unique<ViewportFrameNews>(news);
   CharacterController* character = m_controller ? m_controller->characterController() : nullptr;
   if (character && character->active() && news.document == character->scene().get())
-    character->setRenderReport(character->scene().get(), news.characterReport, news.failure, news.computeMissing);
+    character->setRenderReport(news.characterReport, news.failure, news.computeMissing);
   if (news.gpuBytes != m_gpuBytes) {
     m_gpuBytes = news.gpuBytes;
     if (m_controller && !(character && character->active())) m_controller->setMemoryReport(news.memoryReport);
