@@ -157,12 +157,40 @@ std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize,
   return emit(out, data, size, maxSize);
 }
 
+// A v2.2+ DNA: "DNA", generation, version, then the layer index {FourCC,
+// version, offset, size} (big-endian). One layer's bytes are mutated and
+// moved to the end of the file, and its index entry repaired to point at
+// them, so the mutation reaches the layer's fields instead of the reader's
+// first offset check. v2.1 files and every tenth mutation stay plain.
+std::size_t mutateDna(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
+  const auto be32 = [](const std::uint8_t* p) {
+    return std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3];
+  };
+  const auto putBe32 = [](std::uint8_t* p, std::size_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = std::uint8_t(v >> (24 - 8 * i));
+  };
+  if (seed % 10 == 0 || size < 11 || std::memcmp(data, "DNA", 3) != 0 || data[6] < 2) return plain(data, size, maxSize);
+  const std::size_t layers = be32(data + 7);
+  if (layers == 0 || layers > (size - 11) / 16) return plain(data, size, maxSize);
+  const std::size_t entry = 11 + 16 * (seed / 10 % layers);
+  const std::size_t offset = be32(data + entry + 8), length = be32(data + entry + 12);
+  if (offset > size || length > size - offset) return plain(data, size, maxSize);
+  Bytes layer(data + offset, data + offset + length);
+  layer = mutated(std::move(layer), length + 64);
+  Bytes out(data, data + size);
+  putBe32(out.data() + entry + 8, out.size());
+  putBe32(out.data() + entry + 12, layer.size());
+  out.insert(out.end(), layer.begin(), layer.end());
+  return emit(out, data, size, maxSize);
+}
+
 }  // namespace
 
 Mutator containerMutator(std::string_view target) {
   if (target == "part_glb" || target == "mesh_glb") return &mutateGlb;
   if (target == "aosrig") return &mutateAosrig;
   if (target == "orl_pack") return &mutateOrl;
+  if (target == "dna") return &mutateDna;
   return nullptr;
 }
 

@@ -70,5 +70,6 @@ Outcome bodyPoseJson(std::span<const std::uint8_t> input);
 Outcome jointWorldsJson(std::span<const std::uint8_t> input);
 Outcome orlOutputsJson(std::span<const std::uint8_t> input);
 Outcome ictFace(std::span<const std::uint8_t> input);
+Outcome dna(std::span<const std::uint8_t> input);
 
 }  // namespace riglens::fuzz

@@ -2,6 +2,7 @@
 // riglens-cli character pose PACK --controls FILE.json [--joint-worlds FILE.json]
 //                              [--override NAME=w,x,y,z]... [--body-pose FILE.json] --out FILE [--json]
 // riglens-cli character orl-deform PACK --outputs FILE.json --out FILE [--json]
+// riglens-cli character evaluate FILE [--gui|--raw] --controls FILE.json [--lod N] [--json] (dna_command.cpp)
 // riglens-cli character make-sample --out DIR [--ict DIR]
 #include <QtCore/QCoreApplication>
 #include <cmath>
@@ -22,6 +23,7 @@
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/device/rhi_device.h"
 #include "riglens/samples/character_sample.h"
+#include "riglens/samples/orl_sample.h"
 
 namespace riglens::cli {
 namespace {
@@ -161,7 +163,7 @@ int orlDeform(const QStringList& args) {
 
 int makeSample(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption out("out", "Folder for sample-face.aosrig and sample-bundle/.", "DIR");
+  const QCommandLineOption out("out", "Folder for sample-face.aosrig, sample-bundle/ and sample-orl-bundle/.", "DIR");
   const QCommandLineOption ict("ict",
                                "The ICT-FaceKit face data (default: the one RigLens ships, "
                                "<bin>/../share/riglens/ict-face).",
@@ -197,8 +199,10 @@ int makeSample(const QStringList& args) {
   }
   if (auto written = samples::writeSampleCharacter(face, parser.value(out).toStdString(), options); !written)
     return inputError(written.error().message);
-  std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n", qPrintable(parser.value(out)),
-              qPrintable(parser.value(out)));
+  if (auto written = samples::writeSampleOrlBundle(face, parser.value(out).toStdString(), options.uvRes); !written)
+    return inputError(written.error().message);
+  std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n%s/sample-orl-bundle\n", qPrintable(parser.value(out)),
+              qPrintable(parser.value(out)), qPrintable(parser.value(out)));
   return kExitOk;
 }
 
@@ -206,11 +210,13 @@ int makeSample(const QStringList& args) {
 
 int runCharacter(const QStringList& args) {
   const QString usage = QStringLiteral(
-      "Usage: riglens-cli character <inspect|pose|orl-deform|make-sample|splats> ...\n"
+      "Usage: riglens-cli character <inspect|pose|orl-deform|evaluate|make-sample|splats> ...\n"
       "  inspect PATH [--json]                          an .aosrig, ORL pack or bundle folder\n"
       "  pose PACK --controls F.json [--joint-worlds F.json] [--override N=w,x,y,z]... [--body-pose F.json] --out FILE "
       "[--json]\n"
       "  orl-deform PACK --outputs F.json --out FILE [--json]\n"
+      "  evaluate FILE [--gui|--raw] --controls F.json [--lod N] [--json]\n"
+      "                                                 a DNA's (or an ORL pack's) outputs for its controls\n"
       "  make-sample --out DIR [--ict DIR] [--decoders DIR|--no-decoders] [--uv-res N] [--schema1]\n"
       "                                                 the sample character from ICT-FaceKit\n"
       "  splats BUNDLE [--controls F.json] [--yaw D] [--pitch D] [--fp32] --out FILE.ply\n"
@@ -224,6 +230,7 @@ int runCharacter(const QStringList& args) {
   if (sub == "inspect") return inspect(rest);
   if (sub == "pose") return pose(rest);
   if (sub == "orl-deform") return orlDeform(rest);
+  if (sub == "evaluate") return characterEvaluate(rest);
   if (sub == "make-sample") return makeSample(rest);
   if (sub == "splats") return characterSplats(rest);
   std::fprintf(stderr, "riglens-cli character: unknown subcommand '%s'\n%s", qPrintable(sub), qPrintable(usage));

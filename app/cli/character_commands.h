@@ -5,6 +5,7 @@
 
 namespace riglens::cli {
 
-int characterSplats(const QStringList& args);  // character_splats_command.cpp
+int characterSplats(const QStringList& args);    // character_splats_command.cpp
+int characterEvaluate(const QStringList& args);  // dna_command.cpp
 
 }  // namespace riglens::cli

@@ -10,6 +10,8 @@
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/orl_pack.h"
+#include "riglens/core/dna/dna_reader.h"
+#include "dna_summary.h"
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/decode/opencv_decoder.h"
@@ -197,8 +199,14 @@ json runSummary(const core::LoadedRun& run) {
   return out;
 }
 
+bool startsWithDnaMagic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint8_t head[5] = {};
+  return in.read(reinterpret_cast<char*>(head), 5) && core::looksLikeDna(head);
+}
+
 bool isScenePath(const std::string& path) {
-  return core::isCharacterScenePath(path) || startsWithOrlMagic(path);
+  return core::isCharacterScenePath(path) || startsWithOrlMagic(path) || startsWithDnaMagic(path);
 }
 
 core::Expected<json> summarizeScene(const std::string& path) {
@@ -213,7 +221,14 @@ core::Expected<json> summarizeScene(const std::string& path) {
   if (bytes->size() >= 8 && std::memcmp(bytes->data(), "ORLPACK1", 8) == 0) {
     auto pack = core::parseOrlPack(*bytes, path);
     if (!pack) return pack.error();
+    json dna = nullptr;
+    if (!pack->behaviorDna.empty()) {
+      auto read = core::readDna(pack->behaviorDna, path + "#" + core::kOrlDnaMember);
+      if (!read) return read.error();
+      dna = dnaSummary(*read);
+    }
     return json{{"kind", "orl"},
+                {"dna", dna},
                 {"vertexCount", pack->vertexCount},
                 {"jointCount", pack->jointCount},
                 {"channels", pack->channelCount},
@@ -221,6 +236,11 @@ core::Expected<json> summarizeScene(const std::string& path) {
                 {"members", pack->members},
                 {"manifest", pack->manifest},
                 {"problems", json::array()}};
+  }
+  if (core::looksLikeDna(*bytes)) {
+    auto dna = core::readDna(*bytes, path);
+    if (!dna) return dna.error();
+    return dnaSummary(*dna);
   }
   if (std::filesystem::path(path).extension() == ".ply") {
     auto cloud = core::parseGaussianPly(*bytes, path);

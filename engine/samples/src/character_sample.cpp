@@ -13,6 +13,7 @@
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
+#include "branch_mesh.h"
 #include "riglens/samples/uv_maps.h"
 
 namespace riglens::samples {
@@ -156,41 +157,6 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
 
 namespace {
 
-Expected<void> writeText(const std::filesystem::path& path, const std::string& text) {
-  return writeFileAtomically(path, {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
-}
-
-// mesh_<b>.json + .bin (CHARACTER.md 4): named buffers in one binary.
-// neutral: the rig's own deform of the neutral rig, so the bundle's
-// calibration (DECODERS.md A10) is the identity.
-Expected<void> writeBranchMesh(const GnmBake& bake, std::span<const float> neutral, int res,
-                               const std::filesystem::path& json, const std::filesystem::path& bin) {
-  const UvMaps maps = rasteriseUvMaps(bake.uv, neutral, bake.faces, res);
-  std::vector<std::uint8_t> bytes;
-  nlohmann::ordered_json buffers = nlohmann::ordered_json::array();
-  const auto add = [&](const char* name, const char* dtype, std::vector<std::size_t> shape, const void* data,
-                       std::size_t length) {
-    buffers.push_back(
-        {{"name", name}, {"dtype", dtype}, {"shape", shape}, {"offset", bytes.size()}, {"byte_length", length}});
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    bytes.insert(bytes.end(), p, p + length);
-  };
-  const std::size_t R = std::size_t(res), F = bake.faces.size() / 3;
-  add("faces", "u32", {F, 3}, bake.faces.data(), bake.faces.size() * 4);
-  add("idxim", "i32", {R, R, 3}, maps.idxim.data(), maps.idxim.size() * 4);
-  add("barim", "f32", {R, R, 3}, maps.barim.data(), maps.barim.size() * 4);
-  add("triim", "i32", {R, R}, maps.triim.data(), maps.triim.size() * 4);
-  add("valid", "u8", {R, R}, maps.valid.data(), maps.valid.size());
-  add("neutral_vertices", "f32", {bake.vertexCount, 3}, neutral.data(), neutral.size() * 4);
-  nlohmann::ordered_json manifest;
-  manifest["uv_res"] = res;
-  manifest["num_vertices"] = bake.vertexCount;
-  manifest["num_faces"] = F;
-  manifest["buffers"] = buffers;
-  if (auto ok = writeFileAtomically(bin, bytes); !ok) return ok;
-  return writeText(json, manifest.dump(2) + "\n");
-}
-
 Expected<void> copyFile(const std::filesystem::path& from, const std::filesystem::path& to) {
   auto bytes = readFileBytes(from);
   if (!bytes) return bytes.error();
@@ -228,7 +194,7 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std:
   const bool decoded = !options.decoders.empty();
   const std::string b = "head";
   if (options.schema1) {  // single region: one fused head branch (DECODERS.md A1)
-    if (auto ok = writeBranchMesh(*bake, *neutral, options.uvRes, folder / "mesh.json", folder / "mesh.bin"); !ok)
+    if (auto ok = writeBranchMesh(bake->faces, bake->uv, *neutral, options.uvRes, folder / "mesh.json", folder / "mesh.bin"); !ok)
       return ok;
     if (auto ok = writeText(folder / "rig_names.json", nlohmann::json(names).dump() + "\n"); !ok) return ok;
     for (const char* stem : {"geom", "appr"})
@@ -239,7 +205,7 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std:
       }
     return {};
   }
-  if (auto ok = writeBranchMesh(*bake, *neutral, options.uvRes, folder / ("mesh_" + b + ".json"),
+  if (auto ok = writeBranchMesh(bake->faces, bake->uv, *neutral, options.uvRes, folder / ("mesh_" + b + ".json"),
                                 folder / ("mesh_" + b + ".bin"));
       !ok)
     return ok;

@@ -134,6 +134,8 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
     for (auto v : pack.bsIndex)
       if (v >= V) fail("bs_index names vertex " + std::to_string(v) + " past V");
     pack.bsDelta = array<std::int8_t>(members, "bs_delta.bin", entries * 3, "3 per blendshape entry");
+    if (auto dna = members.find(kOrlDnaMember); dna != members.end())
+      pack.behaviorDna.assign(dna->second.begin(), dna->second.end());
     return pack;
   });
 }

@@ -6,6 +6,7 @@
 #include "dna_cursor.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/character/orl_pack.h"
 
 namespace riglens::core {
 namespace {
@@ -526,6 +527,17 @@ Expected<Dna> readDnaFile(const std::filesystem::path& path) {
   auto bytes = readFileBytes(path);
   if (!bytes) return bytes.error();
   return readDna(*bytes, path.string());
+}
+
+Expected<Dna> readDnaOrPack(const std::filesystem::path& path) {
+  auto bytes = readFileBytes(path);
+  if (!bytes) return bytes.error();
+  if (bytes->size() < 8 || std::memcmp(bytes->data(), "ORLPACK1", 8) != 0) return readDna(*bytes, path.string());
+  auto pack = parseOrlPack(*bytes, path.string());
+  if (!pack) return pack.error();
+  if (pack->behaviorDna.empty())
+    return errorAt(ErrorCode::Invalid, path.string(), "", std::string("the pack has no ") + kOrlDnaMember + " member");
+  return readDna(pack->behaviorDna, path.string() + "#" + kOrlDnaMember);
 }
 
 }  // namespace riglens::core

@@ -41,7 +41,12 @@ struct OrlPack {
   std::vector<std::uint16_t> bsIndex;
   std::vector<std::int8_t> bsDelta;  // 3 per bs entry
   std::vector<std::string> members;  // every member name in the TOC (dna, mesh_idx, ...)
+  // The head_behavior.dna member's bytes (empty when the pack has none):
+  // read by core::readDna when the rig is evaluated (dna/dna_reader.h).
+  std::vector<std::uint8_t> behaviorDna;
 };
+
+inline constexpr const char* kOrlDnaMember = "head_behavior.dna";
 
 Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 

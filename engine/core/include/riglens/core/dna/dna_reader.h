@@ -22,6 +22,9 @@ namespace riglens::core {
 
 Expected<Dna> readDna(std::span<const std::uint8_t> bytes, std::string_view source);
 Expected<Dna> readDnaFile(const std::filesystem::path& path);
+// A .dna, or an ORL pack (ORLPACK1): its head_behavior.dna member, whose
+// refusals name "<pack>#head_behavior.dna" and offsets inside the member.
+Expected<Dna> readDnaOrPack(const std::filesystem::path& path);
 
 // "DNA" followed by a supported generation: what sniffing a file needs.
 bool looksLikeDna(std::span<const std::uint8_t> firstBytes);
