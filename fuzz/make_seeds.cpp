@@ -17,7 +17,9 @@
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/samples/gaussian_samples.h"
+#include "riglens/samples/dna_writer.h"
 #include "riglens/samples/gnm_bake.h"
+#include "riglens/samples/orl_sample.h"
 #include "riglens/samples/sample_runs.h"
 
 namespace fs = std::filesystem;
@@ -199,6 +201,20 @@ void characterSeeds() {
     if (auto bytes = core::packAosRig(parts->header, parts->blobs)) seed("aosrig", "mouth.aosrig", *bytes);
   }
   seed("orl_pack", "deform-synthetic.orl", fuzz::orlFixtureBytes());
+  // DNA: the sample ORL rig (every layer the evaluator reads), in the newest
+  // container and in 2.4 (no rbfe, no dsce), and its GUI->raw alone as 2.1.
+  const core::Dna sampleDna = samples::sampleOrlDna();
+  if (auto bytes = samples::writeDna(sampleDna)) seed("dna", "sample-orl-2.8.dna", *bytes);
+  if (auto bytes = samples::writeDna(sampleDna, {4, {}, 0})) seed("dna", "sample-orl-2.4.dna", *bytes);
+  core::Dna sectioned = sampleDna;
+  sectioned.rbfSolvers.clear(), sectioned.rbfPoses.clear(), sectioned.poseControlNames.clear();
+  sectioned.lodSolvers = {};
+  sectioned.jointRotations.clear();
+  sectioned.hasRbfe = false;
+  sectioned.jointGroups.resize(1);
+  sectioned.jointGroups[0].inputs.resize(4);
+  sectioned.jointGroups[0].values = {0, 0.6f, -0.6f, 0, 0, 0, 0, 0.5f, 22, 0, 0, 0, 0, 6, -6, 0};
+  if (auto bytes = samples::writeDna(sectioned, {1, {}, 0})) seed("dna", "sample-orl-2.1.dna", *bytes);
   seed("ply", "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(40)));
   seed("ply", "torus-sh1.ply", core::encodeGaussianPly(samples::makeGaussianTorus(8), 1));
 

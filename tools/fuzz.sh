@@ -24,7 +24,7 @@ which="${1:-all}"
 seconds="${2:-20}"
 
 "$repo/tools/setup.sh" --no-build
-targets=(rig_json run_record part_glb mesh_glb gltf model_formats aosrig orl_pack ply bundle_scene bundle_mesh npy controls body_pose joint_worlds orl_outputs ict_face)
+targets=(rig_json run_record part_glb mesh_glb gltf model_formats aosrig orl_pack ply bundle_scene bundle_mesh npy controls body_pose joint_worlds orl_outputs ict_face dna)
 if [[ "$which" == "--list" ]]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 if [[ "$which" != "all" ]]; then  # one target, or several separated by commas
   IFS=, read -ra chosen <<<"$which"

@@ -554,6 +554,51 @@ class TestAppExecutables : public QObject {
   // (XDG_CACHE_HOME/riglens/pipelines) and the next run loads them; a cache
   // file of garbage (another program's, a torn write) is ignored by Qt's
   // header check: the render still works and the file is written afresh.
+  // The sample ORL character from the shell: the DNA in its pack inspected,
+  // evaluated in GUI and raw mode (the same outputs), names checked.
+  void cliEvaluatesTheSampleOrlDna() {
+    QTemporaryDir dir;
+    QVERIFY2(runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--no-decoders"}).exitCode == 0,
+             "make-sample failed");
+    const QString pack = dir.filePath("sample-orl-bundle/orl_pack.bin");
+    const Run inspect = runProgram(kCli, {"inspect", pack, "--json"});
+    QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
+    const auto dna = QJsonDocument::fromJson(inspect.out.toUtf8()).object()["dna"].toObject();
+    QCOMPARE(dna["version"].toString(), QString("2.8"));
+    QCOMPARE(dna["lods"].toInt(), 2);
+    QCOMPARE(dna["rbfSolvers"].toInt(), 1);
+    const auto gui = dna["guiControls"].toArray();
+    const auto jawTx = std::find_if(gui.begin(), gui.end(), [](const QJsonValue& c) {
+      return c.toObject()["name"].toString() == "CTRL_C_jaw.tx";
+    });
+    QVERIFY(jawTx != gui.end());
+    QCOMPARE(jawTx->toObject()["min"].toDouble(), -1.0);  // bipolar: the union of its rows' intervals
+    QCOMPARE(jawTx->toObject()["max"].toDouble(), 1.0);
+    const auto evaluate = [&](const QStringList& mode, const char* controls) {
+      QFile file(dir.filePath("controls.json"));
+      file.open(QIODevice::WriteOnly);
+      file.write(controls);
+      file.close();
+      const Run run = runProgram(kCli, QStringList{"character", "evaluate", pack, "--controls", file.fileName(), "--json"} + mode);
+      return std::make_pair(run, QJsonDocument::fromJson(run.out.toUtf8()).object());
+    };
+    const auto [guiRun, guiOut] = evaluate({"--gui"}, R"({"CTRL_C_jaw.ty": 1, "CTRL_C_jaw.tx": -0.5})");
+    QVERIFY2(guiRun.exitCode == 0, qPrintable(guiRun.err));
+    const auto names = guiOut["jointNames"].toArray();
+    QCOMPARE(names[1].toString(), QString("FACIAL_C_Jaw"));
+    QCOMPARE(guiOut["joints"].toArray().size(), names.size() * 9);
+    QCOMPARE(guiOut["joints"].toArray()[9 + 3].toDouble(), 22.0);  // the sample table's jaw opening, degrees
+    const auto [rawRun, rawOut] =
+        evaluate({"--raw"}, R"({"CTRL_expressions.jawOpen": 1, "CTRL_expressions.jawLeft": 0.5})");
+    QVERIFY2(rawRun.exitCode == 0, qPrintable(rawRun.err));
+    QCOMPARE(rawOut["joints"], guiOut["joints"]);
+    QCOMPARE(rawOut["blendShapes"], guiOut["blendShapes"]);
+    const auto [unknown, unused] = evaluate({"--raw"}, R"({"CTRL_C_jaw.ty": 1})");
+    QCOMPARE(unknown.exitCode, 1);
+    QVERIFY2(unknown.err.contains("'CTRL_C_jaw.ty' is not a raw control"), qPrintable(unknown.err));
+    QCOMPARE(evaluate({"--lod", "2"}, "{}").first.exitCode, 2);
+  }
+
   void cliKeepsPipelinesBetweenRuns() {
     QTemporaryDir dir, cache;
     QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode == 0);

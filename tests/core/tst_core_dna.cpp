@@ -7,6 +7,9 @@
 
 #include "dna_fixtures.h"
 #include "riglens/core/base/tolerances.h"
+#include "riglens/core/character/expressions.h"
+#include "riglens/core/character/orl_pack.h"
+#include "riglens/samples/orl_sample.h"
 #include "test_checks.h"
 
 using namespace riglens;
@@ -423,5 +426,76 @@ class TestDna : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestDna)
+// The sample ORL character end to end: its mesh takes the skin drive mode,
+// the pack carries the DNA, and the jaw widget opens the jaw by the table's
+// 22 degrees in GUI, raw and ARKit input alike.
+class TestOrlSample : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void theJawWidgetOpensTheMouth() {
+    auto sample = samples::makeSampleOrl(RIGLENS_DATA_DIR "/ict-face");
+    QVERIFY_OK(sample);
+    QCOMPARE(sample->pack.vertexCount, std::size_t(24049));
+    QCOMPARE(core::orlDriveMode(sample->pack.vertexCount), core::OrlDriveMode::Skin);
+    auto bytes = samples::writeOrlPack(sample->pack);
+    QVERIFY_OK(bytes);
+    auto pack = core::parseOrlPack(*bytes, "orl_pack.bin");
+    QVERIFY_OK(pack);
+    auto dna = core::readDna(pack->behaviorDna, "head_behavior.dna");
+    QVERIFY_OK(dna);
+    QCOMPARE(dna->jointNames, pack->jointNames);
+    QCOMPARE(dna->blendShapeCount(), pack->channelCount);
+    auto rig = DnaRig::create(std::make_shared<const Dna>(std::move(dna).value()));
+    QVERIFY_OK(rig);
+    DnaRig& r = **rig;
+    QVERIFY_OK(r.evaluate(core::DnaControlMode::Gui, {{"CTRL_C_jaw.ty", 1.0f}, {"CTRL_C_jaw.tx", -0.5f}}));
+    QCOMPARE(r.rawControls()[*r.rawIndex("CTRL_expressions.jawOpen")], 1.0f);
+    QCOMPARE(r.rawControls()[*r.rawIndex("CTRL_expressions.jawLeft")], 0.5f);  // a bipolar widget, signed
+    QCOMPARE(r.rawControls()[*r.rawIndex("CTRL_expressions.jawRight")], 0.0f);
+    const std::vector<float> gui(r.jointOutputs().begin(), r.jointOutputs().end());
+    QCOMPARE_NEAR(gui[9 + 3], 22.0, tol::kFloatCoordinate);  // FACIAL_C_Jaw rx: the table's 22 degrees
+    QCOMPARE_NEAR(gui[9 + 4], 3.0, tol::kFloatCoordinate);   // ry: 6 degrees per unit of jawLeft
+    // Raw mode with the raw values the mapping gave: the same outputs.
+    QVERIFY_OK(r.evaluate(core::DnaControlMode::Raw,
+                          {{"CTRL_expressions.jawOpen", 1.0f}, {"CTRL_expressions.jawLeft", 0.5f}}));
+    QCOMPARE(std::vector<float>(r.jointOutputs().begin(), r.jointOutputs().end()), gui);
+    // ARKit JawOpen through the ARKit -> MetaHuman table reaches the same widget.
+    std::vector<float> arkit(core::kArkitCount, 0.0f), mh(core::kMhControlCount, 0.0f);
+    arkit[std::size_t(std::find(core::arkitNames().begin(), core::arkitNames().end(), "JawOpen") - core::arkitNames().begin())] = 1.0f;
+    core::arkitToMh(arkit, std::span<float, core::kMhControlCount>(mh));
+    std::vector<std::pair<std::string, float>> values;
+    for (std::size_t i = 0; i < mh.size(); ++i) {
+      std::string name = core::mhRigNames()[i];
+      name.replace(name.find(".translate"), 11, name.ends_with("X") ? ".tx" : ".ty");
+      if (mh[i] != 0.0f && r.guiIndex(name)) values.emplace_back(name, mh[i]);
+    }
+    QVERIFY_OK(r.evaluate(core::DnaControlMode::Gui, values));
+    QCOMPARE_NEAR(r.jointOutputs()[9 + 3], 22.0, tol::kFloatCoordinate);
+    // The deform: the lowest vertex (weighted to the jaw) moves, the top of the head does not.
+    auto rest = core::orlDeform(*pack, std::vector<float>(pack->jointCount * 9, 0.0f),
+                                std::vector<float>(pack->channelCount, 0.0f));
+    auto open = core::orlDeform(*pack, r.jointOutputs(), r.blendShapeOutputs());
+    QVERIFY_OK(rest);
+    QVERIFY_OK(open);
+    std::size_t low = 0, high = 0;
+    for (std::size_t v = 0; v < pack->vertexCount; ++v) {
+      if (pack->neutral[v * 3 + 1] < pack->neutral[low * 3 + 1]) low = v;
+      if (pack->neutral[v * 3 + 1] > pack->neutral[high * 3 + 1]) high = v;
+    }
+    const auto moved = [&](std::size_t v) {
+      double d = 0;
+      for (int k = 0; k < 3; ++k) d = std::max(d, double(std::abs((*open)[v * 3 + std::size_t(k)] - (*rest)[v * 3 + std::size_t(k)])));
+      return d;
+    };
+    QVERIFY2(moved(low) > tol::kMoved, "the lowest vertex (jaw-weighted) did not move");
+    QCOMPARE_NEAR(moved(high), 0.0, tol::kFloatCoordinate);
+  }
+};
+
+int main(int argc, char** argv) {
+  TestDna dna;
+  TestOrlSample sample;
+  return QTest::qExec(&dna, argc, argv) | QTest::qExec(&sample, argc, argv);
+}
 #include "tst_core_dna.moc"

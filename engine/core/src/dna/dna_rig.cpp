@@ -74,6 +74,9 @@ Expected<std::unique_ptr<DnaRig>> DnaRig::create(std::shared_ptr<const Dna> dna)
   rig->m_blendShapes.assign(d.blendShapeCount(), 0.0f);
   rig->m_animatedMaps.assign(d.animatedMapCount(), 0.0f);
   rig->m_snapshot.assign(C, 0.0f);
+  std::size_t widest = 0;
+  for (const DnaJointGroup& g : d.jointGroups) widest = std::max(widest, g.inputs.size());
+  rig->m_columns.assign(widest, 0.0f);
   prepareConditionals(d.guiToRaw, rig->m_guiToRaw, rig->m_guiRunEnd);
   prepareConditionals(d.animatedMaps, rig->m_maps, rig->m_mapRunEnd);
   rig->m_psdInputs.assign(d.psdCount, {});
@@ -217,13 +220,19 @@ void DnaRig::evaluateJoints() {
   std::fill(m_joints.begin(), m_joints.end(), 0.0f);
   for (const DnaJointGroup& g : d.jointGroups) {
     const std::size_t rows = lodRows(g.lods, m_lod), cols = g.inputs.size();
+    // The group's inputs gathered once, so each row is a contiguous dot product.
+    for (std::size_t c = 0; c < cols; ++c) m_columns[c] = m_controls[g.inputs[c]];
     for (std::size_t r = 0; r < rows; ++r) {
       const std::size_t attribute = g.outputs[r];
       if (m_quaternionJoint[attribute / 9] && attribute % 9 >= 3 && attribute % 9 < 6) continue;
       const float* row = g.values.data() + r * cols;
-      float sum = 0.0f;
-      for (std::size_t c = 0; c < cols; ++c) sum += row[c] * m_controls[g.inputs[c]];
-      m_joints[attribute] = sum;
+      // Four partial sums (as RigLogic's SIMD blocks sum): independent adds the CPU overlaps.
+      float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      std::size_t c = 0;
+      for (; c + 4 <= cols; c += 4)
+        for (std::size_t k = 0; k < 4; ++k) sum[k] += row[c + k] * m_columns[c + k];
+      for (; c < cols; ++c) sum[0] += row[c] * m_columns[c];
+      m_joints[attribute] = (sum[0] + sum[1]) + (sum[2] + sum[3]);
     }
   }
   // Quaternion joints: each column's rotation blended toward identity by its

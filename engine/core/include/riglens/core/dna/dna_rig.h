@@ -85,7 +85,7 @@ class DnaRig {
   // Per LOD (prepareLod): what this LOD evaluates, and the snapshot scratch.
   std::vector<std::size_t> m_lodSolvers, m_lodPsds;
   std::vector<std::uint16_t> m_snapshotInputs;
-  std::vector<float> m_snapshot, m_poseWeights;
+  std::vector<float> m_snapshot, m_poseWeights, m_columns;
   std::vector<QuaternionJoint> m_lodQuaternionJoints;
 };
 
