@@ -39,6 +39,14 @@ inline core::Dna baseDna(std::size_t gui, std::size_t raw, std::size_t joints, s
   return d;
 }
 
+// Blendshape channel i reads control inputs[i], at every LOD.
+inline void channelsRead(core::Dna& d, std::vector<std::uint16_t> inputs) {
+  d.blendShapeLods.assign(d.lodCount, std::uint16_t(inputs.size()));
+  d.blendShapeOutputs.clear();
+  for (std::size_t i = 0; i < inputs.size(); ++i) d.blendShapeOutputs.push_back(std::uint16_t(i));
+  d.blendShapeInputs = std::move(inputs);
+}
+
 inline core::Expected<core::Dna> roundTrip(const core::Dna& d, samples::DnaWriteOptions options = {}) {
   auto bytes = samples::writeDna(d, options);
   if (!bytes) return bytes.error();

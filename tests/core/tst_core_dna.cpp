@@ -114,9 +114,7 @@ class TestDna : public QObject {
     d.psdRows = {2, 2, 3, 3};
     d.psdColumns = {0, 1, 2, 0};
     d.psdValues = {2.0f, 0.75f, 1.0f, 1.0f};
-    d.blendShapeLods = {2};
-    d.blendShapeInputs = {2, 3};
-    d.blendShapeOutputs = {0, 1};
+    test::channelsRead(d, {2, 3});
     auto rig = rigOf(d);
     QVERIFY_OK(rig);
     DnaRig& r = **rig;
@@ -356,9 +354,7 @@ class TestDna : public QObject {
     d.rbfPoses[1].outputControls = {3};
     d.rbfPoses[1].outputWeights = {2.0f};
     d.blendShapeNames = {"a", "b"};
-    d.blendShapeLods = {2};
-    d.blendShapeInputs = {2, 3};
-    d.blendShapeOutputs = {0, 1};
+    test::channelsRead(d, {2, 3});
     auto rig = rigOf(d);
     QVERIFY_OK(rig);
     DnaRig& r = **rig;
@@ -392,9 +388,7 @@ class TestDna : public QObject {
     Dna d = baseDna(1, 2, 1, 1);
     d.guiToRaw = {{0, 0}, {0, 1}, {0, 0}, {1, 1}, {1, -1}, {0, 1}};
     d.jointGroups = {{{2}, {0, 1}, {0, 4}, {1, 2, 3, 4}, {0}}};
-    d.blendShapeLods = {1};
-    d.blendShapeInputs = {1};
-    d.blendShapeOutputs = {0};
+    test::channelsRead(d, {1});
     for (std::uint16_t version : {std::uint16_t(1), std::uint16_t(2), std::uint16_t(8)}) {
       auto rig = rigOf(d, {version, {}, 0});
       QVERIFY_OK(rig);
@@ -407,9 +401,7 @@ class TestDna : public QObject {
 
   void unknownLayersAreSkippedWithAWarning() {
     Dna d = baseDna(0, 1, 0, 1);
-    d.blendShapeLods = {1};
-    d.blendShapeInputs = {0};
-    d.blendShapeOutputs = {0};
+    test::channelsRead(d, {0});
     auto read = test::roundTrip(d, {8, {{"zzzz", {1, 2, 3, 4, 5}}, {"geom", {9, 9}}, {"twsw", {}}}, 0});
     QVERIFY_OK(read);
     QCOMPARE(read->warnings.size(), std::size_t(1));

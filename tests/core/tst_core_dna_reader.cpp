@@ -18,9 +18,7 @@ Dna sampleDna() {
   Dna d = baseDna(1, 2, 1, 1);
   d.guiToRaw = {{0}, {1}, {0}, {1}, {1}, {0}};
   d.jointGroups = {{{1}, {0}, {4}, {2.0f}, {0}}};
-  d.blendShapeLods = {1};
-  d.blendShapeInputs = {1};
-  d.blendShapeOutputs = {0};
+  test::channelsRead(d, {1});
   return d;
 }
 
