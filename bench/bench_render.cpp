@@ -342,14 +342,14 @@ void BM_CharacterFrame(benchmark::State& state) {
   frame.projection = camera.projection(16.0f / 9.0f);
   frame.view = camera.view();
   render::CharacterFrame controls;
-  controls.headExt.assign(pack->coeffCount + 4, 0.25f);
+  controls.controls.assign(pack->coeffCount + 4, 0.25f);
   renderer.setFrame(controls);
   // Untimed: the uploads, and the compute tiles sizing their room for the view.
   for (int warm = 0; warm < 2; ++warm) (void)(*canvas)->renderWithoutReadback(renderer, frame);
   float yaw = 0;
   GpuPassTimes gpu;
   for (auto _ : state) {
-    controls.headExt[0] = -controls.headExt[0];  // new controls: GNM and the lift run again
+    controls.controls[0] = -controls.controls[0];  // new controls: GNM and the lift run again
     renderer.setFrame(controls);
     camera.setAngles(yaw += 1.0f, 10.0f);
     frame.view = camera.view();

@@ -102,6 +102,21 @@ RIGLENS_UNIFORM(GnmParams, kGnmParamsBinding) {
 } RIGLENS_INSTANCE(params);
 #endif
 
+// ---- orl_deform.comp: the ORL deform (DECODERS.md B2): blendshape deltas
+// as CSR rows per vertex, then linear-blend skinning by the joints'
+// world * inverse-bind rows (3 vec4 per joint). Centimetres.
+RIGLENS_CONST uint kOrlGroupSize = 64u;
+RIGLENS_CONST int kOrlParamsBinding = 0, kOrlNeutral = 1, kOrlCsrOffset = 2, kOrlCsrChannel = 3, kOrlCsrDelta = 4,
+                  kOrlSkinIndex = 5, kOrlSkinWeight = 6, kOrlSkinRows = 7, kOrlWeights = 8, kOrlPosed = 9;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_ORL)
+RIGLENS_UNIFORM(OrlParams, kOrlParamsBinding) {
+  uint vertexCount;
+  uint maxInfluence;
+  uint channelCount;
+  uint jointCount;
+} RIGLENS_INSTANCE(params);
+#endif
+
 // ---- lift.comp: the debug lift, one isotropic gaussian per vertex
 RIGLENS_CONST uint kLiftGroupSize = 64u;
 RIGLENS_CONST int kLiftParamsBinding = 0, kLiftPositions = 1, kLiftTints = 2, kLiftCenters = 3, kLiftCovA = 4, kLiftCovB = 5,

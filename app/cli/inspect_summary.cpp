@@ -22,12 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-bool startsWithOrlMagic(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8] = {};
-  return in.read(magic, 8) && std::memcmp(magic, "ORLPACK1", 8) == 0;
-}
-
 json packSummary(const core::AosRigPack& p) {
   json joints = json::array();
   for (const auto& j : p.joints) joints.push_back({{"name", j.name}, {"parent", j.parent}});
@@ -206,7 +200,7 @@ bool startsWithDnaMagic(const std::string& path) {
 }
 
 bool isScenePath(const std::string& path) {
-  return core::isCharacterScenePath(path) || startsWithOrlMagic(path) || startsWithDnaMagic(path);
+  return core::isCharacterScenePath(path) || startsWithDnaMagic(path);
 }
 
 core::Expected<json> summarizeScene(const std::string& path) {

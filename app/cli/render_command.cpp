@@ -158,25 +158,32 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   auto scene = core::loadCharacterScene(path.toStdString());
   if (!scene) return inputError(scene.error().message);
   // A bundle with decoders: the decoded character, from the bundle the scene loaded.
-  if (!preview && scene->bundle && !scene->bundle->decoders.empty())
+  if (!preview && scene->pack && scene->bundle && !scene->bundle->decoders.empty())
     return renderDecoded(scene->bundle, size, yaw, pitch, samples, shots, controlsPath, body, raster);
-  const core::AosRigPack* pack = scene->pack.get();
-  std::vector<float> controls;
+  render::CharacterFrame frame;
   if (!controlsPath.isEmpty()) {
     auto doc = core::readJsonFile(controlsPath.toStdString());
     if (!doc) return inputError(doc.error().message);
-    auto parsed = core::controlsFromJson(pack->headExt, *doc, controlsPath.toStdString());
-    if (!parsed) return inputError(parsed.error().message);
-    controls = std::move(parsed).value();
+    if (scene->orl) {  // the DNA's GUI or raw controls by name
+      auto parsed = core::orlControlsFromJson(*scene->orl->dna, *doc, controlsPath.toStdString());
+      if (!parsed) return inputError(parsed.error().message);
+      frame.controls = std::move(parsed->values);
+      frame.rawControls = parsed->mode == core::DnaControlMode::Raw;
+    } else {
+      auto parsed = core::controlsFromJson(scene->pack->headExt, *doc, controlsPath.toStdString());
+      if (!parsed) return inputError(parsed.error().message);
+      frame.controls = std::move(parsed).value();
+    }
   }
   auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
   // The viewer's path: GNM, lift and splats chained on the GPU, no read-back.
   render::CharacterRenderer renderer(**device);
   if (raster) renderer.setRaster(*raster);
-  renderer.setPack(scene->pack);
-  render::CharacterFrame frame;
-  frame.headExt = std::move(controls);
+  if (scene->orl)
+    renderer.setOrlCharacter(scene->orl);
+  else
+    renderer.setPack(scene->pack);
   frame.look = look;
   frame.jointOverrides = body.bones;
   frame.rootPosition = glm::vec3(body.rootPos);

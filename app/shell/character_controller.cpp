@@ -39,6 +39,16 @@ QString CharacterController::kind() const {
   return m_scene->kind == core::SceneKind::Splats ? QStringLiteral("splats") : QStringLiteral("character");
 }
 
+QString CharacterController::channelMode() const {
+  if (m_scene && m_scene->orl) return QString::fromLatin1(orlChannelModeName(m_orlMode));
+  return m_arkitMode ? QStringLiteral("arkit") : QStringLiteral("gnm");
+}
+
+QString CharacterController::rigBackend() const {
+  if (!m_scene || m_scene->kind != core::SceneKind::Character) return {};
+  return m_scene->orl ? QStringLiteral("orl") : QStringLiteral("gnm");
+}
+
 QVariantMap CharacterController::info() const {
   if (!m_scene) return {};
   QVariantMap info{{"title", QString::fromStdString(m_scene->title)},
@@ -61,10 +71,31 @@ QVariantMap CharacterController::info() const {
     for (const auto& p : m_scene->problems) problems << QString::fromStdString(p.describe());
     info["problems"] = problems;
   }
+  if (const core::OrlCharacter* orl = m_scene->orl.get()) {
+    const core::Dna& dna = *orl->dna;
+    info["vertices"] = qint64(orl->pack->vertexCount);
+    info["joints"] = int(dna.jointCount());
+    info["controls"] = int(dna.guiControlNames.size());
+    info["rawControls"] = int(dna.rawCount());
+    info["channels"] = int(dna.blendShapeCount());
+    info["correctives"] = int(dna.psdCount);
+    info["rbfSolvers"] = int(dna.rbfSolvers.size());
+    info["lods"] = int(dna.lodCount);
+    info["dna"] = QStringLiteral("DNA 2.%1 (%2)").arg(dna.version).arg(QString::fromStdString(dna.name));
+    info["expressionSpace"] = QStringLiteral("dna");
+    info["arkitMap"] = true;  // ARKit -> MetaHuman board -> the DNA's GUI controls
+    info["files"] = int(m_scene->files.size());
+    QStringList problems;
+    for (const auto& p : m_scene->problems) problems << QString::fromStdString(p.describe());
+    for (const auto& p : m_orlPoser ? m_orlPoser->rig().problems() : std::vector<std::string>())
+      problems << QString::fromStdString(p);
+    info["problems"] = problems;
+  }
   return info;
 }
 
 bool CharacterController::arkitAvailable() const {
+  if (m_scene && m_scene->orl) return true;
   return m_scene && m_scene->pack &&
          (m_scene->expression.arkitMap.has_value() || m_scene->expression.kind == core::ExpressionKind::Arkit52);
 }
@@ -72,6 +103,10 @@ bool CharacterController::arkitAvailable() const {
 void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> scene) {
   m_scene = std::move(scene);
   m_arkitMode = m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
+  m_orlMode = OrlChannelMode::Gui;
+  m_orlPoser.reset();
+  if (m_scene && m_scene->orl)
+    if (auto poser = core::OrlPoser::create(*m_scene->orl)) m_orlPoser = std::move(poser).value();
   m_gaze = {};
   m_jointDegrees.clear();
   m_memory.clear();
@@ -100,7 +135,9 @@ void CharacterController::rebuildChannels() {
   std::vector<ExpressionChannel> channels;
   m_channelSlot.clear();
   const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
-  if (pack && m_arkitMode) {
+  if (m_scene && m_scene->orl) {
+    channels = orlChannels(*m_scene->orl->dna, m_orlMode);
+  } else if (pack && m_arkitMode) {
     for (const auto& name : core::arkitNames())
       channels.push_back({QString::fromStdString(name), QStringLiteral("ARKit-52"), 0.0, 1.0});
   } else if (pack) {
@@ -150,6 +187,14 @@ core::Expected<void> CharacterController::applyHeadExt(std::span<const float> he
 
 void CharacterController::recompute() {
   m_headExt.clear();
+  if (m_scene && m_scene->orl) {
+    m_headExt = orlControlsFor(*m_scene->orl->dna, m_orlMode, m_values);
+    if (m_orlPoser)
+      (void)m_orlPoser->evaluate(m_headExt, m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw
+                                                                              : core::DnaControlMode::Gui);
+    emit controlsChanged();
+    return;
+  }
   const core::AosRigPack* pack = m_scene ? m_scene->pack.get() : nullptr;
   if (!pack) {
     emit controlsChanged();
@@ -195,7 +240,8 @@ std::shared_ptr<const core::DecodedOutputs> CharacterController::decodedOutputs(
 }
 
 bool CharacterController::decodable() const {
-  return m_scene && m_scene->bundle && !m_scene->bundle->decoders.empty() && m_decodeError.isEmpty();
+  // The decoded path is GNM-driven: an ORL bundle's decoders are left closed (its preview draws).
+  return m_scene && m_scene->pack && m_scene->bundle && !m_scene->bundle->decoders.empty() && m_decodeError.isEmpty();
 }
 
 bool CharacterController::decodeBusy() const {
@@ -272,6 +318,20 @@ void CharacterController::clearRefusal() {
 }
 
 bool CharacterController::setChannelMode(const QString& mode) {
+  if (m_scene && m_scene->orl) {
+    const std::optional<OrlChannelMode> chosen = mode == "gui"   ? std::optional(OrlChannelMode::Gui)
+                                                 : mode == "raw" ? std::optional(OrlChannelMode::Raw)
+                                                 : mode == "arkit" ? std::optional(OrlChannelMode::Arkit)
+                                                                   : std::nullopt;
+    if (!chosen) return false;
+    if (*chosen == m_orlMode) return true;
+    setRefusal({});
+    m_orlMode = *chosen;
+    rebuildChannels();
+    recompute();
+    emit channelModeChanged();
+    return true;
+  }
   if (mode != "gnm" && mode != "arkit") return false;
   const bool arkit = mode == "arkit";
   if (!m_scene || !m_scene->pack) return false;
@@ -386,11 +446,29 @@ QStringList CharacterController::jointNames() const {
   QStringList names;
   if (m_scene && m_scene->pack)
     for (const auto& j : m_scene->pack->joints) names << QString::fromStdString(j.name);
+  if (m_scene && m_scene->orl)
+    for (const auto& j : m_scene->orl->dna->jointNames) names << QString::fromStdString(j);
   return names;
 }
 
+QString CharacterController::jointOutputText(const QString& joint) const {
+  if (!m_scene || !m_scene->orl || !m_orlPoser) return {};
+  const auto& names = m_scene->orl->dna->jointNames;
+  const auto it = std::find(names.begin(), names.end(), joint.toStdString());
+  if (it == names.end()) return {};
+  const auto o = m_orlPoser->jointOutputs().subspan(std::size_t(it - names.begin()) * 9, 9);
+  const auto three = [&](std::size_t k) {
+    return QStringLiteral("%1, %2, %3").arg(double(o[k]), 0, 'g', 4).arg(double(o[k + 1]), 0, 'g', 4).arg(double(o[k + 2]), 0, 'g', 4);
+  };
+  const bool degrees = m_scene->orl->dna->rotationInDegrees();
+  return tr("move (%1) %2\nturn (%3) %4\nscale (%5)")
+      .arg(three(0), m_scene->orl->dna->translationUnit == 0 ? QStringLiteral("cm") : QStringLiteral("m"), three(3),
+           degrees ? QStringLiteral("deg") : QStringLiteral("rad"), three(6));
+}
+
 void CharacterController::setJointRotation(const QString& joint, double pitchDeg, double yawDeg, double rollDeg) {
-  if (!jointNames().contains(joint) || !std::isfinite(pitchDeg + yawDeg + rollDeg)) return;
+  // ORL joints follow the DNA only (the contract's joint overrides are inert for ORL).
+  if ((m_scene && m_scene->orl) || !jointNames().contains(joint) || !std::isfinite(pitchDeg + yawDeg + rollDeg)) return;
   const glm::vec3 degrees(float(std::clamp(pitchDeg, -90.0, 90.0)), float(std::clamp(yawDeg, -90.0, 90.0)),
                           float(std::clamp(rollDeg, -90.0, 90.0)));
   if (degrees == glm::vec3(0.0f))
@@ -413,7 +491,8 @@ void CharacterController::resetJoints() {
 
 render::CharacterFrame CharacterController::frame() const {
   render::CharacterFrame frame;
-  frame.headExt = m_headExt;
+  frame.controls = m_headExt;
+  frame.rawControls = m_scene && m_scene->orl && m_orlMode == OrlChannelMode::Raw;
   frame.look = m_look;
   frame.preview = !m_showDecoded;
   frame.awaitDecode = decodable();
@@ -455,11 +534,14 @@ void CharacterController::setRenderReport(const QVariantMap& report, const QStri
 // ------------------------------------------------------------------ controls files
 bool CharacterController::saveControls(const QVariant& location) {
   const QString path = AppController::toLocalPath(location);
-  if (!m_scene || !m_scene->pack) {
+  if (!m_scene || (!m_scene->pack && !m_scene->orl)) {
     m_app.reportError(tr("Save controls: no character is open"));
     return false;
   }
-  const std::string text = core::controlsToJson(m_scene->pack->headExt, m_headExt).dump(2) + "\n";
+  const core::DnaControlMode dnaMode = m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw : core::DnaControlMode::Gui;
+  const std::string text =
+      (m_scene->orl ? core::orlControlsToJson(*m_scene->orl->dna, {dnaMode, m_headExt})
+                    : core::controlsToJson(m_scene->pack->headExt, m_headExt)).dump(2) + "\n";
   const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   if (auto written = core::writeFileAtomically(path.toStdString(), bytes); !written) {
     m_app.reportError(QString::fromStdString(written.error().message));
@@ -470,7 +552,7 @@ bool CharacterController::saveControls(const QVariant& location) {
 }
 
 std::optional<nlohmann::json> CharacterController::readCharacterJson(const QString& path, const QString& action) {
-  if (!m_scene || !m_scene->pack) {
+  if (!m_scene || (!m_scene->pack && !m_scene->orl)) {
     m_app.reportError(tr("%1: no character is open").arg(action));
     return std::nullopt;
   }
@@ -486,6 +568,7 @@ bool CharacterController::loadControls(const QVariant& location) {
   const QString path = AppController::toLocalPath(location);
   const auto doc = readCharacterJson(path, tr("Load controls"));
   if (!doc) return false;
+  if (m_scene->orl) return loadOrlControls(*doc, path);
   auto controls = core::controlsFromJson(m_scene->pack->headExt, *doc, path.toStdString());
   if (controls) {
     if (auto applied = applyHeadExt(*controls); !applied) controls = applied.error();
@@ -495,6 +578,24 @@ bool CharacterController::loadControls(const QVariant& location) {
     m_app.reportError(message.startsWith(path) ? message : path + ": " + message);
     return false;
   }
+  m_app.clearError();
+  m_app.reportStatus(tr("Loaded the controls from %1").arg(path));
+  return true;
+}
+
+// An ORL controls file: its mode (GUI or raw) becomes the panel's, its values the sliders'.
+bool CharacterController::loadOrlControls(const nlohmann::json& doc, const QString& path) {
+  auto controls = core::orlControlsFromJson(*m_scene->orl->dna, doc, path.toStdString());
+  if (!controls) {
+    m_app.reportError(QString::fromStdString(controls.error().message));
+    return false;
+  }
+  m_orlMode = controls->mode == core::DnaControlMode::Raw ? OrlChannelMode::Raw : OrlChannelMode::Gui;
+  rebuildChannels();
+  std::copy(controls->values.begin(), controls->values.end(), m_values.begin());
+  m_channels->valuesChanged();
+  recompute();
+  emit channelModeChanged();
   m_app.clearError();
   m_app.reportStatus(tr("Loaded the controls from %1").arg(path));
   return true;

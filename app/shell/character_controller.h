@@ -20,6 +20,7 @@
 #include <span>
 #include <vector>
 
+#include "orl_channels.h"
 #include "qml_owned.h"
 #include "riglens/core/character/body_pose.h"
 #include "riglens/core/character/character_scene.h"
@@ -39,7 +40,9 @@ class CharacterController : public QObject {
   Q_PROPERTY(QString kind READ kind NOTIFY sceneChanged)  // "character", "splats" or ""
   Q_PROPERTY(QVariantMap info READ info NOTIFY sceneChanged)
   Q_PROPERTY(QObject* channels READ channels CONSTANT)
-  Q_PROPERTY(QString channelMode READ channelMode NOTIFY channelModeChanged)  // "gnm" or "arkit"
+  // "gnm" or "arkit" (GNM); "gui", "raw" or "arkit" (ORL)
+  Q_PROPERTY(QString channelMode READ channelMode NOTIFY channelModeChanged)
+  Q_PROPERTY(QString rigBackend READ rigBackend NOTIFY sceneChanged)  // "gnm", "orl", or empty
   Q_PROPERTY(bool arkitAvailable READ arkitAvailable NOTIFY sceneChanged)
   Q_PROPERTY(QString refusal READ refusal NOTIFY refusalChanged)
   Q_PROPERTY(QString filter READ filter WRITE setFilter NOTIFY filterChanged)
@@ -77,7 +80,8 @@ class CharacterController : public QObject {
   QString kind() const;
   QVariantMap info() const;
   QObject* channels() const;
-  QString channelMode() const { return m_arkitMode ? QStringLiteral("arkit") : QStringLiteral("gnm"); }
+  QString channelMode() const;
+  QString rigBackend() const;
   bool arkitAvailable() const;
   QString refusal() const { return m_refusal; }
   QString filter() const { return m_filter; }
@@ -110,8 +114,9 @@ class CharacterController : public QObject {
   bool decodeBusy() const;  // a decode for the current controls or camera has not come back yet
   void setViewCamera(const core::PluckerCamera& camera);
 
-  // "gnm" or "arkit". ARKit on a space without an ARKit map is refused and
-  // `refusal` says why (the core's reason); the channels stay as they were.
+  // "gnm" or "arkit" (GNM), "gui", "raw" or "arkit" (ORL). ARKit on a GNM
+  // space without an ARKit map is refused and `refusal` says why (the
+  // core's reason); the channels stay as they were.
   Q_INVOKABLE bool setChannelMode(const QString& mode);
   Q_INVOKABLE void setChannel(int channel, double value);  // `channel`: the model's channel role
   Q_INVOKABLE double channelValue(int channel) const;
@@ -125,6 +130,8 @@ class CharacterController : public QObject {
   Q_INVOKABLE void setJointRotation(const QString& joint, double pitchDeg, double yawDeg, double rollDeg);
   Q_INVOKABLE QVariantList jointRotation(const QString& joint) const;
   Q_INVOKABLE void resetJoints();
+  // ORL: a joint's live outputs (translation, rotation, scale deltas) as text; empty otherwise.
+  Q_INVOKABLE QString jointOutputText(const QString& joint) const;
   Q_INVOKABLE void clearRefusal();
 
   void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it
@@ -172,6 +179,7 @@ class CharacterController : public QObject {
   // no character is open or the file cannot be read as JSON.
   std::optional<nlohmann::json> readCharacterJson(const QString& path, const QString& action);
   void rebuildChannels();
+  bool loadOrlControls(const nlohmann::json& doc, const QString& path);
   void setRefusal(const QString& refusal);
   void recompute();  // channel values -> head_ext
   void requestDecode();
@@ -182,9 +190,11 @@ class CharacterController : public QObject {
   std::shared_ptr<const core::CharacterScene> m_scene;
   ExpressionChannelModel* m_channels;
   bool m_arkitMode = false;
+  OrlChannelMode m_orlMode = OrlChannelMode::Gui;  // an ORL character's channels
+  std::unique_ptr<core::OrlPoser> m_orlPoser;      // the DNA evaluated here too, for the joints panel
   std::vector<float> m_values;     // per channel of the current mode
   std::vector<int> m_channelSlot;  // GNM mode: head_ext index per channel
-  std::vector<float> m_headExt;    // what the frame carries
+  std::vector<float> m_headExt;    // what the frame carries: the GNM head_ext, or the ORL GUI/raw controls
   std::array<float, 4> m_gaze{};
   std::map<QString, glm::vec3> m_jointDegrees;
   render::CharacterLook m_look;

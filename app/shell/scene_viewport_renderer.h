@@ -100,7 +100,10 @@ class SceneViewportRenderer : public QObject {
     m_computeMissing = !m_renderer->supportsCompute();
     if (m_modelPending) {
       m_renderer->setModel(m_run);
-      m_renderer->setCharacter(m_scene ? m_scene->pack : nullptr);
+      if (m_scene && m_scene->orl)
+        m_renderer->setCharacter(m_scene->orl);
+      else
+        m_renderer->setCharacter(m_scene ? m_scene->pack : nullptr);
       m_renderer->setCloud(m_scene ? m_scene->cloud : nullptr);
       if (m_scene) m_renderer->setSplatBounds(m_scene->bounds);
       m_modelPending = false;

@@ -1,5 +1,7 @@
 // Joint overrides of a splat character's head rig: pitch / yaw / roll on top
-// of each joint's rest rotation, in degrees, with a reset.
+// of each joint's rest rotation, in degrees, with a reset. An ORL
+// character's joints follow its DNA only: each shows its live outputs
+// (translation, rotation and scale deltas) instead of sliders.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -14,7 +16,8 @@ PanelSection {
     property int revision: 0  // bumped on every change so the sliders re-read
     // Disabled (not hidden) when the GPU cannot run the character passes.
     enabled: character.renderError.length === 0
-    title: qsTr("Head joints")
+    readonly property bool dnaDriven: character.rigBackend === "orl"
+    title: dnaDriven ? qsTr("DNA joints") : qsTr("Head joints")
 
     Connections {
         target: panel.character
@@ -39,7 +42,15 @@ PanelSection {
                 width: ListView.view.width
                 spacing: 0
                 Label { text: joint.modelData; font.bold: true; topPadding: 4 }
+                Label {
+                    objectName: "jointOutputs_" + joint.modelData
+                    visible: panel.dnaDriven
+                    Layout.fillWidth: true
+                    font.pixelSize: 11
+                    text: { panel.revision; return panel.dnaDriven ? panel.character.jointOutputText(joint.modelData) : "" }
+                }
                 Column {  // a positioner: Repeaters stay out of Layouts (ViewToolBar.qml)
+                  visible: !panel.dnaDriven
                   Layout.fillWidth: true
                   Repeater {
                     model: 3
@@ -64,7 +75,7 @@ PanelSection {
                 }
             }
         }
-        Button { text: qsTr("Reset joints"); onClicked: panel.character.resetJoints() }
+        Button { visible: !panel.dnaDriven; text: qsTr("Reset joints"); onClicked: panel.character.resetJoints() }
     }
     EmptyState {
         visible: panel.character.kind !== "character"

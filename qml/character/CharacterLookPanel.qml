@@ -13,6 +13,7 @@ PanelSection {
     objectName: "characterLookPanel"
     required property CharacterController character
     readonly property var gazeNames: [qsTr("Left pitch"), qsTr("Left yaw"), qsTr("Right pitch"), qsTr("Right yaw")]
+    readonly property bool hasGaze: character.kind === "character" && character.rigBackend !== "orl"
     // Tint, sigma and opacity shape the debug preview; the decoders decide the decoded gaussians.
     readonly property bool previewLook: character.kind === "character" && !(character.decodedAvailable && character.showDecoded)
     // Disabled (not hidden) when the GPU cannot run the character passes.
@@ -110,11 +111,12 @@ PanelSection {
                 }
                 Label { text: panel.character.opacity.toFixed(2); font.pixelSize: 11; Layout.preferredWidth: 52 }
             }
-            Label { text: qsTr("Gaze (degrees)"); font.bold: true; topPadding: 6; visible: panel.character.kind === "character" }
+            // GNM gaze; an ORL character's eyes are DNA controls (CTRL_L_eye.tx, ...) in the Expression panel.
+            Label { text: qsTr("Gaze (degrees)"); font.bold: true; topPadding: 6; visible: panel.hasGaze }
             Column {
                 Layout.fillWidth: true
                 Repeater {
-                    model: panel.character.kind === "character" ? 4 : 0
+                    model: panel.hasGaze ? 4 : 0
                     delegate: RowLayout {
                         required property int index
                         width: parent ? parent.width : 0
@@ -131,14 +133,14 @@ PanelSection {
                 }
             }
             RowLayout {
-                visible: panel.character.kind === "character"
+                visible: panel.hasGaze
                 Label { text: qsTr("Look at"); font.pixelSize: 11 }
                 SpinBox { id: lookX; objectName: "lookX"; from: -200; to: 200; value: 0; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("x, cm (+ is the character's left)") }
                 SpinBox { id: lookY; objectName: "lookY"; from: -200; to: 200; value: 0; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("y, cm (up)") }
                 SpinBox { id: lookZ; objectName: "lookZ"; from: -200; to: 500; value: 60; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("z, cm (forward)") }
             }
             RowLayout {
-                visible: panel.character.kind === "character"
+                visible: panel.hasGaze
                 Button { objectName: "lookAt"; text: qsTr("Look there"); onClicked: panel.character.lookAt(lookX.value / 100, lookY.value / 100, lookZ.value / 100) }
                 Button { text: qsTr("Reset gaze"); onClicked: panel.character.resetGaze() }
             }

@@ -1,8 +1,10 @@
 // Expression channels of a splat character: GNM coefficients grouped by
 // region (left_eye, right_eye, lower_face, tongue, pupils), or the 52 ARKit
-// channels when the expression space is ARKit-52 or has an ARKit map. A
-// filter box, a reset, and the refusal when ARKit is asked of a space that
-// cannot take it.
+// channels when the expression space is ARKit-52 or has an ARKit map. An ORL
+// character shows its DNA's GUI controls grouped by widget (bipolar ones from
+// -1), its raw controls, or ARKit-52 through the MetaHuman board. A filter
+// box, a reset, and the refusal when ARKit is asked of a space that cannot
+// take it.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -27,11 +29,34 @@ PanelSection {
             ButtonGroup { id: modes }
             Button {
                 objectName: "modeGnm"
+                visible: panel.character.rigBackend !== "orl"
                 text: qsTr("GNM regions")
                 checkable: true
                 checked: panel.character.channelMode === "gnm"
                 ButtonGroup.group: modes
                 onClicked: panel.character.setChannelMode("gnm")
+            }
+            Button {
+                objectName: "modeGui"
+                visible: panel.character.rigBackend === "orl"
+                text: qsTr("DNA controls")
+                checkable: true
+                checked: panel.character.channelMode === "gui"
+                ButtonGroup.group: modes
+                onClicked: panel.character.setChannelMode("gui")
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("The DNA's GUI controls, mapped to raw controls as RigLogic maps them")
+            }
+            Button {
+                objectName: "modeRaw"
+                visible: panel.character.rigBackend === "orl"
+                text: qsTr("Raw")
+                checkable: true
+                checked: panel.character.channelMode === "raw"
+                ButtonGroup.group: modes
+                onClicked: panel.character.setChannelMode("raw")
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("The DNA's raw controls, set as they are (no mapping, no clamp)")
             }
             Button {
                 objectName: "modeArkit"

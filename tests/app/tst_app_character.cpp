@@ -131,7 +131,7 @@ class TestAppCharacter : public QObject {
     QTRY_VERIFY(m_character->channelValue(channel) > 2.0);
     QVERIFY(std::abs(m_character->channelValue(channel) - slider->property("value").toDouble()) <
             riglens::core::tolerance::kFloatUnit);  // held as a float
-    QCOMPARE(double(m_character->frame().headExt[std::size_t(channel)]),
+    QCOMPARE(double(m_character->frame().controls[std::size_t(channel)]),
              m_character->channelValue(channel));  // a GNM space: channel i is head_ext[i]
     const QImage after = m_ui.settledGrab();
     after.save(test::outputPath("character_slider.png"));
@@ -309,7 +309,7 @@ class TestAppCharacter : public QObject {
     m_ui.dragSlider(jaw, 1.0);
     QTRY_VERIFY(m_character->channelValue(m_character->findChannel("JawOpen")) > 0.9);
     // The map sends the jaw into lower_face coefficients (the sample's 20..39).
-    const auto headExt = m_character->frame().headExt;
+    const auto headExt = m_character->frame().controls;
     QVERIFY(std::any_of(headExt.begin() + 20, headExt.begin() + 40, [](float v) { return v != 0.0f; }));
     QVERIFY(changedPixels(before, m_ui.settledGrab()) > 300);
     m_character->setFilter({});

@@ -511,7 +511,7 @@ class TestRenderCharacter : public test::RenderTestCase {
         QVERIFY2(problem.isEmpty(), qPrintable("read-back route (quads): " + problem));
 
         render::CharacterFrame frame;
-        frame.headExt = controls;
+        frame.controls = controls;
         frame.look = {tint, 0.002f};
         chained.setFrame(frame);
         auto chainedImage = (*canvas)->render(chained, state);

@@ -17,23 +17,43 @@ bool isCharacterScenePath(const fs::path& path) {
     return !fs::exists(path / "rig.json", ec) &&
            (fs::exists(path / "scene.json", ec) || fs::exists(path / "mesh.json", ec));
   const std::string ext = path.extension().string();
-  return ext == ".aosrig" || (ext == ".ply" && !plyDeclaresFaces(path));  // a mesh .ply is a model
+  return ext == ".aosrig" || (ext == ".ply" && !plyDeclaresFaces(path)) || startsWithOrlMagic(path);  // a mesh .ply is a model
 }
 
-Expected<Bounds> characterRestBounds(const AosRigPack& pack) {
-  auto rest = gnmPose(pack, {});
-  if (!rest) return rest.error();
-  const FitTransform fit = fitVertsTransform({pack.neutral.data(), pack.vertexCount * 3});
+Bounds fittedRestBounds(std::span<const float> neutral, std::span<const float> rest) {
+  const FitTransform fit = fitVertsTransform(neutral);
   const auto& m = fit.rows;
   Bounds bounds;
-  for (std::size_t i = 0; i + 2 < rest->size(); i += 3) {
-    const float x = (*rest)[i], y = (*rest)[i + 1], z = (*rest)[i + 2];
+  for (std::size_t i = 0; i + 2 < rest.size(); i += 3) {
+    const float x = rest[i], y = rest[i + 1], z = rest[i + 2];
     if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z)) continue;
     bounds.include({m[0] * x + m[1] * y + m[2] * z + m[3], m[4] * x + m[5] * y + m[6] * z + m[7],
                     m[8] * x + m[9] * y + m[10] * z + m[11]});
   }
   return bounds;
 }
+
+Expected<Bounds> characterRestBounds(const AosRigPack& pack) {
+  auto rest = gnmPose(pack, {});
+  if (!rest) return rest.error();
+  return fittedRestBounds({pack.neutral.data(), pack.vertexCount * 3}, *rest);
+}
+
+namespace {
+
+// An ORL character (a bundle's pack, or a pack opened on its own): framed by its rest pose.
+Expected<void> openOrl(const fs::path& packPath, CharacterScene& scene) {
+  auto orl = loadOrlCharacter(packPath);
+  if (!orl) return orl.error();
+  auto rest = orlRestPose(*orl->pack);
+  if (!rest) return errorAt(rest.error().code, packPath.string(), "", rest.error().message);
+  scene.bounds = fittedRestBounds(orl->pack->neutral, *rest);
+  for (const auto& w : orl->dna->warnings) scene.problems.push_back(w);
+  scene.orl = std::make_shared<const OrlCharacter>(std::move(orl).value());
+  return {};
+}
+
+}  // namespace
 
 Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
   CharacterScene scene;
@@ -56,10 +76,10 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     auto loaded = loadBundle(path);
     if (!loaded) return loaded.error();
     auto bundle = std::make_shared<const Bundle>(std::move(loaded).value());
-    if (!bundle->gnmPack)
+    const std::string backend = bundle->rig.value("backend", std::string("none"));
+    if (!bundle->gnmPack && backend != "orl")
       return errorAt(ErrorCode::Unsupported, path.string(), "",
-                     "the bundle's rig backend is '" + bundle->rig.value("backend", std::string("none")) +
-                         "'; the viewer renders GNM packs on the GPU");
+                     "the bundle's rig backend is '" + backend + "'; the viewer renders GNM and ORL rigs");
     if (!bundle->subject.empty()) scene.title = bundle->subject;
     scene.expression = bundle->expression;
     scene.rigRangeLo = bundle->rigRangeLo;
@@ -67,8 +87,18 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     scene.files = bundle->files;
     scene.residentBytes = bundle->residentBytes;
     scene.problems = bundle->problems;
+    scene.bundle = bundle;
+    if (!bundle->gnmPack) {
+      const std::string packName = bundle->rig.value("pack", std::string("orl_pack.bin"));
+      if (auto opened = openOrl(bundle->folder / packName, scene); !opened) return opened.error();
+      scene.residentBytes += scene.orl->packBytes;
+      return scene;
+    }
     pack = std::shared_ptr<const AosRigPack>(bundle, &*bundle->gnmPack);  // lives as long as the bundle
-    scene.bundle = std::move(bundle);
+  } else if (startsWithOrlMagic(path)) {
+    if (auto opened = openOrl(path, scene); !opened) return opened.error();
+    scene.residentBytes = scene.orl->packBytes;
+    return scene;
   } else {
     auto read = readAosRig(path.string());
     if (!read) return read.error();

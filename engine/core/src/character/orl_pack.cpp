@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <glm/gtc/matrix_transform.hpp>
 #include <map>
 #include <numbers>
@@ -53,6 +54,12 @@ glm::dmat4 rotationXyzDegrees(double rx, double ry, double rz) {
 }
 
 }  // namespace
+
+bool startsWithOrlMagic(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[8] = {};
+  return in.read(magic, 8) && std::memcmp(magic, kMagic, 8) == 0;
+}
 
 Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view sourceName) {
   return guardRead(sourceName, [&] {

@@ -9,7 +9,7 @@
 namespace riglens::core {
 
 std::vector<std::uint32_t> jointTint(std::span<const std::uint16_t> skinIndex, std::span<const float> skinWeight,
-                                     std::span<const float> eyeWeights, std::size_t V) {
+                                     std::span<const float> eyeWeights, std::size_t V, std::size_t I) {
   static constexpr float kPalette[8][3] = {{0.85f, 0.55f, 0.35f}, {0.4f, 0.7f, 0.95f},  {0.55f, 0.85f, 0.5f},
                                            {0.9f, 0.45f, 0.65f},  {0.95f, 0.85f, 0.4f}, {0.6f, 0.5f, 0.9f},
                                            {0.4f, 0.85f, 0.8f},   {0.92f, 0.78f, 0.66f}};
@@ -20,11 +20,11 @@ std::vector<std::uint32_t> jointTint(std::span<const std::uint16_t> skinIndex, s
       out[v] = packRgba(0.25f, 0.95f, 1.0f);
       continue;
     }
-    int best = 0;
-    for (int i = 1; i < 4; ++i)
-      if (skinWeight[v * 4 + std::size_t(i)] > skinWeight[v * 4 + std::size_t(best)]) best = i;
-    const float w = skinWeight[v * 4 + std::size_t(best)];
-    const float* c = kPalette[skinIndex[v * 4 + std::size_t(best)] % 8];
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < I; ++i)
+      if (skinWeight[v * I + i] > skinWeight[v * I + best]) best = i;
+    const float w = skinWeight[v * I + best];
+    const float* c = kPalette[skinIndex[v * I + best] % 8];
     const auto blend = [w](float x) { return x * w + 0.45f * (1.0f - w); };
     out[v] = packRgba(blend(c[0]), blend(c[1]), blend(c[2]));
   }

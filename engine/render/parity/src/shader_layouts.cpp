@@ -42,6 +42,8 @@ const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(Lift
 const Offsets kGnm{RIGLENS_MEMBER(GnmParams, vertexCount), RIGLENS_MEMBER(GnmParams, rowLanes),
                    RIGLENS_MEMBER(GnmParams, activeCount), RIGLENS_MEMBER(GnmParams, flags),
                    RIGLENS_MEMBER(GnmParams, eyePos),      RIGLENS_MEMBER(GnmParams, eyeRot)};
+const Offsets kOrl{RIGLENS_MEMBER(OrlParams, vertexCount), RIGLENS_MEMBER(OrlParams, maxInfluence),
+                   RIGLENS_MEMBER(OrlParams, channelCount), RIGLENS_MEMBER(OrlParams, jointCount)};
 const Offsets kSort{RIGLENS_MEMBER(SortParams, capacity), RIGLENS_MEMBER(SortParams, shift),
                     RIGLENS_MEMBER(SortParams, tileCount), RIGLENS_MEMBER(SortParams, pad)};
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view),     RIGLENS_MEMBER(SplatView, proj),
@@ -124,6 +126,7 @@ core::Expected<void> verifyShaderLayouts() {
       {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
       {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
       {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},
+      {"OrlParams", &kOrl, sizeof(gpu::OrlParams), {"orl_deform.comp"}},
       {"SortParams",
        &kSort,
        sizeof(gpu::SortParams),

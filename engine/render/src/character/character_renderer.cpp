@@ -2,6 +2,7 @@
 
 #include <QtGui/private/qrhi_p.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "riglens/core/character/gnm.h"
@@ -9,6 +10,7 @@
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_decoded_lift.h"
 #include "riglens/render/character/gpu_lift.h"
+#include "riglens/render/character/gpu_orl.h"
 #include "riglens/render/splat/splat_renderer.h"
 
 namespace riglens::render {
@@ -18,6 +20,7 @@ struct CharacterRenderer::Impl {
   explicit Impl(RhiDevice& d) : device(d) {}
 
   std::shared_ptr<const core::AosRigPack> pack;
+  std::shared_ptr<const core::OrlCharacter> orlCharacter;
   bool packPending = false;
   CharacterFrame frame;
   bool framePending = true;
@@ -27,6 +30,7 @@ struct CharacterRenderer::Impl {
   // Built per pack; destroyed in reverse (the splats read the lift's sink,
   // the lift reads the GNM pass's posed buffer).
   std::unique_ptr<GpuGnm> gnm;
+  std::unique_ptr<GpuOrl> orl;
   std::unique_ptr<GpuLift> lift;
   std::unique_ptr<GpuDecodedLift> decodedLift;
   std::shared_ptr<const DecodedLayout> layout;
@@ -65,6 +69,7 @@ struct CharacterRenderer::Impl {
     splats.reset();
     decodedLift.reset();
     lift.reset();
+    orl.reset();
     gnm.reset();
     joints.reset();
     tint.reset();
@@ -77,19 +82,49 @@ struct CharacterRenderer::Impl {
     return false;
   }
 
-  bool build() {
-    reset();
-    if (!pack) return true;
-    auto g = GpuGnm::create(device, *pack, gnmRoute.value_or(defaultGnmRoute(device)));
+  // The rig pass of the open character (GNM or ORL), and what it is framed by.
+  bool buildRig() {
+    const GnmRoute route = gnmRoute.value_or(defaultGnmRoute(device));
+    if (orlCharacter) {
+      auto o = GpuOrl::create(device, *orlCharacter, route);
+      if (!o) return fail(o.error().message);
+      orl = std::move(o).value();
+      fit = characterFit(*orlCharacter->pack);
+      return true;
+    }
+    auto g = GpuGnm::create(device, *pack, route);
     if (!g) return fail(g.error().message);
     gnm = std::move(g).value();
-    // The sink holds the head branch; a GNM character has only that one.
-    const auto V = std::uint32_t(pack->vertexCount);
+    joints = std::make_unique<core::GnmJointState>(*pack);
+    fit = characterFit(*pack);
+    return true;
+  }
+  bool hasRig() const { return gnm || orl; }
+  std::size_t rigVertices() const { return orl ? orl->vertexCount() : gnm->vertexCount(); }
+  QRhiBuffer* rigPosed() const { return orl ? orl->posedBuffer() : gnm->posedBuffer(); }
+  std::span<const float> rigCpuPosed() const { return orl ? orl->cpuPosed() : gnm->cpuPosed(); }
+  void encodeRig(QRhiCommandBuffer* cb) { orl ? orl->encode(cb) : gnm->encode(cb); }
+  core::Expected<void> stageRig() {
+    if (orl)
+      return orl->setControls(frame.controls, frame.rawControls ? core::DnaControlMode::Raw : core::DnaControlMode::Gui);
+    joints->setJointOverrides(frame.jointOverrides);
+    return gnm->setControls(frame.controls, *joints);
+  }
+  core::Expected<std::vector<std::uint32_t>> rigTints(CharacterTint t) const {
+    return orl ? characterTints(*orlCharacter->pack, t) : characterTints(*pack, t);
+  }
+
+  bool build() {
+    reset();
+    if (!pack && !orlCharacter) return true;
+    if (!buildRig()) return false;
+    // The sink holds the head branch; a preview character has only that one.
+    const auto V = std::uint32_t(rigVertices());
     sinkSlots = core::SlotAllocator(V);
     auto slot = sinkSlots.allocate(V);
     if (!slot) return fail(slot.error().message);
     headSlot = *slot;
-    auto l = GpuLift::create(device, V, core::SplatSink(V), gnm->posedBuffer());
+    auto l = GpuLift::create(device, V, core::SplatSink(V), rigPosed());
     if (!l) return fail(l.error().message);
     lift = std::move(l).value();
     splats = std::make_unique<SplatRenderer>(device);
@@ -97,14 +132,12 @@ struct CharacterRenderer::Impl {
     splats->setPasses(passes);
     if (raster) splats->setRaster(*raster);
     if (sphere) splats->setBoundingSphere(glm::vec3(*sphere), sphere->w);
-    joints = std::make_unique<core::GnmJointState>(*pack);
-    fit = characterFit(*pack);
     framePending = true;
     decodedShown = decodedLifted = false;
     liftedGeometry = 0;
     liftedRoot = glm::vec3(0.0f);
     liftedHidden.clear();
-    if (layout) {
+    if (layout && gnm) {  // decoded characters are GNM-driven here
       auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, pack->vertexCount,
                                       gnm->posedBuffer());
       if (!d) return fail(d.error().message);
@@ -177,9 +210,9 @@ struct CharacterRenderer::Impl {
   // GNM then the lift, into `cb`, when the frame changed.
   bool pose(QRhiCommandBuffer* cb) {
     if (!framePending) return true;
-    joints->setJointOverrides(frame.jointOverrides);
-    if (auto staged = gnm->setControls(frame.headExt, *joints); !staged) return fail(staged.error().message);
-    auto params = characterLiftParams(pack->vertexCount, fit, frame.look);
+    if (auto staged = stageRig(); !staged) return fail(staged.error().message);
+    const std::size_t V = rigVertices();
+    auto params = characterLiftParams(V, fit, frame.look);
     if (!params) return fail(params.error().message);
     params->slotOffset = headSlot;
     for (int r = 0; r < 3; ++r) params->affine[std::size_t(r * 4 + 3)] += frame.rootPosition[r];  // the body's rootPos
@@ -188,7 +221,7 @@ struct CharacterRenderer::Impl {
     // costs a CPU rest pose); sigma, opacity and the pose need only the uniform.
     std::vector<std::uint32_t> tints;
     if (tint != frame.look.tint) {
-      auto computed = characterTints(*pack, frame.look.tint);
+      auto computed = rigTints(frame.look.tint);
       if (!computed) return fail(computed.error().message);
       tints = std::move(computed).value();
     }
@@ -196,15 +229,14 @@ struct CharacterRenderer::Impl {
       if (!tints.empty()) cpuTints = tints;
       tint = frame.look.tint;
       // Rewritten in place: the splat renderer reads it only inside prepare(), on this thread.
-      if (!cpuSink || cpuSink->capacity() != pack->vertexCount)
-        cpuSink = std::make_shared<core::SplatSink>(pack->vertexCount);
-      if (passes.rig) core::debugLiftCpu(*params, gnm->cpuPosed(), cpuTints, *cpuSink);
+      if (!cpuSink || cpuSink->capacity() != V) cpuSink = std::make_shared<core::SplatSink>(V);
+      if (passes.rig) core::debugLiftCpu(*params, rigCpuPosed(), cpuTints, *cpuSink);
       splats->setCpuSink(cpuSink);
     } else {
       if (auto staged = lift->setFrame(*params, {}, tints); !staged) return fail(staged.error().message);
       tint = frame.look.tint;
       if (passes.rig) {
-        gnm->encode(cb);
+        encodeRig(cb);
         lift->encode(cb);
       }
       splats->markGaussiansChanged();
@@ -222,6 +254,13 @@ CharacterRenderer::~CharacterRenderer() {
 
 void CharacterRenderer::setPack(std::shared_ptr<const core::AosRigPack> pack) {
   m_impl->pack = std::move(pack);
+  m_impl->orlCharacter.reset();
+  m_impl->packPending = true;
+}
+
+void CharacterRenderer::setOrlCharacter(std::shared_ptr<const core::OrlCharacter> character) {
+  m_impl->orlCharacter = std::move(character);
+  m_impl->pack.reset();
   m_impl->packPending = true;
 }
 
@@ -259,10 +298,11 @@ bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor*
     if (!d.build()) return false;
     // The passes' creation uploads land in this frame, whichever of them it encodes.
     if (d.gnm) d.gnm->flushUploads(cb);
+    if (d.orl) d.orl->flushUploads(cb);
     if (d.lift) d.lift->flushUploads(cb);
     if (d.decodedLift) d.decodedLift->flushUploads(cb);
   }
-  if (!d.gnm) return d.error.empty();  // no character: nothing to draw
+  if (!d.hasRig()) return d.error.empty();  // no character: nothing to draw
   if (d.decodedLift && !d.liftDecoded(cb)) return false;
   d.chooseSink();
   if (d.frame.awaitDecode && !d.frame.preview && !d.decodedShown) return d.error.empty();  // nothing to show yet
@@ -291,7 +331,15 @@ std::size_t CharacterRenderer::sortedFrames() const {
   return m_impl->splats ? m_impl->splats->sortedFrames() : 0;
 }
 std::size_t CharacterRenderer::activeCoefficients() const {
+  if (m_impl->orl) {
+    const auto w = m_impl->orl->channelWeights();
+    return std::size_t(std::count_if(w.begin(), w.end(), [](float x) { return x != 0.0f; }));
+  }
   return m_impl->gnm ? m_impl->gnm->activeCount() : 0;
+}
+
+std::span<const float> CharacterRenderer::orlJointOutputs() const {
+  return m_impl->orl ? m_impl->orl->jointOutputs() : std::span<const float>();
 }
 
 void CharacterRenderer::setBoundingSphere(glm::vec3 centre, float radius) {
@@ -334,8 +382,11 @@ CharacterMemory CharacterRenderer::memory() const {
   const Impl& d = *m_impl;
   CharacterMemory memory;
   if (d.pack && d.pack->bytes) memory.packBytes = d.pack->bytes->size();
+  if (d.orlCharacter) memory.packBytes = d.orlCharacter->packBytes;
   if (d.gnm)
     for (auto& b : d.gnm->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.orl)
+    for (auto& b : d.orl->buffers()) memory.buffers.push_back(std::move(b));
   if (d.lift)
     for (auto& b : d.lift->buffers()) memory.buffers.push_back(std::move(b));
   if (d.decodedLift)
@@ -347,7 +398,7 @@ CharacterMemory CharacterRenderer::memory() const {
       memory.branches.push_back({b.name, b.placement.slotOffset, b.placement.slotCount, d.layout->capacity});
   } else if (d.lift) {
     memory.branches.push_back(
-        {"head", d.headSlot, std::uint32_t(d.pack->vertexCount), std::uint32_t(d.lift->capacity())});
+        {"head", d.headSlot, std::uint32_t(d.rigVertices()), std::uint32_t(d.lift->capacity())});
   }
   return memory;
 }

@@ -1,9 +1,11 @@
 #include "riglens/render/character/character_splats.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "riglens/core/character/debug_lift.h"
 #include "riglens/core/character/gnm.h"
+#include "riglens/core/character/orl_character.h"
 #include "riglens/core/character/vertex_tints.h"
 #include "riglens/render/character/gpu_character.h"
 
@@ -44,6 +46,37 @@ core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack
     case CharacterTint::Normals: break;
   }
   return std::vector<std::uint32_t>();
+}
+
+core::Expected<std::vector<std::uint32_t>> characterTints(const core::OrlPack& pack, CharacterTint tint) {
+  const std::size_t V = pack.vertexCount, I = std::size_t(pack.maxInfluence);
+  switch (tint) {
+    case CharacterTint::Joint: {
+      std::vector<float> eyes(2 * V, 0.0f);
+      for (int e = 0; e < 2; ++e) {
+        const auto it = std::find(pack.jointNames.begin(), pack.jointNames.end(), e == 0 ? "FACIAL_L_Eye" : "FACIAL_R_Eye");
+        if (it == pack.jointNames.end()) continue;
+        const auto joint = std::uint16_t(it - pack.jointNames.begin());
+        for (std::size_t v = 0; v < V; ++v)
+          for (std::size_t i = 0; i < I; ++i)
+            if (pack.skinIndex[v * I + i] == joint) eyes[std::size_t(e) * V + v] += pack.skinWeight[v * I + i];
+      }
+      return core::jointTint(pack.skinIndex, pack.skinWeight, eyes, V, I);
+    }
+    case CharacterTint::Uv: return core::uvTint({}, V);
+    case CharacterTint::Height: {
+      auto rest = core::orlRestPose(pack);
+      if (!rest) return rest.error();
+      return core::heightTint(*rest);
+    }
+    case CharacterTint::Flat:
+    case CharacterTint::Normals: break;
+  }
+  return std::vector<std::uint32_t>();
+}
+
+core::FitTransform characterFit(const core::OrlPack& pack) {
+  return core::fitVertsTransform({pack.neutral.data(), pack.vertexCount * 3});
 }
 
 core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount, const core::FitTransform& fit,

@@ -19,6 +19,9 @@ void WindowRenderer::setModel(std::shared_ptr<const core::LoadedRun> run) {
 void WindowRenderer::setCharacter(std::shared_ptr<const core::AosRigPack> pack) {
   m_character->setPack(std::move(pack));
 }
+void WindowRenderer::setCharacter(std::shared_ptr<const core::OrlCharacter> character) {
+  m_character->setOrlCharacter(std::move(character));
+}
 void WindowRenderer::setCharacterFrame(CharacterFrame frame) {
   m_character->setFrame(std::move(frame));
 }

@@ -39,6 +39,11 @@ namespace riglens::core::tolerance {
 // invisible.
 inline constexpr double kGnmGpuMetres = 1e-5;
 
+// ORL posed vertices, GPU vs CPU (core::orlDeform in double, the shader in
+// float32 with fused multiply-adds and deltas dequantised once): the same
+// 10 um as GNM, in the ORL pack's centimetres.
+inline constexpr double kOrlGpuCentimetres = 1e-3;
+
 }  // namespace riglens::core::tolerance
 
 // The tests' own comparisons, each named for the arithmetic it absorbs.

@@ -15,6 +15,7 @@
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/expressions.h"
+#include "riglens/core/character/orl_character.h"
 #include "riglens/core/splats/gaussian_ply.h"
 
 namespace riglens::core {
@@ -25,8 +26,9 @@ struct CharacterScene {
   SceneKind kind = SceneKind::Character;
   std::filesystem::path path;
   std::string title;  // the bundle's subject, else the file name
-  // Character
+  // Character: a GNM pack, or an ORL character (pack + DNA); one of the two
   std::shared_ptr<const AosRigPack> pack;
+  std::shared_ptr<const OrlCharacter> orl;
   ExpressionSpace expression;              // the bundle's, or the pack's GNM space (no ARKit map)
   double rigRangeLo = -3, rigRangeHi = 3;  // the controls' slider range (a bundle's rig_range)
   std::shared_ptr<const Bundle> bundle;    // a bundle folder's manifest, meshes and pack (null for a bare .aosrig)
@@ -38,17 +40,21 @@ struct CharacterScene {
   Bounds bounds;  // what a camera frames: the lifted rest pose, or the cloud's centres
 };
 
-// .aosrig, .ply, or a folder with scene.json / mesh.json and no rig.json.
+// .aosrig, .ply, an ORL pack (ORLPACK1, any name), or a folder with
+// scene.json / mesh.json and no rig.json.
 bool isCharacterScenePath(const std::filesystem::path& path);
 
 // Refuses, naming the file: unreadable or malformed inputs, a bundle whose
-// rig backend is not GNM and a pack whose basis is not fp16 (the GPU path
-// renders fp16 GNM packs; the CPU commands take the others).
+// rig backend is none, an ORL pack whose DNA does not match it, and a GNM
+// pack whose basis is not fp16 (the GPU path renders fp16 GNM packs; the CPU
+// commands take the others).
 Expected<CharacterScene> loadCharacterScene(const std::filesystem::path& path);
 
 // Where the lifted rest pose lies (fitVertsTransform applied to the rig's
 // rest pose): what a camera frames once per character, so expressions move
 // inside it.
 Expected<Bounds> characterRestBounds(const AosRigPack& pack);
+// The same for a rig's neutral and its rest pose (any units: the fit scales).
+Bounds fittedRestBounds(std::span<const float> neutral, std::span<const float> rest);
 
 }  // namespace riglens::core

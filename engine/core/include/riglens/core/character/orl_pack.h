@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <glm/mat4x4.hpp>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -47,6 +48,9 @@ struct OrlPack {
 };
 
 inline constexpr const char* kOrlDnaMember = "head_behavior.dna";
+
+// The file starts with "ORLPACK1" (an ORL pack, whatever its name).
+bool startsWithOrlMagic(const std::filesystem::path& path);
 
 Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 

@@ -1,9 +1,10 @@
-// CharacterRenderer: a GNM splat character drawn the way the seed's live
+// CharacterRenderer: a splat character drawn the way the seed's live
 // preview does it, one submission per frame and no vertex through the CPU:
-// GpuGnm (posed vertices) -> GpuLift (one gaussian per vertex, reading the
-// GNM pass's buffer) -> SplatRenderer (projection, radix sort, quads, reading
-// the lift's sink), all recorded into the frame's command buffer. The GNM and
-// lift passes run only on frames whose controls, joints or look changed; the
+// the rig pass (GpuGnm for a GNM pack, GpuOrl for an ORL character: posed
+// vertices) -> GpuLift (one gaussian per vertex, reading the rig pass's
+// buffer) -> SplatRenderer (projection, radix sort, quads, reading the lift's
+// sink), all recorded into the frame's command buffer. The rig and lift
+// passes run only on frames whose controls, joints or look changed; the
 // projection and sort only when the gaussians or the view changed.
 //
 // Used by the app's viewport (WindowRenderer), `riglens-cli render` and the
@@ -14,11 +15,13 @@
 #include <cstdint>
 #include <glm/gtc/quaternion.hpp>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "riglens/core/character/aosrig.h"
+#include "riglens/core/character/orl_character.h"
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/render/character/character_splats.h"
 #include "riglens/render/character/gpu_character.h"
@@ -32,8 +35,12 @@ class SplatRenderer;
 
 // One frame's inputs; compared with the last one to skip unchanged passes.
 struct CharacterFrame {
-  std::vector<float> headExt;  // the pack's controls (fewer: the rest are 0; empty: neutral)
-  std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest)
+  // The rig's controls (fewer: the rest are 0; empty: neutral): a GNM pack's
+  // head_ext, or an ORL character's DNA GUI controls (raw controls when
+  // rawControls), in the DNA's order.
+  std::vector<float> controls;
+  bool rawControls = false;
+  std::vector<std::pair<std::string, glm::dquat>> jointOverrides;  // (joint, local rotation on top of rest); GNM only
   CharacterLook look;
   glm::vec3 rootPosition{0.0f};             // a body pose's rootPos: moves the whole character (scene metres)
   bool preview = false;                     // with a decoded layout: draw the debug preview instead
@@ -52,7 +59,7 @@ struct DecodedLayout {
 };
 
 struct CharacterMemory {
-  std::size_t packBytes = 0;  // the .aosrig bytes held on the CPU
+  std::size_t packBytes = 0;  // the .aosrig (or ORL pack) bytes held on the CPU
   BufferList buffers;         // GPU, every buffer of the three passes
   struct Branch {
     std::string name;
@@ -68,7 +75,9 @@ class CharacterRenderer : public FrameDrawable {
   ~CharacterRenderer() override;
 
   // The GPU passes are (re)built on the next prepare(); nullptr draws nothing.
+  // A GNM pack or an ORL character: setting one drops the other.
   void setPack(std::shared_ptr<const core::AosRigPack> pack);
+  void setOrlCharacter(std::shared_ptr<const core::OrlCharacter> character);
   // The decoded character (with setPack: the bundle's GNM pack; null: none).
   // Once decodes arrive, frames draw the decoded gaussians unless
   // CharacterFrame::preview; a decode's rig vector poses the mesh the lift
@@ -96,7 +105,9 @@ class CharacterRenderer : public FrameDrawable {
   bool showingDecoded() const;             // the last frame drew the decoded gaussians
   std::size_t sortedFrames() const;        // frames that ran the projection + sort
   std::size_t culledFrames() const;        // frames whose view missed the bounding sphere
-  std::size_t activeCoefficients() const;  // non-zero coefficients the last GNM pass visited
+  std::size_t activeCoefficients() const;  // non-zero coefficients (GNM) or channel weights (ORL) of the last rig pass
+  // ORL: the last frame's joint outputs (J*9) and channel weights; empty otherwise.
+  std::span<const float> orlJointOutputs() const;
   CharacterMemory memory() const;
   // Benchmarks only: cut frames after a pass (see SplatPasses).
   void setPasses(SplatPasses passes);

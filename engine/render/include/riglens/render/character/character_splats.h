@@ -12,6 +12,7 @@
 #include "riglens/core/base/expected.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/debug_lift.h"
+#include "riglens/core/character/orl_pack.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/render/device/rhi_device.h"
 
@@ -43,6 +44,10 @@ struct CharacterLook {
 // (characterFit, once per pack), so expressions move within the same frame.
 core::Expected<std::vector<std::uint32_t>> characterTints(const core::AosRigPack& pack, CharacterTint tint);
 core::FitTransform characterFit(const core::AosRigPack& pack);
+// The same for an ORL pack: joint (the eye joints' weights as the eye
+// weights), uv (the pack has none: one colour) and height (its rest pose).
+core::Expected<std::vector<std::uint32_t>> characterTints(const core::OrlPack& pack, CharacterTint tint);
+core::FitTransform characterFit(const core::OrlPack& pack);
 core::Expected<core::DebugLiftParams> characterLiftParams(std::size_t vertexCount, const core::FitTransform& fit,
                                                           const CharacterLook& look);
 

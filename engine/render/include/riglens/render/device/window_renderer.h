@@ -36,6 +36,7 @@ class WindowRenderer {
 
   void setModel(std::shared_ptr<const core::LoadedRun> run);
   void setCharacter(std::shared_ptr<const core::AosRigPack> pack);
+  void setCharacter(std::shared_ptr<const core::OrlCharacter> character);
   void setCharacterFrame(CharacterFrame frame);
   void setDecodedLayout(std::shared_ptr<const DecodedLayout> layout);
   void setDecodedOutputs(std::shared_ptr<const core::DecodedOutputs> outputs);
