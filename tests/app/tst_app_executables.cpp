@@ -685,7 +685,8 @@ class TestAppExecutables : public QObject {
         {"glTF model", dir.filePath("tank.glb"), {1440, 900}},
         {"3DGS scene", dir.filePath("gaussians.ply"), {800, 600}},
         {"character preview", dir.filePath("chars/sample-face.aosrig"), {1000, 700}},
-        {"decoded character", dir.filePath("chars/sample-bundle"), {1920, 1080}}};
+        {"decoded character", dir.filePath("chars/sample-bundle"), {1920, 1080}},
+        {"ORL character", dir.filePath("chars/sample-orl-bundle"), {1100, 760}}};
     const QRegularExpression shown(QStringLiteral("riglens: shown: .* in the viewport at (\\d+),(\\d+) (\\d+)x(\\d+)"));
     for (const auto& [kind, path, size] : documents) {
       const QString shot = dir.filePath(QStringLiteral("shot.png"));
