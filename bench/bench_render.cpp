@@ -8,6 +8,14 @@
 //   BM_RenderFrameReadback      the large frame read back into a QImage, as
 //                               `riglens-cli render` does before writing the PNG
 //   BM_GnmGpu, BM_LiftGpu, BM_RadixSortGpu   one compute pass alone
+//   BM_OrlDeformGpu/scene, BM_OrlDeformCpu/scene   the ORL deform (24,049
+//                               vertices) as the shader runs it, and as
+//                               core::orlDeform runs it on the CPU (the
+//                               software rasterisers' route, and the reference);
+//                               scene 0 the sample ORL character (44 channels,
+//                               4 joints), 1 a synthetic pack of MetaHuman
+//                               density (800 channels, 2.37M CSR entries, 870
+//                               joints, 8 influences)
 //   BM_SplatFrame/n/passes/raster/scene   a splat frame cut after 0..3 passes,
 //                               raster 0 the compute tiles (the default), 1 the
 //                               quads; scene 0 the dense torus (gaussians shrink
@@ -31,6 +39,7 @@ using riglens::bench::BM_MemoryBandwidth;
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <random>
 
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/rig/pose.h"
@@ -42,6 +51,7 @@ using riglens::bench::BM_MemoryBandwidth;
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_lift.h"
+#include "riglens/render/character/gpu_orl.h"
 #include "riglens/render/device/offscreen_canvas.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
@@ -50,6 +60,7 @@ using riglens::bench::BM_MemoryBandwidth;
 #include "riglens/samples/character_sample.h"
 #include "riglens/samples/gaussian_samples.h"
 #include "riglens/samples/gnm_bake.h"
+#include "riglens/samples/orl_sample.h"
 #include "riglens/samples/sample_runs.h"
 
 namespace fs = std::filesystem;
@@ -134,13 +145,17 @@ void BM_RenderFrame(benchmark::State& state, const char* name) {
   renderFrames(state, name, false);
 }
 
-// The viewer's sample character (ICT-FaceKit: V 9,409, 53 expressions), as
-// the app opens it; data/ict-face beside the executable when packed.
+// data/ict-face beside the executable when packed, else the source tree's.
+std::filesystem::path ictFace() {
+  const std::filesystem::path packed =
+      std::filesystem::path(QCoreApplication::applicationDirPath().toStdString()) / "ict-face";
+  return std::filesystem::exists(packed) ? packed : std::filesystem::path(RIGLENS_DATA_DIR "/ict-face");
+}
+
+// The viewer's sample character (ICT-FaceKit: V 9,409, 53 expressions), as the app opens it.
 const core::AosRigPack& sampleHead() {
   static const core::AosRigPack pack = [] {
-    const std::filesystem::path packed =
-        std::filesystem::path(QCoreApplication::applicationDirPath().toStdString()) / "ict-face";
-    auto bake = samples::makeSampleCharacter(std::filesystem::exists(packed) ? packed : RIGLENS_DATA_DIR "/ict-face");
+    auto bake = samples::makeSampleCharacter(ictFace());
     if (!bake) throw std::runtime_error(bake.error().message);
     auto bytes = samples::bakeAosRig(*bake);
     return std::move(
@@ -185,6 +200,101 @@ void BM_GnmGpu(benchmark::State& state) {
   // Bytes a frame must read from the basis (the active columns of every row).
   state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
+// An ORL pack of MetaHuman density on 24,049 vertices: 800 channels whose
+// targets cover 2.37M (vertex, channel) entries, 870 joints in a chain of
+// short branches, 8 influences a vertex. Outputs go in directly (no DNA).
+core::OrlCharacter denseOrl() {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  samples::OrlPackParts p;
+  const std::size_t V = samples::kOrlSkinVertexCount, J = 870, C = 800, perChannel = 2965;
+  p.vertexCount = V;
+  p.maxInfluence = 8;
+  p.channelCount = C;
+  for (std::size_t v = 0; v < V * 3; ++v) p.neutral.push_back(30.0f * unit(rng));
+  for (std::size_t j = 0; j < J; ++j) {
+    p.jointNames.push_back("joint" + std::to_string(j));
+    p.jointParents.push_back(std::int32_t(j == 0 ? 0 : (j - 1) / 4));
+    p.jointNeutral.insert(p.jointNeutral.end(), {0.1f, 0.2f, 0.1f, 0, 0, 0, 1, 1, 1});
+    p.inverseBind.insert(p.inverseBind.end(), {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+  }
+  for (std::size_t v = 0; v < V; ++v)
+    for (int i = 0; i < 8; ++i) {
+      p.skinIndex.push_back(std::uint16_t(rng() % J));
+      p.skinWeight.push_back(0.125f);
+    }
+  for (std::size_t c = 0; c < C; ++c) {
+    samples::OrlPackParts::Target t{int(c), {}, {}};
+    const std::size_t start = rng() % V;
+    for (std::size_t k = 0; k < perChannel; ++k) {
+      t.vertices.push_back(std::uint16_t((start + k * 7) % V));
+      for (int d = 0; d < 3; ++d) t.deltas.push_back(unit(rng) - 0.5f);
+    }
+    p.targets.push_back(std::move(t));
+  }
+  auto bytes = samples::writeOrlPack(p);
+  auto pack = core::parseOrlPack(*bytes, "dense.orl");
+  if (!pack) std::exit(1);
+  core::OrlCharacter character;
+  character.pack = std::make_shared<const core::OrlPack>(std::move(pack).value());
+  return character;
+}
+
+// The sample ORL character, or the dense pack (scene 1), with one frame's outputs:
+// every channel at 0.3 and every joint turned a little.
+struct OrlBench {
+  core::OrlCharacter character;
+  std::vector<float> joints, weights;
+};
+const OrlBench& orlBench(std::int64_t scene) {
+  static std::map<std::int64_t, OrlBench> made;
+  auto it = made.find(scene);
+  if (it != made.end()) return it->second;
+  OrlBench b;
+  if (scene == 0) {
+    auto sample = samples::makeSampleOrl(ictFace());
+    if (!sample) std::exit(1);
+    auto bytes = samples::writeOrlPack(sample->pack);
+    auto pack = core::parseOrlPack(*bytes, "orl_pack.bin");
+    b.character.pack = std::make_shared<const core::OrlPack>(std::move(pack).value());
+  } else {
+    b.character = denseOrl();
+  }
+  const core::OrlPack& pack = *b.character.pack;
+  b.weights.assign(pack.channelCount, 0.3f);
+  b.joints.assign(pack.jointCount * 9, 0.0f);
+  for (std::size_t j = 0; j < pack.jointCount; ++j) b.joints[j * 9 + 3] = 2.0f;
+  return made.emplace(scene, std::move(b)).first->second;
+}
+
+void BM_OrlDeformGpu(benchmark::State& state) {
+  const OrlBench& b = orlBench(state.range(0));
+  auto orl = render::GpuOrl::create(*device(), b.character);
+  if (!orl) {
+    state.SkipWithError(orl.error().message.c_str());
+    return;
+  }
+  (void)(*orl)->setOutputs(b.joints, b.weights);
+  (void)(*orl)->runOffscreenFrame();  // the one-time uploads
+  GpuPassTimes gpu;
+  for (auto _ : state) {
+    (void)(*orl)->setOutputs(b.joints, b.weights);  // the CPU's share: skin rows from the joint outputs
+    (void)(*orl)->runOffscreenFrame();              // waits for the GPU
+    gpu.add();
+  }
+  gpu.report(state);
+  state.counters["csr_entries"] = double((*orl)->csrEntries());
+}
+
+void BM_OrlDeformCpu(benchmark::State& state) {
+  const OrlBench& b = orlBench(state.range(0));
+  for (auto _ : state) {
+    auto posed = core::orlDeform(*b.character.pack, b.joints, b.weights);
+    benchmark::DoNotOptimize(posed);
+  }
+  state.counters["csr_entries"] = double(b.character.pack->bsIndex.size());
+}
+
 // One submitted frame holding only the debug lift of V posed vertices (the
 // positions uploaded once, as the GNM pass leaves them on the GPU).
 void BM_LiftGpu(benchmark::State& state) {
@@ -374,6 +484,8 @@ BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_OrlDeformGpu)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_OrlDeformCpu)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SplatFrame)
     ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1, 2}, {0, 1}, {1, 4}})
     ->ArgNames({"n", "passes", "raster", "scene", "samples"})

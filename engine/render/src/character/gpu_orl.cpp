@@ -180,6 +180,10 @@ void GpuOrl::encode(QRhiCommandBuffer* cb) {
   markPass(d.rhi, cb, "orl deform");
 }
 
+core::Expected<void> GpuOrl::runOffscreenFrame() {
+  return runOffscreenComputeFrame(m_impl->rhi, "ORL", [&](QRhiCommandBuffer* cb) { encode(cb); });
+}
+
 QRhiBuffer* GpuOrl::posedBuffer() const {
   return m_impl->posed.get();
 }

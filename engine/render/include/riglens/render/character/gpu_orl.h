@@ -44,6 +44,8 @@ class GpuOrl {
   core::Expected<void> setOutputs(std::span<const float> jointOutputs, std::span<const float> channelWeights);
   void encode(QRhiCommandBuffer* cb);
   void flushUploads(QRhiCommandBuffer* cb);
+  // One offscreen frame holding only this pass; returns when the GPU is done (benchmarks).
+  core::Expected<void> runOffscreenFrame();
 
   QRhiBuffer* posedBuffer() const;
   std::span<const float> cpuPosed() const;  // GnmRoute::Cpu: the frame's vertices; empty on the GPU route
