@@ -8,7 +8,7 @@
 #include "orl_sample_tables.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
-#include "riglens/core/character/orl_pack.h"
+#include "riglens/core/character/orl_character.h"
 #include "riglens/samples/character_sample.h"
 #include "riglens/samples/dna_writer.h"
 
@@ -145,8 +145,7 @@ core::Expected<void> writeSampleOrlBundle(const std::filesystem::path& ictFolder
   if (!packBytes) return packBytes.error();
   auto pack = core::parseOrlPack(*packBytes, "orl_pack.bin");  // what a reader makes of it: the mesh is its rest deform
   if (!pack) return pack.error();
-  auto neutral = core::orlDeform(*pack, std::vector<float>(pack->jointCount * 9, 0.0f),
-                                 std::vector<float>(pack->channelCount, 0.0f));
+  auto neutral = core::orlRestPose(*pack);
   if (!neutral) return neutral.error();
   const std::filesystem::path folder = out / "sample-orl-bundle";
   std::error_code ec;

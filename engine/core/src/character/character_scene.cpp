@@ -91,7 +91,6 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     if (!bundle->gnmPack) {
       const std::string packName = bundle->rig.value("pack", std::string("orl_pack.bin"));
       if (auto opened = openOrl(bundle->folder / packName, scene); !opened) return opened.error();
-      scene.residentBytes += scene.orl->packBytes;
       return scene;
     }
     pack = std::shared_ptr<const AosRigPack>(bundle, &*bundle->gnmPack);  // lives as long as the bundle
