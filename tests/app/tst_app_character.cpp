@@ -61,16 +61,7 @@ class TestAppCharacter : public QObject {
     return n;
   }
 
-  // Waits until the item exists (view delegates are created lazily) and is laid out.
-  QQuickItem* visibleItem(const QString& name) {
-    QDeadlineTimer deadline(5000);
-    QQuickItem* item = find(name);
-    while ((!item || !item->isVisible() || item->width() < 20) && !deadline.hasExpired()) {
-      QTest::qWait(10);
-      item = find(name);
-    }
-    return item;
-  }
+  QQuickItem* visibleItem(const QString& name) { return m_ui.visibleItem(name); }
 
  private slots:
   void initTestCase() {

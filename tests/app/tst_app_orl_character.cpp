@@ -34,15 +34,7 @@ class TestAppOrlCharacter : public QObject {
   app::CharacterController* m_character = nullptr;
 
   QString path(const char* name) const { return m_dir.filePath(name); }
-  QQuickItem* visibleItem(const QString& name) {
-    QDeadlineTimer deadline(5000);
-    QQuickItem* item = m_ui.find(name);
-    while ((!item || !item->isVisible() || item->width() < 20) && !deadline.hasExpired()) {
-      QTest::qWait(10);
-      item = m_ui.find(name);
-    }
-    return item;
-  }
+  QQuickItem* visibleItem(const QString& name) { return m_ui.visibleItem(name); }
 
   // `riglens-cli character evaluate` on the sample's pack: its joint outputs.
   QJsonArray cliJoints(const QStringList& mode, const QByteArray& controls) {

@@ -83,6 +83,16 @@ class ViewerHarness {
   // By objectName through the visual tree: view delegates have no QObject
   // parent, so QObject::findChild does not see them.
   QQuickItem* find(const QString& name) const { return findIn(window->contentItem(), name); }
+  // Waits until the item exists (view delegates are created lazily) and is laid out.
+  QQuickItem* visibleItem(const QString& name) const {
+    QDeadlineTimer deadline(5000);
+    QQuickItem* item = find(name);
+    while ((!item || !item->isVisible() || item->width() < 20) && !deadline.hasExpired()) {
+      QTest::qWait(10);
+      item = find(name);
+    }
+    return item;
+  }
   static QQuickItem* findIn(QQuickItem* item, const QString& name) {
     if (item->objectName() == name) return item;
     for (QQuickItem* child : item->childItems())

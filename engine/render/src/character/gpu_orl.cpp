@@ -109,21 +109,19 @@ core::Expected<std::unique_ptr<GpuOrl>> GpuOrl::create(RhiDevice& device, const 
   d->pending->updateDynamicBuffer(d->params.get(), 0, sizeof(params), &params);
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  d->srb.reset(rhi->newShaderResourceBindings());
-  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kOrlParamsBinding, stage, d->params.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlNeutral, stage, d->neutral.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrOffset, stage, d->csrOffset.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrChannel, stage, d->csrChannel.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrDelta, stage, d->csrDelta.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinIndex, stage, d->skinIndex.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinWeight, stage, d->skinWeight.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinRows, stage, d->skinRows.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kOrlWeights, stage, d->weights.get()),
-                       QRhiShaderResourceBinding::bufferStore(gpu::kOrlPosed, stage, d->posed.get())});
-  d->pipeline.reset(rhi->newComputePipeline());
-  d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
-  d->pipeline->setShaderResourceBindings(d->srb.get());
-  if (!d->srb->create() || !d->pipeline->create())
+  if (!createComputePipeline(
+          rhi, *shader,
+          {QRhiShaderResourceBinding::uniformBuffer(gpu::kOrlParamsBinding, stage, d->params.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlNeutral, stage, d->neutral.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrOffset, stage, d->csrOffset.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrChannel, stage, d->csrChannel.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrDelta, stage, d->csrDelta.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinIndex, stage, d->skinIndex.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinWeight, stage, d->skinWeight.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinRows, stage, d->skinRows.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlWeights, stage, d->weights.get()),
+           QRhiShaderResourceBinding::bufferStore(gpu::kOrlPosed, stage, d->posed.get())},
+          d->srb, d->pipeline))
     return makeError(ErrorCode::Gpu, "cannot create the ORL compute pipeline");
   return std::unique_ptr<GpuOrl>(new GpuOrl(std::move(d)));
 }

@@ -5,6 +5,7 @@
 #include <QtGui/private/qrhi_p.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -35,6 +36,20 @@ inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* 
   cb->setShaderResources(bindings);
   cb->dispatch(groups, 1, 1);
   cb->endComputePass();
+}
+
+// A compute pipeline over `bindings`: the bindings object and the pipeline
+// created into `srb` and `pipeline`; false when either cannot be created.
+inline bool createComputePipeline(QRhi* rhi, const QShader& shader,
+                                  std::initializer_list<QRhiShaderResourceBinding> bindings,
+                                  std::unique_ptr<QRhiShaderResourceBindings>& srb,
+                                  std::unique_ptr<QRhiComputePipeline>& pipeline) {
+  srb.reset(rhi->newShaderResourceBindings());
+  srb->setBindings(bindings);
+  pipeline.reset(rhi->newComputePipeline());
+  pipeline->setShaderStage({QRhiShaderStage::Compute, shader});
+  pipeline->setShaderResourceBindings(srb.get());
+  return srb->create() && pipeline->create();
 }
 
 // Marks the end of a pass in the device's GpuTimer (when the frame is timed).
