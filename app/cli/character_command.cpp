@@ -1,11 +1,13 @@
 // riglens-cli character inspect PATH [--json]
-// riglens-cli character pose PACK --controls FILE.json [--joint-worlds FILE.json]
+// riglens-cli character pose PACK|ORL --controls FILE.json [--joint-worlds FILE.json]
 //                              [--override NAME=w,x,y,z]... [--body-pose FILE.json] --out FILE [--json]
 // riglens-cli character orl-deform PACK --outputs FILE.json --out FILE [--json]
 // riglens-cli character evaluate FILE [--gui|--raw] --controls FILE.json [--lod N] [--json] (dna_command.cpp)
 // riglens-cli character make-sample --out DIR [--ict DIR]
 #include <QtCore/QCoreApplication>
 #include <cmath>
+#include <filesystem>
+#include <optional>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -19,8 +21,11 @@
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/character/orl_character.h"
 #include "riglens/core/character/orl_pack.h"
 #include "riglens/render/character/gpu_character.h"
+#include "riglens/render/character/gpu_orl.h"
 #include "riglens/render/device/rhi_device.h"
 #include "riglens/samples/character_sample.h"
 #include "riglens/samples/orl_sample.h"
@@ -45,6 +50,42 @@ int writeVertices(const std::vector<float>& v, const QString& out, bool asJson) 
   }
   std::printf("%s: %zu vertices\n", qPrintable(out), v.size() / 3);
   return kExitOk;
+}
+
+// `character pose` for an ORL character (a pack, or a bundle folder whose rig
+// is ORL): the controls file names the DNA's GUI or raw controls; the DNA is
+// evaluated and the pack deformed (centimetres) on the CPU or, with --backend
+// gpu, by the viewer's compute pass, read back. ORL joints follow the DNA only.
+int poseOrl(const core::OrlCharacter& character, const QString& controlsPath, const QString& out, bool asJson,
+            bool onGpu) {
+  auto doc = core::readJsonFile(controlsPath.toStdString());
+  if (!doc) return inputError(doc.error().message);
+  auto controls = core::orlControlsFromJson(*character.dna, *doc, controlsPath.toStdString());
+  if (!controls) return inputError(controls.error().message);
+  auto poser = core::OrlPoser::create(character);
+  if (!poser) return inputError(poser.error().message);
+  if (auto ok = (*poser)->evaluate(controls->values, controls->mode); !ok) return inputError(ok.error().message);
+  core::Expected<std::vector<float>> posed = std::vector<float>{};
+  if (onGpu) {
+    auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
+    if (!device) return inputError("cannot start the GPU: " + device.error().message);
+    posed = render::orlDeformOnGpu(**device, character, (*poser)->jointOutputs(), (*poser)->channelWeights());
+  } else {
+    posed = core::orlDeform(*character.pack, (*poser)->jointOutputs(), (*poser)->channelWeights());
+  }
+  if (!posed) return inputError(posed.error().message);
+  return writeVertices(*posed, out, asJson);
+}
+
+// The ORL character PATH names (an ORL pack, or a bundle folder whose rig is ORL), or none.
+std::optional<core::Expected<core::OrlCharacter>> orlCharacterAt(const std::string& path) {
+  std::error_code ec;
+  if (core::startsWithOrlMagic(path)) return core::loadOrlCharacter(path);
+  if (!std::filesystem::is_directory(path, ec)) return std::nullopt;
+  auto scene = core::loadCharacterScene(path);
+  if (!scene) return core::Expected<core::OrlCharacter>(scene.error());
+  if (!scene->orl) return std::nullopt;
+  return core::Expected<core::OrlCharacter>(*scene->orl);
 }
 
 int inspect(const QStringList& args) {
@@ -81,9 +122,20 @@ int pose(const QStringList& args) {
                                     "become joint overrides, rootPos moves the vertices.",
                                     "FILE.json");
   parser.addOptions({controls, worlds, override, out, asJson, backend, bodyPose});
-  if (auto done = parseCommand(parser, args, "character pose", "Pose a GNM pack on the CPU.", "PACK")) return *done;
+  if (auto done = parseCommand(parser, args, "character pose",
+                               "Pose a GNM pack (metres) or an ORL character (its pack or bundle; centimetres).",
+                               "PACK"))
+    return *done;
   if (parser.positionalArguments().size() != 1 || !parser.isSet(controls) || !parser.isSet(out))
     return usageError("character pose", "needs PACK, --controls FILE.json and --out FILE");
+  if (parser.value(backend) != "cpu" && parser.value(backend) != "gpu")
+    return usageError("character pose", "--backend must be cpu or gpu");
+  if (auto orl = orlCharacterAt(parser.positionalArguments().first().toStdString())) {
+    if (!*orl) return inputError(orl->error().message);
+    if (parser.isSet(worlds) || parser.isSet(override) || parser.isSet(bodyPose))
+      return usageError("character pose", "an ORL character's joints follow its DNA: no --joint-worlds, --override or --body-pose");
+    return poseOrl(**orl, parser.value(controls), parser.value(out), parser.isSet(asJson), parser.value(backend) == "gpu");
+  }
   auto pack = core::readAosRig(parser.positionalArguments().first().toStdString());
   if (!pack) return inputError(pack.error().message);
   auto doc = core::readJsonFile(parser.value(controls).toStdString());
@@ -121,8 +173,6 @@ int pose(const QStringList& args) {
   if (!body) return exitCode;
   overrides.insert(overrides.begin(), body->bones.begin(), body->bones.end());  // --override comes after
   if (!overrides.empty()) joints.setJointOverrides(overrides);
-  if (parser.value(backend) != "cpu" && parser.value(backend) != "gpu")
-    return usageError("character pose", "--backend must be cpu or gpu");
   core::Expected<std::vector<float>> posed = std::vector<float>{};
   if (parser.value(backend) == "gpu") {
     auto device = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
@@ -214,6 +264,7 @@ int runCharacter(const QStringList& args) {
       "  inspect PATH [--json]                          an .aosrig, ORL pack or bundle folder\n"
       "  pose PACK --controls F.json [--joint-worlds F.json] [--override N=w,x,y,z]... [--body-pose F.json] --out FILE "
       "[--json]\n"
+      "                                                 PACK: a GNM pack, or an ORL pack / ORL bundle (DNA controls)\n"
       "  orl-deform PACK --outputs F.json --out FILE [--json]\n"
       "  evaluate FILE [--gui|--raw] --controls F.json [--lod N] [--json]\n"
       "                                                 a DNA's (or an ORL pack's) outputs for its controls\n"

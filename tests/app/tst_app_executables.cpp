@@ -12,6 +12,7 @@
 
 #include "reference_math.h"
 #include "riglens/core/base/tolerances.h"
+#include "test_checks.h"
 #include "riglens/core/base/version.h"
 #include "riglens/core/rig/run_loader.h"
 #include "test_paths.h"
@@ -598,6 +599,32 @@ class TestAppExecutables : public QObject {
     QCOMPARE(unknown.exitCode, 1);
     QVERIFY2(unknown.err.contains("'CTRL_C_jaw.ty' is not a raw control"), qPrintable(unknown.err));
     QCOMPARE(evaluate({"--lod", "2"}, "{}").first.exitCode, 2);
+    // character pose on the ORL bundle: the DNA's GUI controls deform the pack, on the CPU and on the GPU alike.
+    QFile face(dir.filePath("face.json"));
+    QVERIFY(face.open(QIODevice::WriteOnly));
+    face.write(R"({"CTRL_C_jaw.ty": 1, "CTRL_L_mouth_cornerPull.ty": 0.8})");
+    face.close();
+    auto windowless = QProcessEnvironment::systemEnvironment();
+    windowless.remove("QT_QPA_PLATFORM");
+    for (const char* backend : {"cpu", "gpu"}) {
+      const Run posed = runProgram(kCli, {"character", "pose", dir.filePath("sample-orl-bundle"), "--controls",
+                                          face.fileName(), "--backend", backend, "--out",
+                                          dir.filePath(QString("orl-%1.bin").arg(backend))},
+                                   windowless);
+      QVERIFY2(posed.exitCode == 0, qPrintable(posed.err));
+    }
+    QFile cpuFile(dir.filePath("orl-cpu.bin")), gpuFile(dir.filePath("orl-gpu.bin"));
+    QVERIFY(cpuFile.open(QIODevice::ReadOnly) && gpuFile.open(QIODevice::ReadOnly));
+    const QByteArray cpuBytes = cpuFile.readAll(), gpuBytes = gpuFile.readAll();
+    QCOMPARE(cpuBytes.size(), qsizetype(24049 * 3 * 4));
+    QCOMPARE(gpuBytes.size(), cpuBytes.size());
+    const auto* a = reinterpret_cast<const float*>(cpuBytes.constData());
+    const auto* b = reinterpret_cast<const float*>(gpuBytes.constData());
+    for (int i = 0; i < cpuBytes.size() / 4; ++i) QCOMPARE_NEAR(a[i], b[i], riglens::core::tolerance::kOrlGpuCentimetres);
+    QCOMPARE(runProgram(kCli, {"character", "pose", pack, "--controls", face.fileName(), "--override", "jaw=1,0,0,0",
+                               "--out", dir.filePath("x.bin")})
+                 .exitCode,
+             2);  // ORL joints follow the DNA
   }
 
   void cliKeepsPipelinesBetweenRuns() {
