@@ -6,10 +6,10 @@
 // riglens-cli character make-sample --out DIR [--ict DIR]
 #include <QtCore/QCoreApplication>
 #include <cmath>
-#include <filesystem>
-#include <optional>
 #include <cstring>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "character_commands.h"
 #include "cli_common.h"
@@ -19,9 +19,9 @@
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/bundle.h"
+#include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
-#include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/orl_character.h"
 #include "riglens/core/character/orl_pack.h"
 #include "riglens/render/character/gpu_character.h"
@@ -122,9 +122,9 @@ int pose(const QStringList& args) {
                                     "become joint overrides, rootPos moves the vertices.",
                                     "FILE.json");
   parser.addOptions({controls, worlds, override, out, asJson, backend, bodyPose});
-  if (auto done = parseCommand(parser, args, "character pose",
-                               "Pose a GNM pack (metres) or an ORL character (its pack or bundle; centimetres).",
-                               "PACK"))
+  if (auto done =
+          parseCommand(parser, args, "character pose",
+                       "Pose a GNM pack (metres) or an ORL character (its pack or bundle; centimetres).", "PACK"))
     return *done;
   if (parser.positionalArguments().size() != 1 || !parser.isSet(controls) || !parser.isSet(out))
     return usageError("character pose", "needs PACK, --controls FILE.json and --out FILE");
@@ -133,8 +133,10 @@ int pose(const QStringList& args) {
   if (auto orl = orlCharacterAt(parser.positionalArguments().first().toStdString())) {
     if (!*orl) return inputError(orl->error().message);
     if (parser.isSet(worlds) || parser.isSet(override) || parser.isSet(bodyPose))
-      return usageError("character pose", "an ORL character's joints follow its DNA: no --joint-worlds, --override or --body-pose");
-    return poseOrl(**orl, parser.value(controls), parser.value(out), parser.isSet(asJson), parser.value(backend) == "gpu");
+      return usageError("character pose",
+                        "an ORL character's joints follow its DNA: no --joint-worlds, --override or --body-pose");
+    return poseOrl(**orl, parser.value(controls), parser.value(out), parser.isSet(asJson),
+                   parser.value(backend) == "gpu");
   }
   auto pack = core::readAosRig(parser.positionalArguments().first().toStdString());
   if (!pack) return inputError(pack.error().message);

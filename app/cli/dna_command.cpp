@@ -80,7 +80,8 @@ int characterEvaluate(const QStringList& args) {
     return *done;
   if (parser.positionalArguments().size() != 1 || !parser.isSet(controls))
     return usageError("character evaluate", "needs FILE and --controls CONTROLS.json");
-  if (parser.isSet(gui) && parser.isSet(raw)) return usageError("character evaluate", "--gui and --raw exclude each other");
+  if (parser.isSet(gui) && parser.isSet(raw))
+    return usageError("character evaluate", "--gui and --raw exclude each other");
   bool ok = false;
   const int level = parser.value(lod).toInt(&ok);
   if (!ok || level < 0) return usageError("character evaluate", "--lod needs a whole number from 0");
@@ -88,7 +89,8 @@ int characterEvaluate(const QStringList& args) {
   if (!dna) return inputError(dna.error().message);
   auto rig = core::DnaRig::create(std::make_shared<const core::Dna>(std::move(dna).value()));
   if (!rig) return inputError(rig.error().message);
-  if (auto set = (*rig)->setLod(std::size_t(level)); !set) return usageError("character evaluate", QString::fromStdString(set.error().message));
+  if (auto set = (*rig)->setLod(std::size_t(level)); !set)
+    return usageError("character evaluate", QString::fromStdString(set.error().message));
   auto values = readControls(parser.value(controls).toStdString());
   if (!values) return inputError(values.error().message);
   const auto mode = parser.isSet(raw) ? core::DnaControlMode::Raw : core::DnaControlMode::Gui;

@@ -5,14 +5,14 @@
 #include <fstream>
 #include <memory>
 
+#include "dna_summary.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/orl_pack.h"
-#include "riglens/core/dna/dna_reader.h"
-#include "dna_summary.h"
 #include "riglens/core/decoded/decoded_character.h"
+#include "riglens/core/dna/dna_reader.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/decode/opencv_decoder.h"
 

@@ -190,8 +190,8 @@ void CharacterController::recompute() {
   if (m_scene && m_scene->orl) {
     m_headExt = orlControlsFor(*m_scene->orl->dna, m_orlMode, m_values);
     if (m_orlPoser)
-      (void)m_orlPoser->evaluate(m_headExt, m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw
-                                                                              : core::DnaControlMode::Gui);
+      (void)m_orlPoser->evaluate(
+          m_headExt, m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw : core::DnaControlMode::Gui);
     emit controlsChanged();
     return;
   }
@@ -319,8 +319,8 @@ void CharacterController::clearRefusal() {
 
 bool CharacterController::setChannelMode(const QString& mode) {
   if (m_scene && m_scene->orl) {
-    const std::optional<OrlChannelMode> chosen = mode == "gui"   ? std::optional(OrlChannelMode::Gui)
-                                                 : mode == "raw" ? std::optional(OrlChannelMode::Raw)
+    const std::optional<OrlChannelMode> chosen = mode == "gui"     ? std::optional(OrlChannelMode::Gui)
+                                                 : mode == "raw"   ? std::optional(OrlChannelMode::Raw)
                                                  : mode == "arkit" ? std::optional(OrlChannelMode::Arkit)
                                                                    : std::nullopt;
     if (!chosen) return false;
@@ -458,7 +458,10 @@ QString CharacterController::jointOutputText(const QString& joint) const {
   if (it == names.end()) return {};
   const auto o = m_orlPoser->jointOutputs().subspan(std::size_t(it - names.begin()) * 9, 9);
   const auto three = [&](std::size_t k) {
-    return QStringLiteral("%1, %2, %3").arg(double(o[k]), 0, 'g', 4).arg(double(o[k + 1]), 0, 'g', 4).arg(double(o[k + 2]), 0, 'g', 4);
+    return QStringLiteral("%1, %2, %3")
+        .arg(double(o[k]), 0, 'g', 4)
+        .arg(double(o[k + 1]), 0, 'g', 4)
+        .arg(double(o[k + 2]), 0, 'g', 4);
   };
   const bool degrees = m_scene->orl->dna->rotationInDegrees();
   return tr("move (%1) %2\nturn (%3) %4\nscale (%5)")
@@ -538,10 +541,12 @@ bool CharacterController::saveControls(const QVariant& location) {
     m_app.reportError(tr("Save controls: no character is open"));
     return false;
   }
-  const core::DnaControlMode dnaMode = m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw : core::DnaControlMode::Gui;
-  const std::string text =
-      (m_scene->orl ? core::orlControlsToJson(*m_scene->orl->dna, {dnaMode, m_headExt})
-                    : core::controlsToJson(m_scene->pack->headExt, m_headExt)).dump(2) + "\n";
+  const core::DnaControlMode dnaMode =
+      m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw : core::DnaControlMode::Gui;
+  const std::string text = (m_scene->orl ? core::orlControlsToJson(*m_scene->orl->dna, {dnaMode, m_headExt})
+                                         : core::controlsToJson(m_scene->pack->headExt, m_headExt))
+                               .dump(2) +
+                           "\n";
   const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   if (auto written = core::writeFileAtomically(path.toStdString(), bytes); !written) {
     m_app.reportError(QString::fromStdString(written.error().message));

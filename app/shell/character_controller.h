@@ -192,9 +192,9 @@ class CharacterController : public QObject {
   bool m_arkitMode = false;
   OrlChannelMode m_orlMode = OrlChannelMode::Gui;  // an ORL character's channels
   std::unique_ptr<core::OrlPoser> m_orlPoser;      // the DNA evaluated here too, for the joints panel
-  std::vector<float> m_values;     // per channel of the current mode
-  std::vector<int> m_channelSlot;  // GNM mode: head_ext index per channel
-  std::vector<float> m_headExt;    // what the frame carries: the GNM head_ext, or the ORL GUI/raw controls
+  std::vector<float> m_values;                     // per channel of the current mode
+  std::vector<int> m_channelSlot;                  // GNM mode: head_ext index per channel
+  std::vector<float> m_headExt;  // what the frame carries: the GNM head_ext, or the ORL GUI/raw controls
   std::array<float, 4> m_gaze{};
   std::map<QString, glm::vec3> m_jointDegrees;
   render::CharacterLook m_look;

@@ -12,9 +12,9 @@
 
 #include "reference_math.h"
 #include "riglens/core/base/tolerances.h"
-#include "test_checks.h"
 #include "riglens/core/base/version.h"
 #include "riglens/core/rig/run_loader.h"
+#include "test_checks.h"
 #include "test_paths.h"
 
 namespace {
@@ -570,9 +570,8 @@ class TestAppExecutables : public QObject {
     QCOMPARE(dna["lods"].toInt(), 2);
     QCOMPARE(dna["rbfSolvers"].toInt(), 1);
     const auto gui = dna["guiControls"].toArray();
-    const auto jawTx = std::find_if(gui.begin(), gui.end(), [](const QJsonValue& c) {
-      return c.toObject()["name"].toString() == "CTRL_C_jaw.tx";
-    });
+    const auto jawTx = std::find_if(
+        gui.begin(), gui.end(), [](const QJsonValue& c) { return c.toObject()["name"].toString() == "CTRL_C_jaw.tx"; });
     QVERIFY(jawTx != gui.end());
     QCOMPARE(jawTx->toObject()["min"].toDouble(), -1.0);  // bipolar: the union of its rows' intervals
     QCOMPARE(jawTx->toObject()["max"].toDouble(), 1.0);
@@ -581,7 +580,8 @@ class TestAppExecutables : public QObject {
       file.open(QIODevice::WriteOnly);
       file.write(controls);
       file.close();
-      const Run run = runProgram(kCli, QStringList{"character", "evaluate", pack, "--controls", file.fileName(), "--json"} + mode);
+      const Run run =
+          runProgram(kCli, QStringList{"character", "evaluate", pack, "--controls", file.fileName(), "--json"} + mode);
       return std::make_pair(run, QJsonDocument::fromJson(run.out.toUtf8()).object());
     };
     const auto [guiRun, guiOut] = evaluate({"--gui"}, R"({"CTRL_C_jaw.ty": 1, "CTRL_C_jaw.tx": -0.5})");
@@ -607,10 +607,11 @@ class TestAppExecutables : public QObject {
     auto windowless = QProcessEnvironment::systemEnvironment();
     windowless.remove("QT_QPA_PLATFORM");
     for (const char* backend : {"cpu", "gpu"}) {
-      const Run posed = runProgram(kCli, {"character", "pose", dir.filePath("sample-orl-bundle"), "--controls",
-                                          face.fileName(), "--backend", backend, "--out",
-                                          dir.filePath(QString("orl-%1.bin").arg(backend))},
-                                   windowless);
+      const Run posed =
+          runProgram(kCli,
+                     {"character", "pose", dir.filePath("sample-orl-bundle"), "--controls", face.fileName(),
+                      "--backend", backend, "--out", dir.filePath(QString("orl-%1.bin").arg(backend))},
+                     windowless);
       QVERIFY2(posed.exitCode == 0, qPrintable(posed.err));
     }
     QFile cpuFile(dir.filePath("orl-cpu.bin")), gpuFile(dir.filePath("orl-gpu.bin"));
@@ -620,7 +621,8 @@ class TestAppExecutables : public QObject {
     QCOMPARE(gpuBytes.size(), cpuBytes.size());
     const auto* a = reinterpret_cast<const float*>(cpuBytes.constData());
     const auto* b = reinterpret_cast<const float*>(gpuBytes.constData());
-    for (int i = 0; i < cpuBytes.size() / 4; ++i) QCOMPARE_NEAR(a[i], b[i], riglens::core::tolerance::kOrlGpuCentimetres);
+    for (int i = 0; i < cpuBytes.size() / 4; ++i)
+      QCOMPARE_NEAR(a[i], b[i], riglens::core::tolerance::kOrlGpuCentimetres);
     QCOMPARE(runProgram(kCli, {"character", "pose", pack, "--controls", face.fileName(), "--override", "jaw=1,0,0,0",
                                "--out", dir.filePath("x.bin")})
                  .exitCode,

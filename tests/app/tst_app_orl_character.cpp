@@ -43,8 +43,9 @@ class TestAppOrlCharacter : public QObject {
     file.write(controls);
     file.close();
     QProcess cli;
-    cli.start(RIGLENS_CLI_EXE, QStringList{"character", "evaluate", path("sample-orl-bundle/orl_pack.bin"), "--controls",
-                                           file.fileName(), "--json"} + mode);
+    cli.start(RIGLENS_CLI_EXE, QStringList{"character", "evaluate", path("sample-orl-bundle/orl_pack.bin"),
+                                           "--controls", file.fileName(), "--json"} +
+                                   mode);
     if (!cli.waitForFinished(60000) || cli.exitCode() != 0) return {};
     return QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["joints"].toArray();
   }
@@ -102,7 +103,8 @@ class TestAppOrlCharacter : public QObject {
     m_character->setChannel(m_character->findChannel("CTRL_expressions.jawOpen"), 0.6);
     m_character->setChannel(m_character->findChannel("CTRL_expressions.mouthCornerPullL"), 0.5);
     const QString rawText = jawText();
-    const QJsonArray raw = cliJoints({"--raw"}, R"({"CTRL_expressions.jawOpen": 0.6, "CTRL_expressions.mouthCornerPullL": 0.5})");
+    const QJsonArray raw =
+        cliJoints({"--raw"}, R"({"CTRL_expressions.jawOpen": 0.6, "CTRL_expressions.mouthCornerPullL": 0.5})");
     QCOMPARE(raw.size(), 36);
     QVERIFY2(rawText.contains(QString::number(raw[9 + 3].toDouble(), 'g', 4)), qPrintable(rawText));
     QVERIFY(m_character->frame().rawControls);
@@ -125,8 +127,8 @@ class TestAppOrlCharacter : public QObject {
     QVERIFY2(m_character->loadControls(path("face.json")), qPrintable(m_app->lastError()));
     QCOMPARE_NEAR(m_character->channelValue(m_character->findChannel("CTRL_C_jaw.ty")), 0.8, tol::kFloatUnit);
     QProcess cli;
-    cli.start(RIGLENS_CLI_EXE, {"render", path("sample-orl-bundle"), "--controls", path("face.json"), "--size",
-                                "64x64", "--out", path("face.png")});
+    cli.start(RIGLENS_CLI_EXE, {"render", path("sample-orl-bundle"), "--controls", path("face.json"), "--size", "64x64",
+                                "--out", path("face.png")});
     QVERIFY(cli.waitForFinished(60000));
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
     QCOMPARE(QImage(path("face.png")).size(), QSize(64, 64));

@@ -1,7 +1,6 @@
 // The DNA evaluator against outputs derived by hand from contract/ORL.md 2.5,
 // one tiny DNA per feature, written by our writer and read back by the reader.
 #include <QtTest/QTest>
-
 #include <cmath>
 #include <numbers>
 
@@ -72,8 +71,8 @@ class TestDna : public QObject {
     // (in, out, from, to, slope, cut): rows 0-1 one run (reversed from/to in
     // row 0), rows 2-3 a run into raw 1, row 4 a second run into raw 0.
     // Columns: inputs, outputs, from, to, slope, cut.
-    d.guiToRaw = core::DnaConditionals{{0, 0, 0, 0, 0}, {0, 0, 1, 1, 0}, {1, -1, -1, 0, -1}, {0, 0, 0, 1, 1},
-                                       {2, 10, -1, 3, 0.25f}, {0, 0, 0, 0.5f, 0}};
+    d.guiToRaw = core::DnaConditionals{{0, 0, 0, 0, 0}, {0, 0, 1, 1, 0},       {1, -1, -1, 0, -1},
+                                       {0, 0, 0, 1, 1}, {2, 10, -1, 3, 0.25f}, {0, 0, 0, 0.5f, 0}};
     auto rig = rigOf(d);
     QVERIFY_OK(rig);
     const auto at = [&](float g) {
@@ -124,7 +123,7 @@ class TestDna : public QObject {
     QCOMPARE_NEAR(r.blendShapeOutputs()[1], 0.0, tol::kFloatUnit);  // read PSD 0 before it was written
     r.calculate();
     QCOMPARE_NEAR(r.blendShapeOutputs()[1], 0.6 * 0.8, tol::kFloatUnit);  // the previous frame's PSD 0
-    r.rawControls()[0] = 3.0f, r.rawControls()[1] = 0.9f;  // inputs clamped to 1 in the snapshot
+    r.rawControls()[0] = 3.0f, r.rawControls()[1] = 0.9f;                 // inputs clamped to 1 in the snapshot
     r.calculate();
     QCOMPARE_NEAR(r.blendShapeOutputs()[0], 1.0, tol::kFloatUnit);  // 1.5 * 1 * 0.9 = 1.35, upper clamp
     QCOMPARE_NEAR(r.blendShapeOutputs()[1], 0.6, tol::kFloatUnit);  // the previous PSD 0 (0.6) * clamp(3)
@@ -210,7 +209,7 @@ class TestDna : public QObject {
     DnaRig& r = **rig;
     r.rawControls()[0] = 0.75f, r.rawControls()[1] = 0.4f;
     r.calculate();
-    QCOMPARE_NEAR(r.animatedMapOutputs()[0], 1.0, tol::kFloatUnit);        // 1.5 clamped
+    QCOMPARE_NEAR(r.animatedMapOutputs()[0], 1.0, tol::kFloatUnit);          // 1.5 clamped
     QCOMPARE_NEAR(r.animatedMapOutputs()[1], 4 * 0.4 - 1, tol::kFloatUnit);  // first row of the run only
     QVERIFY_OK(r.setLod(1));
     r.calculate();
@@ -293,7 +292,8 @@ class TestDna : public QObject {
     };
     // Quaternion: the angle between the input and each target.
     expect(M::Quaternion, {angleBetween(input, identity), angleBetween(input, x90), angleBetween(input, y90)});
-    // SwingAngle (twist axis x): the input's swing is 40 degrees about y; the targets' swings are identity, identity, y90.
+    // SwingAngle (twist axis x): the input's swing is 40 degrees about y; the targets' swings are identity, identity,
+    // y90.
     const auto swing = axisAngle(0, 1, 0, 2 * a);
     expect(M::SwingAngle, {angleBetween(swing, identity), angleBetween(swing, identity), angleBetween(swing, y90)});
     // TwistAngle: the input's twist is 30 degrees about x; the targets' twists are identity, x90, identity.
@@ -454,7 +454,8 @@ class TestOrlSample : public QObject {
     QCOMPARE(std::vector<float>(r.jointOutputs().begin(), r.jointOutputs().end()), gui);
     // ARKit JawOpen through the ARKit -> MetaHuman table reaches the same widget.
     std::vector<float> arkit(core::kArkitCount, 0.0f), mh(core::kMhControlCount, 0.0f);
-    arkit[std::size_t(std::find(core::arkitNames().begin(), core::arkitNames().end(), "JawOpen") - core::arkitNames().begin())] = 1.0f;
+    arkit[std::size_t(std::find(core::arkitNames().begin(), core::arkitNames().end(), "JawOpen") -
+                      core::arkitNames().begin())] = 1.0f;
     core::arkitToMh(arkit, std::span<float, core::kMhControlCount>(mh));
     std::vector<std::pair<std::string, float>> values;
     for (std::size_t i = 0; i < mh.size(); ++i) {
@@ -477,7 +478,8 @@ class TestOrlSample : public QObject {
     }
     const auto moved = [&](std::size_t v) {
       double d = 0;
-      for (int k = 0; k < 3; ++k) d = std::max(d, double(std::abs((*open)[v * 3 + std::size_t(k)] - (*rest)[v * 3 + std::size_t(k)])));
+      for (int k = 0; k < 3; ++k)
+        d = std::max(d, double(std::abs((*open)[v * 3 + std::size_t(k)] - (*rest)[v * 3 + std::size_t(k)])));
       return d;
     };
     QVERIFY2(moved(low) > tol::kMoved, "the lowest vertex (jaw-weighted) did not move");

@@ -1,7 +1,6 @@
 // The DNA reader's refusals, one per malformed class, each naming the file,
 // the layer and the byte offset; and what it accepts with a warning.
 #include <QtTest/QTest>
-
 #include <algorithm>
 
 #include "dna_fixtures.h"

@@ -4,7 +4,6 @@
 // vertices; then the character drawn through CharacterRenderer (the viewer's
 // and the CLI's path), where a jaw control must change the picture.
 #include <QtTest/QtTest>
-
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -61,8 +60,10 @@ class TestRenderOrl : public test::RenderTestCase {
     QVERIFY_OK(poser);
     const auto& gui = character->dna->guiControlNames;
     std::vector<float> controls(gui.size(), 0.0f);
-    for (const auto& [name, value] : {std::pair{"CTRL_C_jaw.ty", 0.8f}, {"CTRL_C_jaw.tx", -0.4f},
-                                      {"CTRL_L_mouth_cornerPull.ty", 1.0f}, {"CTRL_R_eye.tx", 0.6f}})
+    for (const auto& [name, value] : {std::pair{"CTRL_C_jaw.ty", 0.8f},
+                                      {"CTRL_C_jaw.tx", -0.4f},
+                                      {"CTRL_L_mouth_cornerPull.ty", 1.0f},
+                                      {"CTRL_R_eye.tx", 0.6f}})
       controls[std::size_t(std::find(gui.begin(), gui.end(), name) - gui.begin())] = value;
     QVERIFY_OK((*poser)->evaluate(controls, core::DnaControlMode::Gui));
     auto cpu = core::orlDeform(*character->pack, (*poser)->jointOutputs(), (*poser)->channelWeights());
@@ -81,9 +82,11 @@ class TestRenderOrl : public test::RenderTestCase {
     QFile file(QStringLiteral(RIGLENS_TEST_DATA_DIR "/orl/deform-synthetic.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     const auto fixture = nlohmann::json::parse(file.readAll().toStdString());
-    const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromStdString(fixture["packBase64"].get<std::string>()));
-    auto pack = core::parseOrlPack(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), std::size_t(bytes.size())),
-                                   "deform-synthetic.orl");
+    const QByteArray bytes =
+        QByteArray::fromBase64(QByteArray::fromStdString(fixture["packBase64"].get<std::string>()));
+    auto pack =
+        core::parseOrlPack(std::span(reinterpret_cast<const std::uint8_t*>(bytes.data()), std::size_t(bytes.size())),
+                           "deform-synthetic.orl");
     QVERIFY_OK(pack);
     core::OrlCharacter character;  // the fixture carries no DNA: outputs go in directly
     character.pack = std::make_shared<const core::OrlPack>(std::move(pack).value());

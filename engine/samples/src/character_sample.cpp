@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec3.hpp>
 
+#include "branch_mesh.h"
 #include "riglens/core/base/data_paths.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
@@ -13,7 +14,6 @@
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
-#include "branch_mesh.h"
 #include "riglens/samples/uv_maps.h"
 
 namespace riglens::samples {
@@ -194,7 +194,9 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std:
   const bool decoded = !options.decoders.empty();
   const std::string b = "head";
   if (options.schema1) {  // single region: one fused head branch (DECODERS.md A1)
-    if (auto ok = writeBranchMesh(bake->faces, bake->uv, *neutral, options.uvRes, folder / "mesh.json", folder / "mesh.bin"); !ok)
+    if (auto ok =
+            writeBranchMesh(bake->faces, bake->uv, *neutral, options.uvRes, folder / "mesh.json", folder / "mesh.bin");
+        !ok)
       return ok;
     if (auto ok = writeText(folder / "rig_names.json", nlohmann::json(names).dump() + "\n"); !ok) return ok;
     for (const char* stem : {"geom", "appr"})

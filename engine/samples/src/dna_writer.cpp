@@ -70,7 +70,8 @@ std::vector<std::uint8_t> descriptor(const Dna& d) {
 
 std::vector<std::uint8_t> definition(const Dna& d) {
   Bytes b;
-  lodMapping(b, d.lodJoints), lodMapping(b, d.lodBlendShapes), lodMapping(b, d.lodAnimatedMaps), lodMapping(b, d.lodMeshes);
+  lodMapping(b, d.lodJoints), lodMapping(b, d.lodBlendShapes), lodMapping(b, d.lodAnimatedMaps),
+      lodMapping(b, d.lodMeshes);
   b.strs(d.guiControlNames), b.strs(d.rawControlNames), b.strs(d.jointNames), b.strs(d.blendShapeNames);
   b.strs(d.animatedMapNames), b.strs(d.meshNames);
   b.u16s({}), b.u16s({});  // meshBlendShapeChannelMapping: no meshes
@@ -92,7 +93,8 @@ std::vector<std::vector<std::uint8_t>> behaviour(const Dna& d) {
   controls.u16s(d.psdRows), controls.u16s(d.psdColumns), controls.f32s(d.psdValues);
   joints.u16(d.jointRowCount), joints.u16(d.jointColumnCount);
   joints.u32(std::uint32_t(d.jointGroups.size()));
-  for (const auto& g : d.jointGroups) joints.u16s(g.lods), joints.u16s(g.inputs), joints.u16s(g.outputs), joints.f32s(g.values), joints.u16s(g.joints);
+  for (const auto& g : d.jointGroups)
+    joints.u16s(g.lods), joints.u16s(g.inputs), joints.u16s(g.outputs), joints.f32s(g.values), joints.u16s(g.joints);
   channels.u16s(d.blendShapeLods), channels.u16s(d.blendShapeInputs), channels.u16s(d.blendShapeOutputs);
   maps.u16s(d.animatedMapLods);
   conditionals(maps, d.animatedMaps);
@@ -149,8 +151,8 @@ std::vector<std::uint8_t> sectioned(const Dna& d) {
   const std::size_t table = b.size();
   for (int i = 0; i < 8; ++i) b.u32(0);
   const auto parts = behaviour(d);
-  const std::vector<std::vector<std::uint8_t>> sections{descriptor(d), definition(d), {}, parts[0], parts[1],
-                                                        parts[2], parts[3], {0, 0, 0, 0}};  // geometry: no meshes
+  const std::vector<std::vector<std::uint8_t>> sections{
+      descriptor(d), definition(d), {}, parts[0], parts[1], parts[2], parts[3], {0, 0, 0, 0}};  // geometry: no meshes
   for (std::size_t s = 0; s < sections.size(); ++s) {
     b.patch32(table + 4 * s, std::uint32_t(b.size()));
     b.append(sections[s]);
@@ -170,15 +172,18 @@ std::uint32_t fourCc(const std::string& id) {
 core::Expected<std::vector<std::uint8_t>> writeDna(const Dna& d, const DnaWriteOptions& options) {
   const bool rbf = !d.rbfSolvers.empty() || !d.rbfPoses.empty();
   if (options.version == 0 || options.version > 8)
-    return core::makeError(core::ErrorCode::Usage, "DNA version 2." + std::to_string(options.version) + " is not written");
+    return core::makeError(core::ErrorCode::Usage,
+                           "DNA version 2." + std::to_string(options.version) + " is not written");
   if (options.version == 1) {
     if (rbf || !d.jointRotations.empty() || d.rotationSequence != 0 || options.mlControls)
-      return core::makeError(core::ErrorCode::Usage, "a v2.1 DNA has no RBF, joint representation, rotation or ML layers");
+      return core::makeError(core::ErrorCode::Usage,
+                             "a v2.1 DNA has no RBF, joint representation, rotation or ML layers");
     return sectioned(d);
   }
   if ((rbf || !d.jointRotations.empty()) && options.version < 4)
     return core::makeError(core::ErrorCode::Usage, "RBF solvers and joint representations need DNA 2.4 or later");
-  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> layers{{"desc", descriptor(d)}, {"defn", definition(d)}};
+  std::vector<std::pair<std::string, std::vector<std::uint8_t>>> layers{{"desc", descriptor(d)},
+                                                                        {"defn", definition(d)}};
   std::vector<std::uint8_t> bhvr;
   for (const auto& part : behaviour(d)) bhvr.insert(bhvr.end(), part.begin(), part.end());
   layers.emplace_back("bhvr", std::move(bhvr));

@@ -40,7 +40,8 @@ core::Expected<std::vector<std::uint8_t>> writeOrlPack(const OrlPackParts& p) {
     float most = 0;
     for (float d : t.deltas) most = std::max(most, std::abs(d));
     const float scale = most > 0 ? most / 127.0f : 1.0f;
-    targets.push_back({{"channel", t.channel}, {"offset", bsIndex.size()}, {"count", t.vertices.size()}, {"scale", scale}});
+    targets.push_back(
+        {{"channel", t.channel}, {"offset", bsIndex.size()}, {"count", t.vertices.size()}, {"scale", scale}});
     bsIndex.insert(bsIndex.end(), t.vertices.begin(), t.vertices.end());
     for (float d : t.deltas) bsDelta.push_back(std::int8_t(std::lround(d / scale)));
   }
@@ -51,11 +52,16 @@ core::Expected<std::vector<std::uint8_t>> writeOrlPack(const OrlPackParts& p) {
                                 {"jointNames", p.jointNames},
                                 {"units", "cm"}};
   const std::vector<std::pair<std::string, std::vector<std::uint8_t>>> members{
-      {"manifest.json", textOf(manifest.dump())},   {"bs_targets.json", textOf(targets.dump())},
-      {"head_behavior.dna", p.dna},                 {"neutral_pos.bin", bytesOf(p.neutral)},
-      {"joint_neutral.bin", bytesOf(p.jointNeutral)}, {"joint_parents.bin", bytesOf(p.jointParents)},
-      {"inverse_bind.bin", bytesOf(p.inverseBind)}, {"skin_idx.bin", bytesOf(p.skinIndex)},
-      {"skin_w.bin", bytesOf(p.skinWeight)},        {"bs_index.bin", bytesOf(bsIndex)},
+      {"manifest.json", textOf(manifest.dump())},
+      {"bs_targets.json", textOf(targets.dump())},
+      {"head_behavior.dna", p.dna},
+      {"neutral_pos.bin", bytesOf(p.neutral)},
+      {"joint_neutral.bin", bytesOf(p.jointNeutral)},
+      {"joint_parents.bin", bytesOf(p.jointParents)},
+      {"inverse_bind.bin", bytesOf(p.inverseBind)},
+      {"skin_idx.bin", bytesOf(p.skinIndex)},
+      {"skin_w.bin", bytesOf(p.skinWeight)},
+      {"bs_index.bin", bytesOf(bsIndex)},
       {"bs_delta.bin", bytesOf(bsDelta)}};
   // The TOC's own length moves the members: grow its slot until the offsets it names fit in it.
   std::size_t slot = 64 * members.size();

@@ -15,9 +15,9 @@
 namespace riglens::samples {
 namespace {
 
-constexpr float kCentimetres = 100.0f;     // the GNM bake is in metres; ORL packs are in centimetres
-constexpr float kEyeWeightShare = 0.5f;    // the lids follow the eyes' rotation at half strength
-constexpr float kSparseDeltaCm = 0.002f;   // a blendshape target keeps vertices that move more than this
+constexpr float kCentimetres = 100.0f;    // the GNM bake is in metres; ORL packs are in centimetres
+constexpr float kEyeWeightShare = 0.5f;   // the lids follow the eyes' rotation at half strength
+constexpr float kSparseDeltaCm = 0.002f;  // a blendshape target keeps vertices that move more than this
 constexpr float kCorrectiveStrength = 0.5f;
 
 // Per vertex, everything the split interpolates: position (m), uv, jaw and eye
@@ -68,7 +68,8 @@ void addSkeleton(const GnmBake& b, VertexRows& r, std::size_t V, OrlPackParts& p
   p.jointParents = {0, 0, 0, 0};
   std::array<std::array<float, 3>, 4> world;
   for (std::size_t j = 0; j < 4; ++j)
-    for (int k = 0; k < 3; ++k) world[j][std::size_t(k)] = b.restWorld[(j + 1) * 16 + std::size_t(k) * 4 + 3] * kCentimetres;
+    for (int k = 0; k < 3; ++k)
+      world[j][std::size_t(k)] = b.restWorld[(j + 1) * 16 + std::size_t(k) * 4 + 3] * kCentimetres;
   for (std::size_t j = 0; j < 4; ++j) {
     for (int k = 0; k < 3; ++k)
       p.jointNeutral.push_back(j == 0 ? world[0][std::size_t(k)] : world[j][std::size_t(k)] - world[0][std::size_t(k)]);
@@ -89,7 +90,8 @@ OrlPackParts::Target sparseTarget(VertexRows& r, std::size_t V, int channel, std
   OrlPackParts::Target t{channel, {}, {}};
   for (std::size_t v = 0; v < V; ++v) {
     const float* d = r.at(v) + 8 + column * 3;
-    if (std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])}) * kCentimetres * strength <= kSparseDeltaCm) continue;
+    if (std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])}) * kCentimetres * strength <= kSparseDeltaCm)
+      continue;
     t.vertices.push_back(std::uint16_t(v));  // V = 24,049 fits u16
     for (int k = 0; k < 3; ++k) t.deltas.push_back(d[k] * kCentimetres * strength);
   }
@@ -117,7 +119,8 @@ core::Expected<OrlSample> makeSampleOrl(const std::filesystem::path& ictFolder) 
   addSkeleton(*bake, rows, V, p);
   core::Dna dna = sampleOrlDna();
   for (std::size_t j = 0; j < 4; ++j)
-    for (int k = 0; k < 3; ++k) dna.neutralTranslations[j * 3 + std::size_t(k)] = p.jointNeutral[j * 9 + std::size_t(k)];
+    for (int k = 0; k < 3; ++k)
+      dna.neutralTranslations[j * 3 + std::size_t(k)] = p.jointNeutral[j * 9 + std::size_t(k)];
   const auto column = [&](const std::string& shape) {
     return std::size_t(std::find(bake->coeffNames.begin(), bake->coeffNames.end(), shape) - bake->coeffNames.begin());
   };
@@ -172,7 +175,8 @@ core::Expected<void> writeSampleOrlBundle(const std::filesystem::path& ictFolder
   scene["rig_range"] = {-1, 1};
   scene["order"] = {"head"};
   scene["branches"] = {{"head", {{"mesh_json", "mesh_head.json"}, {"mesh_bin", "mesh_head.bin"}, {"uv_res", uvRes}}}};
-  scene["rig"] = {{"backend", "orl"}, {"pack", "orl_pack.bin"}, {"control_names", controls}, {"vertex_count", kOrlSkinVertexCount}};
+  scene["rig"] = {
+      {"backend", "orl"}, {"pack", "orl_pack.bin"}, {"control_names", controls}, {"vertex_count", kOrlSkinVertexCount}};
   scene["expression_space"] = {{"kind", "arkit52"}, {"dim", 52}};
   return writeText(folder / "scene.json", scene.dump(2) + "\n");
 }

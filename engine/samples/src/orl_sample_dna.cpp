@@ -39,13 +39,13 @@ std::uint16_t raw(const Dna& d, const std::string& name) {
 // the RBF poses (controls after the PSDs) move it back when open, aside when open sideways.
 core::DnaJointGroup jawGroup(const Dna& d, std::uint16_t poses) {
   core::DnaJointGroup g;
-  g.inputs = {raw(d, "jawOpen"), raw(d, "jawLeft"), raw(d, "jawRight"), raw(d, "jawFwd"),
+  g.inputs = {raw(d, "jawOpen"),        raw(d, "jawLeft"),        raw(d, "jawRight"),      raw(d, "jawFwd"),
               std::uint16_t(poses + 1), std::uint16_t(poses + 2), std::uint16_t(poses + 3)};
-  g.outputs = {9 + 0, 9 + 2, 9 + 3, 9 + 4};  // FACIAL_C_Jaw tx, tz, rx, ry
-  g.values = {0, 0.6f, -0.6f, 0, 0, 0.2f, -0.2f,   // tx (cm)
-              0, 0, 0, 0.5f, -0.25f, 0, 0,         // tz (cm)
-              22, 0, 0, 0, 0, 0, 0,                // rx (degrees)
-              0, 6, -6, 0, 0, 0, 0};               // ry
+  g.outputs = {9 + 0, 9 + 2, 9 + 3, 9 + 4};                // FACIAL_C_Jaw tx, tz, rx, ry
+  g.values = {0,  0.6f, -0.6f, 0,    0,      0.2f, -0.2f,  // tx (cm)
+              0,  0,    0,     0.5f, -0.25f, 0,    0,      // tz (cm)
+              22, 0,    0,     0,    0,      0,    0,      // rx (degrees)
+              0,  6,    -6,    0,    0,      0,    0};     // ry
   g.lods = {4, 4};
   g.joints = {1};
   return g;
@@ -57,11 +57,11 @@ core::DnaJointGroup eyeGroup(const Dna& d) {
   for (const char* side : {"L", "R"})
     for (const char* look : {"eyeLookUp", "eyeLookDown", "eyeLookIn", "eyeLookOut"})
       g.inputs.push_back(raw(d, std::string(look) + side));
-  g.outputs = {18 + 3, 18 + 4, 27 + 3, 27 + 4};  // FACIAL_L_Eye rx, ry; FACIAL_R_Eye rx, ry
-  g.values = {-15, 15, 0, 0, 0, 0, 0, 0,   // L rx
-              0, 0, -20, 20, 0, 0, 0, 0,   // L ry: in turns toward the nose (-x)
-              0, 0, 0, 0, -15, 15, 0, 0,   // R rx
-              0, 0, 0, 0, 0, 0, 20, -20};  // R ry
+  g.outputs = {18 + 3, 18 + 4, 27 + 3, 27 + 4};     // FACIAL_L_Eye rx, ry; FACIAL_R_Eye rx, ry
+  g.values = {-15, 15, 0,   0,  0,   0,  0,  0,     // L rx
+              0,   0,  -20, 20, 0,   0,  0,  0,     // L ry: in turns toward the nose (-x)
+              0,   0,  0,   0,  -15, 15, 0,  0,     // R rx
+              0,   0,  0,   0,  0,   0,  20, -20};  // R ry
   g.lods = {4, 0};
   g.joints = {2, 3};
   return g;
@@ -131,8 +131,10 @@ core::Dna sampleOrlDna() {
   d.blendShapeLods = {std::uint16_t(d.blendShapeInputs.size()), lod1};
   // Animated maps: wrinkle-map weights from blinks and smiles.
   for (const char* side : {"L", "R"}) {
-    addRow(d.animatedMaps, raw(d, std::string("eyeBlink") + side), indexOf(d.animatedMapNames, std::string("head_wm1_blink_") + side), 0, 1, 1);
-    addRow(d.animatedMaps, raw(d, std::string("mouthCornerPull") + side), indexOf(d.animatedMapNames, std::string("head_wm2_smile_") + side), 0, 1, 1);
+    addRow(d.animatedMaps, raw(d, std::string("eyeBlink") + side),
+           indexOf(d.animatedMapNames, std::string("head_wm1_blink_") + side), 0, 1, 1);
+    addRow(d.animatedMaps, raw(d, std::string("mouthCornerPull") + side),
+           indexOf(d.animatedMapNames, std::string("head_wm2_smile_") + side), 0, 1, 1);
   }
   d.animatedMapLods = {4, 2};
   const auto all = [](std::size_t n) {

@@ -70,17 +70,30 @@ inline std::vector<OrlWidget> orlWidgets() {
 }
 
 inline std::vector<OrlChannel> orlChannels() {
-  std::vector<OrlChannel> c{{"jawFwd", "jawForward"},          {"mouthUp", "mouthShrugUpper"},
-                            {"mouthPurse", "mouthPucker"},      {"mouthFunnel", "mouthFunnel"},
-                            {"mouthLipsRollU", "mouthRollUpper"}, {"mouthLipsRollD", "mouthRollLower"},
-                            {"mouthLipsTowardsTeeth", "mouthShrugLower"}, {"mouthLipsTogether", "mouthClose"}};
-  const std::vector<std::pair<std::string, std::string>> sided{
-      {"browDown", "browDown"},         {"browRaiseIn", "browInnerUp"},     {"browRaiseOuter", "browOuterUp"},
-      {"eyeBlink", "eyeBlink"},         {"eyeWiden", "eyeWide"},            {"eyeCheekRaise", "cheekSquint"},
-      {"eyeSquintInner", "eyeSquint"},  {"mouthCornerPull", "mouthSmile"},  {"mouthCornerDepress", "mouthFrown"},
-      {"mouthDimple", "mouthDimple"},   {"mouthStretch", "mouthStretch"},   {"mouthUpperLipRaise", "mouthUpperUp"},
-      {"mouthLowerLipDepress", "mouthLowerDown"}, {"mouthPress", "mouthPress"}, {"noseWrinkle", "noseSneer"},
-      {"mouthCheekBlow", "cheekPuff"}};
+  std::vector<OrlChannel> c{{"jawFwd", "jawForward"},
+                            {"mouthUp", "mouthShrugUpper"},
+                            {"mouthPurse", "mouthPucker"},
+                            {"mouthFunnel", "mouthFunnel"},
+                            {"mouthLipsRollU", "mouthRollUpper"},
+                            {"mouthLipsRollD", "mouthRollLower"},
+                            {"mouthLipsTowardsTeeth", "mouthShrugLower"},
+                            {"mouthLipsTogether", "mouthClose"}};
+  const std::vector<std::pair<std::string, std::string>> sided{{"browDown", "browDown"},
+                                                               {"browRaiseIn", "browInnerUp"},
+                                                               {"browRaiseOuter", "browOuterUp"},
+                                                               {"eyeBlink", "eyeBlink"},
+                                                               {"eyeWiden", "eyeWide"},
+                                                               {"eyeCheekRaise", "cheekSquint"},
+                                                               {"eyeSquintInner", "eyeSquint"},
+                                                               {"mouthCornerPull", "mouthSmile"},
+                                                               {"mouthCornerDepress", "mouthFrown"},
+                                                               {"mouthDimple", "mouthDimple"},
+                                                               {"mouthStretch", "mouthStretch"},
+                                                               {"mouthUpperLipRaise", "mouthUpperUp"},
+                                                               {"mouthLowerLipDepress", "mouthLowerDown"},
+                                                               {"mouthPress", "mouthPress"},
+                                                               {"noseWrinkle", "noseSneer"},
+                                                               {"mouthCheekBlow", "cheekPuff"}};
   for (const std::string s : {"L", "R"})
     for (const auto& [raw, shape] : sided) c.push_back({raw + s, shape + "_" + s});
   return c;

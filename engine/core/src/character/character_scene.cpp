@@ -17,7 +17,8 @@ bool isCharacterScenePath(const fs::path& path) {
     return !fs::exists(path / "rig.json", ec) &&
            (fs::exists(path / "scene.json", ec) || fs::exists(path / "mesh.json", ec));
   const std::string ext = path.extension().string();
-  return ext == ".aosrig" || (ext == ".ply" && !plyDeclaresFaces(path)) || startsWithOrlMagic(path);  // a mesh .ply is a model
+  return ext == ".aosrig" || (ext == ".ply" && !plyDeclaresFaces(path)) ||
+         startsWithOrlMagic(path);  // a mesh .ply is a model
 }
 
 Bounds fittedRestBounds(std::span<const float> neutral, std::span<const float> rest) {

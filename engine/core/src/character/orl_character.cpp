@@ -46,8 +46,8 @@ Expected<void> OrlPoser::evaluate(std::span<const float> values, DnaControlMode 
   DnaRig& rig = *m_rig;
   std::span<float> target = mode == DnaControlMode::Gui ? rig.guiControls() : rig.rawControls();
   if (values.size() > target.size())
-    return makeError(ErrorCode::Usage, "the controls hold " + std::to_string(values.size()) + " values; the DNA takes " +
-                                           std::to_string(target.size()) +
+    return makeError(ErrorCode::Usage, "the controls hold " + std::to_string(values.size()) +
+                                           " values; the DNA takes " + std::to_string(target.size()) +
                                            (mode == DnaControlMode::Gui ? " GUI controls" : " raw controls"));
   for (float v : values)
     if (!std::isfinite(v)) return makeError(ErrorCode::Usage, "the controls hold a non-finite value");
@@ -96,7 +96,8 @@ std::vector<float> orlGuiFromArkit(const Dna& dna, std::span<const float> arkit5
   for (std::size_t i = 0; i < kMhControlCount; ++i) {
     if (board[i] == 0.0f) continue;
     std::string name = mhRigNames()[i];
-    for (const auto& [from, to] : {std::pair{".translateX", ".tx"}, std::pair{".translateY", ".ty"}, std::pair{".translateZ", ".tz"}})
+    for (const auto& [from, to] :
+         {std::pair{".translateX", ".tx"}, std::pair{".translateY", ".ty"}, std::pair{".translateZ", ".tz"}})
       if (name.ends_with(from)) name.replace(name.size() - std::strlen(from), std::strlen(from), to);
     const auto it = std::find(dna.guiControlNames.begin(), dna.guiControlNames.end(), name);
     if (it != dna.guiControlNames.end()) gui[std::size_t(it - dna.guiControlNames.begin())] = board[i];

@@ -90,8 +90,8 @@ class Reader {
   LayerMap sectionTable(DnaCursor& head) {
     LayerMap map;
     map.sectioned = true;
-    static const char* names[kSectionCount] = {"desc", "defn", "bhvr", "controls",
-                                               "joints", "blendShapeChannels", "animatedMaps", "geom"};
+    static const char* names[kSectionCount] = {
+        "desc", "defn", "bhvr", "controls", "joints", "blendShapeChannels", "animatedMaps", "geom"};
     // A section has no size in v2.1: it may run to the "AND" trailer.
     const bool trailer = m_b.size() >= 3 && std::memcmp(m_b.data() + m_b.size() - 3, "AND", 3) == 0;
     if (!trailer) warn("the v2.1 file does not end with \"AND\" (cut short?)");
@@ -124,8 +124,8 @@ class Reader {
         warn("layer '" + name + "' is listed twice; the first is read");
         continue;
       }
-      static const char* known[] = {"desc", "defn", "bhvr", "geom", "mlbh", "rbfb", "jbmd", "twsw", "rbfe", "mlbe",
-                                    "dsce"};
+      static const char* known[] = {"desc", "defn", "bhvr", "geom", "mlbh", "rbfb",
+                                    "jbmd", "twsw", "rbfe", "mlbe", "dsce"};
       if (std::find(std::begin(known), std::end(known), name) == std::end(known)) {
         warn("unknown layer '" + name + "' (" + std::to_string(size) + " bytes) skipped");
         continue;
@@ -154,9 +154,11 @@ class Reader {
     m_dna.translationUnit = c.u16();
     const std::size_t rotationAt = c.pos();
     m_dna.rotationUnit = c.u16();
-    if (m_dna.translationUnit > 1) warn("desc: translation unit " + std::to_string(m_dna.translationUnit) + " is unknown");
+    if (m_dna.translationUnit > 1)
+      warn("desc: translation unit " + std::to_string(m_dna.translationUnit) + " is unknown");
     if (m_dna.rotationUnit > 1)
-      c.failAt(rotationAt, "rotation unit " + std::to_string(m_dna.rotationUnit) + " is neither degrees (0) nor radians (1)");
+      c.failAt(rotationAt,
+               "rotation unit " + std::to_string(m_dna.rotationUnit) + " is neither degrees (0) nor radians (1)");
     for (auto& axis : m_dna.coordinateSystem) axis = c.u16();
     const std::size_t lodAt = c.pos();
     m_dna.lodCount = c.u16();
@@ -220,7 +222,8 @@ class Reader {
       c.failAt(hierarchyAt, "jointHierarchy has " + std::to_string(m_dna.jointParents.size()) + " parents for " +
                                 std::to_string(m_dna.jointCount()) + " joints");
     for (auto p : m_dna.jointParents)
-      if (p >= m_dna.jointCount()) c.failAt(hierarchyAt, "jointHierarchy names joint " + std::to_string(p) + " as a parent");
+      if (p >= m_dna.jointCount())
+        c.failAt(hierarchyAt, "jointHierarchy names joint " + std::to_string(p) + " as a parent");
     m_dna.neutralTranslations = vector3s(c, "neutralJointTranslations");
     m_dna.neutralRotations = vector3s(c, "neutralJointRotations");
   }
@@ -228,7 +231,8 @@ class Reader {
   std::vector<float> vector3s(DnaCursor& c, const char* what) {
     const std::size_t at = c.pos();
     const auto xs = c.f32s(what), ys = c.f32s(what), zs = c.f32s(what);
-    if (xs.size() != ys.size() || ys.size() != zs.size()) c.failAt(at, std::string(what) + ": xs, ys and zs differ in length");
+    if (xs.size() != ys.size() || ys.size() != zs.size())
+      c.failAt(at, std::string(what) + ": xs, ys and zs differ in length");
     if (xs.size() != m_dna.jointCount())
       warn(std::string("defn: ") + what + " holds " + std::to_string(xs.size()) + " joints of " +
            std::to_string(m_dna.jointCount()));
@@ -359,7 +363,8 @@ class Reader {
   E enumAt(DnaCursor& c, std::uint16_t last, const char* what) {
     const std::size_t at = c.pos();
     const std::uint16_t v = c.u16();
-    if (v > last) c.failAt(at, std::string(what) + " " + std::to_string(v) + " is unknown (0.." + std::to_string(last) + ")");
+    if (v > last)
+      c.failAt(at, std::string(what) + " " + std::to_string(v) + " is unknown (0.." + std::to_string(last) + ")");
     return E(v);
   }
 
@@ -367,7 +372,8 @@ class Reader {
     const std::size_t sizeAt = c.pos();
     const std::size_t size = c.u32();
     const std::size_t anchor = c.pos();
-    if (size > c.left()) c.failAt(sizeAt, "an RBF solver's size (" + std::to_string(size) + " bytes) runs past the layer");
+    if (size > c.left())
+      c.failAt(sizeAt, "an RBF solver's size (" + std::to_string(size) + " bytes) runs past the layer");
     DnaCursor in(m_b, c.layer(), anchor, anchor + size);
     s.name = in.str("solver name");
     const std::size_t inputsAt = in.pos();
@@ -410,8 +416,9 @@ class Reader {
     checkMapping(c, m_dna.lodSolvers, mappingAt, n, "lodSolverMapping");
     for (std::size_t i = 0; i < n; ++i)
       for (auto p : m_dna.rbfSolvers[i].poses)
-        if (p >= poses) c.failAt(posesAt[i], "solver poseIndices: index " + std::to_string(p) + " is outside the " +
-                                                 std::to_string(poses) + " poses");
+        if (p >= poses)
+          c.failAt(posesAt[i], "solver poseIndices: index " + std::to_string(p) + " is outside the " +
+                                   std::to_string(poses) + " poses");
   }
 
   void readRbfExtension(DnaCursor c) {
@@ -420,7 +427,8 @@ class Reader {
     const std::size_t at = c.pos();
     const std::size_t n = c.count(12, "poses");
     if (n != m_dna.rbfPoses.size())
-      c.failAt(at, "lists outputs for " + std::to_string(n) + " poses; rbfb has " + std::to_string(m_dna.rbfPoses.size()));
+      c.failAt(at,
+               "lists outputs for " + std::to_string(n) + " poses; rbfb has " + std::to_string(m_dna.rbfPoses.size()));
     for (auto& p : m_dna.rbfPoses) {
       p.inputControls = c.indices(controlCount(), "pose inputControlIndices", "controls");
       p.outputControls = c.indices(controlCount(), "pose outputControlIndices", "controls");
@@ -461,7 +469,8 @@ class Reader {
   void readSceneConventions(DnaCursor c) {
     const std::size_t at = c.pos();
     m_dna.rotationSequence = c.u32();
-    if (m_dna.rotationSequence > 5) c.failAt(at, "rotation sequence " + std::to_string(m_dna.rotationSequence) + " is unknown");
+    if (m_dna.rotationSequence > 5)
+      c.failAt(at, "rotation sequence " + std::to_string(m_dna.rotationSequence) + " is unknown");
     for (auto& sign : m_dna.rotationSign) {
       const std::size_t signAt = c.pos();
       const std::uint32_t v = c.u32();

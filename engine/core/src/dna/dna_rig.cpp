@@ -148,7 +148,8 @@ void DnaRig::prepareLod() {
     std::vector<std::size_t> jointsHere;
     for (std::size_t r = 0; r < rows; ++r) {
       const std::size_t j = g.outputs[r] / 9, k = g.outputs[r] % 9;
-      if (m_quaternionJoint[j] && k >= 3 && k < 6 && std::find(jointsHere.begin(), jointsHere.end(), j) == jointsHere.end())
+      if (m_quaternionJoint[j] && k >= 3 && k < 6 &&
+          std::find(jointsHere.begin(), jointsHere.end(), j) == jointsHere.end())
         jointsHere.push_back(j);
     }
     for (std::size_t j : jointsHere) {

@@ -20,7 +20,8 @@ glm::dvec3 axis(int a) {
 glm::dquat eulerToQuat(const glm::dvec3& radians, std::uint32_t sequence, const std::array<float, 3>& signs) {
   const auto& order = kOrder[sequence % 6];
   glm::dquat q(1.0, 0.0, 0.0, 0.0);
-  for (int a : order) q = glm::angleAxis(radians[a] * double(signs[std::size_t(a)]), axis(a)) * q;  // later axes on the left
+  for (int a : order)
+    q = glm::angleAxis(radians[a] * double(signs[std::size_t(a)]), axis(a)) * q;  // later axes on the left
   return q;
 }
 
@@ -30,11 +31,11 @@ glm::dvec3 quatToEuler(const glm::dquat& q, std::uint32_t sequence, const std::a
   glm::dvec3 e(0.0);
   // glm's extractEulerAngleABC reads M = RA(t1) * RB(t2) * RC(t3): the last letter applied first.
   switch (sequence % 6) {
-    case 0: glm::extractEulerAngleZYX(m, t1, t2, t3), e = {t3, t2, t1}; break;  // xyz: Rz Ry Rx
-    case 1: glm::extractEulerAngleYZX(m, t1, t2, t3), e = {t3, t1, t2}; break;  // xzy: Ry Rz Rx
-    case 2: glm::extractEulerAngleZXY(m, t1, t2, t3), e = {t2, t3, t1}; break;  // yxz: Rz Rx Ry
-    case 3: glm::extractEulerAngleXZY(m, t1, t2, t3), e = {t1, t3, t2}; break;  // yzx: Rx Rz Ry
-    case 4: glm::extractEulerAngleYXZ(m, t1, t2, t3), e = {t2, t1, t3}; break;  // zxy: Ry Rx Rz
+    case 0: glm::extractEulerAngleZYX(m, t1, t2, t3), e = {t3, t2, t1}; break;   // xyz: Rz Ry Rx
+    case 1: glm::extractEulerAngleYZX(m, t1, t2, t3), e = {t3, t1, t2}; break;   // xzy: Ry Rz Rx
+    case 2: glm::extractEulerAngleZXY(m, t1, t2, t3), e = {t2, t3, t1}; break;   // yxz: Rz Rx Ry
+    case 3: glm::extractEulerAngleXZY(m, t1, t2, t3), e = {t1, t3, t2}; break;   // yzx: Rx Rz Ry
+    case 4: glm::extractEulerAngleYXZ(m, t1, t2, t3), e = {t2, t1, t3}; break;   // zxy: Ry Rx Rz
     default: glm::extractEulerAngleXYZ(m, t1, t2, t3), e = {t1, t2, t3}; break;  // zyx: Rx Ry Rz
   }
   return {e.x * signs[0], e.y * signs[1], e.z * signs[2]};

@@ -108,7 +108,8 @@ void RbfSolver::invertKernelMatrix() {
   std::vector<double> a(n * n);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j)
-      a[i * n + j] = kernel(distance({m_converted.data() + i * m_inputs, m_inputs}, {m_converted.data() + j * m_inputs, m_inputs}));
+      a[i * n + j] = kernel(
+          distance({m_converted.data() + i * m_inputs, m_inputs}, {m_converted.data() + j * m_inputs, m_inputs}));
   std::vector<double> scale(n, 1.0);
   std::vector<std::size_t> perm(n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -36,8 +36,8 @@ class RbfSolver {
 
   const DnaRbfSolver* m_spec;
   std::size_t m_inputs = 0, m_targets = 0;
-  std::vector<double> m_converted;  // targets after conversion, pose-major
-  std::vector<double> m_inverse;    // interpolative: K^-1, row-major
+  std::vector<double> m_converted;     // targets after conversion, pose-major
+  std::vector<double> m_inverse;       // interpolative: K^-1, row-major
   std::vector<double> m_input, m_phi;  // scratch, sized at load
   std::vector<double> m_scales;        // per target: its pose's scale
   double m_radius = 0;

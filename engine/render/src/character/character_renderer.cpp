@@ -106,7 +106,8 @@ struct CharacterRenderer::Impl {
   void encodeRig(QRhiCommandBuffer* cb) { orl ? orl->encode(cb) : gnm->encode(cb); }
   core::Expected<void> stageRig() {
     if (orl)
-      return orl->setControls(frame.controls, frame.rawControls ? core::DnaControlMode::Raw : core::DnaControlMode::Gui);
+      return orl->setControls(frame.controls,
+                              frame.rawControls ? core::DnaControlMode::Raw : core::DnaControlMode::Gui);
     joints->setJointOverrides(frame.jointOverrides);
     return gnm->setControls(frame.controls, *joints);
   }
@@ -397,8 +398,7 @@ CharacterMemory CharacterRenderer::memory() const {
     for (const auto& b : d.layout->branches)
       memory.branches.push_back({b.name, b.placement.slotOffset, b.placement.slotCount, d.layout->capacity});
   } else if (d.lift) {
-    memory.branches.push_back(
-        {"head", d.headSlot, std::uint32_t(d.rigVertices()), std::uint32_t(d.lift->capacity())});
+    memory.branches.push_back({"head", d.headSlot, std::uint32_t(d.rigVertices()), std::uint32_t(d.lift->capacity())});
   }
   return memory;
 }

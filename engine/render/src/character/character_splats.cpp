@@ -54,7 +54,8 @@ core::Expected<std::vector<std::uint32_t>> characterTints(const core::OrlPack& p
     case CharacterTint::Joint: {
       std::vector<float> eyes(2 * V, 0.0f);
       for (int e = 0; e < 2; ++e) {
-        const auto it = std::find(pack.jointNames.begin(), pack.jointNames.end(), e == 0 ? "FACIAL_L_Eye" : "FACIAL_R_Eye");
+        const auto it =
+            std::find(pack.jointNames.begin(), pack.jointNames.end(), e == 0 ? "FACIAL_L_Eye" : "FACIAL_R_Eye");
         if (it == pack.jointNames.end()) continue;
         const auto joint = std::uint16_t(it - pack.jointNames.begin());
         for (std::size_t v = 0; v < V; ++v)

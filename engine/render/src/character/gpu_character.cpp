@@ -127,20 +127,19 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   d->pending->uploadStaticBuffer(d->skinWeight.get(), 0, int(d->V * 16), pack.skinWeight.data());
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  if (!createComputePipeline(
-          rhi, *shader,
-          {QRhiShaderResourceBinding::uniformBuffer(gpu::kGnmParamsBinding, stage, d->params.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmNeutral, stage, d->neutral.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmBasis, stage, d->basis.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmActives, stage, d->actives.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmEyeWeights, stage, d->eyeWeights.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmStitch, stage, d->stitch.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinIndex, stage, d->skinIndex.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinWeight, stage, d->skinWeight.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkin, stage, d->skin.get()),
-           QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kGnmLaneScales, stage, d->laneScales.get())},
-          d->srb, d->pipeline))
+  if (!createComputePipeline(rhi, *shader,
+                             {QRhiShaderResourceBinding::uniformBuffer(gpu::kGnmParamsBinding, stage, d->params.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmNeutral, stage, d->neutral.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmBasis, stage, d->basis.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmActives, stage, d->actives.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmEyeWeights, stage, d->eyeWeights.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmStitch, stage, d->stitch.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinIndex, stage, d->skinIndex.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinWeight, stage, d->skinWeight.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkin, stage, d->skin.get()),
+                              QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmLaneScales, stage, d->laneScales.get())},
+                             d->srb, d->pipeline))
     return makeError(ErrorCode::Gpu, "cannot create the GNM compute pipeline");
   return std::unique_ptr<GpuGnm>(new GpuGnm(std::move(d)));
 }

@@ -109,19 +109,18 @@ core::Expected<std::unique_ptr<GpuOrl>> GpuOrl::create(RhiDevice& device, const 
   d->pending->updateDynamicBuffer(d->params.get(), 0, sizeof(params), &params);
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  if (!createComputePipeline(
-          rhi, *shader,
-          {QRhiShaderResourceBinding::uniformBuffer(gpu::kOrlParamsBinding, stage, d->params.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlNeutral, stage, d->neutral.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrOffset, stage, d->csrOffset.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrChannel, stage, d->csrChannel.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrDelta, stage, d->csrDelta.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinIndex, stage, d->skinIndex.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinWeight, stage, d->skinWeight.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinRows, stage, d->skinRows.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kOrlWeights, stage, d->weights.get()),
-           QRhiShaderResourceBinding::bufferStore(gpu::kOrlPosed, stage, d->posed.get())},
-          d->srb, d->pipeline))
+  if (!createComputePipeline(rhi, *shader,
+                             {QRhiShaderResourceBinding::uniformBuffer(gpu::kOrlParamsBinding, stage, d->params.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlNeutral, stage, d->neutral.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrOffset, stage, d->csrOffset.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrChannel, stage, d->csrChannel.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrDelta, stage, d->csrDelta.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinIndex, stage, d->skinIndex.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinWeight, stage, d->skinWeight.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinRows, stage, d->skinRows.get()),
+                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlWeights, stage, d->weights.get()),
+                              QRhiShaderResourceBinding::bufferStore(gpu::kOrlPosed, stage, d->posed.get())},
+                             d->srb, d->pipeline))
     return makeError(ErrorCode::Gpu, "cannot create the ORL compute pipeline");
   return std::unique_ptr<GpuOrl>(new GpuOrl(std::move(d)));
 }
@@ -151,7 +150,8 @@ core::Expected<void> GpuOrl::setOutputs(std::span<const float> jointOutputs, std
   for (std::size_t j = 0; j < d.J; ++j) {
     const glm::dmat4 skin = worlds[j] * pack.inverseBind[j];
     for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 4; ++c) d.rows[j * 12 + std::size_t(r * 4 + c)] = float(skin[c][r]);  // row r of a column-major matrix
+      for (int c = 0; c < 4; ++c)
+        d.rows[j * 12 + std::size_t(r * 4 + c)] = float(skin[c][r]);  // row r of a column-major matrix
   }
   return {};
 }

@@ -50,7 +50,8 @@ struct OrlControls {
   std::vector<float> values;  // every GUI (or raw) control, in the DNA's order
 };
 Expected<OrlControls> orlControlsFromJson(const Dna& dna, const nlohmann::json& doc, std::string_view source);
-nlohmann::ordered_json orlControlsToJson(const Dna& dna, const OrlControls& controls);  // the non-zero values, in the DNA's order
+nlohmann::ordered_json orlControlsToJson(const Dna& dna,
+                                         const OrlControls& controls);  // the non-zero values, in the DNA's order
 
 // ARKit-52 weights -> the DNA's GUI controls: the ARKit -> MetaHuman board
 // table (arkitToMh), each board control ("CTRL_C_jaw.translateY") onto the

@@ -91,7 +91,7 @@ struct Dna {
   // defn
   DnaLodMapping lodJoints, lodBlendShapes, lodAnimatedMaps, lodMeshes;
   std::vector<std::string> guiControlNames, rawControlNames, jointNames, blendShapeNames, animatedMapNames, meshNames;
-  std::vector<std::uint16_t> jointParents;  // root = itself
+  std::vector<std::uint16_t> jointParents;                   // root = itself
   std::vector<float> neutralTranslations, neutralRotations;  // 3 per joint
   // bhvr
   std::uint16_t psdCount = 0;
