@@ -224,10 +224,15 @@ int makeSample(const QStringList& args) {
                                     "Decoders to put in the bundle: trunk_head/geom_head/appr_head .onnx (default: "
                                     "the sample decoders RigLens ships, <bin>/../share/riglens/sample-decoders).",
                                     "DIR");
-  const QCommandLineOption noDecoders("no-decoders", "A bundle without decoders (the debug preview only).");
+  const QCommandLineOption orlDecoders(
+      "orl-decoders",
+      "Decoders to put in the ORL bundle, taking its 52 controls (default: the ones RigLens ships, "
+      "<bin>/../share/riglens/sample-orl-decoders).",
+      "DIR");
+  const QCommandLineOption noDecoders("no-decoders", "Bundles without decoders (the debug preview only).");
   const QCommandLineOption uvRes("uv-res", "The head branch's UV map resolution (default 128).", "N", "128");
   const QCommandLineOption schema1("schema1", "Write a single-region (schema 1) bundle: mesh.json, geom/appr.onnx.");
-  parser.addOptions({out, ict, decoders, noDecoders, uvRes, schema1});
+  parser.addOptions({out, ict, decoders, orlDecoders, noDecoders, uvRes, schema1});
   if (auto done = parseCommand(parser, args, "character make-sample", "Write the sample character.", nullptr))
     return *done;
   if (!parser.isSet(out)) return usageError("character make-sample", "missing --out DIR");
@@ -251,7 +256,13 @@ int makeSample(const QStringList& args) {
   }
   if (auto written = samples::writeSampleCharacter(face, parser.value(out).toStdString(), options); !written)
     return inputError(written.error().message);
-  if (auto written = samples::writeSampleOrlBundle(face, parser.value(out).toStdString(), options.uvRes); !written)
+  samples::SampleBundleOptions orlOptions{options.uvRes, {}, false};
+  if (parser.isSet(orlDecoders))
+    orlOptions.decoders = parser.value(orlDecoders).toStdString();
+  else if (!parser.isSet(noDecoders))
+    orlOptions.decoders =
+        samples::shippedSampleDecoders(QCoreApplication::applicationDirPath().toStdString(), "sample-orl-decoders");
+  if (auto written = samples::writeSampleOrlBundle(face, parser.value(out).toStdString(), orlOptions); !written)
     return inputError(written.error().message);
   std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n%s/sample-orl-bundle\n", qPrintable(parser.value(out)),
               qPrintable(parser.value(out)), qPrintable(parser.value(out)));

@@ -1,7 +1,8 @@
 // riglens-cli character splats BUNDLE [--controls F.json] [--yaw D] [--pitch D]
 //                                [--size WxH] [--fp32] [--body-pose F.json] --out frame.ply
-// The decoded character of one frame as a standard 3DGS .ply: the GNM rig
-// posed on the CPU, the decoders run through OpenCV's DNN module with the
+// The decoded character of one frame as a standard 3DGS .ply: the GNM or ORL
+// rig posed on the CPU (--controls: the GNM head_ext, or the DNA's GUI or raw
+// controls by name), the decoders run through OpenCV's DNN module with the
 // camera's plucker rays, both lift passes on the CPU (core::uv_lift).
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QSize>
@@ -22,7 +23,7 @@ namespace riglens::cli {
 int characterSplats(const QStringList& args) {
   QCommandLineParser parser;
   const QCommandLineOption out("out", "The .ply to write.", "FILE.ply");
-  const QCommandLineOption controls("controls", "Controls JSON (array or {name: value}).", "FILE.json");
+  const QCommandLineOption controls("controls", "Controls JSON: GNM, an array or {name: value}; ORL, {name: value} of the DNA's GUI or raw controls.", "FILE.json");
   const QCommandLineOption yaw("yaw", "Camera yaw in degrees (default 35).", "DEG", "35");
   const QCommandLineOption pitch("pitch", "Camera pitch in degrees (default 25).", "DEG", "25");
   const QCommandLineOption size("size", "The view the appearance is decoded for (default 800x600).", "WxH", "800x600");
@@ -50,21 +51,24 @@ int characterSplats(const QStringList& args) {
 
   std::vector<float> rig = (*character)->referenceRig();
   if (parser.isSet(controls)) {
-    if (!shared->gnmPack) return usageError("character splats", "--controls needs a bundle with a GNM rig");
-    auto doc = core::readJsonFile(parser.value(controls).toStdString());
-    if (!doc) return inputError(doc.error().message);
-    auto parsed = core::controlsFromJson(shared->gnmPack->headExt, *doc, parser.value(controls).toStdString());
+    auto parsed = core::readRigVector(*shared, parser.value(controls).toStdString());
     if (!parsed) return inputError(parsed.error().message);
     rig = std::move(parsed).value();
   }
   int exitCode = kExitOk;
   const auto body = readBodyPose(parser, bodyPose, &exitCode);
   if (!body) return exitCode;
-  std::vector<float> posed;
+  core::RigCpuPose posed;
   if (shared->gnmPack) {
     core::GnmJointState joints(*shared->gnmPack);
     joints.setJointOverrides(body->bones);
     auto pose = core::gnmPose(*shared->gnmPack, rig, &joints);
+    if (!pose) return inputError(pose.error().message);
+    posed.vertices = std::move(pose).value();
+  } else if (shared->orl) {
+    if (!body->bones.empty())  // DECODERS.md C1: head aim goes on the body skeleton
+      std::fprintf(stderr, "warning: an ORL rig takes no joint overrides; the body pose's bones are ignored\n");
+    auto pose = core::poseRigCpu(*shared, rig);
     if (!pose) return inputError(pose.error().message);
     posed = std::move(pose).value();
   }
@@ -76,7 +80,7 @@ int characterSplats(const QStringList& args) {
   auto pass = (*character)->decode(rig, core::pluckerCamera(camera, aspect));
   if (!pass) return inputError(pass.error().message);
   core::SplatSink sink((*character)->capacity());
-  (*character)->liftCpu(posed, sink);
+  (*character)->liftCpu(posed.vertices, sink, posed.jointOutputs);
   const glm::vec3 root(body->rootPos);  // rootPos moves the character
   for (std::size_t s = 0; s < sink.capacity(); ++s)
     if (sink.color[s] != 0u)

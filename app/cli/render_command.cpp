@@ -144,7 +144,7 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
                   const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
                   std::optional<render::SplatRaster> raster);
 
-// A character: GNM on the GPU, the debug lift on the GPU, then the splats.
+// A character: its rig (GNM or ORL) on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
                     const QString& controlsPath, const QString& tint, const QString& sigmaText, bool preview,
                     const core::BodyPose& body, std::optional<render::SplatRaster> raster) {
@@ -158,7 +158,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   auto scene = core::loadCharacterScene(path.toStdString());
   if (!scene) return inputError(scene.error().message);
   // A bundle with decoders: the decoded character, from the bundle the scene loaded.
-  if (!preview && scene->pack && scene->bundle && !scene->bundle->decoders.empty())
+  if (!preview && (scene->pack || scene->orl) && scene->bundle && !scene->bundle->decoders.empty())
     return renderDecoded(scene->bundle, size, yaw, pitch, samples, shots, controlsPath, body, raster);
   render::CharacterFrame frame;
   if (!controlsPath.isEmpty()) {
@@ -197,7 +197,8 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
 
 // A bundle with decoders: the decoded character. The decoders run on the CPU
 // (OpenCV's DNN) for each shot's camera (the first shot a full pass, the
-// turntable's others appearance only), GNM and both lift passes on the GPU.
+// turntable's others appearance only), the rig (GNM or ORL) and both lift
+// passes on the GPU.
 int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
                   const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
                   std::optional<render::SplatRaster> raster) {
@@ -209,9 +210,7 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
       std::fprintf(stderr, "%s: %s\n", core::severityName(n.severity), n.describe().c_str());
   std::vector<float> rig = (*character)->referenceRig();
   if (!controlsPath.isEmpty()) {
-    auto doc = core::readJsonFile(controlsPath.toStdString());
-    if (!doc) return inputError(doc.error().message);
-    auto parsed = core::controlsFromJson(bundle->gnmPack->headExt, *doc, controlsPath.toStdString());
+    auto parsed = core::readRigVector(*bundle, controlsPath.toStdString());
     if (!parsed) return inputError(parsed.error().message);
     rig = std::move(parsed).value();
   }
@@ -224,7 +223,10 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
   layout->branches = (*character)->liftSpecs();
   layout->capacity = (*character)->capacity();
   layout->bounds = (*character)->bounds();
-  renderer.setPack(std::shared_ptr<const core::AosRigPack>(bundle, &*bundle->gnmPack));
+  if (bundle->gnmPack)
+    renderer.setPack(std::shared_ptr<const core::AosRigPack>(bundle, &*bundle->gnmPack));
+  else
+    renderer.setOrlCharacter(bundle->orl);
   renderer.setDecodedLayout(layout);
   render::CharacterFrame frame;
   frame.jointOverrides = body.bones;

@@ -105,8 +105,12 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
   m_arkitMode = m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
   m_orlMode = OrlChannelMode::Gui;
   m_orlPoser.reset();
+  m_bundleRig.reset();
   if (m_scene && m_scene->orl)
     if (auto poser = core::OrlPoser::create(*m_scene->orl)) m_orlPoser = std::move(poser).value();
+  if (m_scene && m_scene->bundle && m_scene->bundle->orl)
+    if (auto rig = core::OrlBundleRig::create(m_scene->bundle->orl, m_scene->bundle->orlControls))
+      m_bundleRig = std::move(rig).value();
   m_gaze = {};
   m_jointDegrees.clear();
   m_memory.clear();
@@ -189,9 +193,17 @@ void CharacterController::recompute() {
   m_headExt.clear();
   if (m_scene && m_scene->orl) {
     m_headExt = orlControlsFor(*m_scene->orl->dna, m_orlMode, m_values);
-    if (m_orlPoser)
-      (void)m_orlPoser->evaluate(
-          m_headExt, m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw : core::DnaControlMode::Gui);
+    const auto mode = m_orlMode == OrlChannelMode::Raw ? core::DnaControlMode::Raw : core::DnaControlMode::Gui;
+    if (m_orlPoser) (void)m_orlPoser->evaluate(m_headExt, mode);
+    m_decodeRig.clear();
+    if (m_bundleRig) {
+      auto rig = m_bundleRig->rigVectorFor(m_headExt, mode);
+      if (rig)
+        m_decodeRig = std::move(rig).value();
+      else if (decodable() && m_showDecoded)  // raw values for GUI-named decoders: the preview can show them
+        setRefusal(QString::fromStdString(rig.error().message) + tr("; the preview shows them"));
+    }
+    requestDecode();
     emit controlsChanged();
     return;
   }
@@ -241,7 +253,8 @@ std::shared_ptr<const core::DecodedOutputs> CharacterController::decodedOutputs(
 
 bool CharacterController::decodable() const {
   // The decoded path is GNM-driven: an ORL bundle's decoders are left closed (its preview draws).
-  return m_scene && m_scene->pack && m_scene->bundle && !m_scene->bundle->decoders.empty() && m_decodeError.isEmpty();
+  return m_scene && (m_scene->pack || m_bundleRig) && m_scene->bundle && !m_scene->bundle->decoders.empty() &&
+         m_decodeError.isEmpty();
 }
 
 bool CharacterController::decodeBusy() const {
@@ -262,10 +275,11 @@ void CharacterController::setViewCamera(const core::PluckerCamera& camera) {
 // The decoders see the controls the frame carries and the viewport's camera;
 // nothing is decoded while the preview is shown.
 void CharacterController::requestDecode() {
-  if (!m_decode->isOpen() || !m_showDecoded || !m_camera || m_headExt.empty()) return;
+  const std::vector<float>& rig = m_bundleRig ? m_decodeRig : m_headExt;  // in the decoders' order
+  if (!m_decode->isOpen() || !m_showDecoded || !m_camera || rig.empty()) return;
   core::PluckerCamera local = *m_camera;  // into the character root's frame
   local.position -= glm::vec3(m_bodyPose.rootPos);
-  m_decode->request(m_headExt, local);
+  m_decode->request(rig, local);
 }
 
 void CharacterController::decodeOpened(const core::Diagnostics& notes) {

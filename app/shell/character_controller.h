@@ -195,6 +195,10 @@ class CharacterController : public QObject {
   std::vector<float> m_values;                     // per channel of the current mode
   std::vector<int> m_channelSlot;                  // GNM mode: head_ext index per channel
   std::vector<float> m_headExt;  // what the frame carries: the GNM head_ext, or the ORL GUI/raw controls
+  // An ORL bundle with decoders: the rig vector in the bundle's control order
+  // (what its decoders take), carried from the DNA values by m_bundleRig.
+  std::unique_ptr<core::OrlBundleRig> m_bundleRig;
+  std::vector<float> m_decodeRig;
   std::array<float, 4> m_gaze{};
   std::map<QString, glm::vec3> m_jointDegrees;
   render::CharacterLook m_look;

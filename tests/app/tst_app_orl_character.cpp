@@ -55,7 +55,7 @@ class TestAppOrlCharacter : public QObject {
 
  private slots:
   void initTestCase() {
-    QVERIFY_OK(samples::writeSampleOrlBundle(RIGLENS_DATA_DIR "/ict-face", m_dir.path().toStdString(), 32));
+    QVERIFY_OK(samples::writeSampleOrlBundle(RIGLENS_DATA_DIR "/ict-face", m_dir.path().toStdString(), {32, {}, false}));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_app = m_ui.controller.get();

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "riglens/core/base/file_io.h"
+#include "riglens/core/base/json_reader.h"
 #include "riglens/samples/uv_maps.h"
 
 namespace riglens::samples {
@@ -43,6 +44,29 @@ Expected<void> writeBranchMesh(std::span<const std::uint32_t> faces, std::span<c
   manifest["buffers"] = buffers;
   if (auto ok = writeFileAtomically(bin, bytes); !ok) return ok;
   return writeText(json, manifest.dump(2) + "\n");
+}
+
+Expected<void> copyFile(const std::filesystem::path& from, const std::filesystem::path& to) {
+  auto bytes = readFileBytes(from);
+  if (!bytes) return bytes.error();
+  return writeFileAtomically(to, *bytes);
+}
+
+Expected<void> copyBranchDecoders(const std::filesystem::path& decoders, const std::filesystem::path& folder,
+                                  const std::string& name, nlohmann::ordered_json& branch) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(decoders, ec))
+    if (entry.path().extension() == ".onnx")
+      if (auto ok = copyFile(entry.path(), folder / entry.path().filename()); !ok) return ok;
+  if (ec) return errorAt(ErrorCode::Io, decoders.string(), "", "cannot list the decoders: " + ec.message());
+  if (std::filesystem::exists(decoders / ("trunk_" + name + ".onnx"), ec))
+    branch["trunk"] = "trunk_" + name + ".onnx";
+  else
+    branch["fused"] = true;
+  branch["geom"] = "geom_" + name + ".onnx";
+  branch["appr"] = "appr_" + name + ".onnx";
+  branch["scale_log_bias"] = 0.0;
+  return {};
 }
 
 }  // namespace riglens::samples

@@ -1,12 +1,14 @@
-// Writing a bundle branch mesh (contract/CHARACTER.md 4): mesh_<b>.json
-// naming the buffers of mesh_<b>.bin (faces, the UV maps rasterised at
-// `res`, neutral_vertices), for the sample characters.
+// Writing a bundle branch (contract/CHARACTER.md 4) for the sample
+// characters: its mesh (mesh_<b>.json naming the buffers of mesh_<b>.bin:
+// faces, the UV maps rasterised at `res`, neutral_vertices) and its decoders.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <span>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "riglens/core/base/expected.h"
 
@@ -18,5 +20,11 @@ core::Expected<void> writeText(const std::filesystem::path& path, const std::str
 core::Expected<void> writeBranchMesh(std::span<const std::uint32_t> faces, std::span<const float> uv,
                                      std::span<const float> neutral, int res, const std::filesystem::path& json,
                                      const std::filesystem::path& bin);
+
+core::Expected<void> copyFile(const std::filesystem::path& from, const std::filesystem::path& to);
+// Copies every .onnx of `decoders` into `folder` and names the branch's
+// trunk (or "fused": true when there is none), geom and appr in `branch`.
+core::Expected<void> copyBranchDecoders(const std::filesystem::path& decoders, const std::filesystem::path& folder,
+                                        const std::string& name, nlohmann::ordered_json& branch);
 
 }  // namespace riglens::samples

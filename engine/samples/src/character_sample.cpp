@@ -155,18 +155,8 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   return b;
 }
 
-namespace {
-
-Expected<void> copyFile(const std::filesystem::path& from, const std::filesystem::path& to) {
-  auto bytes = readFileBytes(from);
-  if (!bytes) return bytes.error();
-  return writeFileAtomically(to, *bytes);
-}
-
-}  // namespace
-
-std::filesystem::path shippedSampleDecoders(const std::filesystem::path& executableDir) {
-  auto folder = findShippedData(executableDir, "sample-decoders");
+std::filesystem::path shippedSampleDecoders(const std::filesystem::path& executableDir, const char* name) {
+  auto folder = findShippedData(executableDir, name);
   return folder ? *folder : std::filesystem::path();
 }
 
@@ -216,19 +206,8 @@ Expected<void> writeSampleCharacter(const std::filesystem::path& ict, const std:
   branch["mesh_bin"] = "mesh_" + b + ".bin";
   branch["uv_res"] = options.uvRes;
   branch["rig_dim"] = rigDim;
-  if (decoded) {
-    for (const auto& entry : std::filesystem::directory_iterator(options.decoders, ec))
-      if (entry.path().extension() == ".onnx")
-        if (auto ok = copyFile(entry.path(), folder / entry.path().filename()); !ok) return ok;
-    const bool fused = !std::filesystem::exists(options.decoders / ("trunk_" + b + ".onnx"), ec);
-    if (fused)
-      branch["fused"] = true;
-    else
-      branch["trunk"] = "trunk_" + b + ".onnx";
-    branch["geom"] = "geom_" + b + ".onnx";
-    branch["appr"] = "appr_" + b + ".onnx";
-    branch["scale_log_bias"] = 0.0;
-  }
+  if (decoded)
+    if (auto ok = copyBranchDecoders(options.decoders, folder, b, branch); !ok) return ok;
   nlohmann::ordered_json scene;
   scene["schema_version"] = "2";
   scene["subject"] = "sample-face";

@@ -141,7 +141,8 @@ core::Expected<OrlSample> makeSampleOrl(const std::filesystem::path& ictFolder) 
 }
 
 core::Expected<void> writeSampleOrlBundle(const std::filesystem::path& ictFolder, const std::filesystem::path& out,
-                                          int uvRes) {
+                                          const SampleBundleOptions& options) {
+  const int uvRes = options.uvRes;
   auto sample = makeSampleOrl(ictFolder);
   if (!sample) return sample.error();
   auto packBytes = writeOrlPack(sample->pack);
@@ -174,7 +175,12 @@ core::Expected<void> writeSampleOrlBundle(const std::filesystem::path& ictFolder
   scene["world_scale"] = 0.01;  // centimetres
   scene["rig_range"] = {-1, 1};
   scene["order"] = {"head"};
-  scene["branches"] = {{"head", {{"mesh_json", "mesh_head.json"}, {"mesh_bin", "mesh_head.bin"}, {"uv_res", uvRes}}}};
+  nlohmann::ordered_json head{{"mesh_json", "mesh_head.json"}, {"mesh_bin", "mesh_head.bin"}, {"uv_res", uvRes}};
+  if (!options.decoders.empty()) {
+    head["rig_dim"] = controls.size();  // the decoders take the control names' vector (DECODERS.md A1)
+    if (auto ok = copyBranchDecoders(options.decoders, folder, "head", head); !ok) return ok;
+  }
+  scene["branches"] = {{"head", head}};
   scene["rig"] = {
       {"backend", "orl"}, {"pack", "orl_pack.bin"}, {"control_names", controls}, {"vertex_count", kOrlSkinVertexCount}};
   scene["expression_space"] = {{"kind", "arkit52"}, {"dim", 52}};

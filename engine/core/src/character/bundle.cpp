@@ -386,17 +386,36 @@ class BundleLoader {
       if (!vertexCount) block["vertex_count"] = parsed.vertexCount;
       m_b.gnmPack = std::move(parsed);
     } else if (backend == 1) {
-      addFile(packRef ? insidePath(*packRef) : std::string("orl_pack.bin"), "pack", true);
-      if (!controlNames && fs::exists(m_b.folder / "rig_names.json", ec)) {
-        const fs::path namesPath = m_b.folder / "rig_names.json";
-        const json names = take(readJsonFile(namesPath));
-        m_b.rig["control_names"] =
-            take(guardRead(namesPath.string(), [&] { return JsonRef(names).strings(std::size_t(kMaxControls)); }));
-      }
+      orlRig(packRef ? insidePath(*packRef) : std::string("orl_pack.bin"), controlNames);
     } else if (packRef) {
       packRef->string();
     }
     if (backend == 2) m_b.rig["backend"] = "none";
+  }
+
+  // The pack and its DNA, and the control names mapped onto the DNA (B1):
+  // rig.control_names, else rig_names.json, else the DNA's GUI controls.
+  void orlRig(const std::string& packName, const std::optional<JsonRef>& controlNames) {
+    std::error_code ec;
+    addFile(packName, "pack", true);
+    m_b.orl = std::make_shared<const OrlCharacter>(take(loadOrlCharacter(m_b.folder / packName)));
+    std::string namesSource = m_source, namesPointer = "/rig/control_names";
+    if (!controlNames && fs::exists(m_b.folder / "rig_names.json", ec)) {
+      const fs::path namesPath = m_b.folder / "rig_names.json";
+      const json names = take(readJsonFile(namesPath));
+      m_b.rig["control_names"] =
+          take(guardRead(namesPath.string(), [&] { return JsonRef(names).strings(std::size_t(kMaxControls)); }));
+      namesSource = namesPath.string(), namesPointer = "";
+    } else if (!controlNames) {
+      m_b.rig["control_names"] = m_b.orl->dna->guiControlNames;
+    }
+    const auto names = m_b.rig["control_names"].get<std::vector<std::string>>();
+    m_b.orlControls = take(mapOrlControls(*m_b.orl->dna, names, namesSource, namesPointer));
+    if (!m_b.orlControls.unmatched.empty())
+      m_b.problems.push_back({namesSource, namesPointer,
+                              std::to_string(m_b.orlControls.unmatched.size()) +
+                                  " control names are not the DNA's and are ignored, the first '" +
+                                  m_b.orlControls.unmatched.front() + "'"});
   }
 
   void expressionBlock(const JsonRef& s) {

@@ -43,14 +43,12 @@ Expected<Bounds> characterRestBounds(const AosRigPack& pack) {
 namespace {
 
 // An ORL character (a bundle's pack, or a pack opened on its own): framed by its rest pose.
-Expected<void> openOrl(const fs::path& packPath, CharacterScene& scene) {
-  auto orl = loadOrlCharacter(packPath);
-  if (!orl) return orl.error();
+Expected<void> openOrl(std::shared_ptr<const OrlCharacter> orl, const fs::path& packPath, CharacterScene& scene) {
   auto rest = orlRestPose(*orl->pack);
   if (!rest) return errorAt(rest.error().code, packPath.string(), "", rest.error().message);
   scene.bounds = fittedRestBounds(orl->pack->neutral, *rest);
   for (const auto& w : orl->dna->warnings) scene.problems.push_back(w);
-  scene.orl = std::make_shared<const OrlCharacter>(std::move(orl).value());
+  scene.orl = std::move(orl);
   return {};
 }
 
@@ -78,7 +76,7 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     if (!loaded) return loaded.error();
     auto bundle = std::make_shared<const Bundle>(std::move(loaded).value());
     const std::string backend = bundle->rig.value("backend", std::string("none"));
-    if (!bundle->gnmPack && backend != "orl")
+    if (!bundle->gnmPack && !bundle->orl)
       return errorAt(ErrorCode::Unsupported, path.string(), "",
                      "the bundle's rig backend is '" + backend + "'; the viewer renders GNM and ORL rigs");
     if (!bundle->subject.empty()) scene.title = bundle->subject;
@@ -89,14 +87,17 @@ Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
     scene.residentBytes = bundle->residentBytes;
     scene.problems = bundle->problems;
     scene.bundle = bundle;
-    if (!bundle->gnmPack) {
+    if (bundle->orl) {
       const std::string packName = bundle->rig.value("pack", std::string("orl_pack.bin"));
-      if (auto opened = openOrl(bundle->folder / packName, scene); !opened) return opened.error();
+      if (auto opened = openOrl(bundle->orl, bundle->folder / packName, scene); !opened) return opened.error();
       return scene;
     }
     pack = std::shared_ptr<const AosRigPack>(bundle, &*bundle->gnmPack);  // lives as long as the bundle
   } else if (startsWithOrlMagic(path)) {
-    if (auto opened = openOrl(path, scene); !opened) return opened.error();
+    auto orl = loadOrlCharacter(path);
+    if (!orl) return orl.error();
+    if (auto opened = openOrl(std::make_shared<const OrlCharacter>(std::move(orl).value()), path, scene); !opened)
+      return opened.error();
     scene.residentBytes = scene.orl->packBytes;
     return scene;
   } else {

@@ -90,15 +90,20 @@ nlohmann::ordered_json orlControlsToJson(const Dna& dna, const OrlControls& cont
   return out;
 }
 
+std::string orlDnaControlName(std::string_view boardName) {
+  std::string name(boardName);
+  for (const auto& [from, to] :
+       {std::pair{".translateX", ".tx"}, std::pair{".translateY", ".ty"}, std::pair{".translateZ", ".tz"}})
+    if (name.ends_with(from)) name.replace(name.size() - std::strlen(from), std::strlen(from), to);
+  return name;
+}
+
 std::vector<float> orlGuiFromArkit(const Dna& dna, std::span<const float> arkit52) {
   std::vector<float> board(kMhControlCount, 0.0f), gui(dna.guiControlNames.size(), 0.0f);
   arkitToMh(arkit52, std::span<float, kMhControlCount>(board));
   for (std::size_t i = 0; i < kMhControlCount; ++i) {
     if (board[i] == 0.0f) continue;
-    std::string name = mhRigNames()[i];
-    for (const auto& [from, to] :
-         {std::pair{".translateX", ".tx"}, std::pair{".translateY", ".ty"}, std::pair{".translateZ", ".tz"}})
-      if (name.ends_with(from)) name.replace(name.size() - std::strlen(from), std::strlen(from), to);
+    const std::string name = orlDnaControlName(mhRigNames()[i]);
     const auto it = std::find(dna.guiControlNames.begin(), dna.guiControlNames.end(), name);
     if (it != dna.guiControlNames.end()) gui[std::size_t(it - dna.guiControlNames.begin())] = board[i];
   }

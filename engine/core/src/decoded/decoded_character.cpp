@@ -3,7 +3,10 @@
 #include <algorithm>
 
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/base/json_file.h"
 #include "riglens/core/character/gnm.h"
+#include "riglens/core/character/head_ext.h"
+#include "riglens/core/character/orl_bundle_rig.h"
 #include "riglens/core/character/slot_allocator.h"
 #include "riglens/core/decoded/npy.h"
 
@@ -41,6 +44,91 @@ const char* decodePassName(DecodePass pass) {
   return "?";
 }
 
+Expected<RigCpuPose> poseRigCpu(const Bundle& bundle, std::span<const float> rig) {
+  RigCpuPose pose;
+  if (bundle.gnmPack) {
+    auto posed = gnmPose(*bundle.gnmPack, rig);
+    if (!posed) return posed.error();
+    pose.vertices = std::move(posed).value();
+  } else if (bundle.orl) {
+    auto orl = OrlBundleRig::create(bundle.orl, bundle.orlControls);
+    if (!orl) return orl.error();
+    auto posed = (*orl)->deformCpu(rig);
+    if (!posed) return posed.error();
+    pose.vertices = std::move(posed).value();
+    pose.jointOutputs.assign((*orl)->jointOutputs().begin(), (*orl)->jointOutputs().end());
+  }
+  return pose;
+}
+
+Expected<std::vector<float>> readRigVector(const Bundle& bundle, const std::filesystem::path& file) {
+  auto doc = readJsonFile(file);
+  if (!doc) return doc.error();
+  if (bundle.gnmPack) return controlsFromJson(bundle.gnmPack->headExt, *doc, file.string());
+  if (!bundle.orl) return errorAt(ErrorCode::Unsupported, bundle.folder.string(), "/rig", "the bundle has no rig");
+  auto orl = OrlBundleRig::create(bundle.orl, bundle.orlControls);
+  if (!orl) return orl.error();
+  return (*orl)->rigVectorFromJson(*doc, file.string());
+}
+
+std::size_t rigVectorSize(const Bundle& bundle) {
+  if (bundle.gnmPack) return std::size_t(bundle.gnmPack->headExt.dim);
+  return bundle.orl ? bundle.orlControls.dnaIndex.size() : 0;
+}
+
+// A10 for one branch: the rig's output at the reference rig fitted onto the mesh's neutral.
+void DecodedCharacter::calibrateBranch(DecodedBranch& b, const RigCpuPose& reference, const std::string& source,
+                                       Diagnostics& notes) {
+  const std::string& name = b.decoders.spec().name;
+  const std::string where = "/branches/" + name;
+  const bool orl = m_bundle->orl != nullptr;
+  const OrlDriveMode mode = orl ? orlDriveMode(b.mesh->vertexCount) : OrlDriveMode::Skin;
+  if (reference.vertices.empty() || mode == OrlDriveMode::None) {
+    notes.push_back({source, where, name + ": no rig drives it; the mesh's neutral is lifted", Severity::Info});
+    return;
+  }
+  if (mode == OrlDriveMode::Shell && name != "head") {
+    if (!m_baseFrame) {
+      notes.push_back({source, where, name + ": a shell branch, but no rigged branch lends it a frame; its neutral is lifted"});
+      return;
+    }
+    auto shell = std::make_shared<OrlShell>(bindOrlShell(*m_bundle->orl->pack, b.mesh->neutral, b.mesh->faces, *m_baseFrame));
+    if (shell->boundVertices() == 0) {
+      notes.push_back({source, where, name + ": no piece lies within 4 cm of an eye or teeth joint; its neutral is lifted", Severity::Info});
+      return;
+    }
+    auto fit = calibrate(poseOrlShell(*m_bundle->orl->pack, *shell, reference.jointOutputs), b.mesh->neutral);
+    if (!fit) {
+      notes.push_back({source, where, name + ": " + fit.error().message + "; the rig is dropped"});
+      return;
+    }
+    b.calibration = std::move(fit).value();  // the residual verdict is waived for a shell (A10)
+    b.shell = std::move(shell);
+    b.rigged = true;
+    notes.push_back({source, where,
+                     name + ": shell, " + std::to_string(b.shell->boundVertices()) + " of " +
+                         std::to_string(b.mesh->vertexCount) + " vertices bound rigidly; calibration " +
+                         b.calibration.describe(),
+                     Severity::Info});
+    return;
+  }
+  if (reference.vertices.size() != b.mesh->neutral.size()) {
+    notes.push_back({source, where,
+                     name + ": the rig deforms " + std::to_string(reference.vertices.size() / 3) +
+                         " vertices, the branch mesh has " + std::to_string(b.mesh->vertexCount) +
+                         "; the rig is dropped and the branch renders its neutral"});
+  } else if (auto fit = calibrate(reference.vertices, b.mesh->neutral); !fit) {
+    notes.push_back({source, where, name + ": " + fit.error().message + "; the rig is dropped"});
+  } else if (!fit->accepted()) {
+    notes.push_back({source, where, name + ": calibration " + fit->describe() + " is past the limit; the rig is dropped"});
+  } else {
+    b.calibration = std::move(fit).value();
+    b.rigged = true;
+    if (!m_baseFrame) m_baseFrame = VertexTransform{b.calibration.transform.L, b.calibration.transform.o, {}};
+    notes.push_back({source, where, name + ": calibration " + b.calibration.describe(), Severity::Info});
+  }
+}
+
 Expected<std::unique_ptr<DecodedCharacter>> DecodedCharacter::open(std::shared_ptr<const Bundle> bundle,
                                                                    const DecoderOpener& opener, DecodedOptions options,
                                                                    Diagnostics& notes) {
@@ -53,14 +141,9 @@ Expected<std::unique_ptr<DecodedCharacter>> DecodedCharacter::open(std::shared_p
                                  [](const DecoderBranch& b) { return b.name == "head"; });
   const DecoderBranch& first = head != bundle->decoders.end() ? *head : bundle->decoders.front();
   c->m_referenceRig = referenceRigOf(*bundle, first, notes);
-  if (bundle->gnmPack) c->m_referenceRig.resize(std::size_t(bundle->gnmPack->headExt.dim), 0.0f);
-
-  std::vector<float> rigNeutral;  // the rig's own deform of the reference rig (A10)
-  if (bundle->gnmPack) {
-    auto posed = gnmPose(*bundle->gnmPack, c->m_referenceRig);
-    if (!posed) return posed.error();
-    rigNeutral = std::move(posed).value();
-  }
+  if (const std::size_t dim = rigVectorSize(*bundle)) c->m_referenceRig.resize(dim, 0.0f);
+  auto reference = poseRigCpu(*bundle, c->m_referenceRig);  // the rig's own deform of the reference rig (A10)
+  if (!reference) return reference.error();
   const bool anyFp16 = std::any_of(bundle->decoders.begin(), bundle->decoders.end(),
                                    [](const DecoderBranch& b) { return !b.geomFp16.empty() || !b.apprFp16.empty(); });
   const bool preferFp16 = options.preferFp16 && anyFp16;
@@ -74,6 +157,7 @@ Expected<std::unique_ptr<DecodedCharacter>> DecodedCharacter::open(std::shared_p
   c->m_placement.scale = float(bundle->worldScale);
   c->m_placement.momentScale = float(bundle->momentScale);
 
+  std::vector<std::size_t> shells;  // calibrated after the others: they adopt the first rigged branch's frame
   for (const auto& spec : bundle->decoders) {
     const BranchMesh* mesh = bundle->mesh(spec.name);
     if (!mesh || !mesh->hasUvMaps() || mesh->uvRes != spec.uvRes) {
@@ -85,31 +169,19 @@ Expected<std::unique_ptr<DecodedCharacter>> DecodedCharacter::open(std::shared_p
     }
     auto decoders = BranchDecoders::open(*bundle, spec, opener, preferFp16, notes);
     if (!decoders) return decoders.error();
-    DecodedBranch b{std::move(decoders).value(), mesh, {}, false, {}};
+    DecodedBranch b{std::move(decoders).value(), mesh, {}, false, {}, nullptr};
     const auto slot = allocator.allocate(std::uint32_t(spec.uvRes) * std::uint32_t(spec.uvRes));
     if (!slot) return slot.error();
     b.placement = {*slot, std::uint32_t(spec.uvRes) * std::uint32_t(spec.uvRes), c->m_placement.rotation,
                    c->m_placement.offset, c->m_placement.scale};
-    const std::string where = "/branches/" + spec.name;
-    if (rigNeutral.empty()) {
-      notes.push_back({source, where, spec.name + ": no rig; the mesh's neutral is lifted", Severity::Info});
-    } else if (rigNeutral.size() != mesh->neutral.size()) {
-      notes.push_back({source, where,
-                       spec.name + ": the rig deforms " + std::to_string(rigNeutral.size() / 3) +
-                           " vertices, the branch mesh has " + std::to_string(mesh->vertexCount) +
-                           "; the rig is dropped and the branch renders its neutral"});
-    } else if (auto fit = calibrate(rigNeutral, mesh->neutral); !fit) {
-      notes.push_back({source, where, spec.name + ": " + fit.error().message + "; the rig is dropped"});
-    } else if (!fit->accepted()) {
-      notes.push_back(
-          {source, where, spec.name + ": calibration " + fit->describe() + " is past the limit; the rig is dropped"});
-    } else {
-      b.calibration = std::move(fit).value();
-      b.rigged = true;
-      notes.push_back({source, where, spec.name + ": calibration " + b.calibration.describe(), Severity::Info});
-    }
+    const bool shell = bundle->orl && spec.name != "head" && orlDriveMode(mesh->vertexCount) == OrlDriveMode::Shell;
+    if (shell)
+      shells.push_back(c->m_branches.size());
+    else
+      c->calibrateBranch(b, *reference, source, notes);
     c->m_branches.push_back(std::move(b));
   }
+  for (std::size_t i : shells) c->calibrateBranch(c->m_branches[i], *reference, source, notes);
   if (c->m_branches.empty())
     return errorAt(ErrorCode::Invalid, source, "/branches", "no decoded branch has a mesh with UV maps");
   c->m_capacity = slots;
@@ -135,19 +207,27 @@ Expected<DecodePass> DecodedCharacter::decode(std::span<const float> rig, const 
   return pass;
 }
 
-std::vector<float> DecodedCharacter::liftVertices(std::size_t i, std::span<const float> rigOutput) const {
+std::vector<float> DecodedCharacter::liftVertices(std::size_t i, std::span<const float> rigOutput,
+                                                  std::span<const float> jointOutputs) const {
   const DecodedBranch& b = m_branches[i];
-  if (!b.rigged || rigOutput.size() != b.mesh->neutral.size()) return b.mesh->neutral;
-  std::vector<float> v(rigOutput.begin(), rigOutput.end());
+  std::vector<float> v;
+  if (b.rigged && b.shell && m_bundle->orl && jointOutputs.size() == m_bundle->orl->pack->jointCount * 9)
+    v = poseOrlShell(*m_bundle->orl->pack, *b.shell, jointOutputs);
+  else if (b.rigged && !b.shell && rigOutput.size() == b.mesh->neutral.size())
+    v.assign(rigOutput.begin(), rigOutput.end());
+  else
+    return b.mesh->neutral;
   applyVertexTransform(v, b.calibration.transform);
   return v;
 }
 
-void DecodedCharacter::liftCpu(std::span<const float> rigOutput, SplatSink& sink) const {
+void DecodedCharacter::liftCpu(std::span<const float> rigOutput, SplatSink& sink,
+                               std::span<const float> jointOutputs) const {
   for (std::size_t i = 0; i < m_branches.size(); ++i) {
     const DecodedBranch& b = m_branches[i];
     if (!b.decoders.hasGeometry() || b.decoders.colorUv().empty()) continue;
-    const auto texels = liftPass1(b.decoders.geomUv(), liftVertices(i, rigOutput), *b.mesh, b.decoders.spec().scale);
+    const auto texels =
+        liftPass1(b.decoders.geomUv(), liftVertices(i, rigOutput, jointOutputs), *b.mesh, b.decoders.spec().scale);
     liftPass2(texels, b.decoders.colorUv(), b.decoders.spec().uvRes, b.placement, nullptr, sink);
   }
 }
@@ -156,7 +236,7 @@ std::vector<BranchLiftSpec> DecodedCharacter::liftSpecs() const {
   std::vector<BranchLiftSpec> out;
   for (const auto& b : m_branches)
     out.push_back({b.decoders.spec().name, b.mesh, b.decoders.spec().scale, b.placement, b.rigged,
-                   b.rigged ? b.calibration.transform : VertexTransform{}});
+                   b.rigged ? b.calibration.transform : VertexTransform{}, b.rigged ? b.shell : nullptr});
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "riglens/core/character/gnm.h"
+#include "riglens/core/character/orl_bundle_rig.h"
 #include "riglens/core/character/slot_allocator.h"
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_decoded_lift.h"
@@ -33,6 +34,7 @@ struct CharacterRenderer::Impl {
   std::unique_ptr<GpuOrl> orl;
   std::unique_ptr<GpuLift> lift;
   std::unique_ptr<GpuDecodedLift> decodedLift;
+  std::unique_ptr<core::OrlBundleRig> bundleRig;  // an ORL bundle's control order -> the DNA
   std::shared_ptr<const DecodedLayout> layout;
   std::shared_ptr<const core::DecodedOutputs> outputs;  // waiting for the next prepare()
   bool outputsPending = false;
@@ -68,6 +70,7 @@ struct CharacterRenderer::Impl {
   void reset() {
     splats.reset();
     decodedLift.reset();
+    bundleRig.reset();
     lift.reset();
     orl.reset();
     gnm.reset();
@@ -138,14 +141,43 @@ struct CharacterRenderer::Impl {
     liftedGeometry = 0;
     liftedRoot = glm::vec3(0.0f);
     liftedHidden.clear();
-    if (layout && gnm) {  // decoded characters are GNM-driven here
-      auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, pack->vertexCount,
-                                      gnm->posedBuffer());
-      if (!d) return fail(d.error().message);
-      decodedLift = std::move(d).value();
-      outputsPending = outputs != nullptr;
-    }
+    if (layout) return buildDecoded();
     return true;
+  }
+
+  // The decoded lift over the rig's posed buffer; an ORL bundle also gets the
+  // rig that carries its control order to the DNA.
+  bool buildDecoded() {
+    if (orl) {
+      if (!layout->bundle->orl) return fail("the decoded layout's bundle has no ORL rig");
+      auto rig = core::OrlBundleRig::create(layout->bundle->orl, layout->bundle->orlControls);
+      if (!rig) return fail(rig.error().message);
+      bundleRig = std::move(rig).value();
+    }
+    auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, rigVertices(),
+                                    rigPosed());
+    if (!d) return fail(d.error().message);
+    decodedLift = std::move(d).value();
+    outputsPending = outputs != nullptr;
+    return true;
+  }
+
+  // The rig posed by a decode's rig vector (GNM: with the body's joint
+  // overrides; ORL: through the bundle's control map, shells moved by their joints).
+  core::Expected<void> stageDecodedRig(const std::vector<float>& rig) {
+    if (!orl) {
+      joints->setJointOverrides(frame.jointOverrides);
+      return gnm->setControls(rig, *joints);
+    }
+    if (auto ok = bundleRig->evaluate(rig); !ok) return ok;
+    if (auto ok = orl->setOutputs(bundleRig->jointOutputs(), bundleRig->channelWeights()); !ok) return ok;
+    for (std::size_t i = 0; i < layout->branches.size(); ++i)
+      if (const auto& shell = layout->branches[i].shell)
+        if (auto ok = decodedLift->setBranchVertices(
+                i, core::poseOrlShell(*orlCharacter->pack, *shell, bundleRig->jointOutputs()));
+            !ok)
+          return ok;
+    return {};
   }
 
   // The decoded path: a new decode poses the rig with the decode's own rig
@@ -165,17 +197,15 @@ struct CharacterRenderer::Impl {
     const core::DecodedOutputs& out = fresh ? *outputs : unchanged;
     const std::vector<float>& rig = fresh ? outputs->rig : decodedRig;
     const bool posed = jointsMoved || (fresh && (outputs->geometryId != liftedGeometry || !decodedLifted));
-    if (posed) {
-      joints->setJointOverrides(frame.jointOverrides);
-      if (auto staged = gnm->setControls(rig, *joints); !staged) return fail(staged.error().message);
-    }
+    if (posed)
+      if (auto staged = stageDecodedRig(rig); !staged) return fail(staged.error().message);
     decodedLift->setRootOffset(frame.rootPosition);
     decodedLift->setHiddenBranches(frame.hiddenBranches);
     liftedRoot = frame.rootPosition;
     liftedHidden = frame.hiddenBranches;
     if (auto staged = decodedLift->setOutputs(out, posed); !staged) return fail(staged.error().message);
     if (passes.rig) {
-      if (posed) gnm->encode(cb);
+      if (posed) encodeRig(cb);
       decodedLift->encode(cb);
     }
     if (fresh) {

@@ -20,10 +20,11 @@ namespace {
 gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, glm::vec3 root, bool hidden,
                                  const core::OpacityMask* mask) {
   const bool useTransform = b.rigged;  // a rigged branch lifts the calibrated rig output
+  const bool skinned = useTransform && !b.shell;  // reads the rig's posed buffer (a shell has its own vertices)
   gpu::DecodedLiftParams p{};
   const auto res = gpu::uint(b.mesh->uvRes);
   p.dims = {res, res, res * res, res};
-  p.counts = {gpu::uint(useTransform ? rigVertices : b.mesh->vertexCount), gpu::uint(b.mesh->faceCount),
+  p.counts = {gpu::uint(skinned ? rigVertices : b.mesh->vertexCount), gpu::uint(b.mesh->faceCount),
               useTransform ? 1u : 0u, useTransform && !b.transform.corr.empty() ? 1u : 0u};
   p.scaleA = {b.scale.scaleLogBias, b.scale.scaleLogMax, b.scale.triKappa, b.scale.sliverQMin};
   p.scaleB = {b.scale.bounded ? 1.0f : 0.0f, b.scale.logSigmaMax, b.scale.scaleOffset, 0.0f};
@@ -90,11 +91,11 @@ struct GpuDecodedLift::Impl {
     std::vector<std::int32_t> triim(m.triim);  // validity folded in: triim' = valid ? triim : -1 (A6)
     for (std::size_t p = 0; p < hw; ++p)
       if (!m.valid[p]) triim[p] = -1;
-    const bool useTransform = b.spec.rigged;
+    const bool skinned = b.spec.rigged && !b.spec.shell;  // else the branch's own vertex buffer
     b.params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(sizeof(gpu::DecodedLiftParams))));
     if (!b.params->create()) return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift's uniform");
     stageParams(b);
-    if (!useTransform) b.neutral = staticBuffer(m.neutral);
+    if (!skinned) b.neutral = staticBuffer(b.spec.shell ? b.spec.shell->rest : m.neutral);
     b.corr = staticBuffer(b.spec.transform.corr);
     b.faces = staticBuffer(m.faces);
     b.idxim = staticBuffer(m.idxim);
@@ -104,7 +105,7 @@ struct GpuDecodedLift::Impl {
     b.color = newStorageBuffer(rhi, 3 * hw * 4);
     b.texels = newStorageBuffer(rhi, gpu::kDecodedTexelFloats * hw * 4);
     b.maskBuffer = newStorageBuffer(rhi, std::max<std::size_t>(hw, 1024) * 4);  // an opacity mask's values
-    if ((!useTransform && !b.neutral) || !b.corr || !b.faces || !b.idxim || !b.barim || !b.triim || !b.geom ||
+    if ((!skinned && !b.neutral) || !b.corr || !b.faces || !b.idxim || !b.barim || !b.triim || !b.geom ||
         !b.color || !b.texels || !b.maskBuffer)
       return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift buffers of branch " + b.spec.name);
     const auto stage = QRhiShaderResourceBinding::ComputeStage;
@@ -112,7 +113,7 @@ struct GpuDecodedLift::Impl {
     b.srb1.reset(rhi->newShaderResourceBindings());
     b.srb1->setBindings(
         {B::uniformBuffer(gpu::kDecodedParamsBinding, stage, b.params.get()),
-         B::bufferLoad(gpu::kPass1Vertices, stage, useTransform ? vertexSource : b.neutral.get()),
+         B::bufferLoad(gpu::kPass1Vertices, stage, skinned ? vertexSource : b.neutral.get()),
          B::bufferLoad(gpu::kPass1Corr, stage, b.corr.get()), B::bufferLoad(gpu::kPass1Faces, stage, b.faces.get()),
          B::bufferLoad(gpu::kPass1Idxim, stage, b.idxim.get()), B::bufferLoad(gpu::kPass1Barim, stage, b.barim.get()),
          B::bufferLoad(gpu::kPass1Triim, stage, b.triim.get()), B::bufferLoad(gpu::kPass1Geom, stage, b.geom.get()),
@@ -185,7 +186,7 @@ core::Expected<std::unique_ptr<GpuDecodedLift>> GpuDecodedLift::create(RhiDevice
   for (auto& spec : branches) {
     if (spec.placement.slotOffset + spec.placement.slotCount > capacity)
       return makeError(ErrorCode::Invalid, "branch " + spec.name + "'s slots run past the sink");
-    if (spec.rigged && spec.mesh->vertexCount != vertexCount)
+    if (spec.rigged && !spec.shell && spec.mesh->vertexCount != vertexCount)
       return makeError(ErrorCode::Invalid, "branch " + spec.name + " is rigged but its mesh has " +
                                                std::to_string(spec.mesh->vertexCount) + " vertices, the rig " +
                                                std::to_string(vertexCount));
@@ -241,6 +242,20 @@ core::Expected<void> GpuDecodedLift::setOutputs(const core::DecodedOutputs& out,
     b.run1 = b.run1 && b.hasGeom;
     b.run2 = (b.run2 || b.run1 || out.color[i]) && b.hasGeom && b.hasColor;
   }
+  return {};
+}
+
+core::Expected<void> GpuDecodedLift::setBranchVertices(std::size_t branch, std::span<const float> vertices) {
+  Impl& d = *m_impl;
+  if (branch >= d.branches.size() || !d.branches[branch].spec.shell)
+    return makeError(ErrorCode::Usage, "branch " + std::to_string(branch) + " has no vertices of its own");
+  Impl::Branch& b = d.branches[branch];
+  if (vertices.size() != b.spec.mesh->vertexCount * 3)
+    return makeError(ErrorCode::Invalid, b.spec.name + ": " + std::to_string(vertices.size() / 3) +
+                                             " vertices for a mesh of " + std::to_string(b.spec.mesh->vertexCount));
+  d.batch()->uploadStaticBuffer(b.neutral.get(), 0, int(vertices.size() * 4), vertices.data());
+  b.run1 = b.hasGeom;
+  b.run2 = b.run2 || (b.run1 && b.hasColor);
   return {};
 }
 

@@ -32,8 +32,10 @@ struct SampleBundleOptions {
 core::Expected<void> writeSampleCharacter(const std::filesystem::path& ictFolder, const std::filesystem::path& out,
                                           const SampleBundleOptions& options = {});
 
-// The decoder folder shipped with RigLens (tools/decoders/make_decoders.py
-// --kind sample, written at build time), or empty when it is not found.
-std::filesystem::path shippedSampleDecoders(const std::filesystem::path& executableDir);
+// A decoder folder shipped with RigLens (tools/decoders/make_decoders.py
+// --kind sample, written at build time): "sample-decoders" (the GNM sample's)
+// or "sample-orl-decoders"; empty when it is not found.
+std::filesystem::path shippedSampleDecoders(const std::filesystem::path& executableDir,
+                                            const char* name = "sample-decoders");
 
 }  // namespace riglens::samples

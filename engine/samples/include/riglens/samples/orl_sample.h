@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "riglens/core/base/expected.h"
+#include "riglens/samples/character_sample.h"
 #include "riglens/core/dna/dna.h"
 
 namespace riglens::samples {
@@ -60,9 +61,12 @@ struct OrlSample {
 core::Expected<OrlSample> makeSampleOrl(const std::filesystem::path& ictFolder);
 
 // <out>/sample-orl-bundle/: orl_pack.bin, scene.json (rig backend orl, the
-// DNA's GUI controls as control_names, an arkit52 expression space) and the
-// head branch mesh (centimetres, with UV maps of `uvRes`).
+// DNA's GUI controls as control_names in the board's .translateX/Y
+// spelling, an arkit52 expression space), the head branch mesh
+// (centimetres, with UV maps of options.uvRes) and, when options.decoders
+// names a folder, the head's decoders (rig_dim: the 52 control names).
+// options.schema1 does not apply (an ORL bundle is multi-region).
 core::Expected<void> writeSampleOrlBundle(const std::filesystem::path& ictFolder, const std::filesystem::path& out,
-                                          int uvRes = 128);
+                                          const SampleBundleOptions& options = {});
 
 }  // namespace riglens::samples

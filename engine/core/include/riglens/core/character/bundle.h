@@ -20,6 +20,7 @@
 #include "riglens/core/base/expected.h"
 #include "riglens/core/character/aosrig.h"
 #include "riglens/core/character/expressions.h"
+#include "riglens/core/character/orl_bundle_rig.h"
 #include "riglens/core/decoded/decoder_spec.h"
 
 namespace riglens::core {
@@ -67,6 +68,10 @@ struct Bundle {
   double momentScale = 0.0;             // the plucker moment scale (A5)
   const BranchMesh* mesh(const std::string& branch) const;
   std::optional<AosRigPack> gnmPack;
+  // backend orl: the pack and its DNA, and how rig.control_names (the
+  // decoders' order; the DNA's GUI names when the bundle gives none) reach the DNA.
+  std::shared_ptr<const OrlCharacter> orl;
+  OrlControlMap orlControls;
   std::vector<BundleFile> files;
   std::uintmax_t residentBytes = 0;
   Diagnostics problems;  // missing files and other non-fatal findings

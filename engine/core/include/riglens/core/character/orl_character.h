@@ -53,6 +53,10 @@ Expected<OrlControls> orlControlsFromJson(const Dna& dna, const nlohmann::json& 
 nlohmann::ordered_json orlControlsToJson(const Dna& dna,
                                          const OrlControls& controls);  // the non-zero values, in the DNA's order
 
+// A board control as the DNA spells it: a trailing .translateX/Y/Z becomes
+// .tx/.ty/.tz ("CTRL_C_jaw.translateY" -> "CTRL_C_jaw.ty"); others unchanged.
+std::string orlDnaControlName(std::string_view boardName);
+
 // ARKit-52 weights -> the DNA's GUI controls: the ARKit -> MetaHuman board
 // table (arkitToMh), each board control ("CTRL_C_jaw.translateY") onto the
 // DNA's GUI control of the same widget and axis ("CTRL_C_jaw.ty"); board

@@ -4,12 +4,13 @@
 //   rig changed            -> trunk -> geom -> appr (full pass)
 //   only the camera moved  -> plucker + appr (geom cached)
 //   nothing changed        -> nothing.
-// Posing is the caller's (the GNM pass on the GPU, gnmPose on the CPU); the
+// Posing is the caller's (the GNM or ORL pass on the GPU, poseRigCpu on the CPU); the
 // lift is uv_lift (CPU) or engine/render's GpuDecodedLift. Not thread-safe:
 // one thread decodes (the viewer's decode worker, or the CLI's main thread).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/character/bundle.h"
+#include "riglens/core/character/orl_shell.h"
 #include "riglens/core/decoded/branch_decoders.h"
 #include "riglens/core/decoded/calibration.h"
 #include "riglens/core/decoded/plucker.h"
@@ -41,6 +43,7 @@ struct BranchLiftSpec {
   LiftPlacement placement;
   bool rigged = false;
   VertexTransform transform;
+  std::shared_ptr<const OrlShell> shell;  // an ORL shell branch: its vertices come from the joints, not the skin
 };
 
 // One decode's results, copied out of the sessions so another thread can
@@ -63,7 +66,23 @@ struct DecodedBranch {
   LiftPlacement placement;
   bool rigged = false;  // false: the rig was dropped (or there is none); the mesh's neutral is lifted
   Calibration calibration;
+  std::shared_ptr<const OrlShell> shell;  // an ORL bundle's eyes or teeth (shell mode), bound rigidly
 };
+
+// What the bundle's rig (GNM or ORL) makes of one rig vector on the CPU: the
+// skinned head (GNM metres, ORL centimetres) and, for ORL, the joints'
+// outputs the shell branches follow.
+struct RigCpuPose {
+  std::vector<float> vertices;
+  std::vector<float> jointOutputs;
+};
+Expected<RigCpuPose> poseRigCpu(const Bundle& bundle, std::span<const float> rigVector);
+// How many values the bundle's rig takes (GNM head_ext, or the ORL control names).
+std::size_t rigVectorSize(const Bundle& bundle);
+// A controls file as the bundle's rig vector: GNM, controlsFromJson (an array
+// or {name: value} of head_ext); ORL, {name: value} of the DNA's GUI or raw
+// controls, carried into the bundle's control order (OrlBundleRig).
+Expected<std::vector<float>> readRigVector(const Bundle& bundle, const std::filesystem::path& file);
 
 // A11's frame of a bundle's decoded branches (those with decoders and a
 // mesh): the union of their neutral bounds, scaled and offset into the scene
@@ -73,7 +92,8 @@ Bounds decodedBounds(const Bundle& bundle);
 class DecodedCharacter {
  public:
   // Opens every non-gaze branch that has decoders and a mesh with UV maps,
-  // calibrates it against the bundle's GNM rig at the reference rig, and
+  // calibrates it against the bundle's rig (GNM, or ORL: the head skinned,
+  // eyes and teeth as shells in the head's frame) at the reference rig, and
   // allocates its slots. Findings (fp16 fallbacks, dropped rigs, skipped
   // branches, the calibration) go to `notes`. Refuses a bundle with no
   // decodable branch.
@@ -85,10 +105,12 @@ class DecodedCharacter {
   Expected<DecodePass> decode(std::span<const float> rigVector, const PluckerCamera& camera);
 
   // The vertices a branch's lift reads, for the rig's posed output (V*3 in
-  // the rig's units): calibrated when the branch is rigged, else the neutral.
-  std::vector<float> liftVertices(std::size_t branch, std::span<const float> rigOutput) const;
+  // the rig's units; an ORL shell branch follows the joint outputs instead):
+  // calibrated when the branch is rigged, else the neutral.
+  std::vector<float> liftVertices(std::size_t branch, std::span<const float> rigOutput,
+                                  std::span<const float> jointOutputs = {}) const;
   // Both lift passes on the CPU for every branch, into `sink` (capacity()).
-  void liftCpu(std::span<const float> rigOutput, SplatSink& sink) const;
+  void liftCpu(std::span<const float> rigOutput, SplatSink& sink, std::span<const float> jointOutputs = {}) const;
 
   Bounds bounds() const { return decodedBounds(*m_bundle); }
 
@@ -106,6 +128,8 @@ class DecodedCharacter {
 
  private:
   DecodedCharacter() = default;
+  void calibrateBranch(DecodedBranch& b, const RigCpuPose& reference, const std::string& source, Diagnostics& notes);
+  std::optional<VertexTransform> m_baseFrame;  // the first rigged branch's fit, lent to shell branches
   std::shared_ptr<const Bundle> m_bundle;
   std::vector<DecodedBranch> m_branches;
   std::uint32_t m_capacity = 0;

@@ -54,6 +54,9 @@ class GpuDecodedLift {
   // threshold are emptied. Null removes it. Refuses a mask whose values do
   // not fill width x height, or with more than max(uv_res^2, 1024) values.
   core::Expected<void> setOpacityMask(std::size_t branch, const core::OpacityMask* mask);
+  // An ORL shell branch's posed vertices (core::poseOrlShell, the rig's
+  // units): they replace the branch's own buffer and re-run its pass 1.
+  core::Expected<void> setBranchVertices(std::size_t branch, std::span<const float> vertices);
   // The rig's output to lift from, when there is no posed source.
   core::Expected<void> setVertices(std::span<const float> rigOutput);
   void encode(QRhiCommandBuffer* cb);  // records what setOutputs staged; nothing when nothing is pending
