@@ -23,7 +23,9 @@ namespace riglens::cli {
 int characterSplats(const QStringList& args) {
   QCommandLineParser parser;
   const QCommandLineOption out("out", "The .ply to write.", "FILE.ply");
-  const QCommandLineOption controls("controls", "Controls JSON: GNM, an array or {name: value}; ORL, {name: value} of the DNA's GUI or raw controls.", "FILE.json");
+  const QCommandLineOption controls(
+      "controls", "Controls JSON: GNM, an array or {name: value}; ORL, {name: value} of the DNA's GUI or raw controls.",
+      "FILE.json");
   const QCommandLineOption yaw("yaw", "Camera yaw in degrees (default 35).", "DEG", "35");
   const QCommandLineOption pitch("pitch", "Camera pitch in degrees (default 25).", "DEG", "25");
   const QCommandLineOption size("size", "The view the appearance is decoded for (default 800x600).", "WxH", "800x600");

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "riglens/core/dna/dna_matrices.h"
+
 namespace riglens::cli {
 
 using nlohmann::json;
@@ -34,6 +36,10 @@ json dnaSummary(const core::Dna& d) {
   }
   for (const auto& w : d.warnings)
     problems.push_back({{"severity", "warning"}, {"file", w.source}, {"pointer", w.pointer}, {"message", w.message}});
+  json matrices = json::array();
+  for (const auto& m : core::dnaMatrices(d))
+    matrices.push_back(
+        {{"name", m.name}, {"rows", m.rows}, {"columns", m.columns}, {"values", m.values}, {"bytes", m.bytes}});
   std::size_t quaternionJoints = 0;
   for (auto r : d.jointRotations) quaternionJoints += r == core::JointRotation::Quaternion;
   return json{{"kind", "dna"},
@@ -55,6 +61,7 @@ json dnaSummary(const core::Dna& d) {
               {"animatedMaps", d.animatedMapCount()},
               {"rbfSolvers", d.rbfSolvers.size()},
               {"rbfPoses", d.rbfPoses.size()},
+              {"matrices", matrices},
               {"guiControls", gui},
               {"rawControls", raw},
               {"problems", problems}};

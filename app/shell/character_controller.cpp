@@ -10,6 +10,7 @@
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/core/dna/dna_matrices.h"
 
 namespace riglens::app {
 
@@ -92,6 +93,18 @@ QVariantMap CharacterController::info() const {
     info["problems"] = problems;
   }
   return info;
+}
+
+QVariantList CharacterController::dnaMatrices() const {
+  QVariantList out;
+  if (!m_scene || !m_scene->orl) return out;
+  for (const core::DnaMatrix& m : core::dnaMatrices(*m_scene->orl->dna))
+    out.append(QVariantMap{{"name", QString::fromStdString(m.name)},
+                           {"rows", qint64(m.rows)},
+                           {"columns", qint64(m.columns)},
+                           {"values", qint64(m.values)},
+                           {"bytes", qint64(m.bytes)}});
+  return out;
 }
 
 bool CharacterController::arkitAvailable() const {

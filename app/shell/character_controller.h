@@ -53,6 +53,8 @@ class CharacterController : public QObject {
   Q_PROPERTY(QVariantList gaze READ gaze NOTIFY controlsChanged)  // radians: pitch L, yaw L, pitch R, yaw R
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY sceneChanged)
   Q_PROPERTY(QVariantMap memoryReport READ memoryReport NOTIFY memoryChanged)
+  // An ORL character: the DNA's tables on the CPU, [{name, rows, columns, values, bytes}].
+  Q_PROPERTY(QVariantList dnaMatrices READ dnaMatrices NOTIFY sceneChanged)
   // The newest drawn frame: {available, why, passes: [{pass, ms}], totalMs, cpuMs,
   // splats, raster ("compute"/"quads"/"cpu"), tileKeys} (GPU times on Vulkan only).
   Q_PROPERTY(QVariantMap frameReport READ frameReport NOTIFY frameReportChanged)
@@ -132,6 +134,7 @@ class CharacterController : public QObject {
   Q_INVOKABLE void resetJoints();
   // ORL: a joint's live outputs (translation, rotation, scale deltas) as text; empty otherwise.
   Q_INVOKABLE QString jointOutputText(const QString& joint) const;
+  QVariantList dnaMatrices() const;
   Q_INVOKABLE void clearRefusal();
 
   void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it

@@ -1,5 +1,6 @@
-// What a splat character or scene holds: the pack bytes on the CPU, every GPU
-// buffer of the GNM, lift and splat passes, and the sink's slots per branch.
+// What a splat character or scene holds: the pack bytes on the CPU (and an
+// ORL character's DNA tables), every GPU buffer of the rig, lift and splat
+// passes, and the sink's slots per branch.
 // When the GPU cannot run the character passes, says so here.
 import QtQuick
 import QtQuick.Controls
@@ -47,6 +48,23 @@ PanelSection {
                     required property var modelData
                     objectName: "slots_" + modelData.name
                     text: qsTr("Slots %1: %2 / %3 (from %4)").arg(modelData.name).arg(modelData.slotsUsed).arg(modelData.capacity).arg(modelData.slotOffset)
+                    font.pixelSize: 11
+                }
+            }
+        }
+        Label { text: qsTr("DNA matrices (CPU)"); font.bold: true; topPadding: 4; visible: panel.character.dnaMatrices.length > 0 }
+        Column {
+            Layout.fillWidth: true
+            visible: panel.character.dnaMatrices.length > 0
+            Repeater {
+                model: panel.character.dnaMatrices
+                delegate: Label {
+                    required property var modelData
+                    objectName: "dnaMatrix_" + index
+                    required property int index
+                    width: parent ? parent.width : 0
+                    elide: Text.ElideRight
+                    text: qsTr("%1: %2 x %3, %4 values, %5").arg(modelData.name).arg(modelData.rows).arg(modelData.columns).arg(modelData.values).arg(panel.controller.formatBytes(modelData.bytes))
                     font.pixelSize: 11
                 }
             }

@@ -558,6 +558,56 @@ class TestAppExecutables : public QObject {
   // header check: the render still works and the file is written afresh.
   // The sample ORL character from the shell: the DNA in its pack inspected,
   // evaluated in GUI and raw mode (the same outputs), names checked.
+  // The sample ORL bundle with decoders (the test decoders, uv_res 32): one
+  // decoded frame per controls file, the DNA's GUI names carried into the
+  // bundle's control order; raw names refused for GUI-named decoders; render
+  // draws the decoded character, not the preview.
+  void cliDecodesTheSampleOrlBundle() {
+    QTemporaryDir dir;
+    const QString decoders = QStringLiteral(RIGLENS_TEST_DECODERS_DIR);
+    const Run made = runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--uv-res", "32", "--decoders",
+                                       decoders + "/visible", "--orl-decoders", decoders + "/orl"});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const QString bundle = dir.filePath("sample-orl-bundle");
+    const auto write = [&](const char* name, const char* text) {
+      QFile file(dir.filePath(name));
+      file.open(QIODevice::WriteOnly);
+      file.write(text);
+      return file.fileName();
+    };
+    const QString rest = write("rest.json", "{}"), jaw = write("jaw.json", R"({"CTRL_C_jaw.ty": 1})");
+    const QString raw = write("raw.json", R"({"CTRL_expressions.jawOpen": 1})");
+    QByteArray frames[2];
+    int i = 0;
+    for (const QString& controls : {rest, jaw}) {
+      const QString ply = dir.filePath(QString("frame%1.ply").arg(i));
+      const Run splats = runProgram(kCli, {"character", "splats", bundle, "--controls", controls, "--out", ply});
+      QVERIFY2(splats.exitCode == 0, qPrintable(splats.err));
+      QVERIFY2(splats.out.contains("gaussians of 2048 slots"), qPrintable(splats.out));  // head 32x32 + eyes 32x32
+      QFile file(ply);
+      QVERIFY(file.open(QIODevice::ReadOnly));
+      frames[i++] = file.readAll();
+    }
+    QVERIFY(frames[0] != frames[1]);  // the jaw moved gaussians
+    const Run refused =
+        runProgram(kCli, {"character", "splats", bundle, "--controls", raw, "--out", dir.filePath("x.ply")});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("raw.json") && refused.err.contains("GUI controls"), qPrintable(refused.err));
+    // inspect opens both branches: the head skinned, the eyes a shell.
+    const Run inspected = runProgram(kCli, {"inspect", bundle});
+    QVERIFY2(inspected.exitCode == 0, qPrintable(inspected.err));
+    QVERIFY2(inspected.out.contains("eyes: shell, 374 of 374 vertices bound rigidly"), qPrintable(inspected.out));
+    // render: the decoded character differs from the preview of the same controls.
+    for (const char* mode : {"decoded", "preview"}) {
+      QStringList args{"render", bundle,  "--controls", jaw,
+                       "--size", "96x96", "--out",      dir.filePath(QString("%1.png").arg(mode))};
+      if (QString(mode) == "preview") args << "--preview";
+      const Run rendered = runProgram(kCli, args);
+      QVERIFY2(rendered.exitCode == 0, qPrintable(rendered.err));
+    }
+    QVERIFY(QImage(dir.filePath("decoded.png")) != QImage(dir.filePath("preview.png")));
+  }
+
   void cliEvaluatesTheSampleOrlDna() {
     QTemporaryDir dir;
     QVERIFY2(runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--no-decoders"}).exitCode == 0,

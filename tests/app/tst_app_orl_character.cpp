@@ -4,8 +4,9 @@
 // the jaw slider changes the picture; the joints panel shows the jaw's live
 // rotation; raw mode and ARKit input reach the same joint outputs as
 // `riglens-cli character evaluate` does for the same values; the Memory panel
-// lists the ORL buffers; a controls file saved in the viewer renders from the
-// shell.
+// lists the ORL buffers and the DNA's tables; a controls file saved in the
+// viewer renders from the shell; with decoders, the decoded character follows
+// the DNA's controls.
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -55,7 +56,8 @@ class TestAppOrlCharacter : public QObject {
 
  private slots:
   void initTestCase() {
-    QVERIFY_OK(samples::writeSampleOrlBundle(RIGLENS_DATA_DIR "/ict-face", m_dir.path().toStdString(), {32, {}, false}));
+    QVERIFY_OK(
+        samples::writeSampleOrlBundle(RIGLENS_DATA_DIR "/ict-face", m_dir.path().toStdString(), {32, {}, false}));
     QString error;
     QVERIFY2(m_ui.start(&error), qPrintable(error));
     m_app = m_ui.controller.get();
@@ -132,6 +134,48 @@ class TestAppOrlCharacter : public QObject {
     QVERIFY(cli.waitForFinished(60000));
     QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
     QCOMPARE(QImage(path("face.png")).size(), QSize(64, 64));
+  }
+
+  // With decoders (the sample's head and eyes): the decoded character shows,
+  // both branches decoded; a jaw control re-decodes with the control names'
+  // vector and changes the picture; raw values cannot reach GUI-named
+  // decoders and say so; the Memory panel lists the DNA's tables.
+  void theDecodedBundleFollowsTheDnaControls() {
+    const std::filesystem::path out = std::filesystem::path(m_dir.path().toStdString()) / "decoded";
+    QVERIFY_OK(samples::writeSampleOrlBundle(RIGLENS_DATA_DIR "/ict-face", out,
+                                             {32, std::filesystem::path(RIGLENS_TEST_DECODERS_DIR) / "orl", false}));
+    QVERIFY2(m_ui.openAndWait(QString::fromStdString((out / "sample-orl-bundle").string())),
+             qPrintable(m_app->lastError()));
+    QCOMPARE(m_character->rigBackend(), QString("orl"));
+    QTRY_VERIFY_WITH_TIMEOUT(m_character->decodeStats().value("decodes").toInt() >= 1, 20000);
+    QVERIFY(m_character->decodedAvailable());
+    QVERIFY(m_character->showDecoded());
+    QVERIFY2(m_character->decodeError().isEmpty(), qPrintable(m_character->decodeError()));
+    QStringList branches;
+    for (const QVariant& b : m_character->decodeStats().value("branches").toList())
+      branches << b.toMap().value("name").toString();
+    QCOMPARE(branches, (QStringList{"head", "eyes"}));
+    const QImage before = m_ui.settledGrab();
+    const int decodes = m_character->decodeStats().value("decodes").toInt();
+    m_character->setChannel(m_character->findChannel("CTRL_C_jaw.ty"), 1.0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_character->decodeStats().value("decodes").toInt() > decodes, 20000);
+    QCOMPARE(m_character->decodeStats().value("pass").toString(), QString("full"));
+    const QImage after = m_ui.settledGrab();
+    after.save(test::outputPath("orl_decoded_jaw.png"));
+    const int changed = test::differingPixels(before, after, m_ui.viewportRect());
+    QVERIFY2(changed > 300, qPrintable(QString("only %1 pixels changed").arg(changed)));
+    // Raw mode: the decoders take GUI names, so the banner says the preview shows raw values.
+    QVERIFY(m_character->setChannelMode("raw"));
+    m_character->setChannel(m_character->findChannel("CTRL_expressions.jawOpen"), 0.5);
+    QVERIFY2(m_character->refusal().contains("GUI controls"), qPrintable(m_character->refusal()));
+    QVERIFY(m_character->setChannelMode("gui"));
+    // The DNA's tables on the CPU.
+    QStringList matrices;
+    for (const QVariant& m : m_character->dnaMatrices()) matrices << m.toMap().value("name").toString();
+    QVERIFY2(matrices.contains("GUI to raw conditionals") && matrices.contains("PSD products"),
+             qPrintable(matrices.join(", ")));
+    QVERIFY(m_ui.find("dnaMatrix_0"));  // the Memory panel's rows
+    m_character->resetChannels();
   }
 
   void cleanupTestCase() { m_ui.stop(); }

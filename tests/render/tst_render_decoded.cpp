@@ -22,6 +22,7 @@
 #include "riglens/render/device/offscreen_canvas.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/samples/character_sample.h"
+#include "riglens/samples/orl_sample.h"
 #include "test_checks.h"
 #include "test_paths.h"
 
@@ -183,6 +184,60 @@ class TestRenderDecoded : public test::RenderTestCase {
  private slots:
   void analyticDecoderMatchesTheCpu() { checkParity("analytic", false); }
   void offsetDecoderWithPlacementAndBoundsMatchesTheCpu() { checkParity("offset", true); }
+
+  // An ORL bundle (the sample's head and eyes): the head's vertices from the
+  // ORL deform, the eyes' from their shell uploaded per branch; both lifts
+  // agree with the CPU's, slot by slot.
+  void orlBundleWithAShellBranchMatchesTheCpu() {
+    const fs::path out = fs::path(m_dir.path().toStdString()) / "orl";
+    samples::SampleBundleOptions options{32, fs::path(RIGLENS_TEST_DECODERS_DIR) / "orl", false};
+    QVERIFY_OK(samples::writeSampleOrlBundle(RIGLENS_DATA_DIR "/ict-face", out, options));
+    Opened opened = open(out / "sample-orl-bundle");
+    QVERIFY_OK(opened.character);
+    const auto& shared = opened.bundle;
+    core::DecodedCharacter& c = **opened.character;
+    QCOMPARE(c.branches().size(), std::size_t(2));
+    QVERIFY(c.branches()[1].shell != nullptr);
+    const auto names = shared->rig["control_names"].get<std::vector<std::string>>();
+    std::vector<float> rig(names.size(), 0.0f);
+    for (const auto& [name, value] : {std::pair{"CTRL_C_jaw.translateY", 0.8f}, {"CTRL_L_eye.translateX", 0.7f}})
+      rig[std::size_t(std::find(names.begin(), names.end(), name) - names.begin())] = value;
+    auto pass = c.decode(rig, camera());
+    QVERIFY_OK(pass);
+    auto pose = core::poseRigCpu(*shared, rig);
+    QVERIFY_OK(pose);
+    core::SplatSink cpu(c.capacity());
+    c.liftCpu(pose->vertices, cpu, pose->jointOutputs);
+
+    const auto specs = c.liftSpecs();
+    auto lift = render::GpuDecodedLift::create(*m_device, shared, specs, c.capacity(), shared->orl->pack->vertexCount);
+    QVERIFY_OK(lift);
+    QVERIFY_OK((*lift)->setVertices(pose->vertices));
+    QVERIFY_OK(
+        (*lift)->setBranchVertices(1, core::poseOrlShell(*shared->orl->pack, *specs[1].shell, pose->jointOutputs)));
+    QVERIFY(!(*lift)->setBranchVertices(0, pose->vertices));  // the head reads the rig's buffer
+    QVERIFY_OK((*lift)->setOutputs(c.outputs(*pass), true));
+    QVERIFY_OK((*lift)->runOffscreenFrame());
+    auto gpu = (*lift)->readBack();
+    QVERIFY_OK(gpu);
+    const Compared d = compare(cpu, *gpu);
+    QVERIFY2(d.occupied > 300, qPrintable(QString::number(d.occupied)));
+    QCOMPARE(d.mismatched, std::size_t(0));
+    QVERIFY2(d.position <= kPositionMetres, qPrintable(QString::number(d.position)));
+    QVERIFY2(d.covariance <= kCovarianceRelative, qPrintable(QString::number(d.covariance)));
+    QVERIFY2(d.colour <= 1, qPrintable(QString::number(d.colour)));
+    // The eyes' slots hold gaussians (the shell lifted), and they differ from the unturned eyes'.
+    core::SplatSink still(c.capacity());
+    c.liftCpu(pose->vertices, still, std::vector<float>(pose->jointOutputs.size(), 0.0f));
+    const auto& eyes = specs[1].placement;
+    std::size_t eyeSlots = 0, eyeMoved = 0;
+    for (std::uint32_t sl = eyes.slotOffset; sl < eyes.slotOffset + eyes.slotCount; ++sl) {
+      if (gpu->color[sl] == 0u) continue;
+      ++eyeSlots;
+      eyeMoved += std::fabs(gpu->center[sl * 4] - still.center[sl * 4]) > kPositionMetres;
+    }
+    QVERIFY2(eyeSlots > 50 && eyeMoved > 10, qPrintable(QString("%1 %2").arg(eyeSlots).arg(eyeMoved)));
+  }
 
   // An opacity mask (none by default): the GPU pass 2 empties the slots the
   // CPU reference empties, and keeps the rest as before.

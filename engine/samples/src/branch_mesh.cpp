@@ -55,9 +55,11 @@ Expected<void> copyFile(const std::filesystem::path& from, const std::filesystem
 Expected<void> copyBranchDecoders(const std::filesystem::path& decoders, const std::filesystem::path& folder,
                                   const std::string& name, nlohmann::ordered_json& branch) {
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(decoders, ec))
-    if (entry.path().extension() == ".onnx")
+  for (const auto& entry : std::filesystem::directory_iterator(decoders, ec)) {
+    const std::string stem = entry.path().stem().string();
+    if (entry.path().extension() == ".onnx" && (stem.ends_with("_" + name) || stem.ends_with("_" + name + "_fp16")))
       if (auto ok = copyFile(entry.path(), folder / entry.path().filename()); !ok) return ok;
+  }
   if (ec) return errorAt(ErrorCode::Io, decoders.string(), "", "cannot list the decoders: " + ec.message());
   if (std::filesystem::exists(decoders / ("trunk_" + name + ".onnx"), ec))
     branch["trunk"] = "trunk_" + name + ".onnx";

@@ -5,10 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "riglens/core/base/expected.h"
 
@@ -22,7 +21,8 @@ core::Expected<void> writeBranchMesh(std::span<const std::uint32_t> faces, std::
                                      const std::filesystem::path& bin);
 
 core::Expected<void> copyFile(const std::filesystem::path& from, const std::filesystem::path& to);
-// Copies every .onnx of `decoders` into `folder` and names the branch's
+// Copies the branch's .onnx files of `decoders` (<stem>_<name>[_fp16].onnx)
+// into `folder` and names its
 // trunk (or "fused": true when there is none), geom and appr in `branch`.
 core::Expected<void> copyBranchDecoders(const std::filesystem::path& decoders, const std::filesystem::path& folder,
                                         const std::string& name, nlohmann::ordered_json& branch);

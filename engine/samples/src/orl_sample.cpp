@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 
 #include "branch_mesh.h"
@@ -19,6 +20,7 @@ constexpr float kCentimetres = 100.0f;    // the GNM bake is in metres; ORL pack
 constexpr float kEyeWeightShare = 0.5f;   // the lids follow the eyes' rotation at half strength
 constexpr float kSparseDeltaCm = 0.002f;  // a blendshape target keeps vertices that move more than this
 constexpr float kCorrectiveStrength = 0.5f;
+constexpr int kEyeUvRes = 32;  // the eyes' UV maps: two small spheres need few texels
 
 // Per vertex, everything the split interpolates: position (m), uv, jaw and eye
 // weights, then the E expression deltas (m).
@@ -98,6 +100,43 @@ OrlPackParts::Target sparseTarget(VertexRows& r, std::size_t V, int channel, std
   return t;
 }
 
+// The eyes branch (a shell: CHARACTER.md section 3): a UV sphere of
+// kEyeRadiusCm around each eye joint's rest position, the left eye on the
+// left half of the UV square.
+struct EyeMesh {
+  std::vector<std::uint32_t> faces;
+  std::vector<float> uv, neutral;
+};
+constexpr float kEyeRadiusCm = 1.2f;  // an adult eyeball is about 24 mm across
+EyeMesh eyeSpheres(const core::OrlPack& pack) {
+  constexpr int kRings = 10, kSegments = 16;
+  constexpr float kPi = 3.14159265358979f;
+  EyeMesh m;
+  const auto rest = core::orlJointWorlds(pack, {});
+  int side = 0;
+  for (const char* joint : {"FACIAL_L_Eye", "FACIAL_R_Eye"}) {
+    const auto it = std::find(pack.jointNames.begin(), pack.jointNames.end(), joint);
+    const glm::dvec3 centre(rest[std::size_t(it - pack.jointNames.begin())][3]);
+    const auto base = std::uint32_t(m.neutral.size() / 3);
+    for (int r = 0; r <= kRings; ++r)
+      for (int c = 0; c <= kSegments; ++c) {
+        const float theta = kPi * float(r) / kRings, phi = 2.0f * kPi * float(c) / kSegments;
+        m.neutral.push_back(float(centre.x) + kEyeRadiusCm * std::sin(theta) * std::sin(phi));
+        m.neutral.push_back(float(centre.y) + kEyeRadiusCm * std::cos(theta));
+        m.neutral.push_back(float(centre.z) + kEyeRadiusCm * std::sin(theta) * std::cos(phi));
+        m.uv.push_back((float(side) + float(c) / kSegments) * 0.5f);
+        m.uv.push_back(float(r) / kRings);
+      }
+    for (int r = 0; r < kRings; ++r)
+      for (int c = 0; c < kSegments; ++c) {
+        const std::uint32_t a = base + std::uint32_t(r * (kSegments + 1) + c), b = a + kSegments + 1;
+        m.faces.insert(m.faces.end(), {a, b, a + 1, a + 1, b, b + 1});
+      }
+    ++side;
+  }
+  return m;
+}
+
 }  // namespace
 
 core::Expected<OrlSample> makeSampleOrl(const std::filesystem::path& ictFolder) {
@@ -174,13 +213,23 @@ core::Expected<void> writeSampleOrlBundle(const std::filesystem::path& ictFolder
   scene["mode"] = "multi_region";
   scene["world_scale"] = 0.01;  // centimetres
   scene["rig_range"] = {-1, 1};
-  scene["order"] = {"head"};
+  scene["order"] = {"head", "eyes"};
+  const EyeMesh eyes = eyeSpheres(*pack);
+  if (auto ok = writeBranchMesh(eyes.faces, eyes.uv, eyes.neutral, kEyeUvRes, folder / "mesh_eyes.json",
+                                folder / "mesh_eyes.bin");
+      !ok)
+    return ok;
   nlohmann::ordered_json head{{"mesh_json", "mesh_head.json"}, {"mesh_bin", "mesh_head.bin"}, {"uv_res", uvRes}};
+  nlohmann::ordered_json eyeBranch{
+      {"mesh_json", "mesh_eyes.json"}, {"mesh_bin", "mesh_eyes.bin"}, {"uv_res", kEyeUvRes}};
   if (!options.decoders.empty()) {
-    head["rig_dim"] = controls.size();  // the decoders take the control names' vector (DECODERS.md A1)
-    if (auto ok = copyBranchDecoders(options.decoders, folder, "head", head); !ok) return ok;
+    using Branch = std::pair<const char*, nlohmann::ordered_json*>;
+    for (const auto& [name, branch] : {Branch{"head", &head}, Branch{"eyes", &eyeBranch}}) {
+      (*branch)["rig_dim"] = controls.size();  // the decoders take the control names' vector (DECODERS.md A1)
+      if (auto ok = copyBranchDecoders(options.decoders, folder, name, *branch); !ok) return ok;
+    }
   }
-  scene["branches"] = {{"head", head}};
+  scene["branches"] = {{"head", head}, {"eyes", eyeBranch}};
   scene["rig"] = {
       {"backend", "orl"}, {"pack", "orl_pack.bin"}, {"control_names", controls}, {"vertex_count", kOrlSkinVertexCount}};
   scene["expression_space"] = {{"kind", "arkit52"}, {"dim", 52}};

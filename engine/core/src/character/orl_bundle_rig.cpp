@@ -55,8 +55,8 @@ Expected<std::unique_ptr<OrlBundleRig>> OrlBundleRig::create(std::shared_ptr<con
   const std::size_t count = map.mode == DnaControlMode::Gui ? dna.guiControlNames.size() : dna.rawCount();
   for (int index : map.dnaIndex)
     if (index >= int(count))
-      return makeError(ErrorCode::Invalid, "the control map names control " + std::to_string(index) +
-                                               "; the DNA has " + std::to_string(count));
+      return makeError(ErrorCode::Invalid, "the control map names control " + std::to_string(index) + "; the DNA has " +
+                                               std::to_string(count));
   rig->m_poser = std::move(poser).value();
   rig->m_values.assign(count, 0.0f);
   rig->m_map = std::move(map);

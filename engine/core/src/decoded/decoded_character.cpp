@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "riglens/core/base/json_reader.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/base/json_reader.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/character/orl_bundle_rig.h"
@@ -89,12 +89,16 @@ void DecodedCharacter::calibrateBranch(DecodedBranch& b, const RigCpuPose& refer
   }
   if (mode == OrlDriveMode::Shell && name != "head") {
     if (!m_baseFrame) {
-      notes.push_back({source, where, name + ": a shell branch, but no rigged branch lends it a frame; its neutral is lifted"});
+      notes.push_back(
+          {source, where, name + ": a shell branch, but no rigged branch lends it a frame; its neutral is lifted"});
       return;
     }
-    auto shell = std::make_shared<OrlShell>(bindOrlShell(*m_bundle->orl->pack, b.mesh->neutral, b.mesh->faces, *m_baseFrame));
+    auto shell =
+        std::make_shared<OrlShell>(bindOrlShell(*m_bundle->orl->pack, b.mesh->neutral, b.mesh->faces, *m_baseFrame));
     if (shell->boundVertices() == 0) {
-      notes.push_back({source, where, name + ": no piece lies within 4 cm of an eye or teeth joint; its neutral is lifted", Severity::Info});
+      notes.push_back({source, where,
+                       name + ": no piece lies within 4 cm of an eye or teeth joint; its neutral is lifted",
+                       Severity::Info});
       return;
     }
     auto fit = calibrate(poseOrlShell(*m_bundle->orl->pack, *shell, reference.jointOutputs), b.mesh->neutral);
@@ -120,7 +124,8 @@ void DecodedCharacter::calibrateBranch(DecodedBranch& b, const RigCpuPose& refer
   } else if (auto fit = calibrate(reference.vertices, b.mesh->neutral); !fit) {
     notes.push_back({source, where, name + ": " + fit.error().message + "; the rig is dropped"});
   } else if (!fit->accepted()) {
-    notes.push_back({source, where, name + ": calibration " + fit->describe() + " is past the limit; the rig is dropped"});
+    notes.push_back(
+        {source, where, name + ": calibration " + fit->describe() + " is past the limit; the rig is dropped"});
   } else {
     b.calibration = std::move(fit).value();
     b.rigged = true;

@@ -154,8 +154,8 @@ struct CharacterRenderer::Impl {
       if (!rig) return fail(rig.error().message);
       bundleRig = std::move(rig).value();
     }
-    auto d = GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, rigVertices(),
-                                    rigPosed());
+    auto d =
+        GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, rigVertices(), rigPosed());
     if (!d) return fail(d.error().message);
     decodedLift = std::move(d).value();
     outputsPending = outputs != nullptr;

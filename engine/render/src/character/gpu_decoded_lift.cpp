@@ -19,7 +19,7 @@ namespace {
 
 gpu::DecodedLiftParams paramsFor(const core::BranchLiftSpec& b, std::size_t rigVertices, glm::vec3 root, bool hidden,
                                  const core::OpacityMask* mask) {
-  const bool useTransform = b.rigged;  // a rigged branch lifts the calibrated rig output
+  const bool useTransform = b.rigged;             // a rigged branch lifts the calibrated rig output
   const bool skinned = useTransform && !b.shell;  // reads the rig's posed buffer (a shell has its own vertices)
   gpu::DecodedLiftParams p{};
   const auto res = gpu::uint(b.mesh->uvRes);
@@ -105,8 +105,8 @@ struct GpuDecodedLift::Impl {
     b.color = newStorageBuffer(rhi, 3 * hw * 4);
     b.texels = newStorageBuffer(rhi, gpu::kDecodedTexelFloats * hw * 4);
     b.maskBuffer = newStorageBuffer(rhi, std::max<std::size_t>(hw, 1024) * 4);  // an opacity mask's values
-    if ((!skinned && !b.neutral) || !b.corr || !b.faces || !b.idxim || !b.barim || !b.triim || !b.geom ||
-        !b.color || !b.texels || !b.maskBuffer)
+    if ((!skinned && !b.neutral) || !b.corr || !b.faces || !b.idxim || !b.barim || !b.triim || !b.geom || !b.color ||
+        !b.texels || !b.maskBuffer)
       return makeError(ErrorCode::Gpu, "cannot allocate the decoded lift buffers of branch " + b.spec.name);
     const auto stage = QRhiShaderResourceBinding::ComputeStage;
     using B = QRhiShaderResourceBinding;

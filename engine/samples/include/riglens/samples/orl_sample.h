@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "riglens/core/base/expected.h"
-#include "riglens/samples/character_sample.h"
 #include "riglens/core/dna/dna.h"
+#include "riglens/samples/character_sample.h"
 
 namespace riglens::samples {
 
