@@ -18,6 +18,8 @@
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
+#include "riglens/samples/dna_writer.h"
+#include "riglens/samples/orl_sample.h"
 #include "riglens/samples/sample_runs.h"
 
 namespace riglens::fuzz {
@@ -108,6 +110,34 @@ const std::vector<std::uint8_t>& orlFixtureBytes() {
     const auto doc = nlohmann::json::parse(in, nullptr, false);
     if (doc.is_discarded() || !doc.contains("packBase64")) fixtureBroken("tests/data/orl/deform-synthetic.json");
     return fromBase64(doc["packBase64"].get<std::string>());
+  }();
+  return bytes;
+}
+
+const std::vector<std::uint8_t>& tinyOrlPackBytes() {
+  static const std::vector<std::uint8_t> bytes = [] {
+    const core::Dna dna = samples::sampleOrlDna();
+    samples::OrlPackParts p;
+    p.vertexCount = 3;
+    p.jointNames = dna.jointNames;
+    p.channelCount = dna.blendShapeCount();
+    p.targets.push_back({0, {0, 2}, {0.1f, 0, 0, 0, 0.2f, 0}});
+    auto written = samples::writeDna(dna);
+    if (!written) fixtureBroken(written.error().message);
+    p.dna = std::move(written).value();
+    p.neutral = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    for (std::size_t j = 0; j < dna.jointCount(); ++j) {
+      p.jointNeutral.insert(p.jointNeutral.end(), {0, 0, 0, 0, 0, 0, 1, 1, 1});
+      p.inverseBind.insert(p.inverseBind.end(), {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+      p.jointParents.push_back(0);
+    }
+    for (std::uint16_t v = 0; v < 3; ++v) {
+      p.skinIndex.insert(p.skinIndex.end(), {0, 1, 2, 3});
+      p.skinWeight.insert(p.skinWeight.end(), {0.7f, 0.3f, 0, 0});
+    }
+    auto pack = samples::writeOrlPack(p);
+    if (!pack) fixtureBroken(pack.error().message);
+    return std::move(pack).value();
   }();
   return bytes;
 }

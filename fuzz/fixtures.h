@@ -35,6 +35,9 @@ const core::AosRigPack& tinyPack();
 // The real ORL fixture (tests/data/orl/deform-synthetic.json, packBase64).
 const std::vector<std::uint8_t>& orlFixtureBytes();
 const core::OrlPack& orlFixture();
+// A 3-vertex ORL pack on the sample's four joints whose head_behavior.dna is
+// the sample DNA (a bundle's orl_pack.bin: the rig's control names reach it).
+const std::vector<std::uint8_t>& tinyOrlPackBytes();
 // A branch mesh: 4 vertices, 2 faces, as mesh_head.json text + mesh_head.bin.
 std::pair<std::string, std::vector<std::uint8_t>> branchMeshFixture();
 // The tank sample's rig.json text and its part meshes as .glb bytes.

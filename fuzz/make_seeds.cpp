@@ -243,6 +243,13 @@ void characterSeeds() {
               {"arkit_map", true},
               {"segments", {{{"name", "left_eye"}, {"start", 0}, {"count", 2}}}}}}}
            .dump(1));
+  seed("bundle_scene", "orl-names.json",
+       json{{"branches", branches},
+            {"rig",
+             {{"backend", "orl"},
+              {"pack", "orl_pack.bin"},
+              {"control_names", {"CTRL_C_jaw.translateY", "CTRL_C_jaw.translateX", "CTRL_expressions.jawOpen"}}}}}
+           .dump(1));
   seed("bundle_scene", "orl.json",
        json{{"branches", branches},
             {"rig", {{"backend", "orl"}, {"pack", "orl_pack.bin"}}},

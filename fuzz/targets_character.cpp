@@ -13,6 +13,7 @@
 #include "riglens/core/character/expressions.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/core/decoded/decoded_character.h"
 #include "riglens/core/decoded/npy.h"
 #include "riglens/core/decoded/uv_lift.h"
 #include "riglens/core/splats/gaussian_ply.h"
@@ -29,6 +30,7 @@ namespace {
 // A bundle folder: a GNM pack, a branch mesh, rig names, a decoder stand-in.
 void writeBundleCompanions(const fs::path& relative) {
   put(relative / "gnm_head.aosrig", tinyPackBytes());
+  put(relative / "orl_pack.bin", tinyOrlPackBytes());
   const auto [meshJson, meshBin] = branchMeshFixture();
   put(relative / "mesh_head.json", meshJson);
   put(relative / "mesh_head.bin", meshBin);
@@ -38,6 +40,10 @@ void writeBundleCompanions(const fs::path& relative) {
 
 void exerciseScene(const core::CharacterScene& scene) {
   if (scene.pack) exercisePack(*scene.pack);
+  if (scene.bundle && scene.bundle->orl) {  // the bundle's control order through the DNA to the deform
+    const std::vector<float> rig(core::rigVectorSize(*scene.bundle), 0.5f);
+    (void)core::poseRigCpu(*scene.bundle, rig);
+  }
   std::vector<float> arkit(core::kArkitCount, 0.5f);
   (void)core::toRigVector(scene.expression, core::ExpressionKind::Arkit52, arkit,
                           scene.pack ? &scene.pack->headExt : nullptr);
