@@ -243,15 +243,16 @@ void characterSeeds() {
               {"arkit_map", true},
               {"segments", {{{"name", "left_eye"}, {"start", 0}, {"count", 2}}}}}}}
            .dump(1));
+  const json meshOnly = {{"head", {{"mesh_json", "mesh_head.json"}, {"mesh_bin", "mesh_head.bin"}}}};
   seed("bundle_scene", "orl-names.json",
-       json{{"branches", branches},
+       json{{"branches", meshOnly},
             {"rig",
              {{"backend", "orl"},
               {"pack", "orl_pack.bin"},
               {"control_names", {"CTRL_C_jaw.translateY", "CTRL_C_jaw.translateX", "CTRL_expressions.jawOpen"}}}}}
            .dump(1));
   seed("bundle_scene", "orl.json",
-       json{{"branches", branches},
+       json{{"branches", meshOnly},
             {"rig", {{"backend", "orl"}, {"pack", "orl_pack.bin"}}},
             {"expression_space", {{"kind", "arkit52"}}}}
            .dump(1));

@@ -411,10 +411,12 @@ class BundleLoader {
     }
     const auto names = m_b.rig["control_names"].get<std::vector<std::string>>();
     m_b.orlControls = take(mapOrlControls(*m_b.orl->dna, names, namesSource, namesPointer));
-    if (!m_b.orlControls.unmatched.empty())
+    const std::size_t unmatched = m_b.orlControls.unmatched.size();
+    if (unmatched)
       m_b.problems.push_back({namesSource, namesPointer,
-                              std::to_string(m_b.orlControls.unmatched.size()) +
-                                  " control names are not the DNA's and are ignored, the first '" +
+                              std::to_string(unmatched) +
+                                  (unmatched == 1 ? " control name is not the DNA's and is ignored: '"
+                                                  : " control names are not the DNA's and are ignored, the first '") +
                                   m_b.orlControls.unmatched.front() + "'"});
   }
 
