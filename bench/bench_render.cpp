@@ -42,6 +42,7 @@ using riglens::bench::BM_MemoryBandwidth;
 #include <random>
 
 #include "riglens/core/character/character_scene.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"

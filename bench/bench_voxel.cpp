@@ -22,6 +22,7 @@
 
 #include "riglens/core/export/curve_reduction.h"
 #include "riglens/core/export/gltf_export.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/fcurve.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"

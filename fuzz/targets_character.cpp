@@ -16,6 +16,7 @@
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/core/decoded/npy.h"
 #include "riglens/core/decoded/uv_lift.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/core/splats/splat_rasteriser.h"
 #include "riglens/core/view/orbit_camera.h"

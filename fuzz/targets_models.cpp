@@ -7,6 +7,7 @@
 
 #include "fixtures.h"
 #include "fuzz_target.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
 
 namespace riglens::fuzz {

@@ -5,6 +5,7 @@
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig.h"
 #include "riglens/core/rig/rig_json.h"
 #include "riglens/core/rig/skinning.h"

@@ -18,6 +18,7 @@
 #include <glm/gtx/matrix_decompose.hpp>
 
 #include "part_geometry.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/rig_spec.h"
 #include "riglens/core/rig/rig_tints.h"
@@ -167,7 +168,7 @@ void VoxelRig::adopt(core::Expected<core::LoadedRun> loaded) {
   m_run = std::make_unique<core::LoadedRun>(std::move(*loaded));
   // A model file plays its own node tree and clips (as `riglens-cli pose`);
   // a rig's skinned mesh.glb is posed by the rig alone.
-  const bool modelFile = core::isModelFilePath(m_run->source);
+  const bool modelFile = m_run->modelFile;
   m_controller = std::make_unique<core::RigController>(m_run->rig, modelFile ? &m_run->gltf : nullptr);
   if (m_run->skin && !m_run->gltf.nodes.empty())
     m_restPose = std::make_unique<core::GltfPose>(core::gltfRestPose(m_run->gltf));

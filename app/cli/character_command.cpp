@@ -24,6 +24,7 @@
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/character/orl_character.h"
 #include "riglens/core/character/orl_pack.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_orl.h"
 #include "riglens/render/device/rhi_device.h"

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/open/asset_readers.h"
 
 namespace riglens::cli {
 

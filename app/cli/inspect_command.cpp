@@ -5,6 +5,7 @@
 #include "cli_common.h"
 #include "inspect_summary.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/open/asset_readers.h"
 
 namespace riglens::cli {
 
@@ -115,7 +116,7 @@ int runInspect(const QStringList& args) {
   auto run = core::loadRun(path);
   if (!run) return refuse(run.error());
   std::optional<nlohmann::json> gltf;
-  if (core::isModelFilePath(run->source)) gltf = gltfSceneSummary(run->gltf);
+  if (run->modelFile) gltf = gltfSceneSummary(run->gltf);
   if (parser.isSet(json)) {
     auto summary = runSummary(*run);
     if (gltf) summary["gltf"] = *gltf;

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 
 #include "dna_summary.h"
@@ -13,6 +12,7 @@
 #include "riglens/core/character/orl_pack.h"
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/core/dna/dna_reader.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/decode/opencv_decoder.h"
 
@@ -120,6 +120,18 @@ json plySummary(const core::GaussianCloud& cloud) {
           {"bounds", bounds}, {"cpuBytes", cloud.bytes()}, {"problems", json::array()}};
 }
 
+json orlPackSummary(const core::OrlPack& pack, json dna) {
+  return json{{"kind", "orl"},
+              {"dna", std::move(dna)},
+              {"vertexCount", pack.vertexCount},
+              {"jointCount", pack.jointCount},
+              {"channels", pack.channelCount},
+              {"targets", pack.targets.size()},
+              {"members", pack.members},
+              {"manifest", pack.manifest},
+              {"problems", json::array()}};
+}
+
 }  // namespace
 
 json problemsJson(const core::Diagnostics& problems) {
@@ -193,26 +205,25 @@ json runSummary(const core::LoadedRun& run) {
   return out;
 }
 
-bool startsWithDnaMagic(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::uint8_t head[5] = {};
-  return in.read(reinterpret_cast<char*>(head), 5) && core::looksLikeDna(head);
-}
-
 bool isScenePath(const std::string& path) {
-  return core::isCharacterScenePath(path) || startsWithDnaMagic(path);
+  const core::AssetReader* reader = core::pickReader(path);
+  return reader && reader->kind != core::AssetKind::Run && reader->kind != core::AssetKind::Model;
 }
 
+// The file's own summary, by the reader the table picks (not the viewer's
+// scene: inspect also reads what the viewer refuses, an i8 pack or a DNA).
 core::Expected<json> summarizeScene(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
+  auto reader = core::readerFor(path);
+  if (!reader) return reader.error();
+  const std::string_view id = (*reader)->id;
+  if (id == "bundle") {
     auto bundle = core::loadBundle(path);
     if (!bundle) return bundle.error();
     return bundleSummary(std::make_shared<const core::Bundle>(std::move(bundle).value()));
   }
   auto bytes = core::readFileBytes(path);
   if (!bytes) return bytes.error();
-  if (bytes->size() >= 8 && std::memcmp(bytes->data(), "ORLPACK1", 8) == 0) {
+  if (id == "orl-pack") {
     auto pack = core::parseOrlPack(*bytes, path);
     if (!pack) return pack.error();
     json dna = nullptr;
@@ -221,22 +232,14 @@ core::Expected<json> summarizeScene(const std::string& path) {
       if (!read) return read.error();
       dna = dnaSummary(*read);
     }
-    return json{{"kind", "orl"},
-                {"dna", dna},
-                {"vertexCount", pack->vertexCount},
-                {"jointCount", pack->jointCount},
-                {"channels", pack->channelCount},
-                {"targets", pack->targets.size()},
-                {"members", pack->members},
-                {"manifest", pack->manifest},
-                {"problems", json::array()}};
+    return orlPackSummary(*pack, std::move(dna));
   }
-  if (core::looksLikeDna(*bytes)) {
+  if (id == "dna") {
     auto dna = core::readDna(*bytes, path);
     if (!dna) return dna.error();
     return dnaSummary(*dna);
   }
-  if (std::filesystem::path(path).extension() == ".ply") {
+  if (id == "ply-splats") {
     auto cloud = core::parseGaussianPly(*bytes, path);
     if (!cloud) return cloud.error();
     return plySummary(*cloud);

@@ -20,8 +20,9 @@ nlohmann::json failedLoadJson(const core::Error& error, const std::string& path)
 // A voxel run's parts, joints, animations and problems.
 nlohmann::json runSummary(const core::LoadedRun& run);
 
-// True for what summarizeScene reads: a bundle folder, an .aosrig, a .ply,
-// an ORL pack (by its magic).
+// True for what summarizeScene reads (core/open's readers of characters,
+// splat scenes and DNAs): a bundle folder, an .aosrig, a 3DGS .ply, an ORL
+// pack, a DNA.
 bool isScenePath(const std::string& path);
 // A bundle, an .aosrig or ORL pack, or a 3DGS .ply (count, SH degree, bounds).
 core::Expected<nlohmann::json> summarizeScene(const std::string& path);

@@ -66,7 +66,7 @@ int runPose(const QStringList& args) {
   // clips, played by the controller as the viewer plays them (from the
   // tree the loader already read; the geometry is decoded again only for
   // --vertices, which morphs and skins every primitive).
-  const core::GltfScene* tree = core::isModelFilePath(run->source) ? &run->gltf : nullptr;
+  const core::GltfScene* tree = run->modelFile ? &run->gltf : nullptr;
   core::RigController controller(run->rig, tree);
   if (auto applied = pose.apply(parser, controller); !applied) return inputError(applied.error().message);
   const auto& worlds = controller.partWorlds();

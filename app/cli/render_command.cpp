@@ -20,6 +20,7 @@
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/decoded/decoded_character.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/splats/gaussian_ply.h"
@@ -326,8 +327,9 @@ int runRender(const QStringList& args) {
   core::TintMode mode = core::TintMode::Color;
   const bool onePath = parser.positionalArguments().size() == 1;
   const std::string firstPath = onePath ? parser.positionalArguments().first().toStdString() : std::string();
-  const bool gaussians = onePath && firstPath.ends_with(".ply") && core::isCharacterScenePath(firstPath);
-  const bool character = onePath && !gaussians && core::isCharacterScenePath(firstPath);
+  const core::AssetReader* reader = onePath ? core::pickReader(firstPath) : nullptr;
+  const bool gaussians = reader && reader->kind == core::AssetKind::SplatScene;
+  const bool character = reader && reader->kind == core::AssetKind::Character;
   if (!character && !core::parseTintMode(parser.value(tint).toStdString(), &mode))
     return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
   bool ok1 = false, ok2 = false, ok3 = false;

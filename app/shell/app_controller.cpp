@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/samples/sample_runs.h"
 
@@ -127,7 +128,7 @@ void AppController::open(const QVariant& location) {
   emit loadingChanged();
   reportStatus(tr("Loading %1…").arg(info.fileName()));
   const std::string target = m_loadingPath.toStdString();
-  m_loadingCharacter = core::isCharacterScenePath(target);
+  m_loadingCharacter = core::opensAsCharacterScene(target);
   if (m_loadingCharacter)
     m_characterLoad.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadCharacterScene); }));
   else

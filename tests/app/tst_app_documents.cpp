@@ -17,6 +17,7 @@
 #include "character_controller.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/export/gltf_export.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/render/device/frame_state.h"

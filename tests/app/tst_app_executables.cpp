@@ -13,6 +13,7 @@
 #include "reference_math.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/version.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
 #include "test_checks.h"
 #include "test_paths.h"

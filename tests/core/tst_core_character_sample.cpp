@@ -17,6 +17,7 @@
 #include "riglens/core/character/expressions.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/samples/character_sample.h"
 #include "riglens/samples/gaussian_samples.h"
 #include "riglens/samples/gnm_bake.h"
@@ -240,10 +241,10 @@ class TestCharacterSample : public QObject {
     // the file named: a bundle whose backend is not GNM (the real myra
     // manifest names none), a truncated pack, a .ply that is not one.
     const fs::path root = m_dir.path().toStdString();
-    QVERIFY(isCharacterScenePath(root / "sample-bundle"));
-    QVERIFY(isCharacterScenePath(root / "sample-face.aosrig"));
-    QVERIFY(isCharacterScenePath(root / "torus.ply"));
-    QVERIFY(!isCharacterScenePath(root / "rig.json"));
+    QVERIFY(opensAsCharacterScene(root / "sample-bundle"));
+    QVERIFY(opensAsCharacterScene(root / "sample-face.aosrig"));
+    QVERIFY(opensAsCharacterScene(root / "torus.ply"));
+    QVERIFY(!opensAsCharacterScene(root / "rig.json"));
     auto bundle = loadCharacterScene(root / "sample-bundle");
     QVERIFY_OK(bundle);
     QCOMPARE(bundle->kind, SceneKind::Character);

@@ -16,6 +16,7 @@
 #include "riglens/core/export/curve_reduction.h"
 #include "riglens/core/export/export_plan.h"
 #include "riglens/core/export/gltf_export.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"

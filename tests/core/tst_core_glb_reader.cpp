@@ -17,6 +17,7 @@
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
 #include "test_checks.h"
 #include "test_paths.h"

@@ -13,6 +13,7 @@
 #include "gltf_scene_fixture.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/rig_tints.h"

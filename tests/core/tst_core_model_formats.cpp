@@ -15,6 +15,7 @@
 #include "riglens/core/gltf/assimp_model.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "test_checks.h"
@@ -88,7 +89,7 @@ class TestCoreModelFormats : public QObject {
       QVERIFY(near(p, {0, 0, 0}) || near(p, {1, 0, 0}) || near(p, {0, 1, 0}) || near(p, {0, 0, 1}));
     }
     const auto ply = write("quad.ply", test::kColouredQuadPly);
-    QVERIFY(core::plyDeclaresFaces(ply) && !core::isCharacterScenePath(ply));
+    QVERIFY(core::plyDeclaresFaces(ply) && !core::opensAsCharacterScene(ply));
     auto quad = core::readGltfFile(ply);
     QVERIFY_OK(quad);
     QCOMPARE(quad->mesh.indices.size(), std::size_t(6));
@@ -110,7 +111,7 @@ class TestCoreModelFormats : public QObject {
     const auto path = write("gaussians.ply", std::string(bytes.begin(), bytes.end()));
     QVERIFY(!core::plyDeclaresFaces(path));
     QVERIFY(!core::isAssimpModelPath(path) && !core::isModelFilePath(path));
-    QVERIFY(core::isCharacterScenePath(path));
+    QVERIFY(core::opensAsCharacterScene(path));
     auto scene = core::loadCharacterScene(path);
     QVERIFY_OK(scene);
     QCOMPARE(scene->kind, core::SceneKind::Splats);

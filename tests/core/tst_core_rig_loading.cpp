@@ -9,6 +9,7 @@
 #include "rig_fixtures.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/rig/skinning.h"

@@ -8,6 +8,7 @@
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/closed_surface.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"

@@ -12,6 +12,7 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
 #include "skinned_run_fixture.h"

@@ -23,6 +23,7 @@
 #include <cstring>
 
 #include "gltf_scene_fixture.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
 #include "skinned_run_fixture.h"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/samples/sample_runs.h"

@@ -13,6 +13,7 @@
 #include "render_checks.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/skinning.h"

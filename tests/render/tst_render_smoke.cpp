@@ -9,6 +9,7 @@
 #include "render_checks.h"
 #include "riglens/core/base/point_transform.h"
 #include "riglens/core/base/tolerances.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/render/device/rhi_device.h"

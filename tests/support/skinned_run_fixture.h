@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gltf_builder.h"
+#include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
 
 namespace riglens::test {

@@ -5,21 +5,10 @@
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/character/debug_lift.h"
 #include "riglens/core/character/gnm.h"
-#include "riglens/core/gltf/assimp_model.h"
 
 namespace riglens::core {
 
 namespace fs = std::filesystem;
-
-bool isCharacterScenePath(const fs::path& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec))
-    return !fs::exists(path / "rig.json", ec) &&
-           (fs::exists(path / "scene.json", ec) || fs::exists(path / "mesh.json", ec));
-  const std::string ext = path.extension().string();
-  return ext == ".aosrig" || (ext == ".ply" && !plyDeclaresFaces(path)) ||
-         startsWithOrlMagic(path);  // a mesh .ply is a model
-}
 
 Bounds fittedRestBounds(std::span<const float> neutral, std::span<const float> rest) {
   const FitTransform fit = fitVertsTransform(neutral);
@@ -54,68 +43,86 @@ Expected<void> openOrl(std::shared_ptr<const OrlCharacter> orl, const fs::path& 
 
 }  // namespace
 
-Expected<CharacterScene> loadCharacterScene(const fs::path& path) {
+namespace {
+
+CharacterScene sceneAt(const fs::path& path) {
   CharacterScene scene;
   scene.path = path;
   scene.title = path.filename().string();
-  std::error_code ec;  // a folder that cannot be listed is read as a file, which then says why it cannot
-  const bool folder = fs::is_directory(path, ec);
-  if (path.extension() == ".ply" && !folder) {
-    auto cloud = readGaussianPly(path);
-    if (!cloud) return cloud.error();
-    if (cloud->count == 0) return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
-    scene.kind = SceneKind::Splats;
-    scene.bounds = cloudBounds(*cloud);
-    scene.residentBytes = cloud->bytes();
-    scene.cloud = std::make_shared<const GaussianCloud>(std::move(cloud).value());
-    return scene;
-  }
-  std::shared_ptr<const AosRigPack> pack;
-  if (folder) {
-    auto loaded = loadBundle(path);
-    if (!loaded) return loaded.error();
-    auto bundle = std::make_shared<const Bundle>(std::move(loaded).value());
-    const std::string backend = bundle->rig.value("backend", std::string("none"));
-    if (!bundle->gnmPack && !bundle->orl)
-      return errorAt(ErrorCode::Unsupported, path.string(), "",
-                     "the bundle's rig backend is '" + backend + "'; the viewer renders GNM and ORL rigs");
-    if (!bundle->subject.empty()) scene.title = bundle->subject;
-    scene.expression = bundle->expression;
-    scene.rigRangeLo = bundle->rigRangeLo;
-    scene.rigRangeHi = bundle->rigRangeHi;
-    scene.files = bundle->files;
-    scene.residentBytes = bundle->residentBytes;
-    scene.problems = bundle->problems;
-    scene.bundle = bundle;
-    if (bundle->orl) {
-      const std::string packName = bundle->rig.value("pack", std::string("orl_pack.bin"));
-      if (auto opened = openOrl(bundle->orl, bundle->folder / packName, scene); !opened) return opened.error();
-      return scene;
-    }
-    pack = std::shared_ptr<const AosRigPack>(bundle, &*bundle->gnmPack);  // lives as long as the bundle
-  } else if (startsWithOrlMagic(path)) {
-    auto orl = loadOrlCharacter(path);
-    if (!orl) return orl.error();
-    if (auto opened = openOrl(std::make_shared<const OrlCharacter>(std::move(orl).value()), path, scene); !opened)
-      return opened.error();
-    scene.residentBytes = scene.orl->packBytes;
-    return scene;
-  } else {
-    auto read = readAosRig(path.string());
-    if (!read) return read.error();
-    scene.residentBytes = read->bytes ? read->bytes->size() : 0;
-    scene.expression = gnmExpressionSpace(read->headExt, false);
-    pack = std::make_shared<const AosRigPack>(std::move(read).value());
-  }
+  return scene;
+}
+
+// A GNM pack held by `scene`: the viewer's GPU pass takes fp16 bases; framed by its rest pose.
+Expected<CharacterScene> withGnmPack(CharacterScene scene, std::shared_ptr<const AosRigPack> pack) {
+  const std::string path = scene.path.string();
   if (pack->basisHalf.empty())
-    return errorAt(ErrorCode::Unsupported, path.string(), "",
+    return errorAt(ErrorCode::Unsupported, path, "",
                    "the pack stores its basis as i8; the viewer's GPU pass takes fp16 packs "
                    "(`riglens-cli character pose --backend cpu` evaluates this one)");
   auto bounds = characterRestBounds(*pack);
-  if (!bounds) return errorAt(bounds.error().code, path.string(), "", bounds.error().message);
+  if (!bounds) return errorAt(bounds.error().code, path, "", bounds.error().message);
   scene.bounds = *bounds;
   scene.pack = std::move(pack);
   return scene;
+}
+
+}  // namespace
+
+Expected<CharacterScene> loadSplatScene(const fs::path& path) {
+  CharacterScene scene = sceneAt(path);
+  auto cloud = readGaussianPly(path);
+  if (!cloud) return cloud.error();
+  if (cloud->count == 0) return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
+  scene.kind = SceneKind::Splats;
+  scene.bounds = cloudBounds(*cloud);
+  scene.residentBytes = cloud->bytes();
+  scene.cloud = std::make_shared<const GaussianCloud>(std::move(cloud).value());
+  return scene;
+}
+
+Expected<CharacterScene> loadBundleScene(const fs::path& folder) {
+  CharacterScene scene = sceneAt(folder);
+  auto loaded = loadBundle(folder);
+  if (!loaded) return loaded.error();
+  auto bundle = std::make_shared<const Bundle>(std::move(loaded).value());
+  const std::string backend = bundle->rig.value("backend", std::string("none"));
+  if (!bundle->gnmPack && !bundle->orl)
+    return errorAt(ErrorCode::Unsupported, folder.string(), "",
+                   "the bundle's rig backend is '" + backend + "'; the viewer renders GNM and ORL rigs");
+  if (!bundle->subject.empty()) scene.title = bundle->subject;
+  scene.expression = bundle->expression;
+  scene.rigRangeLo = bundle->rigRangeLo;
+  scene.rigRangeHi = bundle->rigRangeHi;
+  scene.files = bundle->files;
+  scene.residentBytes = bundle->residentBytes;
+  scene.problems = bundle->problems;
+  scene.bundle = bundle;
+  if (bundle->orl) {
+    const std::string packName = bundle->rig.value("pack", std::string("orl_pack.bin"));
+    if (auto opened = openOrl(bundle->orl, bundle->folder / packName, scene); !opened) return opened.error();
+    return scene;
+  }
+  // The pack lives as long as the bundle.
+  return withGnmPack(std::move(scene), std::shared_ptr<const AosRigPack>(bundle, &*bundle->gnmPack));
+}
+
+Expected<CharacterScene> loadOrlPackScene(const fs::path& path) {
+  CharacterScene scene = sceneAt(path);
+  auto orl = loadOrlCharacter(path);
+  if (!orl) return orl.error();
+  if (auto opened = openOrl(std::make_shared<const OrlCharacter>(std::move(orl).value()), path, scene); !opened)
+    return opened.error();
+  scene.residentBytes = scene.orl->packBytes;
+  return scene;
+}
+
+Expected<CharacterScene> loadAosrigScene(const fs::path& path) {
+  CharacterScene scene = sceneAt(path);
+  auto read = readAosRig(path.string());
+  if (!read) return read.error();
+  scene.residentBytes = read->bytes ? read->bytes->size() : 0;
+  scene.expression = gnmExpressionSpace(read->headExt, false);
+  return withGnmPack(std::move(scene), std::make_shared<const AosRigPack>(std::move(read).value()));
 }
 
 }  // namespace riglens::core

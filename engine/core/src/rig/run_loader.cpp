@@ -228,16 +228,17 @@ Expected<LoadedRun> loadRunRecord(const fs::path& file, const json& doc) {
   return run;
 }
 
-Expected<LoadedRun> loadMeshFile(const fs::path& file) {
+}  // namespace
+
+Expected<LoadedRun> loadModelFile(const fs::path& file) {
   LoadedRun run;
   run.source = file;
   run.folder = file.parent_path();
   run.rig = Rig::singlePart(file.stem().string());
+  run.modelFile = true;
   if (auto ok = loadSkinned(run, file); !ok) return ok.error();
   return run;
 }
-
-}  // namespace
 
 const char* runKindName(RunKind kind) {
   switch (kind) {
@@ -262,22 +263,21 @@ std::size_t LoadedRun::cpuBytes() const {
   return total + materials.bytes();
 }
 
-Expected<LoadedRun> loadRun(const fs::path& path) {
+Expected<LoadedRun> loadRunFolder(const fs::path& folder) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) return errorAt(ErrorCode::Io, path.string(), "", "no such file or folder");
-  if (fs::is_directory(path, ec)) {
-    for (const char* name : {"rig.json", "run.json", "mesh.glb"})
-      if (fs::exists(path / name, ec)) return loadRun(path / name);
-    return errorAt(ErrorCode::Invalid, path.string(), "", "a run folder needs rig.json, run.json or mesh.glb");
-  }
-  const auto ext = path.extension().string();
-  if (isModelFilePath(path)) return loadMeshFile(path);
-  auto doc = readJsonFile(path);
+  if (fs::exists(folder / "rig.json", ec) || fs::exists(folder / "run.json", ec))
+    return loadRunJson(folder / (fs::exists(folder / "rig.json", ec) ? "rig.json" : "run.json"));
+  if (fs::exists(folder / "mesh.glb", ec)) return loadModelFile(folder / "mesh.glb");
+  return errorAt(ErrorCode::Invalid, folder.string(), "", "a run folder needs rig.json, run.json or mesh.glb");
+}
+
+Expected<LoadedRun> loadRunJson(const fs::path& file) {
+  auto doc = readJsonFile(file);
   if (!doc) return doc.error();
-  if (!doc->is_object()) return invalid(path, "/: expected a JSON object (a rig or a run record)");
-  if (doc->contains("parts")) return loadModelSpec(path, *doc);
-  if (doc->contains("voxel")) return loadRunRecord(path, *doc);
-  return invalid(path, "/: neither a rig (no 'parts') nor a run record (no 'voxel')");
+  if (!doc->is_object()) return invalid(file, "/: expected a JSON object (a rig or a run record)");
+  if (doc->contains("parts")) return loadModelSpec(file, *doc);
+  if (doc->contains("voxel")) return loadRunRecord(file, *doc);
+  return invalid(file, "/: neither a rig (no 'parts') nor a run record (no 'voxel')");
 }
 
 }  // namespace riglens::core

@@ -1,7 +1,8 @@
-// What the viewer opens besides voxel runs: a splat character (an .aosrig, or
-// a bundle folder whose rig backend is GNM) or a static 3DGS .ply scene. One
-// loader for the app and the CLI, so both accept and refuse the same inputs
-// with the same messages. CPU only; the GPU passes are engine/render's.
+// What the viewer opens besides voxel runs and models: a splat character (an
+// .aosrig, an ORL pack, or a bundle folder whose rig is GNM or ORL) or a
+// static 3DGS .ply scene. The app and the CLI reach these loaders through the
+// reader table (core/open/), so both accept and refuse the same inputs with
+// the same messages. CPU only; the GPU passes are engine/render's.
 #pragma once
 
 #include <filesystem>
@@ -40,15 +41,17 @@ struct CharacterScene {
   Bounds bounds;  // what a camera frames: the lifted rest pose, or the cloud's centres
 };
 
-// .aosrig, .ply, an ORL pack (ORLPACK1, any name), or a folder with
-// scene.json / mesh.json and no rig.json.
-bool isCharacterScenePath(const std::filesystem::path& path);
-
-// Refuses, naming the file: unreadable or malformed inputs, a bundle whose
-// rig backend is none, an ORL pack whose DNA does not match it, and a GNM
-// pack whose basis is not fp16 (the GPU path renders fp16 GNM packs; the CPU
-// commands take the others).
-Expected<CharacterScene> loadCharacterScene(const std::filesystem::path& path);
+// The loaders behind the reader table (core/open/asset_readers.h picks one
+// by the path; openers go through it, loadCharacterScene there). Each
+// refuses, naming the file, unreadable or malformed input:
+Expected<CharacterScene> loadSplatScene(const std::filesystem::path& ply);  // a 3DGS .ply
+// A bundle folder; refused when its rig backend is none.
+Expected<CharacterScene> loadBundleScene(const std::filesystem::path& folder);
+// An ORLPACK1 (any name); refused when its DNA does not match it.
+Expected<CharacterScene> loadOrlPackScene(const std::filesystem::path& pack);
+// An .aosrig; refused when its basis is not fp16 (the GPU path renders fp16
+// GNM packs; the CPU commands take the others).
+Expected<CharacterScene> loadAosrigScene(const std::filesystem::path& pack);
 
 // Where the lifted rest pose lies (fitVertsTransform applied to the rig's
 // rest pose): what a camera frames once per character, so expressions move

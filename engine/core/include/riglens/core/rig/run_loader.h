@@ -44,12 +44,20 @@ struct LoadedRun {
   std::vector<Bounds> boneBounds;      // SkinnedMesh: per bone, the file's vertices it moves (core::boneBindBounds)
   std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison
   GltfScene gltf;                      // a .glb/.gltf's own node tree, skins and clips (no geometry)
+  bool modelFile = false;              // a model file opened by itself: its node tree poses it
   MeshMaterials materials;             // a single-mesh model's (mesh.glb, a glTF file): meshes[0]'s sections
   Diagnostics warnings;
 
   std::size_t cpuBytes() const;  // geometry + skin arrays held in memory
 };
 
-Expected<LoadedRun> loadRun(const std::filesystem::path& path);
+// The loaders behind the reader table (core/open/asset_readers.h, which
+// picks one by the path: openers should go through it, loadRun there):
+// a run folder (rig.json, else run.json, else mesh.glb),
+Expected<LoadedRun> loadRunFolder(const std::filesystem::path& folder);
+// a rig.json (a ModelSpec) or a run record, told apart by their keys,
+Expected<LoadedRun> loadRunJson(const std::filesystem::path& file);
+// a model file (glTF, or a format Assimp reads) as a one-part or skinned run.
+Expected<LoadedRun> loadModelFile(const std::filesystem::path& file);
 
 }  // namespace riglens::core
