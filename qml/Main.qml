@@ -200,11 +200,8 @@ ApplicationWindow {
 
     FileDialog {
         id: openDialog
-        title: qsTr("Open a rig.json, run record, model, character pack or splat scene")
-        nameFilters: [qsTr("RigLens inputs (*.json *.glb *.gltf *.obj *.fbx *.dae *.stl *.aosrig *.ply)"),
-                      qsTr("Voxel rigs (*.json *.glb *.gltf)"),
-                      qsTr("Models (*.glb *.gltf *.obj *.fbx *.dae *.stl *.ply)"),
-                      qsTr("Splat characters (*.aosrig)"), qsTr("3D Gaussian Splatting scenes (*.ply)"), qsTr("All files (*)")]
+        title: qsTr("Open a rig, run record, model, character pack, splat scene")
+        nameFilters: window.controller.openNameFilters  // the reader table's (core/open/)
         onAccepted: window.controller.open(selectedFile)
     }
     FolderDialog {

@@ -15,6 +15,11 @@ SceneViewport {
 
     DropArea {
         anchors.fill: parent
+        // Only what a reader claims (core/open/): anything else is refused at the door.
+        onEntered: (drag) => {
+            drag.accepted = drag.hasUrls && drag.urls.length > 0
+                && ApplicationWindow.window.controller.canOpen(drag.urls[0])
+        }
         onDropped: (drop) => {
             if (drop.hasUrls && drop.urls.length > 0)
                 ApplicationWindow.window.controller.open(drop.urls[0])

@@ -10,6 +10,7 @@ namespace riglens::cli {
 
 int runCharacter(const QStringList& args);
 int runExport(const QStringList& args);
+int runFormats(const QStringList& args);
 int runInspect(const QStringList& args);
 int runPose(const QStringList& args);
 int runRender(const QStringList& args);
@@ -36,6 +37,7 @@ constexpr Command kCommands[] = {
     {"render", "Render a model offscreen to PNG (tints, poses, turntables).", runRender},
     {"samples", "Write the bundled sample runs to a folder.", runSamples},
     {"character", "Splat characters: inspect, pose (GNM), orl-deform, make-sample.", runCharacter},
+    {"formats", "List what RigLens opens: each reader's kind, file patterns, MIME type and fuzz target.", runFormats},
 };
 
 QString usageText() {

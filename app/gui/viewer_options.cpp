@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "riglens/core/base/version.h"
+#include "riglens/core/open/reader_listings.h"
 
 namespace riglens::app {
 
@@ -104,9 +105,8 @@ std::variant<ViewerOptions, int> parseViewerOptions(int argc, char* argv[]) {
   const QCommandLineOption help = parser.addHelpOption();
   const QCommandLineOption version = parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("path"),
-                               QStringLiteral("A run folder, rig.json, run record, a model (.glb, .gltf, .obj, "
-                                              ".fbx, .dae, .stl, mesh .ply), character bundle folder, "
-                                              ".aosrig or 3DGS .ply to open."),
+                               QStringLiteral("What to open (riglens-cli formats lists the readers): ") +
+                                   QString::fromStdString(core::openableSentence()) + QStringLiteral("."),
                                QStringLiteral("[path]"));
   const Options options;
   options.addTo(parser);

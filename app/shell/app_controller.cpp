@@ -11,6 +11,7 @@
 
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/open/asset_readers.h"
+#include "riglens/core/open/reader_listings.h"
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/samples/sample_runs.h"
 
@@ -133,6 +134,16 @@ void AppController::open(const QVariant& location) {
     m_characterLoad.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadCharacterScene); }));
   else
     m_load.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadRun); }));
+}
+
+bool AppController::canOpen(const QVariant& location) const {
+  return core::pickReader(toLocalPath(location).toStdString()) != nullptr;
+}
+
+QStringList AppController::openNameFilters() {
+  QStringList filters;
+  for (const std::string& f : core::dialogNameFilters()) filters << QString::fromStdString(f);
+  return filters;
 }
 
 void AppController::openDefault() {

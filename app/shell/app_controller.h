@@ -68,6 +68,8 @@ class AppController : public QObject {
   // The graphics API the window draws with and its device ("Vulkan on
   // llvmpipe (…)"), and why it was chosen (graphics_backend.h); set once,
   // before the window exists.
+  // The file dialog's filters and what a drop may carry, from the reader table (core/open/).
+  Q_PROPERTY(QStringList openNameFilters READ openNameFilters CONSTANT)
   Q_PROPERTY(QString graphics READ graphics CONSTANT)
   Q_PROPERTY(QString graphicsReason READ graphicsReason CONSTANT)
 
@@ -120,6 +122,9 @@ class AppController : public QObject {
   // current model stays until the new one is ready, and stays if it fails
   // (lastError says why).
   Q_INVOKABLE void open(const QVariant& location);
+  // Whether a reader claims the location (a drop is accepted only then).
+  Q_INVOKABLE bool canOpen(const QVariant& location) const;
+  static QStringList openNameFilters();
   Q_INVOKABLE void openDefault();  // the bundled sample, generated once into the cache folder
   void waitForLoad();              // blocks until no load runs (--screenshot, tests)
 

@@ -40,7 +40,7 @@ class TestCoreModelFormats : public QObject {
   void objObjectsBecomeNodesWithTheirMaterialColours() {
     write("cube.mtl", test::kCubeMtl);
     const auto path = write("cube.obj", test::kCubeObj);
-    QVERIFY(core::isAssimpModelPath(path) && core::isModelFilePath(path));
+    QCOMPARE(core::pickReader(path)->id, std::string_view("obj"));
     auto decoded = core::readGltfFile(path);
     QVERIFY_OK(decoded);
     std::vector<std::string> names;
@@ -90,6 +90,7 @@ class TestCoreModelFormats : public QObject {
     }
     const auto ply = write("quad.ply", test::kColouredQuadPly);
     QVERIFY(core::plyDeclaresFaces(ply) && !core::opensAsCharacterScene(ply));
+    QCOMPARE(core::pickReader(ply)->id, std::string_view("ply-mesh"));
     auto quad = core::readGltfFile(ply);
     QVERIFY_OK(quad);
     QCOMPARE(quad->mesh.indices.size(), std::size_t(6));
@@ -110,7 +111,7 @@ class TestCoreModelFormats : public QObject {
     const auto bytes = core::encodeGaussianPly(std::span(&g, 1));
     const auto path = write("gaussians.ply", std::string(bytes.begin(), bytes.end()));
     QVERIFY(!core::plyDeclaresFaces(path));
-    QVERIFY(!core::isAssimpModelPath(path) && !core::isModelFilePath(path));
+    QCOMPARE(core::pickReader(path)->id, std::string_view("ply-splats"));
     QVERIFY(core::opensAsCharacterScene(path));
     auto scene = core::loadCharacterScene(path);
     QVERIFY_OK(scene);

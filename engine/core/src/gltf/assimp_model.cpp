@@ -121,7 +121,7 @@ bool plyDeclaresFaces(const fs::path& path) {
   return header.find("\nelement face ") != std::string::npos;
 }
 
-bool isAssimpModelPath(const fs::path& path) {
+bool convertsThroughAssimp(const fs::path& path) {
   const std::string ext = lowerExtension(path);
   if (ext == ".ply") return plyDeclaresFaces(path);
   return ext == ".obj" || ext == ".fbx" || ext == ".dae" || ext == ".stl";
@@ -144,6 +144,9 @@ Expected<std::vector<std::uint8_t>> convertWithAssimp(const fs::path& path) {
   }
   if (child == 0) {
     ::close(fds[0]);
+    // The host's crash handlers (Qt Test's, a debugger hook) must not run in
+    // the reader: a crash here is the parent's finding, reported by signal.
+    for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) ::signal(sig, SIG_DFL);
     convertInChild(path, memoryLimit, fds[1]);
   }
   ::close(fds[1]);

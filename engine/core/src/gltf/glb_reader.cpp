@@ -863,7 +863,7 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
   std::error_code ec;
   ModelFolder folder{std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec).parent_path(), ec)};
   if (ec) folder.canonical.clear();
-  const bool assimp = isAssimpModelPath(path);
+  const bool assimp = convertsThroughAssimp(path);
   if (!assimp) {  // a .glb whose BIN chunk can stay in the file
     std::optional<Expected<void>> kept;
     auto tried = guardRead(source, [&]() -> Expected<void> {
@@ -895,15 +895,6 @@ Expected<void> readGltfModel(const std::filesystem::path& path, const GltfModelU
     if (auto ok = loadWithTinygltf(documentBytes, false, source, folder, model); !ok) return ok;
     return useModel(model, meshopt, source, bytes->size(), use);
   });
-}
-
-bool isModelFilePath(const std::filesystem::path& path) {
-  return isGltfPath(path) || isAssimpModelPath(path);
-}
-
-bool isGltfPath(const std::filesystem::path& path) {
-  const auto ext = path.extension();
-  return ext == ".glb" || ext == ".gltf";
 }
 
 Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path) {

@@ -80,12 +80,14 @@ struct Mime {
   std::string_view type;
   bool own = false;  // RigLens's XML defines it
   std::string_view magic;
+  std::vector<std::string_view> globs = {};  // when not the patterns
 };
 
 AssetReader row(std::string_view id, std::string_view name, AssetKind kind, std::vector<std::string_view> patterns,
                 Mime mime, std::string_view fuzzTarget, int (*sniff)(const SniffInput&),
                 decltype(AssetReader::open) open) {
-  return {id, name, kind, std::move(patterns), mime.type, mime.own, mime.magic, fuzzTarget, sniff, open};
+  return {id,         name,  kind, std::move(patterns), mime.type, mime.own, mime.magic, std::move(mime.globs),
+          fuzzTarget, sniff, open};
 }
 
 // The rows, in the order --help and the file dialog list them.
@@ -93,8 +95,9 @@ const std::vector<AssetReader>& table() {
   using K = AssetKind;
   static const std::vector<AssetReader> readers{
       row("run-folder", "RigLens run folder", K::Run, {}, {}, "run_record", &runFolder, RunOpen(&loadRunFolder)),
-      row("rig-json", "RigLens rig or run record", K::Run, {"rig.json", "run.json", "*.json"},
-          {"application/x-riglens-rig+json", true, ""}, "rig_json", &rigJson, RunOpen(&loadRunJson)),
+      row("rig-json", "RigLens rig or run record", K::Run, {"*.json"},
+          {"application/x-riglens-rig+json", true, "", {"rig.json", "run.json"}}, "rig_json", &rigJson,
+          RunOpen(&loadRunJson)),
       row("glb", "glTF binary", K::Model, {"*.glb"}, {"model/gltf-binary", false, "glTF"}, "part_glb", &glb,
           RunOpen(&loadModelFile)),
       row("gltf", "glTF", K::Model, {"*.gltf"}, {"model/gltf+json", false, ""}, "gltf", &gltfText,
@@ -107,8 +110,8 @@ const std::vector<AssetReader>& table() {
           RunOpen(&loadModelFile)),
       row("ply-mesh", "PLY mesh", K::Model, {"*.ply"}, {"model/x-ply", true, "ply"}, "model_formats", &plyMesh,
           RunOpen(&loadModelFile)),
-      row("ply-splats", "3DGS splat scene (.ply)", K::SplatScene, {"*.ply"}, {"model/x-ply", true, "ply"}, "ply",
-          &plySplats, SceneOpen(&loadSplatScene)),
+      row("ply-splats", "3DGS splat scene", K::SplatScene, {"*.ply"}, {"model/x-ply", true, "ply"}, "ply", &plySplats,
+          SceneOpen(&loadSplatScene)),
       row("bundle", "Character bundle folder", K::Character, {}, {}, "bundle_scene", &bundleFolder,
           SceneOpen(&loadBundleScene)),
       row("aosrig", "GNM character pack", K::Character, {"*.aosrig"},

@@ -17,10 +17,10 @@
 
 namespace riglens::core {
 
-// Whether `path` is a model Assimp reads for RigLens: .obj, .fbx, .dae,
-// .stl, or a .ply that declares faces (a 3DGS .ply has none: it stays a
-// splat scene).
-bool isAssimpModelPath(const std::filesystem::path& path);
+// Whether readGltfFile converts `path` with Assimp rather than reading it as
+// glTF: .obj, .fbx, .dae, .stl, or a .ply that declares faces. (Which files
+// open as models at all is the reader table's, core/open/.)
+bool convertsThroughAssimp(const std::filesystem::path& path);
 
 // Whether a .ply's header declares a face element (read from the file's
 // first 64 KiB; false when it cannot be read).

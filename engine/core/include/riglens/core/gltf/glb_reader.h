@@ -97,14 +97,9 @@ struct DecodedGltf {
 // `bytes` is a whole .glb file. `sourceName` appears in every message.
 Expected<DecodedGltf> decodeGlb(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 
-// Whether the path names a glTF file (.glb or .gltf).
-bool isGltfPath(const std::filesystem::path& path);
-// A glTF file or a model Assimp reads (assimp_model.h): what loadRun reads
-// as a model file, with its node tree, skins and clips.
-bool isModelFilePath(const std::filesystem::path& path);
-
 // Reads a .glb or .gltf file (by content: binary when it starts with "glTF"),
-// or a model Assimp reads (isAssimpModelPath) as the GLB Assimp exports.
+// or a model Assimp reads (.obj, .fbx, .dae, .stl, a mesh .ply: which file
+// is which kind is the reader table's, core/open/) as the GLB Assimp exports.
 Expected<DecodedGltf> readGltfFile(const std::filesystem::path& path);
 
 // Area-weighted vertex normals for a mesh without them.

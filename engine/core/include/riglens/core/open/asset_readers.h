@@ -54,12 +54,14 @@ struct AssetReader {
   std::string_view mimeType;                  // "" for a folder
   bool ownMimeType = false;                   // defined by RigLens's shared-mime-info XML (not freedesktop.org's)
   std::string_view magic;                     // for the XML: the bytes a file starts with ("" when none)
+  std::vector<std::string_view> globs;        // the MIME type's globs when not the patterns (rig.json, not *.json)
   std::string_view fuzzTarget;                // fuzz/registry.cpp's target for its parser
   int (*sniff)(const SniffInput&) = nullptr;  // 0: not this reader's
   std::variant<Expected<LoadedRun> (*)(const std::filesystem::path&),
                Expected<CharacterScene> (*)(const std::filesystem::path&), std::monostate>
       open;  // by kind; a DNA has none
   bool viewable() const { return kind != AssetKind::Dna; }
+  const std::vector<std::string_view>& mimeGlobs() const { return globs.empty() ? patterns : globs; }
 };
 
 std::span<const AssetReader> assetReaders();
