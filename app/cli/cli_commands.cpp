@@ -21,16 +21,14 @@ namespace {
 struct Command {
   const char* name;
   const char* summary;
-  int (*run)(const QStringList& args);  // nullptr: not in this build yet
+  int (*run)(const QStringList& args);
 };
 
-// The full command set of riglens-cli. Each entry's runner arrives with the
-// engine feature it exposes; until then the command says so and fails.
+// The full command set of riglens-cli.
 constexpr Command kCommands[] = {
     {"inspect",
-     "Describe anything the viewer opens (a run, a model: .glb/.gltf/.obj/.fbx/.dae/.stl/.ply, bundle, "
-     ".aosrig, ORL pack, 3DGS .ply) and "
-     "every problem found.",
+     "Describe anything RigLens reads (riglens-cli formats lists it: runs, models, characters, splat "
+     "scenes, DNAs) and every problem found.",
      runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
@@ -75,10 +73,6 @@ int run(const QStringList& args) {
   }
   for (const auto& command : kCommands) {
     if (first != QLatin1String(command.name)) continue;
-    if (!command.run) {
-      std::fprintf(stderr, "riglens-cli: '%s' is not available in this build yet\n", command.name);
-      return kExitBadInput;
-    }
     return command.run(args.mid(1));
   }
   std::fprintf(stderr, "riglens-cli: unknown command '%s'\n\n%s", qPrintable(first), qPrintable(usageText()));

@@ -36,6 +36,7 @@ const std::map<std::string, Malformed>& malformedInputs() {
       {"run-folder", {"run/rig.json", "{", "rig.json", true}},
       {"rig-json", {"rig.json", R"({"parts": 3})", "/parts: expected an array"}},
       {"glb", {"bad.glb", "glTF\x02\x00\x00\x00garbage"s, "truncated or padded"}},
+      {"vrm", {"bad.vrm", "glTF\x02\x00\x00\x00garbage"s, "truncated or padded"}},
       {"gltf", {"bad.gltf", "{ not json", "not valid JSON"}},
       {"obj", {"bad.obj", "\x00\x01\x02\x03garbage\xff"s, "Assimp cannot read it"}},
       {"stl", {"bad.stl", "solid x\nfacet normal broken\n", "Assimp cannot read it"}},
@@ -129,6 +130,7 @@ class TestAssetReaders : public QObject {
   void magicBeatsNameBeatsExtension() {
     QCOMPARE(pickReader(put("pick/model.gltf", "glTF\x02\x00\x00\x00"))->id, std::string_view("glb"));
     QCOMPARE(pickReader(put("pick/pack.dat", "ORLPACK1...."))->id, std::string_view("orl-pack"));
+    QCOMPARE(pickReader(put("pick/avatar.vrm", "glTF\x02\x00\x00\x00"))->id, std::string_view("vrm"));
     QCOMPARE(pickReader(put("pick/spec.json", "{}"))->id, std::string_view("rig-json"));
     // A folder with both a rig and a scene is a run (a bundle has no rig.json).
     put("both/rig.json", "{}");

@@ -39,6 +39,11 @@ int glb(const SniffInput& in) {
 int byExtension(const SniffInput& in, std::string_view extension) {
   return !in.folder && in.extension == extension ? kSniffExtension : 0;
 }
+// A VRM avatar is a glTF binary by another name (VRM 0.x and 1.0 alike).
+int vrm(const SniffInput& in) {
+  if (in.folder || in.extension != ".vrm") return 0;
+  return in.startsWith("glTF") ? kSniffMagic : kSniffExtension;
+}
 int gltfText(const SniffInput& in) {
   return byExtension(in, ".gltf");
 }
@@ -81,13 +86,15 @@ struct Mime {
   bool own = false;  // RigLens's XML defines it
   std::string_view magic;
   std::vector<std::string_view> globs = {};  // when not the patterns
+  std::string_view parent = {};              // the type it is a kind of ("model/gltf-binary")
 };
 
 AssetReader row(std::string_view id, std::string_view name, AssetKind kind, std::vector<std::string_view> patterns,
                 Mime mime, std::string_view fuzzTarget, int (*sniff)(const SniffInput&),
                 decltype(AssetReader::open) open) {
-  return {id,         name,  kind, std::move(patterns), mime.type, mime.own, mime.magic, std::move(mime.globs),
-          fuzzTarget, sniff, open};
+  return {id,          name,       kind,       std::move(patterns),
+          mime.type,   mime.own,   mime.magic, std::move(mime.globs),
+          mime.parent, fuzzTarget, sniff,      open};
 }
 
 // The rows, in the order --help and the file dialog list them.
@@ -100,6 +107,8 @@ const std::vector<AssetReader>& table() {
           RunOpen(&loadRunJson)),
       row("glb", "glTF binary", K::Model, {"*.glb"}, {"model/gltf-binary", false, "glTF"}, "part_glb", &glb,
           RunOpen(&loadModelFile)),
+      row("vrm", "VRM avatar", K::Model, {"*.vrm"}, {"model/vnd.vrm", true, "", {}, "model/gltf-binary"}, "part_glb",
+          &vrm, RunOpen(&loadModelFile)),
       row("gltf", "glTF", K::Model, {"*.gltf"}, {"model/gltf+json", false, ""}, "gltf", &gltfText,
           RunOpen(&loadModelFile)),
       row("obj", "Wavefront OBJ", K::Model, {"*.obj"}, {"model/obj", false, ""}, "model_formats", &obj,

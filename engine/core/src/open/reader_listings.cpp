@@ -65,7 +65,7 @@ std::vector<std::string> desktopMimeTypes() {
 std::string sharedMimeInfoXml() {
   struct Type {
     std::vector<std::string> names, globs;
-    std::string magic;
+    std::string magic, parent;
   };
   std::vector<std::string> order;
   std::map<std::string, Type> types;
@@ -77,6 +77,7 @@ std::string sharedMimeInfoXml() {
     addOnce(t.names, r.name);
     for (auto g : r.mimeGlobs()) addOnce(t.globs, g);
     if (!r.magic.empty()) t.magic = r.magic;
+    if (!r.parentMimeType.empty()) t.parent = r.parentMimeType;
   }
   std::string xml =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -86,7 +87,8 @@ std::string sharedMimeInfoXml() {
     const Type& t = types[type];
     xml += "  <mime-type type=\"" + type + "\">\n";
     xml += "    <comment>" + xmlEscaped(joined(t.names, " or ")) + "</comment>\n";
-    if (type.ends_with("+json")) xml += "    <sub-class-of type=\"application/json\"/>\n";
+    const std::string parent = !t.parent.empty() ? t.parent : type.ends_with("+json") ? "application/json" : "";
+    if (!parent.empty()) xml += "    <sub-class-of type=\"" + parent + "\"/>\n";
     for (const auto& g : t.globs)
       // A whole file name (rig.json) outweighs the generic types' extension globs.
       xml += "    <glob pattern=\"" + xmlEscaped(g) + "\"" + (g.starts_with("*") ? "" : " weight=\"60\"") + "/>\n";

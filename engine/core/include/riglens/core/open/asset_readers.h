@@ -55,6 +55,7 @@ struct AssetReader {
   bool ownMimeType = false;                   // defined by RigLens's shared-mime-info XML (not freedesktop.org's)
   std::string_view magic;                     // for the XML: the bytes a file starts with ("" when none)
   std::vector<std::string_view> globs;        // the MIME type's globs when not the patterns (rig.json, not *.json)
+  std::string_view parentMimeType;            // the type it is a kind of, for the XML ("" for JSON's own rule)
   std::string_view fuzzTarget;                // fuzz/registry.cpp's target for its parser
   int (*sniff)(const SniffInput&) = nullptr;  // 0: not this reader's
   std::variant<Expected<LoadedRun> (*)(const std::filesystem::path&),
