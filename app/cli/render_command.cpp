@@ -32,7 +32,7 @@
 #include "riglens/render/device/offscreen_canvas.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
-#include "riglens/render/splat/splat_renderer.h"
+#include "riglens/render/splats/splat_renderer.h"
 
 namespace riglens::cli {
 

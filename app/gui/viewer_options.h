@@ -22,7 +22,7 @@ struct ViewerOptions {
   std::optional<QString> play;
   double timeMs = 0;
   QStringList sets;  // NAME=VALUE, as given
-  int samples = 0;   // 0: WindowSamples decides
+  int samples = 0;   // 0: WindowMsaa decides
   QString backend;   // "vulkan", "opengl" or empty (graphics_backend.h chooses)
 };
 

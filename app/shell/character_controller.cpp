@@ -5,7 +5,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "app_controller.h"
-#include "decode_session.h"
+#include "decode_worker.h"
 #include "expression_channel_model.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
@@ -19,10 +19,10 @@ constexpr auto kGazeSegment = "gaze";
 }
 
 CharacterController::CharacterController(AppController& app)
-    : QObject(&app), m_app(app), m_channels(new ExpressionChannelModel(this)), m_decode(new DecodeSession(this)) {
-  connect(m_decode, &DecodeSession::opened, this, &CharacterController::decodeOpened);
-  connect(m_decode, &DecodeSession::decoded, this, &CharacterController::decodeFinished);
-  connect(m_decode, &DecodeSession::failed, this, [this](const QString& message) {
+    : QObject(&app), m_app(app), m_channels(new ExpressionChannelModel(this)), m_decode(new DecodeWorker(this)) {
+  connect(m_decode, &DecodeWorker::opened, this, &CharacterController::decodeOpened);
+  connect(m_decode, &DecodeWorker::decoded, this, &CharacterController::decodeFinished);
+  connect(m_decode, &DecodeWorker::failed, this, [this](const QString& message) {
     m_decodeError = message;
     m_app.addDocumentProblems({{m_scene && m_scene->bundle ? m_scene->bundle->folder.string() : std::string(), "",
                                 message.toStdString(), core::Severity::Error}});

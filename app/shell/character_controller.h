@@ -30,7 +30,7 @@
 namespace riglens::app {
 
 class AppController;
-class DecodeSession;
+class DecodeWorker;
 class ExpressionChannelModel;
 
 class CharacterController : public QObject {
@@ -209,7 +209,7 @@ class CharacterController : public QObject {
   bool m_computeMissing = false;
   QVariantMap m_memory;
   QVariantMap m_frameReport;
-  DecodeSession* m_decode;
+  DecodeWorker* m_decode;
   bool m_showDecoded = true;
   std::optional<core::PluckerCamera> m_camera;  // the viewport's, once it drew
   QVariantMap m_decodeStats;

@@ -9,7 +9,7 @@
 #include "app_controller.h"
 #include "app_types.h"
 #include "graphics_backend.h"
-#include "window_samples.h"
+#include "window_msaa.h"
 
 namespace riglens::app {
 
@@ -19,7 +19,7 @@ QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& con
   const GraphicsBackend& backend = chooseGraphicsBackend();
   controller.setGraphics(backend.summary(), backend.reason);
   // Asked while the engine loads; the window is shown once it is set.
-  WindowSamples windowSamples(backend, samples);
+  WindowMsaa windowMsaa(backend, samples);
   // Fusion with the dark palette Main.qml sets: plain, dense, readable on 3D.
   if (QQuickStyle::name().isEmpty()) QQuickStyle::setStyle(QStringLiteral("Fusion"));
   QStringList warnings;
@@ -39,9 +39,9 @@ QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& con
   if (window) {
     window->setIcon(QIcon(QStringLiteral(":/riglens/icons/riglens.svg")));
     // MSAA for the window and so the viewport the engine draws into (a
-    // device without it falls back to 1 sample): window_samples.h says how
+    // device without it falls back to 1 sample): window_msaa.h says how
     // many. Main.qml leaves the window hidden for this.
-    windowSamples.applyTo(window);
+    windowMsaa.applyTo(window);
     applyGraphicsBackend(backend, window);
     window->show();
   }

@@ -12,7 +12,7 @@ namespace riglens::app {
 class AppController;
 
 // Loads qrc:/RigLens/Main.qml with `controller` as its required property.
-// Shows the window with `samples` MSAA samples (0: WindowSamples decides).
+// Shows the window with `samples` MSAA samples (0: WindowMsaa decides).
 // Returns the window, or nullptr with `error` set to the QML errors.
 QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller, QString* error,
                                int samples = 0);

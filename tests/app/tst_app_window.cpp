@@ -17,7 +17,7 @@
 #include "main_window.h"
 #include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
-#include "window_samples.h"
+#include "window_msaa.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
@@ -64,7 +64,7 @@ class TestAppWindow : public QObject {
   }
 
   // The window asks for 4x MSAA unless the device is a software rasteriser
-  // (window_samples.h). This machine has only llvmpipe (OpenGL) and
+  // (window_msaa.h). This machine has only llvmpipe (OpenGL) and
   // lavapipe (Vulkan), so either run gets 1 sample. Which device Vulkan has
   // is asked of vulkaninfo, not of the probe the window used (a second
   // QVulkanInstance in this process would break the window's in Qt 6.4).
@@ -81,7 +81,7 @@ class TestAppWindow : public QObject {
       cpu = summary.mid(type, 64).contains(QStringLiteral("PHYSICAL_DEVICE_TYPE_CPU"));
     }
     QCOMPARE(m_window->requestedFormat().samples(), cpu ? 1 : 4);
-    QCOMPARE(app::WindowSamples(app::chooseGraphicsBackend(), 2).count(), 2);  // the viewer's --samples
+    QCOMPARE(app::WindowMsaa(app::chooseGraphicsBackend(), 2).count(), 2);  // the viewer's --samples
   }
 
   // Qt 6.4's Quick Layouts keep a Repeater's destroyed delegates and read

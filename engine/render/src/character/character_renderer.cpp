@@ -12,7 +12,7 @@
 #include "riglens/render/character/gpu_decoded_lift.h"
 #include "riglens/render/character/gpu_lift.h"
 #include "riglens/render/character/gpu_orl.h"
-#include "riglens/render/splat/splat_renderer.h"
+#include "riglens/render/splats/splat_renderer.h"
 
 namespace riglens::render {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "device/compute_buffers.h"
-#include "riglens/core/character/debug_lift.h"
+#include "riglens/core/splats/splat_sink.h"
 
 namespace riglens::render {
 

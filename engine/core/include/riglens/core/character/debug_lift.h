@@ -1,6 +1,6 @@
 // The debug lift (contract/CHARACTER.md section 5): the fit transform, the
-// 96-byte debug-lift uniform, the splat sink's four arrays and the debug lift
-// on the CPU (the reference for the GPU lift, shaders/lift.comp).
+// 96-byte debug-lift uniform and the debug lift on the CPU into a splat sink
+// (splats/splat_sink.h; the reference for the GPU lift, shaders/lift.comp).
 #pragma once
 
 #include <array>
@@ -9,6 +9,8 @@
 #include <optional>
 #include <span>
 #include <vector>
+
+#include "riglens/core/splats/splat_sink.h"
 
 namespace riglens::core {
 
@@ -38,20 +40,6 @@ inline constexpr std::uint32_t kDebugLiftWorkgroup = 64;
 
 // The exact 96 bytes of the uniform (little-endian).
 std::array<std::uint8_t, kDebugLiftParamsSize> writeDebugLiftParams(const DebugLiftParams& params);
-
-// The splat sink's four arrays, indexed by absolute slot (52 bytes a gaussian).
-struct SplatSink {
-  std::vector<float> center;         // 4 per slot: xyz, 1
-  std::vector<float> covarianceA;    // 4 per slot: c00, c01, c02, c11
-  std::vector<float> covarianceB;    // 4 per slot: c12, c22, 0, 0
-  std::vector<std::uint32_t> color;  // pack4x8unorm(r, g, b, opacity); 0 = invisible
-  explicit SplatSink(std::size_t capacity)
-      : center(capacity * 4, 0.0f),
-        covarianceA(capacity * 4, 0.0f),
-        covarianceB(capacity * 4, 0.0f),
-        color(capacity, 0u) {}
-  std::size_t capacity() const { return color.size(); }
-};
 
 // The debug lift on the CPU: for every slot s < slotCount, slot
 // slotOffset + s gets the vertex's centre (M p, 1), isotropic covariance

@@ -17,8 +17,8 @@
 #include <span>
 #include <vector>
 
-#include "riglens/core/character/debug_lift.h"
 #include "riglens/core/decoded/decoder_spec.h"
+#include "riglens/core/splats/splat_sink.h"
 
 namespace riglens::core {
 

@@ -19,8 +19,8 @@
 #include <span>
 #include <vector>
 
-#include "riglens/core/character/debug_lift.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/splats/splat_sink.h"
 
 namespace riglens::core {
 

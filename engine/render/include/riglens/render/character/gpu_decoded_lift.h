@@ -21,7 +21,7 @@
 #include "riglens/core/decoded/decoded_character.h"
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/rhi_device.h"
-#include "riglens/render/splat/splat_renderer.h"
+#include "riglens/render/splats/splat_renderer.h"
 
 class QRhiBuffer;
 class QRhiCommandBuffer;

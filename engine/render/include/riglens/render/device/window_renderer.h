@@ -22,7 +22,7 @@
 #include "riglens/render/device/drawable_stack.h"
 #include "riglens/render/device/frame_state.h"
 #include "riglens/render/rig/rig_renderer.h"
-#include "riglens/render/splat/splat_renderer.h"
+#include "riglens/render/splats/splat_renderer.h"
 
 class QRhi;
 class QRhiSwapChain;

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "riglens/render/splat/gpu_sort.h"
+#include "riglens/render/splats/gpu_sort.h"
 
 namespace riglens::render {
 

@@ -1,4 +1,4 @@
-#include "window_samples.h"
+#include "window_msaa.h"
 
 #include <QtGui/QOffscreenSurface>
 #include <QtGui/QOpenGLContext>
@@ -31,7 +31,7 @@ bool isSoftwareRasteriserName(const char* rendererName) {
 
 // The offscreen surface is made on the GUI thread (Qt requires it), the
 // context on the worker, which also destroys it.
-struct WindowSamples::Probe {
+struct WindowMsaa::Probe {
   QOffscreenSurface surface;
   std::thread worker;
   bool software = false;
@@ -50,14 +50,14 @@ struct WindowSamples::Probe {
   }
 };
 
-WindowSamples::WindowSamples(const GraphicsBackend& backend, int requested)
+WindowMsaa::WindowMsaa(const GraphicsBackend& backend, int requested)
     : m_requested(requested), m_cpuDevice(backend.api == QLatin1String("vulkan") && backend.cpuDevice) {
   if (m_requested <= 0 && usesOpenGl(backend)) m_probe = std::make_unique<Probe>();
 }
 
-WindowSamples::~WindowSamples() = default;
+WindowMsaa::~WindowMsaa() = default;
 
-int WindowSamples::count() {
+int WindowMsaa::count() {
   if (m_requested > 0) return m_requested;
   if (m_cpuDevice) return 1;
   if (!m_probe) return kGpuSamples;
@@ -65,7 +65,7 @@ int WindowSamples::count() {
   return m_probe->software ? 1 : kGpuSamples;
 }
 
-void WindowSamples::applyTo(QQuickWindow* window) {
+void WindowMsaa::applyTo(QQuickWindow* window) {
   QSurfaceFormat format = window->requestedFormat();
   format.setSamples(count());
   window->setFormat(format);

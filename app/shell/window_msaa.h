@@ -21,13 +21,13 @@ namespace riglens::app {
 // instance the window draws with). On OpenGL it asks the driver for its
 // renderer's name on a worker thread, so the question costs nothing while the
 // QML engine builds the window. Any other API keeps 4x.
-class WindowSamples {
+class WindowMsaa {
  public:
   // `requested` > 0 (the viewer's --samples) skips the question.
-  explicit WindowSamples(const GraphicsBackend& backend, int requested = 0);
-  ~WindowSamples();
-  WindowSamples(const WindowSamples&) = delete;
-  WindowSamples& operator=(const WindowSamples&) = delete;
+  explicit WindowMsaa(const GraphicsBackend& backend, int requested = 0);
+  ~WindowMsaa();
+  WindowMsaa(const WindowMsaa&) = delete;
+  WindowMsaa& operator=(const WindowMsaa&) = delete;
 
   // Waits for the answer (once) and sets the window's sample count; call
   // before the window is shown.

@@ -1,4 +1,4 @@
-#include "decode_session.h"
+#include "decode_worker.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,14 +8,14 @@
 
 namespace riglens::app {
 
-DecodeSession::DecodeSession(QObject* parent) : QObject(parent), m_worker(new QObject) {
+DecodeWorker::DecodeWorker(QObject* parent) : QObject(parent), m_worker(new QObject) {
   m_thread.setObjectName(QStringLiteral("riglens decoders"));
   m_worker->moveToThread(&m_thread);
   connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
   m_thread.start();
 }
 
-DecodeSession::~DecodeSession() {
+DecodeWorker::~DecodeWorker() {
   {
     std::lock_guard lock(m_mutex);
     m_pending.reset();
@@ -24,7 +24,7 @@ DecodeSession::~DecodeSession() {
   m_thread.wait();
 }
 
-void DecodeSession::open(std::shared_ptr<const core::Bundle> bundle) {
+void DecodeWorker::open(std::shared_ptr<const core::Bundle> bundle) {
   const std::uint64_t generation = ++m_generation;
   m_requested = m_answered = 0;
   m_layout.reset();
@@ -64,7 +64,7 @@ void DecodeSession::open(std::shared_ptr<const core::Bundle> bundle) {
   });
 }
 
-void DecodeSession::request(std::vector<float> rig, const core::PluckerCamera& camera) {
+void DecodeWorker::request(std::vector<float> rig, const core::PluckerCamera& camera) {
   if (!m_layout) return;
   const std::uint64_t generation = m_generation;
   const std::uint64_t id = ++m_requested;
@@ -77,7 +77,7 @@ void DecodeSession::request(std::vector<float> rig, const core::PluckerCamera& c
   QMetaObject::invokeMethod(m_worker, [this, generation] { process(generation); });
 }
 
-void DecodeSession::process(std::uint64_t generation) {
+void DecodeWorker::process(std::uint64_t generation) {
   for (;;) {
     std::optional<Request> request;
     {
@@ -119,7 +119,7 @@ void DecodeSession::process(std::uint64_t generation) {
   }
 }
 
-void DecodeSession::adopt(const std::shared_ptr<const core::DecodedOutputs>& outputs, double ms) {
+void DecodeWorker::adopt(const std::shared_ptr<const core::DecodedOutputs>& outputs, double ms) {
   // Latest-only drops decodes the viewport never saw: an appearance pass
   // carries the last full pass's geometry forward so it is not lost.
   if (m_latest && outputs->pass != core::DecodePass::Full) {

@@ -1,4 +1,4 @@
-// DecodeSession: a bundle's neural decoders run off the GUI and render
+// DecodeWorker: a bundle's neural decoders run off the GUI and render
 // threads. One worker thread owns the core::DecodedCharacter (opening its
 // ONNX graphs, then every decode); the GUI thread posts requests (rig vector
 // + camera) and receives finished decodes, which the viewport hands to the
@@ -18,12 +18,12 @@
 
 namespace riglens::app {
 
-class DecodeSession : public QObject {
+class DecodeWorker : public QObject {
   Q_OBJECT
 
  public:
-  explicit DecodeSession(QObject* parent = nullptr);
-  ~DecodeSession() override;
+  explicit DecodeWorker(QObject* parent = nullptr);
+  ~DecodeWorker() override;
 
   // Opens `bundle`'s decoders on the worker (null closes). opened() or
   // failed() follows.

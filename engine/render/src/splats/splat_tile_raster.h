@@ -17,9 +17,9 @@
 
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/rhi_device.h"
-#include "riglens/render/splat/gpu_sort.h"
+#include "riglens/render/splats/gpu_sort.h"
 #include "shader_interface.h"
-#include "splat/splat_composite.h"
+#include "splats/splat_composite.h"
 
 namespace riglens::render {
 

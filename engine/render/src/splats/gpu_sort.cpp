@@ -1,4 +1,4 @@
-#include "riglens/render/splat/gpu_sort.h"
+#include "riglens/render/splats/gpu_sort.h"
 
 #include <QtGui/private/qrhi_p.h>
 

@@ -1,4 +1,4 @@
-#include "riglens/render/splat/splat_renderer.h"
+#include "riglens/render/splats/splat_renderer.h"
 
 #include <QtGui/private/qrhi_p.h>
 
@@ -15,10 +15,10 @@
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 #include "riglens/core/splats/splat_rasteriser.h"
-#include "riglens/render/splat/gpu_sort.h"
-#include "splat/splat_composite.h"
-#include "splat/splat_overlay_pipeline.h"
-#include "splat/splat_tile_raster.h"
+#include "riglens/render/splats/gpu_sort.h"
+#include "splats/splat_composite.h"
+#include "splats/splat_overlay_pipeline.h"
+#include "splats/splat_tile_raster.h"
 
 namespace riglens::render {
 

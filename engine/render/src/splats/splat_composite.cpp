@@ -1,8 +1,8 @@
-#include "splat/splat_composite.h"
+#include "splats/splat_composite.h"
 
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
-#include "splat/splat_overlay_pipeline.h"
+#include "splats/splat_overlay_pipeline.h"
 
 namespace riglens::render {
 

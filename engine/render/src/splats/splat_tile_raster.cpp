@@ -1,4 +1,4 @@
-#include "splat/splat_tile_raster.h"
+#include "splats/splat_tile_raster.h"
 
 #include <algorithm>
 #include <cstring>

@@ -16,8 +16,8 @@
 #include <glm/vec3.hpp>
 #include <memory>
 
-#include "riglens/core/character/debug_lift.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/splats/splat_sink.h"
 #include "riglens/render/device/frame_drawable.h"
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/rhi_device.h"
