@@ -4,7 +4,7 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
-import RigLens.Engine
+import RigLens.App
 import QtQuick.Dialogs
 
 ApplicationWindow {

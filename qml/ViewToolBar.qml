@@ -2,7 +2,7 @@
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
-import RigLens.Engine
+import RigLens.App
 
 ToolBar {
     id: bar

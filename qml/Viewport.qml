@@ -2,7 +2,7 @@
 // here only adds the empty state, the loading indicator and drag-and-drop.
 import QtQuick
 import QtQuick.Controls
-import RigLens.Engine
+import RigLens.App
 
 SceneViewport {
     id: viewport

@@ -3,7 +3,7 @@ import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
 import RigLens
-import RigLens.Engine
+import RigLens.App
 
 PanelSection {
     id: panel
