@@ -12,9 +12,9 @@
 
 #include "model_format_fixtures.h"
 #include "riglens/core/character/character_scene.h"
-#include "riglens/core/gltf/assimp_model.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/model_import/assimp_model.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/splats/gaussian_ply.h"

@@ -26,7 +26,7 @@
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
-#include "riglens/core/gltf/assimp_model.h"
+#include "riglens/core/model_import/assimp_model.h"
 
 namespace riglens::core {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/dna/dna_reader.h"
-#include "riglens/core/gltf/assimp_model.h"
+#include "riglens/core/model_import/assimp_model.h"
 
 namespace riglens::core {
 namespace fs = std::filesystem;

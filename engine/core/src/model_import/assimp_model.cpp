@@ -1,4 +1,4 @@
-#include "riglens/core/gltf/assimp_model.h"
+#include "riglens/core/model_import/assimp_model.h"
 
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
