@@ -18,6 +18,7 @@
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/rhi_device.h"
 #include "riglens/render/splats/gpu_sort.h"
+#include "riglens/render/splats/splat_policy.h"
 #include "shader_interface.h"
 #include "splats/splat_composite.h"
 

@@ -28,6 +28,7 @@
 #include "riglens/render/device/frame_drawable.h"
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/rhi_device.h"
+#include "riglens/render/splats/splat_policy.h"
 
 namespace riglens::render {
 
