@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,7 +36,13 @@ constexpr char kGlb = 'G', kRefused = 'E';
 constexpr std::uint64_t kChildMemoryFloor = std::uint64_t(4) << 30;
 constexpr std::uint64_t kMemoryPerFileByte = 64;
 constexpr std::uint64_t kGlbPerFileByte = 32, kGlbFloor = std::uint64_t(256) << 20;
-constexpr auto kTimeLimit = std::chrono::seconds(120);
+// Time grows with the file (Assimp reads tens of MB a second; 2 s per MiB is
+// several times that). The floor is below libFuzzer's 10 s hang limit, since
+// Assimp's own PLY reader can loop forever on a few hundred bytes
+// (tests/fuzz_regressions/model_formats/) and that must end as a refusal,
+// not as a viewer that waits minutes or a fuzzer that reports a hang.
+constexpr auto kTimeFloor = std::chrono::seconds(8);
+constexpr auto kTimePerMiB = std::chrono::seconds(2);
 
 std::string lowerExtension(const fs::path& path) {
   std::string ext = path.extension().string();
@@ -59,10 +66,22 @@ bool writeAll(int fd, const void* data, std::size_t size) {
   return true;
 }
 
+// ASan reserves terabytes of address space up front, so an address-space cap
+// would fail its first mmap. GCC names ASan with __SANITIZE_ADDRESS__, clang
+// (the fuzzers' compiler) with __has_feature: missing the second once capped
+// every fuzzed child, so Assimp itself was never fuzzed.
+#if defined(__SANITIZE_ADDRESS__)
+#define RIGLENS_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RIGLENS_UNDER_ASAN 1
+#endif
+#endif
+
 // The child: Assimp reads the model and exports it as GLB to `fd`, one tag
 // byte first. Never returns.
 [[noreturn]] void convertInChild(const fs::path& path, std::uint64_t memoryLimit, int fd) {
-#if !defined(__SANITIZE_ADDRESS__)  // ASan reserves terabytes of address space up front
+#if !defined(RIGLENS_UNDER_ASAN)
   const rlimit limit{memoryLimit, memoryLimit};
   setrlimit(RLIMIT_AS, &limit);
 #else
@@ -133,9 +152,11 @@ Expected<std::vector<std::uint8_t>> convertWithAssimp(const fs::path& path) {
   if (ec) return refuse(path, "cannot be read: " + ec.message(), ErrorCode::Io);
   const std::uint64_t memoryLimit = std::max<std::uint64_t>(kChildMemoryFloor, fileBytes * kMemoryPerFileByte);
   const std::uint64_t glbLimit = kGlbFloor + fileBytes * kGlbPerFileByte;
+  const auto timeLimit = kTimeFloor + kTimePerMiB * std::int64_t(fileBytes >> 20);
 
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return refuse(path, "cannot start Assimp's reader (no pipe)", ErrorCode::Io);
+  const pid_t host = ::getpid();
   const pid_t child = ::fork();
   if (child < 0) {
     ::close(fds[0]);
@@ -147,19 +168,23 @@ Expected<std::vector<std::uint8_t>> convertWithAssimp(const fs::path& path) {
     // The host's crash handlers (Qt Test's, a debugger hook) must not run in
     // the reader: a crash here is the parent's finding, reported by signal.
     for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) ::signal(sig, SIG_DFL);
+    // A reader left looping when its host dies (killed, crashed) dies too.
+    // (The signal follows the forking thread, which waits here until the end.)
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != host) _exit(1);
     convertInChild(path, memoryLimit, fds[1]);
   }
   ::close(fds[1]);
 
   std::vector<std::uint8_t> received;
   std::string problem;
-  const auto deadline = std::chrono::steady_clock::now() + kTimeLimit;
+  const auto deadline = std::chrono::steady_clock::now() + timeLimit;
   std::array<std::uint8_t, 1 << 16> chunk{};
   for (;;) {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
     if (left <= 0) {
-      problem = "Assimp took longer than " + std::to_string(kTimeLimit.count()) + " s to read it";
+      problem = "Assimp took longer than " + std::to_string(timeLimit.count()) + " s to read it";
       break;
     }
     pollfd wait{fds[0], POLLIN, 0};
