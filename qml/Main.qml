@@ -15,7 +15,7 @@ ApplicationWindow {
     required property AppController controller
     readonly property var rigTints: ["color", "part", "joint", "normals", "wireframe", "sockets"]
     // The tints of what is open: the rig's, or the character's (joint, uv, height, flat, normals).
-    readonly property var tintModes: controller.mode === "splats" ? [] : characterMode ? controller.character.tints : rigTints
+    readonly property var tintModes: controller.mode === AppController.Splats ? [] : characterMode ? controller.character.tints : rigTints
     readonly property string tint: characterMode ? controller.character.tint : viewportItem.tint
     function setTint(mode) {
         if (characterMode)
@@ -25,7 +25,7 @@ ApplicationWindow {
     }
     property bool turntable: false
     // A splat character or scene is open: the character panels replace the rig's.
-    readonly property bool characterMode: controller.mode === "character" || controller.mode === "splats"
+    readonly property bool characterMode: controller.mode === AppController.Character || controller.mode === AppController.Splats
 
     width: 1280
     height: 800
@@ -128,7 +128,7 @@ ApplicationWindow {
         Menu {
             objectName: "characterMenu"
             title: qsTr("&Character")
-            enabled: window.controller.mode === "character"
+            enabled: window.controller.mode === AppController.Character
             Action {
                 objectName: "loadControlsAction"
                 text: qsTr("&Load Controls…")

@@ -39,12 +39,12 @@ ToolBar {
             Layout.maximumWidth: implicitWidth
             elide: Text.ElideRight
             readonly property var info: bar.controller.character.info
-            text: bar.controller.mode === "character"
+            text: bar.controller.mode === AppController.Character
                   ? (info.dna !== undefined ? qsTr("%1 vertices · %2 DNA controls · %3 joints")
                                             : qsTr("%1 vertices · %2 coefficients · %3 joints"))
                         .arg(Number(info.vertices).toLocaleString(Qt.locale(), "f", 0))
                         .arg(info.dna !== undefined ? info.controls : info.coefficients).arg(info.joints)
-                  : bar.controller.mode === "splats"
+                  : bar.controller.mode === AppController.Splats
                   ? qsTr("%1 gaussians · SH degree %2").arg(Number(info.gaussians).toLocaleString(Qt.locale(), "f", 0)).arg(info.shDegree)
                   : (bar.controller.partsAreNodes ? qsTr("%1 nodes · %2 triangles") : qsTr("%1 parts · %2 triangles"))
                         .arg(bar.controller.partNames.length)

@@ -15,6 +15,7 @@
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QMetaEnum>
 #include <QtCore/QTimer>
 #include <QtGui/QGuiApplication>
 #include <QtQml/QQmlApplicationEngine>
@@ -126,8 +127,9 @@ void screenshotWhenShown(QQuickWindow* window, riglens::app::AppController* cont
           // (and the tests that check the picture shows the document).
           const QRectF area(viewport->mapToScene(QPointF(0, 0)), viewport->size());
           std::fprintf(stderr, "riglens: shown: %s (%s) in the viewport at %d,%d %dx%d\n",
-                       qPrintable(controller->documentTitle()), qPrintable(controller->mode()), int(area.x()),
-                       int(area.y()), int(area.width()), int(area.height()));
+                       qPrintable(controller->documentTitle()),
+                       QMetaEnum::fromType<riglens::app::AppController::Mode>().valueToKey(int(controller->mode())),
+                       int(area.x()), int(area.y()), int(area.width()), int(area.height()));
           // A document this device cannot draw is shown as its refusal: say so.
           if (const QString refusal = controller->characterController()->renderError(); !refusal.isEmpty())
             std::fprintf(stderr, "riglens: the picture shows why it is not drawn: %s\n", qPrintable(refusal));

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "locations.h"
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/open/reader_listings.h"
@@ -41,14 +42,30 @@ AppController::AppController(QObject* parent)
       m_parts(new PartListModel(this)),
       m_joints(new JointListModel(this)),
       m_problems(new ProblemListModel(this)),
-      m_character(new CharacterController(*this)),
-      m_playback(new PlaybackController(*this)),
-      m_exporter(new ExportController(*this)) {
+      m_character(new CharacterController(this)),
+      m_playback(new PlaybackController(this)),
+      m_exporter(new ExportController(this)) {
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
   connect(&m_load, &QFutureWatcherBase::finished, this, &AppController::finishLoad);
   connect(&m_characterLoad, &QFutureWatcherBase::finished, this, &AppController::finishCharacterLoad);
-  connect(this, &AppController::documentChanged, m_playback, &PlaybackController::documentChanged);
+  for (ReportingController* controller :
+       std::initializer_list<ReportingController*>{m_character, m_playback, m_exporter})
+    adopt(controller);
+  connect(this, &AppController::poseChanged, m_playback, &PlaybackController::timeChanged);
+}
+
+void AppController::adopt(ReportingController* controller) {
+  connect(controller, &ReportingController::errorReported, this, &AppController::reportError);
+  connect(controller, &ReportingController::errorCleared, this, &AppController::clearError);
+  connect(controller, &ReportingController::statusReported, this, &AppController::reportStatus);
+  connect(controller, &ReportingController::problemsFound, m_problems, &ProblemListModel::addDocumentProblems);
+  connect(controller, &ReportingController::posed, this, &AppController::notifyPosed);
+}
+
+void AppController::handOverDocument() {
+  m_playback->setDocument(m_document.get());
+  m_exporter->setDocument(m_document.get());
 }
 
 AppController::~AppController() {
@@ -60,9 +77,10 @@ bool AppController::hasDocument() const {
   return m_document != nullptr || m_character->active();
 }
 
-QString AppController::mode() const {
-  if (m_document) return QStringLiteral("rig");
-  return m_character->kind();
+AppController::Mode AppController::mode() const {
+  if (m_document) return Mode::Rig;
+  if (!m_character->active()) return Mode::None;
+  return m_character->scene()->kind == core::SceneKind::Splats ? Mode::Splats : Mode::Character;
 }
 
 bool AppController::partsAreNodes() const {
@@ -99,6 +117,16 @@ qint64 AppController::cpuBytes() const {
   return m_document ? qint64(m_document->run()->cpuBytes()) : 0;
 }
 
+void AppController::setFrameReport(const void* document, bool character, const QVariantMap& report,
+                                   const QString& failure, bool computeMissing) {
+  if (!character) {
+    if (!m_character->active()) setMemoryReport(report);
+    return;
+  }
+  if (m_character->active() && document == m_character->scene().get())
+    m_character->setRenderReport(report, failure, computeMissing);
+}
+
 void AppController::setMemoryReport(const QVariantMap& report) {
   if (report == m_memory) return;
   m_memory = report;
@@ -106,18 +134,8 @@ void AppController::setMemoryReport(const QVariantMap& report) {
 }
 
 // ------------------------------------------------------------------ loading
-QString AppController::toLocalPath(const QVariant& location) {
-  if (location.metaType().id() == QMetaType::QUrl) {
-    const QUrl url = location.toUrl();
-    return url.isLocalFile() ? url.toLocalFile() : url.toString();
-  }
-  const QString text = location.toString();
-  const QUrl url(text);
-  return url.isLocalFile() ? url.toLocalFile() : text;
-}
-
 void AppController::open(const QVariant& location) {
-  const QString path = toLocalPath(location);
+  const QString path = localPath(location);
   const QFileInfo info(path);
   if (!info.exists()) {
     reportError(tr("%1: no such file or folder").arg(path));
@@ -137,7 +155,7 @@ void AppController::open(const QVariant& location) {
 }
 
 bool AppController::canOpen(const QVariant& location) const {
-  return core::pickReader(toLocalPath(location).toStdString()) != nullptr;
+  return core::pickReader(localPath(location).toStdString()) != nullptr;
 }
 
 QStringList AppController::openNameFilters() {
@@ -189,6 +207,7 @@ void AppController::finishLoad() {
   if (!concludeLoad(result ? nullptr : &result.error())) return;
   m_character->setScene(nullptr);
   m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(result).value()));
+  handOverDocument();  // before anything can ask them about the old one
   m_documentPath = m_loadingPath;
   m_documentTitle = QFileInfo(m_loadingPath).fileName() == "rig.json" ? QFileInfo(m_loadingPath).dir().dirName()
                                                                       : QFileInfo(m_loadingPath).fileName();
@@ -209,6 +228,7 @@ void AppController::finishCharacterLoad() {
   if (!concludeLoad(result ? nullptr : &result.error())) return;
   // A character replaces the voxel run: one document at a time.
   m_document.reset();
+  handOverDocument();
   auto scene = std::make_shared<const core::CharacterScene>(std::move(result).value());
   m_problems->setDocumentProblems(scene->problems);
   resetSelection();
@@ -324,7 +344,7 @@ void AppController::clearError() {
 }
 
 QString AppController::formatBytes(qint64 bytes) const {
-  return QLocale().formattedDataSize(bytes, 1, QLocale::DataSizeTraditionalFormat);
+  return app::formatBytes(bytes);
 }
 
 void AppController::reportError(const QString& message) {
@@ -343,10 +363,6 @@ void AppController::rememberRecent(const QString& path) {
   while (m_recentFiles.size() > kMaxRecentFiles) m_recentFiles.removeLast();
   QSettings().setValue(kRecentKey, m_recentFiles);
   emit recentFilesChanged();
-}
-
-void AppController::addDocumentProblems(const core::Diagnostics& problems) {
-  m_problems->addDocumentProblems(problems);
 }
 
 }  // namespace riglens::app

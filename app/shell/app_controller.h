@@ -37,8 +37,8 @@ class AppController : public QObject {
   Q_PROPERTY(QString documentTitle READ documentTitle NOTIFY documentChanged)
   Q_PROPERTY(QString documentPath READ documentPath NOTIFY documentChanged)
   Q_PROPERTY(bool hasDocument READ hasDocument NOTIFY documentChanged)
-  // "rig" (a voxel run), "character" (a GNM splat character), "splats" (a .ply scene) or "".
-  Q_PROPERTY(QString mode READ mode NOTIFY documentChanged)
+  // What is open: QML compares it with AppController.Rig and the others.
+  Q_PROPERTY(riglens::app::AppController::Mode mode READ mode NOTIFY documentChanged)
   Q_PROPERTY(riglens::app::CharacterController* character READ characterController CONSTANT)
   Q_PROPERTY(riglens::app::PlaybackController* playback READ playback CONSTANT)
   Q_PROPERTY(riglens::app::ExportController* exporter READ exporter CONSTANT)
@@ -82,7 +82,11 @@ class AppController : public QObject {
   QString documentTitle() const { return m_documentTitle; }
   QString documentPath() const { return m_documentPath; }
   bool hasDocument() const;
-  QString mode() const;
+  // Nothing, a rig or model (run, glTF, other formats), a splat character
+  // (bundle, .aosrig, ORL pack) or a splat scene (.ply).
+  enum class Mode { None, Rig, Character, Splats };
+  Q_ENUM(Mode)
+  Mode mode() const;
   CharacterController* characterController() const { return m_character; }
   PlaybackController* playback() const { return m_playback; }
   ExportController* exporter() const { return m_exporter; }
@@ -141,15 +145,12 @@ class AppController : public QObject {
   Q_INVOKABLE void clearError();
   Q_INVOKABLE QString formatBytes(qint64 bytes) const;
 
-  void setMemoryReport(const QVariantMap& report);  // from the viewport, on sync
-  static QString toLocalPath(const QVariant& location);
-
-  // For the sub-controllers: the banner, the status line, and a pose change
-  // (joint values refreshed, poseChanged emitted).
-  void reportError(const QString& message);
-  void reportStatus(const QString& message);
-  void notifyPosed();
-  void addDocumentProblems(const core::Diagnostics& problems);
+  // The viewport's newest frame drew `document` (a run or a character scene,
+  // by address): its report goes to the Memory panel of the rig, or
+  // (`character`) to the character controller's Memory and Frame panels with
+  // why it cannot be drawn, when the frame is the open document's.
+  void setFrameReport(const void* document, bool character, const QVariantMap& report, const QString& failure,
+                      bool computeMissing);
 
  signals:
   void documentChanged();
@@ -168,6 +169,15 @@ class AppController : public QObject {
   void finishLoad();
   void finishCharacterLoad();
   void resetSelection();
+  // What the sub-controllers report (ReportingController's signals) reaches
+  // the banner, the status line, the Problems panel and poseChanged here.
+  void adopt(ReportingController* controller);
+  // The open rig (or none) handed to the controllers that work on it.
+  void handOverDocument();
+  void reportError(const QString& message);
+  void reportStatus(const QString& message);
+  void notifyPosed();  // joint values refreshed, poseChanged emitted
+  void setMemoryReport(const QVariantMap& report);
 
   std::unique_ptr<Document> m_document;
   PartListModel* m_parts;

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
 
-#include "app_controller.h"
 #include "decode_worker.h"
 #include "expression_channel_model.h"
+#include "locations.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/character/head_ext.h"
@@ -18,14 +18,14 @@ namespace {
 constexpr auto kGazeSegment = "gaze";
 }
 
-CharacterController::CharacterController(AppController& app)
-    : QObject(&app), m_app(app), m_channels(new ExpressionChannelModel(this)), m_decode(new DecodeWorker(this)) {
+CharacterController::CharacterController(QObject* parent)
+    : ReportingController(parent), m_channels(new ExpressionChannelModel(this)), m_decode(new DecodeWorker(this)) {
   connect(m_decode, &DecodeWorker::opened, this, &CharacterController::decodeOpened);
   connect(m_decode, &DecodeWorker::decoded, this, &CharacterController::decodeFinished);
   connect(m_decode, &DecodeWorker::failed, this, [this](const QString& message) {
     m_decodeError = message;
-    m_app.addDocumentProblems({{m_scene && m_scene->bundle ? m_scene->bundle->folder.string() : std::string(), "",
-                                message.toStdString(), core::Severity::Error}});
+    emit problemsFound({{m_scene && m_scene->bundle ? m_scene->bundle->folder.string() : std::string(), "",
+                         message.toStdString(), core::Severity::Error}});
     emit decodedChanged();
   });
 }
@@ -296,7 +296,7 @@ void CharacterController::requestDecode() {
 }
 
 void CharacterController::decodeOpened(const core::Diagnostics& notes) {
-  m_app.addDocumentProblems(notes);
+  emit problemsFound(notes);
   emit decodedChanged();
   requestDecode();
 }
@@ -563,9 +563,9 @@ void CharacterController::setRenderReport(const QVariantMap& report, const QStri
 
 // ------------------------------------------------------------------ controls files
 bool CharacterController::saveControls(const QVariant& location) {
-  const QString path = AppController::toLocalPath(location);
+  const QString path = localPath(location);
   if (!m_scene || (!m_scene->pack && !m_scene->orl)) {
-    m_app.reportError(tr("Save controls: no character is open"));
+    emit errorReported(tr("Save controls: no character is open"));
     return false;
   }
   const core::DnaControlMode dnaMode =
@@ -576,28 +576,28 @@ bool CharacterController::saveControls(const QVariant& location) {
                            "\n";
   const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   if (auto written = core::writeFileAtomically(path.toStdString(), bytes); !written) {
-    m_app.reportError(QString::fromStdString(written.error().message));
+    emit errorReported(QString::fromStdString(written.error().message));
     return false;
   }
-  m_app.reportStatus(tr("Saved the controls to %1").arg(path));
+  emit statusReported(tr("Saved the controls to %1").arg(path));
   return true;
 }
 
 std::optional<nlohmann::json> CharacterController::readCharacterJson(const QString& path, const QString& action) {
   if (!m_scene || (!m_scene->pack && !m_scene->orl)) {
-    m_app.reportError(tr("%1: no character is open").arg(action));
+    emit errorReported(tr("%1: no character is open").arg(action));
     return std::nullopt;
   }
   auto doc = core::readJsonFile(path.toStdString());
   if (!doc) {
-    m_app.reportError(QString::fromStdString(doc.error().message));
+    emit errorReported(QString::fromStdString(doc.error().message));
     return std::nullopt;
   }
   return std::move(doc).value();
 }
 
 bool CharacterController::loadControls(const QVariant& location) {
-  const QString path = AppController::toLocalPath(location);
+  const QString path = localPath(location);
   const auto doc = readCharacterJson(path, tr("Load controls"));
   if (!doc) return false;
   if (m_scene->orl) return loadOrlControls(*doc, path);
@@ -607,11 +607,11 @@ bool CharacterController::loadControls(const QVariant& location) {
   }
   if (!controls) {
     const QString message = QString::fromStdString(controls.error().message);
-    m_app.reportError(message.startsWith(path) ? message : path + ": " + message);
+    emit errorReported(message.startsWith(path) ? message : path + ": " + message);
     return false;
   }
-  m_app.clearError();
-  m_app.reportStatus(tr("Loaded the controls from %1").arg(path));
+  emit errorCleared();
+  emit statusReported(tr("Loaded the controls from %1").arg(path));
   return true;
 }
 
@@ -619,7 +619,7 @@ bool CharacterController::loadControls(const QVariant& location) {
 bool CharacterController::loadOrlControls(const nlohmann::json& doc, const QString& path) {
   auto controls = core::orlControlsFromJson(*m_scene->orl->dna, doc, path.toStdString());
   if (!controls) {
-    m_app.reportError(QString::fromStdString(controls.error().message));
+    emit errorReported(QString::fromStdString(controls.error().message));
     return false;
   }
   m_orlMode = controls->mode == core::DnaControlMode::Raw ? OrlChannelMode::Raw : OrlChannelMode::Gui;
@@ -628,23 +628,23 @@ bool CharacterController::loadOrlControls(const nlohmann::json& doc, const QStri
   m_channels->valuesChanged();
   recompute();
   emit channelModeChanged();
-  m_app.clearError();
-  m_app.reportStatus(tr("Loaded the controls from %1").arg(path));
+  emit errorCleared();
+  emit statusReported(tr("Loaded the controls from %1").arg(path));
   return true;
 }
 
 bool CharacterController::loadBodyPose(const QVariant& location) {
-  const QString path = AppController::toLocalPath(location);
+  const QString path = localPath(location);
   const auto doc = readCharacterJson(path, tr("Load body pose"));
   if (!doc) return false;
   auto pose = core::bodyPoseFromJson(*doc, path.toStdString());
   if (!pose) {
-    m_app.reportError(QString::fromStdString(pose.error().message));
+    emit errorReported(QString::fromStdString(pose.error().message));
     return false;
   }
   m_bodyPose = std::move(pose).value();
-  m_app.clearError();
-  m_app.reportStatus(tr("Loaded the body pose from %1 (%n bone(s))", nullptr, int(m_bodyPose.bones.size())).arg(path));
+  emit errorCleared();
+  emit statusReported(tr("Loaded the body pose from %1 (%n bone(s))", nullptr, int(m_bodyPose.bones.size())).arg(path));
   requestDecode();  // the root moved: the decoders see the camera from it
   emit controlsChanged();
   return true;

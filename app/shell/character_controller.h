@@ -22,6 +22,7 @@
 
 #include "orl_channels.h"
 #include "qml_owned.h"
+#include "reporting_controller.h"
 #include "riglens/core/character/body_pose.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/decoded/decoded_character.h"
@@ -29,11 +30,10 @@
 
 namespace riglens::app {
 
-class AppController;
 class DecodeWorker;
 class ExpressionChannelModel;
 
-class CharacterController : public QObject {
+class CharacterController : public ReportingController {
   Q_OBJECT
   RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(bool active READ active NOTIFY sceneChanged)
@@ -75,7 +75,7 @@ class CharacterController : public QObject {
  public:
   static constexpr double kMaxGazeRadians = 0.7;  // about 40 degrees: past it the eyelids no longer follow
 
-  explicit CharacterController(AppController& app);
+  explicit CharacterController(QObject* parent);
   ~CharacterController() override;
 
   bool active() const { return m_scene != nullptr; }
@@ -146,7 +146,7 @@ class CharacterController : public QObject {
   const std::vector<float>& headExt() const { return m_headExt; }
   core::Expected<void> applyHeadExt(std::span<const float> headExt);
   // The controls as {name: value} JSON (what `riglens-cli render --controls`
-  // reads), and back. Errors go to AppController's banner.
+  // reads), and back. Errors are reported (errorReported).
   Q_INVOKABLE bool saveControls(const QVariant& location);
   Q_INVOKABLE bool loadControls(const QVariant& location);
   // A body pose JSON (core::BodyPose): its bones become joint overrides under
@@ -189,7 +189,6 @@ class CharacterController : public QObject {
   void decodeOpened(const core::Diagnostics& notes);
   void decodeFinished();
 
-  AppController& m_app;
   std::shared_ptr<const core::CharacterScene> m_scene;
   ExpressionChannelModel* m_channels;
   bool m_arkitMode = false;

@@ -16,6 +16,7 @@ class Document {
 
   const std::shared_ptr<const core::LoadedRun>& run() const { return m_run; }
   core::RigController& controller() { return m_controller; }
+  const core::RigController& controller() const { return m_controller; }
   const core::Rig& rig() const { return m_run->rig; }
 
  private:

@@ -6,13 +6,18 @@
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
 
-#include "app_controller.h"
+#include "document.h"
+#include "locations.h"
 
 namespace riglens::app {
 
-ExportController::ExportController(AppController& app) : QObject(&app), m_app(app) {
+ExportController::ExportController(QObject* parent) : ReportingController(parent) {
   connect(&m_export, &QFutureWatcherBase::finished, this, &ExportController::finishExport);
-  connect(&m_app, &AppController::documentChanged, this, &ExportController::canExportChanged);
+}
+
+void ExportController::setDocument(const Document* document) {
+  m_doc = document;
+  emit canExportChanged();
 }
 
 ExportController::~ExportController() {
@@ -20,17 +25,16 @@ ExportController::~ExportController() {
 }
 
 bool ExportController::canExport() const {
-  return m_app.document() != nullptr && !m_exporting;
+  return m_doc != nullptr && !m_exporting;
 }
 
 void ExportController::exportGlb(const QVariant& location, bool cubic, double tolerance) {
-  Document* doc = m_app.document();
-  if (!doc) {
-    m_app.reportError(tr("%1: nothing to export: no rig is loaded").arg(AppController::toLocalPath(location)));
+  if (!m_doc) {
+    emit errorReported(tr("%1: nothing to export: no rig is loaded").arg(localPath(location)));
     return;
   }
   if (m_exporting) return;
-  QString path = AppController::toLocalPath(location);
+  QString path = localPath(location);
   if (!path.endsWith(".glb") && !path.endsWith(".gltf")) path += ".glb";
   core::ExportOptions options;
   options.cubic = cubic;
@@ -38,8 +42,8 @@ void ExportController::exportGlb(const QVariant& location, bool cubic, double to
   m_exporting = true;
   emit exportingChanged();
   emit canExportChanged();
-  m_app.reportStatus(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
-  auto run = doc->run();
+  emit statusReported(tr("Exporting %1…").arg(QFileInfo(path).fileName()));
+  auto run = m_doc->run();
   const std::string target = path.toStdString();
   m_export.setFuture(QtConcurrent::run([run, target, options] { return core::exportRun(*run, target, options); }));
 }
@@ -59,16 +63,16 @@ void ExportController::finishExport() {
   emit canExportChanged();
   if (!report) {
     const QString error = QString::fromStdString(report.error().message);
-    m_app.reportError(error);
-    m_app.reportStatus(tr("Export failed"));
+    emit errorReported(error);
+    emit statusReported(tr("Export failed"));
     emit exportFinished(false, error);
     return;
   }
-  QString message = tr("Exported %1 (%2)")
-                        .arg(QString::fromStdString(report->output.string()), m_app.formatBytes(qint64(report->bytes)));
+  QString message =
+      tr("Exported %1 (%2)").arg(QString::fromStdString(report->output.string()), formatBytes(qint64(report->bytes)));
   if (!report->interfacePath.empty())
     message += tr(" and %1").arg(QString::fromStdString(report->interfacePath.filename().string()));
-  m_app.reportStatus(message);
+  emit statusReported(message);
   emit exportFinished(true, message);
 }
 
@@ -76,31 +80,31 @@ bool ExportController::savePng(const QImage& image, const QString& path) {
   // Qt's PNG "quality" 80 is zlib level 1: a 1280x800 window encodes in ~28 ms
   // instead of ~40 (level 6) for ~20% more bytes.
   if (image.isNull() || !image.save(path, "PNG", 80)) {
-    m_app.reportError(tr("%1: cannot write the PNG").arg(path));
+    emit errorReported(tr("%1: cannot write the PNG").arg(path));
     return false;
   }
-  m_app.reportStatus(tr("Saved %1").arg(path));
+  emit statusReported(tr("Saved %1").arg(path));
   return true;
 }
 
 bool ExportController::saveScreenshot(QQuickWindow* window, const QVariant& location) {
-  const QString path = AppController::toLocalPath(location);
+  const QString path = localPath(location);
   if (!window) {
-    m_app.reportError(tr("%1: no window to capture").arg(path));
+    emit errorReported(tr("%1: no window to capture").arg(path));
     return false;
   }
   const QImage image = window->grabWindow();
   if (image.isNull()) {
-    m_app.reportError(tr("%1: the window could not be captured").arg(path));
+    emit errorReported(tr("%1: the window could not be captured").arg(path));
     return false;
   }
   return savePng(image, path);
 }
 
 bool ExportController::saveViewportScreenshot(QQuickItem* viewport, const QVariant& location) {
-  const QString path = AppController::toLocalPath(location);
+  const QString path = localPath(location);
   if (!viewport || !viewport->window()) {
-    m_app.reportError(tr("%1: no viewport to capture").arg(path));
+    emit errorReported(tr("%1: no viewport to capture").arg(path));
     return false;
   }
   const QImage image = viewport->window()->grabWindow();

@@ -1,7 +1,8 @@
 // ExportController (controller.exporter): writes the open rig as one glTF
 // (off the GUI thread; the app stays usable and one export runs at a time)
-// and saves screenshots of the window or the viewport. Reports through
-// AppController's banner and status line. GUI thread.
+// and saves screenshots of the window or the viewport. Exports the Document
+// it is handed (setDocument); reports by ReportingController's signals.
+// GUI thread.
 #pragma once
 
 #include <QtCore/QFutureWatcher>
@@ -11,24 +12,26 @@
 #include <QtQuick/QQuickWindow>
 
 #include "qml_owned.h"
+#include "reporting_controller.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/export/gltf_export.h"
 
 namespace riglens::app {
 
-class AppController;
+class Document;
 
-class ExportController : public QObject {
+class ExportController : public ReportingController {
   Q_OBJECT
   RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(bool canExport READ canExport NOTIFY canExportChanged)
   Q_PROPERTY(bool exporting READ exporting NOTIFY exportingChanged)
 
  public:
-  explicit ExportController(AppController& app);
+  explicit ExportController(QObject* parent);
   ~ExportController() override;
 
   bool canExport() const;
+  void setDocument(const Document* document);  // the open rig; null: none (or a character)
   bool exporting() const { return m_exporting; }
 
   // `location`: a QUrl or a local path; ".glb" is added when it names neither
@@ -47,7 +50,7 @@ class ExportController : public QObject {
   void finishExport();
   bool savePng(const QImage& image, const QString& path);
 
-  AppController& m_app;
+  const Document* m_doc = nullptr;
   QFutureWatcher<core::Expected<core::ExportReport>> m_export;
   bool m_exporting = false;
 };

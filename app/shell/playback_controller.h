@@ -1,8 +1,8 @@
 // PlaybackController (controller.playback): the open rig's animations - which
 // one plays, its time, pause, loop, speed, frame steps and the muted idles -
-// and the ~60 Hz clock that advances them. Reads and poses AppController's
-// Document; every pose it makes goes through AppController::notifyPosed so
-// the viewport and the Joints panel follow. GUI thread.
+// and the ~60 Hz clock that advances them. Poses the Document it is handed
+// (setDocument) and reports every pose it makes as posed(), so the viewport
+// and the Joints panel follow. GUI thread.
 #pragma once
 
 #include <QtCore/QElapsedTimer>
@@ -11,13 +11,14 @@
 #include <QtCore/QTimer>
 
 #include "qml_owned.h"
+#include "reporting_controller.h"
 
 namespace riglens::app {
 
-class AppController;
 class AnimationListModel;
+class Document;
 
-class PlaybackController : public QObject {
+class PlaybackController : public ReportingController {
   Q_OBJECT
   RIGLENS_QML_OWNED_BY_CONTROLLER
   Q_PROPERTY(riglens::app::AnimationListModel* animations READ animations CONSTANT)
@@ -33,7 +34,7 @@ class PlaybackController : public QObject {
  public:
   static constexpr double kFrameStepMs = 1000.0 / 30.0;
 
-  explicit PlaybackController(AppController& app);
+  explicit PlaybackController(QObject* parent);
 
   AnimationListModel* animations() const { return m_animations; }
   QStringList animationNames() const;
@@ -55,8 +56,8 @@ class PlaybackController : public QObject {
   Q_INVOKABLE void seek(double timeMs);
   Q_INVOKABLE void stepFrame(int direction);  // +1 / -1 frame at 30 fps, pauses
 
-  // AppController's document changed: the clock runs while a rig is open.
-  void documentChanged();
+  // The open rig (null: none, or a character): the clock runs while one is open.
+  void setDocument(Document* document);
 
  signals:
   void playbackChanged();
@@ -65,7 +66,7 @@ class PlaybackController : public QObject {
  private:
   void tick();
 
-  AppController& m_app;
+  Document* m_doc = nullptr;
   AnimationListModel* m_animations;
   QTimer m_clock;
   QElapsedTimer m_sinceTick;

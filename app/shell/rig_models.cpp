@@ -153,7 +153,7 @@ void JointListModel::refreshValues() {
 }
 
 // ------------------------------------------------------------------ animations
-AnimationListModel::AnimationListModel(AppController* app) : QAbstractListModel(app), m_app(app) {}
+AnimationListModel::AnimationListModel(QObject* parent) : QAbstractListModel(parent) {}
 
 int AnimationListModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : int(m_clips.size());
@@ -183,9 +183,9 @@ QVariant AnimationListModel::data(const QModelIndex& index, int role) const {
   return {};
 }
 
-void AnimationListModel::reload() {
+void AnimationListModel::reload(const Document* document) {
   beginResetModel();
-  m_clips = m_app->document() ? m_app->document()->controller().clips() : std::vector<core::ClipInfo>{};
+  m_clips = document ? document->controller().clips() : std::vector<core::ClipInfo>{};
   endResetModel();
 }
 

@@ -82,15 +82,14 @@ class AnimationListModel : public QAbstractListModel {
  public:
   // gltf: the clip is the glTF file's own (it poses the file's nodes), not the rig's.
   enum Role { NameRole = Qt::UserRole + 1, PeriodRole, LoopingRole, AutoPlayRole, KeyTimesRole, TracksRole, GltfRole };
-  explicit AnimationListModel(AppController* app);
+  explicit AnimationListModel(QObject* parent);
   int rowCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role) const override;
   QHash<int, QByteArray> roleNames() const override;
-  void reload();
+  void reload(const Document* document);  // null: no rig open
 
  private:
-  AppController* m_app;
-  std::vector<core::ClipInfo> m_clips;  // the open document's, as of reload()
+  std::vector<core::ClipInfo> m_clips;  // the document's, as of reload()
 };
 
 }  // namespace riglens::app

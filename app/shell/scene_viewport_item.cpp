@@ -81,6 +81,7 @@ void SceneViewportItem::documentChanged() {
   updateShown();
   m_modelChanged = true;
   m_framed = false;
+  m_handedCamera.reset();  // a new character has seen no camera yet
   requestFrame();
 }
 
@@ -201,12 +202,10 @@ void SceneViewportItem::sync() {
 
 void SceneViewportItem::showFrameNews(const ViewportFrameNews& news) {
   m_news = std::make_unique<ViewportFrameNews>(news);
-  CharacterController* character = m_controller ? m_controller->characterController() : nullptr;
-  if (character && character->active() && news.document == character->scene().get())
-    character->setRenderReport(news.characterReport, news.failure, news.computeMissing);
+  if (m_controller)
+    m_controller->setFrameReport(news.document, news.characterReport, news.report, news.failure, news.computeMissing);
   if (news.gpuBytes != m_gpuBytes) {
     m_gpuBytes = news.gpuBytes;
-    if (m_controller && !(character && character->active())) m_controller->setMemoryReport(news.memoryReport);
     emit gpuBytesChanged();
   }
   if (news.uploading != m_uploading) {
@@ -274,10 +273,14 @@ void SceneViewportItem::syncCharacter(CharacterController& character, QRect view
     m_camera.frame(character.viewBounds(), aspect);
     m_framed = true;
   }
-  // The appearance decoders see this camera (GUI thread: queued back there).
+  // The appearance decoders see this camera, handed over when it has moved
+  // as far as they can tell (A11), not every frame (GUI thread: queued).
   const core::PluckerCamera plucker = core::pluckerCamera(m_camera, aspect);
-  QMetaObject::invokeMethod(
-      &character, [c = &character, plucker] { c->setViewCamera(plucker); }, Qt::QueuedConnection);
+  if (!m_handedCamera || core::cameraMoved(*m_handedCamera, plucker)) {
+    m_handedCamera = plucker;
+    QMetaObject::invokeMethod(
+        &character, [c = &character, plucker] { c->setViewCamera(plucker); }, Qt::QueuedConnection);
+  }
   render::FrameState state = render::cameraFrameState(m_camera, aspect);
   state.showGrid = false;  // the face floats at the origin: a ground grid would cut through it
   state.showAxes = m_showAxes;

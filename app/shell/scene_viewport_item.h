@@ -12,7 +12,9 @@
 #include <QtGui/QColor>
 #include <QtQuick/QQuickItem>
 #include <memory>
+#include <optional>
 
+#include "riglens/core/decoded/plucker.h"
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/device/frame_state.h"
 
@@ -116,6 +118,9 @@ class SceneViewportItem : public QQuickItem {
   AppController* m_controller = nullptr;
   SceneViewportRenderer* m_renderer = nullptr;  // render thread; deleted there
   core::OrbitCamera m_camera;
+  // The camera last handed to the character controller (sync, render thread
+  // with the GUI thread blocked; reset with the document).
+  std::optional<core::PluckerCamera> m_handedCamera;
   QString m_tint = QStringLiteral("color");
   int m_highlightPart = -1;
   bool m_showGrid = true;

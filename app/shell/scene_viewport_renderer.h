@@ -24,10 +24,13 @@ namespace riglens::app {
 // soon as the frame is drawn, so the panels show it in the very next frame
 // (read in the next sync() instead, it reached the screen two frames later,
 // and --screenshot waited for three). A rig's and a character's reports take
-// this one road.
+// this one road, to one receiver (AppController::setFrameReport).
 struct ViewportFrameNews {
   qint64 gpuBytes = 0;
-  QVariantMap memoryReport;  // a rig's; changes with gpuBytes
+  // The Memory panel's report: a rig's, or (characterReport) a splat
+  // character's or scene's, which adds the Frame panel's under "frame".
+  QVariantMap report;
+  bool characterReport = false;
   bool uploading = false;
   int frames = 0;
   bool unavailable = false;  // the software renderer: nothing to draw with
@@ -41,16 +44,15 @@ struct ViewportFrameNews {
   std::size_t splats = 0;
   const void* decodedOutputs = nullptr;
   bool decodedDrawn = false;
-  // A splat character or scene: the Memory and Frame panels' report, and why
-  // it cannot be drawn (empty when it can) and whether for lack of compute.
-  QVariantMap characterReport;
+  // A splat character or scene: why it cannot be drawn (empty when it can)
+  // and whether for lack of compute.
   QString failure;
   bool computeMissing = false;
   bool sameAs(const ViewportFrameNews& o) const {
     return gpuBytes == o.gpuBytes && uploading == o.uploading && frames == o.frames && unavailable == o.unavailable &&
            document == o.document && settled == o.settled && splats == o.splats && decodedOutputs == o.decodedOutputs &&
            decodedDrawn == o.decodedDrawn && failure == o.failure && computeMissing == o.computeMissing &&
-           characterReport == o.characterReport;
+           characterReport == o.characterReport && report == o.report;
   }
 };
 
@@ -168,7 +170,7 @@ class SceneViewportRenderer : public QObject {
     if (m_renderer && m_swapchain && m_ready) m_renderer->finishFrame(m_swapchain);
     ViewportFrameNews news;
     news.gpuBytes = m_gpuBytes;
-    news.memoryReport = m_report;
+    news.report = m_report;
     news.uploading = m_renderer && m_renderer->rigUploading();
     news.frames = m_frames;
     news.unavailable = m_unavailable;
@@ -179,7 +181,8 @@ class SceneViewportRenderer : public QObject {
         news.splats = m_renderer->splatStats().splats;
         news.decodedOutputs = m_outputs.get();
         news.decodedDrawn = m_renderer->characterShowsDecoded();
-        news.characterReport = m_characterReport;
+        news.report = m_characterReport;
+        news.characterReport = true;
         news.failure = m_failure;
         news.computeMissing = m_computeMissing;
       }

@@ -100,7 +100,7 @@ class TestAppCharacter : public QObject {
     QVERIFY(!find("expressionPanel")->isEnabled());
     // Voxel viewing still works on this GPU.
     QVERIFY2(m_ui.openAndWait(path("tank-cubes")), qPrintable(m_app->lastError()));
-    QCOMPARE(m_app->mode(), QString("rig"));
+    QCOMPARE(m_app->mode(), riglens::app::AppController::Mode::Rig);
     QTRY_VERIFY(facePixels(m_ui.settledGrab()) > 2000);
     QVERIFY(!find("characterRenderError")->isVisible());
   }
@@ -108,7 +108,7 @@ class TestAppCharacter : public QObject {
   void movingAnExpressionSliderChangesTheFace() {
     if (m_expectNoCompute) return;
     QVERIFY2(m_ui.openAndWait(path("sample-bundle")), qPrintable(m_app->lastError()));
-    QCOMPARE(m_app->mode(), QString("character"));
+    QCOMPARE(m_app->mode(), riglens::app::AppController::Mode::Character);
     QCOMPARE(m_app->documentTitle(), QString("sample-face"));
     QVERIFY(visibleItem("expressionPanel"));
     QVERIFY(!find("leftPanel")->isVisible());
@@ -309,7 +309,7 @@ class TestAppCharacter : public QObject {
   void aPlySceneOpens() {
     if (m_expectNoCompute) return;
     QVERIFY2(m_ui.openAndWait(path("torus.ply")), qPrintable(m_app->lastError()));
-    QCOMPARE(m_app->mode(), QString("splats"));
+    QCOMPARE(m_app->mode(), riglens::app::AppController::Mode::Splats);
     QCOMPARE(m_character->info().value("gaussians").toInt(), 5000);
     const QImage image = m_ui.settledGrab();
     image.save(test::outputPath("character_ply.png"));
@@ -325,7 +325,7 @@ class TestAppCharacter : public QObject {
     QTRY_VERIFY(find("errorBanner")->isVisible());
     const QString text = find("errorText")->property("text").toString();
     QVERIFY2(text.contains("half.aosrig"), qPrintable(text));
-    QCOMPARE(m_app->mode(), QString("splats"));
+    QCOMPARE(m_app->mode(), riglens::app::AppController::Mode::Splats);
     QCOMPARE(m_app->documentTitle(), QString("torus.ply"));
     const QRect below = m_ui.viewportRect().adjusted(0, int(find("errorBanner")->height() + 40), 0, 0);
     QVERIFY(test::differingPixels(before, m_ui.settledGrab(), below) < 50);
@@ -417,7 +417,7 @@ class TestAppCharacter : public QObject {
   void aVoxelRunReplacesTheCharacter() {
     if (m_expectNoCompute) return;
     QVERIFY2(m_ui.openAndWait(path("tank-cubes")), qPrintable(m_app->lastError()));
-    QCOMPARE(m_app->mode(), QString("rig"));
+    QCOMPARE(m_app->mode(), riglens::app::AppController::Mode::Rig);
     QVERIFY(!m_character->active());
     QTRY_VERIFY(find("leftPanel")->isVisible());
     QVERIFY(!find("characterLeftPanel")->isVisible());

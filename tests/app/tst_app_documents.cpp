@@ -132,7 +132,7 @@ class TestAppDocuments : public QObject {
     QVERIFY2(c.fraction >= kMinimumCoverage, qPrintable(where));
     QVERIFY2(std::abs(c.centre.x() - 0.5) <= kCentreSlack && std::abs(c.centre.y() - 0.5) <= kCentreSlack,
              qPrintable(where));
-    if (m_app->mode() != QLatin1String("rig")) {  // the Frame panel counts what was drawn
+    if (m_app->mode() != riglens::app::AppController::Mode::Rig) {  // the Frame panel counts what was drawn
       const QVariantMap frame = m_app->characterController()->frameReport();
       QVERIFY2(frame.value("splats").toLongLong() > 0, qPrintable(where));
     }
@@ -206,7 +206,8 @@ class TestAppDocuments : public QObject {
     for (int round = 0; round < 2; ++round)
       for (int i = 0; i < kinds.size(); ++i) {
         const auto& [name, file] = kinds[(i * 2 + round) % kinds.size()];
-        if (m_app->mode() == QLatin1String("rig")) QVERIFY(m_app->playback()->play(QStringLiteral("fire")));
+        if (m_app->mode() == riglens::app::AppController::Mode::Rig)
+          QVERIFY(m_app->playback()->play(QStringLiteral("fire")));
         m_app->open(file);
         const QSize size = sizes[(i + round) % sizes.size()];
         m_ui.window->resize(size);  // while it loads

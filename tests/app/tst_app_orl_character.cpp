@@ -66,7 +66,7 @@ class TestAppOrlCharacter : public QObject {
 
   void theJawSliderOpensTheMouth() {
     QVERIFY2(m_ui.openAndWait(path("sample-orl-bundle")), qPrintable(m_app->lastError()));
-    QCOMPARE(m_app->mode(), QString("character"));
+    QCOMPARE(m_app->mode(), riglens::app::AppController::Mode::Character);
     QCOMPARE(m_character->rigBackend(), QString("orl"));
     QCOMPARE(m_character->channelMode(), QString("gui"));
     QCOMPARE(m_character->info().value("controls").toInt(), 52);

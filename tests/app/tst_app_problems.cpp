@@ -121,7 +121,7 @@ class TestAppProblems : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!m_app->loading(), 20000);
     QVERIFY2(m_app->lastError().contains(expected), qPrintable(m_app->lastError()));
     QCOMPARE(m_app->documentTitle(), QString("tank-cubes"));
-    QCOMPARE(m_app->mode(), QString("rig"));
+    QCOMPARE(m_app->mode(), riglens::app::AppController::Mode::Rig);
     // The failed load is the Problems panel's first row, naming the file.
     auto* problems = m_app->problemList();
     QVERIFY(problems->count() >= 1);
