@@ -131,6 +131,7 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
   for (const auto& m : run->meshes) triangles += m.triangleCount();
   for (auto _ : state) {
     controller.update(1.0 / 60.0);  // a new pose every frame: uniforms only
+    controller.evaluate();
     const auto frame = render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {});
     if (readback) {
       auto image = (*canvas)->render(renderer, frame);

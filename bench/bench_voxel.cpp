@@ -133,6 +133,7 @@ void BM_ControllerFrame(benchmark::State& state) {
   RigController controller(run->rig);
   for (auto _ : state) {
     controller.update(1.0 / 60.0);
+    controller.evaluate();
     benchmark::DoNotOptimize(controller.partWorlds().data());
   }
 }

@@ -185,6 +185,7 @@ void exerciseRun(const core::LoadedRun& run) {
       (void)controller.setCaller(name, 0.5 * range->min + 0.5 * range->max);
     }
   }
+  controller.evaluate();
   const auto worlds = controller.partWorlds();
   (void)core::posedBounds(run, worlds);
   (void)core::socketPositions(run, worlds);
@@ -193,7 +194,7 @@ void exerciseRun(const core::LoadedRun& run) {
     for (double t : {0.0, 16.7, animation.periodMs * 0.5, animation.periodMs, animation.periodMs * 1.5 + 3.0}) {
       controller.seekPlayable(t);
       controller.update(0.016);
-      (void)controller.jointValues();
+      controller.evaluate();
     }
   }
   if (run.skin) {

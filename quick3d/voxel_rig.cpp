@@ -393,6 +393,7 @@ bool VoxelRig::partVisible(const QString& name) const {
 // a skinned model's glTF joints and morph weights follow the file's pose.
 void VoxelRig::applyPose() {
   if (!m_controller) return;
+  m_controller->evaluate();  // every change ends here, so jointValue() reads this pose
   const std::vector<glm::mat4>& worlds = m_controller->partWorlds();
   const auto& parts = m_run->rig.parts();
   for (std::size_t p = 0; p < m_partNodes.size() && p < worlds.size(); ++p) {

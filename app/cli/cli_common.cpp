@@ -97,6 +97,7 @@ core::Expected<void> PoseOptions::apply(const QCommandLineParser& parser, core::
     controller.seekPlayable(timeMs);
   }
   controller.setClockMs(timeMs);
+  controller.evaluate();
   return {};
 }
 

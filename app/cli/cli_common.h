@@ -47,7 +47,7 @@ struct PoseOptions {
   void addTo(QCommandLineParser& parser) const { parser.addOptions({set, play, time}); }
   // Reads the values; returns a usage message when they are malformed.
   std::optional<QString> read(const QCommandLineParser& parser);
-  // Poses the controller; a bad joint or animation name is bad input.
+  // Poses the controller and evaluates it; a bad joint or animation name is bad input.
   core::Expected<void> apply(const QCommandLineParser& parser, core::RigController& controller) const;
   // Only the --set values (a clip the rig does not have is played elsewhere).
   core::Expected<void> applyCallers(core::RigController& controller) const;

@@ -251,6 +251,7 @@ void AppController::resetSelection() {
 }
 
 void AppController::notifyPosed() {
+  if (m_document) m_document->controller().evaluate();  // the models and panels read this pose
   m_joints->refreshValues();
   emit poseChanged();
 }

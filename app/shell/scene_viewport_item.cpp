@@ -166,6 +166,7 @@ void SceneViewportItem::sync() {
     m_modelChanged = false;
     return;
   }
+  doc->controller().evaluate();  // (done already when notifyPosed ran since the last change)
   const auto& worlds = doc->controller().partWorlds();
   const core::GltfPose* gltfPose = doc->controller().gltfPose();
   const float aspect = height() > 0 ? float(width() / height()) : 1.0f;

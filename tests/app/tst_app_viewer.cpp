@@ -106,6 +106,7 @@ class TestAppViewer : public QObject {
     m_controller->playback()->setPaused(true);
     m_controller->playback()->seek(t);
     m_controller->document()->controller().setClockMs(t);
+    m_controller->document()->controller().evaluate();
     QCOMPARE(m_controller->playback()->playTimeMs(), t);
     QProcess cli;
     cli.start(QStringLiteral(RIGLENS_CLI_EXE),

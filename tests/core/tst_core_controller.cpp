@@ -49,9 +49,11 @@ class TestController : public QObject {
     RigController c(m_rig);
     QCOMPARE(c.jointValues()[0], 0.25);  // rest
     QVERIFY(c.setCaller("turret_yaw", 5.0));
+    c.evaluate();
     QCOMPARE(c.jointValues()[0], 1.0);  // clamped to max
     QVERIFY(maxAbsDiff(c.partWorlds()[1], rotY(1.0)) <= tolerance::kPoseMatrix);
     c.resetCaller("turret_yaw");
+    c.evaluate();
     QCOMPARE(c.jointValues()[0], 0.25);
   }
 
@@ -63,7 +65,8 @@ class TestController : public QObject {
     QVERIFY(!c.setCaller("turret_yaw", std::numeric_limits<double>::quiet_NaN()));
     QVERIFY(!c.setCaller("turret_yaw", std::numeric_limits<double>::infinity()));
     QVERIFY(!c.setCaller("recoil", -1));  // an auto joint
-    QCOMPARE(c.jointValues()[0], 0.25);   // nothing changed
+    c.evaluate();
+    QCOMPARE(c.jointValues()[0], 0.25);  // nothing changed
     QVERIFY(!c.play("dance"));
   }
 
@@ -71,10 +74,13 @@ class TestController : public QObject {
     RigController c(m_rig);
     QCOMPARE(c.jointValues()[2], 0.0);
     c.update(0.25);
+    c.evaluate();
     QVERIFY(std::abs(c.jointValues()[2] - 1.0) < riglens::core::tolerance::kDouble);
     c.update(1.0);  // looping: 1250 ms wraps to 250
+    c.evaluate();
     QVERIFY(std::abs(c.jointValues()[2] - 1.0) < riglens::core::tolerance::kDouble);
     c.setAutoPlayEnabled(false);
+    c.evaluate();
     QCOMPARE(c.jointValues()[2], 0.0);  // muted: back to rest
   }
 
@@ -84,6 +90,7 @@ class TestController : public QObject {
     QVERIFY(c.play("fire"));
     QCOMPARE(*c.playing(), std::string("fire"));
     c.update(0.1);
+    c.evaluate();
     QVERIFY(std::abs(c.jointValues()[1] - -3.0) < riglens::core::tolerance::kDouble);
     QVERIFY(std::abs(c.jointValues()[0] - 0.5) <
             riglens::core::tolerance::kDouble);  // the clip overlays the caller joint it drives
@@ -91,10 +98,12 @@ class TestController : public QObject {
     QVERIFY(!c.finished());
     c.update(1.0);  // past the end of a one-shot
     QVERIFY(c.finished());
+    c.evaluate();
     QVERIFY(std::abs(c.jointValues()[1] - -1.0) < riglens::core::tolerance::kDouble);  // holds the last frame
     QCOMPARE(c.playableTimeMs(), 400.0);
     QVERIFY(c.play(std::nullopt));
     QVERIFY(!c.playing());
+    c.evaluate();
     QCOMPARE(c.jointValues()[1], 0.0);
     QCOMPARE(c.jointValues()[0], -0.5);  // the caller value is back
   }
@@ -105,6 +114,7 @@ class TestController : public QObject {
     c.setSpeed(2.0);
     c.update(0.05);  // 100 ms of clip time at 2x
     QCOMPARE(c.playableTimeMs(), 100.0);
+    c.evaluate();
     QVERIFY(std::abs(c.jointValues()[1] - -3.0) < riglens::core::tolerance::kDouble);
     c.setPaused(true);
     c.update(0.05);
@@ -118,6 +128,7 @@ class TestController : public QObject {
     c.setLoopOverride(false);
     c.update(1.0);
     QVERIFY(c.finished());
+    c.evaluate();
     QVERIFY(std::abs(c.jointValues()[1] - -1.0) < riglens::core::tolerance::kDouble);
     c.setSpeed(100);
     QCOMPARE(c.speed(), 4.0);
@@ -146,6 +157,7 @@ class TestController : public QObject {
     QVERIFY(built);
     RigController c(built->rig);
     c.setClockMs(750);
+    c.evaluate();
     QCOMPARE(c.jointValues()[0], 1.0);
     QVERIFY(std::isfinite(c.partWorlds()[0][3][0]));
   }

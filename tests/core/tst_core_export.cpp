@@ -118,12 +118,14 @@ class TestExport : public QObject {
       }
       QVERIFY(driven > 0);
       controller.setAutoPlayEnabled(false);
+      controller.evaluate();
       const double worst = worstVertexError(run, plan, nodeWorlds(plan, nodes), controller.partWorlds(), 1.0);
       QVERIFY2(worst < riglens::core::tolerance::kPointVoxels,
                qPrintable(QString("%1: %2").arg(QString::fromStdString(name)).arg(worst)));
       // Default transforms alone reproduce the rest pose.
       RigController rest(run.rig);
       rest.setAutoPlayEnabled(false);
+      rest.evaluate();
       QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), rest.partWorlds(), 1.0) <
               riglens::core::tolerance::kPointVoxels);
     }
@@ -177,6 +179,7 @@ class TestExport : public QObject {
     const ExportPlan plan = planExport(run, half);
     RigController controller(run.rig);
     controller.setAutoPlayEnabled(false);
+    controller.evaluate();
     QVERIFY(worstVertexError(run, plan, nodeWorlds(plan, plan.nodes), controller.partWorlds(), 0.5) <
             riglens::core::tolerance::kPointVoxels);
     for (const auto& entry : plan.interface["joints"]) {

@@ -174,6 +174,7 @@ class TestCoreGltfScene : public QObject {
     for (int a = 0; a < 2; ++a) {
       QVERIFY_OK(controller.play(scene->animations[std::size_t(a)].name));
       controller.update(0.45);
+      controller.evaluate();
       const auto expected = core::gltfPosedVertices(*scene, core::gltfSamplePose(*scene, a, 0.45));
       const auto bones = core::runBones(*run, controller.partWorlds(), controller.gltfPose());
       const auto drawn = core::skinMesh(
@@ -238,6 +239,7 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(clips[0].gltf && clips[0].looping);
     QVERIFY(!clips[0].keyTimesMs.empty() && clips[0].keyTimesMs.back() == clips[0].periodMs);
     const auto compare = [&](const core::GltfPose& expectedPose, const char* what) {
+      controller.evaluate();
       const std::vector<float> expected = core::gltfPosedVertices(*scene, expectedPose);
       const auto bones = core::runBones(*run, controller.partWorlds(), controller.gltfPose());
       const auto weights = core::runMorphWeights(*run, controller.gltfPose());

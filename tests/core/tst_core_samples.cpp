@@ -240,6 +240,7 @@ class TestSamples : public QObject {
       if (run->rig.findAnimation("fire") != kNoIndex) QVERIFY(controller.play("fire"));
       for (int step = 0; step < 40; ++step) {
         controller.update(0.031);
+        controller.evaluate();
         for (const auto& m : controller.partWorlds())
           for (int c = 0; c < 4; ++c)
             for (int r = 0; r < 4; ++r) QVERIFY(std::isfinite(m[c][r]));
@@ -255,6 +256,7 @@ class TestSamples : public QObject {
     RigController controller(run->rig);
     QVERIFY(controller.play("fire"));
     controller.update(0.1);
+    controller.evaluate();
     std::vector<glm::mat4> worlds(controller.partWorlds().begin(), controller.partWorlds().end());
     worlds[1] = glm::mat4(-1, 0, 0, 0, 0, 0.5f, 0.25f, 0, 0, -0.25f, 0.5f, 0, 3, 4, 5, 1) * worlds[1];
     Bounds expected;

@@ -36,6 +36,7 @@ std::vector<glm::mat4> posedWorlds(const core::LoadedRun& run, const Pose& pose)
   if (!pose.play.empty() && !controller.play(pose.play)) qFatal("bad clip %s", pose.play.c_str());
   controller.seekPlayable(pose.timeMs);
   controller.setClockMs(pose.timeMs);
+  controller.evaluate();
   return controller.partWorlds();
 }
 

@@ -618,6 +618,7 @@ class TestRenderRig : public test::RenderTestCase {
     core::RigController controller(run->rig, &run->gltf);
     QVERIFY_OK(controller.play(scene->animations[std::size_t(withWeights)].name));
     controller.update(0.7);
+    controller.evaluate();
     const auto weights = core::runMorphWeights(*run, controller.gltfPose());
     QVERIFY(std::any_of(weights.begin(), weights.end(), [](float w) { return w != 0.0f && w != 0.5f; }));
     const auto bones = core::runBones(*run, controller.partWorlds(), controller.gltfPose());

@@ -103,6 +103,7 @@ class TestRenderSmoke : public test::RenderTestCase {
     core::RigController controller(run->rig);
     QVERIFY(controller.setCaller("turret_yaw", 0.8));
     QVERIFY(controller.setCaller("gun_pitch", 0.5));
+    controller.evaluate();
     const auto& worlds = controller.partWorlds();
     std::vector<render::ColorVertex> vertices;
     for (std::size_t p = 0; p < run->meshes.size(); ++p) {

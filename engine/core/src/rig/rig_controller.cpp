@@ -48,7 +48,9 @@ RigController::RigController(const Rig& rig, const GltfScene* gltf)
     : m_rig(rig),
       m_gltf(gltf && !gltf->nodes.empty() ? gltf : nullptr),
       m_caller(rig.joints().size()),
-      m_worlds(rig.parts().size()) {}
+      m_worlds(rig.parts().size()) {
+  evaluate();
+}
 
 int RigController::gltfAnimation(int playable) const {
   const int rigClips = int(m_rig.animations().size());
@@ -188,21 +190,6 @@ void RigController::evaluate() {
     m_gltfPosePlayed = gltf != kNoIndex;
   }
   m_dirty = false;
-}
-
-const std::vector<double>& RigController::jointValues() {
-  evaluate();
-  return m_values;
-}
-
-const std::vector<glm::mat4>& RigController::partWorlds() {
-  evaluate();
-  return m_worlds;
-}
-
-const GltfPose* RigController::gltfPose() {
-  evaluate();
-  return m_gltf ? &m_gltfPose : nullptr;
 }
 
 }  // namespace riglens::core

@@ -100,16 +100,23 @@ class RigController {
   std::vector<std::string> jointNames(Drive drive) const { return m_rig.jointNames(drive); }
   Expected<JointRange> jointRange(std::string_view joint) const;
 
+  // Poses the rig as the calls since the last evaluation left it (joint
+  // values layered and clamped, part worlds, the glTF file's nodes). Cheap
+  // when nothing changed. The getters below read the last evaluation, so a
+  // caller that changes the controller evaluates before it reads; the
+  // constructor evaluates the rest pose.
+  void evaluate();
+  bool evaluated() const { return !m_dirty; }  // nothing changed since the last evaluate()
+
   // The layered, clamped value of every joint, and each part's world matrix.
-  const std::vector<double>& jointValues();
-  const std::vector<glm::mat4>& partWorlds();
+  const std::vector<double>& jointValues() const { return m_values; }
+  const std::vector<glm::mat4>& partWorlds() const { return m_worlds; }
   // The glTF file's nodes: its clip playing, else its rest pose (null without a glTF scene).
-  const GltfPose* gltfPose();
+  const GltfPose* gltfPose() const { return m_gltf ? &m_gltfPose : nullptr; }
 
   const Rig& rig() const { return m_rig; }
 
  private:
-  void evaluate();
   // Playables index the rig's animations, then the glTF file's.
   int gltfAnimation(int playable) const;  // kNoIndex for a rig animation
   double periodOf(int playable) const;
