@@ -17,6 +17,7 @@ build_dir="${RIGLENS_BUILD_DIR:-$repo/build}"
 
 "$repo/tools/check-self-contained.sh"
 "$repo/tools/check-layers.sh"
+"$repo/tools/check-tolerances.py"
 "$repo/tools/setup.sh" --tests --build-dir "$build_dir" -DRIGLENS_WERROR=ON
 "$repo/tools/check-format.sh"
 

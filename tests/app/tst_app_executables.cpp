@@ -152,8 +152,7 @@ class TestAppExecutables : public QObject {
     const double pitch = joints["gun_pitch"].toDouble();  // the clip overlays gun_pitch (ease-in 0 -> 0.12 over 80 ms)
     const double expectedPitch = 0.12 * riglens::test::bezierAtX(0, 0, 0.42, 0, 1, 1, 1, 1, 60.0 / 80.0);
     QVERIFY2(std::abs(pitch - expectedPitch) < riglens::core::tolerance::kDouble, qPrintable(QString::number(pitch)));
-    QVERIFY(std::abs(joints["radar_spin"].toDouble() - 2 * 3.14159265358979 * 60 / 2000) <
-            riglens::core::tolerance::kDouble);
+    QCOMPARE_NEAR(joints["radar_spin"].toDouble(), 2 * 3.14159265358979 * 60 / 2000, riglens::core::tolerance::kDouble);
     using namespace riglens::test;
     const glm::dmat4 turret = aboutPivot(rotY(0.64), 16, 9, 19);
     const glm::dmat4 barrel = turret * aboutPivot(rotX(pitch), 16, 11, 26) * trans(0, 0, -3);
@@ -193,7 +192,7 @@ class TestAppExecutables : public QObject {
         std::memcpy(got, posedBytes.constData() + offset, 12);
         if (part != 1) continue;  // the turret: its hand-derived world above
         const glm::dvec4 expected = turret * glm::dvec4(rest[v], rest[v + 1], rest[v + 2], 1.0);
-        for (int c = 0; c < 3; ++c) QVERIFY(std::abs(got[c] - expected[c]) < 1e-4);
+        for (int c = 0; c < 3; ++c) QCOMPARE_NEAR(got[c], expected[c], riglens::core::tolerance::kFloatChain);
       }
     }
     QCOMPARE(offset, std::size_t(posedBytes.size()));
@@ -410,8 +409,7 @@ class TestAppExecutables : public QObject {
     QCOMPARE(cpuBytes.size(), gpuBytes.size());
     const auto* a = reinterpret_cast<const float*>(cpuBytes.constData());
     const auto* b = reinterpret_cast<const float*>(gpuBytes.constData());
-    for (int i = 0; i < cpuBytes.size() / 4; ++i)
-      QVERIFY(std::abs(a[i] - b[i]) <= riglens::core::tolerance::kGnmGpuMetres);
+    for (int i = 0; i < cpuBytes.size() / 4; ++i) QCOMPARE_NEAR(a[i], b[i], riglens::core::tolerance::kGnmGpuMetres);
     controls.open(QIODevice::WriteOnly);
     controls.write(R"({"no_such_control": 1})");
     controls.close();
@@ -443,7 +441,7 @@ class TestAppExecutables : public QObject {
     const auto expected = mixed["expected"].toArray();
     QCOMPARE(values.size(), expected.size());
     for (int i = 0; i < values.size(); ++i)
-      QVERIFY(std::abs(values[i].toDouble() - expected[i].toDouble()) < riglens::core::tolerance::kPoseMatrix);
+      QCOMPARE_NEAR(values[i].toDouble(), expected[i].toDouble(), riglens::core::tolerance::kPoseMatrix);
     QCOMPARE(runProgram(kCli, {"character", "frobnicate"}).exitCode, 2);
     // The character through GNM, the lift and the splat renderer on the GPU.
     const Run face = runProgram(

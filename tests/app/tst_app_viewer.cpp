@@ -23,8 +23,17 @@
 #include "rig_models.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/samples/sample_runs.h"
+#include "test_checks.h"
 #include "test_paths.h"
 #include "viewer_harness.h"
+
+namespace {
+// Where a drag to 80% of a slider ends depends on the style's handle
+// geometry: 0.3 rad is under 5% of the turret's 2 pi range.
+constexpr double kSliderDragRadians = 0.3;
+// A glTF key time is float32 seconds: 1.2f is 1200.0000477 ms.
+constexpr double kFloatSecondsAsMs = 1e-3;
+}  // namespace
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
@@ -67,7 +76,7 @@ class TestAppViewer : public QObject {
     // style's handle geometry); the controller holds what the slider shows.
     QTRY_VERIFY(std::abs(m_controller->jointValue("turret_yaw") - slider->property("value").toDouble()) <
                 riglens::core::tolerance::kDouble);
-    QVERIFY2(std::abs(m_controller->jointValue("turret_yaw") - 0.6 * M_PI) < 0.3,
+    QVERIFY2(std::abs(m_controller->jointValue("turret_yaw") - 0.6 * M_PI) < kSliderDragRadians,
              qPrintable(QString::number(m_controller->jointValue("turret_yaw"))));
     const double yaw = m_controller->jointValue("turret_yaw");
     // The engine posed the turret about its pivot by exactly that value.
@@ -118,14 +127,13 @@ class TestAppViewer : public QObject {
     QCOMPARE(doc["parts"].size(), worlds.size());
     for (std::size_t p = 0; p < worlds.size(); ++p)
       for (int k = 0; k < 16; ++k)
-        QVERIFY(std::abs(doc["parts"][p]["world"][k].get<double>() - worlds[p][k / 4][k % 4]) <
-                riglens::core::tolerance::kPoseMatrix);
+        QCOMPARE_NEAR(doc["parts"][p]["world"][k].get<double>(), worlds[p][k / 4][k % 4],
+                      riglens::core::tolerance::kPoseMatrix);
     // The timeline shows the time.
     QTRY_VERIFY(find("timelineTime")->property("text").toString().startsWith("333 / 1000"));
     // Step a frame and stop.
     m_controller->playback()->stepFrame(1);
-    QVERIFY(std::abs(m_controller->playback()->playTimeMs() - (t + 1000.0 / 30.0)) <
-            riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(m_controller->playback()->playTimeMs(), (t + 1000.0 / 30.0), riglens::core::tolerance::kFloatUnit);
     m_controller->playback()->stop();
     QVERIFY(m_controller->playback()->playingAnimation().isEmpty());
   }
@@ -219,7 +227,7 @@ class TestAppViewer : public QObject {
     rest.save(test::outputPath("viewer_gltf_rest.png"));
     QTest::mouseClick(m_window, Qt::LeftButton, {}, test::centreOf(find("clip_wave")).toPoint());
     QTRY_COMPARE(m_controller->playback()->playingAnimation(), QString("wave"));
-    QVERIFY(std::abs(m_controller->playback()->playPeriodMs() - 1200.0) < 1e-3);  // its last key, 1.2f s
+    QCOMPARE_NEAR(m_controller->playback()->playPeriodMs(), 1200.0, kFloatSecondsAsMs);  // its last key, 1.2f s
     m_controller->playback()->setPaused(true);
     m_controller->playback()->seek(700);
     QProcess cli;
@@ -235,7 +243,8 @@ class TestAppViewer : public QObject {
       const auto node = std::size_t(scene.drawOrder[k]);
       QCOMPARE(doc["nodes"][k]["name"].get<std::string>(), scene.nodes[node].name);
       for (int e = 0; e < 16; ++e)
-        QVERIFY(std::abs(doc["nodes"][k]["world"][e].get<double>() - pose->worlds[node][e / 4][e % 4]) < 1e-5);
+        QCOMPARE_NEAR(doc["nodes"][k]["world"][e].get<double>(), pose->worlds[node][e / 4][e % 4],
+                      riglens::core::tolerance::kFloatCoordinate);
     }
     QTRY_VERIFY(find("timelineTime")->property("text").toString().startsWith("700 / 1200"));
     const QImage posed = settledGrab();

@@ -14,6 +14,7 @@
 #include "riglens/core/character/expressions.h"
 #include "riglens/core/character/slot_allocator.h"
 #include "riglens/core/character/vertex_tints.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 using nlohmann::json;
@@ -107,7 +108,7 @@ class TestCharacterMaps : public QObject {
     a[std::size_t(std::find(arkitNames().begin(), arkitNames().end(), "EyeLookDownLeft") - arkitNames().begin())] =
         1.0f;
     map.apply(a, out);
-    QVERIFY(std::abs(out[383] - float(kGazeFullScale)) < riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(out[383], float(kGazeFullScale), riglens::core::tolerance::kFloatUnit);
     // A truncated pack: terms past a region's end are dropped and reported.
     HeadExtLayout small;
     small.regions = {{"left_eye", 3}, {"right_eye", 3}, {"lower_face", 3}};
@@ -225,8 +226,8 @@ class TestCharacterMaps : public QObject {
     QCOMPARE(sink.color[6], 0u);
 
     const FitTransform fit = fitVertsTransform(std::vector<float>{0, 0, 0, 0, 2, 0, 1, 1, 1});
-    QVERIFY(std::abs(fit.scale - 0.175f) < riglens::core::tolerance::kFloatUnit);
-    QVERIFY(std::abs(fit.rows[7] - (-0.175f)) < riglens::core::tolerance::kFloatUnit);  // y: -scale * centre.y
+    QCOMPARE_NEAR(fit.scale, 0.175f, riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(fit.rows[7], (-0.175f), riglens::core::tolerance::kFloatUnit);  // y: -scale * centre.y
   }
 };
 

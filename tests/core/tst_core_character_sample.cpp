@@ -117,7 +117,7 @@ class TestCharacterSample : public QObject {
       if (p.neutral[v * 3 + 1] > p.neutral[top * 3 + 1]) top = v;
       if (p.skinWeight[v * 4 + 1] > p.skinWeight[bottom * 4 + 1]) bottom = v;
     }
-    QVERIFY(std::abs((*posed)[top * 3 + 1] - p.neutral[top * 3 + 1]) < riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR((*posed)[top * 3 + 1], p.neutral[top * 3 + 1], riglens::core::tolerance::kFloatUnit);
     QVERIFY(glm::length(glm::dvec3((*posed)[bottom * 3], (*posed)[bottom * 3 + 1], (*posed)[bottom * 3 + 2]) -
                         glm::dvec3(p.neutral[bottom * 3], p.neutral[bottom * 3 + 1], p.neutral[bottom * 3 + 2])) >
             riglens::core::tolerance::kMoved);

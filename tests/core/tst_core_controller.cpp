@@ -11,6 +11,7 @@
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/skinning.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 using namespace riglens::test;
@@ -75,10 +76,10 @@ class TestController : public QObject {
     QCOMPARE(c.jointValues()[2], 0.0);
     c.update(0.25);
     c.evaluate();
-    QVERIFY(std::abs(c.jointValues()[2] - 1.0) < riglens::core::tolerance::kDouble);
+    QCOMPARE_NEAR(c.jointValues()[2], 1.0, riglens::core::tolerance::kDouble);
     c.update(1.0);  // looping: 1250 ms wraps to 250
     c.evaluate();
-    QVERIFY(std::abs(c.jointValues()[2] - 1.0) < riglens::core::tolerance::kDouble);
+    QCOMPARE_NEAR(c.jointValues()[2], 1.0, riglens::core::tolerance::kDouble);
     c.setAutoPlayEnabled(false);
     c.evaluate();
     QCOMPARE(c.jointValues()[2], 0.0);  // muted: back to rest
@@ -91,15 +92,15 @@ class TestController : public QObject {
     QCOMPARE(*c.playing(), std::string("fire"));
     c.update(0.1);
     c.evaluate();
-    QVERIFY(std::abs(c.jointValues()[1] - -3.0) < riglens::core::tolerance::kDouble);
-    QVERIFY(std::abs(c.jointValues()[0] - 0.5) <
-            riglens::core::tolerance::kDouble);  // the clip overlays the caller joint it drives
-    QVERIFY(std::abs(c.jointValues()[2] - 0.4) < riglens::core::tolerance::kDouble);  // autoPlay still runs underneath
+    QCOMPARE_NEAR(c.jointValues()[1], -3.0, riglens::core::tolerance::kDouble);
+    QCOMPARE_NEAR(c.jointValues()[0], 0.5,
+                  riglens::core::tolerance::kDouble);  // the clip overlays the caller joint it drives
+    QCOMPARE_NEAR(c.jointValues()[2], 0.4, riglens::core::tolerance::kDouble);  // autoPlay still runs underneath
     QVERIFY(!c.finished());
     c.update(1.0);  // past the end of a one-shot
     QVERIFY(c.finished());
     c.evaluate();
-    QVERIFY(std::abs(c.jointValues()[1] - -1.0) < riglens::core::tolerance::kDouble);  // holds the last frame
+    QCOMPARE_NEAR(c.jointValues()[1], -1.0, riglens::core::tolerance::kDouble);  // holds the last frame
     QCOMPARE(c.playableTimeMs(), 400.0);
     QVERIFY(c.play(std::nullopt));
     QVERIFY(!c.playing());
@@ -115,11 +116,11 @@ class TestController : public QObject {
     c.update(0.05);  // 100 ms of clip time at 2x
     QCOMPARE(c.playableTimeMs(), 100.0);
     c.evaluate();
-    QVERIFY(std::abs(c.jointValues()[1] - -3.0) < riglens::core::tolerance::kDouble);
+    QCOMPARE_NEAR(c.jointValues()[1], -3.0, riglens::core::tolerance::kDouble);
     c.setPaused(true);
     c.update(0.05);
-    QCOMPARE(c.playableTimeMs(), 100.0);                                         // frozen
-    QVERIFY(std::abs(c.clockMs() - 200.0) < riglens::core::tolerance::kDouble);  // the autoPlay clock runs on
+    QCOMPARE(c.playableTimeMs(), 100.0);                                   // frozen
+    QCOMPARE_NEAR(c.clockMs(), 200.0, riglens::core::tolerance::kDouble);  // the autoPlay clock runs on
     c.setPaused(false);
     c.setLoopOverride(true);  // loop the one-shot: 100 + 400 -> 500 wraps to 100
     c.update(0.2);
@@ -129,7 +130,7 @@ class TestController : public QObject {
     c.update(1.0);
     QVERIFY(c.finished());
     c.evaluate();
-    QVERIFY(std::abs(c.jointValues()[1] - -1.0) < riglens::core::tolerance::kDouble);
+    QCOMPARE_NEAR(c.jointValues()[1], -1.0, riglens::core::tolerance::kDouble);
     c.setSpeed(100);
     QCOMPARE(c.speed(), 4.0);
     c.setSpeed(0);
@@ -184,9 +185,8 @@ class TestController : public QObject {
     // v2: half of (0,0,7) and half of R(0,-1,2) = (2,-1,0) -> (1,-0.5,3.5).
     const std::vector<float> expected{1, 0, 5, 1, -1, 0, 1, -0.5f, 3.5f};
     for (std::size_t i = 0; i < expected.size(); ++i)
-      QVERIFY(std::abs(posed.positions[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate);
-    QVERIFY(std::abs(posed.normals[3] - 1.0f) <
-            riglens::core::tolerance::kFloatCoordinate);  // (0,0,1) turned to (1,0,0)
+      QCOMPARE_NEAR(posed.positions[i], expected[i], riglens::core::tolerance::kFloatCoordinate);
+    QCOMPARE_NEAR(posed.normals[3], 1.0f, riglens::core::tolerance::kFloatCoordinate);  // (0,0,1) turned to (1,0,0)
     QCOMPARE(posed.indices, rest.indices);
   }
 };

@@ -20,6 +20,7 @@
 
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/body_pose.h"
 #include "riglens/core/character/bundle.h"
 #include "riglens/core/character/gnm.h"
@@ -29,6 +30,19 @@
 #include "riglens/decode/opencv_decoder.h"
 #include "riglens/samples/character_sample.h"
 #include "test_checks.h"
+
+namespace {
+// A covariance entry of order 1e-4 against four times another: float32
+// products that exact agree to an ulp of 1e-4 (~1e-11).
+constexpr double kScaledCovariance = 1e-9;
+// exp() of a float near -2.5 (about 0.08: an ulp is 7e-9), the lift's expf
+// against std::exp.
+constexpr double kScaleNearOne = 1e-7;
+// exp(4), the ceiling, is about 54.6 in float32 (an ulp is 3.8e-6).
+constexpr double kScaleAtCeiling = 1e-4;
+// 0.01 x sigmoid: values up to 0.01 (an ulp is under 1e-9).
+constexpr double kBoundedScale = 1e-8;
+}  // namespace
 
 using namespace riglens::core;
 namespace fs = std::filesystem;
@@ -116,7 +130,8 @@ class TestDecoded : public QObject {
     for (int ch = 0; ch < 11; ++ch) QCOMPARE(b.decoders.geomUv()[std::size_t(ch) * hw + 77], g[ch]);
     // The sample's calibration is the identity: the lift sees the posed vertices.
     const auto verts = c.liftVertices(0, *posed);
-    for (std::size_t i = 0; i < verts.size(); ++i) QVERIFY(std::fabs(verts[i] - (*posed)[i]) < 1e-6f);
+    for (std::size_t i = 0; i < verts.size(); ++i)
+      QCOMPARE_NEAR(verts[i], (*posed)[i], riglens::core::tolerance::kFloatUnit);
     const auto texels = liftPass1(b.decoders.geomUv(), verts, *b.mesh, b.decoders.spec().scale);
     const BranchMesh& m = *b.mesh;
     glm::dquat q(g[3], g[4], g[5], g[6]);
@@ -141,11 +156,13 @@ class TestDecoded : public QObject {
       const glm::dmat3 S = M * glm::transpose(M);
       // float32 arithmetic on centimetre-sized triangles: 1e-6 m on positions;
       // covariances relative to their largest element.
-      for (int k = 0; k < 3; ++k) QVERIFY2(std::fabs(t[k] - pos[k]) < 1e-6, qPrintable(QString::number(p)));
+      for (int k = 0; k < 3; ++k)
+        QVERIFY2(std::fabs(t[k] - pos[k]) < riglens::core::tolerance::kFloatUnit, qPrintable(QString::number(p)));
       const double cov[6] = {S[0][0], S[1][0], S[2][0], S[1][1], S[2][1], S[2][2]};
       double scale = 0;
       for (double x : cov) scale = std::max(scale, std::fabs(x));
-      for (int k = 0; k < 6; ++k) QVERIFY(std::fabs(t[3 + k] - cov[k]) <= 1e-4 * scale);
+      for (int k = 0; k < 6; ++k)
+        QCOMPARE_NEAR(t[3 + k], cov[k], riglens::core::tolerance::kCovarianceRelative * scale);
       QCOMPARE(t[9], g[10]);
       ++checked;
     }
@@ -178,14 +195,15 @@ class TestDecoded : public QObject {
       if (!all) continue;
       const std::size_t slot = b.placement.slotOffset + std::size_t(s2);
       QVERIFY(sink.color[slot] != 0u);
-      for (int a = 0; a < 3; ++a) QVERIFY(std::fabs(sink.center[slot * 4 + std::size_t(a)] - centre[a]) < 1e-6);
+      for (int a = 0; a < 3; ++a)
+        QCOMPARE_NEAR(sink.center[slot * 4 + std::size_t(a)], centre[a], riglens::core::tolerance::kFloatUnit);
       const float got[6] = {sink.covarianceA[slot * 4],     sink.covarianceA[slot * 4 + 1],
                             sink.covarianceA[slot * 4 + 2], sink.covarianceA[slot * 4 + 3],
                             sink.covarianceB[slot * 4],     sink.covarianceB[slot * 4 + 1]};
       double scale = 0;
       for (double x : cov) scale = std::max(scale, std::fabs(x));
       // The eigen-decomposition round trip in float: 1e-4 of the largest element.
-      for (int a = 0; a < 6; ++a) QVERIFY(std::fabs(got[a] - cov[a]) <= 1e-4 * scale);
+      for (int a = 0; a < 6; ++a) QCOMPARE_NEAR(got[a], cov[a], riglens::core::tolerance::kCovarianceRelative * scale);
       ++kept;
     }
     QVERIFY2(kept > kRes * kRes / 4, "too few interior slots");
@@ -207,12 +225,13 @@ class TestDecoded : public QObject {
     const std::size_t hw = std::size_t(kRes) * kRes;
     for (std::size_t p = 0; p < hw; p += 13)
       for (int k = 0; k < 3; ++k)
-        QVERIFY(std::fabs(colour[k * hw + p] - (0.5f + 0.4f * rays[(3 + k) * hw + p])) < 1e-5f);
+        QCOMPARE_NEAR(colour[k * hw + p], (0.5f + 0.4f * rays[(3 + k) * hw + p]),
+                      riglens::core::tolerance::kFloatCoordinate);
     // A5: the direction grid from the camera basis (top row = +up).
     const float t = std::tan(glm::radians(cam.fovYDeg) * 0.5f);
     const glm::vec3 d0 =
         glm::normalize(glm::vec3((2.0f * 0.5f / kRes - 1) * t * cam.aspect, (1 - 2.0f * 0.5f / kRes) * t, -1.0f));
-    for (int k = 0; k < 3; ++k) QVERIFY(std::fabs(rays[(3 + k) * hw] - d0[k]) < 1e-6f);
+    for (int k = 0; k < 3; ++k) QCOMPARE_NEAR(rays[(3 + k) * hw], d0[k], riglens::core::tolerance::kFloatUnit);
   }
 
   void rerunPolicyRunsOnlyWhatChanged() {
@@ -356,12 +375,13 @@ class TestDecoded : public QObject {
     }
     auto fit = calibrate(pred, neutral);
     QVERIFY_OK(fit);
-    QVERIFY(std::fabs(fit->scale - 0.01) < 1e-6);
+    QCOMPARE_NEAR(fit->scale, 0.01, riglens::core::tolerance::kFloatUnit);
     QVERIFY(fit->accepted());
-    QVERIFY(fit->residual < 1e-6);
+    QVERIFY(fit->residual < riglens::core::tolerance::kFloatUnit);
     std::vector<float> mapped = pred;
     applyVertexTransform(mapped, fit->transform);
-    for (std::size_t i = 0; i < mapped.size(); ++i) QVERIFY(std::fabs(mapped[i] - neutral[i]) < 1e-6f);
+    for (std::size_t i = 0; i < mapped.size(); ++i)
+      QCOMPARE_NEAR(mapped[i], neutral[i], riglens::core::tolerance::kFloatUnit);
     auto refused = calibrate(pred, mirrored);
     QVERIFY(!refused);
     QVERIFY(refused.error().message.find("reflection") != std::string::npos);
@@ -398,25 +418,26 @@ class TestDecoded : public QObject {
     // Ry(90): (x, y, z) -> (z, y, -x); then * 2 + (1, 2, 3).
     const glm::vec3 c(a9.center[s * 4], a9.center[s * 4 + 1], a9.center[s * 4 + 2]);
     const glm::vec3 want = glm::vec3(c.z, c.y, -c.x) * 2.0f + glm::vec3(1, 2, 3);
-    for (int k = 0; k < 3; ++k) QVERIFY(std::fabs(b9.center[s * 4 + std::size_t(k)] - want[k]) < 1e-6f);
+    for (int k = 0; k < 3; ++k)
+      QCOMPARE_NEAR(b9.center[s * 4 + std::size_t(k)], want[k], riglens::core::tolerance::kFloatUnit);
     // C' = 4 R C R^T: c00' = 4 c22, c22' = 4 c00, c11' = 4 c11, c02' = -4 c02.
-    QVERIFY(std::fabs(b9.covarianceA[s * 4] - 4 * a9.covarianceB[s * 4 + 1]) < 1e-9f);
-    QVERIFY(std::fabs(b9.covarianceB[s * 4 + 1] - 4 * a9.covarianceA[s * 4]) < 1e-9f);
-    QVERIFY(std::fabs(b9.covarianceA[s * 4 + 3] - 4 * a9.covarianceA[s * 4 + 3]) < 1e-9f);
+    QCOMPARE_NEAR(b9.covarianceA[s * 4], 4 * a9.covarianceB[s * 4 + 1], kScaledCovariance);
+    QCOMPARE_NEAR(b9.covarianceB[s * 4 + 1], 4 * a9.covarianceA[s * 4], kScaledCovariance);
+    QCOMPARE_NEAR(b9.covarianceA[s * 4 + 3], 4 * a9.covarianceA[s * 4 + 3], kScaledCovariance);
   }
 
   void scaleMapFollowsTheContract() {
     LiftScale unbounded;
     unbounded.scaleOffset = 0.5f;  // scale_log_bias
     unbounded.scaleLogMax = 4.0f;
-    QVERIFY(std::fabs(splatScale(-3.0f, unbounded) - std::exp(-2.5f)) < 1e-7f);
-    QVERIFY(std::fabs(splatScale(10.0f, unbounded) - std::exp(4.0f)) < 1e-4f);  // the ceiling
+    QCOMPARE_NEAR(splatScale(-3.0f, unbounded), std::exp(-2.5f), kScaleNearOne);
+    QCOMPARE_NEAR(splatScale(10.0f, unbounded), std::exp(4.0f), kScaleAtCeiling);  // the ceiling
     LiftScale bounded;
     bounded.bounded = true;
     bounded.logSigmaMax = std::log(0.01f);
     bounded.scaleOffset = 1.0f;  // sigma_offset
     const double x = 2.0 + 1.0;
-    QVERIFY(std::fabs(splatScale(2.0f, bounded) - 0.01 / (1 + std::exp(-x))) < 1e-8);
+    QCOMPARE_NEAR(splatScale(2.0f, bounded), 0.01 / (1 + std::exp(-x)), kBoundedScale);
     QVERIFY(splatScale(100.0f, bounded) <= 0.01f + 1e-9f);
   }
 
@@ -492,7 +513,8 @@ class TestDecoded : public QObject {
       float scale = 0;
       for (float x : want) scale = std::max(scale, std::fabs(x));
       for (int k = 0; k < 6; ++k)
-        QVERIFY(std::fabs(cloud->covariance[g * 6 + std::size_t(k)] - want[k]) <= 1e-4f * scale);
+        QCOMPARE_NEAR(cloud->covariance[g * 6 + std::size_t(k)], want[k],
+                      riglens::core::tolerance::kCovarianceRelative * scale);
       for (int k = 0; k < 3; ++k)
         QCOMPARE(cloud->positions[g * 3 + std::size_t(k)], sink.center[s * 4 + std::size_t(k)]);
       ++g;

@@ -27,6 +27,10 @@ using namespace riglens::samples;
 namespace fs = std::filesystem;
 
 namespace {
+// The slerp check below lets consecutive unit quaternions be a quarter turn
+// apart (a half turn of rotation); float32 keys move that angle by far less
+// than 1e-3 rad.
+constexpr double kKeyAngleMargin = 1e-3;
 
 glm::dmat4 nodeLocal(const PlannedNode& n) {
   return glm::translate(glm::dmat4(1.0), n.translation) * glm::mat4_cast(n.rotation);
@@ -148,7 +152,7 @@ class TestExport : public QObject {
           for (std::size_t k = 0; k + 1 < ch.times.size(); ++k) {
             const glm::quat a(ch.values[k * 4 + 3], ch.values[k * 4], ch.values[k * 4 + 1], ch.values[k * 4 + 2]);
             const glm::quat b(ch.values[k * 4 + 7], ch.values[k * 4 + 4], ch.values[k * 4 + 5], ch.values[k * 4 + 6]);
-            QVERIFY(std::abs(glm::dot(a, b)) > std::cos(std::numbers::pi / 2 / 2 + 1e-3));
+            QVERIFY(std::abs(glm::dot(a, b)) > std::cos(std::numbers::pi / 2 / 2 + kKeyAngleMargin));
           }
         }
       }

@@ -14,6 +14,7 @@
 #include "riglens/core/base/point_transform.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_writer.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 namespace fs = std::filesystem;
@@ -107,8 +108,8 @@ class TestCoreFoundation : public QObject {
     const glm::vec4 expected0(10, 20, 29, 1);
     const glm::vec4 expected1(1, 0, 0, 0);  // w = 0: a direction ignores translation
     for (int c = 0; c < 4; ++c) {
-      QVERIFY(std::abs(out[0][c] - expected0[c]) < tolerance::kPointVoxels);
-      QVERIFY(std::abs(out[1][c] - expected1[c]) < tolerance::kPointVoxels);
+      QCOMPARE_NEAR(out[0][c], expected0[c], tolerance::kPointVoxels);
+      QCOMPARE_NEAR(out[1][c], expected1[c], tolerance::kPointVoxels);
     }
   }
 

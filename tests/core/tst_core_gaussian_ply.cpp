@@ -39,8 +39,8 @@ class TestGaussianPly : public QObject {
       // a: diag(4, 1, 0.25); b: rotated, diag(1, 4, 0.25).
       const float ea[6] = {4, 0, 0, 1, 0, 0.25f}, eb[6] = {1, 0, 0, 4, 0, 0.25f};
       for (int k = 0; k < 6; ++k) {
-        QVERIFY(std::abs(cloud->covariance[std::size_t(k)] - ea[k]) < riglens::core::tolerance::kFloatCoordinate);
-        QVERIFY(std::abs(cloud->covariance[6 + std::size_t(k)] - eb[k]) < riglens::core::tolerance::kFloatCoordinate);
+        QCOMPARE_NEAR(cloud->covariance[std::size_t(k)], ea[k], riglens::core::tolerance::kFloatCoordinate);
+        QCOMPARE_NEAR(cloud->covariance[6 + std::size_t(k)], eb[k], riglens::core::tolerance::kFloatCoordinate);
       }
       QCOMPARE(cloud->color[0], packRgba(0.5f, 0.5f, 0.5f, 0.5f));
       QCOMPARE(cloud->color[1], packRgba(1.0f, 0.5f, 0.5f, 1.0f));
@@ -91,17 +91,18 @@ class TestGaussianPly : public QObject {
     const double x = dir.x, y = dir.y, z = dir.z;
     const double r = 0.5 + C0 * 0.4 + (-C1 * y) * 0.1 + (C1 * z) * 0.2 + (-C1 * x) * 0.3;
     const double g = 0.5 + C0 * -0.2 + (-C1 * y) * -0.1 + (-C1 * x) * 0.5;
-    QVERIFY(std::fabs(got.x - r) < 1e-6);
-    QVERIFY(std::fabs(got.y - g) < 1e-6);
-    QVERIFY(std::fabs(got.z - 0.5) < 1e-6);  // blue: dc 0, no rest
+    QCOMPARE_NEAR(got.x, r, riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(got.y, g, riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(got.z, 0.5, riglens::core::tolerance::kFloatUnit);  // blue: dc 0, no rest
     // Along +z only the zonal functions are non-zero: Y20 = C2[2] * 2, Y30 = C3[3] * 2.
     std::vector<float> rest3(45, 0.0f);
     rest3[5] = 1.0f;       // red, band 2, m = 0
     rest3[11] = 1.0f;      // red, band 3, m = 0
     rest3[15 + 2] = 1.0f;  // green, band 1, x: zero along z
     const glm::vec3 zonal = riglens::core::shColor(dc, rest3.data(), 3, glm::vec3(0, 0, 1));
-    QVERIFY(std::fabs(zonal.x - (0.5 + C0 * 0.4 + 0.31539156525252005 * 2 + 0.3731763325901154 * 2)) < 1e-6);
-    QVERIFY(std::fabs(zonal.y - (0.5 + C0 * -0.2)) < 1e-6);
+    QCOMPARE_NEAR(zonal.x, (0.5 + C0 * 0.4 + 0.31539156525252005 * 2 + 0.3731763325901154 * 2),
+                  riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(zonal.y, (0.5 + C0 * -0.2), riglens::core::tolerance::kFloatUnit);
     // Negative sums clamp at 0.
     const float dark[3] = {-5, -5, -5};
     QCOMPARE(riglens::core::shColor(dark, rest3.data(), 3, glm::vec3(0, 1, 0)), glm::vec3(0.0f));

@@ -22,6 +22,12 @@
 #include "test_checks.h"
 #include "test_paths.h"
 
+namespace {
+// Draco quantises normals octahedrally (10 bits by default: steps of about
+// 0.003 rad), so a decoded normal is within 0.01 per component of the exact one.
+constexpr double kDracoNormal = 0.01;
+}  // namespace
+
 using namespace riglens::core;
 using riglens::test::assembleGlb;
 using riglens::test::DracoTerrain;
@@ -99,8 +105,8 @@ class TestGlbReader : public QObject {
     QCOMPARE(decoded->mesh.colors.size(), std::size_t(9));
     for (int v = 0; v < 3; ++v)
       for (int c = 0; c < 3; ++c)
-        QVERIFY(std::abs(decoded->mesh.colors[v * 3 + c] - rgba[v * comps + c] / full) <
-                riglens::core::tolerance::kFloatUnit);
+        QCOMPARE_NEAR(decoded->mesh.colors[v * 3 + c], rgba[v * comps + c] / full,
+                      riglens::core::tolerance::kFloatUnit);
     // No indices: the vertices in order. No normals: computed (+z here).
     QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{0, 1, 2}));
     QCOMPARE(decoded->mesh.normals, (std::vector<float>{0, 0, 1, 0, 0, 1, 0, 0, 1}));
@@ -145,8 +151,9 @@ class TestGlbReader : public QObject {
       const float factor[3] = {0.5f, 1.0f, 0.8f};
       for (int v = 0; v < 3; ++v)
         for (int c = 0; c < 3; ++c)
-          QVERIFY(std::abs(decoded->mesh.colors[std::size_t(v * 3 + c)] -
-                           (withColours ? rgb[std::size_t(v * 3 + c)] : 1.0f) * factor[c]) < 1e-6f);
+          QCOMPARE_NEAR(decoded->mesh.colors[std::size_t(v * 3 + c)],
+                        (withColours ? rgb[std::size_t(v * 3 + c)] : 1.0f) * factor[c],
+                        riglens::core::tolerance::kFloatUnit);
     }
   }
 
@@ -240,7 +247,8 @@ class TestGlbReader : public QObject {
     QCOMPARE(std::vector<std::uint32_t>(decoded->skin->joints.begin(), decoded->skin->joints.begin() + 8),
              (std::vector<std::uint32_t>{0, 2, 5, 4, 1, 0, 0, 0}));
     const float expected[4] = {0.3f / 0.75f, 0.2f / 0.75f, 0.15f / 0.75f, 0.1f / 0.75f};
-    for (int k = 0; k < 4; ++k) QVERIFY(std::abs(decoded->skin->weights[std::size_t(k)] - expected[k]) < 1e-6f);
+    for (int k = 0; k < 4; ++k)
+      QCOMPARE_NEAR(decoded->skin->weights[std::size_t(k)], expected[k], riglens::core::tolerance::kFloatUnit);
     QCOMPARE(decoded->skin->weights[4], 1.0f);
     QCOMPARE(decoded->warnings.size(), std::size_t(1));
     QCOMPARE(decoded->warnings[0].pointer, std::string("/meshes/0/primitives/0/attributes/JOINTS_1"));
@@ -386,9 +394,9 @@ class TestGlbReader : public QObject {
       const int x = int(std::lround(p[0])), z = int(std::lround(p[2]));
       gridPoint[v] = {x, z};
       QVERIFY(std::abs(p[0] - x) <= step && std::abs(p[2] - z) <= step);
-      QVERIFY(std::abs(p[1] - DracoTerrain::height(x, z)) <= step);
+      QCOMPARE_NEAR(p[1], DracoTerrain::height(x, z), step);
       const auto n = DracoTerrain::normal(x, z);
-      for (int c = 0; c < 3; ++c) QVERIFY(std::abs(mesh.normals[v * 3 + std::size_t(c)] - n[std::size_t(c)]) < 0.01);
+      for (int c = 0; c < 3; ++c) QCOMPARE_NEAR(mesh.normals[v * 3 + std::size_t(c)], n[std::size_t(c)], kDracoNormal);
       const auto color = DracoTerrain::color(x, z);  // 8-bit colours are not quantized: exact
       for (int c = 0; c < 3; ++c) QCOMPARE(mesh.colors[v * 3 + std::size_t(c)], float(color[std::size_t(c)]) / 255.0f);
     }

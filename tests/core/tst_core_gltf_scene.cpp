@@ -11,6 +11,7 @@
 #include <glm/gtc/matrix_access.hpp>
 
 #include "gltf_scene_fixture.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/open/asset_readers.h"
@@ -21,6 +22,12 @@
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
 #include "test_checks.h"
+
+namespace {
+// KHR_mesh_quantization's normalised int16: a step is 1/32767, and the
+// file's value and the expected one may round to steps either side.
+constexpr double kInt16Normalised = 2.0 / 32767;
+}  // namespace
 
 using namespace riglens;
 using riglens::test::GltfBuilder;
@@ -89,12 +96,12 @@ class TestCoreGltfScene : public QObject {
       for (std::size_t c = 0; c < 3; ++c) {
         const float expected = prim.mesh.positions[v * 3 + c] + 0.5f * prim.targets[0].positions[v * 3 + c];
         const float got = posed[(3 + v) * 3 + c];
-        QVERIFY2(std::abs(got - expected) < 1e-5f,
+        QVERIFY2(std::abs(got - expected) < riglens::core::tolerance::kFloatCoordinate,
                  qPrintable(QString("vertex %1 axis %2: %3, expected %4").arg(v).arg(c).arg(got).arg(expected)));
       }
     // The prop: its matrix (90 degrees about y, then moved to (1.5, 0, 0.5)) on the triangle's (0.4, 0, 0).
-    QVERIFY(std::abs(posed[(9 + 3 + 1) * 3 + 0] - 1.5f) < 1e-6f);
-    QVERIFY(std::abs(posed[(9 + 3 + 1) * 3 + 2] - 0.1f) < 1e-6f);
+    QCOMPARE_NEAR(posed[(9 + 3 + 1) * 3 + 0], 1.5f, riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(posed[(9 + 3 + 1) * 3 + 2], 0.1f, riglens::core::tolerance::kFloatUnit);
   }
 
   void eachInterpolationAsTheSpecificationSays() {
@@ -103,21 +110,22 @@ class TestCoreGltfScene : public QObject {
     // STEP holds the key at or before the time: arm at 0.5 s is key 1 (0.2, 1, 0).
     const auto at05 = core::gltfSamplePose(scene, wave, 0.5);
     const glm::dvec3 arm = glm::column(local(scene, at05, "arm"), 3);
-    QVERIFY(glm::length(arm - glm::dvec3(0.2, 1.0, 0.0)) < 1e-6);
+    QVERIFY(glm::length(arm - glm::dvec3(0.2, 1.0, 0.0)) < riglens::core::tolerance::kFloatUnit);
     // LINEAR rotation is a slerp: halfway from 0 to 40 degrees about x is 20.
     const auto at025 = core::gltfSamplePose(scene, wave, 0.25);
     const glm::dmat4 spine = local(scene, at025, "spine");
-    QVERIFY(std::abs(std::atan2(spine[1][2], spine[1][1]) - glm::radians(20.0)) < 1e-6);
+    QCOMPARE_NEAR(std::atan2(spine[1][2], spine[1][1]), glm::radians(20.0), riglens::core::tolerance::kFloatUnit);
     // CUBICSPLINE at u = 0.5 over keys 0..1 s: 0.5 v0 + 0.125 b0 + 0.5 v1 - 0.125 a1
     // (v0 = 1,1,1; out-tangent b0 = 0.5,0,0.2; v1 = 1.2,0.9,1.1; in-tangent a1 = -0.3,0.1,0).
     const glm::dmat4 hip = local(scene, at05, "hip");
     const glm::dvec3 scale(glm::length(glm::dvec3(hip[0])), glm::length(glm::dvec3(hip[1])),
                            glm::length(glm::dvec3(hip[2])));
-    QVERIFY(glm::length(scale - glm::dvec3(1.2, 0.9375, 1.075)) < 1e-6);
+    QVERIFY(glm::length(scale - glm::dvec3(1.2, 0.9375, 1.075)) < riglens::core::tolerance::kFloatUnit);
     // LINEAR weights: halfway from (0.5, 0) to (1, 0.3).
     const auto at03 = core::gltfSamplePose(scene, wave, 0.3);
     const auto& weights = at03.weights[std::size_t(find(scene, "body"))];
-    QVERIFY(std::abs(weights[0] - 0.75) < 1e-6 && std::abs(weights[1] - 0.15) < 1e-6);
+    QCOMPARE_NEAR(weights[0], 0.75, riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(weights[1], 0.15, riglens::core::tolerance::kFloatUnit);
   }
 
   void timesOutsideTheKeysClamp() {
@@ -145,7 +153,7 @@ class TestCoreGltfScene : public QObject {
     QCOMPARE(decoded->skin->boneNames[3], std::string());
     QCOMPARE(decoded->skin->boneNodes[3], find(decoded->outline, "hat"));
     // The prop's second vertex, placed by its node's matrix.
-    QVERIFY(std::abs(decoded->mesh.positions[(9 + 3 + 1) * 3] - 1.5f) < 1e-6f);
+    QCOMPARE_NEAR(decoded->mesh.positions[(9 + 3 + 1) * 3], 1.5f, riglens::core::tolerance::kFloatUnit);
     // The same parse keeps the file's outline: its tree and clips.
     QCOMPARE(decoded->outline.drawOrder.size(), std::size_t(7));
     QCOMPARE(decoded->outline.animations.size(), std::size_t(2));
@@ -183,7 +191,7 @@ class TestCoreGltfScene : public QObject {
       QCOMPARE(drawn.positions.size(), expected.size());
       for (std::size_t i = 0; i < expected.size(); ++i)
         QVERIFY2(
-            std::abs(drawn.positions[i] - expected[i]) < 1e-5f,
+            std::abs(drawn.positions[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate,
             qPrintable(
                 QString("clip %1, coordinate %2: %3 vs %4").arg(a).arg(i).arg(drawn.positions[i]).arg(expected[i])));
     }
@@ -209,7 +217,7 @@ class TestCoreGltfScene : public QObject {
         expected = palette[v < 3 ? 3 : 4];
       }
       for (int c = 0; c < 3; ++c)
-        QVERIFY2(std::abs(tints[v * 3 + std::size_t(c)] - expected[c]) < 1e-6f,
+        QVERIFY2(std::abs(tints[v * 3 + std::size_t(c)] - expected[c]) < riglens::core::tolerance::kFloatUnit,
                  qPrintable(QString("vertex %1: %2 vs %3").arg(v).arg(tints[v * 3 + std::size_t(c)]).arg(expected[c])));
     }
   }
@@ -249,7 +257,7 @@ class TestCoreGltfScene : public QObject {
       QCOMPARE(drawn.positions.size(), expected.size());
       const core::Bounds bounds = core::posedBounds(*run, controller.partWorlds(), controller.gltfPose());
       for (std::size_t i = 0; i < expected.size(); ++i) {
-        QVERIFY2(std::abs(drawn.positions[i] - expected[i]) < 1e-5f,
+        QVERIFY2(std::abs(drawn.positions[i] - expected[i]) < riglens::core::tolerance::kFloatCoordinate,
                  qPrintable(
                      QString("%1, coordinate %2: %3 vs %4").arg(what).arg(i).arg(drawn.positions[i]).arg(expected[i])));
         QVERIFY(drawn.positions[i] >= bounds.min[int(i % 3)] - 1e-5f &&
@@ -264,7 +272,7 @@ class TestCoreGltfScene : public QObject {
       compare(core::gltfSamplePose(*scene, a, 0.7), scene->animations[std::size_t(a)].name.c_str());
       // Looping: a whole period later the pose is the same.
       controller.update(scene->animations[std::size_t(a)].durationSeconds);
-      QVERIFY(std::abs(controller.playableTimeMs() - 700.0) < 1e-6);
+      QCOMPARE_NEAR(controller.playableTimeMs(), 700.0, riglens::core::tolerance::kFloatUnit);
     }
     // Not looping: it holds its last frame.
     controller.setLoopOverride(false);
@@ -289,7 +297,7 @@ class TestCoreGltfScene : public QObject {
     QVERIFY_OK(scene);
     const auto posed = core::gltfPosedVertices(*scene, core::gltfRestPose(*scene));
     const std::vector<float> expected{0, 0, 0, 2, 0, 0, 0, 2, 1};
-    for (std::size_t i = 0; i < expected.size(); ++i) QVERIFY(std::abs(posed[i] - expected[i]) < 2.0f / 32767);
+    for (std::size_t i = 0; i < expected.size(); ++i) QCOMPARE_NEAR(posed[i], expected[i], kInt16Normalised);
     // A required extension RigLens cannot decode: both decoders name it.
     b.model.extensionsUsed.push_back("KHR_texture_basisu");
     b.model.extensionsRequired.push_back("KHR_texture_basisu");
@@ -362,8 +370,10 @@ class TestCoreGltfScene : public QObject {
       const double a = 2.0943951 * (v % 3);
       const glm::dvec3 up(0, 0.1 * ring, 0), wide(0.2 * std::cos(a), 0, 0.2 * std::sin(a));
       for (int c = 0; c < 3; ++c) {
-        QVERIFY(std::abs(morph.positionDeltas[morph.slotOffsets[0] + std::size_t(v * 3 + c)] - up[c]) < 1e-6);
-        QVERIFY(std::abs(morph.positionDeltas[morph.slotOffsets[1] + std::size_t(v * 3 + c)] - wide[c]) < 1e-6);
+        QCOMPARE_NEAR(morph.positionDeltas[morph.slotOffsets[0] + std::size_t(v * 3 + c)], up[c],
+                      riglens::core::tolerance::kFloatUnit);
+        QCOMPARE_NEAR(morph.positionDeltas[morph.slotOffsets[1] + std::size_t(v * 3 + c)], wide[c],
+                      riglens::core::tolerance::kFloatUnit);
       }
     }
   }

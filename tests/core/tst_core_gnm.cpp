@@ -237,10 +237,8 @@ class TestGnm : public QObject {
     const std::array<float, 4> gaze{0.3f, -0.5f, 0.0f, 0.2f};
     const auto q = gazeToEyeRotations(gaze);
     const glm::dquat expected = glm::angleAxis(0.3, glm::dvec3(1, 0, 0)) * glm::angleAxis(-0.5, glm::dvec3(0, 1, 0));
-    QVERIFY(std::abs(q[0].w - expected.w) < riglens::core::tolerance::kFloatUnit &&
-            std::abs(q[0].x - expected.x) < riglens::core::tolerance::kFloatUnit &&
-            std::abs(q[0].y - expected.y) < riglens::core::tolerance::kFloatUnit &&
-            std::abs(q[0].z - expected.z) < riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR_ALL(glm::vec4(q[0].w, q[0].x, q[0].y, q[0].z),
+                      glm::vec4(expected.w, expected.x, expected.y, expected.z), riglens::core::tolerance::kFloatUnit);
   }
 
   void gazeAtAPoint() {
@@ -306,7 +304,7 @@ class TestGnm : public QObject {
           sum += double(controls[std::size_t(c)]) * pack.basisScale[std::size_t(c)] *
                  halfToFloat(pack.basisHalf[std::size_t((v * E + c) * 3 + k)]);
         QVERIFY2(
-            std::abs((*one)[std::size_t(v * 3 + k)] - sum) < 1e-5,
+            std::abs((*one)[std::size_t(v * 3 + k)] - sum) < riglens::core::tolerance::kFloatCoordinate,
             qPrintable(
                 QString("vertex %1 axis %2: %3 vs %4").arg(v).arg(k).arg((*one)[std::size_t(v * 3 + k)]).arg(sum)));
       }
@@ -323,8 +321,8 @@ class TestGnm : public QObject {
     // +90 deg about +x: (1,0,0) stays; yaw +90 about +y: (1,0,0) -> (0,0,-1).
     auto eye = gnmForward(pack, std::vector<float>{0, 0, 0, 0, float(std::numbers::pi / 2), 0, 0});
     QVERIFY(eye);
-    QVERIFY(std::abs((*eye)[3]) < riglens::core::tolerance::kFloatUnit &&
-            std::abs((*eye)[5] + 1) < riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR((*eye)[3], 0.0, riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR((*eye)[5], -1.0, riglens::core::tolerance::kFloatUnit);
     QVERIFY(!gnmForward(pack, std::vector<float>(8, 0.0f)));  // longer than dim: refused
     // Skinning at rest is the identity; one joint moved carries every vertex (all on head).
     auto rest = gnmPose(pack, std::vector<float>{});
@@ -344,8 +342,8 @@ class TestGnm : public QObject {
     joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}, {"nobody", glm::dquat(1, 0, 0, 0)}});
     joints.setJointOverrides({{"head", glm::dquat(h, 0, h, 0)}});
     auto turned = gnmPose(pack, std::vector<float>{}, &joints);
-    QVERIFY(std::abs((*turned)[3]) < riglens::core::tolerance::kFloatUnit &&
-            std::abs((*turned)[5] + 1) < riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR((*turned)[3], 0.0, riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR((*turned)[5], -1.0, riglens::core::tolerance::kFloatUnit);
   }
 };
 

@@ -57,7 +57,7 @@ class TestOrl : public QObject {
       QVERIFY2(worst <= tolerance, qPrintable(QString("%1: %2 cm").arg(QString::fromStdString(c["name"])).arg(worst)));
       if (c["name"] == "neutral")
         for (std::size_t i = 0; i < out->size(); ++i)
-          QVERIFY(std::abs((*out)[i] - pack->neutral[i]) < riglens::core::tolerance::kPoseMatrix);
+          QCOMPARE_NEAR((*out)[i], pack->neutral[i], riglens::core::tolerance::kPoseMatrix);
     }
     // No accumulation: the mixed case twice gives the same vertices.
     const auto& mixed = m_fixture["cases"][4];

@@ -148,8 +148,8 @@ class TestRigLoading : public QObject {
     const auto bones = boneMatrices(*loaded->skin, loaded->boneParts, worlds);
     const PartMesh posed = skinMesh(loaded->meshes[0], *loaded->skin, bones);
     // The turret vertex (16,12,20) turns 90 deg about y through (16,10,16): -> (20,12,16).
-    QVERIFY(std::abs(posed.positions[3] - 20) < riglens::core::tolerance::kPoseMatrix &&
-            std::abs(posed.positions[5] - 16) < riglens::core::tolerance::kPoseMatrix);
+    QCOMPARE_NEAR(posed.positions[3], 20, riglens::core::tolerance::kPoseMatrix);
+    QCOMPARE_NEAR(posed.positions[5], 16, riglens::core::tolerance::kPoseMatrix);
     QCOMPARE(posed.positions[2], 20.0f);  // the hull vertex stays
   }
 

@@ -105,7 +105,7 @@ class TestSamples : public QObject {
   void cubeMesherEnclosesExactlyTheVoxels() {
     const VoxelVolume v = blob();
     const PartMesh m = meshCubes(v);
-    QVERIFY(std::abs(signedVolume(m) - double(v.filledCount())) < riglens::core::tolerance::kFloatUnit);
+    QCOMPARE_NEAR(signedVolume(m), double(v.filledCount()), riglens::core::tolerance::kFloatUnit);
     QCOMPARE(m.colors.size(), m.positions.size());
     // Interior faces are culled: a 2x1x1 bar has 10 faces, not 12.
     VoxelVolume bar(2, 1, 1);
@@ -140,7 +140,7 @@ class TestSamples : public QObject {
       const double len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
       for (int e = 0; e < 3; ++e)
         for (int k = 0; k < 3; ++k) {
-          QVERIFY(std::abs(m.normals[m.indices[t + e] * 3 + k] - n[k] / len) < 1e-4);
+          QCOMPARE_NEAR(m.normals[m.indices[t + e] * 3 + k], n[k] / len, riglens::core::tolerance::kFloatChain);
           QCOMPARE(m.colors[m.indices[t + e] * 3 + k], m.colors[m.indices[t] * 3 + k]);
         }
     }
@@ -171,7 +171,8 @@ class TestSamples : public QObject {
       const double lo[3] = {1, 1, 1}, hi[3] = {7, 5, 6};
       int onFace = 0, interior = 0;
       for (int a = 0; a < 3; ++a) {
-        onFace += std::abs(p[a] - lo[a]) < 1e-3 || std::abs(p[a] - hi[a]) < 1e-3;
+        onFace += std::abs(p[a] - lo[a]) < riglens::core::tolerance::kPointVoxels ||
+                  std::abs(p[a] - hi[a]) < riglens::core::tolerance::kPointVoxels;
         interior += p[a] > lo[a] + 1 && p[a] < hi[a] - 1;
       }
       if (interior == 2) QVERIFY2(onFace == 1, qPrintable(QString("%1 %2 %3").arg(p[0]).arg(p[1]).arg(p[2])));

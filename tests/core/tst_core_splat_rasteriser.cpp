@@ -11,7 +11,9 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "riglens/core/base/color.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/splats/splat_rasteriser.h"
+#include "test_checks.h"
 
 using namespace riglens::core;
 
@@ -96,14 +98,14 @@ class TestSplatRasteriser : public QObject {
       const float alpha = axisAlpha(camera, 0.1f, 4.0f, stored[3], d2);
       const auto got = colourAt(image, x, y);
       for (int k = 0; k < 3; ++k)  // premultiplied
-        QVERIFY2(std::abs(got[std::size_t(k)] - stored[std::size_t(k)] * alpha) <= 1.0f / 255.0f,
+        QVERIFY2(std::abs(got[std::size_t(k)] - stored[std::size_t(k)] * alpha) <= riglens::core::tolerance::kColorStep,
                  qPrintable(QString("(%1, %2) channel %3: %4 vs %5")
                                 .arg(x)
                                 .arg(y)
                                 .arg(k)
                                 .arg(got[std::size_t(k)])
                                 .arg(stored[std::size_t(k)] * alpha)));
-      QVERIFY(std::abs(got[3] - alpha) <= 1.0f / 255.0f);
+      QCOMPARE_NEAR(got[3], alpha, riglens::core::tolerance::kColorStep);
       QCOMPARE(depthAt(image, x, y), ndcDepth(camera, -4.0f));
     }
     // Far from it (30 px, 20 of its standard deviations): nothing, not even a depth.
@@ -127,10 +129,10 @@ class TestSplatRasteriser : public QObject {
     const float a1 = axisAlpha(camera, 0.1f, 3.0f, o1, 0.5f), a2 = axisAlpha(camera, 0.1f, 5.0f, o2, 0.5f);
     QVERIFY(1 - a1 > 0.5f && (1 - a1) * (1 - a2) < 0.5f);
     const auto got = colourAt(image, 32, 32);
-    QVERIFY(std::abs(got[0] - a1) <= 1.0f / 255.0f);
+    QCOMPARE_NEAR(got[0], a1, riglens::core::tolerance::kColorStep);
     QCOMPARE(got[1], 0.0f);
-    QVERIFY(std::abs(got[2] - a2 * (1 - a1)) <= 1.0f / 255.0f);
-    QVERIFY(std::abs(got[3] - (1 - (1 - a1) * (1 - a2))) <= 1.0f / 255.0f);
+    QCOMPARE_NEAR(got[2], a2 * (1 - a1), riglens::core::tolerance::kColorStep);
+    QCOMPARE_NEAR(got[3], (1 - (1 - a1) * (1 - a2)), riglens::core::tolerance::kColorStep);
     QCOMPARE(depthAt(image, 32, 32), ndcDepth(camera, -5.0f));
   }
 
@@ -151,7 +153,7 @@ class TestSplatRasteriser : public QObject {
     for (int y = 0; y < kSize; ++y)
       for (int x = 0; x < kSize; ++x) {
         const auto p = colourAt(a, x, y), q = colourAt(b, x, kSize - 1 - y);
-        for (std::size_t k = 0; k < 4; ++k) QVERIFY(std::abs(p[k] - q[k]) <= 1.0f / 255.0f);
+        for (std::size_t k = 0; k < 4; ++k) QCOMPARE_NEAR(p[k], q[k], riglens::core::tolerance::kColorStep);
         covered += p[3] > 0.1f;
       }
     QVERIFY2(covered > 50, qPrintable(QString::number(covered)));  // it is drawn, not two empty images

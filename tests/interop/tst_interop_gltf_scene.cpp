@@ -17,6 +17,7 @@
 
 #include "gltf_scene_fixture.h"
 #include "interop_clients.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
 
 using nlohmann::json;
@@ -106,7 +107,7 @@ class TestInteropGltfScene : public QObject {
         QVERIFY2(theirs["worlds"].contains(name), name.c_str());
         for (int k = 0; k < 16; ++k) {
           const double a = node["world"][k], b = theirs["worlds"][name][k];
-          QVERIFY2(std::abs(a - b) <= 1e-5,
+          QVERIFY2(std::abs(a - b) <= riglens::core::tolerance::kFloatCoordinate,
                    qPrintable(label + QString(": %1 [%2] %3 vs three.js %4").arg(name.c_str()).arg(k).arg(a).arg(b)));
         }
       }
@@ -116,7 +117,7 @@ class TestInteropGltfScene : public QObject {
       QCOMPARE(vertices.size(), std::size_t(15 * 3));
       for (std::size_t i = 0; i < vertices.size(); ++i) {
         const double b = theirs["vertices"][i];
-        QVERIFY2(std::abs(vertices[i] - b) <= 1e-5,
+        QVERIFY2(std::abs(vertices[i] - b) <= riglens::core::tolerance::kFloatCoordinate,
                  qPrintable(
                      label +
                      QString(": vertex %1 axis %2: %3 vs three.js %4").arg(i / 3).arg(i % 3).arg(vertices[i]).arg(b)));
@@ -195,7 +196,7 @@ class TestInteropThreeExported : public QObject {
       for (std::size_t i = 0; i < ours.size(); ++i) {
         const double b = theirs[i];
         QVERIFY2(
-            std::abs(ours[i] - b) <= 1e-4 * size,
+            std::abs(ours[i] - b) <= riglens::core::tolerance::kFloatChain * size,
             qPrintable(label +
                        QString(": vertex %1 axis %2: %3 vs three.js %4").arg(i / 3).arg(i % 3).arg(ours[i]).arg(b)));
       }

@@ -12,10 +12,17 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
 #include "skinned_run_fixture.h"
+
+namespace {
+// A pixel visibly differs from another when its RGB differs by more than the
+// golden-image tolerance in each of its three channels, summed.
+constexpr int kVisiblyDifferent = 3 * riglens::core::tolerance::kGoldenChannel;
+}  // namespace
 
 namespace {
 
@@ -34,7 +41,7 @@ bool run(const QString& program, const QStringList& args, QString* err = nullptr
 
 bool isModel(QRgb p) {
   return std::abs(qRed(p) - kClear.red()) + std::abs(qGreen(p) - kClear.green()) + std::abs(qBlue(p) - kClear.blue()) >
-         24;
+         kVisiblyDifferent;
 }
 
 double hueDistance(double a, double b) {

@@ -23,6 +23,7 @@
 #include <cstring>
 
 #include "gltf_scene_fixture.h"
+#include "riglens/core/base/tolerances.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
@@ -181,7 +182,7 @@ class TestQuick3dVoxelRig : public QObject {
     double worst = 0;
     for (std::size_t i = 0; i < actual.size(); ++i) worst = std::max(worst, double(std::abs(actual[i] - expected[i])));
     // f32 sums of vertices tens of voxels from the origin.
-    QVERIFY2(worst <= 1e-4, qPrintable(QString::number(worst)));
+    QVERIFY2(worst <= riglens::core::tolerance::kFloatChain, qPrintable(QString::number(worst)));
   }
 
   // The skinned model is one Model with Qt Quick 3D's Skin: its joints are
@@ -300,12 +301,13 @@ class TestQuick3dVoxelRig : public QObject {
         for (int row = 0; row < 4; ++row)
           worst = std::max(worst, std::abs(double(scene(row, column)) - world[column * 4 + row].toDouble()));
     }
-    QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+    QVERIFY2(worst <= riglens::core::tolerance::kFloatCoordinate, qPrintable(QString::number(worst)));
     // And every joint's layered value, as the CLI prints it.
     const QJsonObject values = expected["joints"].toObject();
     QVERIFY(!values.isEmpty());
     for (auto it = values.begin(); it != values.end(); ++it)
-      QVERIFY2(std::abs(rig.jointValue(it.key()) - it.value().toDouble()) <= 1e-9, qPrintable(it.key()));
+      QVERIFY2(std::abs(rig.jointValue(it.key()) - it.value().toDouble()) <= riglens::core::tolerance::kDouble,
+               qPrintable(it.key()));
   }
 
   void answersLikeTheController() {

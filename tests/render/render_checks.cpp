@@ -13,6 +13,13 @@
 #include "test_checks.h"
 #include "test_paths.h"
 
+namespace {
+// Darker than this (the sum of linear RGB) has no hue worth matching.
+constexpr double kDarkest = 1e-3;
+// A ray this close to parallel to a triangle's plane does not hit it.
+constexpr double kParallel = 1e-12;
+}  // namespace
+
 namespace riglens::test {
 
 std::shared_ptr<const core::LoadedRun> sampleRun(const std::string& name) {
@@ -104,7 +111,7 @@ int nearestTint(QRgb pixel, const std::vector<glm::vec3>& tints) {
   };
   glm::dvec3 p(linear(qRed(pixel)), linear(qGreen(pixel)), linear(qBlue(pixel)));
   const double sum = p.x + p.y + p.z;
-  if (sum < 1e-3) return -1;
+  if (sum < kDarkest) return -1;
   p /= sum;
   int best = -1;
   double bestDistance = 1e9;
@@ -132,7 +139,7 @@ double intersect(const glm::dvec3& origin, const glm::dvec3& dir, const Triangle
   const glm::dvec3 e1 = t.b - t.a, e2 = t.c - t.a;
   const glm::dvec3 p = glm::cross(dir, e2);
   const double det = glm::dot(e1, p);
-  if (std::abs(det) < 1e-12) return -1;
+  if (std::abs(det) < kParallel) return -1;
   const double inv = 1.0 / det;
   const glm::dvec3 s = origin - t.a;
   const double u = glm::dot(s, p) * inv;

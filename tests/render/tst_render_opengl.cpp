@@ -96,8 +96,8 @@ class TestRenderOpenGL : public test::RenderTestCase {
     auto gpu = render::skinMeshOnGpu(*m_device, mesh, skin, bones);
     QVERIFY_OK(gpu);
     for (std::size_t i = 0; i < cpu.positions.size(); ++i)
-      QVERIFY(std::abs(gpu->positions[i] - cpu.positions[i]) <=
-              core::tolerance::kGpuCpuRelative * std::max(1.0f, std::abs(cpu.positions[i])));
+      QCOMPARE_NEAR(gpu->positions[i], cpu.positions[i],
+                    core::tolerance::kGpuCpuRelative * std::max(1.0f, std::abs(cpu.positions[i])));
   }
 };
 

@@ -539,7 +539,7 @@ class TestRenderRig : public test::RenderTestCase {
           std::max(worst, std::abs(gpu->positions[i] - cpu.positions[i]) / std::max(1.0f, std::abs(cpu.positions[i])));
     QVERIFY2(worst <= core::tolerance::kGpuCpuRelative, qPrintable(QString::number(worst)));
     for (std::size_t i = 0; i < cpu.normals.size(); ++i)
-      QVERIFY(std::abs(gpu->normals[i] - cpu.normals[i]) <= riglens::core::tolerance::kGpuCpuRelative);
+      QCOMPARE_NEAR(gpu->normals[i], cpu.normals[i], riglens::core::tolerance::kGpuCpuRelative);
 
     // Drawn through the renderer's own skinning pass, the skinned tank matches
     // the CPU-skinned one drawn as a static mesh.

@@ -23,10 +23,11 @@ inline double bezierAtX(double x0, double y0, double x1, double y1, double x2, d
     const double u = 1 - s;
     return 3 * u * u * (x1 - x0) + 6 * u * s * (x2 - x1) + 3 * s * s * (x3 - x2);
   };
+  constexpr double kFlat = 1e-12;  // a slope this small: Newton's step would overshoot
   double s = (t - x0) / (x3 - x0);
   for (int i = 0; i < 50; ++i) {
     const double d = dbx(s);
-    if (std::abs(d) < 1e-12) break;
+    if (std::abs(d) < kFlat) break;
     s = std::clamp(s - (bx(s) - t) / d, 0.0, 1.0);
   }
   const double u = 1 - s;

@@ -62,6 +62,21 @@ inline constexpr double kFloatUnit = 1e-6;
 // handful of operations (skinning, a covariance product): ulps up to ~8e-6.
 inline constexpr double kFloatCoordinate = 1e-5;
 
+// float32 coordinates of order 10-100 after a chain of products (a vertex
+// through posed world matrices, a sum of hundreds of float terms, values
+// printed and parsed back): ulps there reach ~1e-5 and add up over tens of
+// operations. 1e-4 voxel / cm is still invisible.
+inline constexpr double kFloatChain = 1e-4;
+
+// One step of an 8-bit channel in a [0, 1] colour (what an RGBA8 target or
+// an 8-bit texture can tell apart).
+inline constexpr double kColorStep = 1.0 / 255.0;
+
+// A symmetric matrix built two ways in float32 (a covariance from scales and
+// a rotation, then projected or rotated again), relative to its largest
+// entry: squares of values of order 1e-3..1 lose ~1e-6 relative per product.
+inline constexpr double kCovarianceRelative = 1e-4;
+
 // A deformation that is meant to move a vertex moves it by far more than
 // this (a millimetre / a thousandth of a voxel): "it moved" above it.
 inline constexpr double kMoved = 1e-3;
