@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <variant>
 
 #include "cli_common.h"
 #include "riglens/core/base/json_file.h"
@@ -274,103 +275,101 @@ int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int
   return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
 }
 
-}  // namespace
-
-int runRender(const QStringList& args) {
-  QCommandLineParser parser;
-  PoseOptions pose;
-  pose.addTo(parser);
-  const QCommandLineOption out("out", "The PNG to write.", "FILE.png");
-  const QCommandLineOption size("size", "Image size (default 800x600).", "WxH", "800x600");
-  const QCommandLineOption tint("tint",
+// render's options, declared once: parsed by runRender, read by the paths.
+struct RenderOptions {
+  const QCommandLineOption out{"out", "The PNG to write.", "FILE.png"};
+  const QCommandLineOption size{"size", "Image size (default 800x600).", "WxH", "800x600"};
+  const QCommandLineOption tint{"tint",
                                 "Runs: color, part, joint, normals, wireframe or sockets. "
                                 "Characters: joint, uv, height, flat or normals. (default color)",
-                                "MODE", "color");
-  const QCommandLineOption yaw("yaw", "Camera yaw in degrees (default 35).", "DEG", "35");
-  const QCommandLineOption pitch("pitch", "Camera pitch in degrees (default 25).", "DEG", "25");
-  const QCommandLineOption turntable("turntable", "Render N shots around the model (yaw steps of 360/N).", "N");
-  const QCommandLineOption pattern("out-pattern", "File names for --turntable; {i} is the shot number.", "PATTERN");
-  const QCommandLineOption strip("strip", "With --turntable: also write all shots side by side into one PNG.",
-                                 "FILE.png");
-  const QCommandLineOption highlight("highlight", "Highlight this part (a model opened by itself: this node).", "PART");
-  const QCommandLineOption noGrid("no-grid", "Hide the ground grid.");
-  const QCommandLineOption noAxes("no-axes", "Hide the axis gizmo.");
-  const QCommandLineOption backend("backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API",
-                                   "vulkan");
-  const QCommandLineOption samples(
+                                "MODE", "color"};
+  const QCommandLineOption yaw{"yaw", "Camera yaw in degrees (default 35).", "DEG", "35"};
+  const QCommandLineOption pitch{"pitch", "Camera pitch in degrees (default 25).", "DEG", "25"};
+  const QCommandLineOption turntable{"turntable", "Render N shots around the model (yaw steps of 360/N).", "N"};
+  const QCommandLineOption pattern{"out-pattern", "File names for --turntable; {i} is the shot number.", "PATTERN"};
+  const QCommandLineOption strip{"strip", "With --turntable: also write all shots side by side into one PNG.",
+                                 "FILE.png"};
+  const QCommandLineOption highlight{"highlight", "Highlight this part (a model opened by itself: this node).", "PART"};
+  const QCommandLineOption noGrid{"no-grid", "Hide the ground grid."};
+  const QCommandLineOption noAxes{"no-axes", "Hide the axis gizmo."};
+  const QCommandLineOption backend{"backend", "vulkan (default) or opengl (needs a display, e.g. xvfb-run).", "API",
+                                   "vulkan"};
+  const QCommandLineOption samples{
       "samples", "MSAA samples (default: 4 when available for voxel rigs, 1 for splats, which it does not smooth).",
-      "N", "0");
-  const QCommandLineOption controlsOption(
-      "controls", "Characters (.aosrig or a bundle folder): controls JSON (array or {name: value}).", "FILE.json");
-  const QCommandLineOption sigmaOption("sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002");
-  const QCommandLineOption previewOption(
+      "N", "0"};
+  const QCommandLineOption controls{
+      "controls", "Characters (.aosrig or a bundle folder): controls JSON (array or {name: value}).", "FILE.json"};
+  const QCommandLineOption sigma{"sigma", "Characters: gaussian sigma in metres (default 0.002).", "S", "0.002"};
+  const QCommandLineOption preview{
       "preview",
-      "Bundles with decoders: draw the debug preview (a gaussian per rig vertex), not the decoded character.");
-  const QCommandLineOption bodyPoseOption(
-      "body-pose", "Characters: a body pose {bones: [{name, rotation: [w,x,y,z]}], rootPos: [x,y,z]}.", "FILE.json");
-  const QCommandLineOption rasterOption("splat-raster",
-                                        "Splats: compute (tiles blended front to back in a compute pass, the "
-                                        "default on GPUs), cpu (the same on the CPU's cores, the default on "
-                                        "software rasterisers), quads (one blended quad per splat) or auto.",
-                                        "MODE");
-  const QCommandLineOption timingsOption(
+      "Bundles with decoders: draw the debug preview (a gaussian per rig vertex), not the decoded character."};
+  const QCommandLineOption bodyPose{
+      "body-pose", "Characters: a body pose {bones: [{name, rotation: [w,x,y,z]}], rootPos: [x,y,z]}.", "FILE.json"};
+  const QCommandLineOption raster{"splat-raster",
+                                  "Splats: compute (tiles blended front to back in a compute pass, the "
+                                  "default on GPUs), cpu (the same on the CPU's cores, the default on "
+                                  "software rasterisers), quads (one blended quad per splat) or auto.",
+                                  "MODE"};
+  const QCommandLineOption timings{
       "timings",
       "Print where the time went to stderr: process start, Qt init, load, GPU device, target, the first "
-      "frame's upload, pipelines, draw and readback, PNG encode.");
-  parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
-                     samples, controlsOption, sigmaOption, previewOption, bodyPoseOption, rasterOption, timingsOption});
-  if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
-  if (auto problem = pose.read(parser)) return usageError("render", *problem);
+      "frame's upload, pipelines, draw and readback, PNG encode."};
 
-  QSize imageSize;
-  if (!parseSize(parser.value(size), &imageSize)) return usageError("render", "--size must be WxH between 16 and 8192");
-  core::TintMode mode = core::TintMode::Color;
-  const bool onePath = parser.positionalArguments().size() == 1;
-  const std::string firstPath = onePath ? parser.positionalArguments().first().toStdString() : std::string();
-  const core::AssetReader* reader = onePath ? core::pickReader(firstPath) : nullptr;
-  const bool gaussians = reader && reader->kind == core::AssetKind::SplatScene;
-  const bool character = reader && reader->kind == core::AssetKind::Character;
-  if (!character && !core::parseTintMode(parser.value(tint).toStdString(), &mode))
-    return usageError("render", "unknown --tint '" + parser.value(tint) + "'");
-  bool ok1 = false, ok2 = false, ok3 = false;
-  const float yawDeg = parser.value(yaw).toFloat(&ok1), pitchDeg = parser.value(pitch).toFloat(&ok2);
-  const int sampleCount = parser.value(samples).toInt(&ok3);
-  if (!ok1 || !ok2 || !ok3) return usageError("render", "--yaw, --pitch and --samples need numbers");
-  int shots = 1;
-  if (parser.isSet(turntable)) {
-    shots = parser.value(turntable).toInt(&ok1);
-    if (!ok1 || shots < 1 || shots > 720) return usageError("render", "--turntable needs a count between 1 and 720");
-    if ((!parser.isSet(pattern) || !parser.value(pattern).contains("{i}")) && !parser.isSet(strip))
-      return usageError("render", "--turntable needs --out-pattern with {i} or --strip FILE.png");
-  } else if (!parser.isSet(out)) {
-    return usageError("render", "missing --out FILE.png");
+  void addTo(QCommandLineParser& parser) const {
+    parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
+                       samples, controls, sigma, preview, bodyPose, raster, timings});
   }
-  const QString api = parser.value(backend);
-  if (api != "vulkan" && api != "opengl") return usageError("render", "--backend must be vulkan or opengl");
-  const QString rasterName = parser.value(rasterOption);
-  // unset: the device's default
-  const std::optional<render::SplatRaster> raster = render::splatRasterNamed(rasterName.toStdString());
-  if (!raster && !rasterName.isEmpty())
-    return usageError("render", "--splat-raster must be compute, quads, auto or cpu");
+};
 
-  const Shots outputs{shots, parser.isSet(turntable), parser.value(out), parser.value(pattern), parser.value(strip)};
+// What the options say, checked: the picture, the camera, the shots, the GPU.
+struct RenderSettings {
+  QSize imageSize;
+  core::TintMode tint = core::TintMode::Color;
+  float yawDeg = 0, pitchDeg = 0;
+  int sampleCount = 0;
+  Shots outputs;
+  bool vulkan = true;
+  std::optional<render::SplatRaster> raster;    // unset: the device's default
+  core::AssetKind kind = core::AssetKind::Run;  // what the one path opens as (runs, models and the rest: loadRun)
+};
 
-  int bodyExit = kExitOk;
-  const auto body = readBodyPose(parser, bodyPoseOption, &bodyExit);
-  if (!body) return bodyExit;
-  // --timings: the stages recorded on the way, printed once the images are written.
-  const auto printed = [&](int exitCode) {
-    if (exitCode == kExitOk && parser.isSet(timingsOption)) core::StageTimings::instance().print();
-    return exitCode;
-  };
+// The settings, or the usage error's message.
+std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParser& parser, const RenderOptions& o) {
+  RenderSettings s;
+  if (!parseSize(parser.value(o.size), &s.imageSize)) return QString("--size must be WxH between 16 and 8192");
+  const QStringList paths = parser.positionalArguments();
+  const core::AssetReader* reader = paths.size() == 1 ? core::pickReader(paths.first().toStdString()) : nullptr;
+  if (reader) s.kind = reader->kind;
+  if (s.kind != core::AssetKind::Character && !core::parseTintMode(parser.value(o.tint).toStdString(), &s.tint))
+    return "unknown --tint '" + parser.value(o.tint) + "'";
+  bool ok1 = false, ok2 = false, ok3 = false;
+  s.yawDeg = parser.value(o.yaw).toFloat(&ok1);
+  s.pitchDeg = parser.value(o.pitch).toFloat(&ok2);
+  s.sampleCount = parser.value(o.samples).toInt(&ok3);
+  if (!ok1 || !ok2 || !ok3) return QString("--yaw, --pitch and --samples need numbers");
+  int shots = 1;
+  if (parser.isSet(o.turntable)) {
+    shots = parser.value(o.turntable).toInt(&ok1);
+    if (!ok1 || shots < 1 || shots > 720) return QString("--turntable needs a count between 1 and 720");
+    if ((!parser.isSet(o.pattern) || !parser.value(o.pattern).contains("{i}")) && !parser.isSet(o.strip))
+      return QString("--turntable needs --out-pattern with {i} or --strip FILE.png");
+  } else if (!parser.isSet(o.out)) {
+    return QString("missing --out FILE.png");
+  }
+  const QString api = parser.value(o.backend);
+  if (api != "vulkan" && api != "opengl") return QString("--backend must be vulkan or opengl");
+  s.vulkan = api == "vulkan";
+  const QString rasterName = parser.value(o.raster);
+  s.raster = render::splatRasterNamed(rasterName.toStdString());
+  if (!s.raster && !rasterName.isEmpty()) return QString("--splat-raster must be compute, quads, auto or cpu");
+  s.outputs = {shots, parser.isSet(o.turntable), parser.value(o.out), parser.value(o.pattern), parser.value(o.strip)};
+  return s;
+}
+
+// A run or model: posed by --set/--play/--time-ms, drawn by the rig renderer.
+int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, const RenderSettings& s,
+                     const PoseOptions& pose) {
   auto& timings = core::StageTimings::instance();
-  if (character)
-    return printed(renderCharacter(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,
-                                   outputs, parser.value(controlsOption), parser.value(tint), parser.value(sigmaOption),
-                                   parser.isSet(previewOption), *body, raster));
-  if (gaussians)
-    return printed(renderGaussians(parser.positionalArguments().first(), imageSize, yawDeg, pitchDeg, sampleCount,
-                                   outputs, api == "vulkan", raster));
   int code = kExitOk;
   auto loaded = timings.time("load", [&] { return loadRunArgument(parser, "render", &code); });
   if (!loaded) return code;
@@ -379,12 +378,12 @@ int runRender(const QStringList& args) {
   if (auto posed = timings.time("pose", [&] { return pose.apply(parser, controller); }); !posed)
     return inputError(posed.error().message);
   render::ViewSettings view;
-  view.tint = mode;
-  view.showGrid = !parser.isSet(noGrid);
-  view.showAxes = !parser.isSet(noAxes);
-  if (parser.isSet(highlight)) {
+  view.tint = s.tint;
+  view.showGrid = !parser.isSet(o.noGrid);
+  view.showAxes = !parser.isSet(o.noAxes);
+  if (parser.isSet(o.highlight)) {
     // A model opened by itself: its parts are its glTF nodes.
-    const std::string name = parser.value(highlight).toStdString();
+    const std::string name = parser.value(o.highlight).toStdString();
     const bool nodes = core::listsNodesAsParts(*run);
     view.highlightPart = nodes ? core::findNodeLabelled(run->gltf, name) : run->rig.findPart(name);
     if (view.highlightPart == core::kNoIndex || view.highlightPart < 0)
@@ -392,35 +391,67 @@ int runRender(const QStringList& args) {
   }
 
   auto device = timings.time("GPU device", [&] {
-    return render::RhiDevice::createOffscreen(api == "vulkan" ? render::Backend::Vulkan : render::Backend::OpenGL);
+    return render::RhiDevice::createOffscreen(s.vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   });
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  auto canvas =
-      timings.time("render target", [&] { return render::OffscreenCanvas::create(**device, imageSize, sampleCount); });
+  auto canvas = timings.time("render target",
+                             [&] { return render::OffscreenCanvas::create(**device, s.imageSize, s.sampleCount); });
   if (!canvas) return inputError(canvas.error().message);
   render::RigRenderer renderer(**device);
   renderer.setModel(run);
 
   const auto& worlds = controller.partWorlds();
   const core::GltfPose* gltfPose = controller.gltfPose();
-  const float aspect = float(imageSize.width()) / float(imageSize.height());
+  const float aspect = float(s.imageSize.width()) / float(s.imageSize.height());
   core::OrbitCamera camera;
   timings.time("framing (posed bounds)", [&] { camera.frame(core::posedBounds(*run, worlds, gltfPose), aspect); });
   // Every shot's state before the first is drawn: they read the meshes
   // (posed bounds for the grid), which go once they are on the GPU.
   std::map<float, render::FrameState> states;
-  for (int i = 0; i < outputs.count; ++i) {
-    const float yawAt = shotYaw(outputs, yawDeg, i);
-    camera.setAngles(yawAt, pitchDeg);
+  for (int i = 0; i < s.outputs.count; ++i) {
+    const float yawAt = shotYaw(s.outputs, s.yawDeg, i);
+    camera.setAngles(yawAt, s.pitchDeg);
     states[yawAt] = timings.time("frame state",
                                  [&] { return render::buildFrameState(*run, worlds, camera, aspect, view, gltfPose); });
   }
   // Parts leave the CPU as they reach the GPU, the last ones after the first shot.
   std::size_t released = 0;
   (*canvas)->setBetweenUploadFrames([&] { released = releaseMeshes(*run, released, renderer.partsUploaded()); });
-  return printed(writeShots(
-      **canvas, renderer, imageSize, outputs, yawDeg, [&](float yawAt) { return states.at(yawAt); },
-      [&] { released = releaseMeshes(*run, released, run->meshes.size()); }));
+  return writeShots(
+      **canvas, renderer, s.imageSize, s.outputs, s.yawDeg, [&](float yawAt) { return states.at(yawAt); },
+      [&] { released = releaseMeshes(*run, released, run->meshes.size()); });
+}
+
+}  // namespace
+
+int runRender(const QStringList& args) {
+  QCommandLineParser parser;
+  PoseOptions pose;
+  pose.addTo(parser);
+  const RenderOptions o;
+  o.addTo(parser);
+  if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
+  if (auto problem = pose.read(parser)) return usageError("render", *problem);
+  auto read = readRenderSettings(parser, o);
+  if (const QString* usage = std::get_if<QString>(&read)) return usageError("render", *usage);
+  const RenderSettings& s = std::get<RenderSettings>(read);
+
+  int bodyExit = kExitOk;
+  const auto body = readBodyPose(parser, o.bodyPose, &bodyExit);
+  if (!body) return bodyExit;
+  int exitCode = kExitOk;
+  const QString path = parser.positionalArguments().value(0);
+  if (s.kind == core::AssetKind::Character)
+    exitCode =
+        renderCharacter(path, s.imageSize, s.yawDeg, s.pitchDeg, s.sampleCount, s.outputs, parser.value(o.controls),
+                        parser.value(o.tint), parser.value(o.sigma), parser.isSet(o.preview), *body, s.raster);
+  else if (s.kind == core::AssetKind::SplatScene)
+    exitCode = renderGaussians(path, s.imageSize, s.yawDeg, s.pitchDeg, s.sampleCount, s.outputs, s.vulkan, s.raster);
+  else
+    exitCode = renderRunOrModel(parser, o, s, pose);
+  // --timings: the stages recorded on the way, printed once the images are written.
+  if (exitCode == kExitOk && parser.isSet(o.timings)) core::StageTimings::instance().print();
+  return exitCode;
 }
 
 }  // namespace riglens::cli
