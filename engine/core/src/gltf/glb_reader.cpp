@@ -201,11 +201,11 @@ class MeshAssembler {
   Expected<void> addPrimitive(int meshIndex, std::size_t primIndex, const glm::dmat4& world, int node) {
     const auto& prim = m_model.meshes[meshIndex].primitives[primIndex];
     const std::string where = "mesh " + std::to_string(meshIndex) + " primitive " + std::to_string(primIndex);
+    const std::string pointer = "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex);
     const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
     if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP && mode != TINYGLTF_MODE_TRIANGLE_FAN) {
-      m_out.warnings.push_back({std::string(m_source),
-                                "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex),
-                                "points/lines primitive skipped (only triangles are drawn)"});
+      m_out.warnings.push_back(
+          {std::string(m_source), pointer, "points/lines primitive skipped (only triangles are drawn)"});
       return {};
     }
     auto posIt = prim.attributes.find("POSITION");
@@ -220,33 +220,50 @@ class MeshAssembler {
       return refuse(m_source, where + ": the nodes place more than " + std::to_string(m_vertexBudget) +
                                   " vertices, over " + std::to_string(kInstancingBudget) +
                                   " times what the file holds");
+    auto normals = readPerVertex(prim, "NORMAL", where, count, {3}, "one VEC3 per vertex");
+    if (!normals) return normals.error();
+    auto colors = readPerVertex(prim, "COLOR_0", where, count, {3, 4}, "one VEC3 or VEC4 per vertex");
+    if (!colors) return colors.error();
+    auto indices = readTriangleIndices(prim, where, count, mode);
+    if (!indices) return indices.error();
 
-    std::vector<float> normals;
-    if (auto it = prim.attributes.find("NORMAL"); it != prim.attributes.end()) {
-      auto read = m_reader.read<float>(it->second, where + " NORMAL", &comps);
-      if (!read) return read.error();
-      if (comps != 3 || read->size() != count * 3)
-        return refuse(m_source, where + " NORMAL: expected one VEC3 per vertex");
-      normals = std::move(read).value();
-    }
-    std::vector<float> colors;
-    int colorComps = 3;
-    if (auto it = prim.attributes.find("COLOR_0"); it != prim.attributes.end()) {
-      auto read = m_reader.read<float>(it->second, where + " COLOR_0", &colorComps);
-      if (!read) return read.error();
-      if ((colorComps != 3 && colorComps != 4) || read->size() != count * colorComps)
-        return refuse(m_source, where + " COLOR_0: expected one VEC3 or VEC4 per vertex");
-      colors = std::move(read).value();
-    }
-    // Base colour = COLOR_0 x baseColorFactor (glTF 2.0 section 3.9.2), grey without a material.
-    std::array<double, 3> baseFactor{1.0, 1.0, 1.0}, fallbackColor{0.8, 0.8, 0.8};
-    if (prim.material >= 0 && prim.material < static_cast<int>(m_model.materials.size())) {
-      const auto& factor = m_model.materials[prim.material].pbrMetallicRoughness.baseColorFactor;
-      if (factor.size() >= 3) fallbackColor = baseFactor = {factor[0], factor[1], factor[2]};
-    }
+    if (auto placed = appendPositions(*positions, count, world, where); !placed) return placed;
+    appendNormals(normals->first, count, world);
+    appendColors(*colors, count, prim);
+    auto& mesh = m_out.mesh;
+    const std::size_t firstIndex = mesh.indices.size();
+    mesh.indices.reserve(mesh.indices.size() + indices->size());
+    for (auto i : *indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
+    if (auto ok = m_materials.addPrimitive(prim, where, base, count, firstIndex, indices->size(), node, m_reader); !ok)
+      return ok;
 
+    if (auto ok = addMorphTargets(prim, where, base, count, node, world); !ok) return ok;
+    if (m_posable) return addSkinAttributes(prim, where, count, node, world, pointer);
+    return {};
+  }
+
+  // An optional float attribute with `count` rows of one of `widths`
+  // components (empty when absent), and its width.
+  Expected<std::pair<std::vector<float>, int>> readPerVertex(const tinygltf::Primitive& prim, const char* name,
+                                                             const std::string& where, std::size_t count,
+                                                             std::initializer_list<int> widths, const char* expected) {
+    const auto it = prim.attributes.find(name);
+    if (it == prim.attributes.end()) return std::pair<std::vector<float>, int>{};
+    int comps = 0;
+    auto read = m_reader.read<float>(it->second, where + " " + name, &comps);
+    if (!read) return read.error();
+    if (std::find(widths.begin(), widths.end(), comps) == widths.end() || read->size() != count * std::size_t(comps))
+      return refuse(m_source, where + " " + name + ": expected " + expected);
+    return std::pair{std::move(read).value(), comps};
+  }
+
+  // The primitive's triangles as a list (strips and fans unrolled), each index
+  // checked against its `count` vertices; no indices: 0..count-1.
+  Expected<std::vector<std::uint32_t>> readTriangleIndices(const tinygltf::Primitive& prim, const std::string& where,
+                                                           std::size_t count, int mode) {
     std::vector<std::uint32_t> indices;
     if (prim.indices >= 0) {
+      int comps = 0;
       auto read = m_reader.read<std::uint32_t>(prim.indices, where + " indices", &comps);
       if (!read) return read.error();
       if (comps != 1) return refuse(m_source, where + " indices: expected SCALAR");
@@ -266,61 +283,70 @@ class MeshAssembler {
     if (mode == TINYGLTF_MODE_TRIANGLES && indices.size() % 3 != 0)
       return refuse(m_source,
                     where + ": " + std::to_string(indices.size()) + " indices is not a whole number of triangles");
+    return indices;
+  }
 
+  // The positions placed by the node's world matrix; refused when one is not
+  // finite, in the file or once placed.
+  Expected<void> appendPositions(const std::vector<float>& positions, std::size_t count, const glm::dmat4& world,
+                                 const std::string& where) {
     auto& mesh = m_out.mesh;
-    for (std::size_t i = 0; i < positions->size(); ++i)
-      if (!std::isfinite((*positions)[i]))
+    for (std::size_t i = 0; i < positions.size(); ++i)
+      if (!std::isfinite(positions[i]))
         return refuse(m_source, where + " POSITION: vertex " + std::to_string(i / 3) + " is not finite");
-    const bool identity = world == glm::dmat4(1.0);
-    if (identity) {
-      mesh.positions.insert(mesh.positions.end(), positions->begin(), positions->end());
-    } else {
-      for (std::size_t v = 0; v < count; ++v) {
-        const glm::dvec4 p =
-            world * glm::dvec4((*positions)[v * 3], (*positions)[v * 3 + 1], (*positions)[v * 3 + 2], 1.0);
-        for (int k = 0; k < 3; ++k)
-          if (!(std::abs(p[k]) <= 1e37))  // NaN, or a node transform that throws it past a float
-            return refuse(m_source,
-                          where + " POSITION: vertex " + std::to_string(v) + " is not finite once placed by its node");
-        mesh.positions.insert(mesh.positions.end(), {float(p.x), float(p.y), float(p.z)});
-      }
+    if (world == glm::dmat4(1.0)) {
+      mesh.positions.insert(mesh.positions.end(), positions.begin(), positions.end());
+      return {};
     }
-    if (!normals.empty()) {
-      const glm::dmat3 normalMatrix = glm::inverseTranspose(glm::dmat3(world));
-      mesh.normals.reserve(mesh.normals.size() + count * 3);
-      for (std::size_t v = 0; v < count; ++v) {
-        glm::dvec3 n(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
-        if (!identity) n = normalMatrix * n;
-        const double len = glm::length(n);
-        n = len > 0 ? n / len : glm::dvec3(0, 1, 0);
-        mesh.normals.insert(mesh.normals.end(), {float(n.x), float(n.y), float(n.z)});
-      }
-      m_needsNormal.insert(m_needsNormal.end(), count, false);
-    } else {
+    for (std::size_t v = 0; v < count; ++v) {
+      const glm::dvec4 p = world * glm::dvec4(positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2], 1.0);
+      for (int k = 0; k < 3; ++k)
+        if (!(std::abs(p[k]) <= 1e37))  // NaN, or a node transform that throws it past a float
+          return refuse(m_source,
+                        where + " POSITION: vertex " + std::to_string(v) + " is not finite once placed by its node");
+      mesh.positions.insert(mesh.positions.end(), {float(p.x), float(p.y), float(p.z)});
+    }
+    return {};
+  }
+
+  // The normals turned by the node (unit length); none: zeros, to be made
+  // from the faces once every primitive is in.
+  void appendNormals(const std::vector<float>& normals, std::size_t count, const glm::dmat4& world) {
+    auto& mesh = m_out.mesh;
+    if (normals.empty()) {
       mesh.normals.insert(mesh.normals.end(), count * 3, 0.0f);
       m_needsNormal.insert(m_needsNormal.end(), count, true);
       m_anyNormalsMissing = true;
+      return;
     }
-    if (colors.empty()) {
-      for (std::size_t v = 0; v < count; ++v)
-        mesh.colors.insert(mesh.colors.end(),
-                           {float(fallbackColor[0]), float(fallbackColor[1]), float(fallbackColor[2])});
-    } else {
-      for (std::size_t v = 0; v < count; ++v)
-        for (std::size_t c = 0; c < 3; ++c)
-          mesh.colors.push_back(colors[v * std::size_t(colorComps) + c] * float(baseFactor[c]));
+    const bool identity = world == glm::dmat4(1.0);
+    const glm::dmat3 normalMatrix = glm::inverseTranspose(glm::dmat3(world));
+    mesh.normals.reserve(mesh.normals.size() + count * 3);
+    for (std::size_t v = 0; v < count; ++v) {
+      glm::dvec3 n(normals[v * 3], normals[v * 3 + 1], normals[v * 3 + 2]);
+      if (!identity) n = normalMatrix * n;
+      const double len = glm::length(n);
+      n = len > 0 ? n / len : glm::dvec3(0, 1, 0);
+      mesh.normals.insert(mesh.normals.end(), {float(n.x), float(n.y), float(n.z)});
     }
-    const std::size_t firstIndex = mesh.indices.size();
-    mesh.indices.reserve(mesh.indices.size() + indices.size());
-    for (auto i : indices) mesh.indices.push_back(static_cast<std::uint32_t>(base + i));
-    if (auto ok = m_materials.addPrimitive(prim, where, base, count, firstIndex, indices.size(), node, m_reader); !ok)
-      return ok;
+    m_needsNormal.insert(m_needsNormal.end(), count, false);
+  }
 
-    if (auto ok = addMorphTargets(prim, where, base, count, node, world); !ok) return ok;
-    if (m_posable)
-      return addSkinAttributes(prim, where, count, node, world,
-                               "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex));
-    return {};
+  // Base colour = COLOR_0 x baseColorFactor (glTF 2.0 section 3.9.2); without
+  // COLOR_0 the factor, and grey without a material.
+  void appendColors(const std::pair<std::vector<float>, int>& colors, std::size_t count,
+                    const tinygltf::Primitive& prim) {
+    std::array<double, 3> baseFactor{1.0, 1.0, 1.0}, fallbackColor{0.8, 0.8, 0.8};
+    if (prim.material >= 0 && prim.material < static_cast<int>(m_model.materials.size())) {
+      const auto& factor = m_model.materials[prim.material].pbrMetallicRoughness.baseColorFactor;
+      if (factor.size() >= 3) fallbackColor = baseFactor = {factor[0], factor[1], factor[2]};
+    }
+    auto& out = m_out.mesh.colors;
+    const auto& [values, width] = colors;
+    for (std::size_t v = 0; v < count; ++v)
+      for (std::size_t c = 0; c < 3; ++c)
+        out.push_back(values.empty() ? float(fallbackColor[c])
+                                     : values[v * std::size_t(width) + c] * float(baseFactor[c]));
   }
 
   // One set of joint influences (JOINTS_n / WEIGHTS_n), checked.
