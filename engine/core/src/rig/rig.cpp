@@ -111,6 +111,17 @@ struct RigBuilder {
 
   Expected<void> build() {
     for (const auto& [pointer, message] : raw.ignored) warnings.push_back({source, pointer, message});
+    if (auto ok = buildParts(); !ok) return ok;
+    if (auto ok = buildJoints(); !ok) return ok;
+    std::unordered_map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < raw.animations.size(); ++i) {
+      if (auto ok = buildAnimation(raw.animations[i], i, seen); !ok) return ok;
+    }
+    resolveHierarchy();
+    return {};
+  }
+
+  Expected<void> buildParts() {
     std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < raw.parts.size(); ++i) {
       const RawPart& rp = raw.parts[i];
@@ -122,8 +133,11 @@ struct RigBuilder {
       rig.m_parts.push_back({rp.name, kNoIndex, rp.parent, rp.pivot, {}});
     }
     if (rig.m_parts.empty()) return fatal("/parts", "the rig has no parts");
+    return {};
+  }
 
-    seen.clear();
+  Expected<void> buildJoints() {
+    std::unordered_map<std::string, std::size_t> seen;
     for (std::size_t i = 0; i < raw.joints.size(); ++i) {
       const RawJoint& rj = raw.joints[i];
       const std::string ptr = "/joints/" + std::to_string(i);
@@ -133,17 +147,7 @@ struct RigBuilder {
                      "duplicate joint name '" + rj.name + "' (also /joints/" + std::to_string(it->second) + ")");
       jointIndex.emplace(rj.name, static_cast<int>(i));
       if (rj.min > rj.max) return fatal(ptr, "min " + fmt(rj.min) + " is greater than max " + fmt(rj.max));
-      Joint joint;
-      joint.name = rj.name;
-      joint.kind = rj.kind;
-      joint.axis = rj.axis;
-      joint.pivot = rj.pivot;
-      joint.min = rj.min;
-      joint.max = rj.max;
-      joint.rest = rj.rest;
-      joint.offset = rj.offset;
-      joint.orient = rj.orient;
-      joint.drive = rj.drive;
+      Joint joint = compileJoint(rj);
       joint.part = partNamed(rj.part);
       if (joint.part == kNoIndex)
         warn(ptr + "/part", "unknown part '" + rj.part + "'; the joint moves nothing", {}, rj.name);
@@ -154,64 +158,78 @@ struct RigBuilder {
              "rest " + fmt(rj.rest) + " is outside [" + fmt(rj.min) + ", " + fmt(rj.max) + "]; posed clamped to " +
                  fmt(clampJointValue(joint, rj.rest)),
              {}, rj.name);
-      joint.hasMount = rj.offset != Vec3d{} || rj.orient != Vec3d{};
-      if (joint.hasMount) {
-        const glm::dvec3 pivot(rj.pivot[0], rj.pivot[1], rj.pivot[2]);
-        glm::dmat4 m(1.0);
-        m[3] = glm::dvec4(rj.offset[0] + pivot.x, rj.offset[1] + pivot.y, rj.offset[2] + pivot.z, 1.0);
-        m = m * axisRotation(Axis::Z, rj.orient[2]) * axisRotation(Axis::Y, rj.orient[1]) *
-            axisRotation(Axis::X, rj.orient[0]);
-        glm::dmat4 back(1.0);
-        back[3] = glm::dvec4(-pivot, 1.0);
-        joint.mount = m * back;
-      }
       rig.m_joints.push_back(std::move(joint));
     }
+    return {};
+  }
 
-    seen.clear();
-    for (std::size_t i = 0; i < raw.animations.size(); ++i) {
-      const RawAnimation& ra = raw.animations[i];
-      // Legacy clips carry their own pointer (the joint's drive/auto key).
-      const std::string ptr = ra.pointer.substr(std::min(prefix.size(), ra.pointer.size()));
-      if (ra.name.empty()) return fatal(ptr + "/name", "animation name is empty");
-      if (auto [it, fresh] = seen.emplace(ra.name, i); !fresh)
-        return fatal(ptr + "/name", "duplicate animation name '" + ra.name + "'");
-      Animation anim{ra.name, ra.periodMs, ra.looping, ra.autoPlay, {}, {}};
-      for (std::size_t k = 0; k < ra.joints.size(); ++k) {
-        const int j = jointNamed(ra.joints[k]);
-        if (j == kNoIndex)
-          warn(ptr + "/joints/" + std::to_string(k), "unknown joint '" + ra.joints[k] + "'; ignored");
-        else
-          anim.requiredJoints.push_back(j);
-      }
-      std::set<int> driven;
-      for (std::size_t k = 0; k < ra.tracks.size(); ++k) {
-        const RawTrack& rt = ra.tracks[k];
-        const std::string tp = ptr + "/tracks/" + std::to_string(k);
-        const int j = jointNamed(rt.joint);
-        if (j == kNoIndex) {
-          warn(tp + "/joint", "unknown joint '" + rt.joint + "'; the track is ignored");
-          continue;
-        }
-        if (!driven.insert(j).second)
-          warn(tp + "/joint", "a second track for joint '" + rt.joint + "'; the later track wins", {}, rt.joint);
-        for (std::size_t q = 0; q < rt.keyframes.size(); ++q) {
-          const double t = rt.keyframes[q].tMs;
-          if (t < 0 || (ra.periodMs > 0 && t > ra.periodMs)) {
-            warn(tp + "/keyframes/" + std::to_string(q) + "/tMs",
-                 "key at " + fmt(t) + " ms is outside 0.." + fmt(ra.periodMs) + " ms", {}, rt.joint);
-          }
-        }
-        anim.tracks.push_back({j, rt.keyframes});
-      }
-      for (int j : anim.requiredJoints)
-        if (!driven.count(j))
-          warn(ptr + "/joints", "joint '" + rig.m_joints[j].name + "' is listed but has no track", {},
-               rig.m_joints[j].name);
-      rig.m_animations.push_back(std::move(anim));
+  // A joint's fields, and its mount (offset and orient about the pivot) as a matrix.
+  static Joint compileJoint(const RawJoint& rj) {
+    Joint joint;
+    joint.name = rj.name;
+    joint.kind = rj.kind;
+    joint.axis = rj.axis;
+    joint.pivot = rj.pivot;
+    joint.min = rj.min;
+    joint.max = rj.max;
+    joint.rest = rj.rest;
+    joint.offset = rj.offset;
+    joint.orient = rj.orient;
+    joint.drive = rj.drive;
+    joint.hasMount = rj.offset != Vec3d{} || rj.orient != Vec3d{};
+    if (joint.hasMount) {
+      const glm::dvec3 pivot(rj.pivot[0], rj.pivot[1], rj.pivot[2]);
+      glm::dmat4 m(1.0);
+      m[3] = glm::dvec4(rj.offset[0] + pivot.x, rj.offset[1] + pivot.y, rj.offset[2] + pivot.z, 1.0);
+      m = m * axisRotation(Axis::Z, rj.orient[2]) * axisRotation(Axis::Y, rj.orient[1]) *
+          axisRotation(Axis::X, rj.orient[0]);
+      glm::dmat4 back(1.0);
+      back[3] = glm::dvec4(-pivot, 1.0);
+      joint.mount = m * back;
     }
+    return joint;
+  }
 
-    resolveHierarchy();
+  Expected<void> buildAnimation(const RawAnimation& ra, std::size_t i,
+                                std::unordered_map<std::string, std::size_t>& seen) {
+    // Legacy clips carry their own pointer (the joint's drive/auto key).
+    const std::string ptr = ra.pointer.substr(std::min(prefix.size(), ra.pointer.size()));
+    if (ra.name.empty()) return fatal(ptr + "/name", "animation name is empty");
+    if (auto [it, fresh] = seen.emplace(ra.name, i); !fresh)
+      return fatal(ptr + "/name", "duplicate animation name '" + ra.name + "'");
+    Animation anim{ra.name, ra.periodMs, ra.looping, ra.autoPlay, {}, {}};
+    for (std::size_t k = 0; k < ra.joints.size(); ++k) {
+      const int j = jointNamed(ra.joints[k]);
+      if (j == kNoIndex)
+        warn(ptr + "/joints/" + std::to_string(k), "unknown joint '" + ra.joints[k] + "'; ignored");
+      else
+        anim.requiredJoints.push_back(j);
+    }
+    std::set<int> driven;
+    for (std::size_t k = 0; k < ra.tracks.size(); ++k) {
+      const RawTrack& rt = ra.tracks[k];
+      const std::string tp = ptr + "/tracks/" + std::to_string(k);
+      const int j = jointNamed(rt.joint);
+      if (j == kNoIndex) {
+        warn(tp + "/joint", "unknown joint '" + rt.joint + "'; the track is ignored");
+        continue;
+      }
+      if (!driven.insert(j).second)
+        warn(tp + "/joint", "a second track for joint '" + rt.joint + "'; the later track wins", {}, rt.joint);
+      for (std::size_t q = 0; q < rt.keyframes.size(); ++q) {
+        const double t = rt.keyframes[q].tMs;
+        if (t < 0 || (ra.periodMs > 0 && t > ra.periodMs)) {
+          warn(tp + "/keyframes/" + std::to_string(q) + "/tMs",
+               "key at " + fmt(t) + " ms is outside 0.." + fmt(ra.periodMs) + " ms", {}, rt.joint);
+        }
+      }
+      anim.tracks.push_back({j, rt.keyframes});
+    }
+    for (int j : anim.requiredJoints)
+      if (!driven.count(j))
+        warn(ptr + "/joints", "joint '" + rig.m_joints[j].name + "' is listed but has no track", {},
+             rig.m_joints[j].name);
+    rig.m_animations.push_back(std::move(anim));
     return {};
   }
 };
