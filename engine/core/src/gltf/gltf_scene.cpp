@@ -135,93 +135,114 @@ class SceneBuilder {
       mesh.morphTargets = std::max(mesh.morphTargets, prim.targets.size());
     for (std::size_t p = 0; p < src.primitives.size() && m_decode == GltfDecode::Everything; ++p) {
       const tinygltf::Primitive& prim = src.primitives[p];
-      const std::string where = at("mesh", m) + " primitive " + std::to_string(p);
       const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
       if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP && mode != TINYGLTF_MODE_TRIANGLE_FAN)
         continue;  // points and lines are not drawn (nor posed)
-      const auto attribute = [&](const char* name) {
-        const auto it = prim.attributes.find(name);
-        return it == prim.attributes.end() ? kGltfNone : it->second;
-      };
-      GltfPrimitive out;
-      if (attribute("POSITION") == kGltfNone) return refuse(where + ": no POSITION");
-      auto positions = floats(attribute("POSITION"), where + " POSITION", 3, SIZE_MAX);
-      if (!positions) return positions.error();
-      const std::size_t count = positions->size() / 3;
-      out.mesh.positions = std::move(positions).value();
-      std::vector<std::uint32_t> indices;
-      if (prim.indices >= 0) {
-        int comps = 0;
-        auto read = m_reader.read<std::uint32_t>(prim.indices, where + " indices", &comps);
-        if (!read) return read.error();
-        if (comps != 1) return refuse(where + " indices: expected scalars");
-        indices = std::move(read).value();
-      } else {
-        indices.resize(count);
-        for (std::size_t i = 0; i < count; ++i) indices[i] = std::uint32_t(i);
-      }
-      for (std::size_t i = 0; i < indices.size(); ++i)
-        if (indices[i] >= count)
-          return refuse(where + " indices: index " + std::to_string(i) + " is " + std::to_string(indices[i]) +
-                        ", past the " + std::to_string(count) + " vertices");
-      out.mesh.indices = gltfTriangles(indices, mode);
-      if (attribute("NORMAL") != kGltfNone) {
-        auto normals = floats(attribute("NORMAL"), where + " NORMAL", 3, count);
-        if (!normals) return normals.error();
-        out.mesh.normals = std::move(normals).value();
-      } else {
-        out.mesh.normals = computeVertexNormals(out.mesh);
-      }
-      out.mesh.colors.assign(count * 3, 1.0f);
-      if (attribute("COLOR_0") != kGltfNone) {
-        int comps = 0;
-        auto colors = m_reader.read<float>(attribute("COLOR_0"), where + " COLOR_0", &comps);
-        if (!colors) return colors.error();
-        if ((comps != 3 && comps != 4) || colors->size() != count * std::size_t(comps))
-          return refuse(where + " COLOR_0: expected one VEC3 or VEC4 per vertex");
-        for (std::size_t v = 0; v < count; ++v)
-          for (std::size_t c = 0; c < 3; ++c) out.mesh.colors[v * 3 + c] = (*colors)[v * std::size_t(comps) + c];
-      }
-      for (std::size_t t = 0; t < prim.targets.size(); ++t) {
-        GltfMorphTarget target;
-        for (const auto& [name, accessor] : prim.targets[t]) {
-          if (name != "POSITION" && name != "NORMAL") continue;
-          auto deltas = floats(accessor, where + " target " + std::to_string(t) + " " + name, 3, count);
-          if (!deltas) return deltas.error();
-          (name == "POSITION" ? target.positions : target.normals) = std::move(deltas).value();
-        }
-        out.targets.push_back(std::move(target));
-      }
-      // JOINTS_0/WEIGHTS_0 and, when present, JOINTS_1/WEIGHTS_1: 4 or 8
-      // influences, kept together per vertex.
-      std::vector<std::vector<std::uint32_t>> jointSets;
-      std::vector<std::vector<float>> weightSets;
-      for (int set = 0; set < 2; ++set) {
-        const std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
-        const int ja = attribute(j.c_str()), wa = attribute(w.c_str());
-        if (ja == kGltfNone && wa == kGltfNone) break;
-        if (ja == kGltfNone || wa == kGltfNone) return refuse(where + ": " + j + " and " + w + " come in pairs");
-        int comps = 0;
-        auto joints = m_reader.read<std::uint32_t>(ja, where + " " + j, &comps);
-        if (!joints) return joints.error();
-        if (comps != 4 || joints->size() != count * 4)
-          return refuse(where + " " + j + ": expected one VEC4 per vertex");
-        auto weights = floats(wa, where + " " + w, 4, count);
-        if (!weights) return weights.error();
-        jointSets.push_back(std::move(joints).value());
-        weightSets.push_back(std::move(weights).value());
-      }
-      out.influences = int(jointSets.size() * 4);
-      for (std::size_t v = 0; v < count && out.influences > 0; ++v)
-        for (std::size_t set = 0; set < jointSets.size(); ++set) {
-          out.joints.insert(out.joints.end(), jointSets[set].begin() + std::ptrdiff_t(v * 4),
-                            jointSets[set].begin() + std::ptrdiff_t(v * 4 + 4));
-          out.jointWeights.insert(out.jointWeights.end(), weightSets[set].begin() + std::ptrdiff_t(v * 4),
-                                  weightSets[set].begin() + std::ptrdiff_t(v * 4 + 4));
-        }
-      mesh.primitives.push_back(std::move(out));
+      auto out = readPrimitive(prim, at("mesh", m) + " primitive " + std::to_string(p), mode);
+      if (!out) return out.error();
+      mesh.primitives.push_back(std::move(out).value());
     }
     m_scene.meshes.push_back(std::move(mesh));
+    return {};
+  }
+
+  static int attributeOf(const tinygltf::Primitive& prim, const std::string& name) {
+    const auto it = prim.attributes.find(name);
+    return it == prim.attributes.end() ? kGltfNone : it->second;
+  }
+
+  // One triangle primitive: positions, indices (checked, unrolled), normals
+  // (made from the faces when absent), colours, morph targets, influences.
+  Expected<GltfPrimitive> readPrimitive(const tinygltf::Primitive& prim, const std::string& where, int mode) {
+    GltfPrimitive out;
+    if (attributeOf(prim, "POSITION") == kGltfNone) return refuse(where + ": no POSITION");
+    auto positions = floats(attributeOf(prim, "POSITION"), where + " POSITION", 3, SIZE_MAX);
+    if (!positions) return positions.error();
+    const std::size_t count = positions->size() / 3;
+    out.mesh.positions = std::move(positions).value();
+    auto indices = readIndices(prim, where, count);
+    if (!indices) return indices.error();
+    out.mesh.indices = gltfTriangles(*indices, mode);
+    if (attributeOf(prim, "NORMAL") != kGltfNone) {
+      auto normals = floats(attributeOf(prim, "NORMAL"), where + " NORMAL", 3, count);
+      if (!normals) return normals.error();
+      out.mesh.normals = std::move(normals).value();
+    } else {
+      out.mesh.normals = computeVertexNormals(out.mesh);
+    }
+    out.mesh.colors.assign(count * 3, 1.0f);
+    if (attributeOf(prim, "COLOR_0") != kGltfNone) {
+      int comps = 0;
+      auto colors = m_reader.read<float>(attributeOf(prim, "COLOR_0"), where + " COLOR_0", &comps);
+      if (!colors) return colors.error();
+      if ((comps != 3 && comps != 4) || colors->size() != count * std::size_t(comps))
+        return refuse(where + " COLOR_0: expected one VEC3 or VEC4 per vertex");
+      for (std::size_t v = 0; v < count; ++v)
+        for (std::size_t c = 0; c < 3; ++c) out.mesh.colors[v * 3 + c] = (*colors)[v * std::size_t(comps) + c];
+    }
+    for (std::size_t t = 0; t < prim.targets.size(); ++t) {
+      GltfMorphTarget target;
+      for (const auto& [name, accessor] : prim.targets[t]) {
+        if (name != "POSITION" && name != "NORMAL") continue;
+        auto deltas = floats(accessor, where + " target " + std::to_string(t) + " " + name, 3, count);
+        if (!deltas) return deltas.error();
+        (name == "POSITION" ? target.positions : target.normals) = std::move(deltas).value();
+      }
+      out.targets.push_back(std::move(target));
+    }
+    if (auto read = readInfluences(prim, where, count, out); !read) return read.error();
+    return out;
+  }
+
+  // The primitive's indices (0..count-1 without any), each checked against its `count` vertices.
+  Expected<std::vector<std::uint32_t>> readIndices(const tinygltf::Primitive& prim, const std::string& where,
+                                                   std::size_t count) {
+    std::vector<std::uint32_t> indices;
+    if (prim.indices >= 0) {
+      int comps = 0;
+      auto read = m_reader.read<std::uint32_t>(prim.indices, where + " indices", &comps);
+      if (!read) return read.error();
+      if (comps != 1) return refuse(where + " indices: expected scalars");
+      indices = std::move(read).value();
+    } else {
+      indices.resize(count);
+      for (std::size_t i = 0; i < count; ++i) indices[i] = std::uint32_t(i);
+    }
+    for (std::size_t i = 0; i < indices.size(); ++i)
+      if (indices[i] >= count)
+        return refuse(where + " indices: index " + std::to_string(i) + " is " + std::to_string(indices[i]) +
+                      ", past the " + std::to_string(count) + " vertices");
+    return indices;
+  }
+
+  // JOINTS_0/WEIGHTS_0 and, when present, JOINTS_1/WEIGHTS_1: 4 or 8
+  // influences, kept together per vertex.
+  Expected<void> readInfluences(const tinygltf::Primitive& prim, const std::string& where, std::size_t count,
+                                GltfPrimitive& out) {
+    std::vector<std::vector<std::uint32_t>> jointSets;
+    std::vector<std::vector<float>> weightSets;
+    for (int set = 0; set < 2; ++set) {
+      const std::string j = "JOINTS_" + std::to_string(set), w = "WEIGHTS_" + std::to_string(set);
+      const int ja = attributeOf(prim, j), wa = attributeOf(prim, w);
+      if (ja == kGltfNone && wa == kGltfNone) break;
+      if (ja == kGltfNone || wa == kGltfNone) return refuse(where + ": " + j + " and " + w + " come in pairs");
+      int comps = 0;
+      auto joints = m_reader.read<std::uint32_t>(ja, where + " " + j, &comps);
+      if (!joints) return joints.error();
+      if (comps != 4 || joints->size() != count * 4) return refuse(where + " " + j + ": expected one VEC4 per vertex");
+      auto weights = floats(wa, where + " " + w, 4, count);
+      if (!weights) return weights.error();
+      jointSets.push_back(std::move(joints).value());
+      weightSets.push_back(std::move(weights).value());
+    }
+    out.influences = int(jointSets.size() * 4);
+    for (std::size_t v = 0; v < count && out.influences > 0; ++v)
+      for (std::size_t set = 0; set < jointSets.size(); ++set) {
+        out.joints.insert(out.joints.end(), jointSets[set].begin() + std::ptrdiff_t(v * 4),
+                          jointSets[set].begin() + std::ptrdiff_t(v * 4 + 4));
+        out.jointWeights.insert(out.jointWeights.end(), weightSets[set].begin() + std::ptrdiff_t(v * 4),
+                                weightSets[set].begin() + std::ptrdiff_t(v * 4 + 4));
+      }
     return {};
   }
 
