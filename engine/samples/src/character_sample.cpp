@@ -37,52 +37,61 @@ std::array<float, 16> translationRowMajor(glm::vec3 t) {
   return {1, 0, 0, t.x, 0, 1, 0, t.y, 0, 0, 1, t.z, 0, 0, 0, 1};
 }
 
-}  // namespace
+// The ICT face region as read from `dir`: counts, expression names, the
+// Multi-PIE 68 landmark vertices and the arrays (centimetres).
+struct IctFace {
+  std::size_t V = 0, T = 0, E = 0;
+  std::vector<std::string> names;
+  std::vector<std::size_t> landmarks;
+  std::vector<float> neutralCm, deltasCm;
+  std::vector<std::uint32_t> faces;
+};
 
-Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
+// The face is data a user may point at with --ict: typed reads, counts
+// bounded by what the files beside it could hold.
+Expected<IctFace> readIctFace(const std::filesystem::path& dir) {
   auto info = readJsonFile(dir / "names.json");
   if (!info) return info.error();
-  // The face is data a user may point at with --ict: typed reads, counts
-  // bounded by what the files beside it could hold.
-  struct Counts {
-    std::size_t V, T, E;
-    std::vector<std::string> names;
-    std::vector<std::size_t> landmarks;
-  };
-  auto counts = guardRead((dir / "names.json").string(), [&] {
+  auto face = guardRead((dir / "names.json").string(), [&] {
     const JsonRef root(*info);
     constexpr std::size_t kMax = 1 << 24;
-    Counts c{root["V"].count(kMax),
-             root["T"].count(kMax),
-             root["E"].count(1 << 12),
-             root["expression_names"].strings(1 << 12),
-             {}};
+    IctFace f;
+    f.V = root["V"].count(kMax);
+    f.T = root["T"].count(kMax);
+    f.E = root["E"].count(1 << 12);
+    f.names = root["expression_names"].strings(1 << 12);
     const JsonRef landmarks = root["landmarks_multipie68"];
     landmarks.arrayOfSize(68, "vertex indices");
-    for (const JsonRef& l : landmarks.elements()) c.landmarks.push_back(l.count(c.V == 0 ? 0 : c.V - 1));
-    return c;
+    for (const JsonRef& l : landmarks.elements()) f.landmarks.push_back(l.count(f.V == 0 ? 0 : f.V - 1));
+    return f;
   });
-  if (!counts) return counts.error();
-  const std::size_t V = counts->V, T = counts->T, E = counts->E;
-  const std::vector<std::string>& names = counts->names;
-  const std::vector<std::size_t>& landmarks = counts->landmarks;
-  auto neutralCm = readArray<float>(dir / "neutral.f32", V * 3);
+  if (!face) return face.error();
+  IctFace& f = *face;
+  auto neutralCm = readArray<float>(dir / "neutral.f32", f.V * 3);
   if (!neutralCm) return neutralCm.error();
-  auto faces = readArray<std::uint32_t>(dir / "faces.u32", T * 3);
+  auto faces = readArray<std::uint32_t>(dir / "faces.u32", f.T * 3);
   if (!faces) return faces.error();
-  auto deltas = readArray<float>(dir / "expressions.f32", E * V * 3);
+  auto deltas = readArray<float>(dir / "expressions.f32", f.E * f.V * 3);
   if (!deltas) return deltas.error();
-  if (V == 0 || names.size() != E)
+  if (f.V == 0 || f.names.size() != f.E)
     return errorAt(ErrorCode::Invalid, (dir / "names.json").string(), "", "expected V > 0 and E expression names");
   for (std::uint32_t i : *faces)
-    if (i >= V)
+    if (i >= f.V)
       return errorAt(ErrorCode::Invalid, (dir / "faces.u32").string(), "",
-                     "a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(V));
+                     "a face names vertex " + std::to_string(i) + ", past V = " + std::to_string(f.V));
+  f.neutralCm = std::move(neutralCm).value();
+  f.faces = std::move(faces).value();
+  f.deltasCm = std::move(deltas).value();
+  return face;
+}
 
-  // Regions: left eye/brow, right eye/brow, everything else.
+// The expressions in three regions (left eye/brow, right eye/brow, the
+// rest), the basis reordered to match, everything in metres.
+GnmBake bakeRegions(IctFace& f) {
+  const std::size_t V = f.V, E = f.E;
   std::vector<std::size_t> order[3];
   for (std::size_t e = 0; e < E; ++e) {
-    const std::string& n = names[e];
+    const std::string& n = f.names[e];
     const bool eyeArea = n.rfind("eye", 0) == 0 || n.rfind("brow", 0) == 0;
     const bool left = n.size() > 2 && n.substr(n.size() - 2) == "_L";
     const bool right = n.size() > 2 && n.substr(n.size() - 2) == "_R";
@@ -100,15 +109,21 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
   for (auto& o : order) columns.insert(columns.end(), o.begin(), o.end());
   constexpr float kCm = 0.01f;
   b.neutral.resize(V * 3);
-  for (std::size_t i = 0; i < V * 3; ++i) b.neutral[i] = (*neutralCm)[i] * kCm;
+  for (std::size_t i = 0; i < V * 3; ++i) b.neutral[i] = f.neutralCm[i] * kCm;
   b.basis.resize(V * E * 3);
   for (std::size_t v = 0; v < V; ++v)
     for (std::size_t c = 0; c < E; ++c)
       for (int k = 0; k < 3; ++k)
-        b.basis[(v * E + c) * 3 + std::size_t(k)] = (*deltas)[(columns[c] * V + v) * 3 + std::size_t(k)] * kCm;
-  b.faces = std::move(*faces);
-  for (std::size_t c : columns) b.coeffNames.push_back(names[c]);
+        b.basis[(v * E + c) * 3 + std::size_t(k)] = f.deltasCm[(columns[c] * V + v) * 3 + std::size_t(k)] * kCm;
+  b.faces = std::move(f.faces);
+  for (std::size_t c : columns) b.coeffNames.push_back(f.names[c]);
+  return b;
+}
 
+// Joints placed from the landmarks (neck, head, jaw, eyes), skin weights by
+// height, eye weights by distance, UVs from the bounding box.
+void rigTheFace(GnmBake& b, const std::vector<std::size_t>& landmarks) {
+  const std::size_t V = b.vertexCount;
   const auto at = [&](std::size_t v) {
     return glm::vec3(b.neutral[v * 3], b.neutral[v * 3 + 1], b.neutral[v * 3 + 2]);
   };
@@ -151,6 +166,15 @@ Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
     b.uv.push_back((p.x - lo.x) / std::max(hi.x - lo.x, 1e-6f));
     b.uv.push_back((p.y - lo.y) / std::max(hi.y - lo.y, 1e-6f));
   }
+}
+
+}  // namespace
+
+Expected<GnmBake> makeSampleCharacter(const std::filesystem::path& dir) {
+  auto face = readIctFace(dir);
+  if (!face) return face.error();
+  GnmBake b = bakeRegions(*face);
+  rigTheFace(b, face->landmarks);
   b.source = "ICT-FaceKit face region (MIT), riglens sample generator";
   return b;
 }
