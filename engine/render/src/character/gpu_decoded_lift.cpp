@@ -195,16 +195,10 @@ core::Expected<std::unique_ptr<GpuDecodedLift>> GpuDecodedLift::create(RhiDevice
     if (auto ok = d->buildBranch(d->branches.back()); !ok) return ok.error();
   }
   if (d->branches.empty()) return makeError(ErrorCode::Invalid, "the decoded lift has no branch");
-  const auto makePipeline = [&](std::unique_ptr<QRhiComputePipeline>& pipe, const QShader& shader,
-                                QRhiShaderResourceBindings* layout) {
-    pipe.reset(d->rhi->newComputePipeline());
-    pipe->setShaderStage({QRhiShaderStage::Compute, shader});
-    pipe->setShaderResourceBindings(layout);
-    return pipe->create();
-  };
-  if (!makePipeline(d->pass1, *shader1, d->branches[0].srb1.get()) || !(d->layoutMask = newStorageBuffer(d->rhi, 16)) ||
+  if (!(d->pass1 = newComputePipeline(d->rhi, *shader1, d->branches[0].srb1.get())) ||
+      !(d->layoutMask = newStorageBuffer(d->rhi, 16)) ||
       !(d->layout2 = d->pass2Bindings(d->branches[0], d->layoutMask.get())) ||
-      !makePipeline(d->pass2, *shader2, d->layout2.get()))
+      !(d->pass2 = newComputePipeline(d->rhi, *shader2, d->layout2.get())))
     return makeError(ErrorCode::Gpu, "cannot create the decoded lift pipelines");
   return std::unique_ptr<GpuDecodedLift>(new GpuDecodedLift(std::move(d)));
 }

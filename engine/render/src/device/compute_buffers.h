@@ -12,6 +12,7 @@
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/gpu_resources.h"
 #include "riglens/render/device/gpu_timer.h"
+#include "shader_library.h"
 
 namespace riglens::render {
 
@@ -44,12 +45,9 @@ inline bool createComputePipeline(QRhi* rhi, const QShader& shader,
                                   std::initializer_list<QRhiShaderResourceBinding> bindings,
                                   std::unique_ptr<QRhiShaderResourceBindings>& srb,
                                   std::unique_ptr<QRhiComputePipeline>& pipeline) {
-  srb.reset(rhi->newShaderResourceBindings());
-  srb->setBindings(bindings);
-  pipeline.reset(rhi->newComputePipeline());
-  pipeline->setShaderStage({QRhiShaderStage::Compute, shader});
-  pipeline->setShaderResourceBindings(srb.get());
-  return srb->create() && pipeline->create();
+  srb = newBindings(rhi, bindings);
+  pipeline = srb ? newComputePipeline(rhi, shader, srb.get()) : nullptr;
+  return pipeline != nullptr;
 }
 
 // Marks the end of a pass in the device's GpuTimer (when the frame is timed).

@@ -65,26 +65,23 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
                 morph.normalDeltas.size()) *
                    4;
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  s->m_srb.reset(rhi->newShaderResourceBindings());
-  s->m_srb->setBindings(
-      {QRhiShaderResourceBinding::uniformBuffer(gpu::kSkinParamsBinding, stage, s->m_params.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestPositions, stage, s->m_restPositions.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestNormals, stage, s->m_restNormals.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinJoints, stage, s->m_joints.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinWeights, stage, s->m_weights.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinBones, stage, s->m_bones.get()),
-       QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutPositions, stage, outPositions),
-       QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutNormals, stage, outNormals),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRangeOf, stage, s->m_rangeOf.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRanges, stage, s->m_ranges.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphSlots, stage, s->m_slotOffsets.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphWeights, stage, s->m_morphWeights.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphPositions, stage, s->m_positionDeltas.get()),
-       QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphNormals, stage, s->m_normalDeltas.get())});
-  s->m_pipeline.reset(rhi->newComputePipeline());
-  s->m_pipeline->setShaderStage({QRhiShaderStage::Compute, *cs});
-  s->m_pipeline->setShaderResourceBindings(s->m_srb.get());
-  if (!s->m_srb->create() || !s->m_pipeline->create())
+  if (!createComputePipeline(
+          rhi, *cs,
+          {QRhiShaderResourceBinding::uniformBuffer(gpu::kSkinParamsBinding, stage, s->m_params.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestPositions, stage, s->m_restPositions.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestNormals, stage, s->m_restNormals.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinJoints, stage, s->m_joints.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinWeights, stage, s->m_weights.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinBones, stage, s->m_bones.get()),
+           QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutPositions, stage, outPositions),
+           QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutNormals, stage, outNormals),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRangeOf, stage, s->m_rangeOf.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRanges, stage, s->m_ranges.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphSlots, stage, s->m_slotOffsets.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphWeights, stage, s->m_morphWeights.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphPositions, stage, s->m_positionDeltas.get()),
+           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphNormals, stage, s->m_normalDeltas.get())},
+          s->m_srb, s->m_pipeline))
     return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning pipeline");
   return s;
 }

@@ -328,10 +328,8 @@ struct SplatRenderer::Impl {
     projectSrb = projectBindings(noTiles.get());
     auto shader = loadShader("splat_project.comp");
     if (!shader) return fail(shader.error().message.c_str());
-    project.reset(rhi->newComputePipeline());
-    project->setShaderStage({QRhiShaderStage::Compute, *shader});
-    project->setShaderResourceBindings(projectSrb.get());
-    if (!projectSrb || !project->create()) return fail("cannot create the projection pipeline");
+    if (projectSrb) project = newComputePipeline(rhi, *shader, projectSrb.get());
+    if (!project) return fail("cannot create the projection pipeline");
     const auto vs = QRhiShaderResourceBinding::VertexStage;
     drawSrb.reset(rhi->newShaderResourceBindings());
     drawSrb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kSplatViewBinding, vs, ubo.get()),
