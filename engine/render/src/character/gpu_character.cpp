@@ -7,6 +7,7 @@
 
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
+#include "device/pending_uploads.h"
 #include "device/shader_library.h"
 #include "riglens/core/character/head_ext.h"
 
@@ -38,7 +39,7 @@ struct GpuGnm::Impl {
   std::vector<float> scales;  // per half of a row, for the dense path
   std::unique_ptr<QRhiShaderResourceBindings> srb;
   std::unique_ptr<QRhiComputePipeline> pipeline;
-  QRhiResourceUpdateBatch* pending = nullptr;  // the one-time uploads, consumed by the first encode
+  PendingUploads uploads;  // the one-time uploads, consumed by the first encode
   gpu::GnmParams frame{};
   std::vector<ActiveTerm> active;
   std::vector<float> skinMatrices;
@@ -49,9 +50,7 @@ struct GpuGnm::Impl {
 };
 
 GpuGnm::GpuGnm(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-GpuGnm::~GpuGnm() {
-  if (m_impl && m_impl->pending) m_impl->pending->release();
-}
+GpuGnm::~GpuGnm() = default;
 
 GnmRoute defaultGnmRoute(const RhiDevice& device) {
   const QString forced = qEnvironmentVariable("RIGLENS_GNM");
@@ -109,22 +108,22 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
     return makeError(ErrorCode::Gpu, "cannot allocate the GNM GPU buffers");
 
   // One-time uploads. The basis goes up as the pack's halves, each row padded to rowLanes.
-  d->pending = rhi->nextResourceUpdateBatch();
-  d->pending->uploadStaticBuffer(d->neutral.get(), 0, int(d->V * 12), pack.neutral.data());
+  QRhiResourceUpdateBatch* upload = d->uploads.batch(rhi);
+  upload->uploadStaticBuffer(d->neutral.get(), 0, int(d->V * 12), pack.neutral.data());
   {
     std::vector<std::uint16_t> lanes(basisBytes / 2, 0);
     const std::size_t row = d->E * 3;
     for (std::size_t v = 0; v < d->V; ++v)
       std::copy_n(pack.basisHalf.begin() + std::ptrdiff_t(v * row), row,
                   lanes.begin() + std::ptrdiff_t(v * d->rowLanes));
-    d->pending->uploadStaticBuffer(d->basis.get(), 0, int(basisBytes), lanes.data());
+    upload->uploadStaticBuffer(d->basis.get(), 0, int(basisBytes), lanes.data());
   }
-  d->pending->uploadStaticBuffer(d->eyeWeights.get(), 0, int(d->V * 8), pack.eyeWeights.data());
-  if (d->hasStitch) d->pending->uploadStaticBuffer(d->stitch.get(), 0, int(d->V * 12), pack.stitchLocal.data());
+  upload->uploadStaticBuffer(d->eyeWeights.get(), 0, int(d->V * 8), pack.eyeWeights.data());
+  if (d->hasStitch) upload->uploadStaticBuffer(d->stitch.get(), 0, int(d->V * 12), pack.stitchLocal.data());
   std::vector<std::uint32_t> joints(pack.skinIndex.begin(),
                                     pack.skinIndex.end());  // u16 -> u32 for uvec4
-  d->pending->uploadStaticBuffer(d->skinIndex.get(), 0, int(d->V * 16), joints.data());
-  d->pending->uploadStaticBuffer(d->skinWeight.get(), 0, int(d->V * 16), pack.skinWeight.data());
+  upload->uploadStaticBuffer(d->skinIndex.get(), 0, int(d->V * 16), joints.data());
+  upload->uploadStaticBuffer(d->skinWeight.get(), 0, int(d->V * 16), pack.skinWeight.data());
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   if (!createComputePipeline(rhi, *shader,
@@ -197,15 +196,12 @@ std::span<const float> GpuGnm::cpuPosed() const {
 }
 
 void GpuGnm::flushUploads(QRhiCommandBuffer* cb) {
-  if (!m_impl->pending) return;
-  cb->resourceUpdate(m_impl->pending);
-  m_impl->pending = nullptr;
+  m_impl->uploads.flush(cb);
 }
 
 void GpuGnm::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
-  QRhiResourceUpdateBatch* batch = d.pending ? d.pending : d.rhi->nextResourceUpdateBatch();
-  d.pending = nullptr;
+  QRhiResourceUpdateBatch* batch = d.uploads.takeOrBegin(d.rhi);
   if (d.route == GnmRoute::Cpu) {
     batch->uploadStaticBuffer(d.posed.get(), 0, int(d.cpuPosed.size() * 4), d.cpuPosed.data());
     cb->resourceUpdate(batch);

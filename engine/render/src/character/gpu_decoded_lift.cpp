@@ -8,6 +8,7 @@
 #include "character/sink_readback.h"
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
+#include "device/pending_uploads.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
@@ -68,15 +69,12 @@ struct GpuDecodedLift::Impl {
     bool run1 = false, run2 = false;         // staged for the next encode
   };
   std::vector<Branch> branches;
-  QRhiResourceUpdateBatch* pending = nullptr;
+  PendingUploads uploads;
   std::size_t pass1Runs = 0, pass2Runs = 0;
   std::uint64_t geometryId = 0;  // the full pass whose geom_uv the buffers hold
   glm::vec3 root{0.0f};
 
-  QRhiResourceUpdateBatch* batch() {
-    if (!pending) pending = rhi->nextResourceUpdateBatch();
-    return pending;
-  }
+  QRhiResourceUpdateBatch* batch() { return uploads.batch(rhi); }
 
   template <class T>
   std::unique_ptr<QRhiBuffer> staticBuffer(const std::vector<T>& data) {
@@ -151,9 +149,7 @@ struct GpuDecodedLift::Impl {
 };
 
 GpuDecodedLift::GpuDecodedLift(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-GpuDecodedLift::~GpuDecodedLift() {
-  if (m_impl && m_impl->pending) m_impl->pending->release();
-}
+GpuDecodedLift::~GpuDecodedLift() = default;
 
 core::Expected<std::unique_ptr<GpuDecodedLift>> GpuDecodedLift::create(RhiDevice& device,
                                                                        std::shared_ptr<const core::Bundle> bundle,
@@ -306,15 +302,12 @@ core::Expected<void> GpuDecodedLift::setVertices(std::span<const float> rigOutpu
 }
 
 void GpuDecodedLift::flushUploads(QRhiCommandBuffer* cb) {
-  if (!m_impl->pending) return;
-  cb->resourceUpdate(m_impl->pending);
-  m_impl->pending = nullptr;
+  m_impl->uploads.flush(cb);
 }
 
 void GpuDecodedLift::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
-  QRhiResourceUpdateBatch* batch = d.pending;
-  d.pending = nullptr;
+  QRhiResourceUpdateBatch* batch = d.uploads.take();
   // Pass 1 of every branch that needs it, then pass 2: separate compute
   // passes so QRhi orders the texel writes before their reads.
   for (auto& b : d.branches) {

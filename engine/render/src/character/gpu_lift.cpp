@@ -6,6 +6,7 @@
 #include "character/lift_block.h"
 #include "character/sink_readback.h"
 #include "device/compute_buffers.h"
+#include "device/pending_uploads.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
@@ -19,21 +20,16 @@ struct GpuLift::Impl {
   std::unique_ptr<QRhiBuffer> params, positions, tints, centers, covA, covB, colors;
   std::unique_ptr<QRhiShaderResourceBindings> srb;
   std::unique_ptr<QRhiComputePipeline> pipeline;
-  QRhiResourceUpdateBatch* pending = nullptr;  // uploads staged by create / setFrame, consumed by encode
+  PendingUploads uploads;  // staged by create / setFrame, consumed by encode
   std::uint32_t slotCount = 0;
   QRhiBuffer* positionSource = nullptr;
   bool hasTints = false;  // positions.get() or another pass's buffer
 
-  QRhiResourceUpdateBatch* batch() {
-    if (!pending) pending = rhi->nextResourceUpdateBatch();
-    return pending;
-  }
+  QRhiResourceUpdateBatch* batch() { return uploads.batch(rhi); }
 };
 
 GpuLift::GpuLift(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-GpuLift::~GpuLift() {
-  if (m_impl && m_impl->pending) m_impl->pending->release();
-}
+GpuLift::~GpuLift() = default;
 
 core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std::size_t vertexCount,
                                                          const core::SplatSink& initial, QRhiBuffer* positionSource) {
@@ -110,15 +106,12 @@ core::Expected<void> GpuLift::setFrame(const core::DebugLiftParams& params, std:
 }
 
 void GpuLift::flushUploads(QRhiCommandBuffer* cb) {
-  if (!m_impl->pending) return;
-  cb->resourceUpdate(m_impl->pending);
-  m_impl->pending = nullptr;
+  m_impl->uploads.flush(cb);
 }
 
 void GpuLift::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
-  QRhiResourceUpdateBatch* batch = d.batch();
-  d.pending = nullptr;
+  QRhiResourceUpdateBatch* batch = d.uploads.takeOrBegin(d.rhi);
   dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.slotCount, gpu::kLiftGroupSize));
   markPass(d.rhi, cb, "lift");
 }

@@ -6,6 +6,7 @@
 
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
+#include "device/pending_uploads.h"
 #include "device/shader_library.h"
 
 namespace riglens::render {
@@ -42,14 +43,12 @@ struct GpuOrl::Impl {
       weights, posed;
   std::unique_ptr<QRhiShaderResourceBindings> srb;
   std::unique_ptr<QRhiComputePipeline> pipeline;
-  QRhiResourceUpdateBatch* pending = nullptr;  // the one-time uploads
+  PendingUploads uploads;  // the one-time uploads
   std::vector<float> jointOutputs, channelWeights, rows, cpuPosed;
 };
 
 GpuOrl::GpuOrl(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-GpuOrl::~GpuOrl() {
-  if (m_impl && m_impl->pending) m_impl->pending->release();
-}
+GpuOrl::~GpuOrl() = default;
 
 core::Expected<std::unique_ptr<GpuOrl>> GpuOrl::create(RhiDevice& device, const core::OrlCharacter& character,
                                                        GnmRoute route) {
@@ -94,9 +93,9 @@ core::Expected<std::unique_ptr<GpuOrl>> GpuOrl::create(RhiDevice& device, const 
   if (!d->params->create() || !d->neutral || !d->csrOffset || !d->csrChannel || !d->csrDelta || !d->skinIndex ||
       !d->skinWeight || !d->skinRows || !d->weights)
     return makeError(ErrorCode::Gpu, "cannot allocate the ORL GPU buffers");
-  d->pending = rhi->nextResourceUpdateBatch();
+  QRhiResourceUpdateBatch* batch = d->uploads.batch(rhi);
   const auto upload = [&](QRhiBuffer* b, const void* data, std::size_t bytes) {
-    if (bytes) d->pending->uploadStaticBuffer(b, 0, int(bytes), data);
+    if (bytes) batch->uploadStaticBuffer(b, 0, int(bytes), data);
   };
   upload(d->neutral.get(), pack.neutral.data(), pack.neutral.size() * 4);
   upload(d->csrOffset.get(), csr.offset.data(), csr.offset.size() * 4);
@@ -106,7 +105,7 @@ core::Expected<std::unique_ptr<GpuOrl>> GpuOrl::create(RhiDevice& device, const 
   upload(d->skinIndex.get(), joints.data(), joints.size() * 4);
   upload(d->skinWeight.get(), pack.skinWeight.data(), pack.skinWeight.size() * 4);
   const gpu::OrlParams params{std::uint32_t(d->V), std::uint32_t(I), std::uint32_t(d->C), std::uint32_t(d->J)};
-  d->pending->updateDynamicBuffer(d->params.get(), 0, sizeof(params), &params);
+  batch->updateDynamicBuffer(d->params.get(), 0, sizeof(params), &params);
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   if (!createComputePipeline(rhi, *shader,
@@ -157,15 +156,12 @@ core::Expected<void> GpuOrl::setOutputs(std::span<const float> jointOutputs, std
 }
 
 void GpuOrl::flushUploads(QRhiCommandBuffer* cb) {
-  if (!m_impl->pending) return;
-  cb->resourceUpdate(m_impl->pending);
-  m_impl->pending = nullptr;
+  m_impl->uploads.flush(cb);
 }
 
 void GpuOrl::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
-  QRhiResourceUpdateBatch* batch = d.pending ? d.pending : d.rhi->nextResourceUpdateBatch();
-  d.pending = nullptr;
+  QRhiResourceUpdateBatch* batch = d.uploads.takeOrBegin(d.rhi);
   if (d.route == GnmRoute::Cpu) {
     batch->uploadStaticBuffer(d.posed.get(), 0, int(d.cpuPosed.size() * 4), d.cpuPosed.data());
     cb->resourceUpdate(batch);
