@@ -27,6 +27,45 @@ std::optional<JsonRef> extensionOf(const JsonRef& object) {
   return extensions->find(kExtension);
 }
 
+// One bufferView's extension object, read and checked against the layouts
+// the extension allows (its specification's "Mode" and "Filter") and what
+// its compressed bytes can hold; `*compressedBytes` and `*byteOffset` locate them.
+MeshoptView readMeshoptView(const JsonRef& ext, std::size_t i, std::size_t* compressedBytes, std::int64_t* byteOffset) {
+  ext.object();
+  MeshoptView m;
+  m.view = int(i);
+  m.stride = std::size_t(ext["byteStride"].integer(1, 256));
+  m.count = ext["count"].count(std::numeric_limits<std::uint32_t>::max());
+  m.mode = ext["mode"].choice(
+      std::array<std::pair<const char*, MeshoptView::Mode>, 3>{{{"ATTRIBUTES", MeshoptView::Mode::Attributes},
+                                                                {"TRIANGLES", MeshoptView::Mode::Triangles},
+                                                                {"INDICES", MeshoptView::Mode::Indices}}});
+  if (const auto filter = ext.find("filter"))
+    m.filter = filter->choice(std::array<std::pair<const char*, MeshoptView::Filter>, 4>{
+        {{"NONE", MeshoptView::Filter::None},
+         {"OCTAHEDRAL", MeshoptView::Filter::Octahedral},
+         {"QUATERNION", MeshoptView::Filter::Quaternion},
+         {"EXPONENTIAL", MeshoptView::Filter::Exponential}}});
+  const std::size_t compressed = std::size_t(ext["byteLength"].integer(1, std::numeric_limits<std::int64_t>::max()));
+  *byteOffset = ext.integerOr("byteOffset", 0, 0, std::numeric_limits<std::int64_t>::max());
+  const bool attributes = m.mode == MeshoptView::Mode::Attributes;
+  if (attributes && m.stride % 4 != 0) ext["byteStride"].fail("ATTRIBUTES needs a byteStride divisible by 4");
+  if (!attributes && m.stride != 2 && m.stride != 4) ext["byteStride"].fail("indices are 2 or 4 bytes");
+  if (m.mode == MeshoptView::Mode::Triangles && m.count % 3 != 0)
+    ext["count"].fail("TRIANGLES needs a whole number of triangles");
+  if (m.filter != MeshoptView::Filter::None) {
+    const bool fits = attributes && (m.filter == MeshoptView::Filter::Octahedral   ? m.stride == 4 || m.stride == 8
+                                     : m.filter == MeshoptView::Filter::Quaternion ? m.stride == 8
+                                                                                   : true);
+    if (!fits) ext.fail("the filter does not fit the mode and byteStride");
+  }
+  if (m.count > (compressed * kMaxRatio + kSlack) / m.stride)
+    ext.fail(std::to_string(m.count) + " elements of " + std::to_string(m.stride) + " bytes from " +
+             std::to_string(compressed) + " compressed bytes: more than the codec can encode");
+  *compressedBytes = compressed;
+  return m;
+}
+
 }  // namespace
 
 bool usesMeshopt(const nlohmann::json& doc) {
@@ -73,39 +112,9 @@ std::vector<MeshoptView> prepareMeshopt(nlohmann::json& doc) {
         rewritten.push_back(std::move(out));
         continue;
       }
-      ext->object();
-      MeshoptView m;
-      m.view = int(i);
-      m.stride = std::size_t((*ext)["byteStride"].integer(1, 256));
-      m.count = (*ext)["count"].count(std::numeric_limits<std::uint32_t>::max());
-      m.mode = (*ext)["mode"].choice(
-          std::array<std::pair<const char*, MeshoptView::Mode>, 3>{{{"ATTRIBUTES", MeshoptView::Mode::Attributes},
-                                                                    {"TRIANGLES", MeshoptView::Mode::Triangles},
-                                                                    {"INDICES", MeshoptView::Mode::Indices}}});
-      if (const auto filter = ext->find("filter"))
-        m.filter = filter->choice(std::array<std::pair<const char*, MeshoptView::Filter>, 4>{
-            {{"NONE", MeshoptView::Filter::None},
-             {"OCTAHEDRAL", MeshoptView::Filter::Octahedral},
-             {"QUATERNION", MeshoptView::Filter::Quaternion},
-             {"EXPONENTIAL", MeshoptView::Filter::Exponential}}});
-      const std::size_t compressed =
-          std::size_t((*ext)["byteLength"].integer(1, std::numeric_limits<std::int64_t>::max()));
-      const std::int64_t offset = ext->integerOr("byteOffset", 0, 0, std::numeric_limits<std::int64_t>::max());
-      // The layouts the extension allows (its specification's "Mode" and "Filter").
-      const bool attributes = m.mode == MeshoptView::Mode::Attributes;
-      if (attributes && m.stride % 4 != 0) (*ext)["byteStride"].fail("ATTRIBUTES needs a byteStride divisible by 4");
-      if (!attributes && m.stride != 2 && m.stride != 4) (*ext)["byteStride"].fail("indices are 2 or 4 bytes");
-      if (m.mode == MeshoptView::Mode::Triangles && m.count % 3 != 0)
-        (*ext)["count"].fail("TRIANGLES needs a whole number of triangles");
-      if (m.filter != MeshoptView::Filter::None) {
-        const bool fits = attributes && (m.filter == MeshoptView::Filter::Octahedral   ? m.stride == 4 || m.stride == 8
-                                         : m.filter == MeshoptView::Filter::Quaternion ? m.stride == 8
-                                                                                       : true);
-        if (!fits) ext->fail("the filter does not fit the mode and byteStride");
-      }
-      if (m.count > (compressed * kMaxRatio + kSlack) / m.stride)
-        ext->fail(std::to_string(m.count) + " elements of " + std::to_string(m.stride) + " bytes from " +
-                  std::to_string(compressed) + " compressed bytes: more than the codec can encode");
+      std::size_t compressed = 0;
+      std::int64_t offset = 0;
+      const MeshoptView m = readMeshoptView(*ext, i, &compressed, &offset);
       if (std::size_t(view["byteLength"].integer(0, std::numeric_limits<std::int64_t>::max())) != m.count * m.stride)
         view["byteLength"].fail("must be the decoded size, count x byteStride = " + std::to_string(m.count * m.stride));
       out["buffer"] = bufferIndex((*ext)["buffer"]);
