@@ -61,35 +61,66 @@ bool startsWithOrlMagic(const std::filesystem::path& path) {
   return in.read(magic, 8) && std::memcmp(magic, kMagic, 8) == 0;
 }
 
+namespace {
+
+// The header and the table of contents: each member's bytes, checked to lie
+// in the file, 8-byte aligned, named once. Inside guardRead (fail() throws).
+Members readMembers(std::span<const std::uint8_t> b, OrlPack& pack) {
+  if (b.size() < 16) fail("file too short for an ORLPACK1 header");
+  if (std::memcmp(b.data(), kMagic, 8) != 0) fail("bad magic: not an ORLPACK1 pack");
+  std::uint32_t tocLength, total;
+  std::memcpy(&tocLength, b.data() + 8, 4);
+  std::memcpy(&total, b.data() + 12, 4);
+  if (total != b.size())
+    fail("total length " + std::to_string(total) + " does not match the file size " + std::to_string(b.size()));
+  if (tocLength > b.size() - 16) fail("the table of contents (length at byte 8) runs past the end of the file");
+  std::string tocText(reinterpret_cast<const char*>(b.data()) + 16, tocLength);
+  tocText.erase(std::find(tocText.begin(), tocText.end(), '\0'), tocText.end());  // zero padding
+  const json tocJson = json::parse(tocText, nullptr, false);
+  if (tocJson.is_discarded()) fail("the table of contents is not JSON");
+  Members members;
+  // The TOC's pointers name its entries (/3/o); a member's JSON is read
+  // against a pointer into that member ("manifest.json#/V").
+  for (const JsonRef& e : JsonRef(tocJson).elements()) {
+    e.object();
+    const std::string name = e["n"].string();
+    const std::size_t o = e["o"].count(b.size()), l = e["l"].count(b.size());
+    if (name.empty()) e["n"].fail("a table entry has no name");
+    if (members.count(name)) e["n"].fail("member " + name + " is listed twice");
+    if (o % 8) e["o"].fail("member " + name + " at byte " + std::to_string(o) + " is not 8-byte aligned");
+    if (l > b.size() - o) e.fail("member " + name + " runs past the end of the file");
+    members[name] = b.subspan(o, l);
+    pack.members.push_back(name);
+  }
+  return members;
+}
+
+// The blendshape target runs (bs_targets.json), which must tile the delta
+// array; returns how many entries they hold.
+std::size_t readTargets(const Members& members, std::size_t fileBytes, OrlPack& pack) {
+  std::size_t entries = 0;
+  const json targets = memberJson(members, "bs_targets.json");
+  for (const JsonRef& t : JsonRef(targets, "bs_targets.json#").elements()) {
+    t.object();
+    OrlTarget target{t["channel"].toInt(0), t["offset"].count(fileBytes), t["count"].count(fileBytes),
+                     t["scale"].toFloat()};
+    if (pack.channelCount && std::size_t(target.channel) >= pack.channelCount)
+      t["channel"].fail("names channel " + std::to_string(target.channel) + " past the channel count " +
+                        std::to_string(pack.channelCount));
+    if (target.offset != entries) t["offset"].fail("blendshape target runs do not tile the delta array");
+    entries += target.count;
+    if (entries > fileBytes) t["count"].fail("the runs hold more entries than the file has bytes");
+    pack.targets.push_back(target);
+  }
+  return entries;
+}
+
+}  // namespace
+
 Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view sourceName) {
   return guardRead(sourceName, [&] {
-    if (b.size() < 16) fail("file too short for an ORLPACK1 header");
-    if (std::memcmp(b.data(), kMagic, 8) != 0) fail("bad magic: not an ORLPACK1 pack");
-    std::uint32_t tocLength, total;
-    std::memcpy(&tocLength, b.data() + 8, 4);
-    std::memcpy(&total, b.data() + 12, 4);
-    if (total != b.size())
-      fail("total length " + std::to_string(total) + " does not match the file size " + std::to_string(b.size()));
-    if (tocLength > b.size() - 16) fail("the table of contents (length at byte 8) runs past the end of the file");
-    std::string tocText(reinterpret_cast<const char*>(b.data()) + 16, tocLength);
-    tocText.erase(std::find(tocText.begin(), tocText.end(), '\0'), tocText.end());  // zero padding
-    const json tocJson = json::parse(tocText, nullptr, false);
-    if (tocJson.is_discarded()) fail("the table of contents is not JSON");
     OrlPack pack;
-    Members members;
-    // The TOC's pointers name its entries (/3/o); a member's JSON is read
-    // against a pointer into that member ("manifest.json#/V").
-    for (const JsonRef& e : JsonRef(tocJson).elements()) {
-      e.object();
-      const std::string name = e["n"].string();
-      const std::size_t o = e["o"].count(b.size()), l = e["l"].count(b.size());
-      if (name.empty()) e["n"].fail("a table entry has no name");
-      if (members.count(name)) e["n"].fail("member " + name + " is listed twice");
-      if (o % 8) e["o"].fail("member " + name + " at byte " + std::to_string(o) + " is not 8-byte aligned");
-      if (l > b.size() - o) e.fail("member " + name + " runs past the end of the file");
-      members[name] = b.subspan(o, l);
-      pack.members.push_back(name);
-    }
+    const Members members = readMembers(b, pack);
     pack.manifest = memberJson(members, "manifest.json");
     const JsonRef m(pack.manifest, "manifest.json#");
     m.object();
@@ -105,20 +136,7 @@ Expected<OrlPack> parseOrlPack(std::span<const std::uint8_t> b, std::string_view
                     std::to_string(pack.jointCount));
     }
     const std::size_t V = pack.vertexCount, J = pack.jointCount, I = std::size_t(pack.maxInfluence);
-    std::size_t entries = 0;
-    const json targets = memberJson(members, "bs_targets.json");
-    for (const JsonRef& t : JsonRef(targets, "bs_targets.json#").elements()) {
-      t.object();
-      OrlTarget target{t["channel"].toInt(0), t["offset"].count(b.size()), t["count"].count(b.size()),
-                       t["scale"].toFloat()};
-      if (pack.channelCount && std::size_t(target.channel) >= pack.channelCount)
-        t["channel"].fail("names channel " + std::to_string(target.channel) + " past the channel count " +
-                          std::to_string(pack.channelCount));
-      if (target.offset != entries) t["offset"].fail("blendshape target runs do not tile the delta array");
-      entries += target.count;
-      if (entries > b.size()) t["count"].fail("the runs hold more entries than the file has bytes");
-      pack.targets.push_back(target);
-    }
+    const std::size_t entries = readTargets(members, b.size(), pack);
     pack.neutral = array<float>(members, "neutral_pos.bin", V * 3, "V*3");
     pack.jointNeutral = array<float>(members, "joint_neutral.bin", J * 9, "J*9");
     pack.jointParents = array<std::int32_t>(members, "joint_parents.bin", J, "J");
