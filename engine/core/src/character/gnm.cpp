@@ -44,6 +44,32 @@ glm::dmat4 fromRowMajor(const float* m) {
   return out;
 }
 
+namespace {
+
+// Each eye's rotation (gazeToEyeRotations) applied about its centre to the
+// vertices it weighs, left then right, on the positions as they are.
+void applyGaze(const AosRigPack& pack, std::span<const float, 4> gaze, std::vector<float>& p) {
+  const std::size_t V = pack.vertexCount;
+  const auto rotations = gazeToEyeRotations(gaze);
+  for (int e = 0; e < 2; ++e) {
+    if (gaze[std::size_t(2 * e)] == 0.0f && gaze[std::size_t(2 * e + 1)] == 0.0f) continue;
+    const glm::dmat3 r = glm::mat3_cast(rotations[std::size_t(e)]);
+    const glm::dvec3 eye(pack.eyePositions[std::size_t(e * 3)], pack.eyePositions[std::size_t(e * 3 + 1)],
+                         pack.eyePositions[std::size_t(e * 3 + 2)]);
+    for (std::size_t v = 0; v < V; ++v) {
+      const float w = pack.eyeWeights[std::size_t(e) * V + v];
+      if (w == 0.0f) continue;
+      const glm::dvec3 d = glm::dvec3(p[v * 3], p[v * 3 + 1], p[v * 3 + 2]) - eye;
+      const glm::dvec3 delta = double(w) * (r * d - d);
+      p[v * 3] += float(delta.x);
+      p[v * 3 + 1] += float(delta.y);
+      p[v * 3 + 2] += float(delta.z);
+    }
+  }
+}
+
+}  // namespace
+
 Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const float> headExt, unsigned threads) {
   const HeadExtLayout& layout = pack.headExt;
   auto padded = paddedHeadExt(headExt, layout);
@@ -107,25 +133,7 @@ Expected<std::vector<float>> gnmForward(const AosRigPack& pack, std::span<const 
     }
   }
   // 2. gaze: left then right, each on the updated positions.
-  if (layout.gazeDim >= 4) {
-    const std::span<const float, 4> gaze(controls.data() + layout.exprDim, 4);
-    const auto rotations = gazeToEyeRotations(gaze);
-    for (int e = 0; e < 2; ++e) {
-      if (gaze[std::size_t(2 * e)] == 0.0f && gaze[std::size_t(2 * e + 1)] == 0.0f) continue;
-      const glm::dmat3 r = glm::mat3_cast(rotations[std::size_t(e)]);
-      const glm::dvec3 eye(pack.eyePositions[std::size_t(e * 3)], pack.eyePositions[std::size_t(e * 3 + 1)],
-                           pack.eyePositions[std::size_t(e * 3 + 2)]);
-      for (std::size_t v = 0; v < V; ++v) {
-        const float w = pack.eyeWeights[std::size_t(e) * V + v];
-        if (w == 0.0f) continue;
-        const glm::dvec3 d = glm::dvec3(p[v * 3], p[v * 3 + 1], p[v * 3 + 2]) - eye;
-        const glm::dvec3 delta = double(w) * (r * d - d);
-        p[v * 3] += float(delta.x);
-        p[v * 3 + 1] += float(delta.y);
-        p[v * 3 + 2] += float(delta.z);
-      }
-    }
-  }
+  if (layout.gazeDim >= 4) applyGaze(pack, std::span<const float, 4>(controls.data() + layout.exprDim, 4), p);
   return p;
 }
 
