@@ -106,6 +106,26 @@ int inspect(const QStringList& args) {
   return kExitOk;
 }
 
+// --override NAME=w,x,y,z values as joint rotations, or what is wrong with one.
+std::optional<QString> readOverrides(const QStringList& values,
+                                     std::vector<std::pair<std::string, glm::dquat>>* overrides) {
+  for (const QString& o : values) {
+    const int eq = o.indexOf('=');
+    const QStringList q = eq > 0 ? o.mid(eq + 1).split(',') : QStringList();
+    if (q.size() != 4) return "--override needs NAME=w,x,y,z, got '" + o + "'";
+    double c[4];
+    for (int k = 0; k < 4; ++k) {
+      bool ok = false;
+      c[k] = q[k].toDouble(&ok);
+      if (!ok || !std::isfinite(c[k])) return "--override: '" + q[k] + "' is not a number in '" + o + "'";
+    }
+    if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0)
+      return "--override: a zero quaternion is no rotation ('" + o + "')";
+    overrides->emplace_back(o.left(eq).toStdString(), glm::dquat(c[0], c[1], c[2], c[3]));
+  }
+  return std::nullopt;
+}
+
 int pose(const QStringList& args) {
   QCommandLineParser parser;
   const QCommandLineOption controls("controls", "JSON array in the pack's control order, or {name: value}.",
@@ -156,21 +176,7 @@ int pose(const QStringList& args) {
     if (auto ok = joints.setJointWorlds(*flat); !ok) return inputError(worldsPath + ": " + ok.error().message);
   }
   std::vector<std::pair<std::string, glm::dquat>> overrides;
-  for (const QString& o : parser.values(override)) {
-    const int eq = o.indexOf('=');
-    const QStringList q = eq > 0 ? o.mid(eq + 1).split(',') : QStringList();
-    if (q.size() != 4) return usageError("character pose", "--override needs NAME=w,x,y,z, got '" + o + "'");
-    double c[4];
-    for (int k = 0; k < 4; ++k) {
-      bool ok = false;
-      c[k] = q[k].toDouble(&ok);
-      if (!ok || !std::isfinite(c[k]))
-        return usageError("character pose", "--override: '" + q[k] + "' is not a number in '" + o + "'");
-    }
-    if (c[0] == 0 && c[1] == 0 && c[2] == 0 && c[3] == 0)
-      return usageError("character pose", "--override: a zero quaternion is no rotation ('" + o + "')");
-    overrides.emplace_back(o.left(eq).toStdString(), glm::dquat(c[0], c[1], c[2], c[3]));
-  }
+  if (auto problem = readOverrides(parser.values(override), &overrides)) return usageError("character pose", *problem);
   int exitCode = kExitOk;
   const auto body = readBodyPose(parser, bodyPose, &exitCode);
   if (!body) return exitCode;
