@@ -348,6 +348,32 @@ struct SplatRenderer::Impl {
     samples = sampleCount;
     return true;
   }
+
+  // A new cloud or sink since the last frame: the GPU side built from it
+  // (false: it failed, released, and says why).
+  bool buildPendingGpu(QRhiResourceUpdateBatch* batch) {
+    if (!gpuPending) return true;
+    gpuPending = false;
+    dirty = true;
+    bool ok = true;
+    if (cloud)
+      ok = adoptCloud(batch);
+    else
+      sink = nextSink;  // a character's sink carries its colour packed
+    if (ok && build()) return true;
+    releaseGpu();
+    return false;
+  }
+
+  // The tiles (grown when the last frame needed more keys) and the quad
+  // pipeline this frame draws with (false: they failed and say why).
+  bool ensurePasses(bool tiled, bool compute, QSize size, QRhiRenderPassDescriptor* rp, int sampleCount) {
+    if (compute && tiles && tiles->keysNeeded() > tiles->capacity()) {
+      dirty = true;  // the last frame dropped keys (or drew quads): draw it again with more room
+      if (!tiles->growIfNeeded()) return fail(tiles->failure().c_str());
+    }
+    return (!tiled || ensureTiles(size, rp, sampleCount)) && (compute || ensurePipeline(rp, sampleCount));
+  }
 };
 
 SplatRenderer::SplatRenderer(RhiDevice& device) : m_impl(std::make_unique<Impl>(device)) {}
@@ -380,19 +406,9 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
     d.dirty = true;
   }
   if (d.drawsOnCpu()) return d.prepareCpu(cb, batch, rp, sampleCount, size, state);
-  if (d.gpuPending) {
-    d.gpuPending = false;
-    d.dirty = true;
-    bool ok = true;
-    if (d.cloud)
-      ok = d.adoptCloud(batch);
-    else
-      d.sink = d.nextSink;  // a character's sink carries its colour packed
-    if (!ok || !d.build()) {
-      d.releaseGpu();
-      batch->release();
-      return false;
-    }
+  if (!d.buildPendingGpu(batch)) {
+    batch->release();
+    return false;
   }
   if (d.count == 0) {
     cb->resourceUpdate(batch);
@@ -411,14 +427,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
         d.tiles->keysNeeded(), SplatTileRaster::kMaxKeys);
     d.warnedExhausted = true;
   }
-  if (compute && d.tiles && d.tiles->keysNeeded() > d.tiles->capacity()) {
-    d.dirty = true;  // the last frame dropped keys (or drew quads): draw it again with more room
-    if (!d.tiles->growIfNeeded()) {
-      batch->release();
-      return d.fail(d.tiles->failure().c_str());
-    }
-  }
-  if ((tiled && !d.ensureTiles(size, rp, sampleCount)) || (!compute && !d.ensurePipeline(rp, sampleCount))) {
+  if (!d.ensurePasses(tiled, compute, size, rp, sampleCount)) {
     batch->release();
     return false;
   }
