@@ -47,6 +47,28 @@ struct GpuGnm::Impl {
   const core::AosRigPack* pack = nullptr;
   GnmRoute route = GnmRoute::Gpu;
   std::vector<float> cpuPosed;  // GnmRoute::Cpu: the frame's posed vertices, uploaded by encode
+
+  // The one-time uploads: neutral, the basis as the pack's halves (each row
+  // padded to rowLanes), eye weights, stitch, skin indices and weights.
+  void stageUploads(std::size_t basisBytes) {
+    const core::AosRigPack& from = *pack;
+    QRhiResourceUpdateBatch* upload = uploads.batch(rhi);
+    upload->uploadStaticBuffer(neutral.get(), 0, int(V * 12), from.neutral.data());
+    {
+      std::vector<std::uint16_t> lanes(basisBytes / 2, 0);
+      const std::size_t row = E * 3;
+      for (std::size_t v = 0; v < V; ++v)
+        std::copy_n(from.basisHalf.begin() + std::ptrdiff_t(v * row), row,
+                    lanes.begin() + std::ptrdiff_t(v * rowLanes));
+      upload->uploadStaticBuffer(basis.get(), 0, int(basisBytes), lanes.data());
+    }
+    upload->uploadStaticBuffer(eyeWeights.get(), 0, int(V * 8), from.eyeWeights.data());
+    if (hasStitch) upload->uploadStaticBuffer(stitch.get(), 0, int(V * 12), from.stitchLocal.data());
+    std::vector<std::uint32_t> joints(from.skinIndex.begin(),
+                                      from.skinIndex.end());  // u16 -> u32 for uvec4
+    upload->uploadStaticBuffer(skinIndex.get(), 0, int(V * 16), joints.data());
+    upload->uploadStaticBuffer(skinWeight.get(), 0, int(V * 16), from.skinWeight.data());
+  }
 };
 
 GpuGnm::GpuGnm(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
@@ -107,23 +129,7 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
       !d->skinIndex || !d->skinWeight || !d->skin || !d->posed || !d->laneScales)
     return makeError(ErrorCode::Gpu, "cannot allocate the GNM GPU buffers");
 
-  // One-time uploads. The basis goes up as the pack's halves, each row padded to rowLanes.
-  QRhiResourceUpdateBatch* upload = d->uploads.batch(rhi);
-  upload->uploadStaticBuffer(d->neutral.get(), 0, int(d->V * 12), pack.neutral.data());
-  {
-    std::vector<std::uint16_t> lanes(basisBytes / 2, 0);
-    const std::size_t row = d->E * 3;
-    for (std::size_t v = 0; v < d->V; ++v)
-      std::copy_n(pack.basisHalf.begin() + std::ptrdiff_t(v * row), row,
-                  lanes.begin() + std::ptrdiff_t(v * d->rowLanes));
-    upload->uploadStaticBuffer(d->basis.get(), 0, int(basisBytes), lanes.data());
-  }
-  upload->uploadStaticBuffer(d->eyeWeights.get(), 0, int(d->V * 8), pack.eyeWeights.data());
-  if (d->hasStitch) upload->uploadStaticBuffer(d->stitch.get(), 0, int(d->V * 12), pack.stitchLocal.data());
-  std::vector<std::uint32_t> joints(pack.skinIndex.begin(),
-                                    pack.skinIndex.end());  // u16 -> u32 for uvec4
-  upload->uploadStaticBuffer(d->skinIndex.get(), 0, int(d->V * 16), joints.data());
-  upload->uploadStaticBuffer(d->skinWeight.get(), 0, int(d->V * 16), pack.skinWeight.data());
+  d->stageUploads(basisBytes);
 
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
   if (!createComputePipeline(rhi, *shader,
