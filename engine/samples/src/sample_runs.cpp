@@ -194,6 +194,23 @@ SampleRun walker(Surface surface) {
   return run;
 }
 
+// A side^3 block of voxels of `color`, 45% filled where an integer hash of
+// the voxel and the block's `seed` says so (a deterministic sponge).
+VoxelVolume spongeBlock(int side, int seed, std::uint32_t color) {
+  VoxelVolume block(side, side, side);
+  for (int z = 0; z < side; ++z)
+    for (int y = 0; y < side; ++y)
+      for (int x = 0; x < side; ++x) {
+        std::uint32_t h = static_cast<std::uint32_t>(x * 73856093) ^ static_cast<std::uint32_t>(y * 19349663) ^
+                          static_cast<std::uint32_t>(z * 83492791) ^ static_cast<std::uint32_t>(seed * 2654435761u);
+        h ^= h >> 13;
+        h *= 0x5bd1e995u;
+        h ^= h >> 15;
+        if (h % 100 < 45) block.set(x, y, z, color);
+      }
+  return block;
+}
+
 // ---------------------------------------------------------------- large
 // 64 parts, each a 24^3 block of voxels filled where an integer hash says so
 // (a deterministic sponge: many exposed faces), chained row by row so posing
@@ -213,18 +230,8 @@ SampleRun large() {
     // Each part is sculpted in place in the shared volume; a dense volume of
     // the whole extent per part would be 64 x 7 MB, so each part uses a
     // volume of its own block and is shifted into place after meshing.
-    VoxelVolume block(kSide, kSide, kSide);
     const std::uint32_t color = 0x404040u + static_cast<std::uint32_t>((gx * 23) << 16 | (gz * 23) << 8 | 0x60);
-    for (int z = 0; z < kSide; ++z)
-      for (int y = 0; y < kSide; ++y)
-        for (int x = 0; x < kSide; ++x) {
-          std::uint32_t h = static_cast<std::uint32_t>(x * 73856093) ^ static_cast<std::uint32_t>(y * 19349663) ^
-                            static_cast<std::uint32_t>(z * 83492791) ^ static_cast<std::uint32_t>(i * 2654435761u);
-          h ^= h >> 13;
-          h *= 0x5bd1e995u;
-          h ^= h >> 15;
-          if (h % 100 < 45) block.set(x, y, z, color);
-        }
+    const VoxelVolume block = spongeBlock(kSide, i, color);
     PartMesh mesh = meshCubes(block);
     for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
       mesh.positions[v * 3] += float(x0);
