@@ -13,6 +13,7 @@
 #include "device/shader_library.h"
 #include "rig/gpu_materials.h"
 #include "rig/gpu_skinning.h"
+#include "rig/overlay_lines.h"
 #include "riglens/core/rig/rig_tints.h"
 
 namespace riglens::render {
@@ -73,8 +74,7 @@ struct RigRenderer::Impl {
 
   // Per frame.
   FrameState state;
-  std::vector<gpu::LineVertex> lines;
-  int gridVertexCount = 0, overlayVertexCount = 0;
+  OverlayLines lines;
 
   bool fail(const char* what) {
     qWarning("riglens::render: %s", what);
@@ -317,28 +317,6 @@ struct RigRenderer::Impl {
     return ps;
   }
 
-  std::unique_ptr<QRhiGraphicsPipeline> makeLinePipeline(QRhiRenderPassDescriptor* rp, int samples, bool depthTest) {
-    auto ps = newGraphicsPipeline(rhi, "lines.vert", "lines.frag");
-    if (!ps) return nullptr;
-    ps->setTopology(QRhiGraphicsPipeline::Lines);
-    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
-    QRhiVertexInputLayout layout;
-    layout.setBindings({{sizeof(gpu::LineVertex)}});
-    layout.setAttributes(
-        {{0, 0, QRhiVertexInputAttribute::Float3, 0}, {0, 1, QRhiVertexInputAttribute::Float4, 3 * sizeof(float)}});
-    ps->setVertexInputLayout(layout);
-    ps->setDepthTest(depthTest);
-    ps->setDepthWrite(false);
-    QRhiGraphicsPipeline::TargetBlend blend;
-    blend.enable = true;
-    ps->setTargetBlends({blend});
-    ps->setSampleCount(samples);
-    ps->setShaderResourceBindings(lineSrb.get());
-    ps->setRenderPassDescriptor(rp);
-    if (!ps->create()) return nullptr;
-    return ps;
-  }
-
   bool ensurePipelines(QRhiRenderPassDescriptor* rp, int samples) {
     const QVector<quint32> format = rp->serializedFormat();
     if (format != rpFormat || samples != pipelineSamples) {
@@ -371,61 +349,11 @@ struct RigRenderer::Impl {
                                            .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None})))
           return fail("cannot create a material's pipeline");
       }
-    if (!gridPipeline && !(gridPipeline = makeLinePipeline(rp, samples, true)))
+    if (!gridPipeline && !(gridPipeline = newLinePipeline(rhi, rp, samples, true, lineSrb.get())))
       return fail("cannot create the grid pipeline");
-    if (!overlayPipeline && !(overlayPipeline = makeLinePipeline(rp, samples, false)))
+    if (!overlayPipeline && !(overlayPipeline = newLinePipeline(rhi, rp, samples, false, lineSrb.get())))
       return fail("cannot create the overlay pipeline");
     return true;
-  }
-
-  void addLine(glm::vec3 a, glm::vec3 b, glm::vec4 color) {
-    lines.push_back({{a.x, a.y, a.z}, {color.r, color.g, color.b, color.a}});
-    lines.push_back({{b.x, b.y, b.z}, {color.r, color.g, color.b, color.a}});
-  }
-
-  void buildLines() {
-    lines.clear();
-    if (state.showGrid && state.gridStep > 0) {
-      const float e = state.gridExtent, s = state.gridStep;
-      const glm::vec3 c0 = state.gridCenter;
-      const int n = static_cast<int>(std::floor(e / s));
-      for (int i = -n; i <= n; ++i) {
-        const float t = float(i) * s;
-        // Every fourth line is stronger, like graph paper.
-        const glm::vec4 c =
-            (i % 4 == 0) ? glm::vec4(0.55f, 0.58f, 0.62f, 0.32f) : glm::vec4(0.45f, 0.48f, 0.52f, 0.14f);
-        addLine(c0 + glm::vec3(t, 0, -e), c0 + glm::vec3(t, 0, e), c);
-        addLine(c0 + glm::vec3(-e, 0, t), c0 + glm::vec3(e, 0, t), c);
-      }
-    }
-    if (state.showAxes) {  // at the world origin, hidden by the model like the grid
-      const float len = std::max(state.gridStep * 2.0f, 1.0f);
-      addLine({0, 0, 0}, {len, 0, 0}, {0.95f, 0.3f, 0.3f, 1});
-      addLine({0, 0, 0}, {0, len, 0}, {0.4f, 0.9f, 0.35f, 1});
-      addLine({0, 0, 0}, {0, 0, len}, {0.35f, 0.55f, 1.0f, 1});
-    }
-    gridVertexCount = static_cast<int>(lines.size());
-    if (state.tint == core::TintMode::Sockets) {
-      const glm::vec4 magenta(1.0f, 0.25f, 0.85f, 1.0f);
-      for (const auto& socket : state.sockets) {
-        const glm::vec3 p = socket.position;
-        const float r = state.markerSize;
-        const glm::vec3 x(r, 0, 0), y(0, r, 0), z(0, 0, r);
-        addLine(p - x, p + x, magenta);
-        addLine(p - y, p + y, magenta);
-        addLine(p - z, p + z, magenta);
-        // A diamond around it so it reads at a glance.
-        addLine(p + x, p + y, magenta);
-        addLine(p + y, p - x, magenta);
-        addLine(p - x, p - y, magenta);
-        addLine(p - y, p + x, magenta);
-        addLine(p + z, p + y, magenta);
-        addLine(p + y, p - z, magenta);
-        addLine(p - z, p - y, magenta);
-        addLine(p - y, p + z, magenta);
-      }
-    }
-    overlayVertexCount = static_cast<int>(lines.size()) - gridVertexCount;
   }
 
   // part.frag's mode for a tint given per vertex (its kVertexTint).
@@ -492,13 +420,13 @@ struct RigRenderer::Impl {
       }
     }
 
-    buildLines();
-    const int bytes = static_cast<int>(lines.size() * sizeof(gpu::LineVertex));
+    buildOverlayLines(state, lines);
+    const int bytes = static_cast<int>(lines.vertices.size() * sizeof(gpu::LineVertex));
     if (bytes > lineCapacity) {
       lineVbuf.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::VertexBuffer, bytes));
       lineCapacity = lineVbuf->create() ? bytes : 0;
     }
-    if (bytes > 0 && lineVbuf) batch->updateDynamicBuffer(lineVbuf.get(), 0, bytes, lines.data());
+    if (bytes > 0 && lineVbuf) batch->updateDynamicBuffer(lineVbuf.get(), 0, bytes, lines.vertices.data());
   }
 };
 
@@ -646,20 +574,20 @@ void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSiz
   }
   if (!finish) return;
   const QRhiCommandBuffer::VertexInput lineInput(d.lineVbuf.get(), 0);
-  const bool anyLines = d.lineVbuf && !d.lines.empty();
-  if (anyLines && d.gridVertexCount > 0) {
+  const bool anyLines = d.lineVbuf && !d.lines.vertices.empty();
+  if (anyLines && d.lines.gridVertices > 0) {
     bind(d.gridPipeline.get());
     cb->setShaderResources(d.lineSrb.get());
     cb->setVertexInput(0, 1, &lineInput);
-    cb->draw(quint32(d.gridVertexCount));
+    cb->draw(quint32(d.lines.gridVertices));
   }
   std::stable_sort(blended.begin(), blended.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   for (const auto& [distance, section] : blended) d.drawSection(cb, *section, bind);
-  if (anyLines && d.overlayVertexCount > 0) {
+  if (anyLines && d.lines.markerVertices > 0) {
     bind(d.overlayPipeline.get());
     cb->setShaderResources(d.lineSrb.get());
     cb->setVertexInput(0, 1, &lineInput);
-    cb->draw(quint32(d.overlayVertexCount), 1, quint32(d.gridVertexCount), 0);
+    cb->draw(quint32(d.lines.markerVertices), 1, quint32(d.lines.gridVertices), 0);
   }
 }
 
