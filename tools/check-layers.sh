@@ -26,6 +26,10 @@ check "engine/core and engine/samples must not include render or the app" \
   '^\s*#\s*include\s*"riglens/(render|app)' engine/core engine/samples
 check "only engine/render may include QRhi's private headers" \
   '^\s*#\s*include\s*[<"](QtGui/private/|qrhi_p\.h|qshader_p\.h)' ':!engine/render'
+check "engine/render's public headers must not include QRhi's private headers" \
+  '^\s*#\s*include\s*[<"](QtGui/private/|qrhi_p\.h|qshader_p\.h)' engine/render/include engine/render/parity/include
+check "only engine/render may reach its private passes (src/); tests and bench go through render_parity" \
+  '^\s*#\s*include\s*"(device|rig|splats|character)/[a-z_]+\.h"' tests bench app quick3d
 check "only engine/decode may include OpenCV" '^\s*#\s*include\s*[<"]opencv2/' ':!engine/decode'
 check "engine/render must not include the app" '^\s*#\s*include\s*"(app_controller|scene_viewport|character_controller)' engine/render
 check "quick3d/ must use the core only" \
