@@ -12,6 +12,7 @@
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
 #include "rig/gpu_materials.h"
+#include "rig/gpu_parts.h"
 #include "rig/gpu_skinning.h"
 #include "rig/overlay_lines.h"
 #include "riglens/core/rig/rig_tints.h"
@@ -19,8 +20,6 @@
 namespace riglens::render {
 
 namespace {
-
-using Buffer = std::unique_ptr<QRhiBuffer>;
 
 glm::mat4 toGlm(const QMatrix4x4& q) {
   glm::mat4 out;
@@ -31,18 +30,6 @@ glm::mat4 toGlm(const QMatrix4x4& q) {
 int aligned(int size, int alignment) {
   return (size + alignment - 1) / alignment * alignment;
 }
-
-// One part's GPU buffers.
-struct GpuPart {
-  Buffer positions, normals, colors, indices;
-  Buffer boneTints;  // a skinned mesh's joint tint, per vertex (core::boneWeightTints)
-  quint32 indexCount = 0;
-  bool closed = false;  // core::isClosedOutwardSurface: its back faces are culled
-  // Wireframe: the triangles expanded (no sharing) with per-vertex barycentrics.
-  Buffer wirePositions, wireNormals, wireColors, wireBary;
-  quint32 wireVertexCount = 0;
-  std::size_t vertexBytes = 0, indexBytes = 0, wireBytes = 0;
-};
 
 }  // namespace
 
@@ -81,12 +68,9 @@ struct RigRenderer::Impl {
     return false;
   }
 
-  Buffer staticBuffer(QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes, QRhiResourceUpdateBatch* batch,
-                      QRhiBuffer::Type type = QRhiBuffer::Immutable) {
-    Buffer buf(rhi->newBuffer(type, usage, static_cast<int>(std::max<std::size_t>(bytes, 4))));
-    if (!buf->create()) return nullptr;
-    if (bytes > 0 && data) batch->uploadStaticBuffer(buf.get(), 0, static_cast<int>(bytes), data);
-    return buf;
+  Buffer staticBuffer(QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes,
+                      QRhiResourceUpdateBatch* batch) {
+    return newStaticBuffer(rhi, usage, data, bytes, batch);
   }
 
   // The model goes to the GPU part by part, at most uploadBudget bytes a
@@ -134,22 +118,7 @@ struct RigRenderer::Impl {
       const core::PartMesh& mesh = run.meshes[nextPart];
       GpuPart& part = parts[nextPart];
       if (mesh.empty()) continue;
-      const auto vtx = QRhiBuffer::VertexBuffer;
-      const QRhiBuffer::UsageFlags skinOut = QRhiBuffer::VertexBuffer | QRhiBuffer::StorageBuffer;
-      const std::size_t attrBytes = mesh.positions.size() * sizeof(float);
-      // A skinned mesh's positions/normals are written by the skinning pass.
-      part.positions = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.positions.data(), attrBytes,
-                                    batch, skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-      part.normals = staticBuffer(skinned ? skinOut : vtx, skinned ? nullptr : mesh.normals.data(), attrBytes, batch,
-                                  skinned ? QRhiBuffer::Static : QRhiBuffer::Immutable);
-      part.colors = staticBuffer(vtx, mesh.colors.data(), mesh.colors.size() * sizeof(float), batch);
-      part.indices = staticBuffer(QRhiBuffer::IndexBuffer, mesh.indices.data(),
-                                  mesh.indices.size() * sizeof(std::uint32_t), batch);
-      if (!part.positions || !part.normals || !part.colors || !part.indices) return fail("cannot create part buffers");
-      part.indexCount = static_cast<quint32>(mesh.indices.size());
-      part.closed = mesh.closed && !skinned;
-      part.vertexBytes = attrBytes * 2 + mesh.colors.size() * sizeof(float);
-      part.indexBytes = mesh.indices.size() * sizeof(std::uint32_t);
+      if (!uploadPart(rhi, mesh, skinned, batch, part)) return fail("cannot create part buffers");
       queued += part.vertexBytes + part.indexBytes;
     }
     if (uploading() || !skinned || run.meshes.empty() || run.meshes[0].empty()) return true;
@@ -172,24 +141,7 @@ struct RigRenderer::Impl {
       GpuPart& part = parts[p];
       const core::PartMesh& mesh = run.meshes[p];
       if (mesh.empty() || part.wirePositions) continue;
-      std::vector<float> pos, nrm, col, bary;
-      pos.reserve(mesh.indices.size() * 3);
-      for (std::size_t i = 0; i < mesh.indices.size(); ++i) {
-        const std::uint32_t v = mesh.indices[i];
-        for (int c = 0; c < 3; ++c) {
-          pos.push_back(mesh.positions[v * 3 + c]);
-          nrm.push_back(mesh.normals[v * 3 + c]);
-          col.push_back(mesh.colors[v * 3 + c]);
-          bary.push_back(static_cast<int>(i % 3) == c ? 1.0f : 0.0f);
-        }
-      }
-      const auto vtx = QRhiBuffer::VertexBuffer;
-      part.wirePositions = staticBuffer(vtx, pos.data(), pos.size() * 4, batch);
-      part.wireNormals = staticBuffer(vtx, nrm.data(), nrm.size() * 4, batch);
-      part.wireColors = staticBuffer(vtx, col.data(), col.size() * 4, batch);
-      part.wireBary = staticBuffer(vtx, bary.data(), bary.size() * 4, batch);
-      part.wireVertexCount = static_cast<quint32>(mesh.indices.size());
-      part.wireBytes = (pos.size() + nrm.size() + col.size() + bary.size()) * 4;
+      uploadWireframe(rhi, mesh, batch, part);
     }
   }
 
