@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "device/gpu_layouts.h"
+#include "device/shader_library.h"
+
 namespace riglens::render {
 
 Buffer newStaticBuffer(QRhi* rhi, QRhiBuffer::UsageFlags usage, const void* data, std::size_t bytes,
@@ -52,6 +55,41 @@ void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBa
   part.wireBary = newStaticBuffer(rhi, vtx, bary.data(), bary.size() * 4, batch);
   part.wireVertexCount = static_cast<quint32>(mesh.indices.size());
   part.wireBytes = (pos.size() + nrm.size() + col.size() + bary.size()) * 4;
+}
+
+std::unique_ptr<QRhiGraphicsPipeline> newPartPipeline(QRhi* rhi, QRhiRenderPassDescriptor* rp, int samples,
+                                                      QRhiShaderResourceBindings* bindings, PartVariant variant) {
+  auto ps = newGraphicsPipeline(rhi, "part.vert", "part.frag");
+  if (!ps) return nullptr;
+  const auto perVertex = [](bool yes, quint32 stride) {
+    return yes ? QRhiVertexInputBinding(stride) : QRhiVertexInputBinding(stride, QRhiVertexInputBinding::PerInstance);
+  };
+  QRhiVertexInputLayout layout;
+  layout.setBindings({{3 * sizeof(float)},
+                      {3 * sizeof(float)},
+                      {3 * sizeof(float)},
+                      perVertex(variant.wireframe, 3 * sizeof(float)),
+                      perVertex(variant.textured, 2 * sizeof(float))});
+  layout.setAttributes({{gpu::kPositions, 0, QRhiVertexInputAttribute::Float3, 0},
+                        {gpu::kNormals, 1, QRhiVertexInputAttribute::Float3, 0},
+                        {gpu::kColors, 2, QRhiVertexInputAttribute::Float3, 0},
+                        {gpu::kBarycentrics, 3, QRhiVertexInputAttribute::Float3, 0},
+                        {gpu::kUvs, 4, QRhiVertexInputAttribute::Float2, 0}});
+  ps->setVertexInputLayout(layout);
+  ps->setDepthTest(true);
+  ps->setDepthWrite(!variant.blended);
+  if (variant.blended) ps->setTargetBlends({overBlend(false)});  // straight alpha (glTF BLEND)
+  // Voxel meshers differ in winding care: both faces drawn, the shader flips
+  // a back face's normal. A single-sided glTF material and a closed part
+  // cull them.
+  ps->setCullMode(variant.cull);
+  ps->setFrontFace(QRhiGraphicsPipeline::CCW);
+  ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
+  ps->setSampleCount(samples);
+  ps->setShaderResourceBindings(bindings);
+  ps->setRenderPassDescriptor(rp);
+  if (!ps->create()) return nullptr;
+  return ps;
 }
 
 }  // namespace riglens::render

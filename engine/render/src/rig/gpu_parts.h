@@ -1,6 +1,7 @@
-// A rig's parts on the GPU: each part's vertex and index buffers, and the
-// expanded copy the wireframe tint draws. RigRenderer uploads a model part by
-// part within a byte budget a frame; these make one part's buffers.
+// A rig's parts on the GPU: each part's vertex and index buffers, the
+// expanded copy the wireframe tint draws, and the pipelines that draw them.
+// RigRenderer uploads a model part by part within a byte budget a frame;
+// these make one part's buffers and one pipeline variant.
 #pragma once
 
 #include <QtGui/private/qrhi_p.h>
@@ -39,5 +40,19 @@ bool uploadPart(QRhi* rhi, const core::PartMesh& mesh, bool skinned, QRhiResourc
 // The wireframe copy of `part` (each triangle's corners apart, with their
 // barycentrics), made once, when the wireframe tint is first drawn.
 void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBatch* batch, GpuPart& part);
+
+// How a part pipeline draws: the wireframe reads barycentrics per vertex,
+// a sectioned model texture coordinates; a blended section does not write
+// depth; a single-sided one culls its back faces.
+struct PartVariant {
+  bool wireframe = false, textured = false, blended = false;
+  QRhiGraphicsPipeline::CullMode cull = QRhiGraphicsPipeline::None;
+};
+
+// The pipeline that draws parts (part.vert / part.frag) in `variant`, with
+// `bindings` as its layout (the default material's); null when it cannot be
+// created.
+std::unique_ptr<QRhiGraphicsPipeline> newPartPipeline(QRhi* rhi, QRhiRenderPassDescriptor* rp, int samples,
+                                                      QRhiShaderResourceBindings* bindings, PartVariant variant);
 
 }  // namespace riglens::render

@@ -226,49 +226,6 @@ struct RigRenderer::Impl {
     return true;
   }
 
-  // How a part pipeline draws: the wireframe reads barycentrics per vertex,
-  // a sectioned model texture coordinates; a blended section does not write
-  // depth; a single-sided one culls its back faces.
-  struct PartVariant {
-    bool wireframe = false, textured = false, blended = false;
-    QRhiGraphicsPipeline::CullMode cull = QRhiGraphicsPipeline::None;
-  };
-
-  std::unique_ptr<QRhiGraphicsPipeline> makePartPipeline(QRhiRenderPassDescriptor* rp, int samples,
-                                                         PartVariant variant) {
-    auto ps = newGraphicsPipeline(rhi, "part.vert", "part.frag");
-    if (!ps) return nullptr;
-    const auto perVertex = [](bool yes, quint32 stride) {
-      return yes ? QRhiVertexInputBinding(stride) : QRhiVertexInputBinding(stride, QRhiVertexInputBinding::PerInstance);
-    };
-    QRhiVertexInputLayout layout;
-    layout.setBindings({{3 * sizeof(float)},
-                        {3 * sizeof(float)},
-                        {3 * sizeof(float)},
-                        perVertex(variant.wireframe, 3 * sizeof(float)),
-                        perVertex(variant.textured, 2 * sizeof(float))});
-    layout.setAttributes({{gpu::kPositions, 0, QRhiVertexInputAttribute::Float3, 0},
-                          {gpu::kNormals, 1, QRhiVertexInputAttribute::Float3, 0},
-                          {gpu::kColors, 2, QRhiVertexInputAttribute::Float3, 0},
-                          {gpu::kBarycentrics, 3, QRhiVertexInputAttribute::Float3, 0},
-                          {gpu::kUvs, 4, QRhiVertexInputAttribute::Float2, 0}});
-    ps->setVertexInputLayout(layout);
-    ps->setDepthTest(true);
-    ps->setDepthWrite(!variant.blended);
-    if (variant.blended) ps->setTargetBlends({overBlend(false)});  // straight alpha (glTF BLEND)
-    // Voxel meshers differ in winding care: both faces drawn, the shader flips
-    // a back face's normal. A single-sided glTF material and a closed part
-    // cull them.
-    ps->setCullMode(variant.cull);
-    ps->setFrontFace(QRhiGraphicsPipeline::CCW);
-    ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
-    ps->setSampleCount(samples);
-    ps->setShaderResourceBindings(materials->defaultMaterial().bindings.get());
-    ps->setRenderPassDescriptor(rp);
-    if (!ps->create()) return nullptr;
-    return ps;
-  }
-
   bool ensurePipelines(QRhiRenderPassDescriptor* rp, int samples) {
     const QVector<quint32> format = rp->serializedFormat();
     if (format != rpFormat || samples != pipelineSamples) {
@@ -278,16 +235,20 @@ struct RigRenderer::Impl {
       rpFormat = format;
       pipelineSamples = samples;
     }
-    if (!partPipeline && !(partPipeline = makePartPipeline(rp, samples, {})))
+    if (!partPipeline &&
+        !(partPipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(), {})))
       return fail("cannot create the part pipeline");
-    if (!wirePipeline && !(wirePipeline = makePartPipeline(rp, samples, {.wireframe = true})))
+    if (!wirePipeline && !(wirePipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
+                                                          {.wireframe = true})))
       return fail("cannot create the wireframe pipeline");
     const bool anyClosed = std::any_of(parts.begin(), parts.end(), [](const GpuPart& p) { return p.closed; });
     if (anyClosed && !closedPipeline &&
-        !(closedPipeline = makePartPipeline(rp, samples, {.cull = QRhiGraphicsPipeline::Back})))
+        !(closedPipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
+                                           {.cull = QRhiGraphicsPipeline::Back})))
       return fail("cannot create the closed part pipeline");
     if (anyClosed && !closedMirroredPipeline &&
-        !(closedMirroredPipeline = makePartPipeline(rp, samples, {.cull = QRhiGraphicsPipeline::Front})))
+        !(closedMirroredPipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
+                                                   {.cull = QRhiGraphicsPipeline::Front})))
       return fail("cannot create the closed part pipeline");
     if (hasSections())
       for (const GpuSection& section : materials->sections()) {
@@ -295,10 +256,10 @@ struct RigRenderer::Impl {
         const bool blended = material.alphaMode == core::AlphaMode::Blend, cull = !material.doubleSided;
         auto& pipeline = sectionPipelines[blended][cull];
         if (!pipeline &&
-            !(pipeline = makePartPipeline(rp, samples,
-                                          {.textured = true,
-                                           .blended = blended,
-                                           .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None})))
+            !(pipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
+                                         {.textured = true,
+                                          .blended = blended,
+                                          .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None})))
           return fail("cannot create a material's pipeline");
       }
     if (!gridPipeline && !(gridPipeline = newLinePipeline(rhi, rp, samples, true, lineSrb.get())))
