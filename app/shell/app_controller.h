@@ -4,8 +4,9 @@
 // problems), joint edits, selection and visibility, the recent-files list
 // (QSettings), the last error shown in the banner and the status line.
 // Playback (controller.playback), export and screenshots (controller.exporter)
-// and the character's controls (controller.character) are their own objects,
-// which report errors and status through this one. GUI thread.
+// and the character's controls (controller.character) are their own objects:
+// they are handed the document and report by signal (ReportingController),
+// connected here once (adopt). GUI thread.
 #pragma once
 
 #include <QtQml/qqmlregistration.h>
