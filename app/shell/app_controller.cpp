@@ -3,13 +3,13 @@
 #include <QtConcurrent/QtConcurrent>
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
-#include <QtCore/QLocale>
 #include <QtCore/QSettings>
 #include <QtCore/QStandardPaths>
 #include <algorithm>
 #include <cmath>
 
 #include "locations.h"
+#include "name_lists.h"
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/open/reader_listings.h"
@@ -95,15 +95,11 @@ QStringList AppController::partNames() const {
     for (int n = 0; n < int(run.gltf.nodes.size()); ++n) names << QString::fromStdString(core::nodeLabel(run.gltf, n));
     return names;
   }
-  for (const auto& p : m_document->rig().parts()) names << QString::fromStdString(p.name);
-  return names;
+  return namesOf(m_document->rig().parts());
 }
 
 QStringList AppController::jointNames() const {
-  QStringList names;
-  if (m_document)
-    for (const auto& j : m_document->rig().joints()) names << QString::fromStdString(j.name);
-  return names;
+  return m_document ? namesOf(m_document->rig().joints()) : QStringList{};
 }
 
 qint64 AppController::triangleCount() const {

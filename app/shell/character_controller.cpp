@@ -7,6 +7,7 @@
 #include "decode_worker.h"
 #include "expression_channel_model.h"
 #include "locations.h"
+#include "name_lists.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/character/head_ext.h"
@@ -470,9 +471,8 @@ void CharacterController::resetGaze() {
 }
 
 QStringList CharacterController::jointNames() const {
+  if (m_scene && m_scene->pack) return namesOf(m_scene->pack->joints);
   QStringList names;
-  if (m_scene && m_scene->pack)
-    for (const auto& j : m_scene->pack->joints) names << QString::fromStdString(j.name);
   if (m_scene && m_scene->orl)
     for (const auto& j : m_scene->orl->dna->jointNames) names << QString::fromStdString(j);
   return names;

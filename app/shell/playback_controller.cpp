@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "document.h"
+#include "name_lists.h"
 #include "rig_models.h"
 
 namespace riglens::app {
@@ -34,10 +35,7 @@ void PlaybackController::tick() {
 }
 
 QStringList PlaybackController::animationNames() const {
-  QStringList names;
-  if (m_doc)
-    for (const auto& clip : m_doc->controller().clips()) names << QString::fromStdString(clip.name);
-  return names;
+  return m_doc ? namesOf(m_doc->controller().clips()) : QStringList{};
 }
 
 QString PlaybackController::playingAnimation() const {

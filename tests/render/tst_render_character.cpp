@@ -85,6 +85,33 @@ std::shared_ptr<const riglens::core::GaussianCloud> torusCloud() {
   return cloud ? std::make_shared<const core::GaussianCloud>(std::move(cloud).value()) : nullptr;
 }
 const QSize kWide(1280, 720);
+constexpr float kWideAspect = 16.0f / 9.0f;
+
+// The torus on a kWide canvas, and a camera framing it: where two rasterisers
+// are compared.
+struct WideTorus {
+  std::shared_ptr<const riglens::core::GaussianCloud> cloud;
+  std::unique_ptr<riglens::render::OffscreenCanvas> canvas;
+  riglens::core::OrbitCamera camera;
+};
+std::optional<WideTorus> wideTorus(riglens::render::RhiDevice& device) {
+  WideTorus torus{torusCloud(), nullptr, {}};
+  auto canvas = riglens::render::OffscreenCanvas::create(device, kWide);
+  if (!torus.cloud || !canvas) return std::nullopt;
+  torus.canvas = std::move(canvas).value();
+  torus.camera.frame(riglens::core::cloudBounds(*torus.cloud), kWideAspect);
+  return torus;
+}
+
+// A renderer of `cloud` that draws with `raster`.
+std::unique_ptr<riglens::render::SplatRenderer> splatRenderer(
+    riglens::render::RhiDevice& device, riglens::render::SplatRaster raster,
+    std::shared_ptr<const riglens::core::GaussianCloud> cloud) {
+  auto renderer = std::make_unique<riglens::render::SplatRenderer>(device);
+  renderer->setRaster(raster);
+  renderer->setCloud(std::move(cloud));
+  return renderer;
+}
 
 // Every rasteriser, against the same goldens (made with the quads): the
 // compute tiles and the CPU's must agree within the golden tolerance.
@@ -275,26 +302,19 @@ class TestRenderCharacter : public test::RenderTestCase {
     // at least 256k). The first frame finds out, the renderer grows the room
     // and draws again, and the picture is the quads' within the golden
     // tolerance.
-    const auto shared = torusCloud();
-    QVERIFY(shared);
-    auto canvas = render::OffscreenCanvas::create(*m_device, kWide);
-    QVERIFY(canvas);
-    core::OrbitCamera camera;
-    camera.frame(core::cloudBounds(*shared), 16.0f / 9.0f);
-    camera.setAngles(20, 35);
-    const render::FrameState state = render::cameraFrameState(camera, 16.0f / 9.0f);
-    render::SplatRenderer quads(*m_device), tiles(*m_device);
-    quads.setRaster(render::SplatRaster::Quads);
-    tiles.setRaster(render::SplatRaster::Compute);
-    quads.setCloud(shared);
-    tiles.setCloud(shared);
-    auto expected = (*canvas)->render(quads, state);
-    auto actual = (*canvas)->render(tiles, state);
+    auto torus = wideTorus(*m_device);
+    QVERIFY(torus);
+    const auto quads = splatRenderer(*m_device, render::SplatRaster::Quads, torus->cloud);
+    const auto tiles = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    torus->camera.setAngles(20, 35);
+    const render::FrameState state = render::cameraFrameState(torus->camera, kWideAspect);
+    auto expected = torus->canvas->render(*quads, state);
+    auto actual = torus->canvas->render(*tiles, state);
     QVERIFY_OK(expected);
     QVERIFY_OK(actual);
-    QCOMPARE(tiles.rasterUsed(), render::SplatRaster::Compute);
-    QVERIFY2(tiles.tileKeys() > (1u << 18), qPrintable(QString::number(tiles.tileKeys())));
-    QVERIFY(!tiles.wantsAnotherFrame());
+    QCOMPARE(tiles->rasterUsed(), render::SplatRaster::Compute);
+    QVERIFY2(tiles->tileKeys() > (1u << 18), qPrintable(QString::number(tiles->tileKeys())));
+    QVERIFY(!tiles->wantsAnotherFrame());
     const QString problem = test::compareImages(*actual, *expected, "torus-tiles-vs-quads", {8, 0.005});
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
@@ -306,23 +326,17 @@ class TestRenderCharacter : public test::RenderTestCase {
     // float rounding (exp and log of the GPU's shader against the CPU's
     // libm): at most 2/255 on 0.1% of the pixels, tighter than the goldens'
     // 8/255 on 0.5%. Measured on lavapipe: 1/255 on 7 pixels of 800x600.
-    const auto shared = torusCloud();
-    QVERIFY(shared);
-    auto canvas = render::OffscreenCanvas::create(*m_device, kWide);
-    QVERIFY(canvas);
-    core::OrbitCamera camera;
-    camera.frame(core::cloudBounds(*shared), 16.0f / 9.0f);
-    render::SplatRenderer tiles(*m_device), cpu(*m_device);
-    tiles.setRaster(render::SplatRaster::Compute);
-    cpu.setRaster(render::SplatRaster::Cpu);
-    tiles.setCloud(shared);
-    cpu.setCloud(shared);
+    auto torus = wideTorus(*m_device);
+    QVERIFY(torus);
+    const auto tilesRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    const auto cpuRenderer = splatRenderer(*m_device, render::SplatRaster::Cpu, torus->cloud);
+    render::SplatRenderer &tiles = *tilesRenderer, &cpu = *cpuRenderer;
     for (float yaw : {20.0f, 110.0f}) {
-      camera.setAngles(yaw, 35);
-      const render::FrameState state = render::cameraFrameState(camera, 16.0f / 9.0f);
-      auto expected = (*canvas)->render(tiles, state);
-      if (tiles.wantsAnotherFrame()) expected = (*canvas)->render(tiles, state);  // the tiles grew their room
-      auto actual = (*canvas)->render(cpu, state);
+      torus->camera.setAngles(yaw, 35);
+      const render::FrameState state = render::cameraFrameState(torus->camera, kWideAspect);
+      auto expected = torus->canvas->render(tiles, state);
+      if (tiles.wantsAnotherFrame()) expected = torus->canvas->render(tiles, state);  // the tiles grew their room
+      auto actual = torus->canvas->render(cpu, state);
       QVERIFY_OK(expected);
       QVERIFY_OK(actual);
       QCOMPARE(tiles.rasterUsed(), render::SplatRaster::Compute);

@@ -11,27 +11,14 @@ glm::dmat4 axisRotation(Axis axis, double angle) {
   // right-handed rotation about x by -angle.
   if (axis == Axis::X) angle = -angle;
   const double c = std::cos(angle), s = std::sin(angle);
+  // A right-handed rotation about axis k turns the plane of the next two axes
+  // (cyclically: y,z about x; z,x about y; x,y about z).
+  const int k = static_cast<int>(axis), i = (k + 1) % 3, j = (k + 2) % 3;
   glm::dmat4 m(1.0);
-  switch (axis) {
-    case Axis::X:
-      m[1][1] = c;
-      m[1][2] = s;
-      m[2][1] = -s;
-      m[2][2] = c;
-      break;
-    case Axis::Y:
-      m[0][0] = c;
-      m[0][2] = -s;
-      m[2][0] = s;
-      m[2][2] = c;
-      break;
-    case Axis::Z:
-      m[0][0] = c;
-      m[0][1] = s;
-      m[1][0] = -s;
-      m[1][1] = c;
-      break;
-  }
+  m[i][i] = c;
+  m[i][j] = s;
+  m[j][i] = -s;
+  m[j][j] = c;
   return m;
 }
 

@@ -166,16 +166,8 @@ struct RigBuilder {
   // A joint's fields, and its mount (offset and orient about the pivot) as a matrix.
   static Joint compileJoint(const RawJoint& rj) {
     Joint joint;
+    static_cast<JointMotion&>(joint) = rj;
     joint.name = rj.name;
-    joint.kind = rj.kind;
-    joint.axis = rj.axis;
-    joint.pivot = rj.pivot;
-    joint.min = rj.min;
-    joint.max = rj.max;
-    joint.rest = rj.rest;
-    joint.offset = rj.offset;
-    joint.orient = rj.orient;
-    joint.drive = rj.drive;
     joint.hasMount = rj.offset != Vec3d{} || rj.orient != Vec3d{};
     if (joint.hasMount) {
       const glm::dvec3 pivot(rj.pivot[0], rj.pivot[1], rj.pivot[2]);

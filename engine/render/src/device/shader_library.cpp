@@ -27,6 +27,15 @@ std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char*
   return ps;
 }
 
+std::unique_ptr<QRhiGraphicsPipeline> createGraphicsPipeline(std::unique_ptr<QRhiGraphicsPipeline> pipeline,
+                                                             QRhiRenderPassDescriptor* rp, int samples,
+                                                             QRhiShaderResourceBindings* bindings) {
+  pipeline->setSampleCount(samples);
+  pipeline->setShaderResourceBindings(bindings);
+  pipeline->setRenderPassDescriptor(rp);
+  return pipeline->create() ? std::move(pipeline) : nullptr;
+}
+
 std::unique_ptr<QRhiComputePipeline> newComputePipeline(QRhi* rhi, const QShader& shader,
                                                         QRhiShaderResourceBindings* layout) {
   std::unique_ptr<QRhiComputePipeline> p(rhi->newComputePipeline());

@@ -23,6 +23,13 @@ std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char*
 // behind; `premultiplied` when the shader already multiplied its colour by it.
 QRhiGraphicsPipeline::TargetBlend overBlend(bool premultiplied);
 
+// `pipeline`, its state set by the caller, bound to the pass it draws in (its
+// descriptor, sample count and binding layout) and created; null when QRhi
+// refuses it.
+std::unique_ptr<QRhiGraphicsPipeline> createGraphicsPipeline(std::unique_ptr<QRhiGraphicsPipeline> pipeline,
+                                                             QRhiRenderPassDescriptor* rp, int samples,
+                                                             QRhiShaderResourceBindings* bindings);
+
 // A created compute pipeline of `shader` over `layout`'s binding layout; null
 // when the shader is missing or the pipeline cannot be made.
 std::unique_ptr<QRhiComputePipeline> newComputePipeline(QRhi* rhi, const QShader& shader,

@@ -22,12 +22,7 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
                            const core::OrbitCamera& camera, float aspect, const ViewSettings& settings,
                            const core::GltfPose* gltfPose) {
   FrameState state = cameraFrameState(camera, aspect);
-  state.tint = settings.tint;
-  state.highlightPart = settings.highlightPart;
-  state.partHidden = settings.partHidden;
-  state.showGrid = settings.showGrid;
-  state.showAxes = settings.showAxes;
-  state.background = settings.background;
+  static_cast<ViewSettings&>(state) = settings;
   state.partWorlds.assign(partWorlds.begin(), partWorlds.end());
   if (settings.tint == core::TintMode::Part) state.partTints = core::partTints(run.rig);
   if (settings.tint == core::TintMode::Joint) state.partTints = core::jointTints(run.rig);

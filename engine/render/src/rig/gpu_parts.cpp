@@ -85,11 +85,7 @@ std::unique_ptr<QRhiGraphicsPipeline> newPartPipeline(QRhi* rhi, QRhiRenderPassD
   ps->setCullMode(variant.cull);
   ps->setFrontFace(QRhiGraphicsPipeline::CCW);
   ps->setFlags(QRhiGraphicsPipeline::UsesScissor);
-  ps->setSampleCount(samples);
-  ps->setShaderResourceBindings(bindings);
-  ps->setRenderPassDescriptor(rp);
-  if (!ps->create()) return nullptr;
-  return ps;
+  return createGraphicsPipeline(std::move(ps), rp, samples, bindings);
 }
 
 }  // namespace riglens::render

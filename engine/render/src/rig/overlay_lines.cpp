@@ -77,11 +77,7 @@ std::unique_ptr<QRhiGraphicsPipeline> newLinePipeline(QRhi* rhi, QRhiRenderPassD
   QRhiGraphicsPipeline::TargetBlend blend;
   blend.enable = true;
   ps->setTargetBlends({blend});
-  ps->setSampleCount(samples);
-  ps->setShaderResourceBindings(bindings);
-  ps->setRenderPassDescriptor(rp);
-  if (!ps->create()) return nullptr;
-  return ps;
+  return createGraphicsPipeline(std::move(ps), rp, samples, bindings);
 }
 
 }  // namespace riglens::render

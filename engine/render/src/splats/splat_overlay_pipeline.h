@@ -25,10 +25,7 @@ inline std::unique_ptr<QRhiGraphicsPipeline> newSplatOverlayPipeline(QRhi* rhi, 
   pipeline->setDepthOp(QRhiGraphicsPipeline::LessOrEqual);
   pipeline->setDepthWrite(false);
   pipeline->setFlags(QRhiGraphicsPipeline::UsesScissor);
-  pipeline->setSampleCount(sampleCount);
-  pipeline->setShaderResourceBindings(bindings);
-  pipeline->setRenderPassDescriptor(rp);
-  return pipeline->create() ? std::move(pipeline) : nullptr;
+  return createGraphicsPipeline(std::move(pipeline), rp, sampleCount, bindings);
 }
 
 }  // namespace riglens::render

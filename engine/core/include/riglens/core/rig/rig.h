@@ -26,15 +26,9 @@ struct Part {
   std::vector<int> joints;  // joints moving this part, in declared order
 };
 
-struct Joint {
+struct Joint : JointMotion {
   std::string name;
-  int part = kNoIndex;  // kNoIndex: its part does not exist; it moves nothing
-  JointKind kind = JointKind::Rotation;
-  Axis axis = Axis::Y;
-  Vec3d pivot{};
-  double min = 0.0, max = 0.0, rest = 0.0;
-  Vec3d offset{}, orient{};
-  Drive drive = Drive::Caller;
+  int part = kNoIndex;    // kNoIndex: its part does not exist; it moves nothing
   bool hasMount = false;  // offset or orient not zero
   glm::dmat4 mount{1.0};  // T(offset) T(pivot) Rz Ry Rx T(-pivot)
 };

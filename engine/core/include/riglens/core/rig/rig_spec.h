@@ -37,9 +37,9 @@ struct RawPart {
   Vec3d pivot{};
 };
 
-struct RawJoint {
-  std::string name;
-  std::string part;
+// How a joint moves its part, as the file declares it; the built rig's Joint
+// keeps it as is.
+struct JointMotion {
   JointKind kind = JointKind::Rotation;
   Axis axis = Axis::Y;
   Vec3d pivot{};
@@ -47,6 +47,11 @@ struct RawJoint {
   Vec3d offset{};  // fixed mount translation, voxels
   Vec3d orient{};  // fixed mount rotation, radians (X then Y then Z, about pivot)
   Drive drive = Drive::Caller;
+};
+
+struct RawJoint : JointMotion {
+  std::string name;
+  std::string part;
 };
 
 struct RawTrack {

@@ -25,15 +25,25 @@ struct SocketMarker {
   glm::vec3 position{0.0f};  // world space
 };
 
-struct FrameState {
+// What the user chose to see: the settings a frame is drawn with.
+struct ViewSettings {
+  core::TintMode tint = core::TintMode::Color;
+  // Parts as the viewer lists them: a model opened by itself lists its glTF
+  // nodes (core::listsNodesAsParts), and these are node indices.
+  int highlightPart = -1;
+  std::vector<bool> partHidden;  // per part; empty or false = drawn
+  bool showGrid = true;
+  bool showAxes = true;
+  glm::vec4 background = kViewportBackground;
+};
+
+// The view settings, and what the camera and the posed model add to them.
+struct FrameState : ViewSettings {
   glm::mat4 view{1.0f};
   glm::mat4 projection{1.0f};  // OpenGL conventions; the renderer corrects per backend
   glm::vec3 eye{0.0f, 0.0f, 10.0f};
-  core::TintMode tint = core::TintMode::Color;
   std::vector<glm::mat4> partWorlds;  // one per part of the model set on the renderer
   std::vector<glm::vec3> partTints;   // linear RGB per part (part/joint modes)
-  int highlightPart = -1;
-  std::vector<bool> partHidden;  // per part; empty or false = drawn
   // A model whose parts are its glTF nodes (core::listsNodesAsParts): per
   // node, what the part fields say per part, applied to the sections each
   // node placed.
@@ -44,12 +54,9 @@ struct FrameState {
   std::vector<float> morphWeights;    // skinned models: one per morph slot (core::runMorphWeights)
   std::vector<SocketMarker> sockets;  // drawn in the sockets mode
   float markerSize = 1.0f;            // socket marker half-size, world units
-  bool showGrid = true;
-  bool showAxes = true;
-  glm::vec3 gridCenter{0.0f};  // on the ground plane (y = 0), snapped to the step
-  float gridExtent = 32.0f;    // half-size of the ground grid, world units
+  glm::vec3 gridCenter{0.0f};         // on the ground plane (y = 0), snapped to the step
+  float gridExtent = 32.0f;           // half-size of the ground grid, world units
   float gridStep = 4.0f;
-  glm::vec4 background = kViewportBackground;
 };
 
 }  // namespace riglens::render

@@ -15,17 +15,6 @@
 
 namespace riglens::render {
 
-struct ViewSettings {
-  core::TintMode tint = core::TintMode::Color;
-  // Parts as the viewer lists them: a model opened by itself lists its glTF
-  // nodes (core::listsNodesAsParts), and these are node indices.
-  int highlightPart = -1;
-  std::vector<bool> partHidden;
-  bool showGrid = true;
-  bool showAxes = true;
-  glm::vec4 background = kViewportBackground;
-};
-
 // The camera's part of a frame alone (view, projection, eye): what splat
 // scenes and characters need.
 FrameState cameraFrameState(const core::OrbitCamera& camera, float aspect);
