@@ -8,6 +8,8 @@ that size, and nothing finds it when the arithmetic changes. Flagged in
 tests/ (comments and strings ignored, statements joined across lines):
 
   - the tolerance argument of QCOMPARE_NEAR / QCOMPARE_NEAR_ALL given as a number;
+  - an image comparison's tolerance (compareWithGolden / compareImages) given
+    as a braced list of numbers;
   - a number in e-notation (1e-5, 2.5e-3f) on the right of <, <=, > or >=;
   - a non-zero number on the right of a comparison whose statement measures a
     difference (abs(, fabs(, Diff, distance(, length(, error, Error).
@@ -24,6 +26,8 @@ COMPARISON = re.compile(r"(?<![<>=-])(<=?|>=?)(?![<>=])\s*\(?\s*(" + NUMBER + r"
 E_NOTATION = re.compile(r"[eE][-+]?\d")
 MEASURES = re.compile(r"\b(?:std::)?f?abs\(|Diff|\bdistance\(|\blength\(|[eE]rror")
 NEAR_MACRO = re.compile(r"\b(QCOMPARE_NEAR|QCOMPARE_NEAR_ALL)\s*\(")
+IMAGE_COMPARE = re.compile(r"\b(compareWithGolden|compareImages)\s*\(")
+BRACED_NUMBERS = re.compile(r"^\s*\{\s*" + NUMBER + r"(?:\s*,\s*" + NUMBER + r")*\s*\}\s*$")
 LITERAL_ONLY = re.compile(r"^\s*(?:double|float)?\(?\s*" + NUMBER + r"\s*\)?\s*$")
 
 
@@ -82,6 +86,10 @@ def findings(path):
         args = arguments(code, m.end() - 1)
         if len(args) >= 3 and LITERAL_ONLY.match(args[2]):
             found.append((line_of(m.start()), f"{m.group(1)} with the tolerance {args[2].strip()}"))
+    for m in IMAGE_COMPARE.finditer(code):
+        args = arguments(code, m.end() - 1)
+        if args and BRACED_NUMBERS.match(args[-1]):
+            found.append((line_of(m.start()), f"{m.group(1)} with the tolerance {args[-1].strip()}"))
     start = 0
     for statement in re.split(r"(;|\{|\})", code):
         measures = MEASURES.search(statement)

@@ -21,6 +21,7 @@
 #include "main_window.h"
 #include "reference_math.h"
 #include "rig_models.h"
+#include "riglens/core/base/file_io.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/samples/sample_runs.h"
 #include "test_checks.h"
@@ -181,8 +182,7 @@ class TestAppViewer : public QObject {
     // the hat's row hides the hat (its checkbox) and highlights it (a click).
     const std::vector<std::uint8_t> bytes = test::makeAnimatedCharacter().glb();
     const QString path = m_dir.filePath("nodes.glb");
-    std::ofstream(path.toStdString(), std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    QVERIFY_OK(core::writeFileAtomically(path.toStdString(), bytes));
     openAndWait(path);
     QVERIFY(m_controller->partsAreNodes());
     const app::PartListModel* parts = m_controller->parts();
@@ -219,8 +219,7 @@ class TestAppViewer : public QObject {
     // render --play`.
     const std::vector<std::uint8_t> bytes = test::makeAnimatedCharacter().glb();
     const QString path = m_dir.filePath("character.glb");
-    std::ofstream(path.toStdString(), std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    QVERIFY_OK(core::writeFileAtomically(path.toStdString(), bytes));
     openAndWait(path);
     QTRY_VERIFY(find("clip_wave") && find("clip_bounce"));
     const QImage rest = settledGrab();

@@ -59,4 +59,17 @@ inline core::Expected<std::unique_ptr<core::DnaRig>> rigOf(const core::Dna& d, s
   return core::DnaRig::create(std::make_shared<const core::Dna>(std::move(read).value()));
 }
 
+// `d`'s rig with blend shape channels reading controls 2 and 3 (where the
+// PSDs and RBF outputs under test write), the first two raw controls set and
+// calculated once.
+inline core::Expected<std::unique_ptr<core::DnaRig>> rigCalculatedAt(core::Dna& d, float control0, float control1) {
+  channelsRead(d, {2, 3});
+  auto rig = rigOf(d);
+  if (!rig) return rig;
+  (*rig)->rawControls()[0] = control0;
+  (*rig)->rawControls()[1] = control1;
+  (*rig)->calculate();
+  return rig;
+}
+
 }  // namespace riglens::test

@@ -113,12 +113,9 @@ class TestDna : public QObject {
     d.psdRows = {2, 2, 3, 3};
     d.psdColumns = {0, 1, 2, 0};
     d.psdValues = {2.0f, 0.75f, 1.0f, 1.0f};
-    test::channelsRead(d, {2, 3});
-    auto rig = rigOf(d);
+    auto rig = test::rigCalculatedAt(d, 0.8f, 0.5f);
     QVERIFY_OK(rig);
     DnaRig& r = **rig;
-    r.rawControls()[0] = 0.8f, r.rawControls()[1] = 0.5f;
-    r.calculate();
     QCOMPARE_NEAR(r.blendShapeOutputs()[0], 1.5 * 0.8 * 0.5, tol::kFloatUnit);
     QCOMPARE_NEAR(r.blendShapeOutputs()[1], 0.0, tol::kFloatUnit);  // read PSD 0 before it was written
     r.calculate();
@@ -354,12 +351,9 @@ class TestDna : public QObject {
     d.rbfPoses[1].outputControls = {3};
     d.rbfPoses[1].outputWeights = {2.0f};
     d.blendShapeNames = {"a", "b"};
-    test::channelsRead(d, {2, 3});
-    auto rig = rigOf(d);
+    auto rig = test::rigCalculatedAt(d, 0.25f, 0.5f);
     QVERIFY_OK(rig);
     DnaRig& r = **rig;
-    r.rawControls()[0] = 0.25f, r.rawControls()[1] = 0.5f;
-    r.calculate();
     // Linear weights 0.75, 0.25; out_a = 0.75; out_b = 0.5 * 0.75 + 2 * 0.25 * 0.5.
     QCOMPARE_NEAR(r.blendShapeOutputs()[0], 0.75, tol::kFloatUnit);
     QCOMPARE_NEAR(r.blendShapeOutputs()[1], 0.375 + 0.25, tol::kFloatUnit);

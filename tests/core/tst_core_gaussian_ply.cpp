@@ -71,11 +71,7 @@ class TestGaussianPly : public QObject {
   void refusals() {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, expected);
-    auto cloud = parseGaussianPly({reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())},
-                                  "scene.ply");
-    QVERIFY(!cloud);
-    const QString message = QString::fromStdString(cloud.error().message);
-    QVERIFY2(message.startsWith("scene.ply: ") && message.contains(expected), qPrintable(message));
+    QVERIFY_REFUSED(parseGaussianPly(riglens::test::byteSpan(bytes), "scene.ply"), "scene.ply", expected);
   }
 
   // The view-dependent colour of degrees 1-3: band 1 by hand (Y = -C1 y, C1 z,

@@ -205,6 +205,15 @@ std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run,
   return out;
 }
 
+core::Expected<RunOnCanvas> runOnCanvas(render::RhiDevice& device, std::shared_ptr<const core::LoadedRun> run,
+                                        QSize size) {
+  auto canvas = render::OffscreenCanvas::create(device, size);
+  if (!canvas) return canvas.error();
+  RunOnCanvas out{std::move(canvas).value(), std::make_unique<render::RigRenderer>(device)};
+  out.renderer->setModel(std::move(run));
+  return out;
+}
+
 void RenderTestCase::initTestCase() {
   // The same test on the other backend (tests/render/CMakeLists.txt registers
   // the character passes on OpenGL this way).

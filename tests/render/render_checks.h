@@ -14,8 +14,10 @@
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/view/orbit_camera.h"
+#include "riglens/render/device/offscreen_canvas.h"
 #include "riglens/render/device/rhi_device.h"
 #include "riglens/render/rig/frame_builder.h"
+#include "riglens/render/rig/rig_renderer.h"
 
 namespace riglens::test {
 
@@ -59,11 +61,20 @@ int nearestTint(QRgb pixel, const std::vector<glm::vec3>& tints);
 std::vector<std::optional<QPoint>> visiblePartPixels(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds,
                                                      const core::OrbitCamera& camera, QSize size);
 
+// A canvas of some size and a rig renderer of a run, on one device: what a
+// test draws a run with, and may draw more on.
+struct RunOnCanvas {
+  std::unique_ptr<render::OffscreenCanvas> canvas;
+  std::unique_ptr<render::RigRenderer> renderer;
+};
+core::Expected<RunOnCanvas> runOnCanvas(render::RhiDevice& device, std::shared_ptr<const core::LoadedRun> run,
+                                        QSize size);
+
 // A render test's fixture: initTestCase opens the offscreen device of its
 // backend (its name logged; the test case fails saying why when the machine
-// has none), cleanupTestCase releases it. Test classes derive from it.
-// A test case on its own windowless device: `backend`, unless the
-// environment's RIGLENS_TEST_BACKEND (vulkan or opengl) says another.
+// has none), cleanupTestCase releases it. Test classes derive from it. The
+// backend is `backend`, unless the environment's RIGLENS_TEST_BACKEND
+// (vulkan or opengl) says another.
 class RenderTestCase : public QObject {
   Q_OBJECT
 

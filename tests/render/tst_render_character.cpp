@@ -46,6 +46,11 @@ constexpr int kVisiblyDifferent = 3 * riglens::core::tolerance::kGoldenChannel;
 // The CPU and GPU bin the same projection; a splat whose extent ends on a
 // tile border within a float ulp may add or drop one tile there.
 constexpr double kTileKeysRelative = 1e-3;
+// The CPU rasteriser against the compute tiles: only float rounding (the
+// shader's exp and log against libm's) tells them apart. Measured on
+// lavapipe: 1/255 on 7 pixels of 800x600; allowed 2/255 on 0.1% of pixels,
+// tighter than the goldens' tolerance.
+const riglens::test::GoldenTolerance kCpuAgainstTiles{2, 0.001};
 // An 8-bit readback of one blend: the blend and the store each round once.
 constexpr double kBlendSteps = 2.0;
 }  // namespace
@@ -277,7 +282,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     state.projection = camera.projection(1.0f);
     auto image = (*canvas)->render(renderer, state);
     QVERIFY_OK(image);
-    const QString problem = test::compareWithGolden(*image, "gaussians-torus", {8, 0.005});
+    const QString problem = test::compareWithGolden(*image, "gaussians-torus", {});
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     // The hole in the middle shows the background; the ring does not.
     QCOMPARE(QColor(image->pixel(128, 128)).name(), QStringLiteral("#20262e"));
@@ -315,7 +320,7 @@ class TestRenderCharacter : public test::RenderTestCase {
     QCOMPARE(tiles->rasterUsed(), render::SplatRaster::Compute);
     QVERIFY2(tiles->tileKeys() > (1u << 18), qPrintable(QString::number(tiles->tileKeys())));
     QVERIFY(!tiles->wantsAnotherFrame());
-    const QString problem = test::compareImages(*actual, *expected, "torus-tiles-vs-quads", {8, 0.005});
+    const QString problem = test::compareImages(*actual, *expected, "torus-tiles-vs-quads", {});
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 
@@ -346,7 +351,7 @@ class TestRenderCharacter : public test::RenderTestCase {
       QVERIFY2(
           std::abs(double(cpu.tileKeys()) - double(tiles.tileKeys())) <= kTileKeysRelative * double(tiles.tileKeys()),
           qPrintable(QString("%1 vs %2 tile keys").arg(cpu.tileKeys()).arg(tiles.tileKeys())));
-      const QString problem = test::compareImages(*actual, *expected, "torus-cpu-vs-tiles", {2, 0.001});
+      const QString problem = test::compareImages(*actual, *expected, "torus-cpu-vs-tiles", kCpuAgainstTiles);
       QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
   }
@@ -534,32 +539,29 @@ class TestRenderCharacter : public test::RenderTestCase {
         renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
         auto image = (*canvas)->render(renderer, state);
         QVERIFY_OK(image);
-        const QString problem = test::compareWithGolden(*image, golden, {8, 0.005});
+        const QString problem = test::compareWithGolden(*image, golden, {});
         QVERIFY2(problem.isEmpty(), qPrintable("read-back route (quads): " + problem));
 
         render::CharacterFrame frame;
         frame.controls = controls;
         frame.look = {tint, 0.002f};
-        chained.setFrame(frame);
-        auto chainedImage = (*canvas)->render(chained, state);
-        QVERIFY_OK(chainedImage);
-        QVERIFY2(chained.error().empty(), chained.error().c_str());
+        // Empty when the route draws the frame without an error and matches the golden.
+        const auto routeProblem = [&](render::CharacterRenderer& route, const QString& what) -> QString {
+          route.setFrame(frame);
+          auto drawn = (*canvas)->render(route, state);
+          if (!drawn) return what + ": " + QString::fromStdString(drawn.error().message);
+          if (!route.error().empty()) return what + ": " + QString::fromStdString(route.error());
+          const QString mismatch = test::compareWithGolden(*drawn, golden, {});
+          return mismatch.isEmpty() ? mismatch : what + ": " + mismatch;
+        };
+        const QString chainedProblem = routeProblem(chained, "chained route (compute tiles)");
+        QVERIFY2(chainedProblem.isEmpty(), qPrintable(chainedProblem));
         QCOMPARE(chained.posedFrames(), ++frames);  // every change re-ran GNM + lift once
-        const QString chainedProblem = test::compareWithGolden(*chainedImage, golden, {8, 0.005});
-        QVERIFY2(chainedProblem.isEmpty(), qPrintable("chained route (compute tiles): " + chainedProblem));
-        cpuPosed.setFrame(frame);
-        auto cpuImage = (*canvas)->render(cpuPosed, state);
-        QVERIFY_OK(cpuImage);
-        QVERIFY2(cpuPosed.error().empty(), cpuPosed.error().c_str());
-        const QString cpuProblem = test::compareWithGolden(*cpuImage, golden, {8, 0.005});
-        QVERIFY2(cpuProblem.isEmpty(), qPrintable("GNM on the CPU (quads): " + cpuProblem));
-        cpuDrawn.setFrame(frame);
-        auto cpuDrawnImage = (*canvas)->render(cpuDrawn, state);
-        QVERIFY_OK(cpuDrawnImage);
-        QVERIFY2(cpuDrawn.error().empty(), cpuDrawn.error().c_str());
+        const QString cpuProblem = routeProblem(cpuPosed, "GNM on the CPU (quads)");
+        QVERIFY2(cpuProblem.isEmpty(), qPrintable(cpuProblem));
+        const QString cpuDrawnProblem = routeProblem(cpuDrawn, "all on the CPU");
+        QVERIFY2(cpuDrawnProblem.isEmpty(), qPrintable(cpuDrawnProblem));
         QCOMPARE(cpuDrawn.splatRenderer()->rasterUsed(), render::SplatRaster::Cpu);
-        const QString cpuDrawnProblem = test::compareWithGolden(*cpuDrawnImage, golden, {8, 0.005});
-        QVERIFY2(cpuDrawnProblem.isEmpty(), qPrintable("all on the CPU: " + cpuDrawnProblem));
 
         if (neutral.isNull()) {
           neutral = *image;
@@ -660,11 +662,11 @@ class TestRenderCharacter : public test::RenderTestCase {
     const glm::vec3 towards = centre - camera.eye();
     const QPoint pixel(size.width() / 2,
                        size.height() / 2);  // the camera looks at the framed centre
-    auto canvas = render::OffscreenCanvas::create(*m_device, size);
-    QVERIFY(canvas);
-    render::RigRenderer voxels(*m_device);
-    voxels.setModel(run);
-    auto tankOnly = (*canvas)->render(voxels, state);
+    auto tankDrawn = test::runOnCanvas(*m_device, run, size);
+    QVERIFY_OK(tankDrawn);
+    render::OffscreenCanvas& canvas = *tankDrawn->canvas;
+    render::RigRenderer& voxels = *tankDrawn->renderer;
+    auto tankOnly = canvas.render(voxels, state);
     QVERIFY(tankOnly);
     QVERIFY(QColor(tankOnly->pixel(pixel)) != QColor::fromRgbF(state.background.r, state.background.g,
                                                                state.background.b));  // the tank is there
@@ -682,13 +684,13 @@ class TestRenderCharacter : public test::RenderTestCase {
       render::SplatRenderer splats(*m_device);
       splats.setRaster(raster);
       splats.setCloud(cloudAt(behind ? centre + towards : camera.eye() + 0.5f * towards));
-      auto splatOnly = (*canvas)->render(splats, state);
+      auto splatOnly = canvas.render(splats, state);
       QVERIFY(splatOnly);
       const QColor alone(splatOnly->pixel(pixel));
       QVERIFY2(alone.red() > 200 && alone.green() < 80,
                qPrintable(alone.name()));  // magenta covers the pixel
       render::DrawableStack both{&voxels, &splats};
-      auto composite = (*canvas)->render(both, state);
+      auto composite = canvas.render(both, state);
       QVERIFY(composite);
       const QColor seen(composite->pixel(pixel)), tank(tankOnly->pixel(pixel));
       if (behind) {

@@ -78,13 +78,12 @@ class TestRenderRig : public test::RenderTestCase {
 
   QImage draw(std::shared_ptr<const core::LoadedRun> run, const std::vector<glm::mat4>& worlds,
               const render::ViewSettings& view, QSize size = kGoldenSize, const core::OrbitCamera* cam = nullptr) {
-    auto canvas = render::OffscreenCanvas::create(*m_device, size);
-    if (!canvas) qFatal("%s", canvas.error().message.c_str());
-    render::RigRenderer renderer(*m_device);
-    renderer.setModel(run);
+    auto drawn = test::runOnCanvas(*m_device, run, size);
+    if (!drawn) qFatal("%s", drawn.error().message.c_str());
     const core::OrbitCamera camera = cam ? *cam : test::defaultCamera(*run);
-    auto image = (*canvas)->render(
-        renderer, render::buildFrameState(*run, worlds, camera, float(size.width()) / float(size.height()), view));
+    auto image = drawn->canvas->render(
+        *drawn->renderer,
+        render::buildFrameState(*run, worlds, camera, float(size.width()) / float(size.height()), view));
     if (!image) qFatal("%s", image.error().message.c_str());
     return *image;
   }
@@ -440,24 +439,23 @@ class TestRenderRig : public test::RenderTestCase {
     auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, tankPoses().at("aim"));
     const auto state = render::buildFrameState(*run, worlds, test::defaultCamera(*run), 1.0f, {});
-    auto canvas = render::OffscreenCanvas::create(*m_device, kGoldenSize);
-    QVERIFY_OK(canvas);
-    render::RigRenderer whole(*m_device);
-    whole.setModel(run);
-    auto expected = (*canvas)->render(whole, state);
+    auto whole = test::runOnCanvas(*m_device, run, kGoldenSize);
+    QVERIFY_OK(whole);
+    auto expected = whole->canvas->render(*whole->renderer, state);
     QVERIFY_OK(expected);
+    render::OffscreenCanvas& canvas = *whole->canvas;
 
     auto owned = std::make_shared<core::LoadedRun>(*run);
     render::RigRenderer piecewise(*m_device);
     piecewise.setModel(owned);
     piecewise.setUploadBudget(1);  // one part a frame
     std::vector<std::size_t> uploaded;
-    (*canvas)->setBetweenUploadFrames([&] {
+    canvas.setBetweenUploadFrames([&] {
       uploaded.push_back(piecewise.partsUploaded());
       for (std::size_t p = 0; p < uploaded.back(); ++p) owned->meshes[p] = core::PartMesh{};
     });
-    auto image = (*canvas)->render(piecewise, state);
-    (*canvas)->setBetweenUploadFrames({});
+    auto image = canvas.render(piecewise, state);
+    canvas.setBetweenUploadFrames({});
     QVERIFY_OK(image);
     QVERIFY(!piecewise.uploading());
     QCOMPARE(piecewise.partsUploaded(), run->meshes.size());

@@ -6,12 +6,40 @@
 #include <QtTest/QTest>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <glm/glm.hpp>
 #include <iterator>
+#include <span>
 #include <type_traits>
 #include <vector>
 
 #define QVERIFY_OK(expected) QVERIFY2(bool(expected), (expected) ? "" : (expected).error().message.c_str())
+
+namespace riglens::test {
+
+// A QByteArray's bytes, as the readers take them.
+inline std::span<const std::uint8_t> byteSpan(const QByteArray& bytes) {
+  return {reinterpret_cast<const std::uint8_t*>(bytes.constData()), std::size_t(bytes.size())};
+}
+
+// Empty when `result` is a refusal whose message starts with "`file`: " and
+// contains `expected`; otherwise what happened instead.
+template <class Result>
+QString refusalMismatch(const Result& result, const QString& file, const QString& expected) {
+  if (result) return "accepted; expected a refusal saying: " + expected;
+  const QString message = QString::fromStdString(result.error().message);
+  if (message.startsWith(file + ": ") && message.contains(expected)) return {};
+  return "refused with \"" + message + "\"; expected \"" + file + ": ...\" saying: " + expected;
+}
+
+}  // namespace riglens::test
+
+// `result` (a core::Expected) is a refusal naming `file` and saying `expected`.
+#define QVERIFY_REFUSED(result, file, expected)                                              \
+  do {                                                                                       \
+    const QString refusalMismatch_ = riglens::test::refusalMismatch(result, file, expected); \
+    QVERIFY2(refusalMismatch_.isEmpty(), qPrintable(refusalMismatch_));                      \
+  } while (false)
 
 // |actual - expected| <= tolerance (a named constant from tolerances.h),
 // printing both values and the difference when it fails.
