@@ -113,38 +113,26 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   if (basisBytes > std::size_t(128) << 20)
     return makeError(ErrorCode::Unsupported, "the basis (" + std::to_string(basisBytes >> 20) +
                                                  " MiB) exceeds the 128 MiB storage binding limit");
-  d->params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::GnmParams)));
-  d->neutral = newStorageBuffer(rhi, d->V * 12);
-  d->basis = newStorageBuffer(rhi, basisBytes);
-  d->actives = newStorageBuffer(rhi, std::max<std::size_t>(d->E, 1) * sizeof(ActiveTerm));
-  d->eyeWeights = newStorageBuffer(rhi, d->V * 8);
   d->hasStitch = pack.stitchLocal.size() == d->V * 3;
-  d->stitch = newStorageBuffer(rhi, d->hasStitch ? d->V * 12 : 16);
-  d->skinIndex = newStorageBuffer(rhi, d->V * 16);
-  d->skinWeight = newStorageBuffer(rhi, d->V * 16);
-  d->skin = newStorageBuffer(rhi, d->J * 64);
-  d->posed = newStorageBuffer(rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer);
-  d->laneScales = newStorageBuffer(rhi, d->rowLanes * 4);
-  if (!d->params->create() || !d->neutral || !d->basis || !d->actives || !d->eyeWeights || !d->stitch ||
-      !d->skinIndex || !d->skinWeight || !d->skin || !d->posed || !d->laneScales)
-    return makeError(ErrorCode::Gpu, "cannot allocate the GNM GPU buffers");
+  ComputeLayout layout;
+  d->params = layout.uniform(gpu::kGnmParamsBinding, newUniformBuffer(rhi, sizeof(gpu::GnmParams)));
+  d->neutral = layout.read(gpu::kGnmNeutral, newStorageBuffer(rhi, d->V * 12));
+  d->basis = layout.read(gpu::kGnmBasis, newStorageBuffer(rhi, basisBytes));
+  d->actives =
+      layout.read(gpu::kGnmActives, newStorageBuffer(rhi, std::max<std::size_t>(d->E, 1) * sizeof(ActiveTerm)));
+  d->eyeWeights = layout.read(gpu::kGnmEyeWeights, newStorageBuffer(rhi, d->V * 8));
+  d->stitch = layout.read(gpu::kGnmStitch, newStorageBuffer(rhi, d->hasStitch ? d->V * 12 : 16));
+  d->skinIndex = layout.read(gpu::kGnmSkinIndex, newStorageBuffer(rhi, d->V * 16));
+  d->skinWeight = layout.read(gpu::kGnmSkinWeight, newStorageBuffer(rhi, d->V * 16));
+  d->skin = layout.read(gpu::kGnmSkin, newStorageBuffer(rhi, d->J * 64));
+  d->posed = layout.written(gpu::kGnmPosed,
+                            newStorageBuffer(rhi, d->V * 12, QRhiBuffer::StorageBuffer | QRhiBuffer::VertexBuffer));
+  d->laneScales = layout.read(gpu::kGnmLaneScales, newStorageBuffer(rhi, d->rowLanes * 4));
+  if (!layout.ok()) return makeError(ErrorCode::Gpu, "cannot allocate the GNM GPU buffers");
 
   d->stageUploads(basisBytes);
 
-  const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  if (!createComputePipeline(rhi, *shader,
-                             {QRhiShaderResourceBinding::uniformBuffer(gpu::kGnmParamsBinding, stage, d->params.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmNeutral, stage, d->neutral.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmBasis, stage, d->basis.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmActives, stage, d->actives.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmEyeWeights, stage, d->eyeWeights.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmStitch, stage, d->stitch.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinIndex, stage, d->skinIndex.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkinWeight, stage, d->skinWeight.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmSkin, stage, d->skin.get()),
-                              QRhiShaderResourceBinding::bufferStore(gpu::kGnmPosed, stage, d->posed.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kGnmLaneScales, stage, d->laneScales.get())},
-                             d->srb, d->pipeline))
+  if (!layout.createPipeline(rhi, *shader, d->srb, d->pipeline))
     return makeError(ErrorCode::Gpu, "cannot create the GNM compute pipeline");
   return std::unique_ptr<GpuGnm>(new GpuGnm(std::move(d)));
 }

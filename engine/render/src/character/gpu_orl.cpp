@@ -81,18 +81,18 @@ core::Expected<std::unique_ptr<GpuOrl>> GpuOrl::create(RhiDevice& device, const 
   const OrlCsr csr = buildOrlCsr(pack);
   d->entries = csr.channel.size();
   const std::size_t I = std::size_t(pack.maxInfluence);
-  d->params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::OrlParams)));
-  d->neutral = newStorageBuffer(rhi, d->V * 12);
-  d->csrOffset = newStorageBuffer(rhi, csr.offset.size() * 4);
-  d->csrChannel = newStorageBuffer(rhi, csr.channel.size() * 4);
-  d->csrDelta = newStorageBuffer(rhi, csr.delta.size() * 4);
-  d->skinIndex = newStorageBuffer(rhi, d->V * I * 4);
-  d->skinWeight = newStorageBuffer(rhi, d->V * I * 4);
-  d->skinRows = newStorageBuffer(rhi, d->J * 48);
-  d->weights = newStorageBuffer(rhi, d->C * 4);
-  if (!d->params->create() || !d->neutral || !d->csrOffset || !d->csrChannel || !d->csrDelta || !d->skinIndex ||
-      !d->skinWeight || !d->skinRows || !d->weights)
-    return makeError(ErrorCode::Gpu, "cannot allocate the ORL GPU buffers");
+  ComputeLayout layout;
+  d->params = layout.uniform(gpu::kOrlParamsBinding, newUniformBuffer(rhi, sizeof(gpu::OrlParams)));
+  d->neutral = layout.read(gpu::kOrlNeutral, newStorageBuffer(rhi, d->V * 12));
+  d->csrOffset = layout.read(gpu::kOrlCsrOffset, newStorageBuffer(rhi, csr.offset.size() * 4));
+  d->csrChannel = layout.read(gpu::kOrlCsrChannel, newStorageBuffer(rhi, csr.channel.size() * 4));
+  d->csrDelta = layout.read(gpu::kOrlCsrDelta, newStorageBuffer(rhi, csr.delta.size() * 4));
+  d->skinIndex = layout.read(gpu::kOrlSkinIndex, newStorageBuffer(rhi, d->V * I * 4));
+  d->skinWeight = layout.read(gpu::kOrlSkinWeight, newStorageBuffer(rhi, d->V * I * 4));
+  d->skinRows = layout.read(gpu::kOrlSkinRows, newStorageBuffer(rhi, d->J * 48));
+  d->weights = layout.read(gpu::kOrlWeights, newStorageBuffer(rhi, d->C * 4));
+  layout.written(gpu::kOrlPosed, d->posed.get());
+  if (!layout.ok()) return makeError(ErrorCode::Gpu, "cannot allocate the ORL GPU buffers");
   QRhiResourceUpdateBatch* batch = d->uploads.batch(rhi);
   const auto upload = [&](QRhiBuffer* b, const void* data, std::size_t bytes) {
     if (bytes) batch->uploadStaticBuffer(b, 0, int(bytes), data);
@@ -107,19 +107,7 @@ core::Expected<std::unique_ptr<GpuOrl>> GpuOrl::create(RhiDevice& device, const 
   const gpu::OrlParams params{std::uint32_t(d->V), std::uint32_t(I), std::uint32_t(d->C), std::uint32_t(d->J)};
   batch->updateDynamicBuffer(d->params.get(), 0, sizeof(params), &params);
 
-  const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  if (!createComputePipeline(rhi, *shader,
-                             {QRhiShaderResourceBinding::uniformBuffer(gpu::kOrlParamsBinding, stage, d->params.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlNeutral, stage, d->neutral.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrOffset, stage, d->csrOffset.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrChannel, stage, d->csrChannel.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlCsrDelta, stage, d->csrDelta.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinIndex, stage, d->skinIndex.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinWeight, stage, d->skinWeight.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlSkinRows, stage, d->skinRows.get()),
-                              QRhiShaderResourceBinding::bufferLoad(gpu::kOrlWeights, stage, d->weights.get()),
-                              QRhiShaderResourceBinding::bufferStore(gpu::kOrlPosed, stage, d->posed.get())},
-                             d->srb, d->pipeline))
+  if (!layout.createPipeline(rhi, *shader, d->srb, d->pipeline))
     return makeError(ErrorCode::Gpu, "cannot create the ORL compute pipeline");
   return std::unique_ptr<GpuOrl>(new GpuOrl(std::move(d)));
 }

@@ -1,13 +1,15 @@
-// Shared by the compute passes: a created storage buffer (QRhi refuses zero-sized buffers, so at
-// least 16 bytes) and one waited-for offscreen frame around a recording.
+// Shared by the compute passes: created storage and uniform buffers (QRhi
+// refuses zero-sized buffers, so at least 16 bytes), a pass's binding layout
+// gathered as its buffers are made, and one waited-for offscreen frame around
+// a recording.
 #pragma once
 
 #include <QtGui/private/qrhi_p.h>
 
 #include <algorithm>
-#include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/gpu_resources.h"
@@ -23,6 +25,58 @@ inline std::unique_ptr<QRhiBuffer> newStorageBuffer(QRhi* rhi, std::size_t bytes
   return b->create() ? std::move(b) : nullptr;
 }
 
+// A created uniform buffer of `bytes`, updated per dispatch; nullptr when it
+// cannot be created.
+inline std::unique_ptr<QRhiBuffer> newUniformBuffer(QRhi* rhi, std::size_t bytes) {
+  std::unique_ptr<QRhiBuffer> b(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(bytes)));
+  return b->create() ? std::move(b) : nullptr;
+}
+
+// A compute pass's bindings, gathered as its buffers are made: each buffer is
+// handed over with the binding its shader reads or writes it at, so the list
+// cannot number one buffer as another's. A buffer that failed to be created
+// (null) makes the whole layout fail (ok() false, createPipeline false).
+class ComputeLayout {
+ public:
+  using Buffer = std::unique_ptr<QRhiBuffer>;
+  Buffer uniform(int binding, Buffer buffer) {
+    return add(QRhiShaderResourceBinding::uniformBuffer, binding, std::move(buffer));
+  }
+  Buffer read(int binding, Buffer buffer) {
+    return add(QRhiShaderResourceBinding::bufferLoad, binding, std::move(buffer));
+  }
+  Buffer written(int binding, Buffer buffer) {
+    return add(QRhiShaderResourceBinding::bufferStore, binding, std::move(buffer));
+  }
+  // A buffer owned elsewhere (the vertex buffer a pass writes into).
+  void written(int binding, QRhiBuffer* buffer) { bind(QRhiShaderResourceBinding::bufferStore, binding, buffer); }
+  bool ok() const { return m_ok; }
+  // The bindings object and the pipeline of `shader` over them, created into
+  // `srb` and `pipeline`; false when a buffer or either object is missing.
+  bool createPipeline(QRhi* rhi, const QShader& shader, std::unique_ptr<QRhiShaderResourceBindings>& srb,
+                      std::unique_ptr<QRhiComputePipeline>& pipeline) const {
+    if (!m_ok) return false;
+    srb.reset(rhi->newShaderResourceBindings());
+    srb->setBindings(m_bindings.begin(), m_bindings.end());
+    if (!srb->create()) return false;
+    pipeline = newComputePipeline(rhi, shader, srb.get());
+    return pipeline != nullptr;
+  }
+
+ private:
+  using MakeBinding = QRhiShaderResourceBinding (*)(int, QRhiShaderResourceBinding::StageFlags, QRhiBuffer*);
+  void bind(MakeBinding make, int binding, QRhiBuffer* buffer) {
+    m_ok = m_ok && buffer;
+    if (buffer) m_bindings.push_back(make(binding, QRhiShaderResourceBinding::ComputeStage, buffer));
+  }
+  Buffer add(MakeBinding make, int binding, Buffer buffer) {
+    bind(make, binding, buffer.get());
+    return buffer;
+  }
+  std::vector<QRhiShaderResourceBinding> m_bindings;
+  bool m_ok = true;
+};
+
 // The report row of a created buffer (its real size, padding included).
 inline BufferBytes bufferBytes(std::string name, const QRhiBuffer* buffer) {
   return {std::move(name), buffer ? std::size_t(buffer->size()) : 0};
@@ -37,17 +91,6 @@ inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* 
   cb->setShaderResources(bindings);
   cb->dispatch(groups, 1, 1);
   cb->endComputePass();
-}
-
-// A compute pipeline over `bindings`: the bindings object and the pipeline
-// created into `srb` and `pipeline`; false when either cannot be created.
-inline bool createComputePipeline(QRhi* rhi, const QShader& shader,
-                                  std::initializer_list<QRhiShaderResourceBinding> bindings,
-                                  std::unique_ptr<QRhiShaderResourceBindings>& srb,
-                                  std::unique_ptr<QRhiComputePipeline>& pipeline) {
-  srb = newBindings(rhi, bindings);
-  pipeline = srb ? newComputePipeline(rhi, shader, srb.get()) : nullptr;
-  return pipeline != nullptr;
 }
 
 // Marks the end of a pass in the device's GpuTimer (when the frame is timed).

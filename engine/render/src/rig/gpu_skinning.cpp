@@ -31,17 +31,24 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   s->m_boneCount = static_cast<quint32>(skin.boneNames.size());
   std::vector<float> normals = rest.normals;
   normals.resize(rest.positions.size(), 0.0f);
-  s->m_restPositions = storage(rhi, batch, rest.positions.data(), rest.positions.size() * 4);
-  s->m_restNormals = storage(rhi, batch, normals.data(), normals.size() * 4);
+  ComputeLayout layout;
+  s->m_params = layout.uniform(gpu::kSkinParamsBinding, newUniformBuffer(rhi, sizeof(gpu::SkinParams)));
+  s->m_restPositions =
+      layout.read(gpu::kSkinRestPositions, storage(rhi, batch, rest.positions.data(), rest.positions.size() * 4));
+  s->m_restNormals = layout.read(gpu::kSkinRestNormals, storage(rhi, batch, normals.data(), normals.size() * 4));
   // A rigid skin: its one bone a vertex, four to a uvec4 (padded), no weights.
   std::vector<std::uint32_t> rigid = skin.rigid;
   rigid.resize((rigid.size() + 3) / 4 * 4, 0);
   s->m_rigid = skin.isRigid();
-  s->m_joints = s->m_rigid ? storage(rhi, batch, rigid.data(), rigid.size() * 4)
-                           : storage(rhi, batch, skin.joints.data(), skin.joints.size() * 4);
-  s->m_weights = storage(rhi, batch, skin.weights.data(), skin.weights.size() * 4);
-  s->m_bones = storage(rhi, batch, nullptr, std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4));
-  s->m_params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::SkinParams)));
+  s->m_joints =
+      layout.read(gpu::kSkinJoints, s->m_rigid ? storage(rhi, batch, rigid.data(), rigid.size() * 4)
+                                               : storage(rhi, batch, skin.joints.data(), skin.joints.size() * 4));
+  s->m_weights = layout.read(gpu::kSkinWeights, storage(rhi, batch, skin.weights.data(), skin.weights.size() * 4));
+  s->m_bones =
+      layout.read(gpu::kSkinBones,
+                  storage(rhi, batch, nullptr, std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4)));
+  layout.written(gpu::kSkinOutPositions, outPositions);
+  layout.written(gpu::kSkinOutNormals, outNormals);
   // The morph stage's inputs (16-byte stand-ins when nothing morphs: the
   // pass then never reads them).
   s->m_slotCount = morph.empty() ? 0 : static_cast<quint32>(morph.slotCount());
@@ -49,39 +56,23 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   for (const auto& r : morph.ranges) ranges.insert(ranges.end(), {r.firstVertex, r.firstSlot, r.slotCount, 0});
   std::vector<std::uint32_t> rangeOf = morph.rangeOfVertex;
   if (s->m_slotCount) rangeOf.resize(rest.vertexCount(), gpu::kSkinNoMorphRange);
-  s->m_rangeOf = storage(rhi, batch, rangeOf.data(), rangeOf.size() * 4);
-  s->m_ranges = storage(rhi, batch, ranges.data(), ranges.size() * 4);
-  s->m_slotOffsets = storage(rhi, batch, morph.slotOffsets.data(), morph.slotOffsets.size() * 4);
-  s->m_morphWeights = storage(rhi, batch, nullptr, std::max<std::size_t>(1, morph.slotCount()) * 4);
-  s->m_positionDeltas = storage(rhi, batch, morph.positionDeltas.data(), morph.positionDeltas.size() * 4);
-  s->m_normalDeltas = storage(rhi, batch, morph.normalDeltas.data(), morph.normalDeltas.size() * 4);
-  if (!s->m_restPositions || !s->m_restNormals || !s->m_joints || !s->m_weights || !s->m_bones ||
-      !s->m_params->create() || !s->m_rangeOf || !s->m_ranges || !s->m_slotOffsets || !s->m_morphWeights ||
-      !s->m_positionDeltas || !s->m_normalDeltas)
-    return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning buffers");
+  s->m_rangeOf = layout.read(gpu::kSkinMorphRangeOf, storage(rhi, batch, rangeOf.data(), rangeOf.size() * 4));
+  s->m_ranges = layout.read(gpu::kSkinMorphRanges, storage(rhi, batch, ranges.data(), ranges.size() * 4));
+  s->m_slotOffsets =
+      layout.read(gpu::kSkinMorphSlots, storage(rhi, batch, morph.slotOffsets.data(), morph.slotOffsets.size() * 4));
+  s->m_morphWeights = layout.read(gpu::kSkinMorphWeights,
+                                  storage(rhi, batch, nullptr, std::max<std::size_t>(1, morph.slotCount()) * 4));
+  s->m_positionDeltas = layout.read(gpu::kSkinMorphPositions,
+                                    storage(rhi, batch, morph.positionDeltas.data(), morph.positionDeltas.size() * 4));
+  s->m_normalDeltas = layout.read(gpu::kSkinMorphNormals,
+                                  storage(rhi, batch, morph.normalDeltas.data(), morph.normalDeltas.size() * 4));
+  if (!layout.ok()) return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning buffers");
   s->m_bytes = (rest.positions.size() + normals.size() + skin.joints.size() + rigid.size() + skin.weights.size()) * 4 +
                std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4) + sizeof(gpu::SkinParams) +
                (rangeOf.size() + ranges.size() + morph.slotOffsets.size() * 2 + morph.positionDeltas.size() +
                 morph.normalDeltas.size()) *
                    4;
-  const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  if (!createComputePipeline(
-          rhi, *cs,
-          {QRhiShaderResourceBinding::uniformBuffer(gpu::kSkinParamsBinding, stage, s->m_params.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestPositions, stage, s->m_restPositions.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinRestNormals, stage, s->m_restNormals.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinJoints, stage, s->m_joints.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinWeights, stage, s->m_weights.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinBones, stage, s->m_bones.get()),
-           QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutPositions, stage, outPositions),
-           QRhiShaderResourceBinding::bufferStore(gpu::kSkinOutNormals, stage, outNormals),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRangeOf, stage, s->m_rangeOf.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphRanges, stage, s->m_ranges.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphSlots, stage, s->m_slotOffsets.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphWeights, stage, s->m_morphWeights.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphPositions, stage, s->m_positionDeltas.get()),
-           QRhiShaderResourceBinding::bufferLoad(gpu::kSkinMorphNormals, stage, s->m_normalDeltas.get())},
-          s->m_srb, s->m_pipeline))
+  if (!layout.createPipeline(rhi, *cs, s->m_srb, s->m_pipeline))
     return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning pipeline");
   return s;
 }
