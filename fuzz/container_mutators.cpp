@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,13 +90,34 @@ std::size_t mutateGlb(std::uint8_t* data, std::size_t size, std::size_t maxSize,
   return emit(out, data, size, maxSize);
 }
 
+// .aosrig and ORLPACK1 open with 8 bytes of magic, the length of a JSON text
+// (u32 at 8), the file's length (u32 at 12) and that text at 16. The text's
+// length when `data` is such a file of `magic` and this seed mutates it by
+// its layout (every tenth mutation stays plain).
+std::optional<std::size_t> headedTextLength(const std::uint8_t* data, std::size_t size, const char* magic,
+                                            unsigned seed) {
+  if (seed % 10 == 0 || size < 16 || std::memcmp(data, magic, 8) != 0) return std::nullopt;
+  const std::size_t length = u32(data + 8);
+  return length > size - 16 ? std::nullopt : std::optional(length);
+}
+
+// The text of such a file mutated within its `slot` (the bytes before the
+// first blob or member), padded with `pad` (which its reader ignores), into
+// `out`, and its length set to the slot's.
+void mutateSlotText(Bytes& out, Bytes text, std::size_t slot, std::uint8_t pad) {
+  text = mutated(std::move(text), slot);
+  text.resize(slot, pad);
+  std::copy(text.begin(), text.end(), out.begin() + 16);
+  putU32(out.data() + 8, slot);
+}
+
 // .aosrig: the header JSON fills a slot up to the first blob; it is mutated
 // within the slot (padded with spaces, which JSON ignores) so every blob
 // offset stays where the header says; totalLen follows the size.
 std::size_t mutateAosrig(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
-  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "AOSRIG01", 8) != 0) return plain(data, size, maxSize);
-  const std::size_t headerLength = u32(data + 8);
-  if (headerLength > size - 16) return plain(data, size, maxSize);
+  const auto header = headedTextLength(data, size, "AOSRIG01", seed);
+  if (!header) return plain(data, size, maxSize);
+  const std::size_t headerLength = *header;
   const std::size_t slot = std::min(align(16 + headerLength, 8), size) - 16;
   Bytes out(data, data + size);
   if (seed % 10 < 3 && 16 + slot < size) {  // a blob byte, in place
@@ -106,10 +128,7 @@ std::size_t mutateAosrig(std::uint8_t* data, std::size_t size, std::size_t maxSi
   } else {
     Bytes text(data + 16, data + 16 + headerLength);
     while (!text.empty() && (text.back() == ' ' || text.back() == 0)) text.pop_back();
-    text = mutated(std::move(text), slot);
-    text.resize(slot, ' ');
-    std::copy(text.begin(), text.end(), out.begin() + 16);
-    putU32(out.data() + 8, slot);
+    mutateSlotText(out, std::move(text), slot, ' ');
   }
   putU32(out.data() + 12, out.size());
   return emit(out, data, size, maxSize);
@@ -119,10 +138,9 @@ std::size_t mutateAosrig(std::uint8_t* data, std::size_t size, std::size_t maxSi
 // moves to the end of the file and its TOC entry follows it; the TOC itself
 // is mutated within its slot (padded with NULs, which the reader strips).
 std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
-  if (seed % 10 == 0 || size < 16 || std::memcmp(data, "ORLPACK1", 8) != 0) return plain(data, size, maxSize);
-  const std::size_t tocLength = u32(data + 8);
-  if (tocLength > size - 16) return plain(data, size, maxSize);
-  std::string tocText(reinterpret_cast<const char*>(data) + 16, tocLength);
+  const auto tocLength = headedTextLength(data, size, "ORLPACK1", seed);
+  if (!tocLength) return plain(data, size, maxSize);
+  std::string tocText(reinterpret_cast<const char*>(data) + 16, *tocLength);
   tocText.erase(std::find(tocText.begin(), tocText.end(), '\0'), tocText.end());
   nlohmann::json toc = nlohmann::json::parse(tocText, nullptr, false);
   if (!toc.is_array() || toc.empty()) return plain(data, size, maxSize);
@@ -131,11 +149,7 @@ std::size_t mutateOrl(std::uint8_t* data, std::size_t size, std::size_t maxSize,
     if (e.is_object() && tocNumber(e, "o") >= 16) slot = std::min<std::size_t>(slot, tocNumber(e, "o") - 16);
   Bytes out(data, data + size);
   if (seed % 10 < 3) {
-    Bytes text(tocText.begin(), tocText.end());
-    text = mutated(std::move(text), slot);
-    text.resize(slot, 0);
-    std::copy(text.begin(), text.end(), out.begin() + 16);
-    putU32(out.data() + 8, slot);
+    mutateSlotText(out, Bytes(tocText.begin(), tocText.end()), slot, 0);
   } else {
     auto& entry = toc[seed / 10 % toc.size()];
     if (!entry.is_object()) return plain(data, size, maxSize);

@@ -41,16 +41,11 @@ Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 using namespace riglens;
 namespace fs = std::filesystem;
 
-class TestAppCharacter : public QObject {
+class TestAppCharacter : public test::CharacterViewerCase {
   Q_OBJECT
-  QTemporaryDir m_dir;
-  test::ViewerHarness m_ui;
-  app::AppController* m_app = nullptr;
-  app::CharacterController* m_character = nullptr;
   // OpenGL without compute (the second ctest run) expects the character refused.
   const bool m_expectNoCompute = qEnvironmentVariableIsSet("RIGLENS_TEST_EXPECT_NO_COMPUTE");
 
-  QString path(const char* name) const { return m_dir.filePath(name); }
   QQuickItem* find(const QString& name) const { return m_ui.find(name); }
   int changedPixels(const QImage& before, const QImage& after) const {
     return test::differingPixels(before, after, m_ui.viewportRect());
@@ -67,8 +62,6 @@ class TestAppCharacter : public QObject {
       }
     return n;
   }
-
-  QQuickItem* visibleItem(const QString& name) { return m_ui.visibleItem(name); }
 
  private slots:
   void initTestCase() {
@@ -93,9 +86,7 @@ class TestAppCharacter : public QObject {
     decoded.decoders = fs::path(RIGLENS_TEST_DECODERS_DIR) / "visible";
     QVERIFY_OK(samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", root / "decoded", decoded));
     QString error;
-    QVERIFY2(m_ui.start(&error), qPrintable(error));
-    m_app = m_ui.controller.get();
-    m_character = m_app->characterController();
+    QVERIFY2(startViewer(&error), qPrintable(error));
   }
 
   void computeLessGpuDisablesCharacters() {

@@ -27,15 +27,8 @@ Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 using namespace riglens;
 namespace tol = core::tolerance;
 
-class TestAppOrlCharacter : public QObject {
+class TestAppOrlCharacter : public test::CharacterViewerCase {
   Q_OBJECT
-  QTemporaryDir m_dir;
-  test::ViewerHarness m_ui;
-  app::AppController* m_app = nullptr;
-  app::CharacterController* m_character = nullptr;
-
-  QString path(const char* name) const { return m_dir.filePath(name); }
-  QQuickItem* visibleItem(const QString& name) { return m_ui.visibleItem(name); }
 
   // `riglens-cli character evaluate` on the sample's pack: its joint outputs.
   QJsonArray cliJoints(const QStringList& mode, const QByteArray& controls) {
@@ -59,9 +52,7 @@ class TestAppOrlCharacter : public QObject {
     QVERIFY_OK(
         samples::writeSampleOrlBundle(RIGLENS_DATA_DIR "/ict-face", m_dir.path().toStdString(), {32, {}, false}));
     QString error;
-    QVERIFY2(m_ui.start(&error), qPrintable(error));
-    m_app = m_ui.controller.get();
-    m_character = m_app->characterController();
+    QVERIFY2(startViewer(&error), qPrintable(error));
   }
 
   void theJawSliderOpensTheMouth() {

@@ -4,6 +4,7 @@
 // window. Shared by the app tests.
 #pragma once
 
+#include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQuick/QQuickItem>
@@ -118,6 +119,27 @@ class ViewerHarness {
   std::unique_ptr<QQmlApplicationEngine> engine;
   QQuickWindow* window = nullptr;
   QQuickItem* viewport = nullptr;
+};
+
+// The fixture of the character tests: a temporary folder for the samples
+// they write, the viewer, its controller and its character controller.
+class CharacterViewerCase : public QObject {
+ protected:
+  // Starts the viewer (once the samples are written); false, and why, when
+  // it cannot.
+  bool startViewer(QString* error) {
+    if (!m_ui.start(error)) return false;
+    m_app = m_ui.controller.get();
+    m_character = m_app->characterController();
+    return true;
+  }
+  QString path(const char* name) const { return m_dir.filePath(name); }
+  QQuickItem* visibleItem(const QString& name) { return m_ui.visibleItem(name); }
+
+  QTemporaryDir m_dir;
+  ViewerHarness m_ui;
+  app::AppController* m_app = nullptr;
+  app::CharacterController* m_character = nullptr;
 };
 
 }  // namespace riglens::test
