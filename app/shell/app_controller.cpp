@@ -48,7 +48,6 @@ AppController::AppController(QObject* parent)
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
   connect(&m_load, &QFutureWatcherBase::finished, this, &AppController::finishLoad);
-  connect(&m_characterLoad, &QFutureWatcherBase::finished, this, &AppController::finishCharacterLoad);
   for (ReportingController* controller :
        std::initializer_list<ReportingController*>{m_character, m_playback, m_exporter})
     adopt(controller);
@@ -70,7 +69,6 @@ void AppController::handOverDocument() {
 
 AppController::~AppController() {
   m_load.waitForFinished();
-  m_characterLoad.waitForFinished();
 }
 
 bool AppController::hasDocument() const {
@@ -143,11 +141,8 @@ void AppController::open(const QVariant& location) {
   emit loadingChanged();
   reportStatus(tr("Loading %1…").arg(info.fileName()));
   const std::string target = m_loadingPath.toStdString();
-  m_loadingCharacter = core::opensAsCharacterScene(target);
-  if (m_loadingCharacter)
-    m_characterLoad.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadCharacterScene); }));
-  else
-    m_load.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::loadRun); }));
+  m_load.setFuture(QtConcurrent::run(
+      [target] { return loadGuarded(target, [](const std::string& p) { return core::openAsset(p); }); }));
 }
 
 bool AppController::canOpen(const QVariant& location) const {
@@ -175,13 +170,8 @@ void AppController::openDefault() {
 
 void AppController::waitForLoad() {
   if (!m_loading) return;
-  if (m_loadingCharacter) {
-    m_characterLoad.waitForFinished();
-    finishCharacterLoad();
-  } else {
-    m_load.waitForFinished();
-    finishLoad();
-  }
+  m_load.waitForFinished();
+  finishLoad();
 }
 
 bool AppController::concludeLoad(const core::Error* error) {
@@ -198,11 +188,18 @@ bool AppController::concludeLoad(const core::Error* error) {
 }
 
 void AppController::finishLoad() {
-  if (!m_loading || m_loadingCharacter) return;
+  if (!m_loading) return;
   auto result = m_load.result();
   if (!concludeLoad(result ? nullptr : &result.error())) return;
+  if (auto* run = std::get_if<core::LoadedRun>(&*result))
+    showRun(std::move(*run));
+  else
+    showScene(std::get<core::CharacterScene>(std::move(*result)));
+}
+
+void AppController::showRun(core::LoadedRun run) {
   m_character->setScene(nullptr);
-  m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(result).value()));
+  m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(run)));
   handOverDocument();  // before anything can ask them about the old one
   m_documentPath = m_loadingPath;
   m_documentTitle = QFileInfo(m_loadingPath).fileName() == "rig.json" ? QFileInfo(m_loadingPath).dir().dirName()
@@ -218,14 +215,11 @@ void AppController::finishLoad() {
   notifyPosed();
 }
 
-void AppController::finishCharacterLoad() {
-  if (!m_loading || !m_loadingCharacter) return;
-  auto result = m_characterLoad.result();
-  if (!concludeLoad(result ? nullptr : &result.error())) return;
+void AppController::showScene(core::CharacterScene opened) {
   // A character replaces the voxel run: one document at a time.
   m_document.reset();
   handOverDocument();
-  auto scene = std::make_shared<const core::CharacterScene>(std::move(result).value());
+  auto scene = std::make_shared<const core::CharacterScene>(std::move(opened));
   m_problems->setDocumentProblems(scene->problems);
   resetSelection();
   m_documentPath = m_loadingPath;

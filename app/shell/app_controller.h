@@ -27,6 +27,7 @@
 #include "rig_models.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/character/character_scene.h"
+#include "riglens/core/open/asset_readers.h"
 
 namespace riglens::app {
 
@@ -168,7 +169,8 @@ class AppController : public QObject {
   // The end of a load: false (the error shown, the open model kept) when it failed.
   bool concludeLoad(const core::Error* error);
   void finishLoad();
-  void finishCharacterLoad();
+  void showRun(core::LoadedRun run);
+  void showScene(core::CharacterScene scene);
   void resetSelection();
   // What the sub-controllers report (ReportingController's signals) reaches
   // the banner, the status line, the Problems panel and poseChanged here.
@@ -187,11 +189,9 @@ class AppController : public QObject {
   CharacterController* m_character;
   PlaybackController* m_playback;
   ExportController* m_exporter;
-  QFutureWatcher<core::Expected<core::LoadedRun>> m_load;
-  QFutureWatcher<core::Expected<core::CharacterScene>> m_characterLoad;
+  QFutureWatcher<core::Expected<core::OpenedAsset>> m_load;  // through the reader table, on a worker thread
   QString m_loadingPath;
   bool m_loading = false;
-  bool m_loadingCharacter = false;  // which watcher the running load uses
   QVariantMap m_memory;
   int m_selectedPart = -1;
   QString m_selectedJoint;
