@@ -196,12 +196,8 @@ void GpuGnm::flushUploads(QRhiCommandBuffer* cb) {
 void GpuGnm::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.uploads.takeOrBegin(d.rhi);
-  if (d.route == GnmRoute::Cpu) {
-    batch->uploadStaticBuffer(d.posed.get(), 0, int(d.cpuPosed.size() * 4), d.cpuPosed.data());
-    cb->resourceUpdate(batch);
-    markPass(d.rhi, cb, "gnm upload");  // the GPU's share: the CPU posed the vertices in setControls
-    return;
-  }
+  // The CPU posed the vertices in setControls.
+  if (d.route == GnmRoute::Cpu) return uploadCpuPosed(d.rhi, cb, batch, d.posed.get(), d.cpuPosed, "gnm upload");
   batch->updateDynamicBuffer(d.params.get(), 0, sizeof(gpu::GnmParams), &d.frame);
   if (!d.active.empty())
     batch->uploadStaticBuffer(d.actives.get(), 0, int(d.active.size() * sizeof(ActiveTerm)), d.active.data());

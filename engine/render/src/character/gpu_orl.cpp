@@ -150,12 +150,8 @@ void GpuOrl::flushUploads(QRhiCommandBuffer* cb) {
 void GpuOrl::encode(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
   QRhiResourceUpdateBatch* batch = d.uploads.takeOrBegin(d.rhi);
-  if (d.route == GnmRoute::Cpu) {
-    batch->uploadStaticBuffer(d.posed.get(), 0, int(d.cpuPosed.size() * 4), d.cpuPosed.data());
-    cb->resourceUpdate(batch);
-    markPass(d.rhi, cb, "orl upload");  // the CPU deformed the vertices in setControls
-    return;
-  }
+  // The CPU deformed the vertices in setControls.
+  if (d.route == GnmRoute::Cpu) return uploadCpuPosed(d.rhi, cb, batch, d.posed.get(), d.cpuPosed, "orl upload");
   if (!d.rows.empty()) batch->uploadStaticBuffer(d.skinRows.get(), 0, int(d.rows.size() * 4), d.rows.data());
   if (d.C) batch->uploadStaticBuffer(d.weights.get(), 0, int(d.C * 4), d.channelWeights.data());
   dispatchComputePass(cb, batch, d.pipeline.get(), nullptr, gpu::groupsFor(d.V, gpu::kOrlGroupSize));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,16 @@ inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* 
 // Marks the end of a pass in the device's GpuTimer (when the frame is timed).
 inline void markPass(QRhi* rhi, QRhiCommandBuffer* cb, std::string_view pass) {
   if (GpuTimer* timer = GpuTimer::of(rhi)) timer->mark(cb, pass);
+}
+
+// A pass on the CPU route (GnmRoute::Cpu): the vertices the CPU posed,
+// uploaded into the buffer the splat lift reads, in place of the dispatch;
+// the GPU's share is marked as `pass`.
+inline void uploadCpuPosed(QRhi* rhi, QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, QRhiBuffer* posed,
+                           std::span<const float> vertices, std::string_view pass) {
+  batch->uploadStaticBuffer(posed, 0, int(vertices.size_bytes()), vertices.data());
+  cb->resourceUpdate(batch);
+  markPass(rhi, cb, pass);
 }
 
 // Begins an offscreen frame, lets `record` fill its command buffer, ends it;
