@@ -77,7 +77,8 @@ fuzz_one() {
   printf '%-13s %9s %6s %7s %7s  ok\n' "$t" "$execs" "$cov" "$ft" "$files" >"$line"
 }
 
-# RIGLENS_FUZZ_JOBS targets at a time (default 1: CI's two cores also build).
+# RIGLENS_FUZZ_JOBS targets at a time (default 1; tools/test.sh's smoke runs
+# one per core, as the fuzzers are all built above before any runs).
 jobs="${RIGLENS_FUZZ_JOBS:-1}"
 rm -rf "$build/reports"
 failed=0
