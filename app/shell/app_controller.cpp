@@ -141,8 +141,7 @@ void AppController::open(const QVariant& location) {
   emit loadingChanged();
   reportStatus(tr("Loading %1…").arg(info.fileName()));
   const std::string target = m_loadingPath.toStdString();
-  m_load.setFuture(QtConcurrent::run(
-      [target] { return loadGuarded(target, [](const std::string& p) { return core::openAsset(p); }); }));
+  m_load.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::openAsset); }));
 }
 
 bool AppController::canOpen(const QVariant& location) const {

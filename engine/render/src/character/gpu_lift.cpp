@@ -41,32 +41,23 @@ core::Expected<std::unique_ptr<GpuLift>> GpuLift::create(RhiDevice& device, std:
   d->V = vertexCount;
   d->capacity = initial.capacity();
   const std::size_t cap = d->capacity;
-  d->params.reset(d->rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, int(sizeof(gpu::LiftParams))));
   if (positionSource && std::size_t(positionSource->size()) < vertexCount * 12)
     return makeError(ErrorCode::Invalid,
                      "the lift's position source holds fewer than " + std::to_string(vertexCount) + " vertices");
-  if (!positionSource) d->positions = newStorageBuffer(d->rhi, vertexCount * 12);
+  QRhi* rhi = d->rhi;
+  ComputeLayout layout;
+  d->params = layout.uniform(gpu::kLiftParamsBinding, newUniformBuffer(rhi, sizeof(gpu::LiftParams)));
+  if (!positionSource) d->positions = newStorageBuffer(rhi, vertexCount * 12);
   d->positionSource = positionSource ? positionSource : d->positions.get();
-  d->tints = newStorageBuffer(d->rhi, vertexCount * 4);
-  d->centers = newStorageBuffer(d->rhi, cap * 16);
-  d->covA = newStorageBuffer(d->rhi, cap * 16);
-  d->covB = newStorageBuffer(d->rhi, cap * 16);
-  d->colors = newStorageBuffer(d->rhi, cap * 4);
-  if (!d->params->create() || !d->positionSource || !d->tints || !d->centers || !d->covA || !d->covB || !d->colors)
-    return makeError(ErrorCode::Gpu, "cannot allocate the lift buffers");
-  d->srb.reset(d->rhi->newShaderResourceBindings());
-  const auto stage = QRhiShaderResourceBinding::ComputeStage;
-  d->srb->setBindings({QRhiShaderResourceBinding::uniformBuffer(gpu::kLiftParamsBinding, stage, d->params.get()),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftPositions, stage, d->positionSource),
-                       QRhiShaderResourceBinding::bufferLoad(gpu::kLiftTints, stage, d->tints.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCenters, stage, d->centers.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovA, stage, d->covA.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftCovB, stage, d->covB.get()),
-                       QRhiShaderResourceBinding::bufferLoadStore(gpu::kLiftColors, stage, d->colors.get())});
-  d->pipeline.reset(d->rhi->newComputePipeline());
-  d->pipeline->setShaderStage({QRhiShaderStage::Compute, *shader});
-  d->pipeline->setShaderResourceBindings(d->srb.get());
-  if (!d->srb->create() || !d->pipeline->create()) return makeError(ErrorCode::Gpu, "cannot create the lift pipeline");
+  layout.read(gpu::kLiftPositions, d->positionSource);
+  d->tints = layout.read(gpu::kLiftTints, newStorageBuffer(rhi, vertexCount * 4));
+  d->centers = layout.updated(gpu::kLiftCenters, newStorageBuffer(rhi, cap * 16));
+  d->covA = layout.updated(gpu::kLiftCovA, newStorageBuffer(rhi, cap * 16));
+  d->covB = layout.updated(gpu::kLiftCovB, newStorageBuffer(rhi, cap * 16));
+  d->colors = layout.updated(gpu::kLiftColors, newStorageBuffer(rhi, cap * 4));
+  if (!layout.ok()) return makeError(ErrorCode::Gpu, "cannot allocate the lift buffers");
+  if (!layout.createPipeline(rhi, *shader, d->srb, d->pipeline))
+    return makeError(ErrorCode::Gpu, "cannot create the lift pipeline");
   QRhiResourceUpdateBatch* batch = d->batch();
   batch->uploadStaticBuffer(d->centers.get(), 0, int(cap * 16), initial.center.data());
   batch->uploadStaticBuffer(d->covA.get(), 0, int(cap * 16), initial.covarianceA.data());

@@ -49,7 +49,13 @@ class ComputeLayout {
   Buffer written(int binding, Buffer buffer) {
     return add(QRhiShaderResourceBinding::bufferStore, binding, std::move(buffer));
   }
-  // A buffer owned elsewhere (the vertex buffer a pass writes into).
+  // Read, then written back (state a pass carries from frame to frame).
+  Buffer updated(int binding, Buffer buffer) {
+    return add(QRhiShaderResourceBinding::bufferLoadStore, binding, std::move(buffer));
+  }
+  // Buffers owned elsewhere (another pass's output, the vertex buffer a pass
+  // writes into).
+  void read(int binding, QRhiBuffer* buffer) { bind(QRhiShaderResourceBinding::bufferLoad, binding, buffer); }
   void written(int binding, QRhiBuffer* buffer) { bind(QRhiShaderResourceBinding::bufferStore, binding, buffer); }
   bool ok() const { return m_ok; }
   // The bindings object and the pipeline of `shader` over them, created into
