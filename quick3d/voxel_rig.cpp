@@ -9,6 +9,7 @@
 #include <QtCore/QAbstractAnimation>
 #include <QtCore/QFileInfo>
 #include <QtCore/QFutureWatcher>
+#include <QtGui/QVector3D>
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +24,7 @@
 #include "riglens/core/rig/rig_spec.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
 
 namespace riglens::quick3d {
@@ -387,6 +389,16 @@ bool VoxelRig::partVisible(const QString& name) const {
   if (!m_run) return false;
   const int p = m_run->rig.findPart(name.toStdString());
   return p != core::kNoIndex && (!m_partModels[std::size_t(p)] || m_partModels[std::size_t(p)]->visible());
+}
+
+QVariantMap VoxelRig::posedBounds() const {
+  if (!m_controller || !m_run) return {};
+  const core::GltfPose* pose = m_run->skin ? m_controller->gltfPose() : nullptr;
+  const core::Bounds box = core::posedBounds(*m_run, m_controller->partWorlds(), pose ? pose : m_restPose.get());
+  if (box.empty) return {};
+  const auto vector = [](const glm::vec3& v) { return QVariant::fromValue(QVector3D(v.x, v.y, v.z)); };
+  return {
+      {"min", vector(box.min)}, {"max", vector(box.max)}, {"center", vector(box.center())}, {"radius", box.radius()}};
 }
 
 // Each part node's local transform is its world relative to its parent's;

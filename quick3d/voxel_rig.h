@@ -119,6 +119,11 @@ class VoxelRig : public QQuick3DNode {
   Q_INVOKABLE double jointValue(const QString& name) const;
   // Every caller joint back to rest.
   Q_INVOKABLE void resetPose();
+  // The box around the geometry as posed now, in the rig's own space (its
+  // parts, bones and morph targets, as the viewer frames it): {min, max,
+  // center (vector3d), radius (half the diagonal)}; {} before a model is
+  // ready. A camera frames the model with it; poseChanged() says when it moves.
+  Q_INVOKABLE QVariantMap posedBounds() const;
   // Starts the playable animation `name` at 0 s (false: unknown); stop() ends it.
   Q_INVOKABLE bool play(const QString& name);
   Q_INVOKABLE void stop();

@@ -5,6 +5,10 @@
 //                  root beside the skinned mesh (not skinned)
 //   morph.glb      a plane with two morph targets, default weights and a clip
 //                  animating them
+//   expressions.glb  a face-like sheet with 40 morph targets, each a bump on
+//                  its own patch (as expression shapes are), and a clip that
+//                  plays them one after another: the only animation drives
+//                  morph weights, no skin
 //   textured.glb   two textured quads: one alpha MASK (a cut-out pattern), one
 //                  alpha BLEND (half transparent), a checker texture each
 // Usage: node three_export.mjs OUT_DIR
@@ -149,6 +153,44 @@ function morphScene() {
   return { scene, animations: [clip] };
 }
 
+// expressions.glb: a 2 x 2 sheet (16 x 16 quads) and 40 targets; target t
+// pushes the whole sheet out by 0.2 and lifts a disc of radius 0.35 around
+// its own centre by up to 0.3 more (pulling it sideways by 0.1), as one
+// expression moves one part of a face and a little of the rest. Every
+// target's reach at weight 1 summed spans ~8 units out: a pose shows 0.5.
+function expressionsScene() {
+  const scene = new THREE.Scene();
+  const geometry = new THREE.PlaneGeometry(2, 2, 16, 16);
+  const position = geometry.attributes.position;
+  const targets = 40, shapes = [], shapeNormals = [];
+  for (let t = 0; t < targets; ++t) {
+    const cx = 0.7 * Math.cos(t * 2.4), cy = 0.7 * Math.sin(t * 2.4);
+    const d = [];
+    for (let i = 0; i < position.count; ++i) {
+      const r = Math.hypot(position.getX(i) - cx, position.getY(i) - cy);
+      const bump = r < 0.35 ? Math.cos((r / 0.35) * Math.PI / 2) : 0;
+      d.push(0.1 * bump * Math.sign(cx), 0, 0.2 + 0.3 * bump);
+    }
+    shapes.push(new THREE.Float32BufferAttribute(d, 3));
+    shapeNormals.push(new THREE.Float32BufferAttribute(new Array(position.count * 3).fill(0), 3));
+  }
+  geometry.morphAttributes.position = shapes;
+  geometry.morphAttributes.normal = shapeNormals;
+  geometry.morphTargetsRelative = true;  // offsets from the sheet (three.js's default: target positions)
+  const mesh = new THREE.Mesh(geometry, new THREE.MeshStandardMaterial({ color: 0xd8b49c }));
+  mesh.name = 'face';
+  mesh.updateMorphTargets();
+  scene.add(mesh);
+  // Key k at k/4 s: target k at weight 1 (target 0 at 0.5 at the start), the others 0.
+  const times = [], values = [];
+  for (let k = 0; k < 8; ++k) {
+    times.push(k / 4);
+    for (let t = 0; t < targets; ++t) values.push(t === k ? (k === 0 ? 0.5 : 1) : 0);
+  }
+  const clip = new THREE.AnimationClip('talk', -1, [new THREE.NumberKeyframeTrack('face.morphTargetInfluences', times, values)]);
+  return { scene, animations: [clip] };
+}
+
 // textured.glb: a cut-out quad (MASK: texels with alpha 0 in a stripe pattern)
 // and a half-transparent one (BLEND), each with a 4 x 4 checker texture.
 function texturedScene() {
@@ -178,8 +220,10 @@ function texturedScene() {
 }
 
 const out = process.argv[2];
-for (const [name, make] of [['skinned.glb', skinnedScene], ['morph.glb', morphScene], ['textured.glb', texturedScene]]) {
+const scenes = [['skinned.glb', skinnedScene], ['morph.glb', morphScene], ['expressions.glb', expressionsScene],
+  ['textured.glb', texturedScene]];
+for (const [name, make] of scenes) {
   const { scene, animations } = make();
   await writeFile(join(out, name), await exportGlb(scene, animations));
 }
-console.log(JSON.stringify({ files: ['skinned.glb', 'morph.glb', 'textured.glb'] }));
+console.log(JSON.stringify({ files: scenes.map(([name]) => name) }));

@@ -19,6 +19,9 @@
 #include "interop_clients.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/open/asset_readers.h"
+#include "riglens/core/rig/rig_controller.h"
+#include "riglens/core/rig/scene_bounds.h"
 
 using nlohmann::json;
 
@@ -133,6 +136,11 @@ class TestInteropGltfScene : public QObject {
 class TestInteropThreeExported : public QObject {
   Q_OBJECT
   QTemporaryDir m_tmp;
+  // How much larger than the posed vertices' box the framed box may be: a
+  // bone's box grows by each active target's whole delta box (interval
+  // arithmetic, not per vertex), here a few percent. Summing every target at
+  // weight 1, as framing did, came to 3.5x on this file.
+  static constexpr float kFramingSlack = 1.25f;
 
  private slots:
   void initTestCase() {
@@ -142,7 +150,7 @@ class TestInteropThreeExported : public QObject {
 
   void filesAreValid_data() {
     QTest::addColumn<QString>("file");
-    for (const char* f : {"skinned.glb", "morph.glb", "textured.glb"}) QTest::newRow(f) << f;
+    for (const char* f : {"skinned.glb", "morph.glb", "expressions.glb", "textured.glb"}) QTest::newRow(f) << f;
   }
   void filesAreValid() {
     QFETCH(QString, file);
@@ -154,6 +162,7 @@ class TestInteropThreeExported : public QObject {
     QTest::addColumn<QString>("file");
     QTest::newRow("skinned: bend and hop, a box on a bone, a cone beside") << "skinned.glb";
     QTest::newRow("morph: two targets, animated weights") << "morph.glb";
+    QTest::newRow("expressions: 40 targets, one at a time") << "expressions.glb";
   }
   void posedLikeThreeJs() {
     QFETCH(QString, file);
@@ -202,6 +211,48 @@ class TestInteropThreeExported : public QObject {
       }
     }
     QVERIFY2(largestMove > 0.1 * size, "the clips moved no vertex: nothing was compared in motion");
+  }
+
+  // A model whose only animation drives morph weights is framed on what it
+  // shows: the box RigLens frames (core::posedBounds, as the viewer, render
+  // and the grid use it) holds every vertex three.js poses, at rest and
+  // through the clip, and is not much larger than their box.
+  void framedOnTheMorphedGeometry() {
+    const QString glb = m_tmp.filePath("expressions.glb");
+    auto run = riglens::core::loadRun(glb.toStdString());
+    QVERIFY2(run, run ? "" : run.error().message.c_str());
+    riglens::core::RigController controller(run->rig, &run->gltf);
+    QCOMPARE(controller.clips().size(), std::size_t(1));
+    const double period = controller.clips()[0].periodMs / 1000.0;
+    std::vector<std::pair<QString, double>> evaluations{{"", 0.0}};
+    for (int k = 0; k < 8; ++k) evaluations.emplace_back("talk", period * k / 7.0);
+    std::string error;
+    const auto three = TestInteropGltfScene::threePosed(glb, evaluations, &error);
+    QVERIFY2(three, error.c_str());
+    for (std::size_t e = 0; e < evaluations.size(); ++e) {
+      if (e == 1) QVERIFY(controller.play("talk"));
+      if (e >= 1) controller.seekPlayable(evaluations[e].second * 1000.0);
+      controller.evaluate();
+      const auto framed = riglens::core::posedBounds(*run, controller.partWorlds(), controller.gltfPose());
+      riglens::core::Bounds shown;
+      const json& vertices = (*three)["evaluations"][e]["vertices"];
+      for (std::size_t i = 0; i + 2 < vertices.size(); i += 3)
+        shown.include({vertices[i].get<float>(), vertices[i + 1].get<float>(), vertices[i + 2].get<float>()});
+      const QString label = QString("at %1 s").arg(evaluations[e].second);
+      const float slack = riglens::core::tolerance::kFloatCoordinate;
+      for (int c = 0; c < 3; ++c)
+        QVERIFY2(framed.min[c] <= shown.min[c] + slack && framed.max[c] >= shown.max[c] - slack,
+                 qPrintable(label + QString(": axis %1: framed %2..%3, three.js %4..%5")
+                                        .arg(c)
+                                        .arg(framed.min[c])
+                                        .arg(framed.max[c])
+                                        .arg(shown.min[c])
+                                        .arg(shown.max[c])));
+      QVERIFY2(
+          framed.radius() <= kFramingSlack * shown.radius(),
+          qPrintable(label +
+                     QString(": framed radius %1, three.js's vertices %2").arg(framed.radius()).arg(shown.radius())));
+    }
   }
 
   void texturedMaterialsAsWritten() {

@@ -25,8 +25,10 @@
 #include "gltf_scene_fixture.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/open/asset_readers.h"
+#include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/rig/skinning.h"
 #include "skinned_run_fixture.h"
 #include "voxel_rig.h"
 
@@ -108,6 +110,10 @@ struct Pose {
 class TestQuick3dVoxelRig : public QObject {
   Q_OBJECT
   QTemporaryDir m_dir;
+  // posedBounds() poses each bone's box of vertices by its corners: a
+  // rotated box's corners reach past its vertices (by up to sqrt(3)).
+  static constexpr float kBoxSlack = 1.5f;
+  static constexpr float kInside = riglens::core::tolerance::kFloatCoordinate;
 
  private slots:
   void initTestCase() {
@@ -238,6 +244,44 @@ class TestQuick3dVoxelRig : public QObject {
     for (const QVariant& clip : rig.animations()) clips << clip.toMap()["name"].toString();
     QCOMPARE(clips, (QStringList{"wave", "bounce"}));
     QCOMPARE(rig.findChildren<QQuick3DModel*>().size(), 1);
+  }
+
+  // posedBounds() holds the geometry as posed (skinned and morphed on the
+  // CPU by core's reference) and is about its size: a QML camera frames with it.
+  void posedBoundsHoldThePosedGeometry() {
+    VoxelRig rig;
+    rig.setRunning(false);
+    QVERIFY(rig.posedBounds().isEmpty());
+    const QString file = m_dir.filePath("character.glb");
+    rig.setSource(QUrl::fromLocalFile(file));
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    auto run = riglens::core::loadRun(file.toStdString());
+    QVERIFY(run);
+    riglens::core::RigController controller(run->rig, &run->gltf);
+    for (const double t : {-1.0, 0.3, 0.9}) {  // rest, then "wave" at t seconds
+      if (t >= 0) {
+        QVERIFY(rig.play("wave") && controller.play("wave"));
+        rig.setTime(t), controller.seekPlayable(t * 1000.0);
+      }
+      controller.evaluate();
+      const auto pose = controller.gltfPose() ? *controller.gltfPose() : riglens::core::gltfRestPose(run->gltf);
+      const auto posed = riglens::core::skinMesh(
+          riglens::core::morphMesh(run->meshes[0], run->morph, riglens::core::runMorphWeights(*run, &pose)), *run->skin,
+          riglens::core::runBones(*run, controller.partWorlds(), &pose));
+      const QVariantMap box = rig.posedBounds();
+      const QVector3D lo = box["min"].value<QVector3D>(), hi = box["max"].value<QVector3D>();
+      riglens::core::Bounds shown;
+      for (std::size_t i = 0; i + 2 < posed.positions.size(); i += 3) {
+        const glm::vec3 p(posed.positions[i], posed.positions[i + 1], posed.positions[i + 2]);
+        shown.include(p);
+        for (int c = 0; c < 3; ++c)
+          QVERIFY2(
+              p[c] >= lo[c] - kInside && p[c] <= hi[c] + kInside,
+              qPrintable(
+                  QString("t %1: vertex %2 axis %3 outside %4..%5").arg(t).arg(i / 3).arg(c).arg(lo[c]).arg(hi[c])));
+      }
+      QVERIFY(box["radius"].toFloat() <= kBoxSlack * shown.radius());
+    }
   }
 
   void partTransformsMatchThePoseCommand_data() {

@@ -134,7 +134,8 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   }
   run.kind = RunKind::SkinnedMesh;
   run.skin = std::move(decoded->skin);
-  run.boneBounds = boneBindBounds(run.meshes[0], *run.skin, &run.morph);
+  run.boneBounds = boneBindBounds(run.meshes[0], *run.skin);
+  if (!run.morph.empty()) run.boneMorphBoxes = boneMorphBoxes(run.meshes[0], *run.skin, run.morph);
   // A bare glTF file's joints follow its own node tree (its rest pose, its clips).
   const bool ownJoints = run.rig.parts().size() <= 1 && !run.gltf.nodes.empty();
   for (std::size_t b = 0; b < run.skin->boneNames.size(); ++b) {

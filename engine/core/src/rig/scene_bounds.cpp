@@ -32,17 +32,20 @@ void includeTransformed(Bounds& bounds, const glm::mat4& m, const std::vector<fl
 
 Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose) {
   const bool skinned = run.kind == RunKind::SkinnedMesh && run.skin;
-  return posedBounds(run, partWorlds, skinned ? runBones(run, partWorlds, gltfPose) : std::vector<glm::mat4>{});
+  if (!skinned) return posedBounds(run, partWorlds, {}, {});
+  return posedBounds(run, partWorlds, runBones(run, partWorlds, gltfPose), runMorphWeights(run, gltfPose));
 }
 
-Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, std::span<const glm::mat4> bones) {
+Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, std::span<const glm::mat4> bones,
+                   std::span<const float> morphWeights) {
   Bounds bounds;
   const bool perPart = run.kind != RunKind::SkinnedMesh;
   if (!perPart && run.skin && run.boneBounds.size() == run.skin->boneNames.size() &&
       bones.size() == run.boneBounds.size()) {
     // A vertex lies within the blend of its bones' boxes: the union of the posed boxes' corners bounds it.
+    const std::vector<Bounds> boxes = morphedBoneBounds(run.boneBounds, run.boneMorphBoxes, morphWeights);
     for (std::size_t b = 0; b < bones.size(); ++b) {
-      const Bounds& box = run.boneBounds[b];
+      const Bounds& box = boxes[b];
       if (box.empty) continue;
       for (int corner = 0; corner < 8; ++corner) {
         const glm::vec3 p((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,

@@ -1,5 +1,6 @@
 #include "riglens/core/rig/skinning.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "riglens/core/rig/rig.h"
@@ -36,30 +37,51 @@ std::vector<float> runMorphWeights(const LoadedRun& run, const GltfPose* gltfPos
   return morphWeights(run.morph, gltfRestPose(run.gltf));
 }
 
-std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin, const MorphData* morph) {
+std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin) {
   std::vector<Bounds> bounds(skin.boneNames.size());
   const std::size_t n = std::min(rest.vertexCount(), skin.vertexCount());
-  const auto include = [&](std::size_t v, const glm::vec3& p) {
-    for (std::size_t i = 0; i < 4; ++i)
-      if (skin.weight(v, i) > 0.0f && skin.joint(v, i) < bounds.size()) bounds[skin.joint(v, i)].include(p);
-  };
   for (std::size_t v = 0; v < n; ++v) {
     const glm::vec3 p(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2]);
-    include(v, p);
-    if (!morph || v >= morph->rangeOfVertex.size() || morph->rangeOfVertex[v] == MorphData::kNoRange) continue;
-    // Morphed: each target at weight 1 and all of them together (the usual
-    // range of weights, 0 to 1, spans the box of these corners).
-    const MorphData::Range& range = morph->ranges[morph->rangeOfVertex[v]];
-    glm::vec3 all = p;
-    for (std::uint32_t t = 0; t < range.slotCount; ++t) {
-      const std::size_t at = morph->slotOffsets[range.firstSlot + t] + (v - range.firstVertex) * 3;
-      const glm::vec3 d(morph->positionDeltas[at], morph->positionDeltas[at + 1], morph->positionDeltas[at + 2]);
-      include(v, p + d);
-      all += d;
-    }
-    include(v, all);
+    for (std::size_t i = 0; i < 4; ++i)
+      if (skin.weight(v, i) > 0.0f && skin.joint(v, i) < bounds.size()) bounds[skin.joint(v, i)].include(p);
   }
   return bounds;
+}
+
+std::vector<BoneMorphBox> boneMorphBoxes(const PartMesh& rest, const SkinData& skin, const MorphData& morph) {
+  std::vector<BoneMorphBox> out;
+  std::vector<Bounds> perBone(skin.boneNames.size());  // one slot's boxes, reused slot after slot
+  const std::size_t n = std::min(rest.vertexCount(), skin.vertexCount());
+  for (const MorphData::Range& range : morph.ranges) {
+    const std::size_t end = std::min<std::size_t>(range.firstVertex + std::size_t(range.vertexCount), n);
+    for (std::uint32_t slot = range.firstSlot; slot < range.firstSlot + range.slotCount; ++slot) {
+      std::fill(perBone.begin(), perBone.end(), Bounds{});
+      const float* deltas = morph.positionDeltas.data() + morph.slotOffsets[slot];
+      for (std::size_t v = range.firstVertex; v < end; ++v) {
+        const float* d = deltas + (v - range.firstVertex) * 3;
+        for (std::size_t i = 0; i < 4; ++i)
+          if (skin.weight(v, i) > 0.0f && skin.joint(v, i) < perBone.size())
+            perBone[skin.joint(v, i)].include({d[0], d[1], d[2]});
+      }
+      for (std::size_t bone = 0; bone < perBone.size(); ++bone)
+        if (!perBone[bone].empty) out.push_back({std::uint32_t(bone), slot, perBone[bone].min, perBone[bone].max});
+    }
+  }
+  return out;
+}
+
+std::vector<Bounds> morphedBoneBounds(std::span<const Bounds> rest, std::span<const BoneMorphBox> morphBoxes,
+                                      std::span<const float> weights) {
+  std::vector<Bounds> out(rest.begin(), rest.end());
+  for (const BoneMorphBox& box : morphBoxes) {
+    if (box.bone >= out.size() || box.slot >= weights.size() || out[box.bone].empty) continue;
+    const float w = weights[box.slot];
+    if (w == 0.0f) continue;
+    // w x [min, max]: the ends swap when w is negative.
+    out[box.bone].min += glm::min(w * box.min, w * box.max);
+    out[box.bone].max += glm::max(w * box.min, w * box.max);
+  }
+  return out;
 }
 
 PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const glm::mat4> bones) {

@@ -41,7 +41,7 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
     // The one skinned draw takes the tint of the root part.
     if (!state.partTints.empty()) state.partTints.resize(1);
   }
-  const core::Bounds bounds = core::posedBounds(run, partWorlds, std::span<const glm::mat4>(state.bones));
+  const core::Bounds bounds = core::posedBounds(run, partWorlds, state.bones, state.morphWeights);
   const float radius = bounds.radius();
   // A grid step of a power of two voxels, about a tenth of the model.
   state.gridStep = std::exp2(std::round(std::log2(std::max(radius / 5.0f, 0.25f))));

@@ -78,6 +78,13 @@ struct MorphData {
   bool empty() const { return ranges.empty(); }
 };
 
+// What one morph target slot does to the vertices of one skin bone: the box
+// of its position deltas over them (core::boneMorphBoxes).
+struct BoneMorphBox {
+  std::uint32_t bone = 0, slot = 0;
+  glm::vec3 min{0.0f}, max{0.0f};
+};
+
 // Per slot, its weight in `pose` (the node's weights; 0 where it has fewer).
 std::vector<float> morphWeights(const MorphData& morph, const GltfPose& pose);
 

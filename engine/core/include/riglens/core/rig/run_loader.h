@@ -42,10 +42,11 @@ struct LoadedRun {
   MorphData morph;                     // SkinnedMesh: meshes[0]'s morph targets (the skinning pass applies them)
   std::vector<int> boneParts;          // SkinnedMesh: rig part per skin bone (kNoIndex: none)
   std::vector<Bounds> boneBounds;      // SkinnedMesh: per bone, the file's vertices it moves (core::boneBindBounds)
-  std::optional<Rig> requiredModel;    // a run record's voxel.model, for comparison
-  GltfScene gltf;                      // a .glb/.gltf's own node tree, skins and clips (no geometry)
-  bool modelFile = false;              // a model file opened by itself: its node tree poses it
-  MeshMaterials materials;             // a single-mesh model's (mesh.glb, a glTF file): meshes[0]'s sections
+  std::vector<BoneMorphBox> boneMorphBoxes;  // SkinnedMesh with morph targets: core::boneMorphBoxes
+  std::optional<Rig> requiredModel;          // a run record's voxel.model, for comparison
+  GltfScene gltf;                            // a .glb/.gltf's own node tree, skins and clips (no geometry)
+  bool modelFile = false;                    // a model file opened by itself: its node tree poses it
+  MeshMaterials materials;                   // a single-mesh model's (mesh.glb, a glTF file): meshes[0]'s sections
   Diagnostics warnings;
 
   std::size_t cpuBytes() const;  // geometry + skin arrays held in memory

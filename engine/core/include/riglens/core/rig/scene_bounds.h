@@ -13,13 +13,15 @@
 namespace riglens::core {
 
 // Every vertex of every part under its world matrix (skinned meshes: each
-// bone's box of vertices under the bone, posed by the parts and `gltfPose`
-// as core::runBones poses them), plus each part's pivot, so a rig of sockets
+// bone's box of vertices, morphed by the morph weights and posed by the
+// bones, as core::runBones and core::runMorphWeights pose them), plus each part's pivot, so a rig of sockets
 // alone still has bounds.
 Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, const GltfPose* gltfPose = nullptr);
-// The same with a skinned run's bones already posed (core::runBones): a
-// frame that draws them does not pose them twice.
-Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, std::span<const glm::mat4> bones);
+// The same with a skinned run's bones and morph weights already worked out
+// (core::runBones, core::runMorphWeights): a frame that draws them does not
+// pose them twice.
+Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, std::span<const glm::mat4> bones,
+                   std::span<const float> morphWeights);
 
 struct SocketPosition {
   std::string name;

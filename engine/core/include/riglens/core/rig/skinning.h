@@ -39,8 +39,18 @@ std::vector<float> runMorphWeights(const LoadedRun& run, const GltfPose* gltfPos
 
 // Per bone, the bounds of the vertices it moves (weight > 0) as the file
 // holds them: posed by the bone's matrix, their corners bound the posed mesh.
-// With `morph`, also each morph target at weight 1 and all of them together.
-std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin, const MorphData* morph = nullptr);
+std::vector<Bounds> boneBindBounds(const PartMesh& rest, const SkinData& skin);
+
+// Every (bone, slot) pair where the slot moves a vertex of the bone, in slot order.
+std::vector<BoneMorphBox> boneMorphBoxes(const PartMesh& rest, const SkinData& skin, const MorphData& morph);
+
+// The bones' bind-space boxes with the morph targets at `weights` (one per
+// slot): each box grown by w x its slot's delta box (interval arithmetic, so
+// it holds every morphed vertex whatever the signs). Summing every target at
+// weight 1 instead (the worst case) framed a face with 40 targets ~20x too
+// wide; at its rest weights this is the rest box exactly.
+std::vector<Bounds> morphedBoneBounds(std::span<const Bounds> rest, std::span<const BoneMorphBox> morphBoxes,
+                                      std::span<const float> weights);
 
 // Skins `rest` (positions and normals) with `bones`; colours and indices are
 // copied. Weights are used as stored (the glTF spec asks for them to sum to 1).
