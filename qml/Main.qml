@@ -124,6 +124,12 @@ ApplicationWindow {
             MenuItem { text: qsTr("Axes") + "\tA"; checkable: true; checked: viewportItem.showAxes; onTriggered: viewportItem.showAxes = checked }
             MenuItem { text: qsTr("Turntable") + "\tT"; checkable: true; checked: window.turntable; onTriggered: window.turntable = checked }
             MenuItem { text: qsTr("Frame all") + "\tF"; onTriggered: viewportItem.frameAll() }
+            MenuItem {
+                objectName: "flipUpItem"
+                text: qsTr("Splats: Flip Up (up is %1)").arg(window.controller.character.splatUp || "+y") + "\tU"
+                enabled: window.controller.character.splatUp !== ""
+                onTriggered: window.controller.character.flipSplatUp()
+            }
         }
         Menu {
             objectName: "characterMenu"
@@ -163,6 +169,8 @@ ApplicationWindow {
         onTintChosen: (mode) => window.setTint(mode)
         onTurntableToggled: (on) => window.turntable = on
         turntable: window.turntable
+        splatUp: window.controller.character.splatUp
+        onFlipSplatUp: window.controller.character.flipSplatUp()
     }
 
     footer: StatusBar {
@@ -181,6 +189,7 @@ ApplicationWindow {
     }
     Shortcut { sequence: "G"; onActivated: viewportItem.showGrid = !viewportItem.showGrid }
     Shortcut { sequence: "A"; onActivated: viewportItem.showAxes = !viewportItem.showAxes }
+    Shortcut { sequence: "U"; onActivated: window.controller.character.flipSplatUp() }
     Shortcut { sequence: "F"; onActivated: viewportItem.frameAll() }
     Shortcut { sequence: "T"; onActivated: window.turntable = !window.turntable }
     Shortcut { sequence: "Space"; onActivated: window.controller.playback.togglePause() }

@@ -11,6 +11,9 @@ ToolBar {
     required property string tint
     signal tintChosen(string mode)
     property bool turntable: false
+    // A splat scene's up axis ("+y" / "-y"; "" for anything else) and its flip.
+    property string splatUp: ""
+    signal flipSplatUp()
     signal turntableToggled(bool on)
 
     RowLayout {
@@ -44,6 +47,7 @@ ToolBar {
         ToolButton { objectName: "gridToggle"; text: qsTr("Grid"); checkable: true; checked: bar.viewport.showGrid; onToggled: bar.viewport.showGrid = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Ground grid (G)") }
         ToolButton { objectName: "axesToggle"; text: qsTr("Axes"); checkable: true; checked: bar.viewport.showAxes; onToggled: bar.viewport.showAxes = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Axis gizmo (A)") }
         ToolButton { text: qsTr("Frame"); onClicked: bar.viewport.frameAll(); ToolTip.visible: hovered; ToolTip.text: qsTr("Frame all (F)") }
+        ToolButton { objectName: "flipUpButton"; visible: bar.splatUp !== ""; text: qsTr("Flip up"); onClicked: bar.flipSplatUp(); ToolTip.visible: hovered; ToolTip.text: qsTr("Turn the splat scene over: up is %1 in the file (U)").arg(bar.splatUp) }
         ToolButton { text: qsTr("Turntable"); checkable: true; checked: bar.turntable; onToggled: bar.turntableToggled(checked); ToolTip.visible: hovered; ToolTip.text: qsTr("Spin the camera (T)") }
         Item { Layout.fillWidth: true }
     }

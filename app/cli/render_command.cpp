@@ -25,6 +25,7 @@
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/splats/splat_orientation.h"
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/decode/opencv_decoder.h"
 #include "riglens/render/character/character_renderer.h"
@@ -128,17 +129,20 @@ int splatSamples(int requested) {
   return requested == 0 ? 1 : requested;
 }
 
-// Draws splats (a cloud or a character), framed on `bounds`.
+// Draws splats (a cloud or a character), framed on `bounds` (in the splats'
+// coordinates, which `toWorld` stands in the world).
 int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, const core::Bounds& bounds, QSize size,
-                 float yaw, float pitch, int samples, const Shots& shots) {
+                 float yaw, float pitch, int samples, const Shots& shots, const glm::mat4& toWorld = glm::mat4(1.0f)) {
   auto canvas = render::OffscreenCanvas::create(device, size, splatSamples(samples));
   if (!canvas) return inputError(canvas.error().message);
   core::OrbitCamera camera;
   const float aspect = float(size.width()) / float(size.height());
-  camera.frame(bounds, aspect);
+  camera.frame(bounds.transformed(toWorld), aspect);
   return writeShots(**canvas, drawable, size, shots, yaw, [&](float yawDeg) {
     camera.setAngles(yawDeg, pitch);
-    return render::cameraFrameState(camera, aspect);
+    render::FrameState state = render::cameraFrameState(camera, aspect);
+    state.splatModel = toWorld;
+    return state;
   });
 }
 
@@ -260,19 +264,21 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
   return written;
 }
 
-// A 3DGS .ply scene: the splat renderer, framed on the gaussians' centres.
+// A 3DGS .ply scene: the splat renderer, framed on the dense part of the
+// cloud, standing as `up` says (unset: core::defaultSplatUp).
 int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
-                    bool vulkan, std::optional<render::SplatRaster> raster) {
+                    bool vulkan, std::optional<render::SplatRaster> raster, std::optional<core::SplatUp> up) {
   auto cloud = core::readGaussianPly(path.toStdString());
   if (!cloud) return inputError(cloud.error().message);
   auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);
-  const core::Bounds bounds = core::cloudBounds(*cloud);
+  const core::Bounds all = core::cloudBounds(*cloud), framed = core::denseCloudBounds(*cloud);
+  const glm::mat4 toWorld = core::splatToWorld(up.value_or(core::defaultSplatUp(*cloud)));
   render::SplatRenderer renderer(**device);
   if (raster) renderer.setRaster(*raster);
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
-  renderer.setBoundingSphere(bounds.center(), bounds.radius());
-  return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
+  renderer.setBoundingSphere(all.center(), all.radius());  // culling: every gaussian, floaters too
+  return renderSplats(**device, renderer, framed, size, yaw, pitch, samples, shots, toWorld);
 }
 
 // render's options, declared once: parsed by runRender, read by the paths.
@@ -310,14 +316,18 @@ struct RenderOptions {
                                   "default on GPUs), cpu (the same on the CPU's cores, the default on "
                                   "software rasterisers), quads (one blended quad per splat) or auto.",
                                   "MODE"};
+  const QCommandLineOption up{"up",
+                              "3DGS scenes: the file's up axis, +y or -y (default: what the file says, else -y, "
+                              "the trainers' COLMAP convention, as SuperSplat shows it).",
+                              "AXIS"};
   const QCommandLineOption timings{
       "timings",
       "Print where the time went to stderr: process start, Qt init, load, GPU device, target, the first "
       "frame's upload, pipelines, draw and readback, PNG encode."};
 
   void addTo(QCommandLineParser& parser) const {
-    parser.addOptions({out, size, tint, yaw, pitch, turntable, pattern, strip, highlight, noGrid, noAxes, backend,
-                       samples, controls, sigma, preview, bodyPose, raster, timings});
+    parser.addOptions({out,    size,    tint,    yaw,      pitch, turntable, pattern,  strip,  highlight, noGrid,
+                       noAxes, backend, samples, controls, sigma, preview,   bodyPose, raster, up,        timings});
   }
 };
 
@@ -330,6 +340,7 @@ struct RenderSettings {
   Shots outputs;
   bool vulkan = true;
   std::optional<render::SplatRaster> raster;    // unset: the device's default
+  std::optional<core::SplatUp> up;              // unset: the file's (core::defaultSplatUp)
   core::AssetKind kind = core::AssetKind::Run;  // what the one path opens as (runs, models and the rest: loadRun)
 };
 
@@ -362,6 +373,10 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   const QString rasterName = parser.value(o.raster);
   s.raster = render::splatRasterNamed(rasterName.toStdString());
   if (!s.raster && !rasterName.isEmpty()) return QString("--splat-raster must be compute, quads, auto or cpu");
+  if (parser.isSet(o.up)) {
+    s.up = core::parseSplatUp(parser.value(o.up).toStdString());
+    if (!s.up) return QString("--up must be +y or -y");
+  }
   s.outputs = {shots, parser.isSet(o.turntable), parser.value(o.out), parser.value(o.pattern), parser.value(o.strip)};
   return s;
 }
@@ -446,7 +461,8 @@ int runRender(const QStringList& args) {
         renderCharacter(path, s.imageSize, s.yawDeg, s.pitchDeg, s.sampleCount, s.outputs, parser.value(o.controls),
                         parser.value(o.tint), parser.value(o.sigma), parser.isSet(o.preview), *body, s.raster);
   else if (s.kind == core::AssetKind::SplatScene)
-    exitCode = renderGaussians(path, s.imageSize, s.yawDeg, s.pitchDeg, s.sampleCount, s.outputs, s.vulkan, s.raster);
+    exitCode =
+        renderGaussians(path, s.imageSize, s.yawDeg, s.pitchDeg, s.sampleCount, s.outputs, s.vulkan, s.raster, s.up);
   else
     exitCode = renderRunOrModel(parser, o, s, pose);
   // --timings: the stages recorded on the way, printed once the images are written.

@@ -1,5 +1,8 @@
 #include "character_controller.h"
 
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QFileInfo>
+#include <QtCore/QSettings>
 #include <algorithm>
 #include <cmath>
 #include <glm/gtc/quaternion.hpp>
@@ -114,8 +117,40 @@ bool CharacterController::arkitAvailable() const {
          (m_scene->expression.arkitMap.has_value() || m_scene->expression.kind == core::ExpressionKind::Arkit52);
 }
 
+namespace {
+
+// Where the up chosen for a splat file is kept: one key per absolute path.
+QString splatUpKey(const std::filesystem::path& file) {
+  const QByteArray path = QFileInfo(QString::fromStdString(file.string())).absoluteFilePath().toUtf8();
+  return QStringLiteral("splatUp/") +
+         QString::fromLatin1(QCryptographicHash::hash(path, QCryptographicHash::Sha1).toHex());
+}
+
+}  // namespace
+
+QString CharacterController::splatUp() const {
+  if (!m_scene || m_scene->kind != core::SceneKind::Splats) return {};
+  return QString::fromLatin1(core::splatUpName(m_splatUp));
+}
+
+glm::mat4 CharacterController::sceneToWorld() const {
+  if (!m_scene || m_scene->kind != core::SceneKind::Splats) return glm::mat4(1.0f);
+  return core::splatToWorld(m_splatUp);
+}
+
+void CharacterController::flipSplatUp() {
+  if (!m_scene || m_scene->kind != core::SceneKind::Splats) return;
+  m_splatUp = core::flippedUp(m_splatUp);
+  QSettings().setValue(splatUpKey(m_scene->path), QString::fromLatin1(core::splatUpName(m_splatUp)));
+  emit splatUpChanged();
+}
+
 void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> scene) {
   m_scene = std::move(scene);
+  m_splatUp = m_scene ? m_scene->up : core::SplatUp::PlusY;
+  if (m_scene && m_scene->kind == core::SceneKind::Splats)
+    if (auto remembered = core::parseSplatUp(QSettings().value(splatUpKey(m_scene->path)).toString().toStdString()))
+      m_splatUp = *remembered;
   m_arkitMode = m_scene && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
   m_orlMode = OrlChannelMode::Gui;
   m_orlPoser.reset();
@@ -145,6 +180,7 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
   emit decodedChanged();
   emit decodeStatsChanged();
   emit sceneChanged();
+  emit splatUpChanged();
   emit channelModeChanged();
   emit memoryChanged();
 }

@@ -43,6 +43,8 @@ class CharacterController : public ReportingController {
   // "gnm" or "arkit" (GNM); "gui", "raw" or "arkit" (ORL)
   Q_PROPERTY(QString channelMode READ channelMode NOTIFY channelModeChanged)
   Q_PROPERTY(QString rigBackend READ rigBackend NOTIFY sceneChanged)  // "gnm", "orl", or empty
+  // A splat scene's up axis in its own coordinates, "+y" or "-y" (core::SplatUp); "" otherwise.
+  Q_PROPERTY(QString splatUp READ splatUp NOTIFY splatUpChanged)
   Q_PROPERTY(bool arkitAvailable READ arkitAvailable NOTIFY sceneChanged)
   Q_PROPERTY(QString refusal READ refusal NOTIFY refusalChanged)
   Q_PROPERTY(QString filter READ filter WRITE setFilter NOTIFY filterChanged)
@@ -136,6 +138,12 @@ class CharacterController : public ReportingController {
   Q_INVOKABLE QString jointOutputText(const QString& joint) const;
   QVariantList dnaMatrices() const;
   Q_INVOKABLE void clearRefusal();
+  // Turns a splat scene over (+y <-> -y) and remembers the choice for its
+  // file (QSettings): opened again, it stands as it was left.
+  Q_INVOKABLE void flipSplatUp();
+  QString splatUp() const;
+  // The scene's coordinates to the world's (core::sceneToWorld, with the flip).
+  glm::mat4 sceneToWorld() const;
 
   void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it
   // The pack's controls as the frame carries them, and the inverse: a
@@ -164,6 +172,7 @@ class CharacterController : public ReportingController {
   void setRenderReport(const QVariantMap& memory, const QString& error, bool computeMissing);
 
  signals:
+  void splatUpChanged();
   void sceneChanged();
   void channelModeChanged();
   void refusalChanged();
@@ -190,6 +199,7 @@ class CharacterController : public ReportingController {
   void decodeFinished();
 
   std::shared_ptr<const core::CharacterScene> m_scene;
+  core::SplatUp m_splatUp = core::SplatUp::PlusY;
   ExpressionChannelModel* m_channels;
   bool m_arkitMode = false;
   OrlChannelMode m_orlMode = OrlChannelMode::Gui;  // an ORL character's channels

@@ -72,6 +72,8 @@ void SceneViewportItem::setControllerObject(QObject* object) {
       updateShown();
       requestFrame();
     });
+    // A splat scene turned over is framed again where it now stands.
+    connect(character, &CharacterController::splatUpChanged, this, &SceneViewportItem::frameAll);
   }
   documentChanged();
   emit controllerChanged();
@@ -270,8 +272,9 @@ void SceneViewportItem::updateShown() {
 void SceneViewportItem::syncCharacter(CharacterController& character, QRect viewport) {
   const auto& scene = character.scene();
   const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
+  const glm::mat4 toWorld = character.sceneToWorld();
   if (!m_framed && width() > 0 && height() > 0) {
-    m_camera.frame(character.viewBounds(), aspect);
+    m_camera.frame(character.viewBounds().transformed(toWorld), aspect);
     m_framed = true;
   }
   // The appearance decoders see this camera, handed over when it has moved
@@ -284,6 +287,7 @@ void SceneViewportItem::syncCharacter(CharacterController& character, QRect view
   }
   render::FrameState state = render::cameraFrameState(m_camera, aspect);
   state.showGrid = false;  // the face floats at the origin: a ground grid would cut through it
+  state.splatModel = toWorld;
   state.showAxes = m_showAxes;
   m_renderer->setSnapshot(nullptr, scene, m_modelChanged, std::move(state), character.frame(), viewport);
   m_renderer->setDecoded(character.decodedLayout(), character.decodedOutputs());

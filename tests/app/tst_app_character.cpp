@@ -25,6 +25,7 @@
 #include "riglens/samples/character_sample.h"
 #include "riglens/samples/gaussian_samples.h"
 #include "riglens/samples/sample_runs.h"
+#include "splat_fixtures.h"
 #include "test_checks.h"
 #include "test_paths.h"
 #include "viewer_harness.h"
@@ -328,6 +329,27 @@ class TestAppCharacter : public test::CharacterViewerCase {
     const QRect below = m_ui.viewportRect().adjusted(0, int(find("errorBanner")->height() + 40), 0, 0);
     QVERIFY(test::differingPixels(before, m_ui.settledGrab(), below) < 50);
     m_app->clearError();
+  }
+
+  // A scene written y down (as trainers write it) stands -y up: its red
+  // top over its blue foot. Flipped, it stands the other way, and opened
+  // again it is as it was left.
+  void aTrainedSceneStandsUpAndFlips() {
+    if (m_expectNoCompute) return;
+    const fs::path file = path("cone.ply").toStdString();
+    QVERIFY(core::writeFileAtomically(file, core::encodeGaussianPly(test::twoToneCone(), 0, core::SplatUp::MinusY)));
+    const auto redOverBlue = [this] { return test::redAboveBlue(m_ui.settledGrab()) == true; };
+    QVERIFY2(m_ui.openAndWait(QString::fromStdString(file.string())), qPrintable(m_app->lastError()));
+    QCOMPARE(m_character->splatUp(), QString("-y"));
+    QTRY_VERIFY(redOverBlue());
+    m_character->flipSplatUp();
+    QCOMPARE(m_character->splatUp(), QString("+y"));
+    QTRY_VERIFY(!redOverBlue());
+    QVERIFY(m_ui.openAndWait(path("torus.ply")));
+    QCOMPARE(m_character->splatUp(), QString("+y"));  // the file says so
+    QVERIFY(m_ui.openAndWait(QString::fromStdString(file.string())));
+    QCOMPARE(m_character->splatUp(), QString("+y"));  // remembered
+    m_character->flipSplatUp();                       // back as the file says, for the next run
   }
 
   // A bundle with decoders opens decoded: its decoders ran on the worker

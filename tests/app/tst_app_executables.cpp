@@ -11,10 +11,13 @@
 #include <QtTest/QtTest>
 
 #include "reference_math.h"
+#include "riglens/core/base/file_io.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/version.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "splat_fixtures.h"
 #include "test_checks.h"
 #include "test_paths.h"
 
@@ -676,6 +679,41 @@ class TestAppExecutables : public QObject {
                                "--out", dir.filePath("x.bin")})
                  .exitCode,
              2);  // ORL joints follow the DNA
+  }
+
+  // A trainer's scene (no up line: y down) renders upright by default, the
+  // other way up with --up +y, and framed on the cone, not on the floaters
+  // 100-300 units out.
+  void cliRendersTrainedScenesUpright() {
+    QTemporaryDir dir;
+    std::vector<riglens::core::RawGaussian> scene = riglens::test::twoToneCone();
+    for (int i = 0; i < 40; ++i) {
+      riglens::core::RawGaussian floater;
+      const float r = 100.0f + 5.0f * float(i), a = 0.7f * float(i);
+      floater.position = {r * std::cos(a), 0.3f * r * std::sin(1.3f * a), r * std::sin(a)};
+      floater.opacityLogit = 4;
+      scene.push_back(floater);
+    }
+    std::vector<std::uint8_t> bytes = riglens::core::encodeGaussianPly(scene);
+    const std::string line = "comment up +y\n";
+    const auto at = std::search(bytes.begin(), bytes.end(), line.begin(), line.end());
+    QVERIFY(at != bytes.end());
+    bytes.erase(at, at + std::ptrdiff_t(line.size()));
+    const QString ply = dir.filePath("trained.ply");
+    QVERIFY(riglens::core::writeFileAtomically(ply.toStdString(), bytes));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "vkkhrdisplay");
+    for (const auto& [up, redOnTop] : {std::pair{QString(), true}, std::pair{QString("+y"), false}}) {
+      const QString png = dir.filePath("up.png");
+      QStringList args{"render", ply, "--out", png, "--size", "400x300", "--pitch", "0"};
+      if (!up.isEmpty()) args << "--up" << up;
+      const Run run = runProgram(kCli, args, env);
+      QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+      const QImage image(png);
+      image.save(riglens::test::outputPath(QStringLiteral("trained-up%1.png").arg(up)));
+      QCOMPARE(riglens::test::redAboveBlue(image), std::optional<bool>(redOnTop));
+    }
+    QCOMPARE(runProgram(kCli, {"render", ply, "--out", dir.filePath("x.png"), "--up", "z"}).exitCode, 2);
   }
 
   void cliKeepsPipelinesBetweenRuns() {

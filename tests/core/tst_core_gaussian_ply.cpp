@@ -2,14 +2,18 @@
 // by hand for known rotations), SH degree-0 colours with sigmoid opacity,
 // the SH degree from the f_rest count, and the refusals.
 #include <QtTest/QtTest>
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
+#include <optional>
 #include <string>
 
 #include "riglens/core/base/color.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/core/splats/spherical_harmonics.h"
+#include "riglens/core/splats/splat_orientation.h"
 #include "test_checks.h"
 
 using namespace riglens::core;
@@ -113,6 +117,84 @@ class TestGaussianPly : public QObject {
     QCOMPARE(cloud->shRest, rest3);
     QCOMPARE(cloud->shDc, (std::vector<float>{0.4f, -0.2f, 0.0f}));
   }
+
+  // The up axis: RigLens's header line read back; a file without one (a
+  // trainer's) stands -y up, turned half about z as SuperSplat turns it.
+  void upAxisFromTheFileElseColmaps() {
+    const std::vector<RawGaussian> one(1);
+    for (const SplatUp up : {SplatUp::PlusY, SplatUp::MinusY}) {
+      auto cloud = parseGaussianPly(encodeGaussianPly(one, 0, up), "up.ply");
+      QVERIFY_OK(cloud);
+      QCOMPARE(defaultSplatUp(*cloud), up);
+    }
+    std::vector<std::uint8_t> trainer = encodeGaussianPly(one);
+    const std::string line = "comment up +y\n";
+    const auto at = std::search(trainer.begin(), trainer.end(), line.begin(), line.end());
+    QVERIFY(at != trainer.end());
+    trainer.erase(at, at + std::ptrdiff_t(line.size()));
+    auto cloud = parseGaussianPly(trainer, "trainer.ply");
+    QVERIFY_OK(cloud);
+    QVERIFY(!cloud->declaredUp);
+    QCOMPARE(defaultSplatUp(*cloud), SplatUp::MinusY);
+    // -y up: (x, y, z) -> (-x, -y, z), a rotation (det +1); +y: as stored.
+    const glm::mat4 turn = splatToWorld(SplatUp::MinusY);
+    QCOMPARE(glm::vec3(turn * glm::vec4(1, 2, 3, 1)), glm::vec3(-1, -2, 3));
+    QCOMPARE(glm::determinant(turn), 1.0f);
+    QCOMPARE(splatToWorld(SplatUp::PlusY), glm::mat4(1.0f));
+    QCOMPARE(flippedUp(SplatUp::PlusY), SplatUp::MinusY);
+    QCOMPARE(parseSplatUp("-y"), std::optional<SplatUp>(SplatUp::MinusY));
+    QCOMPARE(parseSplatUp("+y"), std::optional<SplatUp>(SplatUp::PlusY));
+    QVERIFY(!parseSplatUp("z"));
+  }
+
+  // Framing: a subject of 20,000 centres in a 2 x 1 x 1 box and 60 floaters
+  // 100-300 units out. The framed box is the subject's (the floaters cut
+  // off), where the whole cloud's box is ~150x larger.
+  void framesTheDenseCloudNotItsFloaters() {
+    std::vector<RawGaussian> raw;
+    std::uint32_t state = 12345;
+    const auto next = [&] {  // a fixed LCG: the same cloud every run
+      state = state * 1664525u + 1013904223u;
+      return float(state >> 8) / float(1u << 24);
+    };
+    for (int i = 0; i < 20000; ++i) {
+      RawGaussian g;
+      g.position = {2 * next() - 1, next() - 0.5f, next() - 0.5f};
+      raw.push_back(g);
+    }
+    for (int i = 0; i < 60; ++i) {
+      RawGaussian g;
+      const float r = 100 + 200 * next(), a = 6.2831853f * next();
+      g.position = {r * std::cos(a), r * (next() - 0.5f), r * std::sin(a)};
+      raw.push_back(g);
+    }
+    auto cloud = parseGaussianPly(encodeGaussianPly(raw), "floaters.ply");
+    QVERIFY_OK(cloud);
+    const Bounds all = cloudBounds(*cloud), dense = denseCloudBounds(*cloud);
+    QVERIFY(all.radius() > 100);
+    // Within the subject, and cutting no more than the outlier share off each side of it.
+    const glm::vec3 subjectMin(-1, -0.5f, -0.5f), subjectMax(1, 0.5f, 0.5f);
+    for (int c = 0; c < 3; ++c) {
+      const float size = subjectMax[c] - subjectMin[c], cut = kDenseCut * size;
+      QVERIFY2(dense.min[c] >= subjectMin[c] - kFloatSlack && dense.min[c] <= subjectMin[c] + cut,
+               qPrintable(QString("axis %1 min %2").arg(c).arg(dense.min[c])));
+      QVERIFY2(dense.max[c] <= subjectMax[c] + kFloatSlack && dense.max[c] >= subjectMax[c] - cut,
+               qPrintable(QString("axis %1 max %2").arg(c).arg(dense.max[c])));
+    }
+    // A small cloud is framed whole.
+    raw.resize(kFramingQuantileMinimum - 1);
+    raw.back().position = {50, 0, 0};
+    auto small = parseGaussianPly(encodeGaussianPly(raw), "small.ply");
+    QVERIFY_OK(small);
+    QCOMPARE(denseCloudBounds(*small).max.x, 50.0f);
+  }
+
+ private:
+  // The quantile cut of the dense box: kFramingOutlierShare of the centres
+  // each side plus the 60 floaters' share, as a fraction of a uniform
+  // subject's size (with margin for the sampling).
+  static constexpr float kDenseCut = 0.04f;
+  static constexpr float kFloatSlack = riglens::core::tolerance::kFloatCoordinate;
 };
 
 QTEST_APPLESS_MAIN(TestGaussianPly)

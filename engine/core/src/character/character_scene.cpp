@@ -68,13 +68,18 @@ Expected<CharacterScene> withGnmPack(CharacterScene scene, std::shared_ptr<const
 
 }  // namespace
 
+glm::mat4 sceneToWorld(const CharacterScene& scene) {
+  return scene.kind == SceneKind::Splats ? splatToWorld(scene.up) : glm::mat4(1.0f);
+}
+
 Expected<CharacterScene> loadSplatScene(const fs::path& path) {
   CharacterScene scene = sceneAt(path);
   auto cloud = readGaussianPly(path);
   if (!cloud) return cloud.error();
   if (cloud->count == 0) return errorAt(ErrorCode::Invalid, path.string(), "", "the scene holds no gaussians");
   scene.kind = SceneKind::Splats;
-  scene.bounds = cloudBounds(*cloud);
+  scene.bounds = denseCloudBounds(*cloud);
+  scene.up = defaultSplatUp(*cloud);
   scene.residentBytes = cloud->bytes();
   scene.cloud = std::make_shared<const GaussianCloud>(std::move(cloud).value());
   return scene;

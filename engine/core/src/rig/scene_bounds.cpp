@@ -45,13 +45,10 @@ Bounds posedBounds(const LoadedRun& run, std::span<const glm::mat4> partWorlds, 
     // A vertex lies within the blend of its bones' boxes: the union of the posed boxes' corners bounds it.
     const std::vector<Bounds> boxes = morphedBoneBounds(run.boneBounds, run.boneMorphBoxes, morphWeights);
     for (std::size_t b = 0; b < bones.size(); ++b) {
-      const Bounds& box = boxes[b];
-      if (box.empty) continue;
-      for (int corner = 0; corner < 8; ++corner) {
-        const glm::vec3 p((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,
-                          (corner & 4) ? box.max.z : box.min.z);
-        bounds.include(glm::vec3(bones[b] * glm::vec4(p, 1.0f)));
-      }
+      const Bounds posed = boxes[b].transformed(bones[b]);
+      if (posed.empty) continue;
+      bounds.include(posed.min);
+      bounds.include(posed.max);
     }
   }
   for (std::size_t p = 0; p < run.meshes.size() && (perPart || run.boneBounds.empty()); ++p) {

@@ -6,6 +6,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "riglens/core/base/color.h"
@@ -72,6 +73,7 @@ Error refuse(std::string_view source, const std::string& what) {
 struct PlyHeader {
   std::size_t count = 0, stride = 0, dataStart = 0;
   std::map<std::string, Property> props;
+  std::optional<SplatUp> up;  // a "comment up +y" / "comment up -y" line
 };
 
 // Reads the header's property lines for the vertex element (the only
@@ -85,6 +87,10 @@ Expected<void> readHeaderLines(std::istringstream& header, std::string_view sour
     words >> word;
     if (word == "format") {
       words >> *format;
+    } else if (word == "comment") {
+      std::string key, value;
+      words >> key >> value;
+      if (key == "up" && (value == "+y" || value == "-y")) h.up = value == "+y" ? SplatUp::PlusY : SplatUp::MinusY;
     } else if (word == "element") {
       std::string name;
       std::size_t elementCount = 0;
@@ -190,6 +196,7 @@ Expected<GaussianCloud> parseGaussianPly(std::span<const std::uint8_t> bytes, st
   while (h.props.count("f_rest_" + std::to_string(rest))) ++rest;
   GaussianCloud cloud;
   cloud.count = h.count;
+  cloud.declaredUp = h.up;
   const std::map<std::size_t, int> degrees{{0, 0}, {9, 1}, {24, 2}, {45, 3}};
   if (!degrees.count(rest))
     return refuse(source, std::to_string(rest) + " f_rest properties match no SH degree (0, 9, 24 or 45)");
@@ -232,10 +239,12 @@ Expected<GaussianCloud> readGaussianPly(const std::filesystem::path& path) {
   return parseGaussianPly(*bytes, path.string());
 }
 
-std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree) {
+std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree, SplatUp up) {
   const int rest = 3 * ((shDegree + 1) * (shDegree + 1) - 1);
   std::ostringstream header;
-  header << "ply\nformat binary_little_endian 1.0\nelement vertex " << gaussians.size() << "\n";
+  header << "ply\nformat binary_little_endian 1.0\n";
+  header << "comment up " << (up == SplatUp::PlusY ? "+y" : "-y") << "\n";
+  header << "element vertex " << gaussians.size() << "\n";
   for (const char* p : {"x", "y", "z", "nx", "ny", "nz", "f_dc_0", "f_dc_1", "f_dc_2"})
     header << "property float " << p << "\n";
   for (int k = 0; k < rest; ++k) header << "property float f_rest_" << k << "\n";

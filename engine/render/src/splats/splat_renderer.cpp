@@ -24,6 +24,11 @@ namespace riglens::render {
 
 namespace {
 
+// The view the splats are drawn through: their coordinates to the eye's.
+glm::mat4 cloudView(const FrameState& state) {
+  return state.view * state.splatModel;
+}
+
 // Whether a sphere lies wholly outside one plane of the frustum of
 // `viewProj` (OpenGL clip conventions; planes after Gribb and Hartmann).
 bool sphereOutsideFrustum(const glm::mat4& viewProj, glm::vec3 centre, float radius) {
@@ -220,7 +225,7 @@ struct SplatRenderer::Impl {
   gpu::SplatView viewBlock(const FrameState& state, QSize size) const {
     const glm::mat4 correction = clipCorrection();
     gpu::SplatView block{};
-    block.view = gpu::toGpu(state.view);
+    block.view = gpu::toGpu(cloudView(state));
     block.proj = gpu::toGpu(correction * state.projection);
     block.viewport = {float(size.width()), float(size.height()),
                       state.projection[0][0] * float(size.width()) * 0.5f,  // focal lengths in pixels
@@ -234,7 +239,7 @@ struct SplatRenderer::Impl {
   core::SplatCamera cpuCamera(const FrameState& state, QSize size) const {
     const gpu::SplatView block = viewBlock(state, size);
     core::SplatCamera camera;
-    camera.view = state.view;
+    camera.view = cloudView(state);
     std::memcpy(&camera.clip[0][0], block.proj.m, 64);
     camera.size = {block.viewport.x, block.viewport.y};
     camera.focal = {block.viewport.z, block.viewport.w};
@@ -248,7 +253,7 @@ struct SplatRenderer::Impl {
   // of it can show (no projection, no sort, no draw) and `batch` is all the
   // frame records.
   bool culled(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, const FrameState& state) {
-    outside = sphere && sphereOutsideFrustum(state.projection * state.view, glm::vec3(*sphere), sphere->w);
+    outside = sphere && sphereOutsideFrustum(state.projection * cloudView(state), glm::vec3(*sphere), sphere->w);
     if (!outside) return false;
     ++culledFrames;
     cb->resourceUpdate(batch);
@@ -257,10 +262,10 @@ struct SplatRenderer::Impl {
 
   // Whether the last frame's result still holds for this one (else it becomes the last).
   bool unchanged(const FrameState& state, QSize size, SplatRaster used) {
-    if (!dirty && state.view == lastView && state.projection == lastProj && size == lastSize && used == lastMode)
+    if (!dirty && cloudView(state) == lastView && state.projection == lastProj && size == lastSize && used == lastMode)
       return true;
     dirty = false;
-    lastView = state.view;
+    lastView = cloudView(state);
     lastProj = state.projection;
     lastSize = size;
     lastMode = used;

@@ -2,6 +2,7 @@
 // the renderer's bounding sphere is made from.
 #pragma once
 
+#include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 
 namespace riglens::core {
@@ -13,6 +14,8 @@ struct Bounds {
   void include(const glm::vec3& p);
   glm::vec3 center() const { return (min + max) * 0.5f; }
   float radius() const;  // half the diagonal; 1 for empty bounds
+  // The box around this one's eight corners under `m` (empty stays empty).
+  Bounds transformed(const glm::mat4& m) const;
 };
 
 }  // namespace riglens::core

@@ -18,6 +18,7 @@
 #include "riglens/core/character/expressions.h"
 #include "riglens/core/character/orl_character.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/core/splats/splat_orientation.h"
 
 namespace riglens::core {
 
@@ -38,8 +39,15 @@ struct CharacterScene {
   Diagnostics problems;                    // a bundle's non-fatal findings
   // Splats
   std::shared_ptr<const GaussianCloud> cloud;
-  Bounds bounds;  // what a camera frames: the lifted rest pose, or the cloud's centres
+  SplatUp up = SplatUp::PlusY;  // how the cloud stands (core::defaultSplatUp at load; the viewer may flip it)
+  // What a camera frames, in the scene's own coordinates: the lifted rest
+  // pose, or the dense part of the cloud (core::denseCloudBounds).
+  Bounds bounds;
 };
+
+// The scene's coordinates to the world's: a cloud's up (core::splatToWorld);
+// the identity for a character.
+glm::mat4 sceneToWorld(const CharacterScene& scene);
 
 // The loaders behind the reader table (core/open/asset_readers.h picks one
 // by the path; openers go through it, loadCharacterScene there). Each

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -19,14 +20,21 @@
 
 namespace riglens::core {
 
+// Which way is up in a cloud's own coordinates. Trainers (the 3DGS
+// reference, gsplat, nerfstudio) keep COLMAP's camera convention, y down;
+// other writers keep y up; the format has no field for it. RigLens writes
+// and reads a header line "comment up +y" (or "-y") to say which.
+enum class SplatUp { PlusY, MinusY };
+
 struct GaussianCloud {
   std::size_t count = 0;
   int shDegree = 0;
-  std::vector<float> positions;      // 3 per gaussian
-  std::vector<float> covariance;     // 6 per gaussian: c00 c01 c02 c11 c12 c22
-  std::vector<std::uint32_t> color;  // packRgba(r, g, b, opacity)
-  std::vector<float> shRest;         // 3 * ((degree+1)^2 - 1) per gaussian, as stored (channel-major)
-  std::vector<float> shDc;           // 3 per gaussian, as stored, when shDegree > 0 (the colour is view-dependent)
+  std::vector<float> positions;       // 3 per gaussian
+  std::vector<float> covariance;      // 6 per gaussian: c00 c01 c02 c11 c12 c22
+  std::vector<std::uint32_t> color;   // packRgba(r, g, b, opacity)
+  std::vector<float> shRest;          // 3 * ((degree+1)^2 - 1) per gaussian, as stored (channel-major)
+  std::vector<float> shDc;            // 3 per gaussian, as stored, when shDegree > 0 (the colour is view-dependent)
+  std::optional<SplatUp> declaredUp;  // the header's "comment up" line, when it has one
   std::size_t bytes() const {
     return (positions.size() + covariance.size() + color.size() + shRest.size() + shDc.size()) * 4;
   }  // held on the CPU
@@ -47,6 +55,8 @@ struct RawGaussian {
   std::array<float, 4> rotation{1, 0, 0, 0};  // w x y z
   std::vector<float> shRest;                  // f_rest_* (channel-major); zeros when shorter than the degree asks
 };
-std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree = 0);
+// The header says `up` ("comment up +y": RigLens's own scenes are y up).
+std::vector<std::uint8_t> encodeGaussianPly(std::span<const RawGaussian> gaussians, int shDegree = 0,
+                                            SplatUp up = SplatUp::PlusY);
 
 }  // namespace riglens::core

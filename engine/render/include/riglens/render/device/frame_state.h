@@ -42,6 +42,9 @@ struct FrameState : ViewSettings {
   glm::mat4 view{1.0f};
   glm::mat4 projection{1.0f};  // OpenGL conventions; the renderer corrects per backend
   glm::vec3 eye{0.0f, 0.0f, 10.0f};
+  // Splats: their coordinates to the world's (a 3DGS scene's up axis,
+  // core::splatToWorld); the splat renderer draws through view * splatModel.
+  glm::mat4 splatModel{1.0f};
   std::vector<glm::mat4> partWorlds;  // one per part of the model set on the renderer
   std::vector<glm::vec3> partTints;   // linear RGB per part (part/joint modes)
   // A model whose parts are its glTF nodes (core::listsNodesAsParts): per
