@@ -67,7 +67,33 @@ nlohmann::json gltfSceneSummary(const core::GltfScene& scene) {
                      {"mesh", n.mesh != core::kGltfNone},
                      {"skinned", n.skin != core::kGltfNone}});
   }
-  return {{"nodes", nodes}, {"meshes", scene.meshes.size()}, {"skins", scene.skins.size()}, {"animations", anims}};
+  const auto nodeName = [&](int node) { return scene.nodes[std::size_t(node)].name; };
+  nlohmann::json cameras = nlohmann::json::array(), lights = nlohmann::json::array();
+  for (const core::GltfCamera& c : scene.cameras) {
+    nlohmann::json camera{{"name", c.name}, {"node", nodeName(c.node)}, {"znear", c.znear}, {"zfar", c.zfar}};
+    camera["type"] = c.perspective ? "perspective" : "orthographic";
+    if (c.perspective)
+      camera["yfov"] = c.yfov, camera["aspectRatio"] = c.aspectRatio;
+    else
+      camera["xmag"] = c.xmag, camera["ymag"] = c.ymag;
+    cameras.push_back(std::move(camera));
+  }
+  static constexpr const char* kLightTypes[] = {"directional", "point", "spot"};
+  for (const core::GltfLight& l : scene.lights)
+    lights.push_back({{"name", l.name},
+                      {"node", nodeName(l.node)},
+                      {"type", kLightTypes[int(l.type)]},
+                      {"color", {l.color.r, l.color.g, l.color.b}},
+                      {"intensity", l.intensity},
+                      {"range", l.range},
+                      {"innerConeAngle", l.innerConeAngle},
+                      {"outerConeAngle", l.outerConeAngle}});
+  return {{"nodes", nodes},
+          {"meshes", scene.meshes.size()},
+          {"skins", scene.skins.size()},
+          {"animations", anims},
+          {"cameras", cameras},
+          {"lights", lights}};
 }
 
 void printGltfScene(const nlohmann::json& summary) {
@@ -77,6 +103,15 @@ void printGltfScene(const nlohmann::json& summary) {
   for (const auto& a : summary["animations"])
     std::printf("  %-16s %8g ms  %zu channels\n", a["name"].get<std::string>().c_str(), a["durationMs"].get<double>(),
                 a["channels"].get<std::size_t>());
+  std::printf("glTF cameras (%zu):\n", summary["cameras"].size());
+  for (const auto& c : summary["cameras"])
+    std::printf("  %-16s %s on node '%s'\n", c["name"].get<std::string>().c_str(), c["type"].get<std::string>().c_str(),
+                c["node"].get<std::string>().c_str());
+  std::printf("glTF lights (%zu):\n", summary["lights"].size());
+  for (const auto& l : summary["lights"])
+    std::printf("  %-16s %s, intensity %g, on node '%s'\n", l["name"].get<std::string>().c_str(),
+                l["type"].get<std::string>().c_str(), l["intensity"].get<double>(),
+                l["node"].get<std::string>().c_str());
 }
 
 }  // namespace

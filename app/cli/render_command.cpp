@@ -21,6 +21,7 @@
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/character/head_ext.h"
 #include "riglens/core/decoded/decoded_character.h"
+#include "riglens/core/gltf/gltf_camera.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/scene_bounds.h"
@@ -43,6 +44,9 @@ namespace {
 // Qt's PNG "quality" 80 is zlib level 1: a 1280x720 frame encodes in ~28 ms
 // instead of ~45 (level 6) for ~9% more bytes.
 constexpr int kPngQuality = 80;
+// A file camera's aspect ratio and the image's differ by more than this share:
+// the view is stretched, and the CLI says so (a --size rounded to pixels is not).
+constexpr double kAspectMismatch = 0.01;
 
 // Where the images go: one --out PNG, or --turntable N shots (yaw steps of
 // 360/N) to --out-pattern and/or side by side into --strip.
@@ -316,6 +320,10 @@ struct RenderOptions {
                                   "default on GPUs), cpu (the same on the CPU's cores, the default on "
                                   "software rasterisers), quads (one blended quad per splat) or auto.",
                                   "MODE"};
+  const QCommandLineOption camera{"camera",
+                                  "Models: render through the file's camera NAME (glTF cameras; inspect lists them) "
+                                  "instead of the orbit.",
+                                  "NAME"};
   const QCommandLineOption up{"up",
                               "3DGS scenes: the file's up axis, +y or -y (default: what the file says, else -y, "
                               "the trainers' COLMAP convention, as SuperSplat shows it).",
@@ -326,8 +334,9 @@ struct RenderOptions {
       "frame's upload, pipelines, draw and readback, PNG encode."};
 
   void addTo(QCommandLineParser& parser) const {
-    parser.addOptions({out,    size,    tint,    yaw,      pitch, turntable, pattern,  strip,  highlight, noGrid,
-                       noAxes, backend, samples, controls, sigma, preview,   bodyPose, raster, up,        timings});
+    parser.addOptions({out,   size,      tint,     yaw,    pitch,   turntable, pattern,
+                       strip, highlight, noGrid,   noAxes, backend, samples,   controls,
+                       sigma, preview,   bodyPose, raster, camera,  up,        timings});
   }
 };
 
@@ -382,6 +391,25 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
 }
 
 // A run or model: posed by --set/--play/--time-ms, drawn by the rig renderer.
+// The file camera named `name` as posed (null pose: the rest pose), or why not.
+core::Expected<core::CameraView> fileCamera(const core::LoadedRun& run, const std::string& name,
+                                            const core::GltfPose* pose, float aspect) {
+  const core::GltfCamera* camera = core::findGltfCamera(run.gltf, name);
+  if (!camera) {
+    std::string names;
+    for (const auto& c : run.gltf.cameras)
+      names += (names.empty() ? "" : ", ") + c.name + " (node '" + run.gltf.nodes[std::size_t(c.node)].name + "')";
+    return core::makeError(core::ErrorCode::Usage, run.source.string() + ": no camera named '" + name +
+                                                       "' (the file's cameras: " + (names.empty() ? "none" : names) +
+                                                       ")");
+  }
+  if (camera->aspectRatio > 0 && std::abs(camera->aspectRatio / aspect - 1.0) > kAspectMismatch)
+    std::fprintf(stderr, "riglens-cli: camera '%s' is %.3g:1, the image %.3g:1: the view is stretched (--size)\n",
+                 name.c_str(), camera->aspectRatio, double(aspect));
+  const core::GltfPose rest = pose ? core::GltfPose{} : core::gltfRestPose(run.gltf);
+  return core::gltfCameraView(*camera, pose ? *pose : rest, aspect);
+}
+
 int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, const RenderSettings& s,
                      const PoseOptions& pose) {
   auto& timings = core::StageTimings::instance();
@@ -420,6 +448,13 @@ int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, c
   const float aspect = float(s.imageSize.width()) / float(s.imageSize.height());
   core::OrbitCamera camera;
   timings.time("framing (posed bounds)", [&] { camera.frame(core::posedBounds(*run, worlds, gltfPose), aspect); });
+  // --camera: the file's camera in this pose, in place of the orbit.
+  std::optional<core::CameraView> fileView;
+  if (parser.isSet(o.camera)) {
+    auto chosen = fileCamera(*run, parser.value(o.camera).toStdString(), gltfPose, aspect);
+    if (!chosen) return inputError(chosen.error().message);
+    fileView = *chosen;
+  }
   // Every shot's state before the first is drawn: they read the meshes
   // (posed bounds for the grid), which go once they are on the GPU.
   std::map<float, render::FrameState> states;
@@ -428,6 +463,11 @@ int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, c
     camera.setAngles(yawAt, s.pitchDeg);
     states[yawAt] = timings.time("frame state",
                                  [&] { return render::buildFrameState(*run, worlds, camera, aspect, view, gltfPose); });
+    if (fileView) {
+      states[yawAt].view = fileView->view;
+      states[yawAt].projection = fileView->projection;
+      states[yawAt].eye = fileView->eye;
+    }
   }
   // Parts leave the CPU as they reach the GPU, the last ones after the first shot.
   std::size_t released = 0;

@@ -309,6 +309,51 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(!flat && flat.error().message.find(expectedMessage) != std::string::npos);
   }
 
+  // Extensions that change how a model looks, never where its vertices are,
+  // may be required: the file opens (the lights read, the material
+  // extension listed under the warnings as approximated).
+  void lookOnlyRequiredExtensionsOpen() {
+    GltfBuilder b;
+    b.primitive({{"POSITION", b.data(std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0}, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                     TINYGLTF_TYPE_VEC3)}});
+    tinygltf::Material material;
+    material.extensions["KHR_materials_clearcoat"] = tinygltf::Value(tinygltf::Value::Object{});
+    b.model.materials.push_back(material);
+    b.model.meshes[0].primitives[0].material = 0;
+    tinygltf::Light light;
+    light.type = "spot";
+    light.intensity = 40;
+    light.spot.innerConeAngle = 0.2;
+    light.spot.outerConeAngle = 0.5;
+    b.model.lights.push_back(light);
+    b.model.nodes[0].extensions["KHR_lights_punctual"] =
+        tinygltf::Value(tinygltf::Value::Object{{"light", tinygltf::Value(0)}});
+    b.model.extensionsUsed = {"KHR_lights_punctual", "KHR_materials_clearcoat", "KHR_texture_transform"};
+    b.model.extensionsRequired = b.model.extensionsUsed;
+    const auto path = write(b);
+    auto decoded = core::readGltfFile(path);
+    QVERIFY_OK(decoded);
+    QCOMPARE(decoded->outline.lights.size(), std::size_t(1));
+    const core::GltfLight& read = decoded->outline.lights[0];
+    QCOMPARE(read.type, core::GltfLight::Type::Spot);
+    QCOMPARE(read.intensity, 40.0);
+    QCOMPARE(read.outerConeAngle, 0.5);
+    QCOMPARE(read.node, 0);
+    QCOMPARE(decoded->warnings.size(), std::size_t(1));
+    QVERIFY2(
+        decoded->warnings[0].message.find("KHR_materials_clearcoat is drawn as the base material") != std::string::npos,
+        decoded->warnings[0].message.c_str());
+    QCOMPARE(decoded->warnings[0].pointer, std::string("/materials/0/extensions/KHR_materials_clearcoat"));
+    // A light the file gets wrong is set aside with a warning; the model still opens.
+    b.model.lights[0].spot.innerConeAngle = 0.9;
+    auto odd = core::readGltfFile(write(b));
+    QVERIFY_OK(odd);
+    QVERIFY(odd->outline.lights.empty());
+    QVERIFY(std::any_of(odd->warnings.begin(), odd->warnings.end(), [](const core::Diagnostic& d) {
+      return d.pointer == "/extensions/KHR_lights_punctual/lights/0/spot";
+    }));
+  }
+
   void aModelsNodesAreItsParts() {
     // Opened by itself, the character's parts are its nodes: the tree in the
     // file's order (children in theirs), and each node's triangles those of

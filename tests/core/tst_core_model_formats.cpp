@@ -76,7 +76,7 @@ class TestCoreModelFormats : public QObject {
     auto run = core::loadRun(path);
     QVERIFY_OK(run);
     QCOMPARE(run->kind, core::RunKind::StaticMesh);
-    QVERIFY(run->warnings.empty());
+    QVERIFY2(run->warnings.empty(), run->warnings.empty() ? "" : run->warnings[0].message.c_str());
   }
 
   void stlAndPlyMeshesReadAsWritten() {

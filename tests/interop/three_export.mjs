@@ -9,6 +9,10 @@
 //                  its own patch (as expression shapes are), and a clip that
 //                  plays them one after another: the only animation drives
 //                  morph weights, no skin
+//   viewpoints.glb a red box and a green ball on a grey floor, two cameras
+//                  (perspective 40 deg at 3:2, orthographic) and three
+//                  lights (directional, point, spot), as three.js writes
+//                  them (glTF cameras, KHR_lights_punctual)
 //   textured.glb   two textured quads: one alpha MASK (a cut-out pattern), one
 //                  alpha BLEND (half transparent), a checker texture each
 // Usage: node three_export.mjs OUT_DIR
@@ -191,6 +195,40 @@ function expressionsScene() {
   return { scene, animations: [clip] };
 }
 
+// viewpoints.glb: what the interop test renders through the file's camera.
+// The numbers here are the test's too (tst_interop_gltf_scene.cpp).
+function viewpointsScene() {
+  const scene = new THREE.Scene();
+  const box = new THREE.Mesh(new THREE.BoxGeometry(0.4, 0.4, 0.4), new THREE.MeshStandardMaterial({ color: 0xff0000 }));
+  box.name = 'box';
+  box.position.set(1, 0.5, -2);
+  const ball = new THREE.Mesh(new THREE.SphereGeometry(0.25, 16, 8), new THREE.MeshStandardMaterial({ color: 0x00ff00 }));
+  ball.name = 'ball';
+  ball.position.set(-1, 0.25, 0);
+  const floor = new THREE.Mesh(new THREE.PlaneGeometry(6, 6), new THREE.MeshStandardMaterial({ color: 0x808080 }));
+  floor.name = 'floor';
+  floor.rotation.x = -Math.PI / 2;
+  const shot = new THREE.PerspectiveCamera(40, 1.5, 0.1, 50);
+  shot.name = 'shot';
+  shot.position.set(0.5, 1.5, 3);
+  shot.lookAt(0, 0.3, -1);
+  const top = new THREE.OrthographicCamera(-3, 3, 2, -2, 0.5, 20);
+  top.name = 'top';
+  top.position.set(0, 8, 0.01);  // not straight down: lookAt's up stays defined
+  top.lookAt(0, 0, 0);
+  const sun = new THREE.DirectionalLight(0xfff0e0, 3);
+  sun.name = 'sun';
+  sun.position.set(2, 4, 1);
+  const bulb = new THREE.PointLight(0xffffff, 20, 8, 2);
+  bulb.name = 'bulb';
+  bulb.position.set(-1, 2, 1);
+  const lamp = new THREE.SpotLight(0xffffff, 50, 10, 0.5, 0.2, 2);
+  lamp.name = 'lamp';
+  lamp.position.set(1, 3, -2);
+  scene.add(box, ball, floor, shot, top, sun, bulb, lamp);
+  return { scene, animations: [] };
+}
+
 // textured.glb: a cut-out quad (MASK: texels with alpha 0 in a stripe pattern)
 // and a half-transparent one (BLEND), each with a 4 x 4 checker texture.
 function texturedScene() {
@@ -221,7 +259,7 @@ function texturedScene() {
 
 const out = process.argv[2];
 const scenes = [['skinned.glb', skinnedScene], ['morph.glb', morphScene], ['expressions.glb', expressionsScene],
-  ['textured.glb', texturedScene]];
+  ['viewpoints.glb', viewpointsScene], ['textured.glb', texturedScene]];
 for (const [name, make] of scenes) {
   const { scene, animations } = make();
   await writeFile(join(out, name), await exportGlb(scene, animations));

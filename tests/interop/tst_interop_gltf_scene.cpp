@@ -7,10 +7,12 @@
 #include <QtCore/QFile>
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
+#include <QtGui/QImage>
 #include <QtTest/QtTest>
 #include <cstring>
 #include <fstream>
 #include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -22,6 +24,8 @@
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/scene_bounds.h"
+#include "test_checks.h"
+#include "test_paths.h"
 
 using nlohmann::json;
 
@@ -141,6 +145,12 @@ class TestInteropThreeExported : public QObject {
   // arithmetic, not per vertex), here a few percent. Summing every target at
   // weight 1, as framing did, came to 3.5x on this file.
   static constexpr float kFramingSlack = 1.25f;
+  // three.js writes float32: its numbers read back within this.
+  static constexpr double kThreeJsFloat = 1e-6;
+  // A shape's drawn pixels' centroid vs its projected centre: its visible
+  // faces are not centred on it (the box shows its top and two sides; a
+  // sphere's silhouette centre shifts under perspective), a few pixels here.
+  static constexpr double kCentroidPixels = 6.0;
 
  private slots:
   void initTestCase() {
@@ -150,7 +160,8 @@ class TestInteropThreeExported : public QObject {
 
   void filesAreValid_data() {
     QTest::addColumn<QString>("file");
-    for (const char* f : {"skinned.glb", "morph.glb", "expressions.glb", "textured.glb"}) QTest::newRow(f) << f;
+    for (const char* f : {"skinned.glb", "morph.glb", "expressions.glb", "viewpoints.glb", "textured.glb"})
+      QTest::newRow(f) << f;
   }
   void filesAreValid() {
     QFETCH(QString, file);
@@ -252,6 +263,88 @@ class TestInteropThreeExported : public QObject {
           framed.radius() <= kFramingSlack * shown.radius(),
           qPrintable(label +
                      QString(": framed radius %1, three.js's vertices %2").arg(framed.radius()).arg(shown.radius())));
+    }
+  }
+
+  // viewpoints.glb's cameras and lights as three.js wrote them, and renders
+  // through its cameras: the ball and the box land where the cameras'
+  // parameters, as three_export.mjs sets them, project their centres.
+  void theFilesCamerasAndLights() {
+    const QString glb = m_tmp.filePath("viewpoints.glb");
+    QString error;
+    const json summary = TestInteropGltfScene::cliInspect(glb, &error);
+    QVERIFY2(!summary.is_null(), qPrintable(error));
+    const json& cameras = summary["gltf"]["cameras"];
+    QCOMPARE(cameras.size(), std::size_t(2));
+    QCOMPARE(cameras[0]["node"], "shot");
+    QCOMPARE(cameras[0]["type"], "perspective");
+    QCOMPARE_NEAR(cameras[0]["yfov"].get<double>(), glm::radians(40.0), kThreeJsFloat);
+    QCOMPARE_NEAR(cameras[0]["aspectRatio"].get<double>(), 1.5, kThreeJsFloat);
+    QCOMPARE(cameras[1]["type"], "orthographic");
+    QCOMPARE_NEAR(cameras[1]["xmag"].get<double>(), 3.0, kThreeJsFloat);
+    const json& lights = summary["gltf"]["lights"];
+    QCOMPARE(lights.size(), std::size_t(3));
+    QCOMPARE(lights[0]["type"], "directional");
+    QCOMPARE(lights[1]["type"], "point");
+    QCOMPARE_NEAR(lights[1]["range"].get<double>(), 8.0, kThreeJsFloat);
+    QCOMPARE(lights[2]["type"], "spot");
+    QCOMPARE_NEAR(lights[2]["outerConeAngle"].get<double>(), 0.5, kThreeJsFloat);
+
+    const QSize size(600, 400);
+    // shot: at (0.5, 1.5, 3) looking at (0, 0.3, -1), 40 degrees high, 3:2.
+    const glm::dmat4 shotView = glm::lookAt(glm::dvec3(0.5, 1.5, 3), glm::dvec3(0, 0.3, -1), glm::dvec3(0, 1, 0));
+    const glm::dmat4 shotProjection = glm::perspective(glm::radians(40.0), 1.5, 0.1, 50.0);
+    // top: at (0, 8, 0.01) looking at the origin, x -3..3, y -2..2.
+    const glm::dmat4 topView = glm::lookAt(glm::dvec3(0, 8, 0.01), glm::dvec3(0), glm::dvec3(0, 1, 0));
+    const glm::dmat4 topProjection = glm::ortho(-3.0, 3.0, -2.0, 2.0, 0.5, 20.0);
+    const auto pixelOf = [&](const glm::dmat4& view, const glm::dmat4& projection, glm::dvec3 p) {
+      const glm::dvec4 clip = projection * view * glm::dvec4(p, 1.0);
+      return glm::dvec2((clip.x / clip.w * 0.5 + 0.5) * size.width(), (0.5 - clip.y / clip.w * 0.5) * size.height());
+    };
+    struct Shot {
+      const char* camera;
+      glm::dvec2 ball, box;
+    };
+    const glm::dvec3 ball(-1, 0.25, 0), box(1, 0.5, -2);
+    for (const Shot& shot :
+         {Shot{"shot", pixelOf(shotView, shotProjection, ball), pixelOf(shotView, shotProjection, box)},
+          Shot{"top", pixelOf(topView, topProjection, ball), {-1, -1}}}) {
+      const QString png = m_tmp.filePath(QString("%1.png").arg(shot.camera));
+      QProcess process;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert("QT_QPA_PLATFORM", "vkkhrdisplay");  // rendering without a display
+      process.setProcessEnvironment(env);
+      process.start(QStringLiteral(RIGLENS_CLI_EXE), {"render", glb, "--camera", shot.camera, "--size", "600x400",
+                                                      "--no-grid", "--no-axes", "--out", png});
+      QVERIFY(process.waitForFinished(60000));
+      QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+      const QImage image(png);
+      image.save(riglens::test::outputPath(QString("three-camera-%1.png").arg(shot.camera)));
+      const auto centroid = [&](auto isIt) {
+        glm::dvec2 sum(0);
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+          for (int x = 0; x < image.width(); ++x)
+            if (isIt(image.pixel(x, y))) sum += glm::dvec2(x + 0.5, y + 0.5), ++n;
+        return n > 50 ? sum / double(n) : glm::dvec2(-1);
+      };
+      const glm::dvec2 green = centroid([](QRgb p) { return qGreen(p) > 120 && qRed(p) < 80 && qBlue(p) < 80; });
+      QVERIFY2(glm::distance(green, shot.ball) < kCentroidPixels,
+               qPrintable(QString("%1: the ball at %2,%3, projected %4,%5")
+                              .arg(shot.camera)
+                              .arg(green.x)
+                              .arg(green.y)
+                              .arg(shot.ball.x)
+                              .arg(shot.ball.y)));
+      if (shot.box.x < 0) continue;
+      const glm::dvec2 red = centroid([](QRgb p) { return qRed(p) > 120 && qGreen(p) < 80 && qBlue(p) < 80; });
+      QVERIFY2(glm::distance(red, shot.box) < kCentroidPixels,
+               qPrintable(QString("%1: the box at %2,%3, projected %4,%5")
+                              .arg(shot.camera)
+                              .arg(red.x)
+                              .arg(red.y)
+                              .arg(shot.box.x)
+                              .arg(shot.box.y)));
     }
   }
 

@@ -16,6 +16,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <limits>
 #include <optional>
+#include <set>
 #include <type_traits>
 
 #include "gltf_accessor_reader.h"
@@ -564,9 +565,11 @@ Expected<DecodedGltf> assemble(const tinygltf::Model& model, const GltfBuffers& 
   auto decoded = MeshAssembler(model, buffers, source, fileBytes).run();
   if (!decoded) return decoded;
   // From the same parse: a second look at a large file costs a second copy of it.
-  if (auto outline = buildGltfScene(model, buffers, source, fileBytes, GltfDecode::Outline))
+  if (auto outline = buildGltfScene(model, buffers, source, fileBytes, GltfDecode::Outline)) {
     decoded->outline = std::move(outline).value();
-  else
+    for (auto& w : decoded->outline.warnings) decoded->warnings.push_back(std::move(w));
+    decoded->outline.warnings.clear();
+  } else
     decoded->warnings.push_back(
         {std::string(source), "", "the file's node tree and clips are not shown: " + outline.error().message});
   return decoded;
@@ -668,10 +671,21 @@ void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
 // (glTF 2.0, 3.12): the geometry would be wrong. KHR_mesh_quantization needs
 // nothing more than the accessor reader's normalized integers;
 // EXT_meshopt_compression and KHR_draco_mesh_compression are decoded
-// (gltf_meshopt.h, gltf_draco.h).
+// (gltf_meshopt.h, gltf_draco.h). The rest below change how a model looks,
+// never where its vertices are: KHR_texture_transform and
+// KHR_materials_unlit are honoured, KHR_lights_punctual's lights are read
+// (gltf_scene.h), and the other KHR_materials_* are drawn as the base
+// material with a warning (MaterialReader).
+bool understood(const std::string& name) {
+  static const std::set<std::string, std::less<>> kUnderstood{"KHR_mesh_quantization",      "EXT_meshopt_compression",
+                                                              "KHR_draco_mesh_compression", "KHR_texture_transform",
+                                                              "KHR_materials_unlit",        "KHR_lights_punctual"};
+  return kUnderstood.count(name) > 0 || name.rfind("KHR_materials_", 0) == 0;
+}
+
 Expected<void> checkRequiredExtensions(const tinygltf::Model& model, std::string_view source) {
   for (const std::string& name : model.extensionsRequired)
-    if (name != "KHR_mesh_quantization" && name != "EXT_meshopt_compression" && name != "KHR_draco_mesh_compression")
+    if (!understood(name))
       return refuse(source, "the file requires the extension " + name + ", which RigLens does not decode yet",
                     ErrorCode::Unsupported);
   return {};

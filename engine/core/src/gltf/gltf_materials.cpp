@@ -195,6 +195,16 @@ int MaterialReader::material(int gltfMaterial) {
   out.alphaCutoff = std::isfinite(m.alphaCutoff) ? float(m.alphaCutoff) : 0.5f;
   out.doubleSided = m.doubleSided;
   out.unlit = m.extensions.count("KHR_materials_unlit") > 0;
+  // Assimp's glTF exporter (our path for OBJ, FBX, COLLADA...) writes every
+  // material twice, as metallic-roughness and as the archived
+  // KHR_materials_pbrSpecularGlossiness with the same diffuse colour: the
+  // base material is the whole of it, nothing to warn about.
+  const bool assimp = m_model.asset.generator.rfind("Open Asset Import Library", 0) == 0;
+  for (const auto& [name, value] : m.extensions)  // once per extension per file: a file repeats them per material
+    if (name.rfind("KHR_materials_", 0) == 0 && name != "KHR_materials_unlit" &&
+        !(assimp && name == "KHR_materials_pbrSpecularGlossiness") && m_approximated.insert(name).second)
+      m_warnings.push_back({std::string(m_source), pointer + "/extensions/" + name,
+                            name + " is drawn as the base material (approximated)"});
   const auto& base = m.pbrMetallicRoughness.baseColorTexture;
   if (base.index >= 0) out.image = image(base.index, pointer + "/pbrMetallicRoughness/baseColorTexture", out.sampler);
   index = static_cast<int>(m_out.materials.size());

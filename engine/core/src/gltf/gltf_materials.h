@@ -7,6 +7,7 @@
 
 #include <tiny_gltf.h>
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,6 +55,7 @@ class MaterialReader {
   std::vector<int> m_imageIndex;     // per glTF image (-2: not yet decoded, -1: could not be)
   int m_default = -1;
   std::size_t m_pixels = 0;
+  std::set<std::string, std::less<>> m_approximated;  // KHR_materials_* warned about already
 };
 
 }  // namespace riglens::core

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <glm/vector_relational.hpp>
 
 #include "gltf_accessor_reader.h"
 #include "gltf_model_file.h"
@@ -53,6 +54,7 @@ class SceneBuilder {
       if (auto ok = readSkin(s); !ok) return ok.error();
     for (std::size_t a = 0; a < m_model.animations.size(); ++a)
       if (auto ok = readAnimation(a); !ok) return ok.error();
+    readViewpoints();
     return std::move(m_scene);
   }
 
@@ -113,6 +115,84 @@ class SceneBuilder {
       stack.insert(stack.end(), children.rbegin(), children.rend());
     }
     return {};
+  }
+
+  void setAside(const std::string& pointer, const std::string& problem) {
+    m_scene.warnings.push_back({std::string(m_source), pointer, problem});
+  }
+
+  // The cameras and lights the nodes place. A camera or light the file gets
+  // wrong is set aside with a warning: the geometry does not depend on it.
+  void readViewpoints() {
+    for (std::size_t i = 0; i < m_model.nodes.size(); ++i) {
+      const tinygltf::Node& node = m_model.nodes[i];
+      if (node.camera >= 0) readCamera(i, node.camera);
+      const auto ext = node.extensions.find("KHR_lights_punctual");
+      if (ext != node.extensions.end() && ext->second.Has("light") && ext->second.Get("light").IsInt())
+        readLight(i, ext->second.Get("light").GetNumberAsInt());
+    }
+  }
+
+  void readCamera(std::size_t node, int index) {
+    const std::string pointer = "/cameras/" + std::to_string(index);
+    if (std::size_t(index) >= m_model.cameras.size())
+      return setAside("/nodes/" + std::to_string(node) + "/camera",
+                      "camera " + std::to_string(index) + " does not exist");
+    const tinygltf::Camera& src = m_model.cameras[std::size_t(index)];
+    GltfCamera camera;
+    camera.name = !src.name.empty() ? src.name : m_model.nodes[node].name;
+    camera.node = int(node);
+    camera.perspective = src.type != "orthographic";
+    const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+    if (camera.perspective) {
+      const tinygltf::PerspectiveCamera& p = src.perspective;
+      camera.yfov = p.yfov, camera.aspectRatio = p.aspectRatio, camera.znear = p.znear, camera.zfar = p.zfar;
+      if (!positive(p.yfov) || p.yfov >= 3.14159 || !positive(p.znear) ||
+          !(p.aspectRatio == 0 || positive(p.aspectRatio)) ||
+          !(p.zfar == 0 || (std::isfinite(p.zfar) && p.zfar > p.znear)))
+        return setAside(pointer + "/perspective",
+                        "the camera needs 0 < yfov < pi, znear > 0 and zfar > znear: not listed");
+    } else {
+      const tinygltf::OrthographicCamera& o = src.orthographic;
+      camera.xmag = o.xmag, camera.ymag = o.ymag, camera.znear = o.znear, camera.zfar = o.zfar;
+      if (!std::isfinite(o.xmag) || o.xmag == 0 || !std::isfinite(o.ymag) || o.ymag == 0 || !std::isfinite(o.znear) ||
+          o.znear < 0 || !std::isfinite(o.zfar) || o.zfar <= o.znear)
+        return setAside(pointer + "/orthographic",
+                        "the camera needs non-zero xmag and ymag, znear >= 0 and zfar > znear: not listed");
+    }
+    m_scene.cameras.push_back(std::move(camera));
+  }
+
+  void readLight(std::size_t node, int index) {
+    const std::string pointer = "/extensions/KHR_lights_punctual/lights/" + std::to_string(index);
+    if (index < 0 || std::size_t(index) >= m_model.lights.size())
+      return setAside("/nodes/" + std::to_string(node) + "/extensions/KHR_lights_punctual",
+                      "light " + std::to_string(index) + " does not exist");
+    const tinygltf::Light& src = m_model.lights[std::size_t(index)];
+    GltfLight light;
+    light.name = !src.name.empty() ? src.name : m_model.nodes[node].name;
+    light.node = int(node);
+    if (src.type == "directional")
+      light.type = GltfLight::Type::Directional;
+    else if (src.type == "spot")
+      light.type = GltfLight::Type::Spot;
+    else if (src.type != "point")
+      return setAside(pointer + "/type", "light type '" + src.type + "' is none of directional, point, spot");
+    if (src.color.size() == 3) light.color = {src.color[0], src.color[1], src.color[2]};
+    light.intensity = src.intensity;
+    light.range = src.range;
+    light.innerConeAngle = src.spot.innerConeAngle;
+    light.outerConeAngle = src.spot.outerConeAngle;
+    const bool colorOk = std::isfinite(light.color.r) && std::isfinite(light.color.g) && std::isfinite(light.color.b) &&
+                         glm::all(glm::greaterThanEqual(light.color, glm::dvec3(0.0)));
+    if (!colorOk || !std::isfinite(light.intensity) || light.intensity < 0 || !std::isfinite(light.range) ||
+        light.range < 0)
+      return setAside(pointer, "the light's colour, intensity and range must be finite and not negative");
+    if (light.type == GltfLight::Type::Spot &&
+        !(light.innerConeAngle >= 0 && light.innerConeAngle < light.outerConeAngle &&
+          light.outerConeAngle <= 1.5707964))
+      return setAside(pointer + "/spot", "a spot needs 0 <= innerConeAngle < outerConeAngle <= pi/2");
+    m_scene.lights.push_back(std::move(light));
   }
 
   Expected<std::vector<float>> floats(int accessor, const std::string& what, int components, std::size_t count) {

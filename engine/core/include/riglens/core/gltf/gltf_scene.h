@@ -27,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/gltf/part_mesh.h"
 
@@ -91,6 +92,31 @@ struct GltfAnimation {
   double durationSeconds = 0.0;  // the last key of any channel
 };
 
+// A camera the file places (glTF 2.0, 3.10): one per node that names a
+// camera, looking down the node's -z with +y up.
+struct GltfCamera {
+  std::string name;  // the camera's name, else its node's
+  int node = kGltfNone;
+  bool perspective = true;
+  double yfov = 0.0;               // perspective: radians
+  double aspectRatio = 0.0;        // perspective: 0 when the file leaves it to the viewport
+  double xmag = 0.0, ymag = 0.0;   // orthographic half-extents
+  double znear = 0.0, zfar = 0.0;  // zfar 0: an infinite perspective
+};
+
+// A KHR_lights_punctual light a node places (at the node's origin, shining
+// down its -z).
+struct GltfLight {
+  enum class Type { Directional, Point, Spot };
+  std::string name;
+  int node = kGltfNone;
+  Type type = Type::Point;
+  glm::dvec3 color{1.0};
+  double intensity = 1.0;                                            // directional: lux; point and spot: candela
+  double range = 0.0;                                                // 0: unbounded
+  double innerConeAngle = 0.0, outerConeAngle = 0.7853981633974483;  // spot, radians
+};
+
 struct GltfScene {
   std::vector<GltfNode> nodes;
   std::vector<int> roots;      // the default scene's (or every parentless node)
@@ -98,6 +124,9 @@ struct GltfScene {
   std::vector<GltfMesh> meshes;
   std::vector<GltfSkin> skins;
   std::vector<GltfAnimation> animations;
+  std::vector<GltfCamera> cameras;  // in node order
+  std::vector<GltfLight> lights;    // in node order
+  Diagnostics warnings;             // what was read but set aside (a camera or light the file gets wrong)
 
   int findAnimation(std::string_view name) const;  // kGltfNone when absent
 };
