@@ -328,23 +328,16 @@ class TestInteropThreeExported : public QObject {
             if (isIt(image.pixel(x, y))) sum += glm::dvec2(x + 0.5, y + 0.5), ++n;
         return n > 50 ? sum / double(n) : glm::dvec2(-1);
       };
-      const glm::dvec2 green = centroid([](QRgb p) { return qGreen(p) > 120 && qRed(p) < 80 && qBlue(p) < 80; });
-      QVERIFY2(glm::distance(green, shot.ball) < kCentroidPixels,
-               qPrintable(QString("%1: the ball at %2,%3, projected %4,%5")
-                              .arg(shot.camera)
-                              .arg(green.x)
-                              .arg(green.y)
-                              .arg(shot.ball.x)
-                              .arg(shot.ball.y)));
-      if (shot.box.x < 0) continue;
-      const glm::dvec2 red = centroid([](QRgb p) { return qRed(p) > 120 && qGreen(p) < 80 && qBlue(p) < 80; });
-      QVERIFY2(glm::distance(red, shot.box) < kCentroidPixels,
-               qPrintable(QString("%1: the box at %2,%3, projected %4,%5")
-                              .arg(shot.camera)
-                              .arg(red.x)
-                              .arg(red.y)
-                              .arg(shot.box.x)
-                              .arg(shot.box.y)));
+      // The shape's pixels' centroid at its projected centre (x < 0: not checked).
+      const auto lands = [&](const char* what, glm::dvec2 projected, auto isIt) {
+        if (projected.x < 0) return true;
+        const glm::dvec2 at = centroid(isIt);
+        if (glm::distance(at, projected) < kCentroidPixels) return true;
+        qWarning("%s: the %s at %g,%g, projected %g,%g", shot.camera, what, at.x, at.y, projected.x, projected.y);
+        return false;
+      };
+      QVERIFY(lands("ball", shot.ball, [](QRgb p) { return qGreen(p) > 120 && qRed(p) < 80 && qBlue(p) < 80; }));
+      QVERIFY(lands("box", shot.box, [](QRgb p) { return qRed(p) > 120 && qGreen(p) < 80 && qBlue(p) < 80; }));
     }
   }
 

@@ -133,14 +133,27 @@ class SceneBuilder {
     }
   }
 
+  // What a node places (a camera, a light) by its index, or null (set aside:
+  // the index names nothing).
+  template <class T>
+  const T* placed(const std::vector<T>& list, int index, std::size_t node, const char* key, const char* what) {
+    if (index >= 0 && std::size_t(index) < list.size()) return &list[std::size_t(index)];
+    setAside("/nodes/" + std::to_string(node) + key,
+             std::string(what) + " " + std::to_string(index) + " does not exist");
+    return nullptr;
+  }
+  // Its own name, else the node's that places it.
+  std::string placedName(const std::string& own, std::size_t node) const {
+    return !own.empty() ? own : m_model.nodes[node].name;
+  }
+
   void readCamera(std::size_t node, int index) {
     const std::string pointer = "/cameras/" + std::to_string(index);
-    if (std::size_t(index) >= m_model.cameras.size())
-      return setAside("/nodes/" + std::to_string(node) + "/camera",
-                      "camera " + std::to_string(index) + " does not exist");
-    const tinygltf::Camera& src = m_model.cameras[std::size_t(index)];
+    const tinygltf::Camera* found = placed(m_model.cameras, index, node, "/camera", "camera");
+    if (!found) return;
+    const tinygltf::Camera& src = *found;
     GltfCamera camera;
-    camera.name = !src.name.empty() ? src.name : m_model.nodes[node].name;
+    camera.name = placedName(src.name, node);
     camera.node = int(node);
     camera.perspective = src.type != "orthographic";
     const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
@@ -165,12 +178,11 @@ class SceneBuilder {
 
   void readLight(std::size_t node, int index) {
     const std::string pointer = "/extensions/KHR_lights_punctual/lights/" + std::to_string(index);
-    if (index < 0 || std::size_t(index) >= m_model.lights.size())
-      return setAside("/nodes/" + std::to_string(node) + "/extensions/KHR_lights_punctual",
-                      "light " + std::to_string(index) + " does not exist");
-    const tinygltf::Light& src = m_model.lights[std::size_t(index)];
+    const tinygltf::Light* found = placed(m_model.lights, index, node, "/extensions/KHR_lights_punctual", "light");
+    if (!found) return;
+    const tinygltf::Light& src = *found;
     GltfLight light;
-    light.name = !src.name.empty() ? src.name : m_model.nodes[node].name;
+    light.name = placedName(src.name, node);
     light.node = int(node);
     if (src.type == "directional")
       light.type = GltfLight::Type::Directional;
