@@ -1,6 +1,7 @@
 // The RigLens main window: menu bar and tool bar on top, scene/joints on the
 // left, the engine's viewport in the middle, animation/expression/memory on
 // the right, a status bar below. Dark theme (Fusion) for 3D work.
+import QtQml.Models
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -123,7 +124,31 @@ ApplicationWindow {
             MenuItem { text: qsTr("Ground grid") + "\tG"; checkable: true; checked: viewportItem.showGrid; onTriggered: viewportItem.showGrid = checked }
             MenuItem { text: qsTr("Axes") + "\tA"; checkable: true; checked: viewportItem.showAxes; onTriggered: viewportItem.showAxes = checked }
             MenuItem { text: qsTr("Turntable") + "\tT"; checkable: true; checked: window.turntable; onTriggered: window.turntable = checked }
-            MenuItem { text: qsTr("Frame all") + "\tF"; onTriggered: viewportItem.frameAll() }
+            MenuItem { text: qsTr("Frame all") + "\tF"; onTriggered: { viewportItem.fileCamera = ""; viewportItem.frameAll() } }
+            Menu {
+                id: cameraMenuItems
+                objectName: "cameraMenu"
+                title: qsTr("Camera")
+                enabled: window.controller.cameraNames.length > 0
+                MenuItem {
+                    text: qsTr("Orbit")
+                    checkable: true
+                    checked: viewportItem.fileCamera === ""
+                    onTriggered: viewportItem.fileCamera = ""
+                }
+                Instantiator {
+                    model: window.controller.cameraNames
+                    delegate: MenuItem {
+                        required property string modelData
+                        text: qsTr("File camera: %1").arg(modelData)
+                        checkable: true
+                        checked: viewportItem.fileCamera === modelData
+                        onTriggered: viewportItem.fileCamera = modelData
+                    }
+                    onObjectAdded: (index, object) => cameraMenuItems.insertItem(index + 1, object)
+                    onObjectRemoved: (index, object) => cameraMenuItems.removeItem(object)
+                }
+            }
             MenuItem {
                 objectName: "flipUpItem"
                 text: qsTr("Splats: Flip Up (up is %1)").arg(window.controller.character.splatUp || "+y") + "\tU"

@@ -96,6 +96,13 @@ QStringList AppController::partNames() const {
   return namesOf(m_document->rig().parts());
 }
 
+QStringList AppController::cameraNames() const {
+  QStringList names;
+  if (m_document)
+    for (const core::GltfCamera& camera : m_document->run()->gltf.cameras) names << QString::fromStdString(camera.name);
+  return names;
+}
+
 QStringList AppController::jointNames() const {
   return m_document ? namesOf(m_document->rig().joints()) : QStringList{};
 }

@@ -45,6 +45,8 @@ class AppController : public QObject {
   Q_PROPERTY(riglens::app::PlaybackController* playback READ playback CONSTANT)
   Q_PROPERTY(riglens::app::ExportController* exporter READ exporter CONSTANT)
   Q_PROPERTY(QStringList partNames READ partNames NOTIFY documentChanged)
+  // A glTF model's own cameras (View > Camera), by name.
+  Q_PROPERTY(QStringList cameraNames READ cameraNames NOTIFY documentChanged)
   // A model opened by itself: the parts listed are its glTF nodes.
   Q_PROPERTY(bool partsAreNodes READ partsAreNodes NOTIFY documentChanged)
   Q_PROPERTY(QStringList jointNames READ jointNames NOTIFY documentChanged)
@@ -93,6 +95,7 @@ class AppController : public QObject {
   PlaybackController* playback() const { return m_playback; }
   ExportController* exporter() const { return m_exporter; }
   QStringList partNames() const;
+  QStringList cameraNames() const;
   bool partsAreNodes() const;
   QStringList jointNames() const;
   qint64 triangleCount() const;

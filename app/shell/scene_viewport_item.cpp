@@ -12,6 +12,7 @@
 #include "app_controller.h"
 #include "character_controller.h"
 #include "riglens/core/decoded/plucker.h"
+#include "riglens/core/gltf/gltf_camera.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "scene_viewport_renderer.h"
@@ -80,6 +81,7 @@ void SceneViewportItem::setControllerObject(QObject* object) {
 }
 
 void SceneViewportItem::documentChanged() {
+  setFileCamera({});
   updateShown();
   m_modelChanged = true;
   m_framed = false;
@@ -183,6 +185,11 @@ void SceneViewportItem::sync() {
   view.showGrid = m_showGrid;
   view.showAxes = m_showAxes;
   render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view, gltfPose);
+  if (const core::GltfCamera* camera = core::findGltfCamera(doc->run()->gltf, m_fileCamera.toStdString())) {
+    const core::GltfPose rest = gltfPose ? core::GltfPose{} : core::gltfRestPose(doc->run()->gltf);
+    const core::CameraView through = core::gltfCameraView(*camera, gltfPose ? *gltfPose : rest, aspect);
+    state.view = through.view, state.projection = through.projection, state.eye = through.eye;
+  }
   // Socket names for the QML overlay, projected into item coordinates.
   QVariantList sockets;
   if (view.tint == core::TintMode::Sockets) {
@@ -314,6 +321,7 @@ void SceneViewportItem::mousePressEvent(QMouseEvent* event) {
 void SceneViewportItem::mouseMoveEvent(QMouseEvent* event) {
   const QPointF delta = event->position() - m_lastMouse;
   m_lastMouse = event->position();
+  setFileCamera({});  // moving the view leaves the file's camera for the orbit
   if (event->buttons() & Qt::LeftButton) {
     m_camera.orbit(float(-delta.x() * 0.4), float(delta.y() * 0.4));
   } else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton)) {
@@ -326,6 +334,7 @@ void SceneViewportItem::mouseMoveEvent(QMouseEvent* event) {
 
 void SceneViewportItem::wheelEvent(QWheelEvent* event) {
   const double steps = event->angleDelta().y() / 120.0;
+  setFileCamera({});
   m_camera.dolly(float(std::pow(0.9, steps)));
   requestFrame();
   event->accept();

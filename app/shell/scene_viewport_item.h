@@ -33,6 +33,9 @@ class SceneViewportItem : public QQuickItem {
   Q_PROPERTY(int highlightPart READ highlightPart WRITE setHighlightPart NOTIFY viewChanged)
   Q_PROPERTY(bool showGrid READ showGrid WRITE setShowGrid NOTIFY viewChanged)
   Q_PROPERTY(bool showAxes READ showAxes WRITE setShowAxes NOTIFY viewChanged)
+  // The glTF camera the view looks through ("" : the orbit camera). Orbiting,
+  // panning or zooming goes back to the orbit.
+  Q_PROPERTY(QString fileCamera READ fileCamera WRITE setFileCamera NOTIFY viewChanged)
   Q_PROPERTY(double yaw READ yaw WRITE setYaw NOTIFY viewChanged)
   Q_PROPERTY(double pitch READ pitch WRITE setPitch NOTIFY viewChanged)
   Q_PROPERTY(qint64 gpuBytes READ gpuBytes NOTIFY gpuBytesChanged)
@@ -66,6 +69,8 @@ class SceneViewportItem : public QQuickItem {
   void setShowGrid(bool show);
   bool showAxes() const { return m_showAxes; }
   void setShowAxes(bool show);
+  QString fileCamera() const { return m_fileCamera; }
+  void setFileCamera(const QString& name) { changeView(m_fileCamera, name); }
   double yaw() const { return m_camera.yawDeg(); }
   void setYaw(double deg);
   double pitch() const { return m_camera.pitchDeg(); }
@@ -125,6 +130,7 @@ class SceneViewportItem : public QQuickItem {
   int m_highlightPart = -1;
   bool m_showGrid = true;
   bool m_showAxes = true;
+  QString m_fileCamera;
   bool m_modelChanged = false;
   bool m_framed = false;
   QPointF m_lastMouse;

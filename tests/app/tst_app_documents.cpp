@@ -10,11 +10,14 @@
 // so Vulkan), with QSG_RHI_BACKEND=vulkan and with QSG_RHI_BACKEND=opengl
 // (llvmpipe's GL 4.5, with compute shaders). The Xvfb screen is 2000x1200 so
 // every size fits.
+#include <QtGui/QWheelEvent>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtTest/QtTest>
+#include <cmath>
 #include <filesystem>
 
 #include "character_controller.h"
+#include "gltf_builder.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/export/gltf_export.h"
 #include "riglens/core/open/asset_readers.h"
@@ -50,6 +53,14 @@ constexpr double kCentreSlack = 0.25;
 // How long one document may take to be shown whole (a decode on lavapipe
 // under a loaded CI machine takes a few seconds).
 constexpr int kShownTimeoutMs = 90000;
+
+// The file camera's quad: its pixel share within this fraction of the one
+// its projection gives (its edges fall within a pixel: ~1% of its area at
+// the test's window size).
+constexpr double kCoverageSlack = 0.03;
+// Its centre within this many pixels of the viewport's (the bounding box
+// of rasterised edges: half a pixel each side).
+constexpr double kEdgePixels = 2.0;
 
 struct Coverage {
   double fraction = 0;
@@ -223,6 +234,51 @@ class TestAppDocuments : public QObject {
     m_ui.window->showNormal();
     resize({1280, 800});
     checkShown(QStringLiteral("restored"), QStringLiteral("restored"));
+  }
+
+  // View > Camera: a 2 x 2 quad at the origin seen by the file's camera
+  // 2 units in front of it, 90 degrees high, the viewport's aspect: the quad
+  // spans half the viewport's height and 1 / (2 aspect) of its width,
+  // centred. Turning the wheel goes back to the orbit.
+  void looksThroughTheFilesCamera() {
+    test::GltfBuilder b;
+    b.primitive({{"POSITION", b.data(std::vector<float>{-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0},
+                                     TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
+                b.data(std::vector<std::uint16_t>{0, 1, 2, 0, 2, 3}, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                       TINYGLTF_TYPE_SCALAR));
+    tinygltf::Camera camera;
+    camera.type = "perspective";
+    camera.name = "front";
+    camera.perspective.yfov = M_PI / 2;
+    camera.perspective.znear = 0.1;
+    b.model.cameras.push_back(camera);
+    tinygltf::Node eye;
+    eye.camera = 0;
+    eye.translation = {0, 0, 2};
+    b.model.nodes.push_back(eye);
+    b.model.scenes[0].nodes.push_back(1);
+    const fs::path file = path("camera.glb").toStdString();
+    QVERIFY(core::writeFileAtomically(file, b.glb()));
+    m_app->open(QString::fromStdString(file.string()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_app->loading() && m_app->documentTitle() == "camera.glb", 10000);
+    QCOMPARE(m_app->cameraNames(), QStringList{"front"});
+    m_ui.viewport->setProperty("fileCamera", "front");
+    m_ui.waitFrames(2);
+    const QRect viewport = m_ui.viewportRect();
+    const double aspect = double(viewport.width()) / viewport.height();
+    const QImage grab = m_ui.window->grabWindow();
+    grab.save(test::outputPath(
+        QStringLiteral("documents-%1-file-camera.png").arg(qEnvironmentVariable("RIGLENS_TEST_RUN", "run"))));
+    const Coverage through = documentCoverage(grab, viewport);
+    const double expected = 0.5 * (1.0 / (2.0 * aspect)) * 1.0;
+    QVERIFY2(std::abs(through.fraction - expected) <= kCoverageSlack * expected,
+             qPrintable(QString("covers %1 of the viewport, the camera says %2").arg(through.fraction).arg(expected)));
+    QVERIFY(std::abs(through.centre.x() - 0.5) <= kEdgePixels / viewport.width() &&
+            std::abs(through.centre.y() - 0.5) <= kEdgePixels / viewport.height());
+    QWheelEvent wheel(QPointF(viewport.center()), m_ui.window->mapToGlobal(viewport.center()), {}, {0, 120},
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(m_ui.viewport, &wheel);
+    QCOMPARE(m_ui.viewport->property("fileCamera").toString(), QString());
   }
 
   void cleanupTestCase() { m_ui.stop(); }
