@@ -390,7 +390,6 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   return s;
 }
 
-// A run or model: posed by --set/--play/--time-ms, drawn by the rig renderer.
 // The file camera named `name` as posed (null pose: the rest pose), or why not.
 core::Expected<core::CameraView> fileCamera(const core::LoadedRun& run, const std::string& name,
                                             const core::GltfPose* pose, float aspect) {
@@ -410,6 +409,7 @@ core::Expected<core::CameraView> fileCamera(const core::LoadedRun& run, const st
   return core::gltfCameraView(*camera, pose ? *pose : rest, aspect);
 }
 
+// A run or model: posed by --set/--play/--time-ms, drawn by the rig renderer.
 int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, const RenderSettings& s,
                      const PoseOptions& pose) {
   auto& timings = core::StageTimings::instance();

@@ -142,7 +142,8 @@ class CharacterController : public ReportingController {
   // file (QSettings): opened again, it stands as it was left.
   Q_INVOKABLE void flipSplatUp();
   QString splatUp() const;
-  // The scene's coordinates to the world's (core::sceneToWorld, with the flip).
+  // The scene's coordinates to the world's: a splat scene's up as flipped
+  // (core::splatToWorld); the identity for a character.
   glm::mat4 sceneToWorld() const;
 
   void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it

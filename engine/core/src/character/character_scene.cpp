@@ -68,10 +68,6 @@ Expected<CharacterScene> withGnmPack(CharacterScene scene, std::shared_ptr<const
 
 }  // namespace
 
-glm::mat4 sceneToWorld(const CharacterScene& scene) {
-  return scene.kind == SceneKind::Splats ? splatToWorld(scene.up) : glm::mat4(1.0f);
-}
-
 Expected<CharacterScene> loadSplatScene(const fs::path& path) {
   CharacterScene scene = sceneAt(path);
   auto cloud = readGaussianPly(path);

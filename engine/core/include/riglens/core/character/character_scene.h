@@ -45,10 +45,6 @@ struct CharacterScene {
   Bounds bounds;
 };
 
-// The scene's coordinates to the world's: a cloud's up (core::splatToWorld);
-// the identity for a character.
-glm::mat4 sceneToWorld(const CharacterScene& scene);
-
 // The loaders behind the reader table (core/open/asset_readers.h picks one
 // by the path; openers go through it, loadCharacterScene there). Each
 // refuses, naming the file, unreadable or malformed input:
