@@ -1,42 +1,10 @@
 #include "riglens/core/gltf/gltf_camera.h"
 
-#include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/matrix.hpp>
 
 namespace riglens::core {
-
-namespace {
-
-// The glTF projection matrices, written out as the specification's
-// "Projection Matrices" section gives them (column-major).
-glm::dmat4 perspective(double yfov, double aspect, double znear, double zfar) {
-  const double t = std::tan(0.5 * yfov);
-  glm::dmat4 p(0.0);
-  p[0][0] = 1.0 / (aspect * t);
-  p[1][1] = 1.0 / t;
-  p[2][3] = -1.0;
-  if (zfar > 0) {  // finite
-    p[2][2] = (zfar + znear) / (znear - zfar);
-    p[3][2] = 2.0 * zfar * znear / (znear - zfar);
-  } else {  // infinite
-    p[2][2] = -1.0;
-    p[3][2] = -2.0 * znear;
-  }
-  return p;
-}
-
-glm::dmat4 orthographic(double xmag, double ymag, double znear, double zfar) {
-  glm::dmat4 p(1.0);
-  p[0][0] = 1.0 / xmag;
-  p[1][1] = 1.0 / ymag;
-  p[2][2] = 2.0 / (znear - zfar);
-  p[3][2] = (zfar + znear) / (znear - zfar);
-  return p;
-}
-
-}  // namespace
 
 CameraView gltfCameraView(const GltfCamera& camera, const GltfPose& pose, float viewportAspect) {
   glm::dmat4 world(1.0);
@@ -50,8 +18,14 @@ CameraView gltfCameraView(const GltfCamera& camera, const GltfPose& pose, float 
   out.view = glm::mat4(glm::inverse(world));
   out.eye = glm::vec3(world[3]);
   const double aspect = camera.aspectRatio > 0 ? camera.aspectRatio : double(viewportAspect);
-  out.projection = glm::mat4(camera.perspective ? perspective(camera.yfov, aspect, camera.znear, camera.zfar)
-                                                : orthographic(camera.xmag, camera.ymag, camera.znear, camera.zfar));
+  // glm's matrices are the specification's "Projection Matrices", element for element.
+  if (!camera.perspective)
+    out.projection =
+        glm::mat4(glm::ortho(-camera.xmag, camera.xmag, -camera.ymag, camera.ymag, camera.znear, camera.zfar));
+  else if (camera.zfar > 0)
+    out.projection = glm::mat4(glm::perspective(camera.yfov, aspect, camera.znear, camera.zfar));
+  else
+    out.projection = glm::mat4(glm::infinitePerspective(camera.yfov, aspect, camera.znear));
   return out;
 }
 

@@ -31,12 +31,8 @@ glm::mat4 splatToWorld(SplatUp up) {
 }
 
 Bounds denseCloudBounds(const GaussianCloud& cloud) {
+  if (cloud.count < kFramingQuantileMinimum) return cloudBounds(cloud);
   Bounds box;
-  if (cloud.count < kFramingQuantileMinimum) {
-    for (std::size_t i = 0; i < cloud.count; ++i)
-      box.include({cloud.positions[i * 3], cloud.positions[i * 3 + 1], cloud.positions[i * 3 + 2]});
-    return box;
-  }
   const auto cut = std::size_t(std::floor(double(cloud.count - 1) * kFramingOutlierShare));
   std::vector<float> axis(cloud.count);
   glm::vec3 lo, hi;
