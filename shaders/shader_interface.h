@@ -36,6 +36,7 @@ struct alignas(16) mat4 { float m[16]; };  // column-major, as GLSL
 // ---- part.vert / part.frag / lines.vert: the voxel rig's frame and parts
 RIGLENS_CONST int kFrameBinding = 0;
 RIGLENS_CONST int kPartBinding = 1;  // one slot per part, dynamic offset
+RIGLENS_CONST int kMaxLights = 8;    // core::kMaxPunctualLights
 #if defined(__cplusplus) || defined(RIGLENS_WANT_FRAME)
 RIGLENS_UNIFORM(FrameBlock, kFrameBinding) {
   mat4 viewProj;
@@ -47,6 +48,13 @@ RIGLENS_UNIFORM(FrameBlock, kFrameBinding) {
   vec4 highlightColor;  // rgb, w: mix amount
   ivec4 mode;           // x: tint mode, y: encode sRGB, z: wireframe overlay
   vec4 wire;            // x: edge width in pixels, yzw: edge colour
+  // The PBR look (core::Look::Pbr) and its punctual lights (core::PunctualLight)
+  ivec4 look;           // x: 1 = PBR, y: tone map (0 PBR Neutral, 1 ACES, 2 none), z: light count
+  vec4 exposure;        // x: linear scale (2^EV), y: environment intensity
+  vec4 lightPosition[kMaxLights];   // xyz, w: type (0 directional, 1 point, 2 spot)
+  vec4 lightDirection[kMaxLights];  // xyz: the way the light travels, w: range (0: unbounded)
+  vec4 lightColor[kMaxLights];      // rgb: colour x intensity
+  vec4 lightCone[kMaxLights];       // x: cos(outer cone angle), y: cos(inner cone angle)
 } RIGLENS_INSTANCE(frame);
 #endif
 #if defined(__cplusplus) || defined(RIGLENS_WANT_PART)
@@ -58,12 +66,24 @@ RIGLENS_UNIFORM(PartBlock, kPartBinding) {
 #endif
 
 // A glTF material as the viewer draws it (core::MeshMaterial), one per
-// material; the base colour texture beside it (a 1x1 white one when untextured).
-RIGLENS_CONST int kMaterialBinding = 2, kBaseColorBinding = 3;
+// material; its textures beside it (a 1x1 white one where it has none).
+RIGLENS_CONST int kMaterialBinding = 2, kBaseColorBinding = 3, kMetallicRoughnessBinding = 4, kNormalBinding = 5,
+                  kOcclusionBinding = 6, kEmissiveBinding = 7;
+// The PBR textures, in the order of `textures`, `sets` and uvRows' pairs.
+RIGLENS_CONST int kMetallicRoughnessTexture = 0, kNormalTexture = 1, kOcclusionTexture = 2, kEmissiveTexture = 3;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_MATERIAL)
 RIGLENS_UNIFORM(MaterialBlock, kMaterialBinding) {
-  vec4 alpha;   // x: baseColorFactor's alpha, y: MASK cutoff (-1: no mask), z: 1 when blended
-  ivec4 flags;  // x: 1 when textured, y: 1 when unlit (KHR_materials_unlit)
+  vec4 alpha;      // x: baseColorFactor's alpha, y: MASK cutoff (-1: no mask), z: 1 when blended
+  ivec4 flags;     // x: 1 when textured, y: 1 when unlit (KHR_materials_unlit)
+  // Per PBR texture (x, y, z, w: metallic-roughness, normal, occlusion,
+  // emissive); floats, not bits: GLSL 120 and ES 100 have no bitwise ops.
+  vec4 textures;   // 1 when present
+  vec4 sets;       // 1 when it reads texture set 1 (core::MaterialTexture::set)
+  vec4 pbr;        // x: metallic, y: roughness, z: normal scale, w: occlusion strength
+  vec4 emissive;   // rgb: emissiveFactor x KHR_materials_emissive_strength
+  vec4 specular;   // rgb: KHR_materials_specular's colour factor, w: its factor
+  vec4 ior;        // x: KHR_materials_ior's ior (1.5 unless given)
+  vec4 uvRows[8];  // PBR texture t's uvTransform: rows 2t and 2t + 1 (xyz each)
 } RIGLENS_INSTANCE(material);
 #endif
 
@@ -232,7 +252,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 #endif
 
 #ifdef __cplusplus
-static_assert(sizeof(FrameBlock) == 192 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
+static_assert(sizeof(FrameBlock) == 736 && sizeof(MaterialBlock) == 256 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
               sizeof(SplatView) == 192 && sizeof(CompositeView) == 16 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif

@@ -47,6 +47,8 @@ constexpr int kPngQuality = 80;
 // A file camera's aspect ratio and the image's differ by more than this share:
 // the view is stretched, and the CLI says so (a --size rounded to pixels is not).
 constexpr double kAspectMismatch = 0.01;
+// Past +-20 stops (a million times brighter or darker) a picture is all white or all black.
+constexpr int kMaxExposureStops = 20;
 
 // Where the images go: one --out PNG, or --turntable N shots (yaw steps of
 // 360/N) to --out-pattern and/or side by side into --strip.
@@ -328,15 +330,24 @@ struct RenderOptions {
                               "3DGS scenes: the file's up axis, +y or -y (default: what the file says, else -y, "
                               "the trainers' COLMAP convention, as SuperSplat shows it).",
                               "AXIS"};
+  const QCommandLineOption look{"look",
+                                "Models: review (default; base colour under a key and a fill, where the tints "
+                                "live) or pbr (glTF's metallic-roughness, the file's lights).",
+                                "LOOK", "review"};
+  const QCommandLineOption toneMap{"tone-map",
+                                   "The PBR look's tone mapping: neutral (Khronos PBR Neutral, "
+                                   "default), aces or none.",
+                                   "MAP", "neutral"};
+  const QCommandLineOption exposure{"exposure", "The PBR look's exposure in stops (default 0).", "EV", "0"};
   const QCommandLineOption timings{
       "timings",
       "Print where the time went to stderr: process start, Qt init, load, GPU device, target, the first "
       "frame's upload, pipelines, draw and readback, PNG encode."};
 
   void addTo(QCommandLineParser& parser) const {
-    parser.addOptions({out,   size,      tint,     yaw,    pitch,   turntable, pattern,
-                       strip, highlight, noGrid,   noAxes, backend, samples,   controls,
-                       sigma, preview,   bodyPose, raster, camera,  up,        timings});
+    parser.addOptions({out,       size,   tint,   yaw,     pitch,   turntable, pattern,  strip,
+                       highlight, noGrid, noAxes, backend, samples, controls,  sigma,    preview,
+                       bodyPose,  raster, camera, up,      look,    toneMap,   exposure, timings});
   }
 };
 
@@ -351,6 +362,9 @@ struct RenderSettings {
   std::optional<render::SplatRaster> raster;    // unset: the device's default
   std::optional<core::SplatUp> up;              // unset: the file's (core::defaultSplatUp)
   core::AssetKind kind = core::AssetKind::Run;  // what the one path opens as (runs, models and the rest: loadRun)
+  core::Look look = core::Look::Review;
+  core::ToneMap toneMap = core::ToneMap::PbrNeutral;
+  float exposure = 0;
 };
 
 // The settings, or the usage error's message.
@@ -386,6 +400,13 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
     s.up = core::parseSplatUp(parser.value(o.up).toStdString());
     if (!s.up) return QString("--up must be +y or -y");
   }
+  if (!core::parseLook(parser.value(o.look).toStdString(), &s.look))
+    return "unknown --look '" + parser.value(o.look) + "' (review or pbr)";
+  if (!core::parseToneMap(parser.value(o.toneMap).toStdString(), &s.toneMap))
+    return "unknown --tone-map '" + parser.value(o.toneMap) + "' (neutral, aces or none)";
+  s.exposure = parser.value(o.exposure).toFloat(&ok1);
+  if (!ok1 || !std::isfinite(s.exposure) || std::abs(s.exposure) > kMaxExposureStops)
+    return QString("--exposure needs a number of stops between -%1 and %1").arg(kMaxExposureStops);
   s.outputs = {shots, parser.isSet(o.turntable), parser.value(o.out), parser.value(o.pattern), parser.value(o.strip)};
   return s;
 }
@@ -422,6 +443,9 @@ int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, c
     return inputError(posed.error().message);
   render::ViewSettings view;
   view.tint = s.tint;
+  view.look = s.look;
+  view.toneMap = s.toneMap;
+  view.exposure = s.exposure;
   view.showGrid = !parser.isSet(o.noGrid);
   view.showAxes = !parser.isSet(o.noAxes);
   if (parser.isSet(o.highlight)) {

@@ -132,6 +132,107 @@ class TestGlbReader : public QObject {
     }
   }
 
+  void pbrInputsAndTheirTextureCoordinates() {
+    // One quad, every PBR input set: the base colour on TEXCOORD_0 through a
+    // transform, the normal map on TEXCOORD_0 plain (it must undo the base
+    // colour's transform), occlusion on TEXCOORD_1 rotated, the
+    // metallic-roughness on a third set (read from set 0, with a warning).
+    GltfBuilder b;
+    const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
+    const std::vector<float> uv0 = {0, 1, 1, 1, 1, 0, 0, 0}, uv1 = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 0.9f};
+    const std::vector<std::uint16_t> indices = {0, 1, 2, 0, 2, 3};
+    const int position = b.data(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
+    b.bounds(position, positions);
+    b.primitive({{"POSITION", position},
+                 {"TEXCOORD_0", b.data(uv0, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2)},
+                 {"TEXCOORD_1", b.data(uv1, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2)}},
+                b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
+    b.model.meshes[0].primitives[0].material = 0;
+    QImage pixel(1, 1, QImage::Format_RGBA8888);
+    pixel.fill(Qt::white);
+    const auto png = riglens::test::pngBytes(pixel);
+    tinygltf::Image image;
+    image.bufferView = b.view(png.data(), png.size());
+    image.mimeType = "image/png";
+    b.model.images.push_back(image);
+    tinygltf::Texture texture;
+    texture.source = 0;
+    b.model.textures.push_back(texture);
+    const auto numbers = [](std::initializer_list<double> values) {
+      tinygltf::Value::Array out;
+      for (double v : values) out.emplace_back(v);
+      return tinygltf::Value(out);
+    };
+    tinygltf::Material m;
+    m.pbrMetallicRoughness.baseColorTexture.index = 0;
+    m.pbrMetallicRoughness.baseColorTexture.extensions["KHR_texture_transform"] =
+        tinygltf::Value(tinygltf::Value::Object{{"scale", numbers({2, 2})}, {"offset", numbers({0.25, 0})}});
+    m.pbrMetallicRoughness.metallicFactor = 0.3;
+    m.pbrMetallicRoughness.roughnessFactor = 0.6;
+    m.pbrMetallicRoughness.metallicRoughnessTexture.index = 0;
+    m.pbrMetallicRoughness.metallicRoughnessTexture.texCoord = 2;
+    m.normalTexture.index = 0;
+    m.normalTexture.scale = 0.7;
+    m.occlusionTexture.index = 0;
+    m.occlusionTexture.texCoord = 1;
+    m.occlusionTexture.strength = 0.4;
+    m.occlusionTexture.extensions["KHR_texture_transform"] =
+        tinygltf::Value(tinygltf::Value::Object{{"rotation", tinygltf::Value(1.5707963267948966)}});
+    m.emissiveFactor = {0.5, 0.25, 1.0};
+    m.extensions["KHR_materials_emissive_strength"] =
+        tinygltf::Value(tinygltf::Value::Object{{"emissiveStrength", tinygltf::Value(4.0)}});
+    m.extensions["KHR_materials_ior"] = tinygltf::Value(tinygltf::Value::Object{{"ior", tinygltf::Value(1.33)}});
+    m.extensions["KHR_materials_specular"] = tinygltf::Value(tinygltf::Value::Object{
+        {"specularFactor", tinygltf::Value(0.5)},
+        {"specularColorFactor", numbers({1, 0.5, 0.25})},
+        {"specularTexture", tinygltf::Value(tinygltf::Value::Object{{"index", tinygltf::Value(0)}})}});
+    m.extensions["KHR_materials_clearcoat"] = tinygltf::Value(tinygltf::Value::Object{});
+    b.model.materials.push_back(m);
+    const auto bytes = b.glb();
+    auto decoded = decodeGlb(bytes, "pbr.glb");
+    QVERIFY_OK(decoded);
+    const MeshMaterials& out = decoded->materials;
+    const PbrInputs& pbr = out.materials.at(0).pbr;
+    QCOMPARE(pbr.metallic, 0.3f);
+    QCOMPARE(pbr.roughness, 0.6f);
+    QCOMPARE(pbr.normalScale, 0.7f);
+    QCOMPARE(pbr.occlusionStrength, 0.4f);
+    QCOMPARE((std::array<float, 3>{pbr.emissiveFactor[0], pbr.emissiveFactor[1], pbr.emissiveFactor[2]}),
+             (std::array<float, 3>{0.5f, 0.25f, 1.0f}));
+    QCOMPARE(pbr.emissiveStrength, 4.0f);
+    QCOMPARE(pbr.ior, 1.33f);
+    QCOMPARE(pbr.specular, 0.5f);
+    QCOMPARE((std::array<float, 3>{pbr.specularColor[0], pbr.specularColor[1], pbr.specularColor[2]}),
+             (std::array<float, 3>{1.0f, 0.5f, 0.25f}));
+    // What each texture reads at each vertex: its set through its map.
+    const auto reads = [&](const MaterialTexture& t, std::size_t v) {
+      const std::vector<float>& set = t.set == 0 ? out.uvs : out.uvs1;
+      const float u = set.at(v * 2), w = set.at(v * 2 + 1);
+      const float* m6 = t.uvTransform;
+      return std::array<float, 2>{m6[0] * u + m6[1] * w + m6[2], m6[3] * u + m6[4] * w + m6[5]};
+    };
+    QCOMPARE(pbr.normal.set, 0);
+    QCOMPARE(pbr.occlusion.set, 1);
+    QCOMPARE(pbr.metallicRoughness.set, 0);
+    for (std::size_t v = 0; v < 4; ++v) {
+      // The normal map reads TEXCOORD_0 as the file has it.
+      QCOMPARE_NEAR(reads(pbr.normal, v)[0], uv0[v * 2], tolerance::kFloatCoordinate);
+      QCOMPARE_NEAR(reads(pbr.normal, v)[1], uv0[v * 2 + 1], tolerance::kFloatCoordinate);
+      // Occlusion: TEXCOORD_1 rotated by pi/2 (u' = v, v' = -u).
+      QCOMPARE_NEAR(reads(pbr.occlusion, v)[0], uv1[v * 2 + 1], tolerance::kFloatCoordinate);
+      QCOMPARE_NEAR(reads(pbr.occlusion, v)[1], -uv1[v * 2], tolerance::kFloatCoordinate);
+    }
+    // Warned: the third set, the specular texture, clearcoat; not the honoured extensions.
+    std::string warnings;
+    for (const auto& w : decoded->warnings) warnings += w.pointer + ": " + w.message + "\n";
+    QVERIFY2(warnings.find("TEXCOORD_2") != std::string::npos, warnings.c_str());
+    QVERIFY2(warnings.find("specularTexture") != std::string::npos, warnings.c_str());
+    QVERIFY2(warnings.find("KHR_materials_clearcoat is drawn as the base material") != std::string::npos,
+             warnings.c_str());
+    for (const char* honoured : {"KHR_materials_ior is", "KHR_materials_emissive_strength is"})
+      QVERIFY2(warnings.find(honoured) == std::string::npos, warnings.c_str());
+  }
+
   void baseColourIsVertexColourTimesTheMaterialFactor() {
     // glTF 2.0 section 3.9.2: base colour = COLOR_0 x baseColorFactor; a
     // material alone gives its factor; neither gives neutral grey.

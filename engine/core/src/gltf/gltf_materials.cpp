@@ -9,8 +9,8 @@
 namespace riglens::core {
 
 std::size_t MeshMaterials::bytes() const {
-  std::size_t total =
-      uvs.size() * sizeof(float) + sections.size() * sizeof(MeshSection) + materials.size() * sizeof(MeshMaterial);
+  std::size_t total = (uvs.size() + uvs1.size()) * sizeof(float) + sections.size() * sizeof(MeshSection) +
+                      materials.size() * sizeof(MeshMaterial);
   for (const auto& image : images) total += image.rgba.size();
   return total;
 }
@@ -54,8 +54,28 @@ TextureSampler samplerOf(const tinygltf::Sampler& s) {
 struct UvTransform {
   double offset[2] = {0, 0}, scale[2] = {1, 1}, rotation = 0;
   int texCoord = 0;
-  bool identity() const { return offset[0] == 0 && offset[1] == 0 && scale[0] == 1 && scale[1] == 1 && rotation == 0; }
+  // The map as two rows of an affine 2x3 matrix.
+  void rows(double out[6]) const {
+    const double c = std::cos(rotation), s = std::sin(rotation);
+    const double r[6] = {c * scale[0], s * scale[1], offset[0], -s * scale[0], c * scale[1], offset[1]};
+    std::copy(r, r + 6, out);
+  }
 };
+
+// Affine 2x3 maps (rows): a after b, and the inverse (false when singular).
+void composeAffine(const double a[6], const double b[6], double out[6]) {
+  const double r[6] = {a[0] * b[0] + a[1] * b[3], a[0] * b[1] + a[1] * b[4], a[0] * b[2] + a[1] * b[5] + a[2],
+                       a[3] * b[0] + a[4] * b[3], a[3] * b[1] + a[4] * b[4], a[3] * b[2] + a[4] * b[5] + a[5]};
+  std::copy(r, r + 6, out);
+}
+bool invertAffine(const double m[6], double out[6]) {
+  const double det = m[0] * m[4] - m[1] * m[3];
+  if (!std::isfinite(det) || std::abs(det) < 1e-12) return false;
+  const double a = m[4] / det, b = -m[1] / det, c = -m[3] / det, d = m[0] / det;
+  const double r[6] = {a, b, -(a * m[2] + b * m[5]), c, d, -(c * m[2] + d * m[5])};
+  std::copy(r, r + 6, out);
+  return true;
+}
 
 // What glTF allows for images (PNG and JPEG, section 3.8.4) and what
 // stb_image must not be shown: a PNG chunk whose length runs past the data
@@ -83,7 +103,10 @@ std::string encodedImageProblem(const std::uint8_t* bytes, std::size_t size) {
   return {};
 }
 
-UvTransform uvTransformOf(const tinygltf::TextureInfo& info) {
+// Any of tinygltf's texture references (TextureInfo, NormalTextureInfo,
+// OcclusionTextureInfo): they share index, texCoord and extensions.
+template <class Info>
+UvTransform uvTransformOf(const Info& info) {
   UvTransform t;
   t.texCoord = info.texCoord;
   const auto ext = info.extensions.find("KHR_texture_transform");
@@ -177,6 +200,7 @@ int MaterialReader::material(int gltfMaterial) {
       // a material-less primitive keeps drawing as the voxel path does.
       fallback.name = "(default)";
       m_out.materials.push_back(fallback);
+      m_uvSets.push_back({});  // untextured
     }
     return m_default;
   }
@@ -195,21 +219,134 @@ int MaterialReader::material(int gltfMaterial) {
   out.alphaCutoff = std::isfinite(m.alphaCutoff) ? float(m.alphaCutoff) : 0.5f;
   out.doubleSided = m.doubleSided;
   out.unlit = m.extensions.count("KHR_materials_unlit") > 0;
+  const auto& base = m.pbrMetallicRoughness.baseColorTexture;
+  if (base.index >= 0) out.image = image(base.index, pointer + "/pbrMetallicRoughness/baseColorTexture", out.sampler);
+  UvSets sets;
+  readPbr(m, pointer, out, sets);
+  index = static_cast<int>(m_out.materials.size());
+  m_out.materials.push_back(std::move(out));
+  m_uvSets.push_back(sets);
+  return index;
+}
+
+namespace {
+
+double finiteOr(double value, double fallback, double lo, double hi) {
+  return std::isfinite(value) ? std::clamp(value, lo, hi) : fallback;
+}
+
+// A number in an extension object, clamped; `fallback` when absent or not a number.
+double extensionNumber(const tinygltf::Value& ext, const char* key, double fallback, double lo, double hi) {
+  if (!ext.IsObject() || !ext.Has(key) || !ext.Get(key).IsNumber()) return fallback;
+  return finiteOr(ext.Get(key).GetNumberAsDouble(), fallback, lo, hi);
+}
+
+}  // namespace
+
+void MaterialReader::honouredExtensions(const tinygltf::Material& m, const std::string& pointer, PbrInputs& pbr) {
+  const auto ext = [&](const char* name) -> const tinygltf::Value* {
+    const auto it = m.extensions.find(name);
+    return it == m.extensions.end() ? nullptr : &it->second;
+  };
+  constexpr double kUnbounded = std::numeric_limits<double>::max();
+  if (const auto* e = ext("KHR_materials_emissive_strength"))
+    pbr.emissiveStrength = float(extensionNumber(*e, "emissiveStrength", 1.0, 0.0, kUnbounded));
+  if (const auto* e = ext("KHR_materials_ior")) {
+    // 0 is the extension's own "infinitely reflective" value; below 1 is not allowed.
+    const double ior = extensionNumber(*e, "ior", 1.5, 0.0, kUnbounded);
+    pbr.ior = float(ior == 0.0 || ior >= 1.0 ? ior : 1.5);
+  }
+  if (const auto* e = ext("KHR_materials_specular")) {
+    pbr.specular = float(extensionNumber(*e, "specularFactor", 1.0, 0.0, 1.0));
+    if (e->Has("specularColorFactor") && e->Get("specularColorFactor").IsArray() &&
+        e->Get("specularColorFactor").ArrayLen() == 3)
+      for (int c = 0; c < 3; ++c) {
+        const tinygltf::Value& v = e->Get("specularColorFactor").Get(c);
+        pbr.specularColor[c] = v.IsNumber() ? float(finiteOr(v.GetNumberAsDouble(), 1.0, 0.0, kUnbounded)) : 1.0f;
+      }
+    for (const char* texture : {"specularTexture", "specularColorTexture"})
+      if (e->Has(texture) && m_approximated.insert(std::string("KHR_materials_specular/") + texture).second)
+        m_warnings.push_back({std::string(m_source), pointer + "/extensions/KHR_materials_specular/" + texture,
+                              std::string(texture) + " is not drawn: its factor alone is (approximated)"});
+  }
   // Assimp's glTF exporter (our path for OBJ, FBX, COLLADA...) writes every
   // material twice, as metallic-roughness and as the archived
   // KHR_materials_pbrSpecularGlossiness with the same diffuse colour: the
   // base material is the whole of it, nothing to warn about.
   const bool assimp = m_model.asset.generator.rfind("Open Asset Import Library", 0) == 0;
+  static const std::set<std::string, std::less<>> kHonoured = {"KHR_materials_unlit", "KHR_materials_emissive_strength",
+                                                               "KHR_materials_ior", "KHR_materials_specular"};
   for (const auto& [name, value] : m.extensions)  // once per extension per file: a file repeats them per material
-    if (name.rfind("KHR_materials_", 0) == 0 && name != "KHR_materials_unlit" &&
+    if (name.rfind("KHR_materials_", 0) == 0 && !kHonoured.count(name) &&
         !(assimp && name == "KHR_materials_pbrSpecularGlossiness") && m_approximated.insert(name).second)
       m_warnings.push_back({std::string(m_source), pointer + "/extensions/" + name,
                             name + " is drawn as the base material (approximated)"});
-  const auto& base = m.pbrMetallicRoughness.baseColorTexture;
-  if (base.index >= 0) out.image = image(base.index, pointer + "/pbrMetallicRoughness/baseColorTexture", out.sampler);
-  index = static_cast<int>(m_out.materials.size());
-  m_out.materials.push_back(std::move(out));
-  return index;
+}
+
+void MaterialReader::readPbr(const tinygltf::Material& m, const std::string& pointer, MeshMaterial& out, UvSets& sets) {
+  const auto& mr = m.pbrMetallicRoughness;
+  PbrInputs& pbr = out.pbr;
+  pbr.metallic = float(finiteOr(mr.metallicFactor, 1.0, 0.0, 1.0));
+  pbr.roughness = float(finiteOr(mr.roughnessFactor, 1.0, 0.0, 1.0));
+  pbr.normalScale = float(finiteOr(m.normalTexture.scale, 1.0, -1e6, 1e6));
+  pbr.occlusionStrength = float(finiteOr(m.occlusionTexture.strength, 1.0, 0.0, 1.0));
+  if (m.emissiveFactor.size() == 3)
+    for (int c = 0; c < 3; ++c)
+      pbr.emissiveFactor[c] = float(finiteOr(m.emissiveFactor[std::size_t(c)], 0.0, 0.0, 1.0));
+  honouredExtensions(m, pointer, pbr);
+
+  const UvTransform baseTransform = uvTransformOf(mr.baseColorTexture);
+  if (out.image >= 0) {
+    sets.primary = baseTransform.texCoord;
+    baseTransform.rows(sets.primaryTransform);
+  }
+  // The sets the other textures read: set 0 is the base colour's (else the
+  // lowest they use), set 1 the lowest other one; a texture on a third set
+  // reads set 0, with a warning.
+  std::set<int> used;
+  const auto note = [&](const auto& info) {
+    if (info.index >= 0) used.insert(uvTransformOf(info).texCoord);
+  };
+  note(mr.metallicRoughnessTexture);
+  note(m.normalTexture);
+  note(m.occlusionTexture);
+  note(m.emissiveTexture);
+  if (sets.primary < 0 && !used.empty()) sets.primary = *used.begin();
+  for (int texCoord : used)
+    if (texCoord != sets.primary) {
+      sets.secondary = texCoord;
+      break;
+    }
+  const auto read = [&](const auto& info, const char* key, MaterialTexture& target) {
+    if (info.index < 0) return;
+    const std::string where = pointer + key;
+    target.image = image(info.index, where, target.sampler);
+    if (target.image < 0) return;
+    const UvTransform t = uvTransformOf(info);
+    double own[6];
+    t.rows(own);
+    double toOwn[6];
+    std::copy(own, own + 6, toOwn);
+    target.set = t.texCoord == sets.secondary ? 1 : 0;
+    if (target.set == 0) {
+      if (t.texCoord != sets.primary)
+        m_warnings.push_back({std::string(m_source), where,
+                              "a third texture coordinate set (TEXCOORD_" + std::to_string(t.texCoord) +
+                                  ") is not drawn: read from TEXCOORD_" + std::to_string(sets.primary)});
+      // Set 0 holds the primary coordinates with their transform applied: undo it first.
+      double undo[6];
+      if (invertAffine(sets.primaryTransform, undo))
+        composeAffine(own, undo, toOwn);
+      else
+        m_warnings.push_back({std::string(m_source), where,
+                              "the base colour's texture transform is singular: this texture reads its coordinates"});
+    }
+    for (int i = 0; i < 6; ++i) target.uvTransform[i] = float(toOwn[i]);
+  };
+  read(mr.metallicRoughnessTexture, "/pbrMetallicRoughness/metallicRoughnessTexture", pbr.metallicRoughness);
+  read(m.normalTexture, "/normalTexture", pbr.normal);
+  read(m.occlusionTexture, "/occlusionTexture", pbr.occlusion);
+  read(m.emissiveTexture, "/emissiveTexture", pbr.emissive);
 }
 
 Expected<void> MaterialReader::addPrimitive(const tinygltf::Primitive& prim, const std::string& where,
@@ -220,20 +357,37 @@ Expected<void> MaterialReader::addPrimitive(const tinygltf::Primitive& prim, con
       indexCount > std::numeric_limits<std::uint32_t>::max() - firstIndex)
     return gltfRefusal(m_source, where + ": more indices than a 32-bit index can reach");
   m_out.sections.push_back({std::uint32_t(firstIndex), std::uint32_t(indexCount), index, node});
-  const MeshMaterial& material = m_out.materials[std::size_t(index)];
-  if (material.image < 0) {
-    if (!m_out.uvs.empty()) m_out.uvs.resize((firstVertex + vertexCount) * 2, 0.0f);
+  const UvSets& sets = m_uvSets[std::size_t(index)];
+  const auto pad = [&](std::vector<float>& uvs) {
+    if (!uvs.empty()) uvs.resize((firstVertex + vertexCount) * 2, 0.0f);
+  };
+  if (sets.primary < 0) {
+    pad(m_out.uvs);
+    pad(m_out.uvs1);
     return {};
   }
-  const UvTransform transform =
-      uvTransformOf(m_model.materials[std::size_t(prim.material)].pbrMetallicRoughness.baseColorTexture);
-  m_out.uvs.resize(firstVertex * 2, 0.0f);  // earlier primitives, untextured
-  const std::string name = "TEXCOORD_" + std::to_string(transform.texCoord);
+  if (auto ok =
+          appendUvs(prim, where, sets.primary, sets.primaryTransform, firstVertex, vertexCount, reader, m_out.uvs);
+      !ok)
+    return ok;
+  if (sets.secondary < 0) {
+    pad(m_out.uvs1);
+    return {};
+  }
+  static constexpr double kIdentity[6] = {1, 0, 0, 0, 1, 0};
+  return appendUvs(prim, where, sets.secondary, kIdentity, firstVertex, vertexCount, reader, m_out.uvs1);
+}
+
+Expected<void> MaterialReader::appendUvs(const tinygltf::Primitive& prim, const std::string& where, int texCoord,
+                                         const double transform[6], std::size_t firstVertex, std::size_t vertexCount,
+                                         const AccessorReader& reader, std::vector<float>& out) {
+  out.resize(firstVertex * 2, 0.0f);  // earlier primitives, untextured
+  const std::string name = "TEXCOORD_" + std::to_string(texCoord);
   const auto it = prim.attributes.find(name);
   if (it == prim.attributes.end()) {
     m_warnings.push_back({std::string(m_source), "/materials/" + std::to_string(prim.material),
-                          where + " has no " + name + " for its base colour texture: drawn with its first texel"});
-    m_out.uvs.resize((firstVertex + vertexCount) * 2, 0.0f);
+                          where + " has no " + name + " for its textures: drawn with their first texel"});
+    out.resize((firstVertex + vertexCount) * 2, 0.0f);
     return {};
   }
   int comps = 0;
@@ -241,16 +395,12 @@ Expected<void> MaterialReader::addPrimitive(const tinygltf::Primitive& prim, con
   if (!uv) return uv.error();
   if (comps != 2 || uv->size() != vertexCount * 2)
     return gltfRefusal(m_source, where + " " + name + ": expected one VEC2 per vertex");
-  const double c = std::cos(transform.rotation), s = std::sin(transform.rotation);
   for (std::size_t v = 0; v < vertexCount; ++v) {
-    double u = (*uv)[v * 2], w = (*uv)[v * 2 + 1];
-    if (!transform.identity()) {
-      const double su = u * transform.scale[0], sw = w * transform.scale[1];
-      u = transform.offset[0] + c * su + s * sw;
-      w = transform.offset[1] - s * su + c * sw;
-    }
-    m_out.uvs.push_back(std::isfinite(u) ? float(u) : 0.0f);
-    m_out.uvs.push_back(std::isfinite(w) ? float(w) : 0.0f);
+    const double u = (*uv)[v * 2], w = (*uv)[v * 2 + 1];
+    const double tu = transform[0] * u + transform[1] * w + transform[2];
+    const double tw = transform[3] * u + transform[4] * w + transform[5];
+    out.push_back(std::isfinite(tu) ? float(tu) : 0.0f);
+    out.push_back(std::isfinite(tw) ? float(tw) : 0.0f);
   }
   return {};
 }

@@ -46,12 +46,24 @@ class MaterialReader {
 
  private:
   int image(int textureIndex, const std::string& pointer, TextureSampler& sampler);
+  // Where a material's textures read their coordinates (MaterialTexture).
+  struct UvSets {
+    int primary = -1;    // TEXCOORD_n of set 0 (-1: nothing is textured)
+    int secondary = -1;  // of set 1 (-1: none)
+    double primaryTransform[6] = {1, 0, 0, 0, 1, 0};
+  };
+  void readPbr(const tinygltf::Material& m, const std::string& pointer, MeshMaterial& out, UvSets& sets);
+  void honouredExtensions(const tinygltf::Material& m, const std::string& pointer, PbrInputs& pbr);
+  Expected<void> appendUvs(const tinygltf::Primitive& prim, const std::string& where, int texCoord,
+                           const double transform[6], std::size_t firstVertex, std::size_t vertexCount,
+                           const AccessorReader& reader, std::vector<float>& out);
 
   const tinygltf::Model& m_model;
   std::string_view m_source;
   Diagnostics& m_warnings;
   MeshMaterials m_out;
   std::vector<int> m_materialIndex;  // per glTF material (-2: not yet converted)
+  std::vector<UvSets> m_uvSets;      // per MeshMaterials material
   std::vector<int> m_imageIndex;     // per glTF image (-2: not yet decoded, -1: could not be)
   int m_default = -1;
   std::size_t m_pixels = 0;

@@ -19,18 +19,21 @@ using Offsets = std::map<std::string, int>;
 #define RIGLENS_MEMBER(Block, name) \
   { #name, int(offsetof(gpu::Block, name)) }
 
-const Offsets kFrame{RIGLENS_MEMBER(FrameBlock, viewProj),
-                     RIGLENS_MEMBER(FrameBlock, cameraPos),
-                     RIGLENS_MEMBER(FrameBlock, keyDir),
-                     RIGLENS_MEMBER(FrameBlock, fillDir),
-                     RIGLENS_MEMBER(FrameBlock, skyColor),
-                     RIGLENS_MEMBER(FrameBlock, groundColor),
-                     RIGLENS_MEMBER(FrameBlock, highlightColor),
-                     RIGLENS_MEMBER(FrameBlock, mode),
-                     RIGLENS_MEMBER(FrameBlock, wire)};
+const Offsets kFrame{RIGLENS_MEMBER(FrameBlock, viewProj),       RIGLENS_MEMBER(FrameBlock, cameraPos),
+                     RIGLENS_MEMBER(FrameBlock, keyDir),         RIGLENS_MEMBER(FrameBlock, fillDir),
+                     RIGLENS_MEMBER(FrameBlock, skyColor),       RIGLENS_MEMBER(FrameBlock, groundColor),
+                     RIGLENS_MEMBER(FrameBlock, highlightColor), RIGLENS_MEMBER(FrameBlock, mode),
+                     RIGLENS_MEMBER(FrameBlock, wire),           RIGLENS_MEMBER(FrameBlock, look),
+                     RIGLENS_MEMBER(FrameBlock, exposure),       RIGLENS_MEMBER(FrameBlock, lightPosition),
+                     RIGLENS_MEMBER(FrameBlock, lightDirection), RIGLENS_MEMBER(FrameBlock, lightColor),
+                     RIGLENS_MEMBER(FrameBlock, lightCone)};
 const Offsets kPart{RIGLENS_MEMBER(PartBlock, model), RIGLENS_MEMBER(PartBlock, normalMatrix),
                     RIGLENS_MEMBER(PartBlock, tint)};
-const Offsets kMaterial{RIGLENS_MEMBER(MaterialBlock, alpha), RIGLENS_MEMBER(MaterialBlock, flags)};
+const Offsets kMaterial{RIGLENS_MEMBER(MaterialBlock, alpha),    RIGLENS_MEMBER(MaterialBlock, flags),
+                        RIGLENS_MEMBER(MaterialBlock, textures), RIGLENS_MEMBER(MaterialBlock, sets),
+                        RIGLENS_MEMBER(MaterialBlock, pbr),      RIGLENS_MEMBER(MaterialBlock, emissive),
+                        RIGLENS_MEMBER(MaterialBlock, specular), RIGLENS_MEMBER(MaterialBlock, ior),
+                        RIGLENS_MEMBER(MaterialBlock, uvRows)};
 const Offsets kSkin{RIGLENS_MEMBER(SkinParams, vertexCount), RIGLENS_MEMBER(SkinParams, boneCount),
                     RIGLENS_MEMBER(SkinParams, slotCount), RIGLENS_MEMBER(SkinParams, rigid)};
 const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(LiftParams, slotOffset),

@@ -35,7 +35,8 @@ enum PartBinding : int {
   kColors = 2,
   kBarycentrics = 3,
   kUvs = 4,
-  kPartBindingCount = 5
+  kUvs1 = 5,
+  kPartBindingCount = 6
 };
 
 struct LineVertex {  // lines.vert

@@ -4,6 +4,7 @@
 #include <optional>
 #include <utility>
 
+#include "riglens/core/gltf/gltf_lights.h"
 #include "riglens/core/rig/model_nodes.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
@@ -31,15 +32,21 @@ FrameState buildFrameState(const core::LoadedRun& run, std::span<const glm::mat4
     state.nodeHidden = std::exchange(state.partHidden, {});
     if (settings.tint == core::TintMode::Part) state.nodeTints = core::distinctColors(run.gltf.nodes.size());
   }
+  // No clip playing: the file's rest pose, worked out once for the bones,
+  // the morph weights and the lights alike.
+  std::optional<core::GltfPose> rest;
   if (run.kind == core::RunKind::SkinnedMesh && run.skin) {
-    // No clip playing: the file's rest pose, worked out once for the bones
-    // and the morph weights alike.
-    std::optional<core::GltfPose> rest;
     if (!gltfPose && !run.gltf.nodes.empty()) gltfPose = &rest.emplace(core::gltfRestPose(run.gltf));
     state.bones = core::runBones(run, partWorlds, gltfPose);
     state.morphWeights = core::runMorphWeights(run, gltfPose);
     // The one skinned draw takes the tint of the root part.
     if (!state.partTints.empty()) state.partTints.resize(1);
+  }
+  if (!run.gltf.lights.empty()) {
+    if (!gltfPose) gltfPose = &rest.emplace(core::gltfRestPose(run.gltf));
+    state.lights = core::gltfPosedLights(run.gltf, *gltfPose);
+  } else {
+    state.lights = core::studioLights();
   }
   const core::Bounds bounds = core::posedBounds(run, partWorlds, state.bones, state.morphWeights);
   const float radius = bounds.radius();

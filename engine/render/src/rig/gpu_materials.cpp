@@ -26,46 +26,103 @@ core::Error gpuError(const char* what) {
 GpuMaterials::GpuMaterials(QRhi* rhi, QRhiBuffer* frameBlock, QRhiBuffer* partSlots, int partBlockSize)
     : m_rhi(rhi), m_frameBlock(frameBlock), m_partSlots(partSlots), m_partBlockSize(partBlockSize) {}
 
-core::Expected<GpuMaterial> GpuMaterials::make(QRhiResourceUpdateBatch* batch, const core::MeshMaterial& material,
-                                               const core::TextureImage* image) {
-  GpuMaterial out;
-  out.alphaMode = material.alphaMode;
-  out.doubleSided = material.doubleSided;
+QRhiTexture* GpuMaterials::texture(QRhiResourceUpdateBatch* batch, const std::vector<core::TextureImage>& images,
+                                   const Slot& slot, bool mipmaps) {
+  auto& cached = m_textures[{slot.image, slot.srgb, mipmaps}];
+  if (cached) return cached.get();
+  const core::TextureImage& image = images[std::size_t(slot.image)];
+  QRhiTexture::Flags flags = slot.srgb ? QRhiTexture::sRGB : QRhiTexture::Flags();
+  if (mipmaps) flags |= QRhiTexture::MipMapped | QRhiTexture::UsedWithGenerateMips;
+  cached.reset(m_rhi->newTexture(QRhiTexture::RGBA8, QSize(image.width, image.height), 1, flags));
+  if (!cached->create()) {
+    cached.reset();
+    return nullptr;
+  }
+  const QImage pixels(image.rgba.data(), image.width, image.height, image.width * 4, QImage::Format_RGBA8888);
+  batch->uploadTexture(cached.get(), pixels);
+  if (mipmaps) batch->generateMips(cached.get());
+  m_textureBytes += image.rgba.size() * (mipmaps ? 4 : 3) / 3;
+  return cached.get();
+}
+
+namespace {
+
+// The block of a material; `textured` says which of its slots (base colour,
+// then the PBR textures) have a texture on the GPU.
+gpu::MaterialBlock materialBlock(const core::MeshMaterial& material, const bool textured[5]) {
   gpu::MaterialBlock block{};
   block.alpha = {material.alphaFactor, material.alphaMode == core::AlphaMode::Mask ? material.alphaCutoff : -1.0f,
                  material.alphaMode == core::AlphaMode::Blend ? 1.0f : 0.0f, 0.0f};
-  block.flags = {image ? 1 : 0, material.unlit ? 1 : 0, 0, 0};
+  block.flags = {textured[0] ? 1 : 0, material.unlit ? 1 : 0, 0, 0};
+  const auto one = [](bool yes) { return yes ? 1.0f : 0.0f; };
+  block.textures = {one(textured[1]), one(textured[2]), one(textured[3]), one(textured[4])};
+  const core::PbrInputs& pbr = material.pbr;
+  block.pbr = {pbr.metallic, pbr.roughness, pbr.normalScale, pbr.occlusionStrength};
+  block.emissive = {pbr.emissiveFactor[0] * pbr.emissiveStrength, pbr.emissiveFactor[1] * pbr.emissiveStrength,
+                    pbr.emissiveFactor[2] * pbr.emissiveStrength, 0.0f};
+  block.specular = {pbr.specularColor[0], pbr.specularColor[1], pbr.specularColor[2], pbr.specular};
+  block.ior = {pbr.ior, 0.0f, 0.0f, 0.0f};
+  const core::MaterialTexture* textures[] = {&pbr.metallicRoughness, &pbr.normal, &pbr.occlusion, &pbr.emissive};
+  float sets[4] = {};
+  for (int t = 0; t < 4; ++t) {
+    const core::MaterialTexture& texture = *textures[t];
+    sets[t] = float(texture.set);
+    const float* m = texture.uvTransform;
+    block.uvRows[2 * t] = {m[0], m[1], m[2], 0.0f};
+    block.uvRows[2 * t + 1] = {m[3], m[4], m[5], 0.0f};
+  }
+  block.sets = {sets[0], sets[1], sets[2], sets[3]};
+  return block;
+}
+
+}  // namespace
+
+core::Expected<GpuMaterial> GpuMaterials::make(QRhiResourceUpdateBatch* batch, const core::MeshMaterial& material,
+                                               const std::vector<core::TextureImage>& images) {
+  GpuMaterial out;
+  out.alphaMode = material.alphaMode;
+  out.doubleSided = material.doubleSided;
+  const core::PbrInputs& pbr = material.pbr;
+  const Slot bySlot[] = {{material.image, &material.sampler, true},
+                         {pbr.metallicRoughness.image, &pbr.metallicRoughness.sampler, false},
+                         {pbr.normal.image, &pbr.normal.sampler, false},
+                         {pbr.occlusion.image, &pbr.occlusion.sampler, false},
+                         {pbr.emissive.image, &pbr.emissive.sampler, true}};
+  const int bindingOf[] = {gpu::kBaseColorBinding, gpu::kMetallicRoughnessBinding, gpu::kNormalBinding,
+                           gpu::kOcclusionBinding, gpu::kEmissiveBinding};
+  const auto filter = [](bool linear) { return linear ? QRhiSampler::Linear : QRhiSampler::Nearest; };
+  const auto fragment = QRhiShaderResourceBinding::FragmentStage;
+  QVector<QRhiShaderResourceBinding> textureBindings;
+  bool textured[5] = {};
+  for (int i = 0; i < 5; ++i) {
+    const Slot& slot = bySlot[i];
+    const bool present = slot.image >= 0 && std::size_t(slot.image) < images.size();
+    const core::TextureSampler& s = *slot.sampler;
+    const bool mipmaps = present && s.mipmaps &&
+                         (images[std::size_t(slot.image)].width > 1 || images[std::size_t(slot.image)].height > 1);
+    QRhiTexture* gpuTexture = present ? texture(batch, images, slot, mipmaps) : nullptr;
+    if (present && !gpuTexture) return gpuError("cannot create a material's texture");
+    textured[i] = gpuTexture != nullptr;
+    auto& sampler = out.samplers.emplace_back(m_rhi->newSampler(filter(s.magLinear), filter(s.minLinear),
+                                                                mipmaps ? filter(s.mipLinear) : QRhiSampler::None,
+                                                                addressOf(s.wrapS), addressOf(s.wrapT)));
+    if (!sampler->create()) return gpuError("cannot create a material's sampler");
+    textureBindings.push_back(QRhiShaderResourceBinding::sampledTexture(
+        bindingOf[i], fragment, gpuTexture ? gpuTexture : m_white.get(), sampler.get()));
+  }
+  const gpu::MaterialBlock block = materialBlock(material, textured);
   out.block.reset(m_rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(block)));
   if (!out.block->create()) return gpuError("cannot create a material's uniform buffer");
   batch->updateDynamicBuffer(out.block.get(), 0, sizeof(block), &block);
 
-  const core::TextureSampler& s = material.sampler;
-  const bool mipmaps = image && s.mipmaps && (image->width > 1 || image->height > 1);
-  if (image) {
-    QRhiTexture::Flags flags = QRhiTexture::sRGB;
-    if (mipmaps) flags |= QRhiTexture::MipMapped | QRhiTexture::UsedWithGenerateMips;
-    out.texture.reset(m_rhi->newTexture(QRhiTexture::RGBA8, QSize(image->width, image->height), 1, flags));
-    if (!out.texture->create()) return gpuError("cannot create a material's texture");
-    const QImage pixels(image->rgba.data(), image->width, image->height, image->width * 4, QImage::Format_RGBA8888);
-    batch->uploadTexture(out.texture.get(), pixels);
-    if (mipmaps) batch->generateMips(out.texture.get());
-    m_textureBytes += image->rgba.size() * (mipmaps ? 4 : 3) / 3;
-  }
-  const auto filter = [](bool linear) { return linear ? QRhiSampler::Linear : QRhiSampler::Nearest; };
-  out.sampler.reset(m_rhi->newSampler(filter(s.magLinear), filter(s.minLinear),
-                                      mipmaps ? filter(s.mipLinear) : QRhiSampler::None, addressOf(s.wrapS),
-                                      addressOf(s.wrapT)));
-  if (!out.sampler->create()) return gpuError("cannot create a material's sampler");
-
   const auto both = QRhiShaderResourceBinding::VertexStage | QRhiShaderResourceBinding::FragmentStage;
-  const auto fragment = QRhiShaderResourceBinding::FragmentStage;
+  QVector<QRhiShaderResourceBinding> bindings = {
+      QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, m_frameBlock),
+      QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(gpu::kPartBinding, both, m_partSlots, m_partBlockSize),
+      QRhiShaderResourceBinding::uniformBuffer(gpu::kMaterialBinding, fragment, out.block.get())};
+  bindings += textureBindings;
   out.bindings.reset(m_rhi->newShaderResourceBindings());
-  out.bindings->setBindings(
-      {QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, m_frameBlock),
-       QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(gpu::kPartBinding, both, m_partSlots, m_partBlockSize),
-       QRhiShaderResourceBinding::uniformBuffer(gpu::kMaterialBinding, fragment, out.block.get()),
-       QRhiShaderResourceBinding::sampledTexture(gpu::kBaseColorBinding, fragment,
-                                                 out.texture ? out.texture.get() : m_white.get(), out.sampler.get())});
+  out.bindings->setBindings(bindings.cbegin(), bindings.cend());
   if (!out.bindings->create()) return gpuError("cannot create a material's bindings");
   return out;
 }
@@ -76,7 +133,7 @@ core::Expected<void> GpuMaterials::createDefault(QRhiResourceUpdateBatch* batch)
   QImage white(1, 1, QImage::Format_RGBA8888);
   white.fill(Qt::white);
   batch->uploadTexture(m_white.get(), white);
-  auto made = make(batch, core::MeshMaterial{}, nullptr);
+  auto made = make(batch, core::MeshMaterial{}, {});
   if (!made) return made.error();
   m_default = std::move(made).value();
   return {};
@@ -84,11 +141,11 @@ core::Expected<void> GpuMaterials::createDefault(QRhiResourceUpdateBatch* batch)
 
 core::Expected<void> GpuMaterials::upload(QRhiResourceUpdateBatch* batch, const core::MeshMaterials& materials,
                                           const core::PartMesh& mesh) {
-  m_materials.clear();
+  m_materials.clear();  // their bindings first: they name the textures
   m_sections.clear();
+  m_textures.clear();
   for (const core::MeshMaterial& material : materials.materials) {
-    const bool textured = material.image >= 0 && material.image < static_cast<int>(materials.images.size());
-    auto made = make(batch, material, textured ? &materials.images[std::size_t(material.image)] : nullptr);
+    auto made = make(batch, material, materials.images);
     if (!made) return made.error();
     m_materials.push_back(std::move(made).value());
   }
@@ -105,18 +162,31 @@ core::Expected<void> GpuMaterials::upload(QRhiResourceUpdateBatch* batch, const 
     if (section.indexCount > 0) out.centre = glm::vec3(sum / double(section.indexCount));
     m_sections.push_back(out);
   }
+  auto uvs = uvBuffer(batch, materials.uvs, mesh.vertexCount());
+  if (!uvs) return uvs.error();
+  auto uvs1 = uvBuffer(batch, materials.uvs1, mesh.vertexCount());
+  if (!uvs1) return uvs1.error();
+  m_uvs = std::move(uvs).value();
+  m_uvs1 = std::move(uvs1).value();
+  return {};
+}
+
+core::Expected<std::unique_ptr<QRhiBuffer>> GpuMaterials::uvBuffer(QRhiResourceUpdateBatch* batch,
+                                                                   const std::vector<float>& uvs,
+                                                                   std::size_t vertexCount) {
   std::vector<float> zeros;
-  const std::vector<float>* uv = &materials.uvs;
-  if (materials.uvs.size() != mesh.vertexCount() * 2) {
-    zeros.assign(mesh.vertexCount() * 2, 0.0f);
+  const std::vector<float>* uv = &uvs;
+  if (uvs.size() != vertexCount * 2) {
+    zeros.assign(vertexCount * 2, 0.0f);
     uv = &zeros;
   }
-  m_uvs.reset(m_rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer,
-                               static_cast<quint32>(std::max<std::size_t>(uv->size() * sizeof(float), 8))));
-  if (!m_uvs->create()) return gpuError("cannot create the texture coordinates");
+  std::unique_ptr<QRhiBuffer> out(
+      m_rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer,
+                       static_cast<quint32>(std::max<std::size_t>(uv->size() * sizeof(float), 8))));
+  if (!out->create()) return gpuError("cannot create the texture coordinates");
   if (!uv->empty())
-    batch->uploadStaticBuffer(m_uvs.get(), 0, static_cast<quint32>(uv->size() * sizeof(float)), uv->data());
-  return {};
+    batch->uploadStaticBuffer(out.get(), 0, static_cast<quint32>(uv->size() * sizeof(float)), uv->data());
+  return out;
 }
 
 }  // namespace riglens::render

@@ -1,14 +1,17 @@
 // The GPU side of a model's materials (core::MeshMaterials): per material a
-// uniform block, its base colour texture (sRGB, mipmapped as its sampler
-// asks) and sampler, and the binding set part.frag draws it with; a default
-// material (white texture, opaque, both faces) for every voxel part; and per
-// section the centre the blended ones are sorted by.
+// uniform block, its textures (base colour and emissive sRGB, the PBR data
+// textures linear; mipmapped as their samplers ask; each image uploaded once
+// per colour space) and samplers, and the binding set part.frag draws it
+// with; a default material (white texture, opaque, both faces) for every
+// voxel part; and per section the centre the blended ones are sorted by.
 #pragma once
 
 #include <QtGui/private/qrhi_p.h>
 
 #include <glm/vec3.hpp>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "riglens/core/base/expected.h"
@@ -19,8 +22,7 @@ namespace riglens::render {
 
 struct GpuMaterial {
   std::unique_ptr<QRhiBuffer> block;
-  std::unique_ptr<QRhiTexture> texture;  // null: the shared white one
-  std::unique_ptr<QRhiSampler> sampler;
+  std::vector<std::unique_ptr<QRhiSampler>> samplers;  // base colour, then the PBR textures
   std::unique_ptr<QRhiShaderResourceBindings> bindings;
   core::AlphaMode alphaMode = core::AlphaMode::Opaque;
   bool doubleSided = true;
@@ -49,13 +51,27 @@ class GpuMaterials {
   const GpuMaterial& defaultMaterial() const { return m_default; }
   const std::vector<GpuMaterial>& materials() const { return m_materials; }
   const std::vector<GpuSection>& sections() const { return m_sections; }
-  QRhiBuffer* uvs() const { return m_uvs.get(); }  // per vertex, zeros where untextured
+  QRhiBuffer* uvs() const { return m_uvs.get(); }    // per vertex, zeros where untextured
+  QRhiBuffer* uvs1() const { return m_uvs1.get(); }  // texture set 1, likewise
   std::size_t textureBytes() const { return m_textureBytes; }
-  std::size_t uvBytes() const { return m_uvs ? std::size_t(m_uvs->size()) : 0; }
+  std::size_t uvBytes() const {
+    return (m_uvs ? std::size_t(m_uvs->size()) : 0) + (m_uvs1 ? std::size_t(m_uvs1->size()) : 0);
+  }
 
  private:
+  // One texture slot of a material: its image (-1: none) and how it is read.
+  struct Slot {
+    int image = -1;
+    const core::TextureSampler* sampler = nullptr;
+    bool srgb = true;
+  };
   core::Expected<GpuMaterial> make(QRhiResourceUpdateBatch* batch, const core::MeshMaterial& material,
-                                   const core::TextureImage* image);
+                                   const std::vector<core::TextureImage>& images);
+  // The image on the GPU in that colour space (uploaded on first use); null when it cannot be.
+  QRhiTexture* texture(QRhiResourceUpdateBatch* batch, const std::vector<core::TextureImage>& images, const Slot& slot,
+                       bool mipmaps);
+  core::Expected<std::unique_ptr<QRhiBuffer>> uvBuffer(QRhiResourceUpdateBatch* batch, const std::vector<float>& uvs,
+                                                       std::size_t vertexCount);
 
   QRhi* m_rhi;
   QRhiBuffer* m_frameBlock;
@@ -65,7 +81,8 @@ class GpuMaterials {
   GpuMaterial m_default;
   std::vector<GpuMaterial> m_materials;
   std::vector<GpuSection> m_sections;
-  std::unique_ptr<QRhiBuffer> m_uvs;
+  std::unique_ptr<QRhiBuffer> m_uvs, m_uvs1;
+  std::map<std::tuple<int, bool, bool>, std::unique_ptr<QRhiTexture>> m_textures;  // (image, sRGB, mipmapped)
   std::size_t m_textureBytes = 0;
 };
 

@@ -287,13 +287,30 @@ struct RigRenderer::Impl {
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(sectionSlot(section)) * quint32(partSlot));
     cb->setShaderResources(material.bindings.get(), 1, &offset);
     const GpuPart& part = parts[0];
-    const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
-                                                     {part.normals.get(), 0},
-                                                     {colorsOf(part), 0},
-                                                     {constantBary.get(), 0},
-                                                     {materials->uvs(), 0}};
-    cb->setVertexInput(0, 5, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
+    const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0}, {part.normals.get(), 0},
+                                                     {colorsOf(part), 0},       {constantBary.get(), 0},
+                                                     {materials->uvs(), 0},     {materials->uvs1(), 0}};
+    cb->setVertexInput(0, gpu::kPartBindingCount, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
     cb->drawIndexed(section.indexCount, 1, section.firstIndex);
+  }
+
+  static_assert(core::kMaxPunctualLights == std::size_t(gpu::kMaxLights));
+  // The PBR look's part of the frame block: tone map, exposure, lights.
+  void writeLook(gpu::FrameBlock& frame) const {
+    const int toneMap = state.toneMap == core::ToneMap::PbrNeutral ? 0 : state.toneMap == core::ToneMap::Aces ? 1 : 2;
+    const int count = int(std::min(state.lights.size(), core::kMaxPunctualLights));
+    frame.look = {state.look == core::Look::Pbr ? 1 : 0, toneMap, count, 0};
+    frame.exposure = gpu::toGpu(glm::vec4(std::exp2(state.exposure), std::max(state.environmentIntensity, 0.0f), 0, 0));
+    for (int i = 0; i < count; ++i) {
+      const core::PunctualLight& light = state.lights[std::size_t(i)];
+      const float type = light.type == core::PunctualLight::Type::Directional ? 0.0f
+                         : light.type == core::PunctualLight::Type::Point     ? 1.0f
+                                                                              : 2.0f;
+      frame.lightPosition[i] = gpu::toGpu(glm::vec4(light.position, type));
+      frame.lightDirection[i] = gpu::toGpu(glm::vec4(light.direction, light.range));
+      frame.lightColor[i] = gpu::toGpu(glm::vec4(light.color, 0.0f));
+      frame.lightCone[i] = gpu::toGpu(glm::vec4(std::cos(light.outerConeAngle), std::cos(light.innerConeAngle), 0, 0));
+    }
   }
 
   void writeUniforms(QRhiResourceUpdateBatch* batch) {
@@ -310,6 +327,7 @@ struct RigRenderer::Impl {
     frame.mode.y = 1;  // targets are plain RGBA8: encode sRGB in the shader
     frame.mode.z = state.tint == core::TintMode::Wireframe ? 1 : 0;
     frame.wire = gpu::toGpu(glm::vec4(1.2f, 0.05f, 0.05f, 0.06f));
+    writeLook(frame);
     batch->updateDynamicBuffer(frameUbo.get(), 0, sizeof(frame), &frame);
 
     const bool skinned = skin != nullptr;
@@ -454,12 +472,10 @@ void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSiz
     if (wire && part.wirePositions) {
       bind(d.wirePipeline.get());
       cb->setShaderResources(plain, 1, &offset);
-      const QRhiCommandBuffer::VertexInput inputs[] = {{part.wirePositions.get(), 0},
-                                                       {part.wireNormals.get(), 0},
-                                                       {part.wireColors.get(), 0},
-                                                       {part.wireBary.get(), 0},
-                                                       {d.constantUv.get(), 0}};
-      cb->setVertexInput(0, 5, inputs);
+      const QRhiCommandBuffer::VertexInput inputs[] = {{part.wirePositions.get(), 0}, {part.wireNormals.get(), 0},
+                                                       {part.wireColors.get(), 0},    {part.wireBary.get(), 0},
+                                                       {d.constantUv.get(), 0},       {d.constantUv.get(), 0}};
+      cb->setVertexInput(0, gpu::kPartBindingCount, inputs);
       cb->draw(part.wireVertexCount);
     } else if (p == 0 && d.hasSections()) {
       const glm::mat4 model = d.skin || d.state.partWorlds.empty() ? glm::mat4(1.0f) : d.state.partWorlds[0];
@@ -476,12 +492,10 @@ void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSiz
     } else {
       bind(d.pipelineFor(part, p));
       cb->setShaderResources(plain, 1, &offset);
-      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
-                                                       {part.normals.get(), 0},
-                                                       {d.colorsOf(part), 0},
-                                                       {d.constantBary.get(), 0},
-                                                       {d.constantUv.get(), 0}};
-      cb->setVertexInput(0, 5, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
+      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0}, {part.normals.get(), 0},
+                                                       {d.colorsOf(part), 0},     {d.constantBary.get(), 0},
+                                                       {d.constantUv.get(), 0},   {d.constantUv.get(), 0}};
+      cb->setVertexInput(0, gpu::kPartBindingCount, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
       cb->drawIndexed(part.indexCount);
     }
   }

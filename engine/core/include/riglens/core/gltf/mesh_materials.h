@@ -1,7 +1,8 @@
 // A glTF model's materials as the viewer draws them (glTF 2.0, section 3.9):
 // base colour = vertex colour x baseColorFactor x baseColorTexture, the alpha
 // mode (OPAQUE, MASK with its cutoff, BLEND), double-sided or not, and
-// KHR_materials_unlit. Full PBR is not the goal: a clear, lit base colour is.
+// KHR_materials_unlit: all the review look uses. The PBR look adds the
+// metallic-roughness model's other inputs (PbrInputs).
 //
 // The flattened mesh keeps one section of indices per primitive, each with
 // its material; the texture coordinates are the set the base colour texture
@@ -37,6 +38,36 @@ struct TextureImage {
   std::vector<std::uint8_t> rgba;
 };
 
+// A texture the PBR look reads besides the base colour. Its coordinates:
+// set 0 is MeshMaterials::uvs (the base colour's, their transform applied),
+// set 1 is MeshMaterials::uvs1 (another TEXCOORD_n, as the file has it);
+// `uvTransform` (two rows of an affine 2x3 map) takes them to this
+// texture's, its own KHR_texture_transform included.
+struct MaterialTexture {
+  int image = -1;  // into MeshMaterials::images; -1: none
+  TextureSampler sampler;
+  int set = 0;
+  float uvTransform[6] = {1, 0, 0, 0, 1, 0};
+};
+
+// The metallic-roughness model's inputs past the base colour (glTF 2.0,
+// 3.9.2-3.9.5), and the extensions the PBR look honours:
+// KHR_materials_emissive_strength, KHR_materials_ior, KHR_materials_specular.
+struct PbrInputs {
+  float metallic = 1.0f, roughness = 1.0f;
+  MaterialTexture metallicRoughness;  // linear: roughness in G, metalness in B
+  MaterialTexture normal;             // linear, tangent space
+  float normalScale = 1.0f;
+  MaterialTexture occlusion;  // linear, R
+  float occlusionStrength = 1.0f;
+  MaterialTexture emissive;  // sRGB
+  float emissiveFactor[3] = {0, 0, 0};
+  float emissiveStrength = 1.0f;
+  float ior = 1.5f;
+  float specular = 1.0f;               // KHR_materials_specular's specularFactor
+  float specularColor[3] = {1, 1, 1};  // and specularColorFactor
+};
+
 struct MeshMaterial {
   std::string name;
   float alphaFactor = 1.0f;  // baseColorFactor's alpha
@@ -46,6 +77,7 @@ struct MeshMaterial {
   float alphaCutoff = 0.5f;
   bool doubleSided = true;  // what the voxel meshes need; a glTF material says false unless it asks
   bool unlit = false;
+  PbrInputs pbr;
 };
 
 // One primitive's run of indices in the flattened mesh.
@@ -60,6 +92,7 @@ struct MeshMaterials {
   std::vector<TextureImage> images;
   std::vector<MeshSection> sections;  // empty: the whole mesh, material 0
   std::vector<float> uvs;             // 2 per vertex; empty when nothing is textured
+  std::vector<float> uvs1;            // 2 per vertex, texture set 1; empty when no texture reads it
 
   bool empty() const { return sections.empty(); }
   std::size_t bytes() const;

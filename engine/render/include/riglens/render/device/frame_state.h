@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "riglens/core/rig/rig_tints.h"
+#include "riglens/core/view/look.h"
 
 namespace riglens::render {
 
@@ -35,6 +36,12 @@ struct ViewSettings {
   bool showGrid = true;
   bool showAxes = true;
   glm::vec4 background = kViewportBackground;
+  core::Look look = core::Look::Review;
+  // The PBR look's: tone mapping, exposure in stops (colours x 2^exposure
+  // before the tone map), and the environment's strength (0: punctual lights alone).
+  core::ToneMap toneMap = core::ToneMap::PbrNeutral;
+  float exposure = 0.0f;
+  float environmentIntensity = 1.0f;
 };
 
 // The view settings, and what the camera and the posed model add to them.
@@ -56,9 +63,12 @@ struct FrameState : ViewSettings {
   std::vector<glm::mat4> bones;       // skinned models: bone matrices (core::boneMatrices)
   std::vector<float> morphWeights;    // skinned models: one per morph slot (core::runMorphWeights)
   std::vector<SocketMarker> sockets;  // drawn in the sockets mode
-  float markerSize = 1.0f;            // socket marker half-size, world units
-  glm::vec3 gridCenter{0.0f};         // on the ground plane (y = 0), snapped to the step
-  float gridExtent = 32.0f;           // half-size of the ground grid, world units
+  // The PBR look's lights, world space: the file's (KHR_lights_punctual,
+  // posed), else core::studioLights(); the first kMaxPunctualLights are drawn.
+  std::vector<core::PunctualLight> lights;
+  float markerSize = 1.0f;     // socket marker half-size, world units
+  glm::vec3 gridCenter{0.0f};  // on the ground plane (y = 0), snapped to the step
+  float gridExtent = 32.0f;    // half-size of the ground grid, world units
   float gridStep = 4.0f;
 };
 

@@ -1,0 +1,331 @@
+// The PBR look (core::Look::Pbr) against values computed here in double
+// precision from the glTF 2.0 specification's Appendix B (and the
+// KHR_materials_ior / _specular / _emissive_strength texts), the
+// KHR_lights_punctual falloffs and the tone mappers' published formulas:
+// flat quads of known materials (tests/support/pbr_fixture.h) rendered
+// offscreen with the environment off, read back at pixels whose world point
+// is found by casting the pixel centre's ray onto the quad.
+#include <QtCore/QFile>
+#include <QtTest/QtTest>
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <glm/mat4x4.hpp>
+
+#include "pbr_fixture.h"
+#include "render_checks.h"
+#include "riglens/core/open/asset_readers.h"
+#include "riglens/core/rig/scene_bounds.h"
+#include "riglens/render/rig/frame_builder.h"
+#include "test_checks.h"
+#include "test_paths.h"
+
+using namespace riglens;
+
+namespace {
+
+// 8-bit levels per channel between the picture and the double-precision
+// value: the unorm rounding of the target (half a level), the shader's
+// float32 pow/sqrt and its interpolated world position (about a level at
+// the steepest sRGB slope we sample).
+constexpr int kPbrChannelTolerance = 2;
+constexpr double kPi = 3.14159265358979323846;
+
+using dvec3 = glm::dvec3;
+
+// Written to the test output beside the pictures, so a person can open them in other viewers.
+std::shared_ptr<const core::LoadedRun> loadGlb(test::GltfBuilder builder, const QString& name) {
+  const QString path = test::outputPath(name);
+  const auto bytes = builder.glb();
+  QFile out(path);
+  if (!out.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+  out.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
+  out.close();
+  auto loaded = core::loadRun(path.toStdString());
+  if (!loaded) qFatal("%s", loaded.error().message.c_str());
+  return std::make_shared<const core::LoadedRun>(std::move(loaded).value());
+}
+
+// glTF 2.0 Appendix B, with KHR_materials_ior's F0 and KHR_materials_specular's fresnel_mix.
+dvec3 appendixB(const test::PbrQuad& m, dvec3 n, dvec3 v, dvec3 l) {
+  const dvec3 base(m.base[0], m.base[1], m.base[2]);
+  const double alpha = std::max(m.roughness * m.roughness, 1e-3), a2 = alpha * alpha;
+  const dvec3 h = glm::normalize(l + v);
+  const double nl = glm::dot(n, l), nv = glm::dot(n, v), nh = glm::dot(n, h), vh = glm::dot(v, h), hl = glm::dot(h, l);
+  const auto chi = [](double x) { return x > 0 ? 1.0 : 0.0; };
+  const double d = a2 * chi(nh) / (kPi * std::pow(nh * nh * (a2 - 1) + 1, 2));
+  const auto g1 = [&](double x, double hx) {
+    return 2 * std::abs(x) * chi(hx) / (std::abs(x) + std::sqrt(a2 + (1 - a2) * x * x));
+  };
+  const double vis = g1(nl, hl) * g1(nv, vh) / (4 * std::abs(nl) * std::abs(nv));
+  const double specular = vis * d;
+  const double schlick = std::pow(1 - std::abs(vh), 5);
+  const dvec3 metal = specular * (base + (dvec3(1) - base) * schlick);
+  const double f = (m.ior - 1) / (m.ior + 1);
+  const dvec3 f0 = glm::min(dvec3(f * f) * dvec3(m.specularColor[0], m.specularColor[1], m.specularColor[2]), dvec3(1));
+  const dvec3 fr = f0 + (dvec3(1) - f0) * schlick;
+  const double frMax = std::max({fr.r, fr.g, fr.b});
+  const dvec3 dielectric = (1 - m.specular * frMax) * base / kPi + m.specular * fr * specular;
+  return glm::mix(dielectric, metal, m.metallic);
+}
+
+double srgbEncode(double c) {
+  c = std::clamp(c, 0.0, 1.0);
+  return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1 / 2.4) - 0.055;
+}
+
+// Khronos PBR Neutral, as its specification writes it.
+dvec3 pbrNeutral(dvec3 c) {
+  const double start = 0.8 - 0.04, desaturation = 0.15;
+  const double x = std::min({c.r, c.g, c.b});
+  c -= x < 0.08 ? x - 6.25 * x * x : 0.04;
+  const double peak = std::max({c.r, c.g, c.b});
+  if (peak < start) return c;
+  const double d = 1 - start, newPeak = 1 - d * d / (peak + d - start);
+  c *= newPeak / peak;
+  const double g = 1 - 1 / (desaturation * (peak - newPeak) + 1);
+  return glm::mix(c, dvec3(newPeak), g);
+}
+
+// ACES filmic as Stephen Hill fitted it: sRGB -> ACES AP1 (rows), the RRT
+// and ODT's rational fit, back to sRGB.
+dvec3 acesHill(dvec3 c) {
+  const double in[3][3] = {{0.59719, 0.35458, 0.04823}, {0.07600, 0.90834, 0.01566}, {0.02840, 0.13383, 0.83777}};
+  const double out[3][3] = {
+      {1.60475, -0.53108, -0.07367}, {-0.10208, 1.10813, -0.00605}, {-0.00327, -0.07276, 1.07602}};
+  const auto apply = [](const double m[3][3], dvec3 v) {
+    return dvec3(m[0][0] * v.x + m[0][1] * v.y + m[0][2] * v.z, m[1][0] * v.x + m[1][1] * v.y + m[1][2] * v.z,
+                 m[2][0] * v.x + m[2][1] * v.y + m[2][2] * v.z);
+  };
+  const dvec3 a = apply(in, c);
+  const dvec3 fit = (a * (a + 0.0245786) - 0.000090537) / (a * (0.983729 * a + 0.4329510) + 0.238081);
+  return apply(out, fit);
+}
+
+struct Sample {
+  QPoint pixel;
+  dvec3 world;
+  int quad;
+};
+
+}  // namespace
+
+class TestRenderPbr : public test::RenderTestCase {
+  Q_OBJECT
+
+ public:
+  TestRenderPbr() : RenderTestCase(render::Backend::Vulkan) {}
+
+ private:
+  static constexpr QSize kSize{640, 240};
+
+  static core::OrbitCamera cameraOn(const core::LoadedRun& run) {
+    core::OrbitCamera camera;
+    camera.frame(core::posedBounds(run, {}, nullptr), float(kSize.width()) / float(kSize.height()));
+    camera.setAngles(12, 8);
+    camera.dolly(0.45f);  // the quads fill the picture: more pixels between their edges
+    return camera;
+  }
+
+  QImage draw(std::shared_ptr<const core::LoadedRun> run, const core::OrbitCamera& camera, render::ViewSettings view,
+              const std::vector<core::PunctualLight>& lights, const QString& name) {
+    auto drawn = test::runOnCanvas(*m_device, run, kSize);
+    if (!drawn) qFatal("%s", drawn.error().message.c_str());
+    view.showGrid = view.showAxes = false;
+    render::FrameState state =
+        render::buildFrameState(*run, {}, camera, float(kSize.width()) / float(kSize.height()), view);
+    state.lights = lights;
+    auto image = drawn->canvas->render(*drawn->renderer, state);
+    if (!image) qFatal("%s", image.error().message.c_str());
+    image->save(test::outputPath(name + (backend() == render::Backend::OpenGL ? "-opengl.png" : ".png")));
+    return *image;
+  }
+
+  // A 4 x 4 grid of pixels inside each quad, with the world point each pixel's centre sees.
+  static std::vector<Sample> samples(const core::OrbitCamera& camera, std::size_t quads) {
+    const double aspect = double(kSize.width()) / double(kSize.height());
+    const glm::dmat4 viewProj = glm::dmat4(camera.projection(float(aspect))) * glm::dmat4(camera.view());
+    const glm::dmat4 inverse = glm::inverse(viewProj);
+    std::vector<Sample> out;
+    for (std::size_t q = 0; q < quads; ++q)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+          const glm::dvec4 clip =
+              viewProj * glm::dvec4(test::kPbrQuadPitch * double(q) + 0.15 + 0.23 * i, 0.15 + 0.23 * j, 0, 1);
+          const QPoint pixel(int((clip.x / clip.w * 0.5 + 0.5) * kSize.width()),
+                             int((0.5 - clip.y / clip.w * 0.5) * kSize.height()));
+          const double nx = (pixel.x() + 0.5) / kSize.width() * 2 - 1, ny = 1 - (pixel.y() + 0.5) / kSize.height() * 2;
+          const glm::dvec4 a = inverse * glm::dvec4(nx, ny, -1, 1), b = inverse * glm::dvec4(nx, ny, 1, 1);
+          const dvec3 from = dvec3(a) / a.w, to = dvec3(b) / b.w;
+          const double t = from.z / (from.z - to.z);
+          out.push_back({pixel, from + (to - from) * t, int(q)});
+        }
+    return out;
+  }
+
+  // Compares every sample's pixel with `expected` (linear, before the sRGB encode).
+  template <class Expected>
+  static QString compare(const QImage& image, const std::vector<Sample>& at, const Expected& expected) {
+    int worst = 0;
+    QString where;
+    for (const Sample& s : at) {
+      const dvec3 linear = expected(s);
+      const QColor seen = image.pixelColor(s.pixel);
+      const int want[3] = {int(std::lround(255 * srgbEncode(linear.r))), int(std::lround(255 * srgbEncode(linear.g))),
+                           int(std::lround(255 * srgbEncode(linear.b)))};
+      const int got[3] = {seen.red(), seen.green(), seen.blue()};
+      for (int c = 0; c < 3; ++c)
+        if (std::abs(got[c] - want[c]) > worst) {
+          worst = std::abs(got[c] - want[c]);
+          where = QString("quad %1 pixel (%2, %3): %4 %5 %6, expected %7 %8 %9")
+                      .arg(s.quad)
+                      .arg(s.pixel.x())
+                      .arg(s.pixel.y())
+                      .arg(got[0])
+                      .arg(got[1])
+                      .arg(got[2])
+                      .arg(want[0])
+                      .arg(want[1])
+                      .arg(want[2]);
+        }
+    }
+    return worst > kPbrChannelTolerance ? where : QString();
+  }
+
+  static std::vector<test::PbrQuad> litQuads() {
+    test::PbrQuad red, gold, coated, glowing;
+    red.base[0] = 0.8, red.base[1] = 0.15, red.base[2] = 0.1;
+    gold.base[0] = 1.0, gold.base[1] = 0.77, gold.base[2] = 0.34, gold.metallic = 1, gold.roughness = 0.35;
+    coated.base[0] = 0.2, coated.base[1] = 0.4, coated.base[2] = 0.7, coated.roughness = 0.3, coated.ior = 1.8;
+    coated.specular = 0.6, coated.specularColor[1] = 0.7, coated.specularColor[2] = 0.5;
+    glowing.base[0] = glowing.base[1] = glowing.base[2] = 0.05, glowing.roughness = 0.8;
+    glowing.emissive[0] = 0.2, glowing.emissive[1] = 0.5, glowing.emissive[2] = 1.0, glowing.emissiveStrength = 0.8;
+    return {red, gold, coated, glowing};
+  }
+
+  static dvec3 emission(const test::PbrQuad& q) {
+    return dvec3(q.emissive[0], q.emissive[1], q.emissive[2]) * q.emissiveStrength;
+  }
+
+  static render::ViewSettings bare(core::ToneMap toneMap = core::ToneMap::None, float exposure = 0) {
+    render::ViewSettings view;
+    view.look = core::Look::Pbr;
+    view.toneMap = toneMap;
+    view.exposure = exposure;
+    view.environmentIntensity = 0;  // punctual light alone
+    return view;
+  }
+
+ private slots:
+  void oneDirectionalLightMatchesAppendixB() {
+    const auto quads = litQuads();
+    const auto run = loadGlb(test::makePbrQuads(quads), "pbr-quads.glb");
+    const core::OrbitCamera camera = cameraOn(*run);
+    core::PunctualLight sun;
+    sun.direction = -glm::normalize(glm::vec3(0.3f, 0.5f, 1.0f));
+    sun.color = glm::vec3(3.0f, 2.85f, 2.7f);
+    const QImage image = draw(run, camera, bare(), {sun}, "pbr-directional");
+    const dvec3 eye(camera.eye());
+    const QString problem = compare(image, samples(camera, quads.size()), [&](const Sample& s) {
+      const dvec3 l = -dvec3(sun.direction), n(0, 0, 1), v = glm::normalize(eye - s.world);
+      const test::PbrQuad& q = quads[std::size_t(s.quad)];
+      return appendixB(q, n, v, l) * dvec3(sun.color) * glm::dot(n, l) + emission(q);
+    });
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
+  void pointAndSpotLightsFallOff() {
+    const auto quads = litQuads();
+    const auto run = loadGlb(test::makePbrQuads(quads), "pbr-quads.glb");
+    const core::OrbitCamera camera = cameraOn(*run);
+    core::PunctualLight point, spot;
+    point.type = core::PunctualLight::Type::Point;
+    point.position = glm::vec3(1.0f, 0.6f, 0.7f);
+    point.color = glm::vec3(0.6f, 0.55f, 0.5f);
+    point.range = 2.5f;  // the far quads fall outside it
+    spot.type = core::PunctualLight::Type::Spot;
+    spot.position = glm::vec3(3.0f, 0.5f, 1.2f);
+    spot.direction = glm::vec3(0.0f, 0.0f, -1.0f);
+    spot.color = glm::vec3(1.2f);
+    spot.innerConeAngle = 0.25f, spot.outerConeAngle = 0.45f;  // a cone of radius ~0.3-0.58 on the quads
+    const QImage image = draw(run, camera, bare(), {point, spot}, "pbr-point-spot");
+    const dvec3 eye(camera.eye());
+    int unlit = 0, cone = 0;
+    const QString problem = compare(image, samples(camera, quads.size()), [&](const Sample& s) {
+      const dvec3 n(0, 0, 1), v = glm::normalize(eye - s.world);
+      const test::PbrQuad& q = quads[std::size_t(s.quad)];
+      dvec3 sum = emission(q);
+      for (const core::PunctualLight* light : {&point, &spot}) {
+        const dvec3 toLight = dvec3(light->position) - s.world;
+        const double d = glm::length(toLight);
+        const dvec3 l = toLight / d;
+        double attenuation =
+            light->range > 0 ? std::clamp(1 - std::pow(d / light->range, 4), 0.0, 1.0) / (d * d) : 1 / (d * d);
+        if (light == &spot) {
+          const double lo = std::cos(double(spot.outerConeAngle)), hi = std::cos(double(spot.innerConeAngle));
+          const double t = std::clamp((glm::dot(dvec3(spot.direction), -l) - lo) / (hi - lo), 0.0, 1.0);
+          attenuation *= t * t * (3 - 2 * t);  // GLSL's smoothstep
+          cone += t > 0 && t < 1;
+        }
+        unlit += attenuation == 0;
+        sum += appendixB(q, n, v, l) * dvec3(light->color) * attenuation * glm::dot(n, l);
+      }
+      return sum;
+    });
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY2(unlit > 0 && cone > 0, "the samples must reach past the range and into the spot's penumbra");
+  }
+
+  void toneMapsFollowTheirFormulas_data() {
+    QTest::addColumn<int>("toneMap");
+    QTest::addColumn<float>("exposure");
+    QTest::newRow("neutral") << int(core::ToneMap::PbrNeutral) << 0.0f;
+    QTest::newRow("neutral +1 EV") << int(core::ToneMap::PbrNeutral) << 1.0f;
+    QTest::newRow("aces") << int(core::ToneMap::Aces) << 0.0f;
+    QTest::newRow("none -1 EV") << int(core::ToneMap::None) << -1.0f;
+  }
+  void toneMapsFollowTheirFormulas() {
+    // Emission alone (no lights, no environment): the tone mapper's input is
+    // the emissive colour times 2^exposure, spanning its linear toe, its
+    // shoulder and far past white.
+    std::vector<test::PbrQuad> quads(4);
+    const double emissive[4][3] = {{0.3, 0.2, 0.1}, {0.9, 0.6, 0.2}, {1.0, 0.5, 0.25}, {0.2, 0.8, 1.0}};
+    const double strength[4] = {1, 1, 3, 8};
+    for (int i = 0; i < 4; ++i) {
+      quads[std::size_t(i)].base[0] = quads[std::size_t(i)].base[1] = quads[std::size_t(i)].base[2] = 0;
+      for (int c = 0; c < 3; ++c) quads[std::size_t(i)].emissive[c] = emissive[i][c];
+      quads[std::size_t(i)].emissiveStrength = strength[i];
+    }
+    QFETCH(int, toneMap);
+    QFETCH(float, exposure);
+    const auto run = loadGlb(test::makePbrQuads(quads), "pbr-emissive.glb");
+    const core::OrbitCamera camera = cameraOn(*run);
+    const auto map = core::ToneMap(toneMap);
+    const QImage image =
+        draw(run, camera, bare(map, exposure), {}, QString("pbr-tonemap-%1").arg(QTest::currentDataTag()));
+    const QString problem = compare(image, samples(camera, quads.size()), [&](const Sample& s) {
+      const dvec3 c = emission(quads[std::size_t(s.quad)]) * std::exp2(double(exposure));
+      const dvec3 mapped = map == core::ToneMap::PbrNeutral ? pbrNeutral(c)
+                           : map == core::ToneMap::Aces     ? acesHill(c)
+                                                            : c;
+      return glm::clamp(mapped, dvec3(0), dvec3(1));
+    });
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
+  void spheresToLookAt() {
+    // Not a comparison: the picture a person checks (build/test-output),
+    // both looks side by side, and that the PBR one differs from review.
+    const auto run = loadGlb(test::makePbrSpheres(), "pbr-spheres.glb");
+    core::OrbitCamera camera;
+    camera.frame(core::posedBounds(*run, {}, nullptr), float(kSize.width()) / float(kSize.height()));
+    render::ViewSettings pbr;
+    pbr.look = core::Look::Pbr;
+    const QImage lit = draw(run, camera, pbr, core::studioLights(), "pbr-spheres");
+    const QImage review = draw(run, camera, render::ViewSettings{}, core::studioLights(), "pbr-spheres-review");
+    QVERIFY(lit != review);
+  }
+};
+
+QTEST_MAIN(TestRenderPbr)
+#include "tst_render_pbr.moc"
