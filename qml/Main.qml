@@ -121,6 +121,26 @@ ApplicationWindow {
                 }
             }
             MenuSeparator {}
+            MenuItem {
+                objectName: "pbrLookItem"
+                text: qsTr("PBR look") + "\tL"
+                checkable: true
+                checked: viewportItem.look === "pbr"
+                onTriggered: viewportItem.look = checked ? "pbr" : "review"
+            }
+            Menu {
+                objectName: "toneMapMenu"
+                title: qsTr("Tone mapping")
+                enabled: viewportItem.look === "pbr"
+                MenuItem { text: qsTr("Khronos PBR Neutral"); checkable: true; checked: viewportItem.toneMap === "neutral"; onTriggered: viewportItem.toneMap = "neutral" }
+                MenuItem { text: qsTr("ACES filmic"); checkable: true; checked: viewportItem.toneMap === "aces"; onTriggered: viewportItem.toneMap = "aces" }
+                MenuItem { text: qsTr("None (clamp)"); checkable: true; checked: viewportItem.toneMap === "none"; onTriggered: viewportItem.toneMap = "none" }
+                MenuSeparator {}
+                MenuItem { text: qsTr("Exposure +½ stop") + "\t]"; onTriggered: viewportItem.exposure += 0.5 }
+                MenuItem { text: qsTr("Exposure −½ stop") + "\t["; onTriggered: viewportItem.exposure -= 0.5 }
+                MenuItem { text: qsTr("Exposure: reset (now %1 EV)").arg(viewportItem.exposure); onTriggered: viewportItem.exposure = 0 }
+            }
+            MenuSeparator {}
             MenuItem { text: qsTr("Ground grid") + "\tG"; checkable: true; checked: viewportItem.showGrid; onTriggered: viewportItem.showGrid = checked }
             MenuItem { text: qsTr("Axes") + "\tA"; checkable: true; checked: viewportItem.showAxes; onTriggered: viewportItem.showAxes = checked }
             MenuItem { text: qsTr("Turntable") + "\tT"; checkable: true; checked: window.turntable; onTriggered: window.turntable = checked }
@@ -196,6 +216,7 @@ ApplicationWindow {
         turntable: window.turntable
         splatUp: window.controller.character.splatUp
         onFlipSplatUp: window.controller.character.flipSplatUp()
+        lookApplies: window.controller.mode === AppController.Rig
     }
 
     footer: StatusBar {
@@ -215,6 +236,9 @@ ApplicationWindow {
     Shortcut { sequence: "G"; onActivated: viewportItem.showGrid = !viewportItem.showGrid }
     Shortcut { sequence: "A"; onActivated: viewportItem.showAxes = !viewportItem.showAxes }
     Shortcut { sequence: "U"; onActivated: window.controller.character.flipSplatUp() }
+    Shortcut { sequence: "L"; onActivated: viewportItem.look = viewportItem.look === "pbr" ? "review" : "pbr" }
+    Shortcut { sequence: "]"; onActivated: viewportItem.exposure += 0.5 }
+    Shortcut { sequence: "["; onActivated: viewportItem.exposure -= 0.5 }
     Shortcut { sequence: "F"; onActivated: viewportItem.frameAll() }
     Shortcut { sequence: "T"; onActivated: window.turntable = !window.turntable }
     Shortcut { sequence: "Space"; onActivated: window.controller.playback.togglePause() }

@@ -1,4 +1,4 @@
-// The tool bar: tint modes (1-6; a character's 1-5), grid, axes, frame all, turntable.
+// The tool bar: tint modes (1-6; a character's 1-5), grid, axes, frame all, the PBR look, turntable.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -13,6 +13,8 @@ ToolBar {
     property bool turntable: false
     // A splat scene's up axis ("+y" / "-y"; "" for anything else) and its flip.
     property string splatUp: ""
+    // Models have two looks (review, PBR); splats and characters one.
+    property bool lookApplies: true
     signal flipSplatUp()
     signal turntableToggled(bool on)
 
@@ -47,6 +49,7 @@ ToolBar {
         ToolButton { objectName: "gridToggle"; text: qsTr("Grid"); checkable: true; checked: bar.viewport.showGrid; onToggled: bar.viewport.showGrid = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Ground grid (G)") }
         ToolButton { objectName: "axesToggle"; text: qsTr("Axes"); checkable: true; checked: bar.viewport.showAxes; onToggled: bar.viewport.showAxes = checked; ToolTip.visible: hovered; ToolTip.text: qsTr("Axis gizmo (A)") }
         ToolButton { text: qsTr("Frame"); onClicked: bar.viewport.frameAll(); ToolTip.visible: hovered; ToolTip.text: qsTr("Frame all (F)") }
+        ToolButton { objectName: "pbrToggle"; visible: bar.lookApplies; text: qsTr("PBR"); checkable: true; checked: bar.viewport.look === "pbr"; onToggled: bar.viewport.look = checked ? "pbr" : "review"; ToolTip.visible: hovered; ToolTip.text: qsTr("Physically based look: the file's materials and lights (L)") }
         ToolButton { objectName: "flipUpButton"; visible: bar.splatUp !== ""; text: qsTr("Flip up"); onClicked: bar.flipSplatUp(); ToolTip.visible: hovered; ToolTip.text: qsTr("Turn the splat scene over: up is %1 in the file (U)").arg(bar.splatUp) }
         ToolButton { text: qsTr("Turntable"); checkable: true; checked: bar.turntable; onToggled: bar.turntableToggled(checked); ToolTip.visible: hovered; ToolTip.text: qsTr("Spin the camera (T)") }
         Item { Layout.fillWidth: true }

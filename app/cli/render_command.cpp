@@ -47,8 +47,6 @@ constexpr int kPngQuality = 80;
 // A file camera's aspect ratio and the image's differ by more than this share:
 // the view is stretched, and the CLI says so (a --size rounded to pixels is not).
 constexpr double kAspectMismatch = 0.01;
-// Past +-20 stops (a million times brighter or darker) a picture is all white or all black.
-constexpr int kMaxExposureStops = 20;
 
 // Where the images go: one --out PNG, or --turntable N shots (yaw steps of
 // 360/N) to --out-pattern and/or side by side into --strip.
@@ -405,8 +403,8 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   if (!core::parseToneMap(parser.value(o.toneMap).toStdString(), &s.toneMap))
     return "unknown --tone-map '" + parser.value(o.toneMap) + "' (neutral, aces or none)";
   s.exposure = parser.value(o.exposure).toFloat(&ok1);
-  if (!ok1 || !std::isfinite(s.exposure) || std::abs(s.exposure) > kMaxExposureStops)
-    return QString("--exposure needs a number of stops between -%1 and %1").arg(kMaxExposureStops);
+  if (!ok1 || !std::isfinite(s.exposure) || std::abs(s.exposure) > core::kMaxExposureStops)
+    return QString("--exposure needs a number of stops between -%1 and %1").arg(core::kMaxExposureStops);
   s.outputs = {shots, parser.isSet(o.turntable), parser.value(o.out), parser.value(o.pattern), parser.value(o.strip)};
   return s;
 }

@@ -176,6 +176,9 @@ std::optional<QString> applyViewOptions(const riglens::app::ViewerOptions& optio
     viewport->setProperty("tint", options.tint);
     if (viewport->property("tint").toString() != options.tint)
       return QStringLiteral("unknown --tint '%1'").arg(options.tint);
+    viewport->setProperty("look", options.look);
+    viewport->setProperty("toneMap", options.toneMap);
+    viewport->setProperty("exposure", options.exposure);
   }
   for (const QString& assignment : options.sets) {
     const auto parsed = parseAssignment(assignment);

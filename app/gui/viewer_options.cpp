@@ -1,10 +1,12 @@
 #include "viewer_options.h"
 
 #include <QtCore/QCommandLineParser>
+#include <cmath>
 #include <cstdio>
 
 #include "riglens/core/base/version.h"
 #include "riglens/core/open/reader_listings.h"
+#include "riglens/core/view/look.h"
 
 namespace riglens::app {
 
@@ -35,6 +37,15 @@ struct Options {
                           QStringLiteral("Tint mode: color, part, joint, normals, wireframe, sockets (characters: "
                                          "joint, uv, height, flat, normals)."),
                           QStringLiteral("mode"), QStringLiteral("color")};
+  QCommandLineOption look{QStringLiteral("look"),
+                          QStringLiteral("Models: review (default; the tints work in it) or pbr (glTF's "
+                                         "metallic-roughness, the file's lights)."),
+                          QStringLiteral("look"), QStringLiteral("review")};
+  QCommandLineOption toneMap{QStringLiteral("tone-map"),
+                             QStringLiteral("The PBR look's tone mapping: neutral (default), aces or none."),
+                             QStringLiteral("map"), QStringLiteral("neutral")};
+  QCommandLineOption exposure{QStringLiteral("exposure"), QStringLiteral("The PBR look's exposure in stops."),
+                              QStringLiteral("EV"), QStringLiteral("0")};
   QCommandLineOption play{QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."),
                           QStringLiteral("name")};
   QCommandLineOption time{QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
@@ -55,8 +66,8 @@ struct Options {
                              QStringLiteral("api")};
 
   void addTo(QCommandLineParser& parser) const {
-    for (const QCommandLineOption* o :
-         {&screenshot, &screenshotTimeout, &size, &tint, &play, &time, &set, &timings, &samples, &backend})
+    for (const QCommandLineOption* o : {&screenshot, &screenshotTimeout, &size, &tint, &look, &toneMap, &exposure,
+                                        &play, &time, &set, &timings, &samples, &backend})
       parser.addOption(*o);
   }
 };
@@ -91,6 +102,19 @@ std::variant<ViewerOptions, int> readOptions(const QCommandLineParser& parser, c
     return usageError(QStringLiteral("--backend must be vulkan or opengl, got '%1'").arg(v.backend));
   v.tint = parser.value(o.tint);
   v.tintSet = parser.isSet(o.tint);
+  v.look = parser.value(o.look);
+  core::Look look;
+  if (!core::parseLook(v.look.toStdString(), &look))
+    return usageError(QStringLiteral("--look must be review or pbr, got '%1'").arg(v.look));
+  v.toneMap = parser.value(o.toneMap);
+  core::ToneMap toneMap;
+  if (!core::parseToneMap(v.toneMap.toStdString(), &toneMap))
+    return usageError(QStringLiteral("--tone-map must be neutral, aces or none, got '%1'").arg(v.toneMap));
+  v.exposure = parser.value(o.exposure).toDouble(&ok);
+  if (!ok || !std::isfinite(v.exposure) || std::abs(v.exposure) > core::kMaxExposureStops)
+    return usageError(QStringLiteral("--exposure must be stops between -%1 and %1, got '%2'")
+                          .arg(core::kMaxExposureStops)
+                          .arg(parser.value(o.exposure)));
   if (parser.isSet(o.play)) v.play = parser.value(o.play);
   v.timeMs = parser.value(o.time).toDouble();
   v.sets = parser.values(o.set);

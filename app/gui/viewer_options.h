@@ -19,6 +19,9 @@ struct ViewerOptions {
   bool timings = false;
   QString tint = QStringLiteral("color");
   bool tintSet = false;
+  QString look = QStringLiteral("review");  // models: review or pbr (core::parseLook)
+  QString toneMap = QStringLiteral("neutral");
+  double exposure = 0;
   std::optional<QString> play;
   double timeMs = 0;
   QStringList sets;  // NAME=VALUE, as given

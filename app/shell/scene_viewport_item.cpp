@@ -7,6 +7,7 @@
 #include <QtGui/QWheelEvent>
 #include <QtQuick/QQuickWindow>
 #include <QtQuick/QSGRendererInterface>
+#include <algorithm>
 #include <cmath>
 
 #include "app_controller.h"
@@ -93,6 +94,19 @@ void SceneViewportItem::setTint(const QString& tint) {
   core::TintMode mode;
   if (!core::parseTintMode(tint.toStdString(), &mode)) return;
   changeView(m_tint, tint);
+}
+
+void SceneViewportItem::setLook(const QString& look) {
+  core::Look parsed;
+  if (core::parseLook(look.toStdString(), &parsed)) changeView(m_look, look);
+}
+void SceneViewportItem::setToneMap(const QString& toneMap) {
+  core::ToneMap parsed;
+  if (core::parseToneMap(toneMap.toStdString(), &parsed)) changeView(m_toneMap, toneMap);
+}
+void SceneViewportItem::setExposure(double stops) {
+  if (std::isfinite(stops))
+    changeView(m_exposure, std::clamp(stops, -core::kMaxExposureStops, core::kMaxExposureStops));
 }
 
 void SceneViewportItem::setHighlightPart(int part) {
@@ -184,6 +198,9 @@ void SceneViewportItem::sync() {
   view.partHidden = m_controller->hiddenPartFlags();
   view.showGrid = m_showGrid;
   view.showAxes = m_showAxes;
+  core::parseLook(m_look.toStdString(), &view.look);
+  core::parseToneMap(m_toneMap.toStdString(), &view.toneMap);
+  view.exposure = float(m_exposure);
   render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view, gltfPose);
   if (const core::GltfCamera* camera = core::findGltfCamera(doc->run()->gltf, m_fileCamera.toStdString())) {
     const core::GltfPose rest = gltfPose ? core::GltfPose{} : core::gltfRestPose(doc->run()->gltf);

@@ -33,6 +33,12 @@ class SceneViewportItem : public QQuickItem {
   Q_PROPERTY(int highlightPart READ highlightPart WRITE setHighlightPart NOTIFY viewChanged)
   Q_PROPERTY(bool showGrid READ showGrid WRITE setShowGrid NOTIFY viewChanged)
   Q_PROPERTY(bool showAxes READ showAxes WRITE setShowAxes NOTIFY viewChanged)
+  // Models: "review" (the base colour under a key and a fill; the tints) or
+  // "pbr" (glTF's metallic-roughness, the file's lights); the PBR look's tone
+  // map ("neutral", "aces", "none") and exposure in stops.
+  Q_PROPERTY(QString look READ look WRITE setLook NOTIFY viewChanged)
+  Q_PROPERTY(QString toneMap READ toneMap WRITE setToneMap NOTIFY viewChanged)
+  Q_PROPERTY(double exposure READ exposure WRITE setExposure NOTIFY viewChanged)
   // The glTF camera the view looks through ("" : the orbit camera). Orbiting,
   // panning or zooming goes back to the orbit.
   Q_PROPERTY(QString fileCamera READ fileCamera WRITE setFileCamera NOTIFY viewChanged)
@@ -69,6 +75,12 @@ class SceneViewportItem : public QQuickItem {
   void setShowGrid(bool show);
   bool showAxes() const { return m_showAxes; }
   void setShowAxes(bool show);
+  QString look() const { return m_look; }
+  void setLook(const QString& look);
+  QString toneMap() const { return m_toneMap; }
+  void setToneMap(const QString& toneMap);
+  double exposure() const { return m_exposure; }
+  void setExposure(double stops);
   QString fileCamera() const { return m_fileCamera; }
   void setFileCamera(const QString& name) { changeView(m_fileCamera, name); }
   double yaw() const { return m_camera.yawDeg(); }
@@ -130,6 +142,9 @@ class SceneViewportItem : public QQuickItem {
   int m_highlightPart = -1;
   bool m_showGrid = true;
   bool m_showAxes = true;
+  QString m_look = QStringLiteral("review");
+  QString m_toneMap = QStringLiteral("neutral");
+  double m_exposure = 0.0;
   QString m_fileCamera;
   bool m_modelChanged = false;
   bool m_framed = false;

@@ -18,6 +18,7 @@
 
 #include "character_controller.h"
 #include "gltf_builder.h"
+#include "pbr_fixture.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/export/gltf_export.h"
 #include "riglens/core/open/asset_readers.h"
@@ -58,6 +59,12 @@ constexpr int kShownTimeoutMs = 90000;
 // its projection gives (its edges fall within a pixel: ~1% of its area at
 // the test's window size).
 constexpr double kCoverageSlack = 0.03;
+// A white quad in the review look stays grey: its channels within this many
+// levels (the review key and fill lights are near white).
+constexpr int kGreyChannels = 12;
+// Lit by a red lamp of 4 cd half a unit away (about 10 times the
+// environment's light on it), the PBR look's red leads green by far more than this.
+constexpr int kLitByRed = 60;
 // Its centre within this many pixels of the viewport's (the bounding box
 // of rasterised edges: half a pixel each side).
 constexpr double kEdgePixels = 2.0;
@@ -279,6 +286,47 @@ class TestAppDocuments : public QObject {
                       Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(m_ui.viewport, &wheel);
     QCOMPARE(m_ui.viewport->property("fileCamera").toString(), QString());
+  }
+
+  void thePbrLookShowsTheFilesLights() {
+    // A white quad and a red point light in the file: review shading ignores
+    // the file's lights (grey), the PBR look is lit by it (red), and the
+    // look's switch changes nothing else.
+    test::PbrQuad white;
+    white.base[0] = white.base[1] = white.base[2] = 0.9;
+    test::GltfBuilder b = test::makePbrQuads({white});
+    tinygltf::Value::Object light{{"type", tinygltf::Value(std::string("point"))},
+                                  {"color", tinygltf::Value(tinygltf::Value::Array{
+                                                tinygltf::Value(1.0), tinygltf::Value(0.0), tinygltf::Value(0.0)})},
+                                  {"intensity", tinygltf::Value(4.0)}};
+    b.model.extensions["KHR_lights_punctual"] = tinygltf::Value(
+        tinygltf::Value::Object{{"lights", tinygltf::Value(tinygltf::Value::Array{tinygltf::Value(light)})}});
+    tinygltf::Node lamp;
+    lamp.translation = {0.5, 0.5, 1.0};
+    lamp.extensions["KHR_lights_punctual"] = tinygltf::Value(tinygltf::Value::Object{{"light", tinygltf::Value(0)}});
+    b.model.nodes.push_back(lamp);
+    b.model.scenes[0].nodes.push_back(1);
+    b.model.extensionsUsed.push_back("KHR_lights_punctual");
+    const fs::path file = path("lamp.glb").toStdString();
+    QVERIFY(core::writeFileAtomically(file, b.glb()));
+    m_app->open(QString::fromStdString(file.string()));
+    QTRY_VERIFY_WITH_TIMEOUT(!m_app->loading() && m_app->documentTitle() == "lamp.glb", 10000);
+    m_ui.viewport->setProperty("look", "review");
+    m_ui.waitFrames(2);
+    const QRect viewport = m_ui.viewportRect();
+    const auto centre = [&](const QString& name) {
+      const QImage grab = m_ui.window->grabWindow();
+      grab.save(test::outputPath(
+          QStringLiteral("documents-%1-%2.png").arg(qEnvironmentVariable("RIGLENS_TEST_RUN", "run"), name)));
+      return grab.pixelColor(viewport.center());
+    };
+    const QColor review = centre("look-review");
+    m_ui.viewport->setProperty("look", "pbr");
+    m_ui.waitFrames(2);
+    const QColor pbr = centre("look-pbr");
+    m_ui.viewport->setProperty("look", "review");
+    QVERIFY2(std::abs(review.red() - review.green()) <= kGreyChannels, qPrintable(review.name()));
+    QVERIFY2(pbr.red() > pbr.green() + kLitByRed, qPrintable(pbr.name()));
   }
 
   void cleanupTestCase() { m_ui.stop(); }

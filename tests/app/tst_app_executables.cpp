@@ -716,6 +716,38 @@ class TestAppExecutables : public QObject {
     QCOMPARE(runProgram(kCli, {"render", ply, "--out", dir.filePath("x.png"), "--up", "z"}).exitCode, 2);
   }
 
+  void cliRendersTheTwoLooks() {
+    // The same model in each look: PBR's picture differs from review's, an
+    // exposure two stops down darkens it, and the options refuse nonsense.
+    QTemporaryDir dir;
+    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode == 0);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "vkkhrdisplay");
+    const auto render = [&](const QStringList& extra) {
+      const QString png = dir.filePath("look.png");
+      const Run run = runProgram(
+          kCli, QStringList{"render", dir.filePath("tank-cubes"), "--out", png, "--size", "160x120"} + extra, env);
+      return run.exitCode == 0 ? QImage(png) : QImage();
+    };
+    const auto brightness = [](const QImage& image) {
+      double sum = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) sum += qGray(image.pixel(x, y));
+      return sum;
+    };
+    const QImage review = render({}), pbr = render({"--look", "pbr"});
+    const QImage darker = render({"--look", "pbr", "--exposure", "-2", "--tone-map", "none"});
+    QVERIFY(!review.isNull() && !pbr.isNull() && !darker.isNull());
+    pbr.save(riglens::test::outputPath("cli-look-pbr.png"));
+    QVERIFY(review != pbr);
+    QVERIFY(brightness(darker) < brightness(pbr));
+    for (const QStringList& bad :
+         {QStringList{"--look", "shiny"}, QStringList{"--tone-map", "reinhard"}, QStringList{"--exposure", "40"}})
+      QCOMPARE(runProgram(kCli, QStringList{"render", dir.filePath("tank-cubes"), "--out", dir.filePath("x.png")} + bad)
+                   .exitCode,
+               2);
+  }
+
   void cliKeepsPipelinesBetweenRuns() {
     QTemporaryDir dir, cache;
     QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode == 0);

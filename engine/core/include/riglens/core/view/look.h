@@ -21,6 +21,10 @@ enum class ToneMap { PbrNeutral, Aces, None };
 const char* toneMapName(ToneMap toneMap);  // "neutral", "aces", "none"
 bool parseToneMap(std::string_view name, ToneMap* toneMap);
 
+// Exposure is given in stops; past +-20 (a million times brighter or darker)
+// every picture is all white or all black, so the settings stop there.
+inline constexpr double kMaxExposureStops = 20;
+
 // A light in world space as the renderer takes it (KHR_lights_punctual's
 // model): `direction` is the way the light travels (a directional or spot
 // light's -z); `color` is linear and already scaled by the intensity
