@@ -5,6 +5,9 @@
 //                               2.72M triangles), 4x MSAA, no readback
 //   BM_RenderFrame/tank         the same for the tank sample: the baseline the
 //                               large frame is compared with (cost per triangle)
+//   BM_RenderFrame/large_pbr, /tank_pbr   the same frames in the PBR look
+//                               (core::Look::Pbr: Appendix B, two studio lights,
+//                               the environment, the neutral tone map)
 //   BM_RenderFrameReadback      the large frame read back into a QImage, as
 //                               `riglens-cli render` does before writing the PNG
 //   BM_GnmGpu, BM_LiftGpu, BM_RadixSortGpu   one compute pass alone
@@ -112,7 +115,10 @@ std::shared_ptr<const core::LoadedRun> sample(const std::string& name) {
   return std::make_shared<const core::LoadedRun>(std::move(run).value());
 }
 
-void renderFrames(benchmark::State& state, const std::string& name, bool readback) {
+void renderFrames(benchmark::State& state, const std::string& name, bool readback,
+                  core::Look look = core::Look::Review) {
+  render::ViewSettings view;
+  view.look = look;
   auto run = sample(name);
   auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720));
   if (!canvas) {
@@ -126,13 +132,13 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
   camera.frame(core::posedBounds(*run, controller.partWorlds()));
   // The first frame uploads the geometry; time the frames after it.
   (void)(*canvas)->renderWithoutReadback(
-      renderer, render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {}));
+      renderer, render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, view));
   std::size_t triangles = 0;
   for (const auto& m : run->meshes) triangles += m.triangleCount();
   for (auto _ : state) {
     controller.update(1.0 / 60.0);  // a new pose every frame: uniforms only
     controller.evaluate();
-    const auto frame = render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, {});
+    const auto frame = render::buildFrameState(*run, controller.partWorlds(), camera, 16.0f / 9.0f, view);
     if (readback) {
       auto image = (*canvas)->render(renderer, frame);
       benchmark::DoNotOptimize(image);
@@ -143,8 +149,8 @@ void renderFrames(benchmark::State& state, const std::string& name, bool readbac
   state.counters["triangles"] = double(triangles);
 }
 
-void BM_RenderFrame(benchmark::State& state, const char* name) {
-  renderFrames(state, name, false);
+void BM_RenderFrame(benchmark::State& state, const char* name, core::Look look) {
+  renderFrames(state, name, false, look);
 }
 
 // data/ict-face beside the executable when packed, else the source tree's.
@@ -480,8 +486,12 @@ void BM_CharacterFrame(benchmark::State& state) {
 
 // Real time: the rasteriser works on its own threads, so CPU time of this
 // thread says little.
-BENCHMARK_CAPTURE(BM_RenderFrame, tank, "tank-cubes")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_RenderFrame, large, "large")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_RenderFrame, tank, "tank-cubes", core::Look::Review)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_RenderFrame, tank_pbr, "tank-cubes", core::Look::Pbr)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_RenderFrame, large, "large", core::Look::Review)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_RenderFrame, large_pbr, "large", core::Look::Pbr)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();

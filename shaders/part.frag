@@ -4,26 +4,18 @@
 #define RIGLENS_WANT_PART
 #define RIGLENS_WANT_MATERIAL
 #include "shader_interface.h"
-#include "pbr.glsl"
+#include "srgb.glsl"
 // Review shading: the base colour (vertex colour x texture, or a QA tint)
 // lit by a key and a fill light over a hemispheric ambient term, in linear
 // space, encoded to sRGB on output. The material's alpha masks or blends
 // (glTF 2.0, 3.9.4); an unlit material shows its base colour as is.
-// The PBR look (frame.look.x, colour mode only: QA tints stay in review
-// shading) shades with pbr.glsl instead.
 layout(location = 0) in vec3 vNormal;
 layout(location = 1) in vec3 vColor;
 layout(location = 2) in vec3 vBary;
 layout(location = 3) centroid in vec2 vUv;
-layout(location = 4) in vec3 vWorld;
-layout(location = 5) centroid in vec2 vUv1;
 
-// sRGB textures (base colour, emissive): sampling returns linear values.
+// An sRGB texture: sampling returns linear values.
 layout(binding = kBaseColorBinding) uniform sampler2D baseColorTexture;
-layout(binding = kMetallicRoughnessBinding) uniform sampler2D metallicRoughnessTexture;
-layout(binding = kNormalBinding) uniform sampler2D normalTexture;
-layout(binding = kOcclusionBinding) uniform sampler2D occlusionTexture;
-layout(binding = kEmissiveBinding) uniform sampler2D emissiveTexture;
 
 layout(location = 0) out vec4 fragColor;
 
@@ -32,84 +24,6 @@ const int kColor = 0, kPart = 1, kJoint = 2, kNormals = 3, kWireframe = 4, kSock
 // Not a core::TintMode: a tint given per vertex in the colour attribute (a
 // skinned mesh's joint tint, each vertex its bones' colours by weight).
 const int kVertexTint = 6;
-
-vec3 encodeSrgb(vec3 c)
-{
-    c = clamp(c, 0.0, 1.0);
-    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
-}
-
-// PBR texture t's coordinates: its set through its uvTransform rows.
-vec2 pbrUv(int t, float set)
-{
-    vec3 uv = vec3(set > 0.5 ? vUv1 : vUv, 1.0);
-    return vec2(dot(material.uvRows[2 * t].xyz, uv), dot(material.uvRows[2 * t + 1].xyz, uv));
-}
-
-// The normal map's normal, in a tangent frame made from the screen-space
-// derivatives of the position and of the map's coordinates (what the glTF
-// Sample Viewer and three.js do for a mesh without tangents). `ng` faces
-// the viewer already.
-vec3 mappedNormal(vec3 ng)
-{
-    vec2 uv = pbrUv(kNormalTexture, material.sets.y);
-    vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);
-    vec2 dux = dFdx(uv), duy = dFdy(uv);
-    float det = dux.x * duy.y - duy.x * dux.y;
-    vec3 t = (duy.y * dpx - dux.y * dpy) / det;
-    t -= ng * dot(ng, t);
-    if (abs(det) < 1.0e-12 || dot(t, t) < 1.0e-20)
-        return ng;
-    t = normalize(t);
-    if (!gl_FrontFacing)
-        t = -t;
-    vec3 b = cross(ng, t);
-    if (!gl_FrontFacing)
-        b = -b;
-    vec3 m = texture(normalTexture, uv).rgb * 2.0 - 1.0;
-    m.xy *= material.pbr.z;
-    return normalize(mat3(t, b, ng) * m);
-}
-
-vec3 shadePbr(vec3 baseColor, vec3 ng)
-{
-    Surface s;
-    s.n = material.textures.y > 0.5 ? mappedNormal(ng) : ng;
-    s.v = normalize(frame.cameraPos.xyz - vWorld);
-    s.baseColor = baseColor;
-    float metallic = material.pbr.x, roughness = material.pbr.y;
-    if (material.textures.x > 0.5) {
-        vec4 mr = texture(metallicRoughnessTexture, pbrUv(kMetallicRoughnessTexture, material.sets.x));
-        roughness *= mr.g;
-        metallic *= mr.b;
-    }
-    s.metallic = clamp(metallic, 0.0, 1.0);
-    s.alpha = max(clamp(roughness, 0.0, 1.0) * clamp(roughness, 0.0, 1.0), kMinAlpha);
-    float ior = material.ior.x;
-    float f = (ior - 1.0) / (ior + 1.0);
-    s.f0 = min(vec3(f * f) * material.specular.rgb, vec3(1.0));
-    s.specularWeight = material.specular.w;
-    vec3 color = vec3(0.0);
-    for (int i = 0; i < kMaxLights; ++i) {
-        if (i >= frame.look.z)
-            break;
-        vec3 l;
-        vec3 light = incidentLight(i, vWorld, l);
-        float nl = dot(s.n, l);
-        if (nl > 0.0)
-            color += brdf(s, l) * light * nl;
-    }
-    float occlusion = 1.0;
-    if (material.textures.z > 0.5) {
-        float ao = texture(occlusionTexture, pbrUv(kOcclusionTexture, material.sets.z)).r;
-        occlusion = 1.0 + material.pbr.w * (ao - 1.0);
-    }
-    color += environmentLight(s, occlusion);
-    vec3 emissive = material.emissive.rgb;
-    if (material.textures.w > 0.5)
-        emissive *= texture(emissiveTexture, pbrUv(kEmissiveTexture, material.sets.w)).rgb;
-    return toneMap(color + emissive);
-}
 
 void main()
 {
@@ -132,13 +46,6 @@ void main()
     }
     bool tinted = mode == kPart || mode == kJoint || mode == kVertexTint;
     vec3 base = mode == kVertexTint ? vColor : tinted ? part.tint.rgb : vColor * texel.rgb;
-    if (frame.look.x == 1 && mode == kColor && material.flags.y == 0) {
-        rgb = shadePbr(base, n);
-        if (part.tint.w > 0.5)
-            rgb = mix(rgb, frame.highlightColor.rgb, frame.highlightColor.w);
-        fragColor = vec4(frame.mode.y != 0 ? encodeSrgb(rgb) : rgb, alpha);
-        return;
-    }
     float hemi = n.y * 0.5 + 0.5;
     vec3 light = mix(frame.groundColor.rgb, frame.skyColor.rgb, hemi) * frame.skyColor.w
                + max(dot(n, frame.keyDir.xyz), 0.0) * frame.keyDir.w

@@ -12,7 +12,6 @@ layout(location = 1) in vec3 normal;
 layout(location = 2) in vec3 color;
 layout(location = 3) in vec3 barycentric;  // per vertex for wireframe, (1,1,1) otherwise
 layout(location = 4) in vec2 uv;           // the base colour texture's coordinates, (0,0) when untextured
-layout(location = 5) in vec2 uv1;          // texture set 1 (core::MeshMaterials::uvs1), (0,0) when none
 
 layout(location = 0) out vec3 vNormal;
 layout(location = 1) out vec3 vColor;
@@ -20,8 +19,6 @@ layout(location = 2) out vec3 vBary;
 // centroid: with multisampling an edge pixel samples the texture inside the
 // triangle, not past its edge (where a repeating texture wraps around).
 layout(location = 3) centroid out vec2 vUv;
-layout(location = 4) out vec3 vWorld;  // the PBR look's view and light vectors start here
-layout(location = 5) centroid out vec2 vUv1;
 
 void main()
 {
@@ -29,8 +26,5 @@ void main()
     vColor = color;
     vBary = barycentric;
     vUv = uv;
-    vUv1 = uv1;
-    vec4 world = part.model * vec4(position, 1.0);
-    vWorld = world.xyz;
-    gl_Position = frame.viewProj * world;
+    gl_Position = frame.viewProj * part.model * vec4(position, 1.0);
 }

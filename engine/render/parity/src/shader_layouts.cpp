@@ -123,9 +123,12 @@ core::Expected<void> verifyShaderLayouts() {
     std::initializer_list<const char*> shaders;
   };
   const Block blocks[] = {
-      {"FrameBlock", &kFrame, sizeof(gpu::FrameBlock), {"part.vert", "part.frag", "lines.vert"}},
-      {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag"}},
-      {"MaterialBlock", &kMaterial, sizeof(gpu::MaterialBlock), {"part.frag"}},
+      {"FrameBlock",
+       &kFrame,
+       sizeof(gpu::FrameBlock),
+       {"part.vert", "part.frag", "part_pbr.vert", "part_pbr.frag", "lines.vert"}},
+      {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag", "part_pbr.vert", "part_pbr.frag"}},
+      {"MaterialBlock", &kMaterial, sizeof(gpu::MaterialBlock), {"part.frag", "part_pbr.frag"}},
       {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},
       {"LiftParams", &kLift, sizeof(gpu::LiftParams), {"lift.comp"}},
       {"GnmParams", &kGnm, sizeof(gpu::GnmParams), {"gnm.comp"}},

@@ -59,7 +59,8 @@ void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBa
 
 std::unique_ptr<QRhiGraphicsPipeline> newPartPipeline(QRhi* rhi, QRhiRenderPassDescriptor* rp, int samples,
                                                       QRhiShaderResourceBindings* bindings, PartVariant variant) {
-  auto ps = newGraphicsPipeline(rhi, "part.vert", "part.frag");
+  auto ps = variant.pbr ? newGraphicsPipeline(rhi, "part_pbr.vert", "part_pbr.frag")
+                        : newGraphicsPipeline(rhi, "part.vert", "part.frag");
   if (!ps) return nullptr;
   const auto perVertex = [](bool yes, quint32 stride) {
     return yes ? QRhiVertexInputBinding(stride) : QRhiVertexInputBinding(stride, QRhiVertexInputBinding::PerInstance);

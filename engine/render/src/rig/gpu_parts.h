@@ -46,6 +46,7 @@ void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBa
 // depth; a single-sided one culls its back faces.
 struct PartVariant {
   bool wireframe = false, textured = false, blended = false;
+  bool pbr = false;  // the PBR look's shaders (part_pbr.vert / part_pbr.frag)
   QRhiGraphicsPipeline::CullMode cull = QRhiGraphicsPipeline::None;
 };
 

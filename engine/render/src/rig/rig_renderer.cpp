@@ -50,12 +50,14 @@ struct RigRenderer::Impl {
   // materials (a glTF file) draws its sections with theirs.
   std::unique_ptr<GpuMaterials> materials;
   std::unique_ptr<QRhiShaderResourceBindings> lineSrb;
-  std::unique_ptr<QRhiGraphicsPipeline> partPipeline, wirePipeline, gridPipeline, overlayPipeline;
+  // Per look (0 review, 1 PBR: lookIndex()): parts, closed parts, sections.
+  std::unique_ptr<QRhiGraphicsPipeline> partPipeline[2];
+  std::unique_ptr<QRhiGraphicsPipeline> wirePipeline, gridPipeline, overlayPipeline;
   // Closed rigid parts: back faces culled, or front faces under a mirroring
   // world (a negative determinant turns the winding around on screen).
-  std::unique_ptr<QRhiGraphicsPipeline> closedPipeline, closedMirroredPipeline;
+  std::unique_ptr<QRhiGraphicsPipeline> closedPipeline[2], closedMirroredPipeline[2];
   // Sections of a model with materials: [blended][back faces culled].
-  std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2];
+  std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2][2];  // [look][blended][culled]
   QVector<quint32> rpFormat;
   int pipelineSamples = 0;
 
@@ -146,21 +148,27 @@ struct RigRenderer::Impl {
   }
 
   void resetPipelines() {
-    partPipeline.reset();
     wirePipeline.reset();
-    closedPipeline.reset();
-    closedMirroredPipeline.reset();
-    for (auto& byCull : sectionPipelines)
-      for (auto& pipeline : byCull) pipeline.reset();
+    for (int look = 0; look < 2; ++look) {
+      partPipeline[look].reset();
+      closedPipeline[look].reset();
+      closedMirroredPipeline[look].reset();
+      for (auto& byCull : sectionPipelines[look])
+        for (auto& pipeline : byCull) pipeline.reset();
+    }
   }
 
   // A closed part culls the faces that turn away from the camera: its back
   // faces, or its front faces when its world mirrors it.
   QRhiGraphicsPipeline* pipelineFor(const GpuPart& part, std::size_t index) const {
-    if (!part.closed || !closedPipeline || index >= state.partWorlds.size()) return partPipeline.get();
-    return glm::determinant(glm::mat3(state.partWorlds[index])) < 0 ? closedMirroredPipeline.get()
-                                                                    : closedPipeline.get();
+    const int look = lookIndex();
+    if (!part.closed || !closedPipeline[look] || index >= state.partWorlds.size()) return partPipeline[look].get();
+    return glm::determinant(glm::mat3(state.partWorlds[index])) < 0 ? closedMirroredPipeline[look].get()
+                                                                    : closedPipeline[look].get();
   }
+
+  // The PBR look draws the colour mode; the QA tints stay in review shading.
+  int lookIndex() const { return state.look == core::Look::Pbr && state.tint == core::TintMode::Color ? 1 : 0; }
 
   // Where each pass's parts begin (passes + 1 entries, the last = parts.size()).
   std::vector<std::size_t> passStarts{0, 0};
@@ -235,31 +243,28 @@ struct RigRenderer::Impl {
       rpFormat = format;
       pipelineSamples = samples;
     }
-    if (!partPipeline &&
-        !(partPipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(), {})))
-      return fail("cannot create the part pipeline");
-    if (!wirePipeline && !(wirePipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
-                                                          {.wireframe = true})))
-      return fail("cannot create the wireframe pipeline");
+    // The current look's pipelines, made when first needed.
+    const int look = lookIndex();
+    const bool pbr = look == 1;
+    QRhiShaderResourceBindings* layout = materials->defaultMaterial().bindings.get();
+    const auto make = [&](std::unique_ptr<QRhiGraphicsPipeline>& pipeline, PartVariant variant) {
+      return pipeline || (pipeline = newPartPipeline(rhi, rp, samples, layout, variant)) != nullptr;
+    };
+    if (!make(partPipeline[look], {.pbr = pbr})) return fail("cannot create the part pipeline");
+    if (!make(wirePipeline, {.wireframe = true})) return fail("cannot create the wireframe pipeline");
     const bool anyClosed = std::any_of(parts.begin(), parts.end(), [](const GpuPart& p) { return p.closed; });
-    if (anyClosed && !closedPipeline &&
-        !(closedPipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
-                                           {.cull = QRhiGraphicsPipeline::Back})))
-      return fail("cannot create the closed part pipeline");
-    if (anyClosed && !closedMirroredPipeline &&
-        !(closedMirroredPipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
-                                                   {.cull = QRhiGraphicsPipeline::Front})))
+    if (anyClosed && (!make(closedPipeline[look], {.pbr = pbr, .cull = QRhiGraphicsPipeline::Back}) ||
+                      !make(closedMirroredPipeline[look], {.pbr = pbr, .cull = QRhiGraphicsPipeline::Front})))
       return fail("cannot create the closed part pipeline");
     if (hasSections())
       for (const GpuSection& section : materials->sections()) {
         const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
         const bool blended = material.alphaMode == core::AlphaMode::Blend, cull = !material.doubleSided;
-        auto& pipeline = sectionPipelines[blended][cull];
-        if (!pipeline &&
-            !(pipeline = newPartPipeline(rhi, rp, samples, materials->defaultMaterial().bindings.get(),
-                                         {.textured = true,
-                                          .blended = blended,
-                                          .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None})))
+        if (!make(sectionPipelines[look][blended][cull],
+                  {.textured = true,
+                   .blended = blended,
+                   .pbr = pbr,
+                   .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None}))
           return fail("cannot create a material's pipeline");
       }
     if (!gridPipeline && !(gridPipeline = newLinePipeline(rhi, rp, samples, true, lineSrb.get())))
@@ -283,7 +288,7 @@ struct RigRenderer::Impl {
   template <class Bind>
   void drawSection(QRhiCommandBuffer* cb, const GpuSection& section, const Bind& bind) {
     const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
-    bind(sectionPipelines[material.alphaMode == core::AlphaMode::Blend][!material.doubleSided].get());
+    bind(sectionPipelines[lookIndex()][material.alphaMode == core::AlphaMode::Blend][!material.doubleSided].get());
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(sectionSlot(section)) * quint32(partSlot));
     cb->setShaderResources(material.bindings.get(), 1, &offset);
     const GpuPart& part = parts[0];
@@ -448,7 +453,7 @@ void RigRenderer::recordPass(QRhiCommandBuffer* cb, QRect rect, QSize targetSize
 void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSize, std::size_t first, std::size_t last,
                               bool finish) {
   Impl& d = *m_impl;
-  if (!d.partPipeline || rect.isEmpty() || d.uploading()) return;
+  if (!d.partPipeline[d.lookIndex()] || rect.isEmpty() || d.uploading()) return;
   // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
   // the bound pipeline: bind first, then set them.
   const int bottom = targetSize.height() - (rect.y() + rect.height());

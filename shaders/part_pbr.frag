@@ -1,0 +1,116 @@
+#version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_FRAME
+#define RIGLENS_WANT_PART
+#define RIGLENS_WANT_MATERIAL
+#include "shader_interface.h"
+#include "pbr.glsl"
+#include "srgb.glsl"
+// The PBR look (core::Look::Pbr) in the colour mode (QA tints and the
+// wireframe stay in review shading, part.frag): the base colour (vertex
+// colour x texture) shaded by pbr.glsl, encoded to sRGB on output. The
+// material's alpha masks or blends (glTF 2.0, 3.9.4); an unlit material
+// shows its base colour as is.
+layout(location = 0) in vec3 vNormal;
+layout(location = 1) in vec3 vColor;
+layout(location = 3) centroid in vec2 vUv;
+layout(location = 4) in vec3 vWorld;
+layout(location = 5) centroid in vec2 vUv1;
+
+// sRGB textures (base colour, emissive): sampling returns linear values.
+layout(binding = kBaseColorBinding) uniform sampler2D baseColorTexture;
+layout(binding = kMetallicRoughnessBinding) uniform sampler2D metallicRoughnessTexture;
+layout(binding = kNormalBinding) uniform sampler2D normalTexture;
+layout(binding = kOcclusionBinding) uniform sampler2D occlusionTexture;
+layout(binding = kEmissiveBinding) uniform sampler2D emissiveTexture;
+
+layout(location = 0) out vec4 fragColor;
+
+// PBR texture t's coordinates: its set through its uvTransform rows.
+vec2 pbrUv(int t, float set)
+{
+    vec3 uv = vec3(set > 0.5 ? vUv1 : vUv, 1.0);
+    return vec2(dot(material.uvRows[2 * t].xyz, uv), dot(material.uvRows[2 * t + 1].xyz, uv));
+}
+
+// The normal map's normal, in a tangent frame made from the screen-space
+// derivatives of the position and of the map's coordinates (what the glTF
+// Sample Viewer and three.js do for a mesh without tangents). `ng` faces
+// the viewer already.
+vec3 mappedNormal(vec3 ng)
+{
+    vec2 uv = pbrUv(kNormalTexture, material.sets.y);
+    vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);
+    vec2 dux = dFdx(uv), duy = dFdy(uv);
+    float det = dux.x * duy.y - duy.x * dux.y;
+    vec3 t = (duy.y * dpx - dux.y * dpy) / det;
+    t -= ng * dot(ng, t);
+    if (abs(det) < 1.0e-12 || dot(t, t) < 1.0e-20)
+        return ng;
+    t = normalize(t);
+    if (!gl_FrontFacing)
+        t = -t;
+    vec3 b = cross(ng, t);
+    if (!gl_FrontFacing)
+        b = -b;
+    vec3 m = texture(normalTexture, uv).rgb * 2.0 - 1.0;
+    m.xy *= material.pbr.z;
+    return normalize(mat3(t, b, ng) * m);
+}
+
+vec3 shadePbr(vec3 baseColor, vec3 ng)
+{
+    Surface s;
+    s.n = material.textures.y > 0.5 ? mappedNormal(ng) : ng;
+    s.v = normalize(frame.cameraPos.xyz - vWorld);
+    s.baseColor = baseColor;
+    float metallic = material.pbr.x, roughness = material.pbr.y;
+    if (material.textures.x > 0.5) {
+        vec4 mr = texture(metallicRoughnessTexture, pbrUv(kMetallicRoughnessTexture, material.sets.x));
+        roughness *= mr.g;
+        metallic *= mr.b;
+    }
+    s.metallic = clamp(metallic, 0.0, 1.0);
+    s.alpha = max(clamp(roughness, 0.0, 1.0) * clamp(roughness, 0.0, 1.0), kMinAlpha);
+    float ior = material.ior.x;
+    float f = (ior - 1.0) / (ior + 1.0);
+    s.f0 = min(vec3(f * f) * material.specular.rgb, vec3(1.0));
+    s.specularWeight = material.specular.w;
+    vec3 color = vec3(0.0);
+    for (int i = 0; i < kMaxLights; ++i) {
+        if (i >= frame.look.z)
+            break;
+        vec3 l;
+        vec3 light = incidentLight(i, vWorld, l);
+        float nl = dot(s.n, l);
+        if (nl > 0.0)
+            color += brdf(s, l) * light * nl;
+    }
+    float occlusion = 1.0;
+    if (material.textures.z > 0.5) {
+        float ao = texture(occlusionTexture, pbrUv(kOcclusionTexture, material.sets.z)).r;
+        occlusion = 1.0 + material.pbr.w * (ao - 1.0);
+    }
+    color += environmentLight(s, occlusion);
+    vec3 emissive = material.emissive.rgb;
+    if (material.textures.w > 0.5)
+        emissive *= texture(emissiveTexture, pbrUv(kEmissiveTexture, material.sets.w)).rgb;
+    return toneMap(color + emissive);
+}
+
+void main()
+{
+    vec4 texel = material.flags.x != 0 ? texture(baseColorTexture, vUv) : vec4(1.0);
+    float alpha = material.alpha.x * texel.a;
+    if (material.alpha.y >= 0.0 && alpha < material.alpha.y)
+        discard;
+    alpha = material.alpha.z > 0.5 ? alpha : 1.0;
+    vec3 n = normalize(vNormal);
+    if (!gl_FrontFacing)
+        n = -n;
+    vec3 base = vColor * texel.rgb;
+    vec3 rgb = material.flags.y != 0 ? clamp(base, 0.0, 1.0) : shadePbr(base, n);
+    if (part.tint.w > 0.5)
+        rgb = mix(rgb, frame.highlightColor.rgb, frame.highlightColor.w);
+    fragColor = vec4(frame.mode.y != 0 ? encodeSrgb(rgb) : rgb, alpha);
+}
