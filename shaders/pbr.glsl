@@ -50,7 +50,8 @@ vec3 brdf(Surface s, vec3 l)
     float nl = dot(s.n, l), nv = dot(s.n, s.v), nh = dot(s.n, h);
     float vh = dot(s.v, h), hl = dot(h, l);
     float specular = visibilitySmith(nl, nv, hl, vh, s.alpha) * distributionGgx(nh, s.alpha);
-    float schlick = pow(1.0 - abs(vh), 5.0);
+    float m = 1.0 - abs(vh), m2 = m * m;
+    float schlick = m2 * m2 * m;  // (1 - |V.H|)^5 without pow: llvmpipe's pow is exp2(log2) per lane
     vec3 diffuse = s.baseColor / kPi;
     vec3 metal = specular * (s.baseColor + (1.0 - s.baseColor) * schlick);
     // KHR_materials_specular's fresnel_mix; without the extension (weight 1,
@@ -76,7 +77,8 @@ vec3 incidentLight(int i, vec3 p, out vec3 l)
     float d = sqrt(d2);
     l = toLight / d;
     float range = direction.w;
-    float attenuation = range > 0.0 ? clamp(1.0 - pow(d / range, 4.0), 0.0, 1.0) / d2 : 1.0 / d2;
+    float r2 = d2 / max(range * range, 1.0e-12);
+    float attenuation = range > 0.0 ? clamp(1.0 - r2 * r2, 0.0, 1.0) / d2 : 1.0 / d2;
     if (position.w > 1.5) {  // spot: between the cones, smoothly
         float cd = dot(direction.xyz, -l);
         attenuation *= smoothstep(frame.lightCone[i].x, frame.lightCone[i].y, cd);
