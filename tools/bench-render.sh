@@ -7,7 +7,10 @@
 #   - the viewer's cold start on the tank sample (`riglens PATH --screenshot`,
 #     1280x800) against `f3d --output` of the tank's GLB.
 # Whole-process wall time and peak memory (GNU time's maximum resident set),
-# medians of RUNS runs (default 5). F3D and the viewer need an X server: one
+# medians of RUNS runs (default 5). F3D runs twice: as installed, and with the
+# glibc huge-page malloc tunables RigLens starts itself with (on a VM where
+# page faults are expensive they halve F3D's time: docs/benchmarks.md,
+# 2026-12-03), so neither side is compared on its allocator alone. F3D and the viewer need an X server: one
 # Xvfb serves the whole script, so its start-up is not counted.
 # RIGLENS_BEFORE_BUILD=DIR adds a column for an older build's executables
 # (DIR/app/riglens-cli, DIR/app/riglens). Then runs bench_render (frame times).
@@ -53,28 +56,31 @@ row() {  # row NAME RIGLENS_ARGS... -- F3D_ARGS...
   while [[ "$1" != "--" ]]; do ours+=("$1"); shift; done
   shift
   peer=("$@")
-  local now then="" f3d
+  local now then="" f3d huge
   now=$(measure "${ours[@]}")
   if [[ -n "$before" ]]; then then=$(measure "${ours[@]/#$build/$before}"); fi
   f3d=$(measure f3d "${peer[@]}")
+  huge=$(measure env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 f3d "${peer[@]}")
   read -r now_s now_mb <<<"$now"
   read -r f3d_s f3d_mb <<<"$f3d"
+  read -r huge_s huge_mb <<<"$huge"
   local before_cell=""
   if [[ -n "$then" ]]; then
     read -r then_s then_mb <<<"$then"
     before_cell=$(printf '%.2f s (%.0f MB) | ' "$then_s" "$then_mb")
   fi
-  printf '| %s | %s%.2f s (%.0f MB) | %.2f s (%.0f MB) | %.2fx |\n' "$name" "$before_cell" "$now_s" "$now_mb" \
-    "$f3d_s" "$f3d_mb" "$(echo "$f3d_s / $now_s" | bc -l)"
+  printf '| %s | %s%.2f s (%.0f MB) | %.2f s (%.0f MB) | %.2f s (%.0f MB) | %.2fx |\n' "$name" "$before_cell" \
+    "$now_s" "$now_mb" "$f3d_s" "$f3d_mb" "$huge_s" "$huge_mb" "$(echo "$huge_s / $now_s" | bc -l)"
 }
 
 echo "start to picture, medians of $runs runs, $(nproc) cores, $(date -u +%Y-%m-%d)"
+echo "peer: $(f3d --version 2>&1 | head -1); $(glxinfo -B 2>/dev/null | grep -E 'OpenGL renderer' || echo 'glxinfo not installed')"
 if [[ -n "$before" ]]; then
-  echo "| what | RigLens before | RigLens | F3D | F3D / RigLens |"
-  echo "|---|---|---|---|---|"
+  echo "| what | RigLens before | RigLens | F3D | F3D, huge pages | F3D huge pages / RigLens |"
+  echo "|---|---|---|---|---|---|"
 else
-  echo "| what | RigLens | F3D | F3D / RigLens |"
-  echo "|---|---|---|---|"
+  echo "| what | RigLens | F3D | F3D, huge pages | F3D huge pages / RigLens |"
+  echo "|---|---|---|---|---|"
 fi
 row "riglens-cli render, large sample, 1280x720 (4 samples)" \
   env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
@@ -82,6 +88,12 @@ row "riglens-cli render, large sample, 1280x720 (4 samples)" \
 row "the same with --samples 1" \
   env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
   --samples 1 -- --output "$work/f.png" --resolution 1280,720 "$work/large.glb"
+row "the same in the PBR look (F3D's is PBR)" \
+  env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
+  --look pbr -- --output "$work/f.png" --resolution 1280,720 "$work/large.glb"
+row "the PBR look with --samples 1 (F3D does not antialias by default)" \
+  env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
+  --look pbr --samples 1 -- --output "$work/f.png" --resolution 1280,720 "$work/large.glb"
 row "viewer cold start to a saved window, tank, 1280x800" \
   "$build/app/riglens" "$work/tank-cubes" --screenshot "$work/g.png" --size 1280x800 \
   -- --output "$work/f.png" --resolution 1280,800 "$work/tank.glb"
