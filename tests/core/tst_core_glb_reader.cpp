@@ -141,9 +141,7 @@ class TestGlbReader : public QObject {
     const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
     const std::vector<float> uv0 = {0, 1, 1, 1, 1, 0, 0, 0}, uv1 = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 0.9f};
     const std::vector<std::uint16_t> indices = {0, 1, 2, 0, 2, 3};
-    const int position = b.data(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
-    b.bounds(position, positions);
-    b.primitive({{"POSITION", position},
+    b.primitive({{"POSITION", b.positionData(positions)},
                  {"TEXCOORD_0", b.data(uv0, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2)},
                  {"TEXCOORD_1", b.data(uv1, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2)}},
                 b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));

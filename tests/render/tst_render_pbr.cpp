@@ -5,13 +5,13 @@
 // flat quads of known materials (tests/support/pbr_fixture.h) rendered
 // offscreen with the environment off, read back at pixels whose world point
 // is found by casting the pixel centre's ray onto the quad.
-#include <QtCore/QFile>
 #include <QtTest/QtTest>
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/mat4x4.hpp>
 
+#include "built_glb.h"
 #include "pbr_fixture.h"
 #include "render_checks.h"
 #include "riglens/core/open/asset_readers.h"
@@ -35,15 +35,7 @@ using dvec3 = glm::dvec3;
 
 // Written to the test output beside the pictures, so a person can open them in other viewers.
 std::shared_ptr<const core::LoadedRun> loadGlb(test::GltfBuilder builder, const QString& name) {
-  const QString path = test::outputPath(name);
-  const auto bytes = builder.glb();
-  QFile out(path);
-  if (!out.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  out.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
-  out.close();
-  auto loaded = core::loadRun(path.toStdString());
-  if (!loaded) qFatal("%s", loaded.error().message.c_str());
-  return std::make_shared<const core::LoadedRun>(std::move(loaded).value());
+  return test::loadBuiltGlb(std::move(builder), test::outputPath(name));
 }
 
 // glTF 2.0 Appendix B, with KHR_materials_ior's F0 and KHR_materials_specular's fresnel_mix.

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "built_glb.h"
 #include "gltf_material_fixture.h"
 #include "gltf_scene_fixture.h"
 #include "render_checks.h"
@@ -54,18 +55,10 @@ QPoint pixelOf(const core::OrbitCamera& camera, QSize size, glm::vec3 world) {
           int((0.5f - clip.y / clip.w * 0.5f) * float(size.height()))};
 }
 
-// A glTF file written by a fixture, loaded as the viewer loads it.
+// A glTF file written by a fixture (in a folder of its own), loaded as the viewer loads it.
 std::shared_ptr<const core::LoadedRun> loadFixture(test::GltfBuilder builder, const QString& name) {
   static QTemporaryDir dir;
-  const QString path = dir.filePath(name);
-  const auto bytes = builder.glb();
-  QFile out(path);
-  if (!out.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-  out.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
-  out.close();
-  auto loaded = core::loadRun(path.toStdString());
-  if (!loaded) qFatal("%s", loaded.error().message.c_str());
-  return std::make_shared<const core::LoadedRun>(std::move(loaded).value());
+  return test::loadBuiltGlb(std::move(builder), dir.filePath(name));
 }
 
 }  // namespace

@@ -76,6 +76,12 @@ struct GltfBuilder {
       a.maxValues[i % 3] = std::max(a.maxValues[i % 3], double(xyz[i]));
     }
   }
+  // A POSITION accessor with the bounds glTF requires on it.
+  int positionData(const std::vector<float>& xyz) {
+    const int out = data(xyz, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
+    bounds(out, xyz);
+    return out;
+  }
   void primitive(std::map<std::string, int> attributes, int indices = -1, int mode = TINYGLTF_MODE_TRIANGLES) {
     if (model.meshes.empty()) {
       model.meshes.emplace_back();

@@ -76,11 +76,9 @@ inline GltfBuilder makePbrQuads(const std::vector<PbrQuad>& quads) {
     const std::vector<float> positions = {x0, 0, 0, x1, 0, 0, x1, 1, 0, x0, 1, 0};
     const std::vector<float> normals = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
     const std::vector<std::uint16_t> indices = {0, 1, 2, 0, 2, 3};
-    const int position = b.data(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
-    b.bounds(position, positions);
-    b.primitive(
-        {{"POSITION", position}, {"NORMAL", b.data(normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
-        b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
+    b.primitive({{"POSITION", b.positionData(positions)},
+                 {"NORMAL", b.data(normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}},
+                b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
     b.model.meshes[0].primitives.back().material = int(i);
   }
   return b;
@@ -106,9 +104,7 @@ inline void addSphere(GltfBuilder& b, float cx, float cy, int material) {
       const auto a = std::uint16_t(j * (kSlices + 1) + i), c = std::uint16_t(a + kSlices + 1);
       indices.insert(indices.end(), {a, c, std::uint16_t(a + 1), std::uint16_t(a + 1), c, std::uint16_t(c + 1)});
     }
-  const int position = b.data(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3);
-  b.bounds(position, positions);
-  b.primitive({{"POSITION", position},
+  b.primitive({{"POSITION", b.positionData(positions)},
                {"NORMAL", b.data(normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
                {"TEXCOORD_0", b.data(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2)}},
               b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
