@@ -9,10 +9,12 @@
 #include <cstring>
 #include <fstream>
 #include <glm/gtc/matrix_access.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "gltf_scene_fixture.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_reader.h"
+#include "riglens/core/gltf/gltf_lights.h"
 #include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/model_nodes.h"
@@ -352,6 +354,49 @@ class TestCoreGltfScene : public QObject {
     QVERIFY(std::any_of(odd->warnings.begin(), odd->warnings.end(), [](const core::Diagnostic& d) {
       return d.pointer == "/extensions/KHR_lights_punctual/lights/0/spot";
     }));
+  }
+
+  // The PBR look's lights: each at its node's world position, pointing down
+  // the node's -z, its scale ignored, colour times intensity; posed by the
+  // pose it is given (a clip moves them).
+  void lightsArePosedByTheirNodes() {
+    GltfBuilder b;
+    b.primitive({{"POSITION", b.data(std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0}, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                     TINYGLTF_TYPE_VEC3)}});
+    tinygltf::Light light;
+    light.type = "spot";
+    light.color = {1.0, 0.5, 0.25};
+    light.intensity = 8;
+    light.range = 6;
+    light.spot.innerConeAngle = 0.2;
+    light.spot.outerConeAngle = 0.5;
+    b.model.lights.push_back(light);
+    tinygltf::Node lamp;
+    lamp.translation = {1, 2, 3};
+    lamp.rotation = {std::sin(M_PI / 4), 0, 0, std::cos(M_PI / 4)};  // 90 degrees about +x: -z turns to +y
+    lamp.scale = {5, 5, 5};
+    lamp.extensions["KHR_lights_punctual"] = tinygltf::Value(tinygltf::Value::Object{{"light", tinygltf::Value(0)}});
+    b.model.nodes.push_back(lamp);
+    b.model.scenes[0].nodes.push_back(1);
+    b.model.extensionsUsed = {"KHR_lights_punctual"};
+    auto scene = core::readGltfScene(write(b));
+    QVERIFY_OK(scene);
+    core::GltfPose pose = core::gltfRestPose(*scene);
+    auto lights = core::gltfPosedLights(*scene, pose);
+    QCOMPARE(lights.size(), std::size_t(1));
+    const core::PunctualLight& spot = lights[0];
+    QCOMPARE(spot.type, core::PunctualLight::Type::Spot);
+    QCOMPARE_NEAR_ALL(spot.position, glm::vec3(1, 2, 3), core::tolerance::kFloatCoordinate);
+    QCOMPARE_NEAR_ALL(spot.direction, glm::vec3(0, 1, 0), core::tolerance::kFloatCoordinate);
+    QCOMPARE_NEAR_ALL(spot.color, glm::vec3(8, 4, 2), core::tolerance::kFloatCoordinate);
+    QCOMPARE(spot.range, 6.0f);
+    QCOMPARE(spot.innerConeAngle, 0.2f);
+    QCOMPARE(spot.outerConeAngle, 0.5f);
+    // Another pose of the node moves the light with it.
+    pose.worlds[1] = glm::translate(glm::dmat4(1.0), glm::dvec3(-4, 0, 0));
+    lights = core::gltfPosedLights(*scene, pose);
+    QCOMPARE_NEAR_ALL(lights[0].position, glm::vec3(-4, 0, 0), core::tolerance::kFloatCoordinate);
+    QCOMPARE_NEAR_ALL(lights[0].direction, glm::vec3(0, 0, -1), core::tolerance::kFloatCoordinate);
   }
 
   void aModelsNodesAreItsParts() {
