@@ -3,7 +3,7 @@
 // visibility, Trowbridge-Reitz distribution, Schlick's Fresnel), with
 // KHR_materials_ior's F0 and KHR_materials_specular's fresnel_mix; the
 // punctual lights of KHR_lights_punctual with the Sample Viewer's range
-// and cone falloffs; exposure; tone mapping. Part of part.frag, which
+// and cone falloffs; exposure; tone mapping. Part of part_pbr.frag, which
 // declares the frame block it reads.
 const float kPi = 3.14159265358979;
 // Roughness 0 makes the distribution a delta: alpha stays above this, far
@@ -81,7 +81,9 @@ vec3 incidentLight(int i, vec3 p, out vec3 l)
     float attenuation = range > 0.0 ? clamp(1.0 - r2 * r2, 0.0, 1.0) / d2 : 1.0 / d2;
     if (position.w > 1.5) {  // spot: between the cones, smoothly
         float cd = dot(direction.xyz, -l);
-        attenuation *= smoothstep(frame.lightCone[i].x, frame.lightCone[i].y, cd);
+        // GLSL leaves smoothstep undefined for equal edges: keep the inner cone inside the outer.
+        float outer = frame.lightCone[i].x, inner = max(frame.lightCone[i].y, outer + 1.0e-5);
+        attenuation *= smoothstep(outer, inner, cd);
     }
     return color * attenuation;
 }

@@ -49,7 +49,8 @@ RIGLENS_UNIFORM(FrameBlock, kFrameBinding) {
   ivec4 mode;           // x: tint mode, y: encode sRGB, z: wireframe overlay
   vec4 wire;            // x: edge width in pixels, yzw: edge colour
   // The PBR look (core::Look::Pbr) and its punctual lights (core::PunctualLight)
-  ivec4 look;           // x: 1 = PBR, y: tone map (0 PBR Neutral, 1 ACES, 2 none), z: light count
+  ivec4 look;           // x: 1 = PBR (the look picks the pipeline; kept for tools), y: tone map
+                        // (0 PBR Neutral, 1 ACES, 2 none), z: light count
   vec4 exposure;        // x: linear scale (2^EV), y: environment intensity
   vec4 lightPosition[kMaxLights];   // xyz, w: type (0 directional, 1 point, 2 spot)
   vec4 lightDirection[kMaxLights];  // xyz: the way the light travels, w: range (0: unbounded)

@@ -62,7 +62,10 @@ struct UvTransform {
   }
 };
 
-// Affine 2x3 maps (rows): a after b, and the inverse (false when singular).
+// Affine 2x3 maps (rows): a after b, and the inverse (false when singular:
+// a texture transform that scales by ~1e-6 or less on both axes, which maps
+// a whole texture into less than a texel of any real image).
+constexpr double kSingularDeterminant = 1e-12;
 void composeAffine(const double a[6], const double b[6], double out[6]) {
   const double r[6] = {a[0] * b[0] + a[1] * b[3], a[0] * b[1] + a[1] * b[4], a[0] * b[2] + a[1] * b[5] + a[2],
                        a[3] * b[0] + a[4] * b[3], a[3] * b[1] + a[4] * b[4], a[3] * b[2] + a[4] * b[5] + a[5]};
@@ -70,7 +73,7 @@ void composeAffine(const double a[6], const double b[6], double out[6]) {
 }
 bool invertAffine(const double m[6], double out[6]) {
   const double det = m[0] * m[4] - m[1] * m[3];
-  if (!std::isfinite(det) || std::abs(det) < 1e-12) return false;
+  if (!std::isfinite(det) || std::abs(det) < kSingularDeterminant) return false;
   const double a = m[4] / det, b = -m[1] / det, c = -m[3] / det, d = m[0] / det;
   const double r[6] = {a, b, -(a * m[2] + b * m[5]), c, d, -(c * m[2] + d * m[5])};
   std::copy(r, r + 6, out);
@@ -288,7 +291,8 @@ void MaterialReader::readPbr(const tinygltf::Material& m, const std::string& poi
   PbrInputs& pbr = out.pbr;
   pbr.metallic = float(finiteOr(mr.metallicFactor, 1.0, 0.0, 1.0));
   pbr.roughness = float(finiteOr(mr.roughnessFactor, 1.0, 0.0, 1.0));
-  pbr.normalScale = float(finiteOr(m.normalTexture.scale, 1.0, -1e6, 1e6));
+  constexpr double kNormalScaleBound = 1e6;  // any larger only overflows the float the shader gets
+  pbr.normalScale = float(finiteOr(m.normalTexture.scale, 1.0, -kNormalScaleBound, kNormalScaleBound));
   pbr.occlusionStrength = float(finiteOr(m.occlusionTexture.strength, 1.0, 0.0, 1.0));
   if (m.emissiveFactor.size() == 3)
     for (int c = 0; c < 3; ++c)
