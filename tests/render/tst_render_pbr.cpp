@@ -30,6 +30,10 @@ namespace {
 // the steepest sRGB slope we sample).
 constexpr int kPbrChannelTolerance = 2;
 constexpr double kPi = 3.14159265358979323846;
+// Not a tolerance: the shader's floor on alpha (pbr.glsl's kMinAlpha), which
+// keeps roughness 0 from making the distribution a delta; the reference
+// applies the same floor (the quads' roughness is far above it).
+constexpr double kMinAlpha = 1e-3;
 
 using dvec3 = glm::dvec3;
 
@@ -41,7 +45,7 @@ std::shared_ptr<const core::LoadedRun> loadGlb(test::GltfBuilder builder, const 
 // glTF 2.0 Appendix B, with KHR_materials_ior's F0 and KHR_materials_specular's fresnel_mix.
 dvec3 appendixB(const test::PbrQuad& m, dvec3 n, dvec3 v, dvec3 l) {
   const dvec3 base(m.base[0], m.base[1], m.base[2]);
-  const double alpha = std::max(m.roughness * m.roughness, 1e-3), a2 = alpha * alpha;
+  const double alpha = std::max(m.roughness * m.roughness, kMinAlpha), a2 = alpha * alpha;
   const dvec3 h = glm::normalize(l + v);
   const double nl = glm::dot(n, l), nv = glm::dot(n, v), nh = glm::dot(n, h), vh = glm::dot(v, h), hl = glm::dot(h, l);
   const auto chi = [](double x) { return x > 0 ? 1.0 : 0.0; };
