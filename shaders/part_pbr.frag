@@ -5,6 +5,7 @@
 #define RIGLENS_WANT_MATERIAL
 #include "shader_interface.h"
 #include "pbr.glsl"
+#include "environment.glsl"
 #include "srgb.glsl"
 // The PBR look (core::Look::Pbr) in the colour mode (QA tints and the
 // wireframe stay in review shading, part.frag): the base colour (vertex
@@ -23,6 +24,10 @@ layout(binding = kMetallicRoughnessBinding) uniform sampler2D metallicRoughnessT
 layout(binding = kNormalBinding) uniform sampler2D normalTexture;
 layout(binding = kOcclusionBinding) uniform sampler2D occlusionTexture;
 layout(binding = kEmissiveBinding) uniform sampler2D emissiveTexture;
+layout(binding = kPrefilteredBinding) uniform sampler2D prefilteredMap;
+layout(binding = kIrradianceBinding) uniform sampler2D irradianceMap;
+layout(binding = kBrdfLutBinding) uniform sampler2D brdfLut;
+#include "ibl.glsl"
 
 layout(location = 0) out vec4 fragColor;
 
@@ -91,7 +96,7 @@ vec3 shadePbr(vec3 baseColor, vec3 ng)
         float ao = texture(occlusionTexture, pbrUv(kOcclusionTexture, material.sets.z)).r;
         occlusion = 1.0 + material.pbr.w * (ao - 1.0);
     }
-    color += environmentLight(s, occlusion);
+    color += imageBasedLight(s, occlusion);
     vec3 emissive = material.emissive.rgb;
     if (material.textures.w > 0.5)
         emissive *= texture(emissiveTexture, pbrUv(kEmissiveTexture, material.sets.w)).rgb;

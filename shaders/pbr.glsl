@@ -88,7 +88,16 @@ vec3 incidentLight(int i, vec3 p, out vec3 l)
     return color * attenuation;
 }
 
-// The environment, until image-based light comes: a sky over a ground.
+// A world direction as the environment map is looked up: the environment
+// is turned frame.environment.x radians about +y.
+vec3 environmentDirection(vec3 d)
+{
+    float c = cos(frame.environment.x), s = sin(frame.environment.x);
+    return vec3(c * d.x - s * d.z, d.y, s * d.x + c * d.z);
+}
+
+// The environment where there is no image-based light (a device without
+// compute shaders): a sky over a ground.
 // Diffuse: its exact irradiance (the cosine-weighted share of sky a normal
 // sees is (1 + n.y) / 2), over pi. Specular: its radiance in the reflected
 // direction, softened by roughness, times Karis' analytic fit of the

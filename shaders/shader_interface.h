@@ -52,6 +52,8 @@ RIGLENS_UNIFORM(FrameBlock, kFrameBinding) {
   ivec4 look;           // x: 1 = PBR (the look picks the pipeline; kept for tools), y: tone map
                         // (0 PBR Neutral, 1 ACES, 2 none), z: light count
   vec4 exposure;        // x: linear scale (2^EV), y: environment intensity
+  vec4 environment;     // x: its turn about +y (radians), y: the prefiltered map's top level
+                        // (0: no image-based light, the sky and ground stand in), w: the background's level
   vec4 lightPosition[kMaxLights];   // xyz, w: type (0 directional, 1 point, 2 spot)
   vec4 lightDirection[kMaxLights];  // xyz: the way the light travels, w: range (0: unbounded)
   vec4 lightColor[kMaxLights];      // rgb: colour x intensity
@@ -70,6 +72,10 @@ RIGLENS_UNIFORM(PartBlock, kPartBinding) {
 // material; its textures beside it (a 1x1 white one where it has none).
 RIGLENS_CONST int kMaterialBinding = 2, kBaseColorBinding = 3, kMetallicRoughnessBinding = 4, kNormalBinding = 5,
                   kOcclusionBinding = 6, kEmissiveBinding = 7;
+// The PBR look's image-based light (every material's bindings carry it):
+// the prefiltered specular map (one roughness a level), the irradiance
+// map, the split-sum BRDF table.
+RIGLENS_CONST int kPrefilteredBinding = 8, kIrradianceBinding = 9, kBrdfLutBinding = 10;
 // The PBR textures, in the order of `textures`, `sets` and uvRows' pairs.
 RIGLENS_CONST int kMetallicRoughnessTexture = 0, kNormalTexture = 1, kOcclusionTexture = 2, kEmissiveTexture = 3;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_MATERIAL)
@@ -86,6 +92,17 @@ RIGLENS_UNIFORM(MaterialBlock, kMaterialBinding) {
   vec4 ior;        // x: KHR_materials_ior's ior (1.5 unless given)
   vec4 uvRows[8];  // PBR texture t's uvTransform: rows 2t and 2t + 1 (xyz each)
 } RIGLENS_INSTANCE(material);
+#endif
+
+// ---- env_prefilter / env_irradiance / env_brdf_lut.comp: the image-based
+// light made from an environment map (one dispatch per target level)
+RIGLENS_CONST int kEnvGroupSize = 8;
+RIGLENS_CONST int kEnvParamsBinding = 0, kEnvSource = 1, kEnvTarget = 2;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_ENVIRONMENT)
+RIGLENS_UNIFORM(EnvParams, kEnvParamsBinding) {
+  ivec4 size;   // x, y: the target level's size; z: samples per texel; w: the source's mip levels
+  vec4 sampling;  // x: roughness; y, z: the source's size; w: the source level read (irradiance, level 0)
+} RIGLENS_INSTANCE(env);
 #endif
 
 // ---- skin.comp: linear blend skinning of a part mesh
@@ -253,7 +270,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 #endif
 
 #ifdef __cplusplus
-static_assert(sizeof(FrameBlock) == 736 && sizeof(MaterialBlock) == 256 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
+static_assert(sizeof(FrameBlock) == 752 && sizeof(EnvParams) == 32 && sizeof(MaterialBlock) == 256 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
               sizeof(SplatView) == 192 && sizeof(CompositeView) == 16 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif

@@ -337,15 +337,47 @@ struct RenderOptions {
                                    "default), aces or none.",
                                    "MAP", "neutral"};
   const QCommandLineOption exposure{"exposure", "The PBR look's exposure in stops (default 0).", "EV", "0"};
+  const QCommandLineOption environment{"environment",
+                                       "The PBR look's environment light: an equirectangular .hdr or .exr, or "
+                                       "studio (default, made procedurally).",
+                                       "FILE", "studio"};
+  const QCommandLineOption environmentRotation{
+      "environment-rotation", "Turn the environment DEG degrees about the up axis (default 0).", "DEG", "0"};
+  const QCommandLineOption environmentBackground{"environment-background",
+                                                 "Draw the environment behind the model (PBR look)."};
   const QCommandLineOption timings{
       "timings",
       "Print where the time went to stderr: process start, Qt init, load, GPU device, target, the first "
       "frame's upload, pipelines, draw and readback, PNG encode."};
 
   void addTo(QCommandLineParser& parser) const {
-    parser.addOptions({out,       size,   tint,   yaw,     pitch,   turntable, pattern,  strip,
-                       highlight, noGrid, noAxes, backend, samples, controls,  sigma,    preview,
-                       bodyPose,  raster, camera, up,      look,    toneMap,   exposure, timings});
+    parser.addOptions({out,
+                       size,
+                       tint,
+                       yaw,
+                       pitch,
+                       turntable,
+                       pattern,
+                       strip,
+                       highlight,
+                       noGrid,
+                       noAxes,
+                       backend,
+                       samples,
+                       controls,
+                       sigma,
+                       preview,
+                       bodyPose,
+                       raster,
+                       camera,
+                       up,
+                       look,
+                       toneMap,
+                       exposure,
+                       environment,
+                       environmentRotation,
+                       environmentBackground,
+                       timings});
   }
 };
 
@@ -363,6 +395,9 @@ struct RenderSettings {
   core::Look look = core::Look::Review;
   core::ToneMap toneMap = core::ToneMap::PbrNeutral;
   float exposure = 0;
+  QString environment;  // "studio" or a file
+  float environmentRotation = 0;
+  bool environmentBackground = false;
 };
 
 // The settings, or the usage error's message.
@@ -405,6 +440,10 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   s.exposure = parser.value(o.exposure).toFloat(&ok1);
   if (!ok1 || !std::isfinite(s.exposure) || std::abs(s.exposure) > core::kMaxExposureStops)
     return QString("--exposure needs a number of stops between -%1 and %1").arg(core::kMaxExposureStops);
+  s.environment = parser.value(o.environment);
+  s.environmentRotation = parser.value(o.environmentRotation).toFloat(&ok1);
+  if (!ok1 || !std::isfinite(s.environmentRotation)) return QString("--environment-rotation needs a number of degrees");
+  s.environmentBackground = parser.isSet(o.environmentBackground);
   s.outputs = {shots, parser.isSet(o.turntable), parser.value(o.out), parser.value(o.pattern), parser.value(o.strip)};
   return s;
 }
@@ -444,6 +483,14 @@ int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, c
   view.look = s.look;
   view.toneMap = s.toneMap;
   view.exposure = s.exposure;
+  if (s.environment != "studio") {
+    auto environment = timings.time("environment", [&] { return core::readEnvironment(s.environment.toStdString()); });
+    if (!environment) return inputError(environment.error().message);
+    for (const std::string& warning : environment->warnings) std::fprintf(stderr, "riglens-cli: %s\n", warning.c_str());
+    view.environment = std::make_shared<const core::EnvironmentMap>(std::move(environment).value());
+  }
+  view.environmentRotation = s.environmentRotation;
+  view.environmentBackground = s.environmentBackground;
   view.showGrid = !parser.isSet(o.noGrid);
   view.showAxes = !parser.isSet(o.noAxes);
   if (parser.isSet(o.highlight)) {

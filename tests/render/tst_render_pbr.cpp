@@ -309,6 +309,29 @@ class TestRenderPbr : public test::RenderTestCase {
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 
+  void whiteFurnaceStaysWhite() {
+    // A uniform white environment and no lights: a white dielectric and a
+    // white metal, rough and half rough, give back all the light they get
+    // (the split sum alone loses up to a third at roughness 1 on a metal;
+    // the multiple-scattering term returns it). Exposure -1 keeps the
+    // expected 0.5 off the clamp, so too bright would show.
+    test::PbrQuad dielectric, metal, halfRoughDielectric, halfRoughMetal;
+    for (test::PbrQuad* q : {&dielectric, &metal, &halfRoughDielectric, &halfRoughMetal})
+      q->base[0] = q->base[1] = q->base[2] = 1.0f;
+    dielectric.roughness = metal.roughness = 1.0f;
+    halfRoughDielectric.roughness = halfRoughMetal.roughness = 0.5f;
+    metal.metallic = halfRoughMetal.metallic = 1.0f;
+    const std::vector<test::PbrQuad> quads{dielectric, metal, halfRoughDielectric, halfRoughMetal};
+    const auto run = loadGlb(test::makePbrQuads(quads), "pbr-furnace.glb");
+    const core::OrbitCamera camera = cameraOn(*run);
+    render::ViewSettings view = bare(core::ToneMap::None, -1.0f);
+    view.environmentIntensity = 1.0f;
+    view.environment = std::make_shared<const core::EnvironmentMap>(core::uniformEnvironment(glm::vec3(1.0f)));
+    const QImage image = draw(run, camera, view, {}, "pbr-white-furnace");
+    const QString problem = compare(image, samples(camera, quads.size()), [](const Sample&) { return dvec3(0.5); });
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
   void spheresToLookAt() {
     // Not a comparison: the picture a person checks (build/test-output),
     // both looks side by side, and that the PBR one differs from review.

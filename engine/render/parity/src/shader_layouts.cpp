@@ -24,9 +24,9 @@ const Offsets kFrame{RIGLENS_MEMBER(FrameBlock, viewProj),       RIGLENS_MEMBER(
                      RIGLENS_MEMBER(FrameBlock, skyColor),       RIGLENS_MEMBER(FrameBlock, groundColor),
                      RIGLENS_MEMBER(FrameBlock, highlightColor), RIGLENS_MEMBER(FrameBlock, mode),
                      RIGLENS_MEMBER(FrameBlock, wire),           RIGLENS_MEMBER(FrameBlock, look),
-                     RIGLENS_MEMBER(FrameBlock, exposure),       RIGLENS_MEMBER(FrameBlock, lightPosition),
-                     RIGLENS_MEMBER(FrameBlock, lightDirection), RIGLENS_MEMBER(FrameBlock, lightColor),
-                     RIGLENS_MEMBER(FrameBlock, lightCone)};
+                     RIGLENS_MEMBER(FrameBlock, exposure),       RIGLENS_MEMBER(FrameBlock, environment),
+                     RIGLENS_MEMBER(FrameBlock, lightPosition),  RIGLENS_MEMBER(FrameBlock, lightDirection),
+                     RIGLENS_MEMBER(FrameBlock, lightColor),     RIGLENS_MEMBER(FrameBlock, lightCone)};
 const Offsets kPart{RIGLENS_MEMBER(PartBlock, model), RIGLENS_MEMBER(PartBlock, normalMatrix),
                     RIGLENS_MEMBER(PartBlock, tint)};
 const Offsets kMaterial{RIGLENS_MEMBER(MaterialBlock, alpha),    RIGLENS_MEMBER(MaterialBlock, flags),
@@ -34,6 +34,7 @@ const Offsets kMaterial{RIGLENS_MEMBER(MaterialBlock, alpha),    RIGLENS_MEMBER(
                         RIGLENS_MEMBER(MaterialBlock, pbr),      RIGLENS_MEMBER(MaterialBlock, emissive),
                         RIGLENS_MEMBER(MaterialBlock, specular), RIGLENS_MEMBER(MaterialBlock, ior),
                         RIGLENS_MEMBER(MaterialBlock, uvRows)};
+const Offsets kEnv{RIGLENS_MEMBER(EnvParams, size), RIGLENS_MEMBER(EnvParams, sampling)};
 const Offsets kSkin{RIGLENS_MEMBER(SkinParams, vertexCount), RIGLENS_MEMBER(SkinParams, boneCount),
                     RIGLENS_MEMBER(SkinParams, slotCount), RIGLENS_MEMBER(SkinParams, rigid)};
 const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(LiftParams, slotOffset),
@@ -126,7 +127,9 @@ core::Expected<void> verifyShaderLayouts() {
       {"FrameBlock",
        &kFrame,
        sizeof(gpu::FrameBlock),
-       {"part.vert", "part.frag", "part_pbr.vert", "part_pbr.frag", "lines.vert"}},
+       {"part.vert", "part.frag", "part_pbr.vert", "part_pbr.frag", "lines.vert", "environment_background.vert",
+        "environment_background.frag"}},
+      {"EnvParams", &kEnv, sizeof(gpu::EnvParams), {"env_prefilter.comp", "env_irradiance.comp", "env_brdf_lut.comp"}},
       {"PartBlock", &kPart, sizeof(gpu::PartBlock), {"part.vert", "part.frag", "part_pbr.vert", "part_pbr.frag"}},
       {"MaterialBlock", &kMaterial, sizeof(gpu::MaterialBlock), {"part.frag", "part_pbr.frag"}},
       {"SkinParams", &kSkin, sizeof(gpu::SkinParams), {"skin.comp"}},

@@ -23,8 +23,13 @@ core::Error gpuError(const char* what) {
 
 }  // namespace
 
-GpuMaterials::GpuMaterials(QRhi* rhi, QRhiBuffer* frameBlock, QRhiBuffer* partSlots, int partBlockSize)
-    : m_rhi(rhi), m_frameBlock(frameBlock), m_partSlots(partSlots), m_partBlockSize(partBlockSize) {}
+GpuMaterials::GpuMaterials(QRhi* rhi, QRhiBuffer* frameBlock, QRhiBuffer* partSlots, int partBlockSize,
+                           const GpuEnvironment* environment)
+    : m_rhi(rhi),
+      m_frameBlock(frameBlock),
+      m_partSlots(partSlots),
+      m_partBlockSize(partBlockSize),
+      m_environment(environment) {}
 
 QRhiTexture* GpuMaterials::texture(QRhiResourceUpdateBatch* batch, const std::vector<core::TextureImage>& images,
                                    const Slot& slot, bool mipmaps) {
@@ -121,6 +126,13 @@ core::Expected<GpuMaterial> GpuMaterials::make(QRhiResourceUpdateBatch* batch, c
       QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(gpu::kPartBinding, both, m_partSlots, m_partBlockSize),
       QRhiShaderResourceBinding::uniformBuffer(gpu::kMaterialBinding, fragment, out.block.get())};
   bindings += textureBindings;
+  const GpuEnvironment& light = *m_environment;
+  bindings +=
+      {QRhiShaderResourceBinding::sampledTexture(gpu::kPrefilteredBinding, fragment, light.prefiltered(),
+                                                 light.mapSampler()),
+       QRhiShaderResourceBinding::sampledTexture(gpu::kIrradianceBinding, fragment, light.irradiance(),
+                                                 light.mapSampler()),
+       QRhiShaderResourceBinding::sampledTexture(gpu::kBrdfLutBinding, fragment, light.brdfLut(), light.lutSampler())};
   out.bindings.reset(m_rhi->newShaderResourceBindings());
   out.bindings->setBindings(bindings.cbegin(), bindings.cend());
   if (!out.bindings->create()) return gpuError("cannot create a material's bindings");

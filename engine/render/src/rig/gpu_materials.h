@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "rig/gpu_environment.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/gltf/mesh_materials.h"
 #include "riglens/core/gltf/part_mesh.h"
@@ -38,9 +39,10 @@ struct GpuSection {
 
 class GpuMaterials {
  public:
-  // Binds every material to the frame block and the per-part slots (dynamic
-  // offset) the rig renderer owns.
-  GpuMaterials(QRhi* rhi, QRhiBuffer* frameBlock, QRhiBuffer* partSlots, int partBlockSize);
+  // Binds every material to the frame block, the per-part slots (dynamic
+  // offset) and the image-based light the rig renderer owns.
+  GpuMaterials(QRhi* rhi, QRhiBuffer* frameBlock, QRhiBuffer* partSlots, int partBlockSize,
+               const GpuEnvironment* environment);
 
   // The default material, for voxel parts and wireframes.
   core::Expected<void> createDefault(QRhiResourceUpdateBatch* batch);
@@ -77,6 +79,7 @@ class GpuMaterials {
   QRhiBuffer* m_frameBlock;
   QRhiBuffer* m_partSlots;
   int m_partBlockSize;
+  const GpuEnvironment* m_environment;
   std::unique_ptr<QRhiTexture> m_white;
   GpuMaterial m_default;
   std::vector<GpuMaterial> m_materials;

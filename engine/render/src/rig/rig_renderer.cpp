@@ -11,6 +11,7 @@
 
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
+#include "rig/gpu_environment.h"
 #include "rig/gpu_materials.h"
 #include "rig/gpu_parts.h"
 #include "rig/gpu_skinning.h"
@@ -49,7 +50,11 @@ struct RigRenderer::Impl {
   // Bound to frameUbo and partUbo: rebuilt with them. A model with
   // materials (a glTF file) draws its sections with theirs.
   std::unique_ptr<GpuMaterials> materials;
-  std::unique_ptr<QRhiShaderResourceBindings> lineSrb;
+  // The PBR look's image-based light (made before the materials, which bind
+  // its maps) and what draws it behind the model.
+  std::unique_ptr<GpuEnvironment> environment;
+  std::unique_ptr<QRhiShaderResourceBindings> lineSrb, backgroundSrb;
+  std::unique_ptr<QRhiGraphicsPipeline> backgroundPipeline;
   // Per look (0 review, 1 PBR: lookIndex()): parts, closed parts, sections.
   std::unique_ptr<QRhiGraphicsPipeline> partPipeline[2];
   std::unique_ptr<QRhiGraphicsPipeline> wirePipeline, gridPipeline, overlayPipeline;
@@ -167,6 +172,18 @@ struct RigRenderer::Impl {
                                                                     : closedPipeline[look].get();
   }
 
+  // The environment behind the model: asked for, in the PBR look, once its light is made.
+  bool drawsBackground() const {
+    return state.environmentBackground && lookIndex() == 1 && environment && environment->ready();
+  }
+
+  // The PBR look's environment light, remade when the map changes.
+  bool updateEnvironment(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch*& batch) {
+    if (lookIndex() != 1) return true;
+    auto updated = environment->update(cb, batch, state.environment ? state.environment : GpuEnvironment::studio());
+    return updated ? true : fail(updated.error().message.c_str());
+  }
+
   // The PBR look draws the colour mode; the QA tints stay in review shading.
   int lookIndex() const { return state.look == core::Look::Pbr && state.tint == core::TintMode::Color ? 1 : 0; }
 
@@ -217,8 +234,20 @@ struct RigRenderer::Impl {
       partUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, partSlot));
       if (!partUbo->create()) return fail("cannot create the part uniform buffer");
     }
+    if (!environment) {
+      environment = std::make_unique<GpuEnvironment>(rhi);
+      if (!environment->create()) return fail("cannot create the environment's maps");
+      const auto fragment = QRhiShaderResourceBinding::FragmentStage;
+      backgroundSrb = newBindings(
+          rhi, {QRhiShaderResourceBinding::uniformBuffer(
+                    gpu::kFrameBinding, QRhiShaderResourceBinding::VertexStage | fragment, frameUbo.get()),
+                QRhiShaderResourceBinding::sampledTexture(gpu::kPrefilteredBinding, fragment,
+                                                          environment->prefiltered(), environment->mapSampler())});
+      if (!backgroundSrb) return fail("cannot create the background's bindings");
+    }
     if (!materials) {
-      materials = std::make_unique<GpuMaterials>(rhi, frameUbo.get(), partUbo.get(), int(sizeof(gpu::PartBlock)));
+      materials = std::make_unique<GpuMaterials>(rhi, frameUbo.get(), partUbo.get(), int(sizeof(gpu::PartBlock)),
+                                                 environment.get());
       if (auto ok = materials->createDefault(batch); !ok) return fail(ok.error().message.c_str());
       if (hasSections())
         if (auto ok = materials->upload(batch, uploadedRun->materials, uploadedRun->meshes[0]); !ok)
@@ -240,6 +269,7 @@ struct RigRenderer::Impl {
       resetPipelines();
       gridPipeline.reset();
       overlayPipeline.reset();
+      backgroundPipeline.reset();
       rpFormat = format;
       pipelineSamples = samples;
     }
@@ -271,6 +301,9 @@ struct RigRenderer::Impl {
       return fail("cannot create the grid pipeline");
     if (!overlayPipeline && !(overlayPipeline = newLinePipeline(rhi, rp, samples, false, lineSrb.get())))
       return fail("cannot create the overlay pipeline");
+    if (drawsBackground() && !backgroundPipeline &&
+        !(backgroundPipeline = newEnvironmentBackgroundPipeline(rhi, rp, samples, backgroundSrb.get())))
+      return fail("cannot create the background pipeline");
     return true;
   }
 
@@ -306,6 +339,8 @@ struct RigRenderer::Impl {
     const int count = int(std::min(state.lights.size(), core::kMaxPunctualLights));
     frame.look = {state.look == core::Look::Pbr ? 1 : 0, toneMap, count, 0};
     frame.exposure = gpu::toGpu(glm::vec4(std::exp2(state.exposure), std::max(state.environmentIntensity, 0.0f), 0, 0));
+    const float topLevel = environment && environment->ready() ? float(GpuEnvironment::kPrefilteredLevels - 1) : 0.0f;
+    frame.environment = gpu::toGpu(glm::vec4(glm::radians(state.environmentRotation), topLevel, 0, 0));
     for (int i = 0; i < count; ++i) {
       const core::PunctualLight& light = state.lights[std::size_t(i)];
       const float type = light.type == core::PunctualLight::Type::Directional ? 0.0f
@@ -397,7 +432,7 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
     return false;
   }
   const auto uploaded = Clock::now();
-  if (!d.ensureCommon(batch) || !d.ensurePipelines(renderPass, sampleCount)) {
+  if (!d.ensureCommon(batch) || !d.updateEnvironment(cb, batch) || !d.ensurePipelines(renderPass, sampleCount)) {
     batch->release();
     return false;
   }
@@ -464,6 +499,11 @@ void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSiz
     cb->setViewport(viewport);
     cb->setScissor(scissor);
   };
+  if (first == 0 && d.drawsBackground() && d.backgroundPipeline) {
+    bind(d.backgroundPipeline.get());
+    cb->setShaderResources(d.backgroundSrb.get());
+    cb->draw(3);
+  }
   const bool wire = d.state.tint == core::TintMode::Wireframe;
   QRhiShaderResourceBindings* plain = d.materials->defaultMaterial().bindings.get();
   // Blended sections wait until everything opaque (and the grid) is drawn,
@@ -544,7 +584,7 @@ MemoryReport RigRenderer::memoryReport() const {
       (d.partUbo ? static_cast<std::size_t>(d.partUbo->size()) : 0) + (d.frameUbo ? sizeof(gpu::FrameBlock) : 0);
   report.storageBytes = d.skin ? d.skin->bytes() : 0;
   if (d.materials) {
-    report.textureBytes = d.materials->textureBytes();
+    report.textureBytes = d.materials->textureBytes() + (d.environment ? d.environment->bytes() : 0);
     report.vertexBytes += d.materials->uvBytes();
     if (!report.parts.empty()) report.parts[0].vertexBytes += d.materials->uvBytes();
   }

@@ -7,11 +7,13 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "riglens/core/rig/rig_tints.h"
+#include "riglens/core/view/environment.h"
 #include "riglens/core/view/look.h"
 
 namespace riglens::render {
@@ -42,6 +44,11 @@ struct ViewSettings {
   core::ToneMap toneMap = core::ToneMap::PbrNeutral;
   float exposure = 0.0f;
   float environmentIntensity = 1.0f;
+  // The PBR look's environment map (null: core::studioEnvironment), its
+  // turn about +y in degrees, and whether it is drawn behind the model.
+  std::shared_ptr<const core::EnvironmentMap> environment;
+  float environmentRotation = 0.0f;
+  bool environmentBackground = false;
 };
 
 // The view settings, and what the camera and the posed model add to them.
