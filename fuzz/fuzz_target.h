@@ -71,5 +71,6 @@ Outcome jointWorldsJson(std::span<const std::uint8_t> input);
 Outcome orlOutputsJson(std::span<const std::uint8_t> input);
 Outcome ictFace(std::span<const std::uint8_t> input);
 Outcome dna(std::span<const std::uint8_t> input);
+Outcome environmentMap(std::span<const std::uint8_t> input);
 
 }  // namespace riglens::fuzz

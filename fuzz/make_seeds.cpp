@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "draco_fixture.h"
+#include "environment_fixture.h"
 #include "fixtures.h"
 #include "gltf_builder.h"
 #include "gltf_material_fixture.h"
@@ -215,6 +216,14 @@ void characterSeeds() {
   sectioned.jointGroups[0].inputs.resize(4);
   sectioned.jointGroups[0].values = {0, 0.6f, -0.6f, 0, 0, 0, 0, 0.5f, 22, 0, 0, 0, 0, 6, -6, 0};
   if (auto bytes = samples::writeDna(sectioned, {1, {}, 0})) seed("dna", "sample-orl-2.1.dna", *bytes);
+  // Environment maps: the selector byte (even .hdr, odd .exr), then the file.
+  seed("environment", "flat.hdr", std::string(1, '\0') + test::hdrFile(8, 4, test::environmentGradient(8, 4)));
+  seed("environment", "coded.hdr", std::string(1, '\0') + test::hdrRleFile(16, 8, test::environmentGradient(16, 8)));
+  const fs::path exr = g_out / "environment.exr.tmp";
+  test::writeExr(exr, 8, 4, test::environmentGradient(8, 4));
+  std::ifstream exrFile(exr, std::ios::binary);
+  seed("environment", "gradient.exr", std::string(1, '\1') + std::string(std::istreambuf_iterator<char>(exrFile), {}));
+  fs::remove(exr);
   seed("ply", "torus.ply", core::encodeGaussianPly(samples::makeGaussianTorus(40)));
   seed("ply", "torus-sh1.ply", core::encodeGaussianPly(samples::makeGaussianTorus(8), 1));
 

@@ -28,6 +28,8 @@ constexpr std::array kTargets{
     Target{"orl_outputs", "an ORL outputs JSON ({jointOut, bsOut})", &orlOutputsJson, nullptr},
     Target{"dna", "a MetaHuman DNA (v2.1 sections or a v2.2+ layer index), evaluated in GUI and raw mode at every LOD",
            &dna, nullptr},
+    Target{"environment", "an environment map (.hdr or .exr, the first byte picks), decoded from memory",
+           &environmentMap, nullptr},
     Target{"ict_face", "the names.json of an ICT-FaceKit face folder (--ict DIR)", &ictFace, nullptr},
 };
 }  // namespace

@@ -9,6 +9,7 @@
 #include "fuzz_target.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/core/view/environment.h"
 
 namespace riglens::fuzz {
 
@@ -26,6 +27,18 @@ Outcome modelFormat(std::span<const std::uint8_t> input) {
   auto run = core::loadRun(stageModelFormat(input));
   if (run) exerciseRun(*run);
   return outcomeOf(run);
+}
+
+}  // namespace riglens::fuzz
+
+namespace riglens::fuzz {
+
+// An environment map: the first byte picks .hdr (even) or .exr (odd), the
+// rest is the file, decoded from memory as the viewer reads it.
+Outcome environmentMap(std::span<const std::uint8_t> input) {
+  const bool exr = !input.empty() && (input[0] & 1);
+  const auto bytes = input.empty() ? input : input.subspan(1);
+  return outcomeOf(core::decodeEnvironment(bytes, exr ? "environment.exr" : "environment.hdr"));
 }
 
 }  // namespace riglens::fuzz

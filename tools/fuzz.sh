@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets (clang, -fsanitize=fuzzer,address,undefined)
 # and runs them, each for SECONDS, on a corpus kept between runs.
 #
-#   tools/fuzz.sh [TARGET[,TARGET...]|all] [SECONDS]   default: all 20
+#   tools/fuzz.sh [TARGET[,TARGET...]|all] [SECONDS]   default: all
 #   RIGLENS_FUZZ_JOBS=2 tools/fuzz.sh all 600   two targets at a time
 #   tools/fuzz.sh --list
 #   RIGLENS_FUZZ_RUNS=30000 tools/fuzz.sh all 60   a reproducible run: seed 1,
@@ -24,7 +24,7 @@ which="${1:-all}"
 seconds="${2:-20}"
 
 "$repo/tools/setup.sh" --no-build
-targets=(rig_json run_record part_glb mesh_glb gltf model_formats aosrig orl_pack ply bundle_scene bundle_mesh npy controls body_pose joint_worlds orl_outputs ict_face dna)
+targets=(rig_json run_record part_glb mesh_glb gltf model_formats aosrig orl_pack ply bundle_scene bundle_mesh npy controls body_pose joint_worlds orl_outputs ict_face dna environment)
 if [[ "$which" == "--list" ]]; then printf '%s\n' "${targets[@]}"; exit 0; fi
 if [[ "$which" != "all" ]]; then  # one target, or several separated by commas
   IFS=, read -ra chosen <<<"$which"

@@ -76,6 +76,48 @@ Expected<EnvironmentMap> finish(EnvironmentMap map, const std::string& file) {
   return map;
 }
 
+// stb_image reads past a Radiance file's end as zeros, so a cut file would
+// open black at the bottom: the pixel data is walked here first, as stb
+// reads it (flat texels, or scanlines of four run-length coded component
+// planes), and a file that ends early is refused at the byte it ends.
+struct ByteProblem {
+  std::uint64_t at = 0;
+  std::string problem;  // empty: none
+};
+
+ByteProblem hdrPixelsProblem(std::span<const std::uint8_t> bytes, int width, int height) {
+  std::size_t at = 0;
+  for (int newlines = 0; at < bytes.size();)  // the header's blank line, then the size line
+    if (bytes[at++] == '\n' && ++newlines >= 2 && at >= 2 && bytes[at - 2] == '\n') break;
+  while (at < bytes.size() && bytes[at++] != '\n') {
+  }
+  const auto cut = [&](std::size_t where, const std::string& what) {
+    return ByteProblem{where, what + " early: the file ends at byte " + std::to_string(bytes.size())};
+  };
+  const bool runLength = width >= 8 && width < 32768 && at + 4 <= bytes.size() && bytes[at] == 2 &&
+                         bytes[at + 1] == 2 && !(bytes[at + 2] & 0x80);
+  if (!runLength) {
+    const std::uint64_t need = std::uint64_t(width) * std::uint64_t(height) * 4;
+    return bytes.size() - at < need ? cut(at, "the texels (" + std::to_string(need) + " bytes) end") : ByteProblem{};
+  }
+  for (int y = 0; y < height; ++y) {
+    const std::size_t line = at;
+    if (at + 4 > bytes.size()) return cut(line, "scanline " + std::to_string(y) + " ends");
+    at += 4;
+    for (int component = 0; component < 4; ++component)
+      for (int x = 0; x < width;) {
+        if (at >= bytes.size()) return cut(line, "scanline " + std::to_string(y) + " ends");
+        const int count = bytes[at++];
+        const bool run = count > 128;
+        x += run ? count - 128 : count;
+        at += run ? 1 : std::size_t(count);
+        if (count == 0) return {at - 1, "scanline " + std::to_string(y) + " has an empty run"};
+      }
+    if (at > bytes.size()) return cut(line, "scanline " + std::to_string(y) + " ends");
+  }
+  return {};
+}
+
 Expected<EnvironmentMap> decodeHdr(std::span<const std::uint8_t> bytes, const std::string& file) {
   if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
     return refuse(file, 0, "the file is larger than 2 GiB");
@@ -87,6 +129,7 @@ Expected<EnvironmentMap> decodeHdr(std::span<const std::uint8_t> bytes, const st
     return refuse(file, 0, std::string("the Radiance header cannot be read (") + stbi_failure_reason() + ")");
   if (auto problem = sizeProblem(width, height, bytes.size(), kHdrTexelsPerByte); !problem.empty())
     return refuse(file, 0, problem);
+  if (auto cut = hdrPixelsProblem(bytes, width, height); !cut.problem.empty()) return refuse(file, cut.at, cut.problem);
   float* pixels = stbi_loadf_from_memory(bytes.data(), size, &width, &height, &components, 3);
   if (!pixels)
     return errorAt(ErrorCode::Invalid, file, "",
