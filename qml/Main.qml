@@ -18,6 +18,13 @@ ApplicationWindow {
     // The tints of what is open: the rig's, or the character's (joint, uv, height, flat, normals).
     readonly property var tintModes: controller.mode === AppController.Splats ? [] : characterMode ? controller.character.tints : rigTints
     readonly property string tint: characterMode ? controller.character.tint : viewportItem.tint
+    // Lights the PBR look with an environment map (or "studio"); the status
+    // line says what lights it, the error banner why a file was refused.
+    function loadEnvironment(location) {
+        const result = viewportItem.loadEnvironment(location)
+        if (result.ok) window.controller.reportStatus(result.message)
+        else window.controller.reportError(result.message)
+    }
     function setTint(mode) {
         if (characterMode)
             controller.character.tint = mode
@@ -140,6 +147,16 @@ ApplicationWindow {
                 MenuItem { text: qsTr("Exposure −½ stop") + "\t["; onTriggered: viewportItem.exposure -= 0.5 }
                 MenuItem { text: qsTr("Exposure: reset (now %1 EV)").arg(viewportItem.exposure); onTriggered: viewportItem.exposure = 0 }
             }
+            Menu {
+                objectName: "environmentMenu"
+                title: qsTr("Environment (%1)").arg(viewportItem.environment)
+                enabled: viewportItem.look === "pbr"
+                MenuItem { text: qsTr("Open .hdr / .exr…"); onTriggered: environmentDialog.open() }
+                MenuItem { text: qsTr("Studio"); checkable: true; checked: viewportItem.environment === "studio"; onTriggered: window.loadEnvironment("studio") }
+                MenuItem { text: qsTr("Show as background") + "\tB"; checkable: true; checked: viewportItem.environmentBackground; onTriggered: viewportItem.environmentBackground = checked }
+                MenuItem { text: qsTr("Turn 15° left") + "\t,"; onTriggered: viewportItem.environmentRotation -= 15 }
+                MenuItem { text: qsTr("Turn 15° right") + "\t."; onTriggered: viewportItem.environmentRotation += 15 }
+            }
             MenuSeparator {}
             MenuItem { text: qsTr("Ground grid") + "\tG"; checkable: true; checked: viewportItem.showGrid; onTriggered: viewportItem.showGrid = checked }
             MenuItem { text: qsTr("Axes") + "\tA"; checkable: true; checked: viewportItem.showAxes; onTriggered: viewportItem.showAxes = checked }
@@ -238,6 +255,9 @@ ApplicationWindow {
     Shortcut { sequence: "U"; onActivated: window.controller.character.flipSplatUp() }
     Shortcut { sequence: "L"; onActivated: viewportItem.look = viewportItem.look === "pbr" ? "review" : "pbr" }
     Shortcut { sequence: "]"; onActivated: viewportItem.exposure += 0.5 }
+    Shortcut { sequence: "B"; onActivated: viewportItem.environmentBackground = !viewportItem.environmentBackground }
+    Shortcut { sequence: ","; onActivated: viewportItem.environmentRotation -= 15 }
+    Shortcut { sequence: "."; onActivated: viewportItem.environmentRotation += 15 }
     Shortcut { sequence: "["; onActivated: viewportItem.exposure -= 0.5 }
     Shortcut { sequence: "F"; onActivated: viewportItem.frameAll() }
     Shortcut { sequence: "T"; onActivated: window.turntable = !window.turntable }
@@ -266,6 +286,12 @@ ApplicationWindow {
         id: folderDialog
         title: qsTr("Open a run folder or a character bundle")
         onAccepted: window.controller.open(selectedFolder)
+    }
+    FileDialog {
+        id: environmentDialog
+        title: qsTr("Light the PBR look with an environment map")
+        nameFilters: [qsTr("Environment maps (*.hdr *.exr)"), qsTr("All files (*)")]
+        onAccepted: window.loadEnvironment(selectedFile)
     }
     FileDialog {
         id: loadControlsDialog

@@ -21,6 +21,7 @@ Dialog {
                 ["1 … 5", qsTr("Character tint: joint, uv, height, flat, normals")],
                 ["G / A", qsTr("Ground grid / axes")], ["F", qsTr("Frame all")], ["T", qsTr("Turntable")], ["U", qsTr("Splats: flip up")],
                 ["L", qsTr("Look: review / PBR")], ["[ / ]", qsTr("PBR exposure: half a stop down / up")],
+                ["B", qsTr("PBR: the environment as background")], [", / .", qsTr("PBR: turn the environment 15° left / right")],
                 ["Space", qsTr("Pause / resume the clip")], ["← / →", qsTr("Step one frame (1/30 s)")],
                 ["S", qsTr("Stop the clip")], ["M", qsTr("Mute the autoPlay idles")],
                 ["R", qsTr("Reset every joint to rest")], ["Esc", qsTr("Clear the selection")],

@@ -179,6 +179,12 @@ std::optional<QString> applyViewOptions(const riglens::app::ViewerOptions& optio
     viewport->setProperty("look", options.look);
     viewport->setProperty("toneMap", options.toneMap);
     viewport->setProperty("exposure", options.exposure);
+    viewport->setProperty("environmentRotation", options.environmentRotation);
+    viewport->setProperty("environmentBackground", options.environmentBackground);
+    QVariantMap loaded;
+    QMetaObject::invokeMethod(viewport, "loadEnvironment", Q_RETURN_ARG(QVariantMap, loaded),
+                              Q_ARG(QVariant, options.environment));
+    if (!loaded.value(QStringLiteral("ok")).toBool()) return loaded.value(QStringLiteral("message")).toString();
   }
   for (const QString& assignment : options.sets) {
     const auto parsed = parseAssignment(assignment);

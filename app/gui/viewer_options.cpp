@@ -46,6 +46,15 @@ struct Options {
                              QStringLiteral("map"), QStringLiteral("neutral")};
   QCommandLineOption exposure{QStringLiteral("exposure"), QStringLiteral("The PBR look's exposure in stops."),
                               QStringLiteral("EV"), QStringLiteral("0")};
+  QCommandLineOption environment{QStringLiteral("environment"),
+                                 QStringLiteral("The PBR look's environment light: an equirectangular .hdr or .exr, "
+                                                "or studio (default, made procedurally)."),
+                                 QStringLiteral("file"), QStringLiteral("studio")};
+  QCommandLineOption environmentRotation{QStringLiteral("environment-rotation"),
+                                         QStringLiteral("Turn the environment DEG degrees about the up axis."),
+                                         QStringLiteral("DEG"), QStringLiteral("0")};
+  QCommandLineOption environmentBackground{QStringLiteral("environment-background"),
+                                           QStringLiteral("Draw the environment behind the model (PBR look).")};
   QCommandLineOption play{QStringLiteral("play"), QStringLiteral("Play this animation (paused at --time-ms)."),
                           QStringLiteral("name")};
   QCommandLineOption time{QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
@@ -66,8 +75,9 @@ struct Options {
                              QStringLiteral("api")};
 
   void addTo(QCommandLineParser& parser) const {
-    for (const QCommandLineOption* o : {&screenshot, &screenshotTimeout, &size, &tint, &look, &toneMap, &exposure,
-                                        &play, &time, &set, &timings, &samples, &backend})
+    for (const QCommandLineOption* o :
+         {&screenshot, &screenshotTimeout, &size, &tint, &look, &toneMap, &exposure, &environment, &environmentRotation,
+          &environmentBackground, &play, &time, &set, &timings, &samples, &backend})
       parser.addOption(*o);
   }
 };
@@ -115,6 +125,12 @@ std::variant<ViewerOptions, int> readOptions(const QCommandLineParser& parser, c
     return usageError(QStringLiteral("--exposure must be stops between -%1 and %1, got '%2'")
                           .arg(core::kMaxExposureStops)
                           .arg(parser.value(o.exposure)));
+  v.environment = parser.value(o.environment);
+  v.environmentRotation = parser.value(o.environmentRotation).toDouble(&ok);
+  if (!ok || !std::isfinite(v.environmentRotation))
+    return usageError(
+        QStringLiteral("--environment-rotation must be degrees, got '%1'").arg(parser.value(o.environmentRotation)));
+  v.environmentBackground = parser.isSet(o.environmentBackground);
   if (parser.isSet(o.play)) v.play = parser.value(o.play);
   v.timeMs = parser.value(o.time).toDouble();
   v.sets = parser.values(o.set);

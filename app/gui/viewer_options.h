@@ -22,6 +22,9 @@ struct ViewerOptions {
   QString look = QStringLiteral("review");  // models: review or pbr (core::parseLook)
   QString toneMap = QStringLiteral("neutral");
   double exposure = 0;
+  QString environment = QStringLiteral("studio");  // the PBR look's: studio, or an .hdr / .exr
+  double environmentRotation = 0;                  // degrees about the up axis
+  bool environmentBackground = false;
   std::optional<QString> play;
   double timeMs = 0;
   QStringList sets;  // NAME=VALUE, as given

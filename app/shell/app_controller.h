@@ -180,8 +180,8 @@ class AppController : public QObject {
   void adopt(ReportingController* controller);
   // The open rig (or none) handed to the controllers that work on it.
   void handOverDocument();
-  void reportError(const QString& message);
-  void reportStatus(const QString& message);
+  Q_INVOKABLE void reportError(const QString& message);
+  Q_INVOKABLE void reportStatus(const QString& message);
   void notifyPosed();  // joint values refreshed, poseChanged emitted
   void setMemoryReport(const QVariantMap& report);
 

@@ -12,6 +12,8 @@
 
 #include "app_controller.h"
 #include "character_controller.h"
+#include "environment_cache.h"
+#include "locations.h"
 #include "riglens/core/decoded/plucker.h"
 #include "riglens/core/gltf/gltf_camera.h"
 #include "riglens/core/rig/scene_bounds.h"
@@ -109,6 +111,29 @@ void SceneViewportItem::setExposure(double stops) {
     changeView(m_exposure, std::clamp(stops, -core::kMaxExposureStops, core::kMaxExposureStops));
 }
 
+QString SceneViewportItem::environment() const {
+  return m_environment ? QString::fromStdString(m_environment->name) : QStringLiteral("studio");
+}
+
+void SceneViewportItem::setEnvironmentRotation(double degrees) {
+  if (std::isfinite(degrees)) changeView(m_environmentRotation, std::remainder(degrees, 360.0));
+}
+
+QVariantMap SceneViewportItem::loadEnvironment(const QVariant& location) {
+  const QString path = localPath(location);
+  if (path.isEmpty() || path == QStringLiteral("studio")) {
+    changeView(m_environment, std::shared_ptr<const core::EnvironmentMap>());
+    return {{"ok", true}, {"message", tr("Lit by the studio environment")}};
+  }
+  auto map = cachedEnvironment(path);
+  if (!map) return {{"ok", false}, {"message", QString::fromStdString(map.error().message)}};
+  changeView(m_environment, std::move(map).value());
+  QString message = tr("Lit by %1").arg(environment());
+  for (const std::string& warning : m_environment->warnings)
+    message += QStringLiteral("; ") + QString::fromStdString(warning);
+  return {{"ok", true}, {"message", message}};
+}
+
 void SceneViewportItem::setHighlightPart(int part) {
   changeView(m_highlightPart, part);
 }
@@ -201,6 +226,9 @@ void SceneViewportItem::sync() {
   core::parseLook(m_look.toStdString(), &view.look);
   core::parseToneMap(m_toneMap.toStdString(), &view.toneMap);
   view.exposure = float(m_exposure);
+  view.environment = m_environment;
+  view.environmentRotation = float(m_environmentRotation);
+  view.environmentBackground = m_environmentBackground;
   render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view, gltfPose);
   if (const core::GltfCamera* camera = core::findGltfCamera(doc->run()->gltf, m_fileCamera.toStdString())) {
     const core::GltfPose rest = gltfPose ? core::GltfPose{} : core::gltfRestPose(doc->run()->gltf);

@@ -39,6 +39,12 @@ class SceneViewportItem : public QQuickItem {
   Q_PROPERTY(QString look READ look WRITE setLook NOTIFY viewChanged)
   Q_PROPERTY(QString toneMap READ toneMap WRITE setToneMap NOTIFY viewChanged)
   Q_PROPERTY(double exposure READ exposure WRITE setExposure NOTIFY viewChanged)
+  // The PBR look's environment light: its name ("studio", made
+  // procedurally, or the file's), its turn about the up axis in degrees, and
+  // whether it is drawn behind the model.
+  Q_PROPERTY(QString environment READ environment NOTIFY viewChanged)
+  Q_PROPERTY(double environmentRotation READ environmentRotation WRITE setEnvironmentRotation NOTIFY viewChanged)
+  Q_PROPERTY(bool environmentBackground READ environmentBackground WRITE setEnvironmentBackground NOTIFY viewChanged)
   // The glTF camera the view looks through ("" : the orbit camera). Orbiting,
   // panning or zooming goes back to the orbit.
   Q_PROPERTY(QString fileCamera READ fileCamera WRITE setFileCamera NOTIFY viewChanged)
@@ -83,6 +89,15 @@ class SceneViewportItem : public QQuickItem {
   void setExposure(double stops);
   QString fileCamera() const { return m_fileCamera; }
   void setFileCamera(const QString& name) { changeView(m_fileCamera, name); }
+  QString environment() const;
+  double environmentRotation() const { return m_environmentRotation; }
+  void setEnvironmentRotation(double degrees);
+  bool environmentBackground() const { return m_environmentBackground; }
+  void setEnvironmentBackground(bool shown) { changeView(m_environmentBackground, shown); }
+  // Lights the PBR look with an .hdr or .exr (an empty location or
+  // "studio": the studio). Returns {ok, message}: what lights it now and any
+  // warning, or why the file was refused (the light stays as it was).
+  Q_INVOKABLE QVariantMap loadEnvironment(const QVariant& location);
   double yaw() const { return m_camera.yawDeg(); }
   void setYaw(double deg);
   double pitch() const { return m_camera.pitchDeg(); }
@@ -145,6 +160,9 @@ class SceneViewportItem : public QQuickItem {
   QString m_look = QStringLiteral("review");
   QString m_toneMap = QStringLiteral("neutral");
   double m_exposure = 0.0;
+  std::shared_ptr<const core::EnvironmentMap> m_environment;  // null: the studio
+  double m_environmentRotation = 0.0;
+  bool m_environmentBackground = false;
   QString m_fileCamera;
   bool m_modelChanged = false;
   bool m_framed = false;
