@@ -741,11 +741,26 @@ class TestAppExecutables : public QObject {
     pbr.save(riglens::test::outputPath("cli-look-pbr.png"));
     QVERIFY(review != pbr);
     QVERIFY(brightness(darker) < brightness(pbr));
-    for (const QStringList& bad :
-         {QStringList{"--look", "shiny"}, QStringList{"--tone-map", "reinhard"}, QStringList{"--exposure", "40"}})
+    for (const QStringList& bad : {QStringList{"--look", "shiny"}, QStringList{"--tone-map", "reinhard"},
+                                   QStringList{"--exposure", "40"}, QStringList{"--environment-rotation", "left"}})
       QCOMPARE(runProgram(kCli, QStringList{"render", dir.filePath("tank-cubes"), "--out", dir.filePath("x.png")} + bad)
                    .exitCode,
                2);
+    // The environment: drawn behind the model it changes the picture, turned
+    // it changes it again; a file that is no environment is refused by name.
+    const QImage behind = render({"--look", "pbr", "--environment-background"});
+    const QImage turned = render({"--look", "pbr", "--environment-background", "--environment-rotation", "120"});
+    QVERIFY(!behind.isNull() && !turned.isNull());
+    QVERIFY(behind != pbr && turned != behind);
+    QFile notHdr(dir.filePath("sky.hdr"));
+    QVERIFY(notHdr.open(QIODevice::WriteOnly) && notHdr.write("P6 1 1 255\n...") > 0);
+    notHdr.close();
+    const Run refused = runProgram(kCli,
+                                   {"render", dir.filePath("tank-cubes"), "--out", dir.filePath("x.png"), "--look",
+                                    "pbr", "--environment", notHdr.fileName()},
+                                   env);
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY2(refused.err.contains(notHdr.fileName() + ": byte 0: not a Radiance RGBE image"), qPrintable(refused.err));
   }
 
   void cliKeepsPipelinesBetweenRuns() {
