@@ -5,6 +5,7 @@
 // with the file and the place named, odd ones warned about.
 #include <QtTest/QtTest>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <glm/geometric.hpp>
@@ -139,7 +140,7 @@ class TestCoreEnvironment : public QObject {
         << QByteArray::fromStdString(coded.substr(0, coded.size() - 30)) << "cut.hdr"
         << "cut.hdr: byte 550: scanline 7 ends early: the file ends at byte 592";
     QTest::newRow("not exr") << QByteArray("not an exr at all") << "x.exr"
-                             << "x.exr: not a readable OpenEXR image";
+                             << "x.exr: byte 0: not an OpenEXR image (no magic number)";
     QTest::newRow("other format") << QByteArray("abc") << "x.png"
                                   << "an environment is a .hdr";
   }
@@ -152,6 +153,33 @@ class TestCoreEnvironment : public QObject {
     auto map = core::decodeEnvironment(data, name.toStdString());
     QVERIFY(!map);
     QVERIFY2(QString::fromStdString(map.error().message).contains(problem), map.error().message.c_str());
+  }
+
+  void exrHeadersAreCheckedBeforeOpenExrReadsThem() {
+    // OpenEXR allocates what an attribute claims before reading it, and the
+    // image at its data window's size: both are checked against the file first.
+    const auto path = writeExr("environment-header.exr", 8, 4, test::environmentGradient(8, 4));
+    QFile file(QString::fromStdString(path.string()));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray good = file.readAll();
+    const auto patched = [&](const char* attribute, int offset, std::uint32_t value) {
+      QByteArray bytes = good;
+      const qsizetype at = bytes.indexOf(QByteArray(attribute, qsizetype(std::strlen(attribute)) + 1)) +
+                           qsizetype(std::strlen(attribute)) + 1 + offset;
+      for (int i = 0; i < 4; ++i) bytes[at + i] = char((value >> (8 * i)) & 0xff);
+      return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
+    };
+    // "channels\0chlist\0" then the size: claimed 1.3 GB.
+    auto claims = core::decodeEnvironment(patched("channels", 7, 0x52400000u), "claims.exr");
+    QVERIFY(!claims);
+    QVERIFY2(QString::fromStdString(claims.error().message)
+                 .contains("attribute 'channels' claims 1379926016 bytes, past the end of the file"),
+             claims.error().message.c_str());
+    // "dataWindow\0box2i\0", the size (4 bytes), then xMin yMin xMax yMax: xMax 60000.
+    auto wide = core::decodeEnvironment(patched("dataWindow", 6 + 4 + 8, 60000u), "wide.exr");
+    QVERIFY(!wide);
+    QVERIFY2(QString::fromStdString(wide.error().message).contains("the data window: the image is 60001 x 4 texels"),
+             wide.error().message.c_str());
   }
 
   void nonFiniteRadianceIsRefused() {

@@ -28,6 +28,9 @@ constexpr std::uint64_t kHdrTexelsPerByte = 16;
 // takes at least 2 bytes (one half channel).
 constexpr std::uint64_t kExrTexelsPerByte = 1032 / 2;
 
+// The longest side a map may have (a 16384 x 8192 map at most, in texels).
+constexpr std::int64_t kMaxEnvironmentSide = 16384;
+
 // A map is taken as equirectangular when its aspect ratio is within this of 2:1.
 constexpr double kEquirectAspectSlack = 0.02;
 
@@ -46,7 +49,7 @@ std::string sizeProblem(std::int64_t width, std::int64_t height, std::uint64_t b
   if (width <= 0 || height <= 0)
     return "the image is " + std::to_string(width) + " x " + std::to_string(height) + " texels";
   const std::uint64_t texels = std::uint64_t(width) * std::uint64_t(height);
-  if (texels > kMaxEnvironmentTexels)
+  if (texels > kMaxEnvironmentTexels || width > kMaxEnvironmentSide || height > kMaxEnvironmentSide)
     return "the image is " + std::to_string(width) + " x " + std::to_string(height) +
            " texels, more than the viewer takes (16384 x 8192)";
   if (texels > bytes * perByte)
@@ -162,9 +165,104 @@ class MemoryStream : public Imf::IStream {
   std::uint64_t m_at = 0;
 };
 
+std::uint32_t littleEndian32(std::span<const std::uint8_t> bytes, std::size_t at) {
+  return std::uint32_t(bytes[at]) | std::uint32_t(bytes[at + 1]) << 8 | std::uint32_t(bytes[at + 2]) << 16 |
+         std::uint32_t(bytes[at + 3]) << 24;
+}
+
+// OpenEXR reads a typed attribute by its type, whatever size the file
+// declares for it, and sizes some of its buffers from the value: a declared
+// size that disagrees with the type, or a value that claims more than the
+// declared size holds, would make it read the rest of the header out of
+// step (and allocate what an unaligned "size" says). The problem, or empty.
+std::string exrAttributeProblem(const std::string& type, std::span<const std::uint8_t> value) {
+  static const std::pair<const char*, std::size_t> kFixed[] = {{"box2i", 16},
+                                                               {"box2f", 16},
+                                                               {"v2i", 8},
+                                                               {"v2f", 8},
+                                                               {"v2d", 16},
+                                                               {"v3i", 12},
+                                                               {"v3f", 12},
+                                                               {"v3d", 24},
+                                                               {"float", 4},
+                                                               {"int", 4},
+                                                               {"double", 8},
+                                                               {"compression", 1},
+                                                               {"lineOrder", 1},
+                                                               {"envmap", 1},
+                                                               {"deepImageState", 1},
+                                                               {"chromaticities", 32},
+                                                               {"m33f", 36},
+                                                               {"m33d", 72},
+                                                               {"m44f", 64},
+                                                               {"m44d", 128},
+                                                               {"tiledesc", 9},
+                                                               {"rational", 8},
+                                                               {"keycode", 28},
+                                                               {"timecode", 8}};
+  for (const auto& [name, size] : kFixed)
+    if (type == name && value.size() != size)
+      return "holds " + std::to_string(value.size()) + " bytes, not the " + std::to_string(size) + " of its type";
+  if (type == "preview") {  // width, height, then 4 bytes a pixel
+    if (value.size() < 8) return "too short for a preview";
+    const std::uint64_t pixels = std::uint64_t(littleEndian32(value, 0)) * littleEndian32(value, 4);
+    if (pixels * 4 != value.size() - 8) return "its preview's pixels do not fill it";
+  }
+  if (type == "stringvector")  // a length before each string
+    for (std::size_t at = 0; at < value.size();) {
+      if (value.size() - at < 4) return "a string's length runs past it";
+      const std::uint32_t length = littleEndian32(value, at);
+      at += 4;
+      if (length > value.size() - at) return "a string claims more bytes than it holds";
+      at += length;
+    }
+  return {};
+}
+
+// OpenEXR allocates each header attribute at the size it claims before
+// reading it (seen: 1.3 GB from a 60-byte file), so the header is walked
+// here first: every attribute must fit in the file, and the data window
+// must pass sizeProblem. Single-part flat images only (what RgbaInputFile reads).
+ByteProblem exrHeaderProblem(std::span<const std::uint8_t> bytes) {
+  static constexpr std::uint8_t kMagic[4] = {0x76, 0x2f, 0x31, 0x01};
+  if (bytes.size() < 8 || !std::equal(kMagic, kMagic + 4, bytes.begin()))
+    return {0, "not an OpenEXR image (no magic number)"};
+  const std::uint32_t version = littleEndian32(bytes, 4);
+  if (version & 0x800) return {4, "a deep OpenEXR image is not an environment map"};
+  if (version & 0x1000) return {4, "a multi-part OpenEXR file is not read as an environment map"};
+  const auto text = [&](std::size_t& at, std::string& out) {
+    const auto end = std::find(bytes.begin() + std::ptrdiff_t(at), bytes.end(), std::uint8_t(0));
+    if (end == bytes.end() || end - (bytes.begin() + std::ptrdiff_t(at)) > 255) return false;
+    out.assign(bytes.begin() + std::ptrdiff_t(at), end);
+    at = std::size_t(end - bytes.begin()) + 1;
+    return true;
+  };
+  for (std::size_t at = 8;;) {
+    const std::size_t start = at;
+    std::string name, type;
+    if (!text(at, name)) return {start, "the header ends inside an attribute's name"};
+    if (name.empty()) return {};
+    if (!text(at, type) || at + 4 > bytes.size()) return {start, "the header ends inside attribute '" + name + "'"};
+    const std::uint32_t size = littleEndian32(bytes, at);
+    at += 4;
+    if (size > bytes.size() - at)
+      return {at - 4, "attribute '" + name + "' claims " + std::to_string(size) + " bytes, past the end of the file"};
+    if (auto problem = exrAttributeProblem(type, bytes.subspan(at, size)); !problem.empty())
+      return {at, "attribute '" + name + "' (" + type + "): " + problem};
+    if (name == "dataWindow" && type == "box2i") {
+      const auto corner = [&](std::size_t i) { return std::int64_t(std::int32_t(littleEndian32(bytes, at + i * 4))); };
+      const std::string problem =
+          sizeProblem(corner(2) - corner(0) + 1, corner(3) - corner(1) + 1, bytes.size(), kExrTexelsPerByte);
+      if (!problem.empty()) return {at, "the data window: " + problem};
+    }
+    at += size;
+  }
+}
+
 Expected<EnvironmentMap> decodeExr(std::span<const std::uint8_t> bytes, const std::string& file) {
   static std::once_flag limits;
   std::call_once(limits, [] { Imf::Header::setMaxImageSize(16384, 16384); });
+  if (auto header = exrHeaderProblem(bytes); !header.problem.empty()) return refuse(file, header.at, header.problem);
   try {
     MemoryStream stream(bytes, file);
     Imf::RgbaInputFile exr(stream, 1);
