@@ -24,6 +24,7 @@
 #include "gltf_materials.h"
 #include "gltf_meshopt.h"
 #include "gltf_model_file.h"
+#include "gltf_tangents.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
@@ -165,6 +166,7 @@ class MeshAssembler {
     }
     if (!m_out.morph.empty()) m_out.morph.rangeOfVertex.resize(m_out.mesh.vertexCount(), MorphData::kNoRange);
     m_out.materials = m_materials.take();
+    m_tangents.finish(m_out.mesh, m_out.materials);
     return std::move(m_out);
   }
 
@@ -223,6 +225,8 @@ class MeshAssembler {
                                   " times what the file holds");
     auto normals = readPerVertex(prim, "NORMAL", where, count, {3}, "one VEC3 per vertex");
     if (!normals) return normals.error();
+    auto tangents = readPerVertex(prim, "TANGENT", where, count, {4}, "one VEC4 per vertex");
+    if (!tangents) return tangents.error();
     auto colors = readPerVertex(prim, "COLOR_0", where, count, {3, 4}, "one VEC3 or VEC4 per vertex");
     if (!colors) return colors.error();
     auto indices = readTriangleIndices(prim, where, count, mode);
@@ -230,6 +234,8 @@ class MeshAssembler {
 
     if (auto placed = appendPositions(*positions, count, world, where); !placed) return placed;
     appendNormals(normals->first, count, world);
+    const glm::dmat3 world3(world);
+    m_tangents.addPrimitive(tangents->first, count, &world3[0][0]);
     appendColors(*colors, count, prim);
     auto& mesh = m_out.mesh;
     const std::size_t firstIndex = mesh.indices.size();
@@ -543,6 +549,7 @@ class MeshAssembler {
   AccessorReader m_reader;
   DecodedGltf m_out;  // before m_materials, which keeps a reference to its warnings
   MaterialReader m_materials;
+  TangentCollector m_tangents;
   std::size_t m_vertexBudget;
   SkinData m_skin;
   std::vector<bool> m_needsNormal;

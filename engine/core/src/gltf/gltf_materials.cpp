@@ -9,8 +9,8 @@
 namespace riglens::core {
 
 std::size_t MeshMaterials::bytes() const {
-  std::size_t total = (uvs.size() + uvs1.size()) * sizeof(float) + sections.size() * sizeof(MeshSection) +
-                      materials.size() * sizeof(MeshMaterial);
+  std::size_t total = (uvs.size() + uvs1.size() + tangents.size()) * sizeof(float) +
+                      sections.size() * sizeof(MeshSection) + materials.size() * sizeof(MeshMaterial);
   for (const auto& image : images) total += image.rgba.size();
   return total;
 }

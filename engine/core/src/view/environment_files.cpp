@@ -208,6 +208,19 @@ std::string exrAttributeProblem(const std::string& type, std::span<const std::ui
     const std::uint64_t pixels = std::uint64_t(littleEndian32(value, 0)) * littleEndian32(value, 4);
     if (pixels * 4 != value.size() - 8) return "its preview's pixels do not fill it";
   }
+  if (type == "chlist") {  // per channel a name, then 16 bytes; a lone 0 ends the list, at its end
+    std::size_t at = 0;
+    for (;;) {
+      const auto end = std::find(value.begin() + std::ptrdiff_t(at), value.end(), std::uint8_t(0));
+      if (end == value.end()) return "its channel list does not end inside it";
+      const std::size_t name = std::size_t(end - value.begin()) - at;
+      at += name + 1;
+      if (name == 0) break;
+      if (value.size() - at < 16) return "a channel's description runs past it";
+      at += 16;
+    }
+    if (at != value.size()) return "its channel list ends before it does";
+  }
   if (type == "stringvector")  // a length before each string
     for (std::size_t at = 0; at < value.size();) {
       if (value.size() - at < 4) return "a string's length runs past it";

@@ -93,6 +93,10 @@ struct MeshMaterials {
   std::vector<MeshSection> sections;  // empty: the whole mesh, material 0
   std::vector<float> uvs;             // 2 per vertex; empty when nothing is textured
   std::vector<float> uvs1;            // 2 per vertex, texture set 1; empty when no texture reads it
+  // 4 per vertex (xyz, w = bitangent sign), in the mesh's space, for the
+  // normal maps: the file's TANGENT, else made by core::mikkTangents from the
+  // coordinates the map is read with; empty when no material has a normal map.
+  std::vector<float> tangents;
 
   bool empty() const { return sections.empty(); }
   std::size_t bytes() const;
