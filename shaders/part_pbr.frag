@@ -17,6 +17,7 @@ layout(location = 1) in vec3 vColor;
 layout(location = 3) centroid in vec2 vUv;
 layout(location = 4) in vec3 vWorld;
 layout(location = 5) centroid in vec2 vUv1;
+layout(location = 6) in vec4 vTangent;
 
 // sRGB textures (base colour, emissive): sampling returns linear values.
 layout(binding = kBaseColorBinding) uniform sampler2D baseColorTexture;
@@ -38,26 +39,38 @@ vec2 pbrUv(int t, float set)
     return vec2(dot(material.uvRows[2 * t].xyz, uv), dot(material.uvRows[2 * t + 1].xyz, uv));
 }
 
-// The normal map's normal, in a tangent frame made from the screen-space
-// derivatives of the position and of the map's coordinates (what the glTF
-// Sample Viewer and three.js do for a mesh without tangents). `ng` faces
-// the viewer already.
+// The normal map's normal. The tangent frame is the mesh's (the file's
+// TANGENT, or MikkTSpace's: core::MeshMaterials::tangents) with
+// bitangent = cross(normal, tangent) x w, as glTF defines it, all three
+// turned over on a back face (as the glTF Sample Viewer does); a mesh
+// without tangents (a skinned one) uses a frame made from the screen-space
+// derivatives of the position and of the map's coordinates, as the Sample
+// Viewer and three.js do. `ng` faces the viewer already.
 vec3 mappedNormal(vec3 ng)
 {
     vec2 uv = pbrUv(kNormalTexture, material.sets.y);
-    vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);
-    vec2 dux = dFdx(uv), duy = dFdy(uv);
-    float det = dux.x * duy.y - duy.x * dux.y;
-    vec3 t = (duy.y * dpx - dux.y * dpy) / det;
-    t -= ng * dot(ng, t);
-    if (abs(det) < 1.0e-12 || dot(t, t) < 1.0e-20)
-        return ng;
-    t = normalize(t);
-    if (!gl_FrontFacing)
-        t = -t;
-    vec3 b = cross(ng, t);
-    if (!gl_FrontFacing)
-        b = -b;
+    vec3 t, b;
+    if (dot(vTangent.xyz, vTangent.xyz) > 1.0e-12) {
+        vec3 n0 = gl_FrontFacing ? ng : -ng;  // the surface's own side
+        vec3 t0 = normalize(vTangent.xyz - n0 * dot(n0, vTangent.xyz));
+        vec3 b0 = cross(n0, t0) * (vTangent.w < 0.0 ? -1.0 : 1.0);
+        t = gl_FrontFacing ? t0 : -t0;
+        b = gl_FrontFacing ? b0 : -b0;
+    } else {
+        vec3 dpx = dFdx(vWorld), dpy = dFdy(vWorld);
+        vec2 dux = dFdx(uv), duy = dFdy(uv);
+        float det = dux.x * duy.y - duy.x * dux.y;
+        t = (duy.y * dpx - dux.y * dpy) / det;
+        t -= ng * dot(ng, t);
+        if (abs(det) < 1.0e-12 || dot(t, t) < 1.0e-20)
+            return ng;
+        t = normalize(t);
+        if (!gl_FrontFacing)
+            t = -t;
+        b = cross(ng, t);
+        if (!gl_FrontFacing)
+            b = -b;
+    }
     vec3 m = texture(normalTexture, uv).rgb * 2.0 - 1.0;
     m.xy *= material.pbr.z;
     return normalize(mat3(t, b, ng) * m);

@@ -309,6 +309,35 @@ class TestRenderPbr : public test::RenderTestCase {
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 
+  void normalMapsFollowTheirTangentFrames() {
+    // One constant normal map texel on three quads (pbr_fixture.h): the
+    // expected normal is built here from each quad's geometry as glTF defines
+    // the frame — the tangent along increasing u, the bitangent up the image
+    // (decreasing v), the sign folded in — or from the file's TANGENT on the
+    // third quad; then Appendix B under one directional light.
+    const unsigned char texel[3] = {200, 150, 220};
+    const dvec3 m = dvec3(texel[0], texel[1], texel[2]) / 255.0 * 2.0 - 1.0;
+    const auto run = loadGlb(test::makeNormalMappedQuads(texel), "pbr-normal-mapped.glb");
+    const core::OrbitCamera camera = cameraOn(*run);
+    core::PunctualLight sun;
+    sun.direction = -glm::normalize(glm::vec3(-0.4f, 0.3f, 1.0f));
+    sun.color = glm::vec3(2.5f);
+    const QImage image = draw(run, camera, bare(), {sun}, "pbr-normal-mapped");
+    // Per quad: tangent, bitangent (u = x, v = 1 - y: +x and +y; mirrored u:
+    // -x and +y; the file's TANGENT +y, sign +1: +y and cross(z, y) = -x).
+    const dvec3 frames[3][2] = {{{1, 0, 0}, {0, 1, 0}}, {{-1, 0, 0}, {0, 1, 0}}, {{0, 1, 0}, {-1, 0, 0}}};
+    test::PbrQuad white;
+    white.base[0] = white.base[1] = white.base[2] = 0.9, white.roughness = 0.4;
+    const dvec3 eye(camera.eye()), l = -dvec3(sun.direction);
+    const QString problem = compare(image, samples(camera, 3), [&](const Sample& s) {
+      const auto& frame = frames[s.quad];
+      const dvec3 n = glm::normalize(frame[0] * m.x + frame[1] * m.y + dvec3(0, 0, 1) * m.z);
+      const double nl = glm::dot(n, l);
+      return nl > 0 ? appendixB(white, n, glm::normalize(eye - s.world), l) * dvec3(sun.color) * nl : dvec3(0);
+    });
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
   void whiteFurnaceStaysWhite() {
     // A uniform white environment and no lights: a white dielectric and a
     // white metal, rough and half rough, give back all the light they get

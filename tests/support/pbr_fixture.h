@@ -84,6 +84,51 @@ inline GltfBuilder makePbrQuads(const std::vector<PbrQuad>& quads) {
   return b;
 }
 
+// The normal-mapped quads: three white dielectric quads placed as
+// makePbrQuads places them, all reading one constant normal map texel
+// `mapped` (tangent space, unit), with texture coordinates u = x, v = 1 - y
+// on the first (the usual), u mirrored on the second (so its tangent turns
+// round and its sign flips) — neither with TANGENT, so the reader makes them
+// — and on the third the usual coordinates with the file's own TANGENT of
+// +y, sign +1 (not what MikkTSpace would make), which the renderer must use.
+inline GltfBuilder makeNormalMappedQuads(const unsigned char mapped[3]) {
+  GltfBuilder b;
+  QImage normal(4, 4, QImage::Format_RGBA8888);
+  normal.fill(QColor(mapped[0], mapped[1], mapped[2]));
+  const auto png = pngBytes(normal);
+  tinygltf::Image image;
+  image.bufferView = b.view(png.data(), png.size());
+  image.mimeType = "image/png";
+  b.model.images.push_back(image);
+  tinygltf::Texture texture;
+  texture.source = 0;
+  b.model.textures.push_back(texture);
+  PbrQuad white;
+  white.base[0] = white.base[1] = white.base[2] = 0.9, white.roughness = 0.4;
+  tinygltf::Material m = detail::pbrMaterial(white);
+  m.normalTexture.index = 0;
+  b.model.materials.push_back(m);
+  for (int q = 0; q < 3; ++q) {
+    const float x0 = kPbrQuadPitch * float(q), x1 = x0 + 1.0f;
+    const std::vector<float> positions = {x0, 0, 0, x1, 0, 0, x1, 1, 0, x0, 1, 0};
+    const std::vector<float> normals = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    const std::vector<float> uvs =
+        q == 1 ? std::vector<float>{1, 1, 0, 1, 0, 0, 1, 0} : std::vector<float>{0, 1, 1, 1, 1, 0, 0, 0};
+    const std::vector<std::uint16_t> indices = {0, 1, 2, 0, 2, 3};
+    std::map<std::string, int> attributes = {
+        {"POSITION", b.positionData(positions)},
+        {"NORMAL", b.data(normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},
+        {"TEXCOORD_0", b.data(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2)}};
+    if (q == 2) {
+      const std::vector<float> tangents = {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+      attributes["TANGENT"] = b.data(tangents, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4);
+    }
+    b.primitive(attributes, b.data(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR));
+    b.model.meshes[0].primitives.back().material = 0;
+  }
+  return b;
+}
+
 // A UV sphere's primitive (radius 0.5 about `centre`), with texture coordinates.
 inline void addSphere(GltfBuilder& b, float cx, float cy, int material) {
   constexpr int kSlices = 48, kStacks = 32;

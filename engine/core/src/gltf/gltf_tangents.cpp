@@ -11,13 +11,14 @@ namespace riglens::core {
 
 void TangentCollector::addPrimitive(const std::vector<float>& tangents, std::size_t count, const double world3[9]) {
   const std::size_t first = m_fromFile.size();
-  m_fromFile.resize(first + count, !tangents.empty());
-  m_tangents.resize((first + count) * 4, 0.0f);
-  if (tangents.empty()) return;
   glm::dmat3 m;
   for (int c = 0; c < 3; ++c)
     for (int r = 0; r < 3; ++r) m[c][r] = world3[c * 3 + r];
   const double mirror = glm::determinant(m) < 0 ? -1.0 : 1.0;
+  m_fromFile.resize(first + count, !tangents.empty());
+  m_mirrored.resize(first + count, mirror < 0);
+  m_tangents.resize((first + count) * 4, 0.0f);
+  if (tangents.empty()) return;
   for (std::size_t v = 0; v < count; ++v) {
     glm::dvec3 t = m * glm::dvec3(tangents[v * 4], tangents[v * 4 + 1], tangents[v * 4 + 2]);
     const double length = glm::length(t);
@@ -54,7 +55,10 @@ void TangentCollector::finish(const PartMesh& mesh, MeshMaterials& materials) co
     }
     const std::vector<float> made = mikkTangents(mesh.positions, mesh.normals, uvs, triangles);
     for (std::uint32_t v : triangles)
-      if (v < vertices && !m_fromFile[v]) std::copy_n(&made[v * 4], 4, &materials.tangents[v * 4]);
+      if (v < vertices && !m_fromFile[v]) {
+        std::copy_n(&made[v * 4], 4, &materials.tangents[v * 4]);
+        if (m_mirrored[v]) materials.tangents[v * 4 + 3] = -materials.tangents[v * 4 + 3];
+      }
   }
 }
 

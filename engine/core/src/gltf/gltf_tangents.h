@@ -2,7 +2,8 @@
 // file's TANGENT where it gives them (read per primitive, placed like the
 // normals), MikkTSpace's where it does not (core::mikkTangents, over each
 // normal-mapped section, from the coordinates its map is read with: the
-// stored set through the map's own texture transform).
+// stored set through the map's own texture transform). Both end in the
+// mesh's space, as if made in the node's and placed by it.
 #pragma once
 
 #include <vector>
@@ -24,6 +25,10 @@ class TangentCollector {
  private:
   std::vector<float> m_tangents;  // 4 per vertex, zeros where the file gave none
   std::vector<bool> m_fromFile;
+  // Placed by a mirroring node: MikkTSpace, run on the placed vertices, reads
+  // its sign from the coordinates alone, so a made tangent's sign is flipped
+  // there (as if made before the node placed it, then placed).
+  std::vector<bool> m_mirrored;
 };
 
 }  // namespace riglens::core

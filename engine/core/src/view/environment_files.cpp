@@ -285,9 +285,16 @@ Expected<EnvironmentMap> decodeExr(std::span<const std::uint8_t> bytes, const st
     if (auto problem = sizeProblem(width, height, bytes.size(), kExrTexelsPerByte); !problem.empty())
       return refuse(file, 0, "the header's data window: " + problem);
     std::vector<Imf::Rgba> pixels(std::size_t(width * height));
-    // OpenEXR addresses the frame buffer by absolute texel coordinates.
-    const std::ptrdiff_t origin = -std::ptrdiff_t(window.min.x) - std::ptrdiff_t(window.min.y) * width;
-    exr.setFrameBuffer(pixels.data() + origin, 1, std::size_t(width));
+    // OpenEXR addresses the frame buffer by absolute texel coordinates: its
+    // base is where texel (0, 0) would be, outside our array when the window
+    // does not start at the origin, so it is computed as an address (the
+    // pointer arithmetic would be undefined; the fuzzer's UBSan caught it).
+    const std::uintptr_t texelBytes = sizeof(Imf::Rgba);
+    const std::uintptr_t shift = (std::uintptr_t(std::intptr_t(window.min.x)) +
+                                  std::uintptr_t(std::intptr_t(window.min.y)) * std::uintptr_t(width)) *
+                                 texelBytes;
+    exr.setFrameBuffer(reinterpret_cast<Imf::Rgba*>(reinterpret_cast<std::uintptr_t>(pixels.data()) - shift), 1,
+                       std::size_t(width));
     exr.readPixels(window.min.y, window.max.y);
     EnvironmentMap map;
     map.width = int(width), map.height = int(height);

@@ -36,7 +36,8 @@ enum PartBinding : int {
   kBarycentrics = 3,
   kUvs = 4,
   kUvs1 = 5,
-  kPartBindingCount = 6
+  kTangents = 6,  // the normal maps' (core::MeshMaterials::tangents), xyz and the bitangent's sign
+  kPartBindingCount = 7
 };
 
 struct LineVertex {  // lines.vert

@@ -152,7 +152,7 @@ core::Expected<void> GpuMaterials::createDefault(QRhiResourceUpdateBatch* batch)
 }
 
 core::Expected<void> GpuMaterials::upload(QRhiResourceUpdateBatch* batch, const core::MeshMaterials& materials,
-                                          const core::PartMesh& mesh) {
+                                          const core::PartMesh& mesh, bool skinned) {
   m_materials.clear();  // their bindings first: they name the textures
   m_sections.clear();
   m_textures.clear();
@@ -174,28 +174,31 @@ core::Expected<void> GpuMaterials::upload(QRhiResourceUpdateBatch* batch, const 
     if (section.indexCount > 0) out.centre = glm::vec3(sum / double(section.indexCount));
     m_sections.push_back(out);
   }
-  auto uvs = uvBuffer(batch, materials.uvs, mesh.vertexCount());
+  auto uvs = vertexBuffer(batch, materials.uvs, mesh.vertexCount(), 2);
   if (!uvs) return uvs.error();
-  auto uvs1 = uvBuffer(batch, materials.uvs1, mesh.vertexCount());
+  auto uvs1 = vertexBuffer(batch, materials.uvs1, mesh.vertexCount(), 2);
   if (!uvs1) return uvs1.error();
+  auto tangents = vertexBuffer(batch, skinned ? std::vector<float>() : materials.tangents, mesh.vertexCount(), 4);
+  if (!tangents) return tangents.error();
   m_uvs = std::move(uvs).value();
   m_uvs1 = std::move(uvs1).value();
+  m_tangents = std::move(tangents).value();
   return {};
 }
 
-core::Expected<std::unique_ptr<QRhiBuffer>> GpuMaterials::uvBuffer(QRhiResourceUpdateBatch* batch,
-                                                                   const std::vector<float>& uvs,
-                                                                   std::size_t vertexCount) {
+core::Expected<std::unique_ptr<QRhiBuffer>> GpuMaterials::vertexBuffer(QRhiResourceUpdateBatch* batch,
+                                                                       const std::vector<float>& values,
+                                                                       std::size_t vertexCount, std::size_t width) {
   std::vector<float> zeros;
-  const std::vector<float>* uv = &uvs;
-  if (uvs.size() != vertexCount * 2) {
-    zeros.assign(vertexCount * 2, 0.0f);
+  const std::vector<float>* uv = &values;
+  if (values.size() != vertexCount * width) {
+    zeros.assign(vertexCount * width, 0.0f);
     uv = &zeros;
   }
   std::unique_ptr<QRhiBuffer> out(
       m_rhi->newBuffer(QRhiBuffer::Immutable, QRhiBuffer::VertexBuffer,
                        static_cast<quint32>(std::max<std::size_t>(uv->size() * sizeof(float), 8))));
-  if (!out->create()) return gpuError("cannot create the texture coordinates");
+  if (!out->create()) return gpuError("cannot create a material's vertex buffer");
   if (!uv->empty())
     batch->uploadStaticBuffer(out.get(), 0, static_cast<quint32>(uv->size() * sizeof(float)), uv->data());
   return out;

@@ -48,16 +48,20 @@ class GpuMaterials {
   core::Expected<void> createDefault(QRhiResourceUpdateBatch* batch);
   // A model's materials and sections; its texture coordinates are uvs().
   core::Expected<void> upload(QRhiResourceUpdateBatch* batch, const core::MeshMaterials& materials,
-                              const core::PartMesh& mesh);
+                              const core::PartMesh& mesh, bool skinned);
 
   const GpuMaterial& defaultMaterial() const { return m_default; }
   const std::vector<GpuMaterial>& materials() const { return m_materials; }
   const std::vector<GpuSection>& sections() const { return m_sections; }
   QRhiBuffer* uvs() const { return m_uvs.get(); }    // per vertex, zeros where untextured
   QRhiBuffer* uvs1() const { return m_uvs1.get(); }  // texture set 1, likewise
+  // Per vertex (4 floats): the normal maps' tangents; zeros where there are
+  // none, and for a skinned mesh (the skinning pass does not turn them).
+  QRhiBuffer* tangents() const { return m_tangents.get(); }
   std::size_t textureBytes() const { return m_textureBytes; }
   std::size_t uvBytes() const {
-    return (m_uvs ? std::size_t(m_uvs->size()) : 0) + (m_uvs1 ? std::size_t(m_uvs1->size()) : 0);
+    return (m_uvs ? std::size_t(m_uvs->size()) : 0) + (m_uvs1 ? std::size_t(m_uvs1->size()) : 0) +
+           (m_tangents ? std::size_t(m_tangents->size()) : 0);
   }
 
  private:
@@ -72,8 +76,10 @@ class GpuMaterials {
   // The image on the GPU in that colour space (uploaded on first use); null when it cannot be.
   QRhiTexture* texture(QRhiResourceUpdateBatch* batch, const std::vector<core::TextureImage>& images, const Slot& slot,
                        bool mipmaps);
-  core::Expected<std::unique_ptr<QRhiBuffer>> uvBuffer(QRhiResourceUpdateBatch* batch, const std::vector<float>& uvs,
-                                                       std::size_t vertexCount);
+  // A vertex buffer of `width` floats per vertex: `values`, or zeros when it does not hold them all.
+  core::Expected<std::unique_ptr<QRhiBuffer>> vertexBuffer(QRhiResourceUpdateBatch* batch,
+                                                           const std::vector<float>& values, std::size_t vertexCount,
+                                                           std::size_t width);
 
   QRhi* m_rhi;
   QRhiBuffer* m_frameBlock;
@@ -84,7 +90,7 @@ class GpuMaterials {
   GpuMaterial m_default;
   std::vector<GpuMaterial> m_materials;
   std::vector<GpuSection> m_sections;
-  std::unique_ptr<QRhiBuffer> m_uvs, m_uvs1;
+  std::unique_ptr<QRhiBuffer> m_uvs, m_uvs1, m_tangents;
   std::map<std::tuple<int, bool, bool>, std::unique_ptr<QRhiTexture>> m_textures;  // (image, sRGB, mipmapped)
   std::size_t m_textureBytes = 0;
 };

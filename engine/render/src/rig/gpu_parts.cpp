@@ -71,13 +71,15 @@ std::unique_ptr<QRhiGraphicsPipeline> newPartPipeline(QRhi* rhi, QRhiRenderPassD
                       {3 * sizeof(float)},
                       perVertex(variant.wireframe, 3 * sizeof(float)),
                       perVertex(variant.textured, 2 * sizeof(float)),
-                      perVertex(variant.textured, 2 * sizeof(float))});
+                      perVertex(variant.textured, 2 * sizeof(float)),
+                      perVertex(variant.textured, 4 * sizeof(float))});
   layout.setAttributes({{gpu::kPositions, 0, QRhiVertexInputAttribute::Float3, 0},
                         {gpu::kNormals, 1, QRhiVertexInputAttribute::Float3, 0},
                         {gpu::kColors, 2, QRhiVertexInputAttribute::Float3, 0},
                         {gpu::kBarycentrics, 3, QRhiVertexInputAttribute::Float3, 0},
                         {gpu::kUvs, 4, QRhiVertexInputAttribute::Float2, 0},
-                        {gpu::kUvs1, 5, QRhiVertexInputAttribute::Float2, 0}});
+                        {gpu::kUvs1, 5, QRhiVertexInputAttribute::Float2, 0},
+                        {gpu::kTangents, 6, QRhiVertexInputAttribute::Float4, 0}});
   ps->setVertexInputLayout(layout);
   ps->setDepthTest(true);
   ps->setDepthWrite(!variant.blended);

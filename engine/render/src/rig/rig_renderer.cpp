@@ -44,7 +44,7 @@ struct RigRenderer::Impl {
   std::vector<GpuPart> parts;
   std::unique_ptr<GpuSkinning> skin;
 
-  Buffer frameUbo, partUbo, constantBary, constantUv, lineVbuf;
+  Buffer frameUbo, partUbo, constantBary, constantUv, constantTangent, lineVbuf;
   int partSlot = 0;
   int lineCapacity = 0;
   // Bound to frameUbo and partUbo: rebuilt with them. A model with
@@ -225,9 +225,11 @@ struct RigRenderer::Impl {
     if (!frameUbo) {
       frameUbo.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::FrameBlock)));
       if (!frameUbo->create()) return fail("cannot create the frame uniform buffer");
-      const float one[3] = {1, 1, 1}, zero[2] = {0, 0};
+      const float one[3] = {1, 1, 1}, zero[4] = {0, 0, 0, 0};
       constantBary = staticBuffer(QRhiBuffer::VertexBuffer, one, sizeof(one), batch);
-      constantUv = staticBuffer(QRhiBuffer::VertexBuffer, zero, sizeof(zero), batch);
+      constantUv = staticBuffer(QRhiBuffer::VertexBuffer, zero, 2 * sizeof(float), batch);
+      // No tangent: part_pbr.frag falls back to the screen-space frame.
+      constantTangent = staticBuffer(QRhiBuffer::VertexBuffer, zero, sizeof(zero), batch);
     }
     if (!partUbo) {
       partSlot = aligned(sizeof(gpu::PartBlock), rhi->ubufAlignment());
@@ -250,7 +252,9 @@ struct RigRenderer::Impl {
                                                  environment.get());
       if (auto ok = materials->createDefault(batch); !ok) return fail(ok.error().message.c_str());
       if (hasSections())
-        if (auto ok = materials->upload(batch, uploadedRun->materials, uploadedRun->meshes[0]); !ok)
+        if (auto ok = materials->upload(batch, uploadedRun->materials, uploadedRun->meshes[0],
+                                        uploadedRun->kind == core::RunKind::SkinnedMesh);
+            !ok)
           return fail(ok.error().message.c_str());
       resetPipelines();  // made with the old default bindings
     }
@@ -325,9 +329,9 @@ struct RigRenderer::Impl {
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(sectionSlot(section)) * quint32(partSlot));
     cb->setShaderResources(material.bindings.get(), 1, &offset);
     const GpuPart& part = parts[0];
-    const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0}, {part.normals.get(), 0},
-                                                     {colorsOf(part), 0},       {constantBary.get(), 0},
-                                                     {materials->uvs(), 0},     {materials->uvs1(), 0}};
+    const QRhiCommandBuffer::VertexInput inputs[] = {
+        {part.positions.get(), 0}, {part.normals.get(), 0}, {colorsOf(part), 0},       {constantBary.get(), 0},
+        {materials->uvs(), 0},     {materials->uvs1(), 0},  {materials->tangents(), 0}};
     cb->setVertexInput(0, gpu::kPartBindingCount, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
     cb->drawIndexed(section.indexCount, 1, section.firstIndex);
   }
@@ -519,7 +523,8 @@ void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSiz
       cb->setShaderResources(plain, 1, &offset);
       const QRhiCommandBuffer::VertexInput inputs[] = {{part.wirePositions.get(), 0}, {part.wireNormals.get(), 0},
                                                        {part.wireColors.get(), 0},    {part.wireBary.get(), 0},
-                                                       {d.constantUv.get(), 0},       {d.constantUv.get(), 0}};
+                                                       {d.constantUv.get(), 0},       {d.constantUv.get(), 0},
+                                                       {d.constantTangent.get(), 0}};
       cb->setVertexInput(0, gpu::kPartBindingCount, inputs);
       cb->draw(part.wireVertexCount);
     } else if (p == 0 && d.hasSections()) {
@@ -537,9 +542,9 @@ void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSiz
     } else {
       bind(d.pipelineFor(part, p));
       cb->setShaderResources(plain, 1, &offset);
-      const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0}, {part.normals.get(), 0},
-                                                       {d.colorsOf(part), 0},     {d.constantBary.get(), 0},
-                                                       {d.constantUv.get(), 0},   {d.constantUv.get(), 0}};
+      const QRhiCommandBuffer::VertexInput inputs[] = {
+          {part.positions.get(), 0}, {part.normals.get(), 0}, {d.colorsOf(part), 0},       {d.constantBary.get(), 0},
+          {d.constantUv.get(), 0},   {d.constantUv.get(), 0}, {d.constantTangent.get(), 0}};
       cb->setVertexInput(0, gpu::kPartBindingCount, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
       cb->drawIndexed(part.indexCount);
     }
