@@ -18,10 +18,13 @@
 
 namespace riglens::test {
 
+// Below this Ward's encoder writes black: the shared exponent would underflow its byte.
+inline constexpr float kRgbeSmallest = 1e-32f;
+
 // One texel in Radiance's RGBE: a shared exponent, 8-bit mantissas.
 inline std::array<std::uint8_t, 4> rgbe(float r, float g, float b) {
   const float largest = std::max({r, g, b});
-  if (largest < 1e-32f) return {0, 0, 0, 0};
+  if (largest < kRgbeSmallest) return {0, 0, 0, 0};
   int exponent = 0;
   const float scale = std::frexp(largest, &exponent) * 256.0f / largest;
   return {std::uint8_t(r * scale), std::uint8_t(g * scale), std::uint8_t(b * scale), std::uint8_t(exponent + 128)};
