@@ -8,6 +8,8 @@
 //   BM_RenderFrame/large_pbr, /tank_pbr   the same frames in the PBR look
 //                               (core::Look::Pbr: Appendix B, two studio lights,
 //                               the environment, the neutral tone map)
+//   BM_EnvironmentLight/width   the PBR look's image-based light made from a
+//                               studio map that wide (GPU passes, read back)
 //   BM_RenderFrameReadback      the large frame read back into a QImage, as
 //                               `riglens-cli render` does before writing the PNG
 //   BM_GnmGpu, BM_LiftGpu, BM_RadixSortGpu   one compute pass alone
@@ -57,6 +59,7 @@ using riglens::bench::BM_MemoryBandwidth;
 #include "riglens/render/character/gpu_lift.h"
 #include "riglens/render/character/gpu_orl.h"
 #include "riglens/render/device/offscreen_canvas.h"
+#include "riglens/render/parity/environment_light_on_gpu.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
 #include "riglens/render/splats/gpu_sort.h"
@@ -331,6 +334,24 @@ void BM_LiftGpu(benchmark::State& state) {
   // Per vertex: read 12 bytes, write 52 (centre, covariance A/B, colour).
   state.SetBytesProcessed(state.iterations() * std::int64_t(V) * 64);
 }
+// The PBR look's image-based light made from a studio map `range(0)` texels
+// wide (uploaded, mipmapped, prefiltered into 7 levels, irradiance, BRDF
+// table), read back; gpu_environment_ms is the GPU's share (timestamps).
+void BM_EnvironmentLight(benchmark::State& state) {
+  const auto map = std::make_shared<const core::EnvironmentMap>(core::studioEnvironment(int(state.range(0))));
+  GpuPassTimes gpu;
+  for (auto _ : state) {
+    auto maps = render::environmentLightOnGpu(*device(), map);
+    if (!maps) {
+      state.SkipWithError(maps.error().message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(maps->irradiance.rgba.data());
+    gpu.add();
+  }
+  gpu.report(state);
+}
+
 void BM_RenderFrameReadback(benchmark::State& state) {
   renderFrames(state, "large", true);
 }
@@ -493,6 +514,7 @@ BENCHMARK_CAPTURE(BM_RenderFrame, tank_pbr, "tank-cubes", core::Look::Pbr)
 BENCHMARK_CAPTURE(BM_RenderFrame, large, "large", core::Look::Review)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_RenderFrame, large_pbr, "large", core::Look::Pbr)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EnvironmentLight)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Unit(benchmark::kMillisecond)->UseRealTime();

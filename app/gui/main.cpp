@@ -176,15 +176,18 @@ std::optional<QString> applyViewOptions(const riglens::app::ViewerOptions& optio
     viewport->setProperty("tint", options.tint);
     if (viewport->property("tint").toString() != options.tint)
       return QStringLiteral("unknown --tint '%1'").arg(options.tint);
-    viewport->setProperty("look", options.look);
-    viewport->setProperty("toneMap", options.toneMap);
-    viewport->setProperty("exposure", options.exposure);
-    viewport->setProperty("environmentRotation", options.environmentRotation);
-    viewport->setProperty("environmentBackground", options.environmentBackground);
-    QVariantMap loaded;
-    QMetaObject::invokeMethod(viewport, "loadEnvironment", Q_RETURN_ARG(QVariantMap, loaded),
-                              Q_ARG(QVariant, options.environment));
-    if (!loaded.value(QStringLiteral("ok")).toBool()) return loaded.value(QStringLiteral("message")).toString();
+    // An interactive viewer opens with the look the user left; a screenshot
+    // with the defaults, whatever the user chose last (a script's pictures
+    // must not depend on it).
+    viewport->setProperty("remembersView", options.screenshot.isEmpty());
+    for (auto it = options.view.cbegin(); it != options.view.cend(); ++it)
+      viewport->setProperty(it.key().toUtf8().constData(), it.value());
+    if (options.environment) {
+      QVariantMap loaded;
+      QMetaObject::invokeMethod(viewport, "loadEnvironment", Q_RETURN_ARG(QVariantMap, loaded),
+                                Q_ARG(QVariant, *options.environment));
+      if (!loaded.value(QStringLiteral("ok")).toBool()) return loaded.value(QStringLiteral("message")).toString();
+    }
   }
   for (const QString& assignment : options.sets) {
     const auto parsed = parseAssignment(assignment);

@@ -112,25 +112,36 @@ std::variant<ViewerOptions, int> readOptions(const QCommandLineParser& parser, c
     return usageError(QStringLiteral("--backend must be vulkan or opengl, got '%1'").arg(v.backend));
   v.tint = parser.value(o.tint);
   v.tintSet = parser.isSet(o.tint);
-  v.look = parser.value(o.look);
-  core::Look look;
-  if (!core::parseLook(v.look.toStdString(), &look))
-    return usageError(QStringLiteral("--look must be review or pbr, got '%1'").arg(v.look));
-  v.toneMap = parser.value(o.toneMap);
-  core::ToneMap toneMap;
-  if (!core::parseToneMap(v.toneMap.toStdString(), &toneMap))
-    return usageError(QStringLiteral("--tone-map must be neutral, aces or none, got '%1'").arg(v.toneMap));
-  v.exposure = parser.value(o.exposure).toDouble(&ok);
-  if (!ok || !std::isfinite(v.exposure) || std::abs(v.exposure) > core::kMaxExposureStops)
-    return usageError(QStringLiteral("--exposure must be stops between -%1 and %1, got '%2'")
-                          .arg(core::kMaxExposureStops)
-                          .arg(parser.value(o.exposure)));
-  v.environment = parser.value(o.environment);
-  v.environmentRotation = parser.value(o.environmentRotation).toDouble(&ok);
-  if (!ok || !std::isfinite(v.environmentRotation))
-    return usageError(
-        QStringLiteral("--environment-rotation must be degrees, got '%1'").arg(parser.value(o.environmentRotation)));
-  v.environmentBackground = parser.isSet(o.environmentBackground);
+  if (parser.isSet(o.look)) {
+    core::Look look;
+    if (!core::parseLook(parser.value(o.look).toStdString(), &look))
+      return usageError(QStringLiteral("--look must be review or pbr, got '%1'").arg(parser.value(o.look)));
+    v.view[QStringLiteral("look")] = parser.value(o.look);
+  }
+  if (parser.isSet(o.toneMap)) {
+    core::ToneMap toneMap;
+    if (!core::parseToneMap(parser.value(o.toneMap).toStdString(), &toneMap))
+      return usageError(
+          QStringLiteral("--tone-map must be neutral, aces or none, got '%1'").arg(parser.value(o.toneMap)));
+    v.view[QStringLiteral("toneMap")] = parser.value(o.toneMap);
+  }
+  if (parser.isSet(o.exposure)) {
+    const double stops = parser.value(o.exposure).toDouble(&ok);
+    if (!ok || !std::isfinite(stops) || std::abs(stops) > core::kMaxExposureStops)
+      return usageError(QStringLiteral("--exposure must be stops between -%1 and %1, got '%2'")
+                            .arg(core::kMaxExposureStops)
+                            .arg(parser.value(o.exposure)));
+    v.view[QStringLiteral("exposure")] = stops;
+  }
+  if (parser.isSet(o.environmentRotation)) {
+    const double degrees = parser.value(o.environmentRotation).toDouble(&ok);
+    if (!ok || !std::isfinite(degrees))
+      return usageError(
+          QStringLiteral("--environment-rotation must be degrees, got '%1'").arg(parser.value(o.environmentRotation)));
+    v.view[QStringLiteral("environmentRotation")] = degrees;
+  }
+  if (parser.isSet(o.environmentBackground)) v.view[QStringLiteral("environmentBackground")] = true;
+  if (parser.isSet(o.environment)) v.environment = parser.value(o.environment);
   if (parser.isSet(o.play)) v.play = parser.value(o.play);
   v.timeMs = parser.value(o.time).toDouble();
   v.sets = parser.values(o.set);

@@ -6,6 +6,7 @@
 #include <QtCore/QSize>
 #include <QtCore/QString>
 #include <QtCore/QStringList>
+#include <QtCore/QVariantMap>
 #include <optional>
 #include <variant>
 
@@ -19,12 +20,12 @@ struct ViewerOptions {
   bool timings = false;
   QString tint = QStringLiteral("color");
   bool tintSet = false;
-  QString look = QStringLiteral("review");  // models: review or pbr (core::parseLook)
-  QString toneMap = QStringLiteral("neutral");
-  double exposure = 0;
-  QString environment = QStringLiteral("studio");  // the PBR look's: studio, or an .hdr / .exr
-  double environmentRotation = 0;                  // degrees about the up axis
-  bool environmentBackground = false;
+  // The look's options given on the command line, checked, as the viewport's
+  // properties (look, toneMap, exposure, environmentRotation,
+  // environmentBackground); those not given keep what the viewer remembers
+  // (its defaults under --screenshot).
+  QVariantMap view;
+  std::optional<QString> environment;  // the PBR look's: studio, or an .hdr / .exr
   std::optional<QString> play;
   double timeMs = 0;
   QStringList sets;  // NAME=VALUE, as given

@@ -1,7 +1,9 @@
 #include "scene_viewport_item.h"
 
+#include <QtCore/QFileInfo>
 #include <QtCore/QPointer>
 #include <QtCore/QRunnable>
+#include <QtCore/QSettings>
 #include <QtGui/QCursor>
 #include <QtGui/QMouseEvent>
 #include <QtGui/QWheelEvent>
@@ -101,14 +103,50 @@ void SceneViewportItem::setTint(const QString& tint) {
 void SceneViewportItem::setLook(const QString& look) {
   core::Look parsed;
   if (core::parseLook(look.toStdString(), &parsed)) changeView(m_look, look);
+  rememberLook();
 }
 void SceneViewportItem::setToneMap(const QString& toneMap) {
   core::ToneMap parsed;
   if (core::parseToneMap(toneMap.toStdString(), &parsed)) changeView(m_toneMap, toneMap);
+  rememberLook();
 }
 void SceneViewportItem::setExposure(double stops) {
   if (std::isfinite(stops))
     changeView(m_exposure, std::clamp(stops, -core::kMaxExposureStops, core::kMaxExposureStops));
+  rememberLook();
+}
+
+namespace {
+const QString kLookKey = QStringLiteral("view/look"), kToneMapKey = QStringLiteral("view/toneMap"),
+              kExposureKey = QStringLiteral("view/exposure"), kEnvironmentKey = QStringLiteral("view/environment"),
+              kRotationKey = QStringLiteral("view/environmentRotation"),
+              kBackgroundKey = QStringLiteral("view/environmentBackground");
+}  // namespace
+
+void SceneViewportItem::setRemembersView(bool remember) {
+  m_remembersView = false;  // restoring must not write back half-restored settings
+  if (remember) {
+    const QSettings settings;
+    setLook(settings.value(kLookKey, m_look).toString());
+    setToneMap(settings.value(kToneMapKey, m_toneMap).toString());
+    setExposure(settings.value(kExposureKey, m_exposure).toDouble());
+    setEnvironmentRotation(settings.value(kRotationKey, m_environmentRotation).toDouble());
+    setEnvironmentBackground(settings.value(kBackgroundKey, m_environmentBackground).toBool());
+    // A remembered map that is gone or broken: the studio, silently.
+    loadEnvironment(settings.value(kEnvironmentKey, QStringLiteral("studio")));
+  }
+  m_remembersView = remember;
+}
+
+void SceneViewportItem::rememberLook() const {
+  if (!m_remembersView) return;
+  QSettings settings;
+  settings.setValue(kLookKey, m_look);
+  settings.setValue(kToneMapKey, m_toneMap);
+  settings.setValue(kExposureKey, m_exposure);
+  settings.setValue(kEnvironmentKey, m_environmentPath.isEmpty() ? QStringLiteral("studio") : m_environmentPath);
+  settings.setValue(kRotationKey, m_environmentRotation);
+  settings.setValue(kBackgroundKey, m_environmentBackground);
 }
 
 QString SceneViewportItem::environment() const {
@@ -117,17 +155,27 @@ QString SceneViewportItem::environment() const {
 
 void SceneViewportItem::setEnvironmentRotation(double degrees) {
   if (std::isfinite(degrees)) changeView(m_environmentRotation, std::remainder(degrees, 360.0));
+  rememberLook();
+}
+
+void SceneViewportItem::setEnvironmentBackground(bool shown) {
+  changeView(m_environmentBackground, shown);
+  rememberLook();
 }
 
 QVariantMap SceneViewportItem::loadEnvironment(const QVariant& location) {
   const QString path = localPath(location);
   if (path.isEmpty() || path == QStringLiteral("studio")) {
     changeView(m_environment, std::shared_ptr<const core::EnvironmentMap>());
+    m_environmentPath = QStringLiteral("studio");
+    rememberLook();
     return {{"ok", true}, {"message", tr("Lit by the studio environment")}};
   }
   auto map = cachedEnvironment(path);
   if (!map) return {{"ok", false}, {"message", QString::fromStdString(map.error().message)}};
   changeView(m_environment, std::move(map).value());
+  m_environmentPath = QFileInfo(path).absoluteFilePath();
+  rememberLook();
   QString message = tr("Lit by %1").arg(environment());
   for (const std::string& warning : m_environment->warnings)
     message += QStringLiteral("; ") + QString::fromStdString(warning);

@@ -45,6 +45,9 @@ class SceneViewportItem : public QQuickItem {
   Q_PROPERTY(QString environment READ environment NOTIFY viewChanged)
   Q_PROPERTY(double environmentRotation READ environmentRotation WRITE setEnvironmentRotation NOTIFY viewChanged)
   Q_PROPERTY(bool environmentBackground READ environmentBackground WRITE setEnvironmentBackground NOTIFY viewChanged)
+  // On (the interactive viewer): the look's settings above are restored from
+  // the user's settings now and saved there as they change.
+  Q_PROPERTY(bool remembersView READ remembersView WRITE setRemembersView)
   // The glTF camera the view looks through ("" : the orbit camera). Orbiting,
   // panning or zooming goes back to the orbit.
   Q_PROPERTY(QString fileCamera READ fileCamera WRITE setFileCamera NOTIFY viewChanged)
@@ -93,7 +96,9 @@ class SceneViewportItem : public QQuickItem {
   double environmentRotation() const { return m_environmentRotation; }
   void setEnvironmentRotation(double degrees);
   bool environmentBackground() const { return m_environmentBackground; }
-  void setEnvironmentBackground(bool shown) { changeView(m_environmentBackground, shown); }
+  void setEnvironmentBackground(bool shown);
+  bool remembersView() const { return m_remembersView; }
+  void setRemembersView(bool remember);
   // Lights the PBR look with an .hdr or .exr (an empty location or
   // "studio": the studio). Returns {ok, message}: what lights it now and any
   // warning, or why the file was refused (the light stays as it was).
@@ -163,6 +168,9 @@ class SceneViewportItem : public QQuickItem {
   std::shared_ptr<const core::EnvironmentMap> m_environment;  // null: the studio
   double m_environmentRotation = 0.0;
   bool m_environmentBackground = false;
+  QString m_environmentPath;  // what loadEnvironment was last given successfully ("studio")
+  bool m_remembersView = false;
+  void rememberLook() const;
   QString m_fileCamera;
   bool m_modelChanged = false;
   bool m_framed = false;

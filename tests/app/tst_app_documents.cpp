@@ -17,6 +17,7 @@
 #include <filesystem>
 
 #include "character_controller.h"
+#include "environment_fixture.h"
 #include "gltf_builder.h"
 #include "pbr_fixture.h"
 #include "riglens/core/base/file_io.h"
@@ -327,6 +328,42 @@ class TestAppDocuments : public QObject {
     m_ui.viewport->setProperty("look", "review");
     QVERIFY2(std::abs(review.red() - review.green()) <= kGreyChannels, qPrintable(review.name()));
     QVERIFY2(pbr.red() > pbr.green() + kLitByRed, qPrintable(pbr.name()));
+  }
+
+  void theLookIsRememberedBetweenSessions() {
+    // An environment the viewport shows behind the model, turned, in the PBR
+    // look at +1.5 EV: remembered (the test's own QSettings), then restored
+    // into a viewport reset to the defaults; a screenshot run (remembersView
+    // off) neither reads nor writes them.
+    const QString sky = path("sky.exr");
+    test::writeExr(sky.toStdString(), 8, 4, test::environmentGradient(8, 4));
+    QObject* viewport = m_ui.viewport;
+    viewport->setProperty("remembersView", true);
+    viewport->setProperty("look", "pbr");
+    viewport->setProperty("exposure", 1.5);
+    viewport->setProperty("environmentRotation", 30.0);
+    viewport->setProperty("environmentBackground", true);
+    QVariantMap loaded;
+    QVERIFY(QMetaObject::invokeMethod(viewport, "loadEnvironment", Q_RETURN_ARG(QVariantMap, loaded),
+                                      Q_ARG(QVariant, sky)));
+    QVERIFY2(loaded.value("ok").toBool(), qPrintable(loaded.value("message").toString()));
+    QCOMPARE(viewport->property("environment").toString(), QString("sky.exr"));
+    viewport->setProperty("remembersView", false);
+    viewport->setProperty("look", "review");
+    viewport->setProperty("exposure", 0.0);
+    viewport->setProperty("environmentRotation", 0.0);
+    viewport->setProperty("environmentBackground", false);
+    QVERIFY(QMetaObject::invokeMethod(viewport, "loadEnvironment", Q_RETURN_ARG(QVariantMap, loaded),
+                                      Q_ARG(QVariant, QString("studio"))));
+    QCOMPARE(QSettings().value("view/look").toString(), QString("pbr"));  // not overwritten while off
+    viewport->setProperty("remembersView", true);
+    QCOMPARE(viewport->property("look").toString(), QString("pbr"));
+    QCOMPARE(viewport->property("exposure").toDouble(), 1.5);
+    QCOMPARE(viewport->property("environmentRotation").toDouble(), 30.0);
+    QCOMPARE(viewport->property("environmentBackground").toBool(), true);
+    QCOMPARE(viewport->property("environment").toString(), QString("sky.exr"));
+    viewport->setProperty("remembersView", false);
+    viewport->setProperty("look", "review");
   }
 
   void cleanupTestCase() { m_ui.stop(); }
