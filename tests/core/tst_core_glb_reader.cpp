@@ -148,14 +148,7 @@ class TestGlbReader : public QObject {
     b.model.meshes[0].primitives[0].material = 0;
     QImage pixel(1, 1, QImage::Format_RGBA8888);
     pixel.fill(Qt::white);
-    const auto png = riglens::test::pngBytes(pixel);
-    tinygltf::Image image;
-    image.bufferView = b.view(png.data(), png.size());
-    image.mimeType = "image/png";
-    b.model.images.push_back(image);
-    tinygltf::Texture texture;
-    texture.source = 0;
-    b.model.textures.push_back(texture);
+    riglens::test::addPngTexture(b, pixel);
     const auto numbers = [](std::initializer_list<double> values) {
       tinygltf::Value::Array out;
       for (double v : values) out.emplace_back(v);

@@ -33,6 +33,20 @@ inline std::vector<std::uint8_t> pngBytes(const QImage& image) {
   return {bytes.begin(), bytes.end()};
 }
 
+// `image` stored in the GLB's buffer as a PNG, and a texture of it (no
+// sampler: glTF's defaults); returns the texture's index.
+inline int addPngTexture(GltfBuilder& b, const QImage& image) {
+  const auto png = pngBytes(image);
+  tinygltf::Image gltfImage;
+  gltfImage.bufferView = b.view(png.data(), png.size());
+  gltfImage.mimeType = "image/png";
+  b.model.images.push_back(gltfImage);
+  tinygltf::Texture texture;
+  texture.source = int(b.model.images.size()) - 1;
+  b.model.textures.push_back(texture);
+  return int(b.model.textures.size()) - 1;
+}
+
 struct MaterialQuad {
   const char* name;
   float x0, x1, z;

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "gltf_builder.h"
-#include "gltf_material_fixture.h"  // pngBytes
+#include "gltf_material_fixture.h"  // addPngTexture
 
 namespace riglens::test {
 
@@ -95,18 +95,11 @@ inline GltfBuilder makeNormalMappedQuads(const unsigned char mapped[3]) {
   GltfBuilder b;
   QImage normal(4, 4, QImage::Format_RGBA8888);
   normal.fill(QColor(mapped[0], mapped[1], mapped[2]));
-  const auto png = pngBytes(normal);
-  tinygltf::Image image;
-  image.bufferView = b.view(png.data(), png.size());
-  image.mimeType = "image/png";
-  b.model.images.push_back(image);
-  tinygltf::Texture texture;
-  texture.source = 0;
-  b.model.textures.push_back(texture);
+  const int texture = addPngTexture(b, normal);
   PbrQuad white;
   white.base[0] = white.base[1] = white.base[2] = 0.9, white.roughness = 0.4;
   tinygltf::Material m = detail::pbrMaterial(white);
-  m.normalTexture.index = 0;
+  m.normalTexture.index = texture;
   b.model.materials.push_back(m);
   for (int q = 0; q < 3; ++q) {
     const float x0 = kPbrQuadPitch * float(q), x1 = x0 + 1.0f;
@@ -184,16 +177,7 @@ inline GltfBuilder makePbrSpheres() {
       occlusion.setPixelColor(x, y, QColor(ao, ao, ao));
       emissive.setPixelColor(x, y, (y / 8) % 4 == 0 ? QColor(255, 120, 20) : QColor(0, 0, 0));
     }
-  for (const QImage* image : {&normal, &occlusion, &emissive}) {
-    const auto png = pngBytes(*image);
-    tinygltf::Image gltfImage;
-    gltfImage.bufferView = b.view(png.data(), png.size());
-    gltfImage.mimeType = "image/png";
-    b.model.images.push_back(gltfImage);
-    tinygltf::Texture texture;
-    texture.source = int(b.model.images.size()) - 1;
-    b.model.textures.push_back(texture);
-  }
+  for (const QImage* image : {&normal, &occlusion, &emissive}) addPngTexture(b, *image);
   for (int col = 0; col < 3; ++col) {
     PbrQuad q;
     q.base[0] = q.base[1] = q.base[2] = 0.9;
