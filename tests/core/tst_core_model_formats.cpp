@@ -118,11 +118,40 @@ class TestCoreModelFormats : public QObject {
     QCOMPARE(scene->kind, core::SceneKind::Splats);
   }
 
+  void colladaSkinAndClipPoseAsTheFileSays_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("clip");
+    // An animation without a name: Assimp calls the file's clip "animation".
+    QTest::newRow("plain") << QString(test::kBendingStripDae) << "animation";
+    // As Blender's COLLADA exporter writes it: the joints under an armature
+    // object, and the clip an animation named after that object holding the
+    // channel's animation. Assimp's glTF exporter failed on the name clash
+    // (animation and node both "Armature") and the file did not open; the
+    // clip is renamed "Armature animation".
+    QString blender = QString(test::kBendingStripDae);
+    blender.replace(
+        R"(<node id="root" sid="root" name="root" type="JOINT">)",
+        R"(<node id="Armature" name="Armature" type="NODE"><node id="root" sid="root" name="root" type="JOINT">)");
+    blender.replace(R"(      <node id="strip" name="strip" type="NODE">)", R"(      </node>
+      <node id="strip" name="strip" type="NODE">)");
+    blender.replace(
+        R"(<animation id="bend">)",
+        R"(<animation id="action_container-Armature" name="Armature"><animation id="bend" name="Armature">)");
+    blender.replace(R"(</animation>
+  </library_animations>)",
+                    R"(</animation></animation>
+  </library_animations>)");
+    QTest::newRow("Blender's exporter") << blender << "Armature animation";
+  }
+
   void colladaSkinAndClipPoseAsTheFileSays() {
-    const auto path = write("strip.dae", test::kBendingStripDae);
+    QFETCH(QString, text);
+    QFETCH(QString, clip);
+    const auto path = write("strip.dae", text.toStdString());
     auto scene = core::readGltfScene(path);
     QVERIFY_OK(scene);
     QCOMPARE(scene->animations.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(scene->animations[0].name), clip);
     auto run = core::loadRun(path);
     QVERIFY_OK(run);
     QCOMPARE(run->kind, core::RunKind::SkinnedMesh);

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include "riglens/core/base/json_reader.h"
@@ -78,6 +79,32 @@ bool writeAll(int fd, const void* data, std::size_t size) {
 #endif
 #endif
 
+// Assimp 5.2.5's glTF exporter gives every object an id from its name in
+// one namespace and fails, with no message, when two collide. Blender's
+// COLLADA exporter names each object's animation after the object
+// (<animation id="action_container-Armature" name="Armature">), so every
+// animated Blender export collided with its own armature node and did not
+// open. Animations are renamed before export: empty or taken names become
+// "<name> animation" (numbered if that is taken too).
+void makeAnimationNamesUnique(aiScene& scene) {
+  std::set<std::string> taken;
+  const auto addNodes = [&](const aiNode* node, const auto& self) -> void {
+    taken.insert(node->mName.C_Str());
+    for (unsigned i = 0; i < node->mNumChildren; ++i) self(node->mChildren[i], self);
+  };
+  if (scene.mRootNode) addNodes(scene.mRootNode, addNodes);
+  for (unsigned m = 0; m < scene.mNumMeshes; ++m) taken.insert(scene.mMeshes[m]->mName.C_Str());
+  for (unsigned a = 0; a < scene.mNumAnimations; ++a) {
+    aiAnimation& animation = *scene.mAnimations[a];
+    std::string name = animation.mName.C_Str();
+    if (!name.empty() && taken.insert(name).second) continue;
+    const std::string base = (name.empty() ? std::string("clip") : name) + " animation";
+    name = base;
+    for (int n = 2; !taken.insert(name).second; ++n) name = base + " " + std::to_string(n);
+    animation.mName.Set(name);
+  }
+}
+
 // The child: Assimp reads the model and exports it as GLB to `fd`, one tag
 // byte first. Never returns.
 [[noreturn]] void convertInChild(const fs::path& path, std::uint64_t memoryLimit, int fd) {
@@ -101,6 +128,9 @@ bool writeAll(int fd, const void* data, std::size_t size) {
     } else if (!scene->mRootNode || scene->mNumMeshes == 0) {
       message = "Assimp read no meshes from it";
     } else {
+      // The importer owns the scene; renaming its animations in place is
+      // what its own post-processing steps do too.
+      makeAnimationNamesUnique(*const_cast<aiScene*>(scene));
       Assimp::Exporter exporter;
       const aiExportDataBlob* blob = exporter.ExportToBlob(scene, "glb2");
       if (blob && blob->data && blob->size > 0) {
