@@ -29,6 +29,10 @@ constexpr double kPi = 3.14159265358979323846;
 // roughness 1/3, 0.5% at 1, the irradiance 0.3%), and half-float storage
 // (0.1%).
 constexpr double kLightMapRelativeTolerance = 0.02;
+// Not a tolerance: the floor under a relative difference's denominator, so
+// a black texel cannot divide by zero (the studio's darkest radiance is
+// ~0.09, far above it).
+constexpr double kRadianceFloor = 1e-6;
 // One step of a half float's 10-bit mantissa, relative: the maps are half
 // floats, and Vulkan lets a storage-image write round towards zero.
 constexpr double kHalfFloatStep = 1.0 / 1024;
@@ -115,7 +119,8 @@ std::pair<double, double> brdfReference(double nv, double roughness) {
 
 double relativeDifference(glm::vec4 got, dvec3 want) {
   double worst = 0;
-  for (int c = 0; c < 3; ++c) worst = std::max(worst, std::abs(double(got[c]) - want[c]) / std::max(want[c], 1e-6));
+  for (int c = 0; c < 3; ++c)
+    worst = std::max(worst, std::abs(double(got[c]) - want[c]) / std::max(want[c], kRadianceFloor));
   return worst;
 }
 
