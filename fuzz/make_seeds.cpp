@@ -22,6 +22,7 @@
 #include "riglens/samples/gnm_bake.h"
 #include "riglens/samples/orl_sample.h"
 #include "riglens/samples/sample_runs.h"
+#include "vrm_fixture.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -140,6 +141,10 @@ void gltfSeeds() {
   seed("part_glb", "materials.glb", test::makeMaterialShowcase().glb());
   seed("mesh_glb", "materials.glb", test::makeMaterialShowcase().glb());
   seed("gltf", "materials.gltf", gltfText(test::makeMaterialShowcase()));
+  for (int version : {0, 1}) {  // VRM avatars: their extensions in the JSON the fuzzer mutates
+    seed("part_glb", "avatar-" + std::to_string(version) + ".vrm", test::makeVrmFace(version).glb());
+    seed("gltf", "avatar-" + std::to_string(version) + ".gltf", gltfText(test::makeVrmFace(version)));
+  }
   // EXT_meshopt_compression: compressed views, a fallback buffer.
   const auto packed = test::meshoptGrid();
   seed("part_glb", "meshopt.glb", test::assembleGlb(packed.doc, packed.bin));

@@ -682,11 +682,19 @@ void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
 // never where its vertices are: KHR_texture_transform and
 // KHR_materials_unlit are honoured, KHR_lights_punctual's lights are read
 // (gltf_scene.h), and the other KHR_materials_* are drawn as the base
-// material with a warning (MaterialReader).
+// material with a warning (MaterialReader). A VRM avatar's own extensions
+// (gltf/vrm.h) name expressions, bones and MToon shading on top of a
+// complete glTF.
 bool understood(const std::string& name) {
-  static const std::set<std::string, std::less<>> kUnderstood{"KHR_mesh_quantization",      "EXT_meshopt_compression",
-                                                              "KHR_draco_mesh_compression", "KHR_texture_transform",
-                                                              "KHR_materials_unlit",        "KHR_lights_punctual"};
+  static const std::set<std::string, std::less<>> kUnderstood{"KHR_mesh_quantization",
+                                                              "EXT_meshopt_compression",
+                                                              "KHR_draco_mesh_compression",
+                                                              "KHR_texture_transform",
+                                                              "KHR_materials_unlit",
+                                                              "KHR_lights_punctual",
+                                                              "VRM",
+                                                              "VRMC_vrm",
+                                                              "VRMC_materials_mtoon"};
   return kUnderstood.count(name) > 0 || name.rfind("KHR_materials_", 0) == 0;
 }
 

@@ -12,6 +12,7 @@
 #include "gltf_accessor_reader.h"
 #include "gltf_model_file.h"
 #include "riglens/core/gltf/glb_reader.h"
+#include "vrm_reader.h"
 
 namespace riglens::core {
 
@@ -55,6 +56,7 @@ class SceneBuilder {
     for (std::size_t a = 0; a < m_model.animations.size(); ++a)
       if (auto ok = readAnimation(a); !ok) return ok.error();
     readViewpoints();
+    m_scene.vrm = readVrmAvatar(m_model, m_scene, m_source, m_scene.warnings);
     return std::move(m_scene);
   }
 

@@ -48,6 +48,7 @@ RigController::RigController(const Rig& rig, const GltfScene* gltf)
     : m_rig(rig),
       m_gltf(gltf && !gltf->nodes.empty() ? gltf : nullptr),
       m_caller(rig.joints().size()),
+      m_expressions(m_gltf && m_gltf->vrm ? m_gltf->vrm->expressions.size() : 0),
       m_worlds(rig.parts().size()) {
   evaluate();
 }
@@ -175,6 +176,28 @@ Expected<JointRange> RigController::jointRange(std::string_view joint) const {
   return JointRange{spec.min, spec.max, spec.rest};
 }
 
+std::vector<std::string> RigController::expressionNames() const {
+  std::vector<std::string> names;
+  if (m_gltf && m_gltf->vrm)
+    for (const VrmExpression& e : m_gltf->vrm->expressions) names.push_back(e.name);
+  return names;
+}
+
+Expected<void> RigController::setExpression(std::string_view name, double value) {
+  const int e = m_gltf && m_gltf->vrm ? m_gltf->vrm->findExpression(name) : -1;
+  if (e < 0) return makeError(ErrorCode::Usage, "unknown expression '" + std::string(name) + "'");
+  if (!std::isfinite(value))
+    return makeError(ErrorCode::Usage, "expression '" + std::string(name) + "': the weight must be a finite number");
+  m_expressions[std::size_t(e)] = value;
+  m_dirty = true;
+  return {};
+}
+
+void RigController::resetExpressions() {
+  std::fill(m_expressions.begin(), m_expressions.end(), 0.0);
+  m_dirty = true;
+}
+
 void RigController::evaluate() {
   if (!m_dirty) return;
   const int gltf = gltfAnimation(m_playable);
@@ -188,6 +211,11 @@ void RigController::evaluate() {
     else if (m_gltfPose.worlds.size() != m_gltf->nodes.size() || m_gltfPosePlayed)
       m_gltfPose = gltfRestPose(*m_gltf);
     m_gltfPosePlayed = gltf != kNoIndex;
+    if (m_gltf->vrm) {
+      std::vector<double> clamped(m_expressions.size());
+      for (std::size_t e = 0; e < clamped.size(); ++e) clamped[e] = std::clamp(m_expressions[e], 0.0, 1.0);
+      applyVrmExpressions(*m_gltf->vrm, clamped, m_gltfPose);
+    }
   }
   m_dirty = false;
 }

@@ -30,6 +30,7 @@
 #include "riglens/core/base/diagnostic.h"
 #include "riglens/core/base/expected.h"
 #include "riglens/core/gltf/part_mesh.h"
+#include "riglens/core/gltf/vrm.h"
 
 namespace riglens::core {
 
@@ -126,6 +127,7 @@ struct GltfScene {
   std::vector<GltfAnimation> animations;
   std::vector<GltfCamera> cameras;  // in node order
   std::vector<GltfLight> lights;    // in node order
+  std::optional<VrmAvatar> vrm;     // a VRM avatar's expressions, humanoid and MToon materials
   Diagnostics warnings;             // what was read but set aside (a camera or light the file gets wrong)
 
   int findAnimation(std::string_view name) const;  // kGltfNone when absent

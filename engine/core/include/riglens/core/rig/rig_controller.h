@@ -59,6 +59,15 @@ class RigController {
   void resetCaller(std::string_view joint);
   void resetAllCallers();
 
+  // A VRM avatar's expressions (gltf/vrm.h; none for another file), in the
+  // file's order: each a weight, 0 (neutral) to 1, clamped on use, that
+  // drives the morph targets it binds over whatever the clip or the rest
+  // pose gave them, as three-vrm evaluates them. An unknown name or a
+  // non-finite value is refused with ErrorCode::Usage.
+  std::vector<std::string> expressionNames() const;
+  Expected<void> setExpression(std::string_view name, double value);
+  const std::vector<double>& expressionValues() const { return m_expressions; }
+  void resetExpressions();
   // Starts the playable `name` at 0 (a rig animation, else a glTF one), or
   // stops it (nullopt). Unknown: Usage.
   Expected<void> play(std::optional<std::string_view> name);
@@ -127,6 +136,7 @@ class RigController {
   GltfPose m_gltfPose;
   bool m_gltfPosePlayed = false;  // m_gltfPose is a clip's, not the rest pose
   std::vector<std::optional<double>> m_caller;
+  std::vector<double> m_expressions;  // per VRM expression
   int m_playable = kNoIndex;
   double m_playTimeMs = 0.0;
   bool m_paused = false;
