@@ -343,6 +343,12 @@ ApplicationWindow {
             visible: !window.characterMode
             ScenePanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.38; SplitView.minimumHeight: 120 }
             JointsPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 150 }
+            AvatarPanel {
+                avatar: window.controller.avatar
+                visible: window.controller.avatar.active
+                SplitView.preferredHeight: window.height * 0.3
+                SplitView.minimumHeight: 120
+            }
         }
         SplitView {
             objectName: "characterLeftPanel"

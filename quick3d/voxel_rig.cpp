@@ -3,6 +3,7 @@
 #include <QtQuick3D/private/qquick3dcustommaterial_p.h>
 #include <QtQuick3D/private/qquick3ddefaultmaterial_p.h>
 #include <QtQuick3D/private/qquick3dmodel_p.h>
+#include <QtQuick3D/private/qquick3dprincipledmaterial_p.h>
 #include <QtQuick3D/private/qquick3dskin_p.h>
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -18,7 +19,9 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
 
+#include "object_setup.h"
 #include "part_geometry.h"
+#include "pbr_materials.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/rig_spec.h"
@@ -52,16 +55,6 @@ class RigClock : public QAbstractAnimation {
 };
 
 namespace {
-
-// A C++-made Quick 3D object must be told its QML set-up is complete, as the
-// QML engine would.
-template <class T>
-T* completed(T* object) {
-  QQmlParserStatus& status = *object;
-  status.classBegin();
-  status.componentComplete();
-  return object;
-}
 
 // `object` (a node or model made in C++) as `parent`'s child, in the scene
 // and in the QObject tree, named `name`.
@@ -200,12 +193,13 @@ void VoxelRig::clearNodes() {
   m_partNodes.clear();
   m_partModels.clear();
   m_partMaterials.clear();
+  m_pbrMaterials.clear();  // the models' children
   m_gltfNodes.clear();
   m_unmovedBones.clear();
   m_skinnedModel = nullptr;
   if (m_skin) remove(m_skin);
   m_skin = nullptr;
-  m_skinnedGeometry = nullptr;  // its model's child
+  m_meshGeometry = nullptr;  // its model's child
   m_restPose.reset();
   m_morphWeights.clear();
   m_boneTints.clear();
@@ -227,7 +221,10 @@ void VoxelRig::buildNodes() {
     if (m_run->kind == core::RunKind::SkinnedMesh) continue;  // one mesh for every part, below
     if (std::size_t(p) >= m_run->meshes.size() || m_run->meshes[std::size_t(p)].empty()) continue;
     auto* model = attach(new QQuick3DModel, node, QString::fromStdString(part.name) + QStringLiteral("_model"));
-    model->setGeometry(new PartGeometry(m_run->meshes[std::size_t(p)], nullptr, model));
+    auto* geometry =
+        new PartGeometry(m_run->meshes[std::size_t(p)], nullptr, p == 0 ? &m_run->materials : nullptr, model);
+    model->setGeometry(geometry);
+    if (p == 0 && m_run->modelFile) m_meshGeometry = geometry;  // a static model's morph targets rewrite it
     auto* material = new QQuick3DDefaultMaterial(model);
     completed(material);
     completed(model);
@@ -270,8 +267,8 @@ void VoxelRig::buildSkinnedModel() {
 
   m_skinnedModel =
       attach(new QQuick3DModel, this, QString::fromStdString(m_run->rig.parts()[0].name) + QStringLiteral("_model"));
-  m_skinnedGeometry = new PartGeometry(m_run->meshes[0], &skin, m_skinnedModel);
-  m_skinnedModel->setGeometry(m_skinnedGeometry);
+  m_meshGeometry = new PartGeometry(m_run->meshes[0], &skin, &m_run->materials, m_skinnedModel);
+  m_skinnedModel->setGeometry(m_meshGeometry);
   m_skinnedModel->setSkin(m_skin);
   if (!m_skinnedNormalsMaterial)
     m_skinnedNormalsMaterial = normalsMaterial(QStringLiteral("normals_skinned.vert"), this);
@@ -321,17 +318,34 @@ void VoxelRig::placeGltfJoints(const core::GltfPose& pose) {
 // Morph targets on the CPU (core::morphMesh), re-uploaded only when their
 // weights change: a clip that animates them, or none at all.
 void VoxelRig::applyMorph(const core::GltfPose* pose) {
-  if (!m_skinnedGeometry || m_run->morph.empty()) return;
+  if (!m_meshGeometry || m_run->morph.empty()) return;
   std::vector<float> weights = core::morphWeights(m_run->morph, *pose);
   if (weights == m_morphWeights) return;
   m_morphWeights = std::move(weights);
-  m_skinnedGeometry->setMorphed(core::morphMesh(m_run->meshes[0], m_run->morph, m_morphWeights));
+  m_meshGeometry->setMorphed(core::morphMesh(m_run->meshes[0], m_run->morph, m_morphWeights));
 }
 
-// Each part's one material: its own default material (vertex colours or a
-// tint colour, the highlight as a glow), or the shared normals material.
+namespace {
+
+// `model`'s materials, one per geometry subset (one for the whole mesh
+// without subsets); set only when they change.
+void setModelMaterials(QQuick3DModel* model, const std::vector<QQuick3DMaterial*>& wanted) {
+  auto materials = model->materials();
+  bool same = materials.count(&materials) == qsizetype(wanted.size());
+  for (qsizetype i = 0; same && i < qsizetype(wanted.size()); ++i) same = materials.at(&materials, i) == wanted[i];
+  if (same) return;
+  materials.clear(&materials);
+  for (QQuick3DMaterial* material : wanted) materials.append(&materials, material);
+}
+
+}  // namespace
+
+// Each part's materials: in the review look its own default material
+// (vertex colours or a tint colour, the highlight as a glow) or the shared
+// normals material; in the PBR look its glTF materials.
 void VoxelRig::applyTint() {
   if (!m_run) return;
+  if (m_look == QLatin1String("pbr")) return applyPbrLook();
   const std::vector<glm::vec3> tints = m_tint == QLatin1String("part")    ? core::partTints(m_run->rig)
                                        : m_tint == QLatin1String("joint") ? core::jointTints(m_run->rig)
                                                                           : std::vector<glm::vec3>{};
@@ -352,14 +366,41 @@ void VoxelRig::applyTint() {
     material->setVertexColorsEnabled(colors != nullptr);
     material->setDiffuseColor(!colors && p < tints.size() ? srgb(tints[p]) : QColor(Qt::white));
     material->setEmissiveFactor(int(p) == highlighted ? kHighlightGlow : QVector3D());
-    if (auto* geometry = qobject_cast<PartGeometry*>(model->geometry())) geometry->showColors(colors);
-    auto materials = model->materials();
+    auto* geometry = qobject_cast<PartGeometry*>(model->geometry());
+    if (geometry) geometry->showColors(colors);
     QQuick3DCustomMaterial* normals = skinned ? m_skinnedNormalsMaterial : m_normalsMaterial;
     QQuick3DMaterial* wanted = m_tint == QLatin1String("normals") ? static_cast<QQuick3DMaterial*>(normals) : material;
-    if (materials.count(&materials) == 1 && materials.at(&materials, 0) == wanted) continue;
-    materials.clear(&materials);
-    materials.append(&materials, wanted);
+    const std::size_t subsets = geometry ? std::max<std::size_t>(1, geometry->subsetMaterials().size()) : 1;
+    setModelMaterials(model, std::vector<QQuick3DMaterial*>(subsets, wanted));
   }
+}
+
+// The PBR look: each model's glTF materials (made on first use), a subset
+// each, over the mesh's own colours (the base colour factors); the tints
+// are the review look's.
+void VoxelRig::applyPbrLook() {
+  m_pbrMaterials.resize(m_partModels.size());
+  for (std::size_t p = 0; p < m_partModels.size(); ++p) {
+    QQuick3DModel* model = m_partModels[p];
+    auto* geometry = model ? qobject_cast<PartGeometry*>(model->geometry()) : nullptr;
+    if (!geometry) continue;
+    const bool skinned = model == m_skinnedModel;
+    std::vector<QQuick3DPrincipledMaterial*>& made = m_pbrMaterials[p];
+    if (made.empty()) made = makePbrMaterials(p == 0 ? m_run->materials : core::MeshMaterials{}, model);
+    geometry->showColors(&m_run->meshes[skinned ? 0 : p].colors);
+    std::vector<QQuick3DMaterial*> wanted;
+    for (int material : geometry->subsetMaterials())
+      wanted.push_back(made[material >= 0 && std::size_t(material) < made.size() ? std::size_t(material) : 0]);
+    if (wanted.empty()) wanted.push_back(made[0]);
+    setModelMaterials(model, wanted);
+  }
+}
+
+void VoxelRig::setLook(const QString& look) {
+  if (look == m_look || (look != QLatin1String("review") && look != QLatin1String("pbr"))) return;
+  m_look = look;
+  applyTint();
+  emit lookChanged();
 }
 
 void VoxelRig::setTint(const QString& tint) {
@@ -393,7 +434,7 @@ bool VoxelRig::partVisible(const QString& name) const {
 
 QVariantMap VoxelRig::posedBounds() const {
   if (!m_controller || !m_run) return {};
-  const core::GltfPose* pose = m_run->skin ? m_controller->gltfPose() : nullptr;
+  const core::GltfPose* pose = m_controller->gltfPose();  // as the viewer frames it
   const core::Bounds box = core::posedBounds(*m_run, m_controller->partWorlds(), pose ? pose : m_restPose.get());
   if (box.empty) return {};
   const auto vector = [](const glm::vec3& v) { return QVariant::fromValue(QVector3D(v.x, v.y, v.z)); };
@@ -414,7 +455,9 @@ void VoxelRig::applyPose() {
     setLocalTransform(m_partNodes[p],
                       parent == core::kNoIndex ? world : glm::inverse(glm::dmat4(worlds[std::size_t(parent)])) * world);
   }
-  const core::GltfPose* pose = m_run->skin ? m_controller->gltfPose() : nullptr;
+  // A model file's own pose (its clip, its VRM expressions), else a skinned
+  // mesh's rest pose.
+  const core::GltfPose* pose = m_controller->gltfPose();
   if (m_run->skin && !pose) pose = m_restPose.get();
   if (pose) {
     placeGltfJoints(*pose);
@@ -488,6 +531,24 @@ bool VoxelRig::setJoint(const QString& name, double value) {
   }
   applyPose();
   return true;
+}
+
+bool VoxelRig::setExpression(const QString& name, double weight) {
+  if (!m_controller) return false;
+  if (auto ok = m_controller->setExpression(name.toStdString(), weight); !ok) {
+    m_error = QString::fromStdString(ok.error().message);
+    emit statusChanged();
+    return false;
+  }
+  applyPose();
+  return true;
+}
+
+QStringList VoxelRig::expressionNames() const {
+  QStringList names;
+  if (m_controller)
+    for (const std::string& name : m_controller->expressionNames()) names << QString::fromStdString(name);
+  return names;
 }
 
 QStringList VoxelRig::jointNames(const QString& kind) const {

@@ -36,6 +36,7 @@
 class QQuick3DModel;
 class QQuick3DDefaultMaterial;
 class QQuick3DCustomMaterial;
+class QQuick3DPrincipledMaterial;
 class QQuick3DSkin;
 
 namespace riglens::core {
@@ -65,6 +66,7 @@ class VoxelRig : public QQuick3DNode {
   Q_PROPERTY(bool running READ running WRITE setRunning NOTIFY runningChanged)
   Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY tintChanged)
   Q_PROPERTY(QString highlightedPart READ highlightedPart WRITE setHighlightedPart NOTIFY tintChanged)
+  Q_PROPERTY(QString look READ look WRITE setLook NOTIFY lookChanged)
 
  public:
   // Loading: an asynchronous load is under way (the previous model, if any, stays shown).
@@ -101,6 +103,13 @@ class VoxelRig : public QQuick3DNode {
   // "normals" (the world normal as a colour, unlit). Another name is ignored.
   QString tint() const { return m_tint; }
   void setTint(const QString& tint);
+  // How the model is shaded, as the viewer's View -> Look: "review" (the
+  // default: the tints above, under the scene's lights) or "pbr" (the
+  // file's glTF materials as PrincipledMaterials, lit by the scene's lights
+  // and its SceneEnvironment's light probe; pbr_materials.h says what maps).
+  // The tints belong to the review look. Another name is ignored.
+  QString look() const { return m_look; }
+  void setLook(const QString& look);
   // A part drawn in the highlight colour's glow ("" for none).
   QString highlightedPart() const { return m_highlighted; }
   void setHighlightedPart(const QString& name);
@@ -117,6 +126,12 @@ class VoxelRig : public QQuick3DNode {
   // animations layered, clamped (as `riglens-cli pose --json` prints it);
   // NaN for an unknown joint. poseChanged() says when to read it again.
   Q_INVOKABLE double jointValue(const QString& name) const;
+  // A VRM avatar's expressions (VRM 0.x blend shape groups under their 1.0
+  // names, VRM 1.0 expressions): each a weight 0..1 (clamped when posed)
+  // driving the morph targets it binds, as three-vrm evaluates them. Unknown
+  // names and non-finite weights are refused as setJoint refuses them.
+  Q_INVOKABLE bool setExpression(const QString& name, double weight);
+  Q_INVOKABLE QStringList expressionNames() const;
   // Every caller joint back to rest.
   Q_INVOKABLE void resetPose();
   // The box around the geometry as posed now, in the rig's own space (its
@@ -143,6 +158,7 @@ class VoxelRig : public QQuick3DNode {
   void timeChanged();
   void runningChanged();
   void tintChanged();
+  void lookChanged();
   // The pose changed: a joint set, the clock ticked or set, an animation
   // started or stopped, a model loaded (every part node has moved already).
   void poseChanged();
@@ -160,6 +176,7 @@ class VoxelRig : public QQuick3DNode {
   void applyPose();
   void tick(double dtSeconds);
   void applyTint();
+  void applyPbrLook();
 
   QUrl m_source;
   Status m_status = Null;
@@ -171,16 +188,17 @@ class VoxelRig : public QQuick3DNode {
   std::unique_ptr<core::RigController> m_controller;
   std::vector<QQuick3DNode*> m_partNodes;    // one per rig part; owned by the scene (children of this node)
   std::vector<QQuick3DModel*> m_partModels;  // per part, null for a socket
-  std::vector<QQuick3DDefaultMaterial*> m_partMaterials;       // per part, null for a socket
-  QQuick3DCustomMaterial* m_normalsMaterial = nullptr;         // shared by every part
-  QQuick3DCustomMaterial* m_skinnedNormalsMaterial = nullptr;  // the same for a skinned model
+  std::vector<QQuick3DDefaultMaterial*> m_partMaterials;                 // per part, null for a socket
+  std::vector<std::vector<QQuick3DPrincipledMaterial*>> m_pbrMaterials;  // per part, made on first use
+  QQuick3DCustomMaterial* m_normalsMaterial = nullptr;                   // shared by every part
+  QQuick3DCustomMaterial* m_skinnedNormalsMaterial = nullptr;            // the same for a skinned model
   // A skinned mesh: its one model (also m_partModels[0], the root part's, as
   // the viewer tints it) and geometry, its skin, the nodes of the glTF
   // joints that bones which are no part follow (per glTF node, null where
   // unused), bones with neither (never moving), and the morph weights last
   // applied.
   QQuick3DModel* m_skinnedModel = nullptr;
-  PartGeometry* m_skinnedGeometry = nullptr;
+  PartGeometry* m_meshGeometry = nullptr;  // a model file's one mesh, skinned or not: morph targets rewrite it
   QQuick3DSkin* m_skin = nullptr;
   std::vector<QQuick3DNode*> m_gltfNodes;
   std::vector<QQuick3DNode*> m_unmovedBones;
@@ -189,6 +207,7 @@ class VoxelRig : public QQuick3DNode {
   std::vector<float> m_boneTints;  // the joint tint of a skinned mesh, per vertex (made on first use)
   QString m_tint = QStringLiteral("color");
   QString m_highlighted;
+  QString m_look = QStringLiteral("review");
   std::unique_ptr<RigClock> m_clock;
 };
 

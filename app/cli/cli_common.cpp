@@ -70,23 +70,37 @@ std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser,
   return std::move(run).value();
 }
 
+namespace {
+
+// NAME=VALUE assignments of one option, or a usage message.
+std::optional<QString> readAssignments(const QCommandLineParser& parser, const QCommandLineOption& option,
+                                       std::vector<std::pair<std::string, double>>& out) {
+  out.clear();
+  for (const QString& assignment : parser.values(option)) {
+    bool ok = false;
+    const int eq = assignment.indexOf('=');
+    const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
+    if (eq <= 0 || !ok) return "--" + option.names().first() + " needs NAME=VALUE, got '" + assignment + "'";
+    out.emplace_back(assignment.left(eq).toStdString(), value);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<QString> PoseOptions::read(const QCommandLineParser& parser) {
   bool ok = false;
   timeMs = parser.value(time).toDouble(&ok);
   if (!ok || !std::isfinite(timeMs)) return "--time-ms needs a number, got '" + parser.value(time) + "'";
-  callers.clear();
-  for (const QString& assignment : parser.values(set)) {
-    const int eq = assignment.indexOf('=');
-    const double value = eq > 0 ? assignment.mid(eq + 1).toDouble(&ok) : 0.0;
-    if (eq <= 0 || !ok) return "--set needs NAME=VALUE, got '" + assignment + "'";
-    callers.emplace_back(assignment.left(eq).toStdString(), value);
-  }
-  return std::nullopt;
+  if (auto bad = readAssignments(parser, set, callers)) return bad;
+  return readAssignments(parser, expression, expressions);
 }
 
 core::Expected<void> PoseOptions::applyCallers(core::RigController& controller) const {
   for (const auto& [name, value] : callers)
     if (auto ok = controller.setCaller(name, value); !ok) return ok;
+  for (const auto& [name, value] : expressions)
+    if (auto ok = controller.setExpression(name, value); !ok) return ok;
   return {};
 }
 

@@ -35,21 +35,25 @@ int inputError(const std::string& message);
 // Loads the one positional PATH or reports why not.
 std::optional<core::LoadedRun> loadRunArgument(const QCommandLineParser& parser, const char* command, int* exitCode);
 
-// --set NAME=VALUE..., --play NAME, --time-ms T: shared by pose and render.
+// --set NAME=VALUE..., --expression NAME=WEIGHT..., --play NAME, --time-ms T:
+// shared by pose and render.
 struct PoseOptions {
   QCommandLineOption set{"set", "Set a caller joint (repeatable), e.g. --set turret_yaw=0.64.", "NAME=VALUE"};
+  QCommandLineOption expression{
+      "expression", "Set a VRM avatar's expression, 0 to 1 (repeatable), e.g. --expression happy=0.8.", "NAME=WEIGHT"};
   QCommandLineOption play{"play", "Play this animation from 0 ms.", "NAME"};
   QCommandLineOption time{"time-ms", "The clock in ms (autoPlay animations and the played one).", "T", "0"};
 
   std::vector<std::pair<std::string, double>> callers;
+  std::vector<std::pair<std::string, double>> expressions;
   double timeMs = 0;
 
-  void addTo(QCommandLineParser& parser) const { parser.addOptions({set, play, time}); }
+  void addTo(QCommandLineParser& parser) const { parser.addOptions({set, expression, play, time}); }
   // Reads the values; returns a usage message when they are malformed.
   std::optional<QString> read(const QCommandLineParser& parser);
   // Poses the controller and evaluates it; a bad joint or animation name is bad input.
   core::Expected<void> apply(const QCommandLineParser& parser, core::RigController& controller) const;
-  // Only the --set values (a clip the rig does not have is played elsewhere).
+  // Only the --set and --expression values (a clip the rig does not have is played elsewhere).
   core::Expected<void> applyCallers(core::RigController& controller) const;
 };
 

@@ -53,6 +53,20 @@ void printText(const core::LoadedRun& run) {
   for (const auto& w : run.warnings) std::printf("  %-7s %s\n", core::severityName(w.severity), w.describe().c_str());
 }
 
+// A VRM avatar's expressions and humanoid bones (posed by `pose --expression`).
+nlohmann::json vrmSummary(const core::GltfScene& scene) {
+  const core::VrmAvatar& vrm = *scene.vrm;
+  nlohmann::json expressions = nlohmann::json::array(), humanoid = nlohmann::json::object();
+  for (const core::VrmExpression& e : vrm.expressions)
+    expressions.push_back({{"name", e.name}, {"preset", e.preset}, {"binary", e.binary}, {"binds", e.binds.size()}});
+  for (const core::VrmHumanBone& bone : vrm.humanoid) humanoid[bone.bone] = scene.nodes[std::size_t(bone.node)].name;
+  return {{"version", vrm.majorVersion == 0 ? "0.x" : "1.0"},
+          {"title", vrm.title},
+          {"expressions", expressions},
+          {"humanoid", humanoid},
+          {"mtoonMaterials", vrm.mtoonMaterials.size()}};
+}
+
 // A glTF file's own scene: its nodes, skins and clips (posed by `pose --play`).
 nlohmann::json gltfSceneSummary(const core::GltfScene& scene) {
   nlohmann::json anims = nlohmann::json::array();
@@ -88,12 +102,10 @@ nlohmann::json gltfSceneSummary(const core::GltfScene& scene) {
                       {"range", l.range},
                       {"innerConeAngle", l.innerConeAngle},
                       {"outerConeAngle", l.outerConeAngle}});
-  return {{"nodes", nodes},
-          {"meshes", scene.meshes.size()},
-          {"skins", scene.skins.size()},
-          {"animations", anims},
-          {"cameras", cameras},
-          {"lights", lights}};
+  nlohmann::json out{{"nodes", nodes},         {"meshes", scene.meshes.size()}, {"skins", scene.skins.size()},
+                     {"animations", anims},   {"cameras", cameras},             {"lights", lights}};
+  if (scene.vrm) out["vrm"] = vrmSummary(scene);
+  return out;
 }
 
 void printGltfScene(const nlohmann::json& summary) {
@@ -112,6 +124,14 @@ void printGltfScene(const nlohmann::json& summary) {
     std::printf("  %-16s %s, intensity %g, on node '%s'\n", l["name"].get<std::string>().c_str(),
                 l["type"].get<std::string>().c_str(), l["intensity"].get<double>(),
                 l["node"].get<std::string>().c_str());
+  if (!summary.contains("vrm")) return;
+  const nlohmann::json& vrm = summary["vrm"];
+  std::printf("VRM %s avatar '%s': %zu humanoid bones, %zu MToon materials\n", vrm["version"].get<std::string>().c_str(),
+              vrm["title"].get<std::string>().c_str(), vrm["humanoid"].size(), vrm["mtoonMaterials"].get<std::size_t>());
+  std::printf("VRM expressions (%zu):\n", vrm["expressions"].size());
+  for (const auto& e : vrm["expressions"])
+    std::printf("  %-16s %zu binds%s%s\n", e["name"].get<std::string>().c_str(), e["binds"].get<std::size_t>(),
+                e["preset"].get<bool>() ? ", preset" : "", e["binary"].get<bool>() ? ", binary" : "");
 }
 
 }  // namespace

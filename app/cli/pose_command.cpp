@@ -1,4 +1,5 @@
-// riglens-cli pose PATH [--set NAME=VALUE]... [--play NAME] [--time-ms T] [--json] [--vertices FILE]
+// riglens-cli pose PATH [--set NAME=VALUE]... [--expression NAME=WEIGHT]... [--play NAME] [--time-ms T] [--json]
+// [--vertices FILE]
 #include <QtCore/QFile>
 #include <nlohmann/json.hpp>
 
@@ -105,6 +106,12 @@ int runPose(const QStringList& args) {
       out["animations"] = nlohmann::json::array();
       for (const auto& a : tree->animations)
         out["animations"].push_back({{"name", a.name}, {"durationMs", a.durationSeconds * 1000.0}});
+      const std::vector<std::string> expressions = controller.expressionNames();
+      if (!expressions.empty()) {  // a VRM avatar: its expressions' weights as set
+        out["expressions"] = nlohmann::json::object();
+        for (std::size_t e = 0; e < expressions.size(); ++e)
+          out["expressions"][expressions[e]] = controller.expressionValues()[e];
+      }
     }
     std::printf("%s\n", out.dump(2).c_str());
   } else {

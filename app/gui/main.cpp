@@ -22,6 +22,7 @@
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -192,7 +193,15 @@ std::optional<QString> applyViewOptions(const riglens::app::ViewerOptions& optio
   for (const QString& assignment : options.sets) {
     const auto parsed = parseAssignment(assignment);
     if (!parsed) return QStringLiteral("--set needs NAME=VALUE, got '%1'").arg(assignment);
-    if (!controller.setJointValue(parsed->first, parsed->second)) return controller.lastError();
+    // A VRM avatar's expression by its name, else a caller joint.
+    auto* avatar = controller.avatar();
+    const QVariantList expressions = avatar->expressions();
+    const bool expression = std::any_of(expressions.cbegin(), expressions.cend(), [&](const QVariant& e) {
+      return e.toMap().value(QStringLiteral("name")).toString() == parsed->first;
+    });
+    if (expression ? !avatar->setExpression(parsed->first, parsed->second)
+                   : !controller.setJointValue(parsed->first, parsed->second))
+      return controller.lastError();
   }
   if (options.play) {
     if (!controller.playback()->play(*options.play)) return controller.lastError();

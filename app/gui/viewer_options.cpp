@@ -60,7 +60,8 @@ struct Options {
   QCommandLineOption time{QStringLiteral("time-ms"), QStringLiteral("Clip time for --play (default 0)."),
                           QStringLiteral("T"), QStringLiteral("0")};
   QCommandLineOption set{QStringLiteral("set"),
-                         QStringLiteral("Set a caller joint, or a character's expression channel (repeatable)."),
+                         QStringLiteral("Set a caller joint, a VRM avatar's expression (0 to 1) or a character's "
+                                        "expression channel (repeatable)."),
                          QStringLiteral("NAME=VALUE")};
   QCommandLineOption timings{QStringLiteral("timings"),
                              QStringLiteral("With --screenshot: print where the time from process start to the "

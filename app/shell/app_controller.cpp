@@ -44,12 +44,13 @@ AppController::AppController(QObject* parent)
       m_problems(new ProblemListModel(this)),
       m_character(new CharacterController(this)),
       m_playback(new PlaybackController(this)),
-      m_exporter(new ExportController(this)) {
+      m_exporter(new ExportController(this)),
+      m_avatar(new AvatarController(this)) {
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
   connect(&m_load, &QFutureWatcherBase::finished, this, &AppController::finishLoad);
   for (ReportingController* controller :
-       std::initializer_list<ReportingController*>{m_character, m_playback, m_exporter})
+       std::initializer_list<ReportingController*>{m_character, m_playback, m_exporter, m_avatar})
     adopt(controller);
   connect(this, &AppController::poseChanged, m_playback, &PlaybackController::timeChanged);
 }
@@ -65,6 +66,7 @@ void AppController::adopt(ReportingController* controller) {
 void AppController::handOverDocument() {
   m_playback->setDocument(m_document.get());
   m_exporter->setDocument(m_document.get());
+  m_avatar->setDocument(m_document.get());
 }
 
 AppController::~AppController() {

@@ -19,6 +19,7 @@
 #include <memory>
 #include <set>
 
+#include "avatar_controller.h"
 #include "character_controller.h"
 #include "document.h"
 #include "export_controller.h"
@@ -44,6 +45,7 @@ class AppController : public QObject {
   Q_PROPERTY(riglens::app::CharacterController* character READ characterController CONSTANT)
   Q_PROPERTY(riglens::app::PlaybackController* playback READ playback CONSTANT)
   Q_PROPERTY(riglens::app::ExportController* exporter READ exporter CONSTANT)
+  Q_PROPERTY(riglens::app::AvatarController* avatar READ avatar CONSTANT)
   Q_PROPERTY(QStringList partNames READ partNames NOTIFY documentChanged)
   // A glTF model's own cameras (View > Camera), by name.
   Q_PROPERTY(QStringList cameraNames READ cameraNames NOTIFY documentChanged)
@@ -94,6 +96,7 @@ class AppController : public QObject {
   CharacterController* characterController() const { return m_character; }
   PlaybackController* playback() const { return m_playback; }
   ExportController* exporter() const { return m_exporter; }
+  AvatarController* avatar() const { return m_avatar; }
   QStringList partNames() const;
   QStringList cameraNames() const;
   bool partsAreNodes() const;
@@ -192,6 +195,7 @@ class AppController : public QObject {
   CharacterController* m_character;
   PlaybackController* m_playback;
   ExportController* m_exporter;
+  AvatarController* m_avatar;
   QFutureWatcher<core::Expected<core::OpenedAsset>> m_load;  // through the reader table, on a worker thread
   QString m_loadingPath;
   bool m_loading = false;

@@ -10,6 +10,8 @@ import RigLens.Quick3D
 ApplicationWindow {
     id: window
     required property url rigSource
+    // Frame the camera on each model loaded (else it stays at z = 100).
+    property bool framed: true
     width: 1024
     height: 640
     visible: true
@@ -37,6 +39,19 @@ ApplicationWindow {
                 id: rig
                 objectName: "rig"
                 source: window.rigSource
+                // Frame what was loaded: the posed geometry's box fills the
+                // view, whatever the model's units.
+                onStatusChanged: if (status === VoxelRig.Ready) view.frame()
+                Component.onCompleted: if (status === VoxelRig.Ready) view.frame()
+            }
+            function frame() {
+                if (!window.framed) return
+                const box = rig.posedBounds()
+                if (box.radius === undefined || !(box.radius > 0)) return
+                orbit.position = box.center
+                camera.z = box.radius / Math.tan(camera.fieldOfView * Math.PI / 360) * 1.1
+                camera.clipNear = box.radius * 0.01
+                camera.clipFar = box.radius * 100
             }
             OrbitCameraController { anchors.fill: parent; origin: orbit; camera: camera }
         }

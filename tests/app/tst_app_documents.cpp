@@ -16,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "avatar_controller.h"
 #include "character_controller.h"
 #include "environment_fixture.h"
 #include "gltf_builder.h"
@@ -32,6 +33,7 @@
 #include "test_checks.h"
 #include "test_paths.h"
 #include "viewer_harness.h"
+#include "vrm_fixture.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
 
@@ -328,6 +330,45 @@ class TestAppDocuments : public QObject {
     m_ui.viewport->setProperty("look", "review");
     QVERIFY2(std::abs(review.red() - review.green()) <= kGreyChannels, qPrintable(review.name()));
     QVERIFY2(pbr.red() > pbr.green() + kLitByRed, qPrintable(pbr.name()));
+  }
+
+  // A VRM avatar opens as the glTF it is; its expressions fill the
+  // Expression panel and move the face when set (the viewport's pixels
+  // change, and change back on reset); its humanoid bones are listed in the
+  // Scene panel.
+  void aVrmAvatarShowsItsExpressions() {
+    const fs::path file = path("face.vrm").toStdString();
+    QVERIFY(core::writeFileAtomically(file, test::makeVrmFace(1).glb()));
+    m_app->open(QString::fromStdString(file.string()));
+    checkShown("face.vrm", "opened");
+    auto* avatar = m_app->avatar();
+    QVERIFY(avatar->active());
+    QCOMPARE(avatar->version(), QStringLiteral("1.0"));
+    QCOMPARE(avatar->expressions().size(), 5);
+    QCOMPARE(avatar->humanoid().size(), qsizetype(2 + test::kVrmLimbBones.size()));
+    auto* panel = m_ui.window->findChild<QQuickItem*>(QStringLiteral("avatarPanel"));
+    QVERIFY(panel && panel->isVisible());
+    auto* humanoid = m_ui.window->findChild<QQuickItem*>(QStringLiteral("humanoidList"));
+    QVERIFY(humanoid && humanoid->property("count").toInt() == avatar->humanoid().size());
+    const QImage rest = m_ui.window->grabWindow().copy(m_ui.viewportRect());
+    QVERIFY(avatar->setExpression(QStringLiteral("happy"), 1.0));
+    QVERIFY(avatar->setExpression(QStringLiteral("aa"), 1.0));
+    m_ui.waitFrames(2);
+    const QImage expressive = m_ui.window->grabWindow().copy(m_ui.viewportRect());
+    expressive.save(test::outputPath(
+        QStringLiteral("documents-%1-vrm-expressive.png").arg(qEnvironmentVariable("RIGLENS_TEST_RUN", "run"))));
+    QVERIFY(expressive != rest);
+    double happyAndAa = 0;
+    for (const QVariant& e : avatar->expressions())
+      if (const QVariantMap row = e.toMap(); row.value("name") == "happy" || row.value("name") == "aa")
+        happyAndAa += row.value("value").toDouble();
+    QCOMPARE(happyAndAa, 2.0);
+    QVERIFY(!avatar->setExpression(QStringLiteral("joy"), 1.0));  // VRM 0.x's name: refused, said
+    QVERIFY(m_app->lastError().contains("joy"));
+    m_app->clearError();
+    avatar->resetExpressions();
+    m_ui.waitFrames(2);
+    QCOMPARE(m_ui.window->grabWindow().copy(m_ui.viewportRect()), rest);
   }
 
   void theLookIsRememberedBetweenSessions() {

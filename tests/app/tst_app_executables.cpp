@@ -20,6 +20,7 @@
 #include "splat_fixtures.h"
 #include "test_checks.h"
 #include "test_paths.h"
+#include "vrm_fixture.h"
 
 namespace {
 
@@ -343,6 +344,30 @@ class TestAppExecutables : public QObject {
     QCOMPARE(row["severity"].toString(), QString("error"));
     QVERIFY(row["file"].toString().endsWith("scene.json"));
     QVERIFY(row["pointer"].toString().startsWith("/"));
+  }
+
+  // A VRM avatar from the command line: inspect lists its expressions and
+  // humanoid bones; pose and render take --expression (an unknown name is
+  // bad input, named).
+  void cliTakesAVrmAvatarsExpressions() {
+    QTemporaryDir dir;
+    const QString vrm = dir.filePath("face.vrm");
+    QVERIFY(riglens::core::writeFileAtomically(vrm.toStdString(), riglens::test::makeVrmFace(0).glb()));
+    const Run inspect = runProgram(kCli, {"inspect", vrm, "--json"});
+    QVERIFY2(inspect.exitCode == 0, qPrintable(inspect.err));
+    const auto avatar = QJsonDocument::fromJson(inspect.out.toUtf8()).object()["gltf"].toObject()["vrm"].toObject();
+    QCOMPARE(avatar["version"].toString(), QString("0.x"));
+    QCOMPARE(avatar["expressions"].toArray().size(), 5);
+    QCOMPARE(avatar["humanoid"].toObject()["hips"].toString(), QString("Hips"));
+    const Run pose = runProgram(kCli, {"pose", vrm, "--expression", "happy=0.25", "--json"});
+    QVERIFY2(pose.exitCode == 0, qPrintable(pose.err));
+    QCOMPARE(QJsonDocument::fromJson(pose.out.toUtf8()).object()["expressions"].toObject()["happy"].toDouble(), 0.25);
+    const Run unknown = runProgram(kCli, {"pose", vrm, "--expression", "grin=1"});
+    QVERIFY(unknown.exitCode != 0);
+    QVERIFY2(unknown.err.contains("grin"), qPrintable(unknown.err));
+    const Run malformed = runProgram(kCli, {"pose", vrm, "--expression", "happy"});
+    QVERIFY(malformed.exitCode != 0);
+    QVERIFY2(malformed.err.contains("--expression needs NAME=VALUE"), qPrintable(malformed.err));
   }
 
   // inspect takes everything the viewer opens, with one problems list.

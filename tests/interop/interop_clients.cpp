@@ -13,7 +13,8 @@ const QString kNodeDir = QStringLiteral(RIGLENS_INTEROP_NODE_DIR);
 
 bool packagesInstalled(std::string* error) {
   if (QFileInfo::exists(kNodeDir + "/node_modules/gltf-validator") &&
-      QFileInfo::exists(kNodeDir + "/node_modules/three"))
+      QFileInfo::exists(kNodeDir + "/node_modules/three") &&
+      QFileInfo::exists(kNodeDir + "/node_modules/@pixiv/three-vrm"))
     return true;
   *error = "the interop node packages are not installed in " + kNodeDir.toStdString() +
            ": run tools/setup.sh --tests (npm ci there)";

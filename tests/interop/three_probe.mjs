@@ -5,19 +5,29 @@
 //        game reads <stem>.interface.json: rotate the joint's node from its
 //        default rotation about axisVector by (value - rest), or translate it
 //        from its default position along axisVector by (value - rest).
-// Usage: node three_probe.mjs request.json   (request: {glb, interface?, evaluations[], vertices?})
+//   {"expressions": {"<name>": weight, ...}}   a VRM avatar (request.vrm: the
+//        file is loaded with @pixiv/three-vrm's VRMLoaderPlugin): every
+//        expression back to 0, these set, then the expression manager's
+//        update(), as an app drives a VRM's face
+// Usage: node three_probe.mjs request.json   (request: {glb, interface?, vrm?, evaluations[], vertices?})
 // Prints {"evaluations": [{"worlds": {"<node>": [16 numbers, column-major]},
 //         "vertices": [x, y, z, ...]}]}: with `vertices`, every mesh's vertices
 // posed by three.js itself (Mesh.getVertexPosition: morph targets, then the
-// skin), in world space, meshes in scene order.
+// skin), in world space, meshes in scene order. A VRM's answer adds
+// "expressions": the names three-vrm found, in its order.
 import { readFile } from 'node:fs/promises';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { VRMLoaderPlugin } from '@pixiv/three-vrm';
 
 const request = JSON.parse(await readFile(process.argv[2], 'utf8'));
 const bytes = await readFile(request.glb);
 const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(arrayBuffer, '', resolve, reject));
+const loader = new GLTFLoader();
+if (request.vrm) loader.register((parser) => new VRMLoaderPlugin(parser));
+const gltf = await new Promise((resolve, reject) => loader.parse(arrayBuffer, '', resolve, reject));
+const expressionManager = request.vrm ? gltf.userData.vrmExpressionManager : null;
+if (request.vrm && !expressionManager) throw new Error('three-vrm found no expressions in the file');
 const iface = request.interface ? JSON.parse(await readFile(request.interface, 'utf8')) : { joints: [] };
 
 const scene = gltf.scene;
@@ -65,6 +75,14 @@ for (const evaluation of request.evaluations) {
       }
     }
   }
+  if (evaluation.expressions) {
+    expressionManager.resetValues();
+    for (const [name, weight] of Object.entries(evaluation.expressions)) {
+      if (!expressionManager.getExpression(name)) throw new Error(`no expression named ${name}`);
+      expressionManager.setValue(name, weight);
+    }
+    expressionManager.update();
+  }
   scene.updateMatrixWorld(true);
   const worlds = {};
   for (const o of nodes) worlds[o.name] = Array.from(o.matrixWorld.elements);
@@ -84,4 +102,6 @@ for (const evaluation of request.evaluations) {
   }
   results.push(result);
 }
-console.log(JSON.stringify({ evaluations: results, animations: gltf.animations.map((a) => a.name) }));
+const answer = { evaluations: results, animations: gltf.animations.map((a) => a.name) };
+if (expressionManager) answer.expressions = expressionManager.expressions.map((e) => e.expressionName);
+console.log(JSON.stringify(answer));

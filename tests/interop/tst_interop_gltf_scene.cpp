@@ -4,6 +4,8 @@
 // --vertices` and by three.js (GLTFLoader, its keyframe interpolants,
 // Mesh.getVertexPosition): every node's world matrix and every posed vertex
 // must agree, at the rest pose and across both clips, inside and past their keys.
+// A VRM avatar's expressions, set by `riglens-cli pose --expression` and by
+// @pixiv/three-vrm, pose the same vertices.
 #include <QtCore/QFile>
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
@@ -16,6 +18,7 @@
 #include <glm/vec3.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "gltf_scene_fixture.h"
 #include "interop_clients.h"
@@ -26,6 +29,7 @@
 #include "riglens/core/rig/scene_bounds.h"
 #include "test_checks.h"
 #include "test_paths.h"
+#include "vrm_fixture.h"
 
 using nlohmann::json;
 
@@ -129,6 +133,63 @@ class TestInteropGltfScene : public QObject {
                      label +
                      QString(": vertex %1 axis %2: %3 vs three.js %4").arg(i / 3).arg(i % 3).arg(vertices[i]).arg(b)));
       }
+    }
+  }
+
+  // A VRM avatar's expressions (tests/support/vrm_fixture.h, as VRM 0.x and
+  // 1.0) set by `riglens-cli pose --expression` and by @pixiv/three-vrm
+  // (VRMLoaderPlugin, the expression manager's setValue and update): the
+  // same expressions found, and every posed vertex the same, for weights in
+  // between, binary snaps, overrides and several expressions on one target.
+  void vrmExpressionsLikeThreeVrm_data() {
+    QTest::addColumn<int>("version");
+    QTest::newRow("VRM 0.x") << 0;
+    QTest::newRow("VRM 1.0") << 1;
+  }
+  void vrmExpressionsLikeThreeVrm() {
+    QFETCH(int, version);
+    const QString vrm = m_tmp.filePath(QString("face-%1.vrm").arg(version));
+    {
+      const auto bytes = riglens::test::makeVrmFace(version).glb();
+      std::ofstream(vrm.toStdString(), std::ios::binary)
+          .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    }
+    const std::string surprised = version == 0 ? "Surprised" : "surprised";
+    const std::vector<json> evaluations = {json::object(),
+                                           {{"happy", 0.6}},
+                                           {{"happy", 0.6}, {"blink", 1.0}, {"aa", 0.5}, {surprised, 0.5}},
+                                           {{"wink", 0.4}, {"blink", 0.25}},
+                                           {{"wink", 0.9}, {"happy", 1.0}, {surprised, 1.0}, {"aa", 1.0}}};
+    json request{{"glb", vrm.toStdString()}, {"vrm", true}, {"vertices", true}, {"evaluations", json::array()}};
+    for (const json& e : evaluations) request["evaluations"].push_back({{"expressions", e}});
+    std::string error;
+    const auto three = riglens::test::runThreeProbe(request, &error);
+    QVERIFY2(three, error.c_str());
+    std::set<std::string> theirNames((*three)["expressions"].begin(), (*three)["expressions"].end());
+    QCOMPARE(theirNames, (std::set<std::string>{"happy", "blink", "aa", surprised, "wink"}));
+    for (std::size_t e = 0; e < evaluations.size(); ++e) {
+      QStringList args{"pose", vrm, "--json", "--vertices", m_tmp.filePath(QString("vrm-%1.f32").arg(e))};
+      for (const auto& [name, weight] : evaluations[e].items())
+        args << "--expression" << QString("%1=%2").arg(name.c_str()).arg(double(weight), 0, 'g', 17);
+      QProcess process;
+      process.start(QStringLiteral(RIGLENS_CLI_EXE), args);
+      QVERIFY(process.waitForFinished(60000));
+      QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+      const json ours = json::parse(process.readAllStandardOutput().toStdString());
+      for (const auto& [name, weight] : evaluations[e].items())
+        QCOMPARE(double(ours["expressions"][name]), double(weight));
+      const std::vector<float> vertices = readFloats(args[4]);
+      const json& theirs = (*three)["evaluations"][e]["vertices"];
+      QCOMPARE(vertices.size(), std::size_t(riglens::test::kVrmFaceVertices + 2 * riglens::test::kVrmBrowVertices) * 3);
+      QCOMPARE(vertices.size(), theirs.size());
+      for (std::size_t i = 0; i < vertices.size(); ++i)
+        QVERIFY2(std::abs(vertices[i] - double(theirs[i])) <= riglens::core::tolerance::kFloatCoordinate,
+                 qPrintable(QString("%1: vertex %2 axis %3: %4 vs three-vrm %5")
+                                .arg(QString::fromStdString(evaluations[e].dump()))
+                                .arg(i / 3)
+                                .arg(i % 3)
+                                .arg(vertices[i])
+                                .arg(double(theirs[i]))));
     }
   }
 };

@@ -12,11 +12,13 @@
 #include <QtTest/QtTest>
 #include <cmath>
 
+#include "pbr_fixture.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/rig/run_loader.h"
 #include "skinned_run_fixture.h"
+#include "test_paths.h"
 
 namespace {
 // A pixel visibly differs from another when its RGB differs by more than the
@@ -42,6 +44,40 @@ bool run(const QString& program, const QStringList& args, QString* err = nullptr
 bool isModel(QRgb p) {
   return std::abs(qRed(p) - kClear.red()) + std::abs(qGreen(p) - kClear.green()) + std::abs(qBlue(p) - kClear.blue()) >
          kVisiblyDifferent;
+}
+
+// Where pixels of one colour lie: how many, and their mean row.
+struct ColourSpot {
+  int pixels = 0;
+  double meanRow = 0;
+};
+
+// The pixels of the view (the window less its joint panel) within the
+// golden-image tolerance of `colour` in every channel: Qt's rasteriser and
+// 8-bit rounding, as for our own renderer's goldens.
+ColourSpot spotOf(const QImage& image, QColor colour) {
+  constexpr int kNear = riglens::core::tolerance::kGoldenChannel;
+  ColourSpot spot;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width() - 300; ++x) {
+      const QRgb p = image.pixel(x, y);
+      if (std::abs(qRed(p) - colour.red()) > kNear || std::abs(qGreen(p) - colour.green()) > kNear ||
+          std::abs(qBlue(p) - colour.blue()) > kNear)
+        continue;
+      ++spot.pixels;
+      spot.meanRow += y;
+    }
+  if (spot.pixels) spot.meanRow /= spot.pixels;
+  return spot;
+}
+
+// A linear colour as the 8-bit sRGB a linear tone mapping shows.
+QColor srgb(const double linear[3], double scale) {
+  const auto encode = [](double c) {
+    c = std::clamp(c, 0.0, 1.0);
+    return int(std::lround(255.0 * (c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1 / 2.4) - 0.055)));
+  };
+  return QColor(encode(linear[0] * scale), encode(linear[1] * scale), encode(linear[2] * scale));
 }
 
 double hueDistance(double a, double b) {
@@ -83,8 +119,11 @@ class TestQuick3dExample : public QObject {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("tint");
     QTest::addColumn<QStringList>("pose");
-    const QStringList posed{"--set", "turret_yaw=0.9", "--set", "gun_pitch=0.4", "--play", "fire", "--time", "0.2"};
-    const QStringList fire{"--play", "fire", "--time", "0.2"};
+    // One camera for all (the rig's parts and its skinned forms frame on
+    // slightly different boxes).
+    const QStringList posed{"--set", "turret_yaw=0.9", "--set", "gun_pitch=0.4", "--play",
+                            "fire",  "--time",         "0.2",   "--fixed-camera"};
+    const QStringList fire{"--play", "fire", "--time", "0.2", "--fixed-camera"};
     for (const char* tint : {"color", "normals"}) {
       QTest::newRow(qPrintable(QStringLiteral("skinned %1").arg(tint))) << "tank-skinned" << tint << posed;
       QTest::newRow(qPrintable(QStringLiteral("exported %1").arg(tint))) << "tank.glb" << tint << fire;
@@ -148,6 +187,38 @@ class TestQuick3dExample : public QObject {
     for (const char* part : {"hull", "turret", "barrel", "radar"}) {
       const int p = loaded->rig.findPart(part);
       QVERIFY2(matched[std::size_t(p)] > 300, part);
+    }
+  }
+
+  // The PBR look draws the file's materials (quick3d/pbr_materials.h): an
+  // unlit quad shows its base colour texels as they are (sRGB in, sRGB out)
+  // and the right way up; a black metal, which reflects nothing, shows its
+  // emissive factor x KHR_materials_emissive_strength alone, sRGB-encoded
+  // (the example's scene tone-maps linearly). The review look shows no glow.
+  void pbrLookDrawsTheFilesMaterials() {
+    using riglens::test::Glow;
+    const QColor upper(200, 60, 30), lower(30, 90, 200);
+    const std::vector<Glow> glows = {{{0.5, 0.2, 0.1}, 1.0}, {{0.1, 0.3, 0.2}, 2.0}};
+    const auto bytes = riglens::test::makeUnlitAndGlowingQuads(upper, lower, glows).glb();
+    QFile file(m_dir.filePath("looks.glb"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()));
+    file.close();
+    const QImage pbr = shot("color", "looks.glb", {"--look", "pbr"}), review = shot("color", "looks.glb");
+    QVERIFY(!pbr.isNull() && !review.isNull());
+    pbr.save(riglens::test::outputPath("quick3d-look-pbr.png"));
+    review.save(riglens::test::outputPath("quick3d-look-review.png"));
+    constexpr int kSeen = 500;  // a quad covers thousands of pixels; edges and noise far fewer
+    const ColourSpot top = spotOf(pbr, upper), bottom = spotOf(pbr, lower);
+    QVERIFY2(top.pixels > kSeen && bottom.pixels > kSeen,
+             qPrintable(QStringLiteral("%1, %2").arg(top.pixels).arg(bottom.pixels)));
+    QVERIFY2(top.meanRow < bottom.meanRow, "the texture is upside down");
+    for (const Glow& glow : glows) {
+      const QColor expected = srgb(glow.emissive, glow.strength);
+      const int inPbr = spotOf(pbr, expected).pixels, inReview = spotOf(review, expected).pixels;
+      QVERIFY2(inPbr > kSeen, qPrintable(QStringLiteral("%1: %2 pixels").arg(expected.name()).arg(inPbr)));
+      QVERIFY2(inReview < kSeen,
+               qPrintable(QStringLiteral("%1 in review: %2 pixels").arg(expected.name()).arg(inReview)));
     }
   }
 

@@ -10,8 +10,11 @@
 // read and posed again, skinned and morphed on the CPU). Then the API's
 // answers and its refusals: a bad source gives Error and a message and keeps
 // the model it had.
+#include <QtQuick3D/private/qquick3ddefaultmaterial_p.h>
 #include <QtQuick3D/private/qquick3dmodel_p.h>
+#include <QtQuick3D/private/qquick3dprincipledmaterial_p.h>
 #include <QtQuick3D/private/qquick3dskin_p.h>
+#include <QtQuick3D/private/qquick3dtexture_p.h>
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -22,7 +25,9 @@
 #include <QtTest/QtTest>
 #include <cstring>
 
+#include "gltf_material_fixture.h"
 #include "gltf_scene_fixture.h"
+#include "pbr_fixture.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/rig_controller.h"
@@ -31,6 +36,7 @@
 #include "riglens/core/rig/skinning.h"
 #include "skinned_run_fixture.h"
 #include "voxel_rig.h"
+#include "vrm_fixture.h"
 
 using riglens::quick3d::VoxelRig;
 
@@ -114,6 +120,8 @@ class TestQuick3dVoxelRig : public QObject {
   // rotated box's corners reach past its vertices (by up to sqrt(3)).
   static constexpr float kBoxSlack = 1.5f;
   static constexpr float kInside = riglens::core::tolerance::kFloatCoordinate;
+  // A QColor keeps 16 bits per channel: a colour set from floats reads back within one step.
+  static constexpr float kQColorStep = 1.0f / 65535.0f;
 
  private slots:
   void initTestCase() {
@@ -462,6 +470,112 @@ class TestQuick3dVoxelRig : public QObject {
     QCOMPARE(rig.status(), VoxelRig::Loading);
     QTRY_COMPARE(rig.status(), VoxelRig::Ready);
     QVERIFY(rig.partNode("head"));
+  }
+
+  // The PBR look gives the model one PrincipledMaterial per geometry subset
+  // (one subset per primitive), carrying what the file's materials say
+  // (tests/support: the material showcase, quads of known metal-roughness
+  // inputs); the review look one default material per subset again.
+  void pbrLookCarriesTheFilesMaterials() {
+    riglens::test::PbrQuad rough, polished;
+    rough.metallic = 0.25, rough.roughness = 0.75, rough.ior = 1.33;
+    rough.emissive[0] = 0.5, rough.emissive[1] = 0.25, rough.emissive[2] = 0.125, rough.emissiveStrength = 4;
+    polished.metallic = 1, polished.roughness = 0.1;
+    const QString quads = m_dir.filePath("pbr-quads.glb"), showcase = m_dir.filePath("showcase.glb");
+    for (const auto& [path, builder] : {std::pair{quads, riglens::test::makePbrQuads({rough, polished})},
+                                        std::pair{showcase, riglens::test::makeMaterialShowcase()}}) {
+      const auto bytes = riglens::test::GltfBuilder(builder).glb();
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()));
+    }
+    const auto materialsOf = [](const VoxelRig& rig) {
+      std::vector<QQuick3DMaterial*> out;
+      for (QQuick3DModel* model : rig.findChildren<QQuick3DModel*>()) {
+        auto list = model->materials();
+        for (qsizetype i = 0; i < list.count(&list); ++i) out.push_back(list.at(&list, i));
+      }
+      return out;
+    };
+    VoxelRig rig;
+    rig.setSource(QUrl::fromLocalFile(quads));
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    rig.setLook("pbr");
+    QCOMPARE(rig.look(), QStringLiteral("pbr"));
+    auto made = materialsOf(rig);
+    QCOMPARE(made.size(), std::size_t(2));
+    auto* first = qobject_cast<QQuick3DPrincipledMaterial*>(made[0]);
+    auto* second = qobject_cast<QQuick3DPrincipledMaterial*>(made[1]);
+    QVERIFY(first && second);
+    QCOMPARE(first->metalness(), 0.25f);
+    QCOMPARE(first->roughness(), 0.75f);
+    QCOMPARE(first->indexOfRefraction(), 1.33f);
+    QCOMPARE(first->emissiveFactor(), QVector3D(2.0f, 1.0f, 0.5f));  // the factor x KHR_materials_emissive_strength
+    QCOMPARE(second->metalness(), 1.0f);
+    QCOMPARE(second->roughness(), 0.1f);
+    rig.setLook("review");
+    made = materialsOf(rig);
+    QCOMPARE(made.size(), std::size_t(2));
+    QVERIFY(qobject_cast<QQuick3DDefaultMaterial*>(made[0]) && made[0] == made[1]);
+
+    rig.setSource(QUrl::fromLocalFile(showcase));
+    rig.setLook("pbr");
+    made = materialsOf(rig);
+    QCOMPARE(made.size(), riglens::test::kMaterialQuads.size());
+    using M = QQuick3DPrincipledMaterial;
+    std::vector<M*> m;
+    for (QQuick3DMaterial* material : made) m.push_back(qobject_cast<M*>(material));
+    QVERIFY(std::all_of(m.begin(), m.end(), [](M* x) { return x != nullptr; }));
+    // checker, leaf, glass, unlit, back (gltf_material_fixture.h)
+    QVERIFY(m[0]->baseColorMap() && m[1]->baseColorMap() && !m[2]->baseColorMap());
+    QCOMPARE(m[0]->baseColorMap()->minFilter(), QQuick3DTexture::Nearest);
+    QCOMPARE(m[1]->baseColorMap()->indexUV(), 0);  // set 1 through the transform: the loader moved it to uvs
+    QCOMPARE(m[0]->alphaMode(), M::Opaque);
+    QCOMPARE(m[0]->cullMode(), QQuick3DMaterial::BackFaceCulling);
+    QCOMPARE(m[1]->alphaMode(), M::Mask);
+    QCOMPARE(m[1]->alphaCutoff(), 0.5f);
+    QCOMPARE(m[1]->cullMode(), QQuick3DMaterial::NoCulling);
+    QCOMPARE(m[2]->alphaMode(), M::Blend);
+    QVERIFY(std::abs(m[2]->baseColor().alphaF() - 0.5f) <= kQColorStep);
+    QCOMPARE(m[3]->lighting(), M::NoLighting);
+    QCOMPARE(m[4]->lighting(), M::FragmentLighting);
+    rig.setLook("plastic");  // not a look: ignored
+    QCOMPARE(rig.look(), QStringLiteral("pbr"));
+  }
+
+  // A VRM avatar's expressions (tests/support/vrm_fixture.h) rewrite the
+  // model's vertices as `riglens-cli pose --expression --vertices` poses them.
+  void vrmExpressionsMoveTheVertices() {
+    const QString vrm = m_dir.filePath("face.vrm");
+    {
+      const auto bytes = riglens::test::makeVrmFace(1).glb();
+      QFile file(vrm);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(reinterpret_cast<const char*>(bytes.data()), qsizetype(bytes.size()));
+    }
+    VoxelRig rig;
+    rig.setSource(QUrl::fromLocalFile(vrm));
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    QCOMPARE(rig.expressionNames().size(), 5);
+    QVERIFY(rig.setExpression("happy", 0.7));
+    QVERIFY(rig.setExpression("aa", 0.4));
+    QVERIFY(!rig.setExpression("joy", 1.0));
+    QVERIFY(rig.errorString().contains("joy"));
+    const std::vector<float> expected =
+        cliVertices({vrm, "--expression", "happy=0.7", "--expression", "aa=0.4"}, m_dir.filePath("face.f32"));
+    QVERIFY(!expected.empty());
+    const auto models = rig.findChildren<QQuick3DModel*>();
+    QCOMPARE(models.size(), 1);
+    const QQuick3DGeometry* geometry = models[0]->geometry();
+    const QByteArray data = geometry->vertexData();
+    QCOMPARE(std::size_t(data.size() / geometry->stride()) * 3, expected.size());
+    for (qsizetype v = 0; v < data.size() / geometry->stride(); ++v) {
+      float p[3];
+      std::memcpy(p, data.constData() + v * geometry->stride(), sizeof(p));  // position first
+      for (int k = 0; k < 3; ++k)
+        QVERIFY2(std::abs(p[k] - expected[std::size_t(v) * 3 + std::size_t(k)]) <= kInside,
+                 qPrintable(QStringLiteral("vertex %1 axis %2").arg(v).arg(k)));
+    }
   }
 
   // A bad source: Error, a message naming the file, and the model stays.

@@ -122,6 +122,39 @@ inline GltfBuilder makeNormalMappedQuads(const unsigned char mapped[3]) {
   return b;
 }
 
+// Quads whose colour on screen owes nothing to the lights, placed as
+// makePbrQuads places them: quad 0 unlit (KHR_materials_unlit) with a base
+// colour texture whose upper half is `upper` and lower half `lower` (sRGB
+// texels; u = x, v = 1 - y, so the image's top row is the quad's top), then
+// one black metal per entry of `glows` with that emissive factor and
+// strength (a black metal reflects nothing: F0 is its base colour).
+struct Glow {
+  double emissive[3];
+  double strength;
+};
+inline GltfBuilder makeUnlitAndGlowingQuads(QColor upper, QColor lower, const std::vector<Glow>& glows) {
+  std::vector<PbrQuad> quads(1 + glows.size());
+  for (std::size_t g = 0; g < glows.size(); ++g) {
+    PbrQuad& q = quads[g + 1];
+    q.base[0] = q.base[1] = q.base[2] = 0, q.metallic = 1, q.roughness = 1;
+    for (int c = 0; c < 3; ++c) q.emissive[c] = glows[g].emissive[c];
+    q.emissiveStrength = glows[g].strength;
+  }
+  GltfBuilder b = makePbrQuads(quads);
+  QImage halves(4, 4, QImage::Format_RGBA8888);
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x) halves.setPixelColor(x, y, y < 2 ? upper : lower);
+  tinygltf::Material& unlit = b.model.materials[0];
+  unlit.pbrMetallicRoughness.baseColorFactor = {1, 1, 1, 1};
+  unlit.pbrMetallicRoughness.baseColorTexture.index = addPngTexture(b, halves);
+  unlit.extensions["KHR_materials_unlit"] = tinygltf::Value(tinygltf::Value::Object{});
+  b.model.extensionsUsed.push_back("KHR_materials_unlit");
+  const std::vector<float> uvs = {0, 1, 1, 1, 1, 0, 0, 0};
+  b.model.meshes[0].primitives[0].attributes["TEXCOORD_0"] =
+      b.data(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+  return b;
+}
+
 // A UV sphere's primitive (radius 0.5 about `centre`), with texture coordinates.
 inline void addSphere(GltfBuilder& b, float cx, float cy, int material) {
   constexpr int kSlices = 48, kStacks = 32;

@@ -1,0 +1,73 @@
+// A VRM avatar's expressions (VRM 0.x blend shape groups, VRM 1.0
+// expressions): one slider per expression, 0 to 1, driving the morph
+// targets it binds (a binary expression snaps at 0.5, as VRM says), and a
+// reset. Shown only while the open model is a VRM avatar.
+import QtQuick
+import QtQuick.Controls
+import QtQuick.Layouts
+import RigLens
+import RigLens.App
+
+PanelSection {
+    id: panel
+    objectName: "avatarPanel"
+    required property AvatarController avatar
+    title: qsTr("Expression (VRM %1)").arg(avatar.version)
+
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: 4
+        RowLayout {
+            Layout.fillWidth: true
+            Label {
+                text: qsTr("%n expression(s)", "", panel.avatar.expressions.length)
+                color: palette.placeholderText
+                Layout.fillWidth: true
+            }
+            Button {
+                objectName: "resetExpressions"
+                text: qsTr("Reset")
+                onClicked: panel.avatar.resetExpressions()
+            }
+        }
+        ListView {
+            objectName: "expressionList"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            clip: true
+            spacing: 2
+            model: panel.avatar.expressions
+            ScrollBar.vertical: ScrollBar {}
+            delegate: RowLayout {
+                id: row
+                required property var modelData
+                objectName: "expression_" + modelData.name
+                width: ListView.view.width
+                spacing: 6
+                Label {
+                    text: row.modelData.name
+                    font.bold: row.modelData.preset
+                    elide: Text.ElideRight
+                    Layout.preferredWidth: 96
+                    ToolTip.visible: nameArea.containsMouse
+                    ToolTip.text: qsTr("%1, %n morph bind(s)%2", "", row.modelData.binds)
+                                  .arg(row.modelData.preset ? qsTr("VRM preset") : qsTr("custom"))
+                                  .arg(row.modelData.binary ? qsTr(", binary") : "")
+                    MouseArea { id: nameArea; anchors.fill: parent; hoverEnabled: true }
+                }
+                Slider {
+                    objectName: "expressionSlider_" + row.modelData.name
+                    Layout.fillWidth: true
+                    from: 0
+                    to: 1
+                    value: row.modelData.value
+                    onMoved: panel.avatar.setExpression(row.modelData.name, value)
+                }
+                Label {
+                    text: Number(row.modelData.value).toFixed(2)
+                    font.family: "monospace"
+                }
+            }
+        }
+    }
+}
