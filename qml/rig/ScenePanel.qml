@@ -22,6 +22,7 @@ PanelSection {
             objectName: "partList"
             Layout.fillWidth: true
             Layout.fillHeight: true
+            Layout.minimumHeight: 48
             clip: true
             model: panel.controller.parts
             ScrollBar.vertical: ScrollBar {}
@@ -79,7 +80,7 @@ PanelSection {
             objectName: "humanoidList"
             visible: count > 0
             Layout.fillWidth: true
-            Layout.preferredHeight: Math.min(contentHeight, panel.height * 0.4)
+            Layout.preferredHeight: Math.min(contentHeight, panel.height * 0.3)
             clip: true
             model: panel.controller.avatar.humanoid
             ScrollBar.vertical: ScrollBar {}
