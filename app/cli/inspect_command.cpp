@@ -102,8 +102,12 @@ nlohmann::json gltfSceneSummary(const core::GltfScene& scene) {
                       {"range", l.range},
                       {"innerConeAngle", l.innerConeAngle},
                       {"outerConeAngle", l.outerConeAngle}});
-  nlohmann::json out{{"nodes", nodes},         {"meshes", scene.meshes.size()}, {"skins", scene.skins.size()},
-                     {"animations", anims},   {"cameras", cameras},             {"lights", lights}};
+  nlohmann::json out{{"nodes", nodes},
+                     {"meshes", scene.meshes.size()},
+                     {"skins", scene.skins.size()},
+                     {"animations", anims},
+                     {"cameras", cameras},
+                     {"lights", lights}};
   if (scene.vrm) out["vrm"] = vrmSummary(scene);
   return out;
 }
@@ -126,8 +130,9 @@ void printGltfScene(const nlohmann::json& summary) {
                 l["node"].get<std::string>().c_str());
   if (!summary.contains("vrm")) return;
   const nlohmann::json& vrm = summary["vrm"];
-  std::printf("VRM %s avatar '%s': %zu humanoid bones, %zu MToon materials\n", vrm["version"].get<std::string>().c_str(),
-              vrm["title"].get<std::string>().c_str(), vrm["humanoid"].size(), vrm["mtoonMaterials"].get<std::size_t>());
+  std::printf("VRM %s avatar '%s': %zu humanoid bones, %zu MToon materials\n",
+              vrm["version"].get<std::string>().c_str(), vrm["title"].get<std::string>().c_str(),
+              vrm["humanoid"].size(), vrm["mtoonMaterials"].get<std::size_t>());
   std::printf("VRM expressions (%zu):\n", vrm["expressions"].size());
   for (const auto& e : vrm["expressions"])
     std::printf("  %-16s %zu binds%s%s\n", e["name"].get<std::string>().c_str(), e["binds"].get<std::size_t>(),

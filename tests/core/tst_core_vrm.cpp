@@ -67,8 +67,10 @@ class TestCoreVrm : public QObject {
     QVERIFY(!vrm.expressions[std::size_t(vrm.findExpression("wink"))].preset);
     QCOMPARE(vrm.humanoid.size(), 2 + test::kVrmLimbBones.size());
     for (const core::VrmHumanBone& bone : vrm.humanoid)
-      QCOMPARE(run->gltf.nodes[std::size_t(bone.node)].name,
-               bone.bone == "hips" ? "Hips" : bone.bone == "head" ? "Head" : test::vrmLimbNodeName(bone.bone.c_str()));
+      QCOMPARE(run->gltf.nodes[std::size_t(bone.node)].name, bone.bone == "hips" ? "Hips"
+                                                             : bone.bone == "head"
+                                                                 ? "Head"
+                                                                 : test::vrmLimbNodeName(bone.bone.c_str()));
     QCOMPARE(vrm.mtoonMaterials, std::vector<int>{0});
     // The MToon approximation is said, as information.
     QVERIFY(std::any_of(run->warnings.begin(), run->warnings.end(), [](const core::Diagnostic& d) {

@@ -33,8 +33,8 @@ namespace riglens::test {
 inline constexpr int kVrmFaceVertices = 9, kVrmBrowVertices = 4;
 // The required humanoid bones past hips and head, at nodes 5, 6, ... in this order.
 inline constexpr std::array<const char*, 13> kVrmLimbBones = {
-    "spine",         "leftUpperLeg", "leftLowerLeg", "leftFoot",     "rightUpperLeg", "rightLowerLeg", "rightFoot",
-    "leftUpperArm",  "leftLowerArm", "leftHand",     "rightUpperArm", "rightLowerArm", "rightHand"};
+    "spine",        "leftUpperLeg", "leftLowerLeg", "leftFoot",      "rightUpperLeg", "rightLowerLeg", "rightFoot",
+    "leftUpperArm", "leftLowerArm", "leftHand",     "rightUpperArm", "rightLowerArm", "rightHand"};
 inline std::string vrmLimbNodeName(const char* bone) {
   std::string name = bone;
   name[0] = char(name[0] - 'a' + 'A');
