@@ -159,6 +159,7 @@ void gltfSeeds() {
   seed("model_formats", "tetrahedron.stl", std::string(1, '\1') + test::kTetrahedronStl);
   seed("model_formats", "quad.ply", std::string(1, '\2') + test::kColouredQuadPly);
   seed("model_formats", "strip.dae", std::string(1, '\3') + test::kBendingStripDae);
+  seed("model_formats", "keyed-strip.dae", std::string(1, '\3') + test::colladaWithShapeKey(test::kBendingStripDae));
   for (const auto& [name, glb] : fuzz::tankPartGlbs())
     if (glb.size() <= 64 * 1024) seed("mesh_glb", "tank-" + name + ".glb", glb);
   seed("gltf", "skinned.gltf", gltfText(skinnedModel()));

@@ -6,6 +6,9 @@
 // fuzz seeds.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 namespace riglens::test {
 
 // A unit box (object "box": four red faces, two blue) and a blue roof triangle (object "roof"); materials in kCubeMtl,
@@ -170,5 +173,53 @@ inline constexpr const char* kBendingStripDae = R"model(<?xml version="1.0" enco
   <scene><instance_visual_scene url="#scene"/></scene>
 </COLLADA>
 )model";
+
+// `text` with its first `from` replaced by `to` (unchanged when absent).
+inline void replaceOnce(std::string& text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+}
+
+// `dae` (the bending strip) with a shape key as Blender writes one: the
+// key's geometry (the strip's top raised to y = 3), a morph controller
+// over the strip's mesh, and the skin over that controller.
+inline std::string colladaWithShapeKey(std::string dae) {
+  replaceOnce(dae, R"(  </library_geometries>)", R"(    <geometry id="strip-key" name="Key 1">
+    <mesh>
+      <source id="strip-key-positions">
+        <float_array id="strip-key-positions-array" count="12">0 0 0  1 0 0  0 3 0  1 3 0</float_array>
+        <technique_common><accessor source="#strip-key-positions-array" count="4" stride="3">
+          <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+        </accessor></technique_common>
+      </source>
+      <vertices id="strip-key-vertices"><input semantic="POSITION" source="#strip-key-positions"/></vertices>
+      <triangles count="2"><input semantic="VERTEX" source="#strip-key-vertices" offset="0"/><p>0 1 2 1 3 2</p></triangles>
+    </mesh>
+  </geometry>
+</library_geometries>)");
+  replaceOnce(dae, R"(  <library_controllers>)", R"(  <library_controllers>
+  <controller id="strip-morph" name="strip-morph">
+    <morph source="#strip-mesh" method="NORMALIZED">
+      <source id="strip-morph-targets"><IDREF_array id="strip-morph-targets-array" count="1">strip-key</IDREF_array>
+        <technique_common><accessor source="#strip-morph-targets-array" count="1" stride="1"><param name="IDREF" type="IDREF"/></accessor></technique_common>
+      </source>
+      <source id="strip-morph-weights"><float_array id="strip-morph-weights-array" count="1">0</float_array>
+        <technique_common><accessor source="#strip-morph-weights-array" count="1" stride="1"><param name="MORPH_WEIGHT" type="float"/></accessor></technique_common>
+      </source>
+      <targets><input semantic="MORPH_TARGET" source="#strip-morph-targets"/><input semantic="MORPH_WEIGHT" source="#strip-morph-weights"/></targets>
+    </morph>
+  </controller>)");
+  replaceOnce(dae, R"(<skin source="#strip-mesh">)", R"(<skin source="#strip-morph">)");
+  return dae;
+}
+
+// The strip with its shape key and no armature: the node instances the
+// morph controller itself.
+inline std::string colladaShapeKeyWithoutSkin() {
+  std::string dae = colladaWithShapeKey(kBendingStripDae);
+  replaceOnce(dae, R"(<instance_controller url="#strip-skin"><skeleton>#root</skeleton></instance_controller>)",
+              R"(<instance_controller url="#strip-morph"/>)");
+  return dae;
+}
 
 }  // namespace riglens::test

@@ -1,5 +1,7 @@
 #include "riglens/core/model_import/assimp_model.h"
 
+#include <assimp/DefaultIOSystem.h>
+#include <assimp/MemoryIOWrapper.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 #include <set>
 #include <string>
 
+#include "collada_morphs.h"
 #include "riglens/core/base/json_reader.h"
 
 namespace riglens::core {
@@ -105,6 +108,38 @@ void makeAnimationNamesUnique(aiScene& scene) {
   }
 }
 
+// The files Assimp opens, with one of them (the model) served from memory:
+// the model as RigLens prepared it, the files beside it (images, .mtl) as
+// they are on disk.
+class PreparedModelIO : public Assimp::DefaultIOSystem {
+ public:
+  PreparedModelIO(std::string path, const std::string& document) : m_path(std::move(path)), m_document(document) {}
+  bool Exists(const char* file) const override { return isModel(file) || Assimp::DefaultIOSystem::Exists(file); }
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    if (!isModel(file)) return Assimp::DefaultIOSystem::Open(file, mode);
+    return new Assimp::MemoryIOStream(reinterpret_cast<const std::uint8_t*>(m_document.data()), m_document.size());
+  }
+
+ private:
+  bool isModel(const char* file) const { return file && (m_path == file || ComparePaths(m_path.c_str(), file)); }
+  std::string m_path;
+  const std::string& m_document;  // outlives the importer that owns this
+};
+
+std::optional<std::string> readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// What RigLens changes in the file before Assimp reads it: a COLLADA
+// file's morph controllers (collada_morphs.h). Nullopt: Assimp reads the file.
+std::optional<ColladaMorphBypass> preparedForAssimp(const fs::path& path) {
+  if (lowerExtension(path) != ".dae") return std::nullopt;
+  const std::optional<std::string> text = readText(path);
+  return text ? bypassColladaMorphs(*text) : std::nullopt;
+}
+
 // The child: Assimp reads the model and exports it as GLB to `fd`, one tag
 // byte first. Never returns.
 [[noreturn]] void convertInChild(const fs::path& path, std::uint64_t memoryLimit, int fd) {
@@ -117,6 +152,8 @@ void makeAnimationNamesUnique(aiScene& scene) {
   std::string message;
   try {
     Assimp::Importer importer;
+    const std::optional<ColladaMorphBypass> prepared = preparedForAssimp(path);
+    if (prepared) importer.SetIOHandler(new PreparedModelIO(path.string(), prepared->document));  // it owns it
     // Points and lines are not drawn as surfaces: dropped, not refused.
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
     const aiScene* scene =
@@ -168,6 +205,11 @@ bool plyDeclaresFaces(const fs::path& path) {
   if (header.rfind("ply", 0) != 0 || end == std::string::npos) return false;
   header.resize(end);
   return header.find("\nelement face ") != std::string::npos;
+}
+
+std::vector<std::string> assimpReadingNotes(const fs::path& path) {
+  std::optional<ColladaMorphBypass> prepared = preparedForAssimp(path);
+  return prepared ? std::move(prepared->notes) : std::vector<std::string>{};
 }
 
 bool convertsThroughAssimp(const fs::path& path) {

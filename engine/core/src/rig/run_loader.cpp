@@ -8,6 +8,7 @@
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/gltf/closed_surface.h"
+#include "riglens/core/model_import/assimp_model.h"
 #include "riglens/core/rig/rig_json.h"
 #include "riglens/core/rig/skinning.h"
 
@@ -118,6 +119,8 @@ Expected<void> loadSkinned(LoadedRun& run, const fs::path& glb) {
   auto decoded = readGltfFile(glb);
   if (!decoded) return decoded.error();
   for (auto& w : decoded->warnings) run.warnings.push_back(std::move(w));
+  if (convertsThroughAssimp(glb))  // what the conversion left out on purpose
+    for (std::string& note : assimpReadingNotes(glb)) run.warnings.push_back({glb.string(), "", std::move(note)});
   run.meshPaths = {glb.string()};
   run.meshes.clear();  // not = {std::move(mesh)}: an initializer list copies its elements (a second mesh)
   run.meshes.push_back(std::move(decoded->mesh));

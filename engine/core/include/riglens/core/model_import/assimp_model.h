@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "riglens/core/base/expected.h"
@@ -29,5 +30,10 @@ bool plyDeclaresFaces(const std::filesystem::path& path);
 // The GLB Assimp exports from the model at `path`, textures embedded. Errors
 // name the file: Assimp's own message, or how its process ended.
 Expected<std::vector<std::uint8_t>> convertWithAssimp(const std::filesystem::path& path);
+
+// What the conversion leaves out of the file on purpose, for the Problems
+// panel: a COLLADA file's shape keys (morph controllers, which Debian's
+// Assimp 5.2.5 cannot read: the mesh is shown without them). Empty when nothing.
+std::vector<std::string> assimpReadingNotes(const std::filesystem::path& path);
 
 }  // namespace riglens::core
