@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <utility>
 
 namespace riglens::core {
@@ -79,6 +81,8 @@ class VrmReader {
       : m_model(model), m_scene(scene), m_source(source), m_warnings(warnings) {}
 
   std::optional<VrmAvatar> run() {
+    for (std::size_t n = 0; n < m_scene.nodes.size(); ++n)
+      if (m_scene.nodes[n].mesh >= 0) m_nodesOfMesh[m_scene.nodes[n].mesh].push_back(int(n));
     if (const auto it = m_model.extensions.find("VRMC_vrm"); it != m_model.extensions.end()) {
       m_avatar.majorVersion = 1;
       readV1(it->second);
@@ -102,24 +106,21 @@ class VrmReader {
     m_warnings.push_back({std::string(m_source), pointer, problem});
   }
 
-  // A bind to `node`'s morph target `target`; false (set aside) when the
-  // node draws no mesh with that many targets or the weight is no number.
-  bool addBind(VrmExpression& expression, int node, const std::optional<int>& target, std::optional<double> weight,
+  // A bind to `node`'s morph target `target`, set aside when the node
+  // draws no mesh with that many targets or the weight is no number.
+  void addBind(VrmExpression& expression, int node, const std::optional<int>& target, std::optional<double> weight,
                const std::string& pointer) {
     const bool nodeOk =
         node >= 0 && std::size_t(node) < m_scene.nodes.size() && m_scene.nodes[std::size_t(node)].mesh >= 0;
     const std::size_t targets =
         nodeOk ? m_scene.meshes[std::size_t(m_scene.nodes[std::size_t(node)].mesh)].morphTargets : 0;
     if (!nodeOk || !target || std::size_t(*target) >= targets) {
-      setAside(pointer, "the bind names no morph target of a drawn mesh: left out");
-      return false;
+      return setAside(pointer, "the bind names no morph target of a drawn mesh: left out");
     }
     if (!weight || !std::isfinite(*weight)) {
-      setAside(pointer + "/weight", "the bind's weight is not a finite number: left out");
-      return false;
+      return setAside(pointer + "/weight", "the bind's weight is not a finite number: left out");
     }
     expression.binds.push_back({node, *target, *weight});
-    return true;
   }
 
   // VRM 0.x: blendShapeGroups binding meshes (every node drawing one), weights 0..100.
@@ -143,13 +144,12 @@ class VrmReader {
           const std::optional<int> mesh = index(bind, "mesh");
           std::optional<double> weight = number(bind, "weight", 100.0);
           if (weight) *weight *= 0.01;
-          bool drawn = false;
-          for (std::size_t n = 0; mesh && n < m_scene.nodes.size(); ++n)
-            if (m_scene.nodes[n].mesh == *mesh)
-              drawn = addBind(expression, int(n), index(bind, "index"), weight, at) || drawn;
-          if (!drawn && (!mesh || std::none_of(m_scene.nodes.begin(), m_scene.nodes.end(),
-                                               [&](const GltfNode& node) { return node.mesh == *mesh; })))
+          const auto drawing = mesh ? m_nodesOfMesh.find(*mesh) : m_nodesOfMesh.end();
+          if (drawing == m_nodesOfMesh.end()) {
             setAside(at + "/mesh", "no node draws the bind's mesh: left out");
+            continue;
+          }
+          for (int n : drawing->second) addBind(expression, n, index(bind, "index"), weight, at);
         }
         addExpression(std::move(expression), pointer);
       }
@@ -204,7 +204,7 @@ class VrmReader {
 
   void addExpression(VrmExpression expression, const std::string& pointer) {
     if (expression.name.empty()) return setAside(pointer, "an expression without a name: left out");
-    if (m_avatar.findExpression(expression.name) >= 0)
+    if (!m_names.insert(expression.name).second)
       return setAside(pointer, "a second expression named '" + expression.name + "': left out");
     m_avatar.expressions.push_back(std::move(expression));
   }
@@ -225,6 +225,10 @@ class VrmReader {
   std::string_view m_source;
   Diagnostics& m_warnings;
   VrmAvatar m_avatar;
+  // Looked up once per bind and per expression: a file with many of either
+  // must cost in proportion to its size, not its square.
+  std::map<int, std::vector<int>> m_nodesOfMesh;
+  std::set<std::string> m_names;
 };
 
 }  // namespace
