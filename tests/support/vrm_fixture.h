@@ -184,14 +184,14 @@ inline GltfBuilder makeVrmFace(int majorVersion) {
     b.model.nodes.push_back(n);
   };
   std::vector<int> hipsChildren = {1};
-  for (std::size_t b = 0; b < kVrmLimbBones.size(); ++b) hipsChildren.push_back(int(5 + b));
+  for (std::size_t bone = 0; bone < kVrmLimbBones.size(); ++bone) hipsChildren.push_back(int(5 + bone));
   node("Hips", {0, 1.0, 0}, -1, hipsChildren);
   node("Head", {0, 0.5, 0}, -1, {2, 3, 4});
   node("Face", {0, 0, 0}, 0, {});
   node("BrowL", {-0.25, 0.35, 0.12}, 1, {});
   node("BrowR", {0.25, 0.35, 0.12}, 1, {});
-  for (std::size_t b = 0; b < kVrmLimbBones.size(); ++b)  // bones with nothing to draw: placed anywhere
-    node(vrmLimbNodeName(kVrmLimbBones[b]).c_str(), {0.1 * double(b), -0.5, 0}, -1, {});
+  for (std::size_t bone = 0; bone < kVrmLimbBones.size(); ++bone)  // bones with nothing to draw: placed anywhere
+    node(vrmLimbNodeName(kVrmLimbBones[bone]).c_str(), {0.1 * double(bone), -0.5, 0}, -1, {});
   tinygltf::Scene scene;
   scene.nodes = {0};
   b.model.scenes.push_back(scene);

@@ -24,6 +24,7 @@
 #include <string>
 
 #include "collada_morphs.h"
+#include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
 
 namespace riglens::core {
@@ -126,17 +127,11 @@ class PreparedModelIO : public Assimp::DefaultIOSystem {
   const std::string& m_document;  // outlives the importer that owns this
 };
 
-std::optional<std::string> readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 // What RigLens changes in the file before Assimp reads it: a COLLADA
 // file's morph controllers (collada_morphs.h). Nullopt: Assimp reads the file.
 std::optional<ColladaMorphBypass> preparedForAssimp(const fs::path& path) {
   if (lowerExtension(path) != ".dae") return std::nullopt;
-  const std::optional<std::string> text = readText(path);
+  const Expected<std::string> text = readFileText(path);
   return text ? bypassColladaMorphs(*text) : std::nullopt;
 }
 
