@@ -71,12 +71,15 @@ ColourSpot spotOf(const QImage& image, QColor colour) {
   return spot;
 }
 
+// sRGB's transfer function: a linear value 0..1 as the screen shows it.
+double srgbEncode(double c) {
+  c = std::clamp(c, 0.0, 1.0);
+  return c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1 / 2.4) - 0.055;
+}
+
 // A linear colour as the 8-bit sRGB a linear tone mapping shows.
 QColor srgb(const double linear[3], double scale) {
-  const auto encode = [](double c) {
-    c = std::clamp(c, 0.0, 1.0);
-    return int(std::lround(255.0 * (c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1 / 2.4) - 0.055)));
-  };
+  const auto encode = [](double c) { return int(std::lround(255.0 * srgbEncode(c))); };
   return QColor(encode(linear[0] * scale), encode(linear[1] * scale), encode(linear[2] * scale));
 }
 
@@ -161,9 +164,9 @@ class TestQuick3dExample : public QObject {
     std::vector<double> hues;
     // The tints are linear; the material gets them sRGB-encoded, as the
     // screen shows them (lighting scales them, which moves hue little).
-    const auto encode = [](float c) { return c <= 0.0031308f ? c * 12.92f : 1.055f * std::pow(c, 1 / 2.4f) - 0.055f; };
     for (const auto& t : tints)
-      hues.push_back(QColor::fromRgbF(encode(t.r), encode(t.g), encode(t.b)).hsvHueF() * 360.0);
+      hues.push_back(
+          QColor::fromRgbF(float(srgbEncode(t.r)), float(srgbEncode(t.g)), float(srgbEncode(t.b))).hsvHueF() * 360.0);
     // The view is the window's left part (the joint panel is 260 px wide).
     std::vector<int> matched(tints.size(), 0);
     int model = 0, unmatched = 0;
