@@ -285,6 +285,28 @@ class TestGlbReader : public QObject {
     QCOMPARE(decoded->warnings.size(), std::size_t(1));
   }
 
+  // glTF's modes are 0-6. A primitive whose mode is none of them (tinygltf
+  // writes its -1 default when a tool leaves the mode unset; three.js and
+  // the Khronos validator refuse it) is drawn as triangles, the default,
+  // and the reader says so at the mode's pointer.
+  void anOutOfRangeModeIsDrawnAsTrianglesWithAWarning_data() {
+    QTest::addColumn<int>("mode");
+    QTest::newRow("-1") << -1;
+    QTest::newRow("7") << 7;
+  }
+  void anOutOfRangeModeIsDrawnAsTrianglesWithAWarning() {
+    QFETCH(int, mode);
+    GltfBuilder b;
+    b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}}, -1, mode);
+    auto decoded = decode(b);
+    QVERIFY_OK(decoded);
+    QCOMPARE(decoded->mesh.indices, (std::vector<std::uint32_t>{0, 1, 2}));
+    QCOMPARE(decoded->warnings.size(), std::size_t(1));
+    QCOMPARE(decoded->warnings[0].pointer, std::string("/meshes/0/primitives/0/mode"));
+    const std::string expected = "mode " + std::to_string(mode) + " is not a glTF primitive mode (0-6)";
+    QVERIFY2(decoded->warnings[0].message.find(expected) != std::string::npos, decoded->warnings[0].message.c_str());
+  }
+
   void skinIsRead() {
     GltfBuilder b;
     b.primitive({{"POSITION", b.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)},

@@ -205,8 +205,12 @@ class MeshAssembler {
     const auto& prim = m_model.meshes[meshIndex].primitives[primIndex];
     const std::string where = "mesh " + std::to_string(meshIndex) + " primitive " + std::to_string(primIndex);
     const std::string pointer = "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex);
-    const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
-    if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP && mode != TINYGLTF_MODE_TRIANGLE_FAN) {
+    if (!isGltfPrimitiveMode(prim.mode))
+      m_out.warnings.push_back({std::string(m_source), pointer + "/mode",
+                                "mode " + std::to_string(prim.mode) +
+                                    " is not a glTF primitive mode (0-6): drawn as triangles, the default"});
+    const int mode = drawnPrimitiveMode(prim.mode);
+    if (!isTriangleMode(mode)) {
       m_out.warnings.push_back(
           {std::string(m_source), pointer, "points/lines primitive skipped (only triangles are drawn)"});
       return {};

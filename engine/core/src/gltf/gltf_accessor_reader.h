@@ -202,6 +202,20 @@ class AccessorReader {
   std::size_t m_fileBytes;
 };
 
+// glTF's primitive modes are 0-6 (points, lines, line loop, line strip,
+// triangles, strip, fan); tinygltf reads an absent mode as 4. A value
+// outside them (tinygltf's own -1 default, written out by some tools) is
+// read as the default, triangles, and the reader warns.
+inline bool isGltfPrimitiveMode(int mode) {
+  return mode >= TINYGLTF_MODE_POINTS && mode <= TINYGLTF_MODE_TRIANGLE_FAN;
+}
+inline int drawnPrimitiveMode(int mode) {
+  return isGltfPrimitiveMode(mode) ? mode : TINYGLTF_MODE_TRIANGLES;
+}
+inline bool isTriangleMode(int mode) {
+  return mode == TINYGLTF_MODE_TRIANGLES || mode == TINYGLTF_MODE_TRIANGLE_STRIP || mode == TINYGLTF_MODE_TRIANGLE_FAN;
+}
+
 // Triangle list from a primitive's (possibly absent) indices and its mode.
 inline std::vector<std::uint32_t> gltfTriangles(const std::vector<std::uint32_t>& idx, int mode) {
   if (mode == TINYGLTF_MODE_TRIANGLES) return idx;

@@ -229,9 +229,8 @@ class SceneBuilder {
       mesh.morphTargets = std::max(mesh.morphTargets, prim.targets.size());
     for (std::size_t p = 0; p < src.primitives.size() && m_decode == GltfDecode::Everything; ++p) {
       const tinygltf::Primitive& prim = src.primitives[p];
-      const int mode = prim.mode < 0 ? TINYGLTF_MODE_TRIANGLES : prim.mode;
-      if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP && mode != TINYGLTF_MODE_TRIANGLE_FAN)
-        continue;  // points and lines are not drawn (nor posed)
+      const int mode = drawnPrimitiveMode(prim.mode);  // glb_reader warns of one out of range
+      if (!isTriangleMode(mode)) continue;             // points and lines are not drawn (nor posed)
       auto out = readPrimitive(prim, at("mesh", m) + " primitive " + std::to_string(p), mode);
       if (!out) return out.error();
       mesh.primitives.push_back(std::move(out).value());
