@@ -11,7 +11,7 @@
 // wireframe stay in review shading, part.frag): the base colour (vertex
 // colour x texture) shaded by pbr.glsl, encoded to sRGB on output. The
 // material's alpha masks or blends (glTF 2.0, 3.9.4); an unlit material
-// shows its base colour as is.
+// shows its base colour as is; a VRM MToon material is toon-shaded (toon.glsl).
 layout(location = 0) in vec3 vNormal;
 layout(location = 1) in vec3 vColor;
 layout(location = 3) centroid in vec2 vUv;
@@ -29,6 +29,7 @@ layout(binding = kPrefilteredBinding) uniform sampler2D prefilteredMap;
 layout(binding = kIrradianceBinding) uniform sampler2D irradianceMap;
 layout(binding = kBrdfLutBinding) uniform sampler2D brdfLut;
 #include "ibl.glsl"
+#include "toon.glsl"
 
 layout(location = 0) out vec4 fragColor;
 
@@ -76,10 +77,32 @@ vec3 mappedNormal(vec3 ng)
     return normalize(mat3(t, b, ng) * m);
 }
 
+// The occlusion texture's share of the environment's light (1: none).
+float occlusion()
+{
+    if (material.textures.z < 0.5)
+        return 1.0;
+    float ao = texture(occlusionTexture, pbrUv(kOcclusionTexture, material.sets.z)).r;
+    return 1.0 + material.pbr.w * (ao - 1.0);
+}
+
+vec3 emission()
+{
+    vec3 emissive = material.emissive.rgb;
+    if (material.textures.w > 0.5)
+        emissive *= texture(emissiveTexture, pbrUv(kEmissiveTexture, material.sets.w)).rgb;
+    return emissive;
+}
+
+vec3 shadedNormal(vec3 ng)
+{
+    return material.textures.y > 0.5 ? mappedNormal(ng) : ng;
+}
+
 vec3 shadePbr(vec3 baseColor, vec3 ng)
 {
     Surface s;
-    s.n = material.textures.y > 0.5 ? mappedNormal(ng) : ng;
+    s.n = shadedNormal(ng);
     s.v = normalize(frame.cameraPos.xyz - vWorld);
     s.baseColor = baseColor;
     float metallic = material.pbr.x, roughness = material.pbr.y;
@@ -104,16 +127,8 @@ vec3 shadePbr(vec3 baseColor, vec3 ng)
         if (nl > 0.0)
             color += brdf(s, l) * light * nl;
     }
-    float occlusion = 1.0;
-    if (material.textures.z > 0.5) {
-        float ao = texture(occlusionTexture, pbrUv(kOcclusionTexture, material.sets.z)).r;
-        occlusion = 1.0 + material.pbr.w * (ao - 1.0);
-    }
-    color += imageBasedLight(s, occlusion);
-    vec3 emissive = material.emissive.rgb;
-    if (material.textures.w > 0.5)
-        emissive *= texture(emissiveTexture, pbrUv(kEmissiveTexture, material.sets.w)).rgb;
-    return toneMap(color + emissive);
+    color += imageBasedLight(s, occlusion());
+    return toneMap(color + emission());
 }
 
 void main()
@@ -127,7 +142,13 @@ void main()
     if (!gl_FrontFacing)
         n = -n;
     vec3 base = vColor * texel.rgb;
-    vec3 rgb = material.flags.y != 0 ? clamp(base, 0.0, 1.0) : shadePbr(base, n);
+    vec3 rgb;
+    if (material.toon.x > 0.5) {
+        vec3 shade = material.toonShade.rgb * (material.toonShade.w > 0.5 ? texel.rgb : vec3(1.0));
+        rgb = toneMap(shadeToon(base, shade, shadedNormal(n), occlusion()) + emission());
+    } else {
+        rgb = material.flags.y != 0 ? clamp(base, 0.0, 1.0) : shadePbr(base, n);
+    }
     if (part.tint.w > 0.5)
         rgb = mix(rgb, frame.highlightColor.rgb, frame.highlightColor.w);
     fragColor = vec4(frame.mode.y != 0 ? encodeSrgb(rgb) : rgb, alpha);

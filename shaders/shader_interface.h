@@ -91,6 +91,9 @@ RIGLENS_UNIFORM(MaterialBlock, kMaterialBinding) {
   vec4 specular;   // rgb: KHR_materials_specular's colour factor, w: its factor
   vec4 ior;        // x: KHR_materials_ior's ior (1.5 unless given)
   vec4 uvRows[8];  // PBR texture t's uvTransform: rows 2t and 2t + 1 (xyz each)
+  // VRM's MToon (core::ToonShading), which the PBR look draws in place of the above:
+  vec4 toonShade;  // rgb: the shade colour, w: 1 when the shade is multiplied by the base colour's texel
+  vec4 toon;       // x: 1 for an MToon material, y: shading shift, z: shading toony
 } RIGLENS_INSTANCE(material);
 #endif
 
@@ -112,6 +115,9 @@ RIGLENS_CONST int kSkinParamsBinding = 0, kSkinRestPositions = 1, kSkinRestNorma
 // Its morph stage (glTF morph targets, core::MorphData), before the bones.
 RIGLENS_CONST int kSkinMorphRangeOf = 8, kSkinMorphRanges = 9, kSkinMorphSlots = 10, kSkinMorphWeights = 11,
                   kSkinMorphPositions = 12, kSkinMorphNormals = 13;
+// Its tangents (4 floats a vertex: xyz, bitangent sign), turned with the
+// normals when the mesh has normal maps (SkinParams::tangents).
+RIGLENS_CONST int kSkinRestTangents = 14, kSkinOutTangents = 15;
 RIGLENS_CONST uint kSkinNoMorphRange = 0xffffffffu;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_SKIN)
 RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
@@ -119,6 +125,8 @@ RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
   uint boneCount;
   uint slotCount;  // morph target slots; 0: no morph stage
   uint rigid;      // 1: one bone a vertex, packed four to a joints entry (core::SkinData::rigid); no weights
+  uint tangents;   // 1: skin the rest tangents too (core::skinTangents)
+  uint pad0, pad1, pad2;
 } RIGLENS_INSTANCE(params);
 #endif
 
@@ -270,7 +278,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 #endif
 
 #ifdef __cplusplus
-static_assert(sizeof(FrameBlock) == 752 && sizeof(EnvParams) == 32 && sizeof(MaterialBlock) == 256 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
+static_assert(sizeof(FrameBlock) == 752 && sizeof(EnvParams) == 32 && sizeof(MaterialBlock) == 288 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
               sizeof(SplatView) == 192 && sizeof(CompositeView) == 16 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif

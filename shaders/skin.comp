@@ -23,6 +23,11 @@ layout(std430, binding = kSkinMorphSlots) readonly buffer MorphSlots { uint slot
 layout(std430, binding = kSkinMorphWeights) readonly buffer MorphWeights { float morphWeights[]; };
 layout(std430, binding = kSkinMorphPositions) readonly buffer MorphPositions { float positionDeltas[]; };
 layout(std430, binding = kSkinMorphNormals) readonly buffer MorphNormals { float normalDeltas[]; };
+// The tangents (params.tangents: else 16-byte stand-ins, never read). The
+// morph targets' tangent deltas are not applied (three.js does not either);
+// the fragment shader makes the tangent perpendicular to the morphed normal.
+layout(std430, binding = kSkinRestTangents) readonly buffer RestTangents { vec4 restTangents[]; };
+layout(std430, binding = kSkinOutTangents) writeonly buffer OutTangents { vec4 outTangents[]; };
 
 void main()
 {
@@ -63,4 +68,12 @@ void main()
     outNormals[3 * v] = sn.x;
     outNormals[3 * v + 1] = sn.y;
     outNormals[3 * v + 2] = sn.z;
+    if (params.tangents != 0u) {
+        // core::skinTangents: turned like the normal; a mirroring blend
+        // turns the bitangent over, so its sign flips.
+        vec4 t = restTangents[v];
+        vec3 st = mat3(blend) * t.xyz;
+        float tl = length(st);
+        outTangents[v] = vec4(tl > 0.0 ? st / tl : st, determinant(mat3(blend)) < 0.0 ? -t.w : t.w);
+    }
 }

@@ -9,6 +9,7 @@
 // warning that points at it, or refused by the controller.
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -72,6 +73,17 @@ class TestCoreVrm : public QObject {
                                                                  ? "Head"
                                                                  : test::vrmLimbNodeName(bone.bone.c_str()));
     QCOMPARE(vrm.mtoonMaterials, std::vector<int>{0});
+    // Its toon factors, as three-vrm reads them: 1.0's as written; 0.x's
+    // _ShadeColor raised to 2.2, and _ShadeShift 0.2 / _ShadeToony 0.6
+    // converted (toony = lerp(0.6, 1, 0.5 + 0.5 x 0.2) = 0.84, shift =
+    // -0.2 - (1 - 0.84) = -0.36; VRMMaterialsV0CompatPlugin).
+    QCOMPARE(run->materials.materials.size(), std::size_t(1));
+    const core::ToonShading& toon = run->materials.materials[0].toon;
+    QVERIFY(toon.enabled && !toon.shadeTimesBaseTexture);
+    const double shade[2][3] = {{std::pow(0.5, 2.2), std::pow(0.4, 2.2), std::pow(0.3, 2.2)}, {0.6, 0.4, 0.4}};
+    for (int c = 0; c < 3; ++c) QVERIFY(std::abs(toon.shadeColor[c] - shade[version][c]) < core::tolerance::kFloatUnit);
+    QVERIFY(std::abs(toon.shadingShift - (version == 0 ? -0.36 : -0.1)) < core::tolerance::kFloatUnit);
+    QVERIFY(std::abs(toon.shadingToony - (version == 0 ? 0.84 : 0.7)) < core::tolerance::kFloatUnit);
     // The MToon approximation is said, as information.
     QVERIFY(std::any_of(run->warnings.begin(), run->warnings.end(), [](const core::Diagnostic& d) {
       return d.severity == core::Severity::Info && d.message.find("MToon") != std::string::npos;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/mat4x4.hpp>
 
 #include "built_glb.h"
@@ -16,6 +17,7 @@
 #include "render_checks.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/scene_bounds.h"
+#include "riglens/core/rig/skinning.h"
 #include "riglens/render/rig/frame_builder.h"
 #include "test_checks.h"
 #include "test_paths.h"
@@ -29,6 +31,9 @@ namespace {
 // float32 pow/sqrt and its interpolated world position (about a level at
 // the steepest sRGB slope we sample).
 constexpr int kPbrChannelTolerance = 2;
+// Pixels on a triangle's edge two pictures may cover differently when their
+// vertices agree only to float rounding (skinned on the GPU and on the CPU).
+constexpr int kEdgePixels = 20;
 constexpr double kPi = 3.14159265358979323846;
 // Not a tolerance: the shader's floor on alpha (pbr.glsl's kMinAlpha), which
 // keeps roughness 0 from making the distribution a delta; the reference
@@ -272,6 +277,52 @@ class TestRenderPbr : public test::RenderTestCase {
     QVERIFY2(unlit > 0 && cone > 0, "the samples must reach past the range and into the spot's penumbra");
   }
 
+  // VRM's MToon (VRMC_materials_mtoon) against three-vrm's shading worked
+  // here: per light mix(shade, lit, linearstep(-1 + toony, 1 - toony,
+  // N.L + shift)) x light / pi, with no N.L factor. A point light low over
+  // the row makes N.L run across each quad (the ramp, its lit and its shaded
+  // sides are all sampled); a light from behind adds the shade alone.
+  void toonQuadsShadeAsThreeVrm() {
+    std::vector<test::PbrQuad> quads(4);
+    const double bases[4][3] = {{0.9, 0.6, 0.5}, {0.4, 0.7, 0.9}, {0.8, 0.8, 0.3}, {0.7, 0.7, 0.7}};
+    const double shades[4][3] = {{0.3, 0.1, 0.2}, {0.1, 0.2, 0.5}, {0.5, 0.2, 0.1}, {0.2, 0.2, 0.25}};
+    const double shifts[4] = {0.0, -0.3, 0.2, -0.6}, toonies[4] = {0.9, 0.5, 0.0, 0.7};
+    for (std::size_t i = 0; i < quads.size(); ++i) {
+      test::PbrQuad& q = quads[i];
+      q.toon = true;
+      for (int c = 0; c < 3; ++c) q.base[c] = bases[i][c], q.shade[c] = shades[i][c];
+      q.shadingShift = shifts[i], q.shadingToony = toonies[i];
+    }
+    quads[3].emissive[0] = 0.1, quads[3].emissive[1] = 0.05;
+    const auto run = loadGlb(test::makePbrQuads(quads), "toon-quads.glb");
+    const core::OrbitCamera camera = cameraOn(*run);
+    core::PunctualLight point, behind;
+    point.type = core::PunctualLight::Type::Point;
+    point.position = glm::vec3(2.4f, 0.5f, 0.45f);
+    point.color = glm::vec3(0.5f, 0.48f, 0.45f);
+    behind.direction = glm::normalize(glm::vec3(-0.2f, -0.3f, 1.0f));  // travels towards +z: lights the back
+    behind.color = glm::vec3(0.9f);
+    const QImage image = draw(run, camera, bare(), {point, behind}, "toon-quads");
+    int ramp = 0, lit = 0, shaded = 0;
+    const QString problem = compare(image, samples(camera, quads.size()), [&](const Sample& s) {
+      const test::PbrQuad& q = quads[std::size_t(s.quad)];
+      const dvec3 n(0, 0, 1), base(q.base[0], q.base[1], q.base[2]), shade(q.shade[0], q.shade[1], q.shade[2]);
+      const auto toon = [&](dvec3 l, dvec3 light) {
+        const double a = -1 + q.shadingToony, b = 1 - q.shadingToony;
+        const double t = std::clamp((std::clamp(glm::dot(n, l), -1.0, 1.0) + q.shadingShift - a) / (b - a), 0.0, 1.0);
+        return light * glm::mix(shade, base, t) / kPi;
+      };
+      const dvec3 toLight = dvec3(point.position) - s.world;
+      const double d2 = glm::dot(toLight, toLight);
+      const dvec3 l = toLight / std::sqrt(d2);
+      const double a = -1 + q.shadingToony, b = 1 - q.shadingToony, x = glm::dot(n, l) + q.shadingShift;
+      ramp += x > a && x < b, lit += x >= b, shaded += x <= a;
+      return toon(l, dvec3(point.color) / d2) + toon(-dvec3(behind.direction), dvec3(behind.color)) + emission(q);
+    });
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY2(ramp > 0 && lit > 0 && shaded > 0, "the samples must cover the step's ramp and both its sides");
+  }
+
   void toneMapsFollowTheirFormulas_data() {
     QTest::addColumn<int>("toneMap");
     QTest::addColumn<float>("exposure");
@@ -336,6 +387,81 @@ class TestRenderPbr : public test::RenderTestCase {
       return nl > 0 ? appendixB(white, n, glm::normalize(eye - s.world), l) * dvec3(sun.color) * nl : dvec3(0);
     });
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
+  // A skinned mesh's normal maps turn with its bones. The normal-mapped
+  // quads (the third with the file's own TANGENT, which no screen-space
+  // frame would reproduce) on one turned bone, skinned by the renderer's
+  // pass, draw as the same quads skinned on the CPU (core::skinMesh and
+  // core::skinTangents) and drawn as a static mesh. The control: the static
+  // quads with their tangents left unturned draw visibly differently, so
+  // the comparison can tell a turned frame from a stale one.
+  void skinnedNormalMapsTurnWithTheirBones() {
+    const unsigned char texel[3] = {200, 150, 220};
+    const auto file = loadGlb(test::makeNormalMappedQuads(texel), "pbr-normal-mapped.glb");
+    const core::PartMesh& rest = file->meshes[0];
+    QCOMPARE(file->materials.tangents.size(), rest.vertexCount() * 4);
+    core::LoadedRun skinned;
+    skinned.kind = core::RunKind::SkinnedMesh;
+    skinned.rig = core::Rig::singlePart("quads");
+    skinned.meshes = {rest};
+    skinned.materials = file->materials;
+    skinned.skin = core::SkinData{};
+    skinned.skin->boneNames = {"quads"};
+    skinned.skin->inverseBinds = {glm::mat4(1.0f)};
+    skinned.skin->rigid.assign(rest.vertexCount(), 0);
+    skinned.boneParts = {0};
+    skinned.boneBounds = core::boneBindBounds(rest, *skinned.skin);
+    const glm::mat4 turn =
+        glm::rotate(glm::rotate(glm::mat4(1.0f), 0.5f, glm::vec3(0, 1, 0)), -0.6f, glm::vec3(1, 0, 0));
+    const std::vector<glm::mat4> bones{turn};
+    core::LoadedRun posed = skinned;
+    posed.kind = core::RunKind::StaticMesh;
+    posed.skin.reset();
+    posed.boneParts.clear();
+    posed.boneBounds.clear();
+    posed.meshes = {core::skinMesh(rest, *skinned.skin, bones)};
+    posed.materials.tangents = core::skinTangents(file->materials.tangents, *skinned.skin, bones);
+    core::LoadedRun unturned = posed;
+    unturned.materials.tangents = file->materials.tangents;
+    const auto posedRun = std::make_shared<const core::LoadedRun>(std::move(posed));
+    const core::OrbitCamera camera = cameraOn(*posedRun);
+    core::PunctualLight sun;
+    sun.direction = -glm::normalize(glm::vec3(-0.4f, 0.3f, 1.0f));
+    sun.color = glm::vec3(2.5f);
+    const auto picture = [&](const core::LoadedRun& run, const QString& name) {
+      auto shared = std::make_shared<const core::LoadedRun>(run);
+      auto drawn = test::runOnCanvas(*m_device, shared, kSize);
+      if (!drawn) qFatal("%s", drawn.error().message.c_str());
+      render::ViewSettings view = bare();
+      view.showGrid = view.showAxes = false;
+      render::FrameState state =
+          render::buildFrameState(run, {}, camera, float(kSize.width()) / float(kSize.height()), view);
+      state.lights = {sun};
+      if (run.skin) state.bones = bones;
+      auto image = drawn->canvas->render(*drawn->renderer, state);
+      if (!image) qFatal("%s", image.error().message.c_str());
+      image->save(test::outputPath(name + (backend() == render::Backend::OpenGL ? "-opengl.png" : ".png")));
+      return *image;
+    };
+    const QImage gpu = picture(skinned, "pbr-normal-mapped-skinned");
+    const QImage cpu = picture(*posedRun, "pbr-normal-mapped-posed");
+    const QImage stale = picture(unturned, "pbr-normal-mapped-unturned");
+    const auto differing = [](const QImage& a, const QImage& b) {
+      int count = 0;
+      for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x) {
+          const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+          count += std::max({std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)),
+                             std::abs(qBlue(p) - qBlue(q))}) > kPbrChannelTolerance;
+        }
+      return count;
+    };
+    const int apart = differing(gpu, cpu), control = differing(stale, cpu);
+    // Edge pixels may rasterise differently (the two meshes' positions come
+    // from two skinning paths, equal to float rounding): a handful at most.
+    QVERIFY2(apart <= kEdgePixels, qPrintable(QString("%1 pixels differ").arg(apart)));
+    QVERIFY2(control > 1000, qPrintable(QString("the unturned control differs in only %1 pixels").arg(control)));
   }
 
   void whiteFurnaceStaysWhite() {

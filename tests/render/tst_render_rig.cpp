@@ -531,6 +531,29 @@ class TestRenderRig : public test::RenderTestCase {
     QVERIFY2(worst <= core::tolerance::kGpuCpuRelative, qPrintable(QString::number(worst)));
     for (std::size_t i = 0; i < cpu.normals.size(); ++i)
       QCOMPARE_NEAR(gpu->normals[i], cpu.normals[i], riglens::core::tolerance::kGpuCpuRelative);
+    // Tangents (a unit vector a vertex, signs alternating) turn as
+    // core::skinTangents turns them; a mirroring bone flips their sign.
+    std::vector<float> tangents;
+    for (std::size_t v = 0; v < merged.vertexCount(); ++v) {
+      const glm::vec3 t = glm::normalize(glm::vec3(1.0f, 0.3f * float(v % 5), -0.2f * float(v % 3)));
+      tangents.insert(tangents.end(), {t.x, t.y, t.z, v % 2 ? -1.0f : 1.0f});
+    }
+    // Every bone mirrored, so every blend (of rotations a few tens of degrees
+    // apart) has a determinant clearly below 0, never near it.
+    std::vector<glm::mat4> mirrored = bones;
+    for (glm::mat4& bone : mirrored) bone = bone * glm::scale(glm::mat4(1.0f), glm::vec3(-1, 1, 1));
+    int flipped = 0;
+    for (const auto& set : {bones, mirrored}) {
+      const std::vector<float> want = core::skinTangents(tangents, *skinned.skin, set);
+      std::vector<float> turned;
+      QVERIFY_OK(render::skinMeshOnGpu(*m_device, merged, *skinned.skin, set, {}, {}, tangents, &turned));
+      QCOMPARE(turned.size(), want.size());
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        QCOMPARE_NEAR(turned[i], want[i], riglens::core::tolerance::kGpuCpuRelative);
+        flipped += i % 4 == 3 && want[i] != tangents[i];
+      }
+    }
+    QCOMPARE(flipped, int(merged.vertexCount()));  // each sign once, under the mirrored bones
 
     // Drawn through the renderer's own skinning pass, the skinned tank matches
     // the CPU-skinned one drawn as a static mesh.

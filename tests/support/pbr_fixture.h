@@ -28,6 +28,12 @@ struct PbrQuad {
   double ior = 1.5;             // KHR_materials_ior when not 1.5
   double specular = 1;          // KHR_materials_specular when not 1 or the colour is not white
   double specularColor[3] = {1, 1, 1};
+  // VRM 1.0's MToon (VRMC_materials_mtoon) with these factors, and
+  // KHR_materials_unlit beside it as UniVRM's fallback writes it (the toon
+  // shading must win): the base colour is its lit colour.
+  bool toon = false;
+  double shade[3] = {0, 0, 0};
+  double shadingShift = 0, shadingToony = 0.9;
 };
 
 inline constexpr float kPbrQuadPitch = 1.2f;
@@ -62,6 +68,15 @@ inline tinygltf::Material pbrMaterial(const PbrQuad& q) {
     e["specularColorFactor"] = numbers({q.specularColor[0], q.specularColor[1], q.specularColor[2]});
     m.extensions["KHR_materials_specular"] = tinygltf::Value(e);
   }
+  if (q.toon) {
+    tinygltf::Value::Object e;
+    e["specVersion"] = tinygltf::Value(std::string("1.0"));
+    e["shadeColorFactor"] = numbers({q.shade[0], q.shade[1], q.shade[2]});
+    e["shadingShiftFactor"] = tinygltf::Value(q.shadingShift);
+    e["shadingToonyFactor"] = tinygltf::Value(q.shadingToony);
+    m.extensions["VRMC_materials_mtoon"] = tinygltf::Value(e);
+    m.extensions["KHR_materials_unlit"] = tinygltf::Value(tinygltf::Value::Object());
+  }
   return m;
 }
 
@@ -69,7 +84,8 @@ inline tinygltf::Material pbrMaterial(const PbrQuad& q) {
 
 inline GltfBuilder makePbrQuads(const std::vector<PbrQuad>& quads) {
   GltfBuilder b;
-  b.model.extensionsUsed = {"KHR_materials_emissive_strength", "KHR_materials_ior", "KHR_materials_specular"};
+  b.model.extensionsUsed = {"KHR_materials_emissive_strength", "KHR_materials_ior", "KHR_materials_specular",
+                            "KHR_materials_unlit", "VRMC_materials_mtoon"};
   for (std::size_t i = 0; i < quads.size(); ++i) {
     b.model.materials.push_back(detail::pbrMaterial(quads[i]));
     const float x0 = kPbrQuadPitch * float(i), x1 = x0 + 1.0f;

@@ -111,8 +111,14 @@ inline tinygltf::Value vrm0() {
        {"meta", vrmObject({{"title", tinygltf::Value(std::string("Test face"))}})},
        {"humanoid", vrmObject({{"humanBones", vrmArray(bones)}})},
        {"blendShapeMaster", vrmObject({{"blendShapeGroups", vrmArray(groups)}})},
-       {"materialProperties", vrmArray({vrmObject({{"name", tinygltf::Value(std::string("skin"))},
-                                                   {"shader", tinygltf::Value(std::string("VRM/MToon"))}})})}});
+       {"materialProperties",
+        vrmArray({vrmObject(
+            {{"name", tinygltf::Value(std::string("skin"))},
+             {"shader", tinygltf::Value(std::string("VRM/MToon"))},
+             {"vectorProperties", vrmObject({{"_ShadeColor", vrmArray({tinygltf::Value(0.5), tinygltf::Value(0.4),
+                                                                       tinygltf::Value(0.3), tinygltf::Value(1.0)})}})},
+             {"floatProperties",
+              vrmObject({{"_ShadeShift", tinygltf::Value(0.2)}, {"_ShadeToony", tinygltf::Value(0.6)}})}})})}});
 }
 
 // A 1.0 bind: a node, a target, a weight 0..1.
@@ -159,7 +165,9 @@ inline GltfBuilder makeVrmFace(int majorVersion) {
   if (majorVersion == 1)
     skin.extensions["VRMC_materials_mtoon"] = vrmObject(
         {{"specVersion", tinygltf::Value(std::string("1.0"))},
-         {"shadeColorFactor", detail::vrmArray({tinygltf::Value(0.6), tinygltf::Value(0.4), tinygltf::Value(0.4)})}});
+         {"shadeColorFactor", detail::vrmArray({tinygltf::Value(0.6), tinygltf::Value(0.4), tinygltf::Value(0.4)})},
+         {"shadingShiftFactor", tinygltf::Value(-0.1)},
+         {"shadingToonyFactor", tinygltf::Value(0.7)}});
   b.model.materials.push_back(skin);
   std::vector<float> grid;
   for (int row = 0; row < 3; ++row)

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "gltf/toon_material.h"
+
 namespace riglens::core {
 
 std::size_t MeshMaterials::bytes() const {
@@ -226,6 +228,12 @@ int MaterialReader::material(int gltfMaterial) {
   if (base.index >= 0) out.image = image(base.index, pointer + "/pbrMetallicRoughness/baseColorTexture", out.sampler);
   UvSets sets;
   readPbr(m, pointer, out, sets);
+  const ToonReading toon = readToonShading(m_model, gltfMaterial);
+  out.toon = toon.toon;
+  if (toon.shadeTextureDropped && m_approximated.insert("MToon shade texture").second)
+    m_warnings.push_back({std::string(m_source), pointer,
+                          "MToon's shade texture is not the base colour's: the shade is drawn without it "
+                          "(approximated)"});
   index = static_cast<int>(m_out.materials.size());
   m_out.materials.push_back(std::move(out));
   m_uvSets.push_back(sets);

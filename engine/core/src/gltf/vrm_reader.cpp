@@ -93,11 +93,13 @@ class VrmReader {
       return std::nullopt;
     }
     if (!m_avatar.mtoonMaterials.empty())
-      m_warnings.push_back({std::string(m_source), "",
-                            std::to_string(m_avatar.mtoonMaterials.size()) +
-                                " material(s) use MToon, VRM's toon shading: drawn approximated, as the glTF "
-                                "material each falls back to (its base colour; no shade colour, rim or outline)",
-                            Severity::Info});
+      m_warnings.push_back(
+          {std::string(m_source), "",
+           std::to_string(m_avatar.mtoonMaterials.size()) +
+               " material(s) use MToon, VRM's toon shading: the PBR look draws its base and shade colours "
+               "(approximated: no rim light, matcap, outline or UV animation); the review look "
+               "draws the glTF material each falls back to",
+           Severity::Info});
     return std::move(m_avatar);
   }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 
 #include "riglens/core/rig/rig.h"
 #include "riglens/core/rig/run_loader.h"
@@ -84,6 +87,34 @@ std::vector<Bounds> morphedBoneBounds(std::span<const Bounds> rest, std::span<co
   return out;
 }
 
+namespace {
+
+glm::mat4 blendedBone(const SkinData& skin, std::span<const glm::mat4> bones, std::size_t v) {
+  if (skin.isRigid()) return bones[skin.rigid[v]];
+  glm::mat4 blend(0.0f);
+  for (std::size_t i = 0; i < 4; ++i) blend += skin.weights[v * 4 + i] * bones[skin.joints[v * 4 + i]];
+  return blend;
+}
+
+}  // namespace
+
+std::vector<float> skinTangents(std::span<const float> rest, const SkinData& skin, std::span<const glm::mat4> bones) {
+  const std::size_t n = rest.size() / 4;
+  assert(skin.vertexCount() == n);
+  std::vector<float> out(n * 4);
+  for (std::size_t v = 0; v < n; ++v) {
+    const glm::mat3 blend(blendedBone(skin, bones, v));
+    glm::vec3 t = blend * glm::vec3(rest[v * 4], rest[v * 4 + 1], rest[v * 4 + 2]);
+    const float len = glm::length(t);
+    if (len > 0) t /= len;
+    out[v * 4] = t.x;
+    out[v * 4 + 1] = t.y;
+    out[v * 4 + 2] = t.z;
+    out[v * 4 + 3] = glm::determinant(blend) < 0 ? -rest[v * 4 + 3] : rest[v * 4 + 3];
+  }
+  return out;
+}
+
 PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const glm::mat4> bones) {
   const std::size_t n = rest.vertexCount();
   assert(skin.vertexCount() == n);
@@ -93,11 +124,7 @@ PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const gl
   out.colors = rest.colors;
   out.indices = rest.indices;
   for (std::size_t v = 0; v < n; ++v) {
-    glm::mat4 blend(0.0f);
-    if (skin.isRigid())
-      blend = bones[skin.rigid[v]];
-    else
-      for (std::size_t i = 0; i < 4; ++i) blend += skin.weights[v * 4 + i] * bones[skin.joints[v * 4 + i]];
+    const glm::mat4 blend = blendedBone(skin, bones, v);
     const glm::vec4 p =
         blend * glm::vec4(rest.positions[v * 3], rest.positions[v * 3 + 1], rest.positions[v * 3 + 2], 1.0f);
     out.positions[v * 3] = p.x;

@@ -33,10 +33,13 @@ const Offsets kMaterial{RIGLENS_MEMBER(MaterialBlock, alpha),    RIGLENS_MEMBER(
                         RIGLENS_MEMBER(MaterialBlock, textures), RIGLENS_MEMBER(MaterialBlock, sets),
                         RIGLENS_MEMBER(MaterialBlock, pbr),      RIGLENS_MEMBER(MaterialBlock, emissive),
                         RIGLENS_MEMBER(MaterialBlock, specular), RIGLENS_MEMBER(MaterialBlock, ior),
-                        RIGLENS_MEMBER(MaterialBlock, uvRows)};
+                        RIGLENS_MEMBER(MaterialBlock, uvRows),   RIGLENS_MEMBER(MaterialBlock, toonShade),
+                        RIGLENS_MEMBER(MaterialBlock, toon)};
 const Offsets kEnv{RIGLENS_MEMBER(EnvParams, size), RIGLENS_MEMBER(EnvParams, sampling)};
 const Offsets kSkin{RIGLENS_MEMBER(SkinParams, vertexCount), RIGLENS_MEMBER(SkinParams, boneCount),
-                    RIGLENS_MEMBER(SkinParams, slotCount), RIGLENS_MEMBER(SkinParams, rigid)};
+                    RIGLENS_MEMBER(SkinParams, slotCount),   RIGLENS_MEMBER(SkinParams, rigid),
+                    RIGLENS_MEMBER(SkinParams, tangents),    RIGLENS_MEMBER(SkinParams, pad0),
+                    RIGLENS_MEMBER(SkinParams, pad1),        RIGLENS_MEMBER(SkinParams, pad2)};
 const Offsets kLift{RIGLENS_MEMBER(LiftParams, vertexCount), RIGLENS_MEMBER(LiftParams, slotOffset),
                     RIGLENS_MEMBER(LiftParams, slotCount),   RIGLENS_MEMBER(LiftParams, shading),
                     RIGLENS_MEMBER(LiftParams, row0),        RIGLENS_MEMBER(LiftParams, row1),

@@ -77,6 +77,9 @@ gpu::MaterialBlock materialBlock(const core::MeshMaterial& material, const bool 
     block.uvRows[2 * t + 1] = {m[3], m[4], m[5], 0.0f};
   }
   block.sets = {sets[0], sets[1], sets[2], sets[3]};
+  const core::ToonShading& toon = material.toon;
+  block.toonShade = {toon.shadeColor[0], toon.shadeColor[1], toon.shadeColor[2], one(toon.shadeTimesBaseTexture)};
+  block.toon = {one(toon.enabled), toon.shadingShift, toon.shadingToony, 0.0f};
   return block;
 }
 

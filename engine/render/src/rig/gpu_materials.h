@@ -56,7 +56,7 @@ class GpuMaterials {
   QRhiBuffer* uvs() const { return m_uvs.get(); }    // per vertex, zeros where untextured
   QRhiBuffer* uvs1() const { return m_uvs1.get(); }  // texture set 1, likewise
   // Per vertex (4 floats): the normal maps' tangents; zeros where there are
-  // none, and for a skinned mesh (the skinning pass does not turn them).
+  // none, and for a skinned mesh (the skinning pass writes its own: GpuPart::tangents).
   QRhiBuffer* tangents() const { return m_tangents.get(); }
   std::size_t textureBytes() const { return m_textureBytes; }
   std::size_t uvBytes() const {

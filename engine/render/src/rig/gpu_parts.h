@@ -19,6 +19,7 @@ using Buffer = std::unique_ptr<QRhiBuffer>;
 struct GpuPart {
   Buffer positions, normals, colors, indices;
   Buffer boneTints;  // a skinned mesh's joint tint, per vertex (core::boneWeightTints)
+  Buffer tangents;   // a skinned mesh's normal-map tangents, written by the skinning pass (else null)
   quint32 indexCount = 0;
   bool closed = false;  // core::isClosedOutwardSurface: its back faces are culled
   // Wireframe: the triangles expanded (no sharing) with per-vertex barycentrics.

@@ -20,8 +20,8 @@ std::unique_ptr<QRhiBuffer> storage(QRhi* rhi, QRhiResourceUpdateBatch* batch, c
 
 core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhiResourceUpdateBatch* batch,
                                                                  const core::PartMesh& rest, const core::SkinData& skin,
-                                                                 const core::MorphData& morph, QRhiBuffer* outPositions,
-                                                                 QRhiBuffer* outNormals) {
+                                                                 const core::MorphData& morph, Outputs outputs,
+                                                                 std::span<const float> restTangents) {
   if (!rhi->isFeatureSupported(QRhi::Compute))
     return core::makeError(core::ErrorCode::Unsupported, "GPU skinning needs compute shaders");
   auto cs = loadShader("skin.comp");
@@ -47,8 +47,16 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   s->m_bones =
       layout.read(gpu::kSkinBones,
                   storage(rhi, batch, nullptr, std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4)));
-  layout.written(gpu::kSkinOutPositions, outPositions);
-  layout.written(gpu::kSkinOutNormals, outNormals);
+  layout.written(gpu::kSkinOutPositions, outputs.positions);
+  layout.written(gpu::kSkinOutNormals, outputs.normals);
+  // Tangents, or 16-byte stand-ins the pass never reads nor writes.
+  s->m_tangents = outputs.tangents && restTangents.size() == rest.vertexCount() * 4;
+  static constexpr float kStandIn[4] = {};
+  s->m_restTangents = layout.read(gpu::kSkinRestTangents,
+                                  s->m_tangents ? storage(rhi, batch, restTangents.data(), restTangents.size() * 4)
+                                                : storage(rhi, batch, kStandIn, sizeof(kStandIn)));
+  if (!s->m_tangents) s->m_outTangentStandIn = storage(rhi, batch, nullptr, sizeof(kStandIn));
+  layout.written(gpu::kSkinOutTangents, s->m_tangents ? outputs.tangents : s->m_outTangentStandIn.get());
   // The morph stage's inputs (16-byte stand-ins when nothing morphs: the
   // pass then never reads them).
   s->m_slotCount = morph.empty() ? 0 : static_cast<quint32>(morph.slotCount());
@@ -67,7 +75,9 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
   s->m_normalDeltas = layout.read(gpu::kSkinMorphNormals,
                                   storage(rhi, batch, morph.normalDeltas.data(), morph.normalDeltas.size() * 4));
   if (!layout.ok()) return core::makeError(core::ErrorCode::Gpu, "cannot create the skinning buffers");
-  s->m_bytes = (rest.positions.size() + normals.size() + skin.joints.size() + rigid.size() + skin.weights.size()) * 4 +
+  s->m_bytes = (rest.positions.size() + normals.size() + skin.joints.size() + rigid.size() + skin.weights.size() +
+                (s->m_tangents ? restTangents.size() : 0)) *
+                   4 +
                std::max<std::size_t>(1, skin.boneNames.size()) * sizeof(glm::mat4) + sizeof(gpu::SkinParams) +
                (rangeOf.size() + ranges.size() + morph.slotOffsets.size() * 2 + morph.positionDeltas.size() +
                 morph.normalDeltas.size()) *
@@ -79,7 +89,8 @@ core::Expected<std::unique_ptr<GpuSkinning>> GpuSkinning::create(QRhi* rhi, QRhi
 
 void GpuSkinning::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::span<const glm::mat4> bones,
                          std::span<const float> morphWeights) {
-  const gpu::SkinParams params{m_vertexCount, m_boneCount, m_slotCount, m_rigid ? 1u : 0u};
+  const gpu::SkinParams params{m_vertexCount,        m_boneCount, m_slotCount, m_rigid ? 1u : 0u,
+                               m_tangents ? 1u : 0u, 0u,          0u,          0u};
   if (m_slotCount > 0) {
     std::vector<float> weights(morphWeights.begin(), morphWeights.end());
     weights.resize(m_slotCount, 0.0f);

@@ -1,8 +1,8 @@
 // GpuSkinning: the skin.comp pass for one skinned mesh: rest positions,
 // normals, joints, weights and morph targets uploaded once; bones and morph
 // weights uploaded per frame; writes
-// skinned positions and normals into two buffers that are also vertex
-// buffers. Shared by RigRenderer (draws them) and skinMeshOnGpu (reads them
+// skinned positions and normals (and tangents, for normal maps) into
+// buffers that are also vertex buffers. Shared by RigRenderer (draws them) and skinMeshOnGpu (reads them
 // back for the parity test). Private to engine/render.
 #pragma once
 
@@ -20,12 +20,21 @@ namespace riglens::render {
 
 class GpuSkinning {
  public:
-  // Uploads through `batch`; outPositions/outNormals must hold 3 floats per
-  // vertex and have the StorageBuffer usage.
+  // Where the pass writes: positions and normals (3 floats a vertex) and,
+  // when `tangents` is set, tangents (4 floats a vertex, skinned from the
+  // rest tangents given to create); each with the StorageBuffer usage.
+  struct Outputs {
+    QRhiBuffer* positions = nullptr;
+    QRhiBuffer* normals = nullptr;
+    QRhiBuffer* tangents = nullptr;
+  };
+
+  // Uploads through `batch`. `restTangents`: 4 floats a vertex, or empty
+  // (then outputs.tangents is not written).
   static core::Expected<std::unique_ptr<GpuSkinning>> create(QRhi* rhi, QRhiResourceUpdateBatch* batch,
                                                              const core::PartMesh& rest, const core::SkinData& skin,
-                                                             const core::MorphData& morph, QRhiBuffer* outPositions,
-                                                             QRhiBuffer* outNormals);
+                                                             const core::MorphData& morph, Outputs outputs,
+                                                             std::span<const float> restTangents = {});
 
   // Records the bone and morph weight uploads (into `batch`, consumed) and
   // the compute pass. `morphWeights`: one per morph slot (missing ones 0).
@@ -38,10 +47,11 @@ class GpuSkinning {
   GpuSkinning() = default;
   std::unique_ptr<QRhiBuffer> m_params, m_restPositions, m_restNormals, m_joints, m_weights, m_bones;
   std::unique_ptr<QRhiBuffer> m_rangeOf, m_ranges, m_slotOffsets, m_morphWeights, m_positionDeltas, m_normalDeltas;
+  std::unique_ptr<QRhiBuffer> m_restTangents, m_outTangentStandIn;
   std::unique_ptr<QRhiShaderResourceBindings> m_srb;
   std::unique_ptr<QRhiComputePipeline> m_pipeline;
   quint32 m_vertexCount = 0, m_boneCount = 0, m_slotCount = 0;
-  bool m_rigid = false;
+  bool m_rigid = false, m_tangents = false;
   std::size_t m_bytes = 0;
 };
 

@@ -134,8 +134,18 @@ struct RigRenderer::Impl {
       parts[0].boneTints = staticBuffer(QRhiBuffer::VertexBuffer, tints.data(), tints.size() * sizeof(float), batch);
       parts[0].vertexBytes += tints.size() * sizeof(float);
     }
-    auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, run.morph, parts[0].positions.get(),
-                                       parts[0].normals.get());
+    // Normal maps' tangents turn with the skin: the pass writes them into
+    // the part's own buffer, which the sections then draw with.
+    const std::size_t tangentBytes = run.meshes[0].vertexCount() * 4 * sizeof(float);
+    if (run.materials.tangents.size() * sizeof(float) == tangentBytes) {
+      parts[0].tangents = newStaticBuffer(rhi, QRhiBuffer::VertexBuffer | QRhiBuffer::StorageBuffer, nullptr,
+                                          tangentBytes, batch, QRhiBuffer::Static);
+      if (!parts[0].tangents) return fail("cannot create the skinned tangents' buffer");
+      parts[0].vertexBytes += tangentBytes;
+    }
+    auto created = GpuSkinning::create(rhi, batch, run.meshes[0], *run.skin, run.morph,
+                                       {parts[0].positions.get(), parts[0].normals.get(), parts[0].tangents.get()},
+                                       run.materials.tangents);
     if (!created) return fail(created.error().message.c_str());
     skin = std::move(created).value();
     return true;
@@ -329,9 +339,13 @@ struct RigRenderer::Impl {
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(sectionSlot(section)) * quint32(partSlot));
     cb->setShaderResources(material.bindings.get(), 1, &offset);
     const GpuPart& part = parts[0];
-    const QRhiCommandBuffer::VertexInput inputs[] = {
-        {part.positions.get(), 0}, {part.normals.get(), 0}, {colorsOf(part), 0},       {constantBary.get(), 0},
-        {materials->uvs(), 0},     {materials->uvs1(), 0},  {materials->tangents(), 0}};
+    const QRhiCommandBuffer::VertexInput inputs[] = {{part.positions.get(), 0},
+                                                     {part.normals.get(), 0},
+                                                     {colorsOf(part), 0},
+                                                     {constantBary.get(), 0},
+                                                     {materials->uvs(), 0},
+                                                     {materials->uvs1(), 0},
+                                                     {part.tangents ? part.tangents.get() : materials->tangents(), 0}};
     cb->setVertexInput(0, gpu::kPartBindingCount, inputs, part.indices.get(), 0, QRhiCommandBuffer::IndexUInt32);
     cb->drawIndexed(section.indexCount, 1, section.firstIndex);
   }

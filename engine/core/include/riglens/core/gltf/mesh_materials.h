@@ -68,6 +68,23 @@ struct PbrInputs {
   float specularColor[3] = {1, 1, 1};  // and specularColorFactor
 };
 
+// VRM's MToon toon shading (VRMC_materials_mtoon; a VRM 0.x file's
+// materialProperties converted as three-vrm converts them), as the PBR look
+// draws it: per light, mix(shade, base colour, linearstep(-1 + toony,
+// 1 - toony, N.L + shift)) x light / pi, plus the base colour under the
+// environment's diffuse light and the emission. Rim light, matcap, outline,
+// UV animation, the shading-shift texture and GI equalisation are not
+// drawn (three-vrm's own shader has them): a documented approximation.
+struct ToonShading {
+  bool enabled = false;
+  float shadeColor[3] = {0, 0, 0};  // linear
+  float shadingShift = 0.0f;
+  float shadingToony = 0.9f;
+  // The shade multiply texture is the base colour's: the shade is
+  // multiplied by its texel (a different texture is not drawn, with a warning).
+  bool shadeTimesBaseTexture = false;
+};
+
 struct MeshMaterial {
   std::string name;
   float alphaFactor = 1.0f;  // baseColorFactor's alpha
@@ -78,6 +95,7 @@ struct MeshMaterial {
   bool doubleSided = true;  // what the voxel meshes need; a glTF material says false unless it asks
   bool unlit = false;
   PbrInputs pbr;
+  ToonShading toon;  // the PBR look draws a toon material so, whatever `unlit` says
 };
 
 // One primitive's run of indices in the flattened mesh.

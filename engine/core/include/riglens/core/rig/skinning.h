@@ -56,4 +56,11 @@ std::vector<Bounds> morphedBoneBounds(std::span<const Bounds> rest, std::span<co
 // copied. Weights are used as stored (the glTF spec asks for them to sum to 1).
 PartMesh skinMesh(const PartMesh& rest, const SkinData& skin, std::span<const glm::mat4> bones);
 
+// Skins tangents (4 floats a vertex: xyz and the bitangent sign, as glTF's
+// TANGENT and MeshMaterials::tangents) with `bones`: xyz turned by each
+// vertex's blended matrix and renormalised, as the normals are; the sign
+// flips where that matrix mirrors (its determinant is negative), since the
+// bitangent cross(n, t) x w must follow the mirrored surface.
+std::vector<float> skinTangents(std::span<const float> rest, const SkinData& skin, std::span<const glm::mat4> bones);
+
 }  // namespace riglens::core

@@ -1,0 +1,91 @@
+#include "gltf/toon_material.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace riglens::core {
+
+namespace {
+
+using Value = tinygltf::Value;
+
+const Value* member(const Value& object, const char* key) {
+  return object.IsObject() && object.Has(key) ? &object.Get(key) : nullptr;
+}
+
+// A finite number at `key` of `object`, else `fallback`.
+double number(const Value* object, const char* key, double fallback) {
+  const Value* v = object ? member(*object, key) : nullptr;
+  if (!v || !v->IsNumber()) return fallback;
+  const double x = v->GetNumberAsDouble();
+  return std::isfinite(x) ? x : fallback;
+}
+
+// The first three finite numbers of an array at `key`, else `fallback`.
+void colour(const Value* object, const char* key, const float fallback[3], float out[3]) {
+  const Value* v = object ? member(*object, key) : nullptr;
+  for (int c = 0; c < 3; ++c) {
+    const Value* item = v && v->IsArray() && int(v->ArrayLen()) > c ? &v->Get(c) : nullptr;
+    const double x = item && item->IsNumber() ? item->GetNumberAsDouble() : double(fallback[c]);
+    out[c] = std::isfinite(x) ? float(std::max(x, 0.0)) : fallback[c];
+  }
+}
+
+// VRM 1.0: the factors are the shader's as they stand.
+ToonReading readV1(const tinygltf::Material& m, const Value& mtoon) {
+  ToonReading out;
+  ToonShading& toon = out.toon;
+  toon.enabled = true;
+  static constexpr float kBlack[3] = {0, 0, 0};  // the extension's default shade
+  colour(&mtoon, "shadeColorFactor", kBlack, toon.shadeColor);
+  toon.shadingShift = float(number(&mtoon, "shadingShiftFactor", 0.0));
+  toon.shadingToony = float(number(&mtoon, "shadingToonyFactor", 0.9));
+  if (const Value* shade = member(mtoon, "shadeMultiplyTexture")) {
+    const int index = int(number(shade, "index", -1));
+    toon.shadeTimesBaseTexture = index >= 0 && index == m.pbrMetallicRoughness.baseColorTexture.index;
+    out.shadeTextureDropped = index >= 0 && !toon.shadeTimesBaseTexture;
+  }
+  return out;
+}
+
+// VRM 0.x: Unity's MToon properties, converted as three-vrm's v0 compat
+// plugin converts them (its colours are gamma-encoded: raised to 2.2).
+ToonReading readV0(const tinygltf::Material& m, const Value& properties) {
+  ToonReading out;
+  ToonShading& toon = out.toon;
+  toon.enabled = true;
+  const Value* vectors = member(properties, "vectorProperties");
+  const Value* floats = member(properties, "floatProperties");
+  const Value* textures = member(properties, "textureProperties");
+  static constexpr float kUnityDefaultShade[3] = {0.97f, 0.81f, 0.86f};  // three-vrm's fallback
+  colour(vectors, "_ShadeColor", kUnityDefaultShade, toon.shadeColor);
+  for (float& c : toon.shadeColor) c = std::pow(c, 2.2f);
+  const double shift = number(floats, "_ShadeShift", 0.0);
+  const double toony = number(floats, "_ShadeToony", 0.9);
+  const double converted = toony + (1.0 - toony) * (0.5 + 0.5 * shift);  // lerp(toony, 1, 0.5 + 0.5 shift)
+  toon.shadingToony = float(converted);
+  toon.shadingShift = float(-shift - (1.0 - converted));
+  const int shade = int(number(textures, "_ShadeTexture", -1));
+  toon.shadeTimesBaseTexture = shade >= 0 && shade == m.pbrMetallicRoughness.baseColorTexture.index;
+  out.shadeTextureDropped = shade >= 0 && !toon.shadeTimesBaseTexture;
+  return out;
+}
+
+}  // namespace
+
+ToonReading readToonShading(const tinygltf::Model& model, int material) {
+  if (material < 0 || material >= int(model.materials.size())) return {};
+  const tinygltf::Material& m = model.materials[std::size_t(material)];
+  if (const auto it = m.extensions.find("VRMC_materials_mtoon"); it != m.extensions.end() && it->second.IsObject())
+    return readV1(m, it->second);
+  const auto vrm = model.extensions.find("VRM");
+  if (vrm == model.extensions.end()) return {};
+  const Value* all = member(vrm->second, "materialProperties");
+  if (!all || !all->IsArray() || material >= int(all->ArrayLen())) return {};
+  const Value& properties = all->Get(material);
+  const Value* shader = member(properties, "shader");
+  if (!shader || !shader->IsString() || shader->Get<std::string>() != "VRM/MToon") return {};
+  return readV0(m, properties);
+}
+
+}  // namespace riglens::core
