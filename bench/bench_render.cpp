@@ -356,10 +356,13 @@ void BM_RenderFrameReadback(benchmark::State& state) {
   renderFrames(state, "large", true);
 }
 
-// The splat sort alone: upload N random depth keys and indices, 4 radix passes.
+// The splat sort alone: upload N random keys of range(1) bits (32: the
+// tile keys, 16: the quads' depth keys) and their indices, one radix pass
+// per 8 bits. bench/peers/cuda_peers.cu times CUB on the same sizes and widths.
 void BM_RadixSortGpu(benchmark::State& state) {
   const auto n = std::uint32_t(state.range(0));
-  auto sort = render::GpuRadixSort::create(*device(), n);
+  const auto bits = std::uint32_t(state.range(1));
+  auto sort = render::GpuRadixSort::create(*device(), n, bits);
   if (!sort) {
     state.SkipWithError(sort.error().message.c_str());
     return;
@@ -367,8 +370,8 @@ void BM_RadixSortGpu(benchmark::State& state) {
   std::vector<std::uint32_t> keys(n), values(n);
   std::uint32_t x = 12345;
   for (std::uint32_t i = 0; i < n; ++i) {
-    x = x * 1664525u + 1013904223u;  // deterministic keys
-    keys[i] = x;
+    x = x * 1664525u + 1013904223u;              // deterministic keys
+    keys[i] = bits < 32 ? x >> (32 - bits) : x;  // the high bits of the LCG are the random ones
     values[i] = i;
   }
   GpuPassTimes gpu;
@@ -379,8 +382,8 @@ void BM_RadixSortGpu(benchmark::State& state) {
   gpu.report(state);
   state.SetItemsProcessed(state.iterations() * std::int64_t(n));
   // Bytes moved per element and pass: read key+value twice (histogram,
-  // scatter), write key+value, plus the histogram: ~28 bytes x 4 passes.
-  state.SetBytesProcessed(state.iterations() * std::int64_t(n) * 28 * 4);
+  // scatter), write key+value, plus the histogram: ~28 bytes a pass.
+  state.SetBytesProcessed(state.iterations() * std::int64_t(n) * 28 * std::int64_t((bits + 7) / 8));
 }
 
 // The benchmarks' raster argument: 0 the compute tiles, 1 quads, 2 the CPU's rasteriser.
@@ -530,7 +533,16 @@ BENCHMARK(BM_CharacterFrame)
     ->ArgNames({"passes", "raster", "scene", "samples"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK(BM_RadixSortGpu)->Arg(17821)->Arg(262144)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RadixSortGpu)
+    ->Args({17821, 32})
+    ->Args({262144, 32})
+    ->Args({1 << 20, 32})
+    ->Args({16 << 20, 32})
+    ->Args({262144, 16})
+    ->Args({1 << 20, 16})
+    ->Args({16 << 20, 16})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 int main(int argc, char** argv) {
   if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "vkkhrdisplay");
