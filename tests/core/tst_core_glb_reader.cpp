@@ -673,6 +673,16 @@ class TestGlbReader : public QObject {
     GltfBuilder noPosition;
     noPosition.primitive({{"NORMAL", noPosition.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
     QTest::newRow("no position") << bytes(noPosition.glb()) << "no POSITION attribute";
+    // tinygltf would hand the image loader bytes past the buffer's end.
+    GltfBuilder longImage;
+    longImage.primitive({{"POSITION", longImage.data(kTriangle, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3)}});
+    QImage texel(2, 2, QImage::Format_RGBA8888);
+    texel.fill(Qt::red);
+    riglens::test::addPngTexture(longImage, texel);
+    const auto view = std::size_t(longImage.model.images[0].bufferView);
+    longImage.model.bufferViews[view].byteLength += 4096;
+    QTest::newRow("image view past its buffer")
+        << bytes(longImage.glb()) << QString("bufferView %1 (byteOffset").arg(view);
   }
   void refusesMalformedFiles() {
     QFETCH(QByteArray, bytes);

@@ -665,9 +665,38 @@ void sandbox(tinygltf::TinyGLTF& loader, ModelFolder& folder) {
   loader.SetImageLoader(&keepEncodedImage, nullptr);  // decoded only if a material draws with it
 }
 
+// An image stored in a bufferView: tinygltf hands the image loader the
+// view's bytes without checking that the view lies inside its buffer, so a
+// view longer than the buffer was read past the buffer's end (the fuzzer
+// found it). tinygltf itself refuses a view or buffer index out of range,
+// and a buffer whose bytes are fewer than its byteLength, so the view is
+// checked against the buffer's byteLength.
+void refuseImageViewsPastTheirBuffers(const JsonRef& root) {
+  const auto images = root.find("images");
+  const auto views = root.find("bufferViews");
+  const auto buffers = root.find("buffers");
+  if (!images || !images->isArray() || !views || !views->isArray() || !buffers || !buffers->isArray()) return;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  for (const JsonRef& image : images->elements()) {
+    const auto at = image.isObject() ? image.find("bufferView") : std::nullopt;
+    if (!at || !at->isNumber()) continue;
+    const std::int64_t v = at->integer(0, std::int64_t(views->size()) - 1);
+    const JsonRef view = views->at(std::size_t(v)).object();
+    const std::int64_t b = view["buffer"].integer(0, std::int64_t(buffers->size()) - 1);
+    const std::int64_t length = view["byteLength"].integer(1, kMax);
+    const std::int64_t offset = view.has("byteOffset") ? view["byteOffset"].integer(0, kMax) : 0;
+    const std::int64_t capacity = buffers->at(std::size_t(b))["byteLength"].integer(1, kMax);
+    if (offset > capacity || length > capacity - offset)
+      at->fail("bufferView " + std::to_string(v) + " (byteOffset " + std::to_string(offset) + ", byteLength " +
+               std::to_string(length) + ") runs past the byteLength " + std::to_string(capacity) + " of buffer " +
+               std::to_string(b));
+  }
+}
+
 // What tinygltf 2.7 mishandles, refused before it sees the document: a
 // buffer of byteLength 0 (the schema's minimum is 1) makes it index an empty
-// vector and throw std::out_of_range past its API.
+// vector and throw std::out_of_range past its API; an image's bufferView
+// past its buffer makes it read out of bounds.
 void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
   const JsonRef root(doc);
   root.object();
@@ -676,6 +705,7 @@ void refuseWhatTinygltfMishandles(const nlohmann::json& doc) {
       buffer.object();
       buffer["byteLength"].integer(1, std::numeric_limits<std::int64_t>::max());
     }
+  refuseImageViewsPastTheirBuffers(root);
 }
 
 // A file must not load where an extension it requires is not understood
