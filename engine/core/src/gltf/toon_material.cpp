@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace riglens::core {
 
@@ -19,6 +20,13 @@ double number(const Value* object, const char* key, double fallback) {
   if (!v || !v->IsNumber()) return fallback;
   const double x = v->GetNumberAsDouble();
   return std::isfinite(x) ? x : fallback;
+}
+
+// A glTF index at `key` of `object`: a whole number 0..INT_MAX, else -1
+// (a cast of a larger double to int is undefined).
+int index(const Value* object, const char* key) {
+  const double x = number(object, key, -1.0);
+  return x >= 0.0 && x <= double(std::numeric_limits<int>::max()) ? int(x) : -1;
 }
 
 // The first three finite numbers of an array at `key`, else `fallback`.
@@ -41,9 +49,9 @@ ToonReading readV1(const tinygltf::Material& m, const Value& mtoon) {
   toon.shadingShift = float(number(&mtoon, "shadingShiftFactor", 0.0));
   toon.shadingToony = float(number(&mtoon, "shadingToonyFactor", 0.9));
   if (const Value* shade = member(mtoon, "shadeMultiplyTexture")) {
-    const int index = int(number(shade, "index", -1));
-    toon.shadeTimesBaseTexture = index >= 0 && index == m.pbrMetallicRoughness.baseColorTexture.index;
-    out.shadeTextureDropped = index >= 0 && !toon.shadeTimesBaseTexture;
+    const int texture = index(shade, "index");
+    toon.shadeTimesBaseTexture = texture >= 0 && texture == m.pbrMetallicRoughness.baseColorTexture.index;
+    out.shadeTextureDropped = texture >= 0 && !toon.shadeTimesBaseTexture;
   }
   return out;
 }
@@ -65,7 +73,7 @@ ToonReading readV0(const tinygltf::Material& m, const Value& properties) {
   const double converted = toony + (1.0 - toony) * (0.5 + 0.5 * shift);  // lerp(toony, 1, 0.5 + 0.5 shift)
   toon.shadingToony = float(converted);
   toon.shadingShift = float(-shift - (1.0 - converted));
-  const int shade = int(number(textures, "_ShadeTexture", -1));
+  const int shade = index(textures, "_ShadeTexture");
   toon.shadeTimesBaseTexture = shade >= 0 && shade == m.pbrMetallicRoughness.baseColorTexture.index;
   out.shadeTextureDropped = shade >= 0 && !toon.shadeTimesBaseTexture;
   return out;
