@@ -29,13 +29,27 @@ int index(const Value* object, const char* key) {
   return x >= 0.0 && x <= double(std::numeric_limits<int>::max()) ? int(x) : -1;
 }
 
+// Bounds that change no picture: a colour above this is white after any
+// tone map at any exposure we offer (and its 2.2th power stays finite); a
+// shift beyond +-2 already saturates the step for every N.L in [-1, 1];
+// toony is 0..1 in the extension's schema.
+constexpr double kColourBound = 1e4, kShiftBound = 2.0;
+
+ToonShading bounded(ToonShading toon) {
+  if (std::isnan(toon.shadingShift)) toon.shadingShift = 0.0f;  // 0.x's conversion of extreme values
+  if (std::isnan(toon.shadingToony)) toon.shadingToony = 0.9f;
+  toon.shadingShift = std::clamp(toon.shadingShift, float(-kShiftBound), float(kShiftBound));
+  toon.shadingToony = std::clamp(toon.shadingToony, 0.0f, 1.0f);
+  return toon;
+}
+
 // The first three finite numbers of an array at `key`, else `fallback`.
 void colour(const Value* object, const char* key, const float fallback[3], float out[3]) {
   const Value* v = object ? member(*object, key) : nullptr;
   for (int c = 0; c < 3; ++c) {
     const Value* item = v && v->IsArray() && int(v->ArrayLen()) > c ? &v->Get(c) : nullptr;
     const double x = item && item->IsNumber() ? item->GetNumberAsDouble() : double(fallback[c]);
-    out[c] = std::isfinite(x) ? float(std::max(x, 0.0)) : fallback[c];
+    out[c] = std::isfinite(x) ? float(std::clamp(x, 0.0, kColourBound)) : fallback[c];
   }
 }
 
@@ -84,8 +98,11 @@ ToonReading readV0(const tinygltf::Material& m, const Value& properties) {
 ToonReading readToonShading(const tinygltf::Model& model, int material) {
   if (material < 0 || material >= int(model.materials.size())) return {};
   const tinygltf::Material& m = model.materials[std::size_t(material)];
-  if (const auto it = m.extensions.find("VRMC_materials_mtoon"); it != m.extensions.end() && it->second.IsObject())
-    return readV1(m, it->second);
+  if (const auto it = m.extensions.find("VRMC_materials_mtoon"); it != m.extensions.end() && it->second.IsObject()) {
+    ToonReading out = readV1(m, it->second);
+    out.toon = bounded(out.toon);
+    return out;
+  }
   const auto vrm = model.extensions.find("VRM");
   if (vrm == model.extensions.end()) return {};
   const Value* all = member(vrm->second, "materialProperties");
@@ -93,7 +110,9 @@ ToonReading readToonShading(const tinygltf::Model& model, int material) {
   const Value& properties = all->Get(material);
   const Value* shader = member(properties, "shader");
   if (!shader || !shader->IsString() || shader->Get<std::string>() != "VRM/MToon") return {};
-  return readV0(m, properties);
+  ToonReading out = readV0(m, properties);
+  out.toon = bounded(out.toon);
+  return out;
 }
 
 }  // namespace riglens::core
