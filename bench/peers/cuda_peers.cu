@@ -8,9 +8,10 @@
 //         (3V x E) basis times E coefficients, the GNM pass's expression
 //         term, with the basis bytes over the time.
 //   copy  a 1 GiB device-to-device copy: the board's read+write bandwidth.
-// Keys are bench_render's (the same LCG, the high bits kept for 16-bit
-// keys). Each time is the median of 200 launches timed with CUDA events
-// after 20 warm-up launches, inputs already on the GPU.
+// Keys are bench_render's (murmur3's finaliser of the index, the high bits
+// kept for 16-bit keys; and the LCG sequence of the earlier tables). Each
+// time is the median of 200 launches timed with CUDA events after 20
+// warm-up launches, inputs already on the GPU.
 // Built and run on the GPU's host by tools/bench-cuda-peers.sh (nvcc).
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
@@ -77,12 +78,23 @@ double graphMs(cudaStream_t stream, const std::function<void()>& launch) {
   return ms;
 }
 
-void sortPeers(cudaStream_t stream, std::uint32_t n, int bits) {
+// bench_render's keys: the index through murmur3's finaliser, or (lcg) the
+// LCG sequence the earlier tables used; fewer bits keep the high ones.
+std::uint32_t murmurFinal(std::uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  return h ^ (h >> 16);
+}
+
+void sortPeers(cudaStream_t stream, std::uint32_t n, int bits, bool lcg = false) {
   std::vector<std::uint32_t> keys(n), values(n);
   std::uint32_t x = 12345;
   for (std::uint32_t i = 0; i < n; ++i) {
     x = x * 1664525u + 1013904223u;
-    keys[i] = bits < 32 ? x >> (32 - bits) : x;
+    const std::uint32_t key = lcg ? x : murmurFinal(i + 12345u);
+    keys[i] = bits < 32 ? key >> (32 - bits) : key;
     values[i] = i;
   }
   std::uint32_t *keysIn, *keysOut, *valuesIn, *valuesOut;
@@ -114,8 +126,8 @@ void sortPeers(cudaStream_t stream, std::uint32_t n, int bits) {
     std::fprintf(stderr, "CUB's output is not sorted (n=%u bits=%d)\n", n, bits);
     std::exit(1);
   }
-  std::printf("peer sort n=%u bits=%d: CUB SortPairs %.4f ms (graph %.4f), SortKeys %.4f ms (graph %.4f)\n", n, bits,
-              pairsMs, pairsGraphMs, keysMs, keysGraphMs);
+  std::printf("peer sort n=%u bits=%d%s: CUB SortPairs %.4f ms (graph %.4f), SortKeys %.4f ms (graph %.4f)\n", n, bits,
+              lcg ? " (LCG keys)" : "", pairsMs, pairsGraphMs, keysMs, keysGraphMs);
   for (void* p : {static_cast<void*>(keysIn), static_cast<void*>(keysOut), static_cast<void*>(valuesIn),
                   static_cast<void*>(valuesOut), temp})
     cudaFree(p);
@@ -181,6 +193,7 @@ int main() {
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
   for (int bits : {32, 16})
     for (std::uint32_t n : {262144u, 1u << 20, 16u << 20}) sortPeers(stream, n, bits);
+  for (std::uint32_t n : {262144u, 1u << 20}) sortPeers(stream, n, 32, true);
   for (int e : {383, 30}) gemvPeer(stream, blas, 17821, e);
   copyPeer(stream);
   cublasDestroy(blas);
