@@ -37,6 +37,7 @@
 #include <benchmark/benchmark.h>
 
 #include "memory_bandwidth.h"
+#include "peers/sort_keys.h"
 
 using riglens::bench::BM_MemoryBandwidth;
 
@@ -356,22 +357,11 @@ void BM_RenderFrameReadback(benchmark::State& state) {
   renderFrames(state, "large", true);
 }
 
-// murmur3's 32-bit finaliser: every output bit depends on every input bit.
-std::uint32_t murmurFinal(std::uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  return h ^ (h >> 16);
-}
-
 // The splat sort alone: upload N keys of range(1) bits (32: the tile keys,
 // 16: the quads' depth keys) and their indices, one radix pass per 8 bits.
-// range(2) picks the keys: 0, the index hashed (every bit random); 1, an
-// LCG's sequence, which the earlier tables used: its low byte runs through
-// all 256 values every 256 keys, so each 2048-key tile holds every digit of
-// the first pass exactly 8 times, the ranking's best case. Keys of fewer
-// bits keep the high ones. bench/peers/cuda_peers.cu times CUB on the same keys.
+// range(2) picks the keys (peers/sort_keys.h): 0 hashed, 1 the LCG sequence
+// of the earlier tables (it measured the same). bench/peers/cuda_peers.cu
+// times CUB on the same keys.
 void BM_RadixSortGpu(benchmark::State& state) {
   const auto n = std::uint32_t(state.range(0));
   const auto bits = std::uint32_t(state.range(1));
@@ -380,14 +370,8 @@ void BM_RadixSortGpu(benchmark::State& state) {
     state.SkipWithError(sort.error().message.c_str());
     return;
   }
-  std::vector<std::uint32_t> keys(n), values(n);
-  std::uint32_t x = 12345;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    x = x * 1664525u + 1013904223u;
-    const std::uint32_t key = state.range(2) == 1 ? x : murmurFinal(i + 12345u);
-    keys[i] = bits < 32 ? key >> (32 - bits) : key;
-    values[i] = i;
-  }
+  std::vector<std::uint32_t> keys, values;
+  bench::makeSortKeys(n, int(bits), state.range(2) == 1, keys, values);
   GpuPassTimes gpu;
   for (auto _ : state) {
     (void)(*sort)->runOffscreenFrame(keys, values);

@@ -25,6 +25,8 @@
 #include <functional>
 #include <vector>
 
+#include "sort_keys.h"
+
 namespace {
 
 void check(cudaError_t e, const char* what) {
@@ -78,25 +80,9 @@ double graphMs(cudaStream_t stream, const std::function<void()>& launch) {
   return ms;
 }
 
-// bench_render's keys: the index through murmur3's finaliser, or (lcg) the
-// LCG sequence the earlier tables used; fewer bits keep the high ones.
-std::uint32_t murmurFinal(std::uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  return h ^ (h >> 16);
-}
-
 void sortPeers(cudaStream_t stream, std::uint32_t n, int bits, bool lcg = false) {
-  std::vector<std::uint32_t> keys(n), values(n);
-  std::uint32_t x = 12345;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    x = x * 1664525u + 1013904223u;
-    const std::uint32_t key = lcg ? x : murmurFinal(i + 12345u);
-    keys[i] = bits < 32 ? key >> (32 - bits) : key;
-    values[i] = i;
-  }
+  std::vector<std::uint32_t> keys, values;
+  riglens::bench::makeSortKeys(n, bits, lcg, keys, values);
   std::uint32_t *keysIn, *keysOut, *valuesIn, *valuesOut;
   const std::size_t bytes = std::size_t(n) * 4;
   for (std::uint32_t** p : {&keysIn, &keysOut, &valuesIn, &valuesOut}) check(cudaMalloc(p, bytes), "cudaMalloc");
