@@ -18,6 +18,7 @@
 #include <optional>
 #include <set>
 #include <type_traits>
+#include <utility>
 
 #include "gltf_accessor_reader.h"
 #include "gltf_draco.h"
@@ -205,10 +206,13 @@ class MeshAssembler {
     const auto& prim = m_model.meshes[meshIndex].primitives[primIndex];
     const std::string where = "mesh " + std::to_string(meshIndex) + " primitive " + std::to_string(primIndex);
     const std::string pointer = "/meshes/" + std::to_string(meshIndex) + "/primitives/" + std::to_string(primIndex);
-    if (!isGltfPrimitiveMode(prim.mode))
+    // Said once, at the first: a tool that leaves the mode unset does so on
+    // every primitive, and a warning each would bury the Problems panel.
+    if (!isGltfPrimitiveMode(prim.mode) && !std::exchange(m_oddModeWarned, true))
       m_out.warnings.push_back({std::string(m_source), pointer + "/mode",
                                 "mode " + std::to_string(prim.mode) +
-                                    " is not a glTF primitive mode (0-6): drawn as triangles, the default"});
+                                    " is not a glTF primitive mode (0-6): drawn as triangles, the default, as is "
+                                    "every primitive with such a mode (said for the first)"});
     const int mode = drawnPrimitiveMode(prim.mode);
     if (!isTriangleMode(mode)) {
       m_out.warnings.push_back(
@@ -558,6 +562,7 @@ class MeshAssembler {
   SkinData m_skin;
   std::vector<bool> m_needsNormal;
   bool m_anyNormalsMissing = false;
+  bool m_oddModeWarned = false;  // a primitive mode outside 0-6 was reported
   // Skinned, animated or morphed: every vertex gets bones (node bones where
   // the file has no skin for it) and the skinning pass poses it.
   bool m_posable = false;
