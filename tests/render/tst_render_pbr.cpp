@@ -128,14 +128,17 @@ class TestRenderPbr : public test::RenderTestCase {
     return camera;
   }
 
+  // `bones`: a skinned run's bone matrices for the frame (else its rest pose).
   QImage draw(std::shared_ptr<const core::LoadedRun> run, const core::OrbitCamera& camera, render::ViewSettings view,
-              const std::vector<core::PunctualLight>& lights, const QString& name) {
+              const std::vector<core::PunctualLight>& lights, const QString& name,
+              const std::vector<glm::mat4>& bones = {}) {
     auto drawn = test::runOnCanvas(*m_device, run, kSize);
     if (!drawn) qFatal("%s", drawn.error().message.c_str());
     view.showGrid = view.showAxes = false;
     render::FrameState state =
         render::buildFrameState(*run, {}, camera, float(kSize.width()) / float(kSize.height()), view);
     state.lights = lights;
+    if (!bones.empty()) state.bones = bones;
     auto image = drawn->canvas->render(*drawn->renderer, state);
     if (!image) qFatal("%s", image.error().message.c_str());
     image->save(test::outputPath(name + (backend() == render::Backend::OpenGL ? "-opengl.png" : ".png")));
@@ -429,24 +432,11 @@ class TestRenderPbr : public test::RenderTestCase {
     core::PunctualLight sun;
     sun.direction = -glm::normalize(glm::vec3(-0.4f, 0.3f, 1.0f));
     sun.color = glm::vec3(2.5f);
-    const auto picture = [&](const core::LoadedRun& run, const QString& name) {
-      auto shared = std::make_shared<const core::LoadedRun>(run);
-      auto drawn = test::runOnCanvas(*m_device, shared, kSize);
-      if (!drawn) qFatal("%s", drawn.error().message.c_str());
-      render::ViewSettings view = bare();
-      view.showGrid = view.showAxes = false;
-      render::FrameState state =
-          render::buildFrameState(run, {}, camera, float(kSize.width()) / float(kSize.height()), view);
-      state.lights = {sun};
-      if (run.skin) state.bones = bones;
-      auto image = drawn->canvas->render(*drawn->renderer, state);
-      if (!image) qFatal("%s", image.error().message.c_str());
-      image->save(test::outputPath(name + (backend() == render::Backend::OpenGL ? "-opengl.png" : ".png")));
-      return *image;
-    };
-    const QImage gpu = picture(skinned, "pbr-normal-mapped-skinned");
-    const QImage cpu = picture(*posedRun, "pbr-normal-mapped-posed");
-    const QImage stale = picture(unturned, "pbr-normal-mapped-unturned");
+    const QImage gpu = draw(std::make_shared<const core::LoadedRun>(std::move(skinned)), camera, bare(), {sun},
+                            "pbr-normal-mapped-skinned", bones);
+    const QImage cpu = draw(posedRun, camera, bare(), {sun}, "pbr-normal-mapped-posed");
+    const QImage stale = draw(std::make_shared<const core::LoadedRun>(std::move(unturned)), camera, bare(), {sun},
+                              "pbr-normal-mapped-unturned");
     const auto differing = [](const QImage& a, const QImage& b) {
       int count = 0;
       for (int y = 0; y < a.height(); ++y)
