@@ -30,7 +30,8 @@
 //                               0..4 passes; scene 0 a full-size head (V 17,821,
 //                               E 383, all active), 1 the app's sample character
 // Every frame also reports its passes' GPU times (gpu_<pass>_ms, Vulkan
-// timestamps through render::GpuTimer) and their sum, gpu_ms.
+// timestamps through render::GpuTimer) and their sum, gpu_ms, and its
+// submissions and compute dispatches per iteration.
 //   BM_MemoryBandwidth          the same run's memcpy baseline
 // Time from `riglens-cli render` start to PNG, against F3D on the same model:
 // tools/bench-render.sh.
@@ -82,9 +83,12 @@ std::unique_ptr<render::RhiDevice>& device() {
 }
 
 // Per-pass GPU time (Vulkan timestamps, render::GpuTimer) averaged over the
-// timed frames, reported as counters gpu_<pass>_ms and gpu_ms (the frame).
+// timed frames, reported as counters gpu_<pass>_ms and gpu_ms (the frame),
+// and what an iteration asked of the GPU (GpuTimer::work(), every backend):
+// submissions and compute dispatches. Made just before the timed loop.
 class GpuPassTimes {
  public:
+  GpuPassTimes() : m_workBefore(device()->timer().work()) {}
   void add() {
     const render::FrameTimes t = device()->timer().latest();
     if (!t.available || t.frame == m_last) return;
@@ -93,6 +97,10 @@ class GpuPassTimes {
     for (const auto& p : t.passes) m_ms[p.pass] += p.ms;
   }
   void report(benchmark::State& state) const {
+    const render::GpuWork work = device()->timer().work() - m_workBefore;
+    const double iterations = double(std::max<benchmark::IterationCount>(state.iterations(), 1));
+    state.counters["submissions"] = double(work.submissions) / iterations;
+    state.counters["dispatches"] = double(work.dispatches) / iterations;
     if (m_frames == 0) return;
     double total = 0;
     for (const auto& [pass, ms] : m_ms) {
@@ -106,6 +114,7 @@ class GpuPassTimes {
   std::map<std::string, double> m_ms;
   std::uint64_t m_last = 0;
   int m_frames = 0;
+  render::GpuWork m_workBefore;
 };
 
 std::shared_ptr<const core::LoadedRun> sample(const std::string& name) {

@@ -224,7 +224,10 @@ class SceneViewportRenderer : public QObject {
     for (const auto& p : times.passes)
       passes.append(QVariantMap{{"pass", QString::fromStdString(p.pass)}, {"ms", p.ms}});
     const auto stats = m_renderer->splatStats();
+    const render::GpuWork work = m_renderer->frameWork();
     return QVariantMap{{"available", times.available},
+                       {"submissions", qint64(work.submissions)},
+                       {"dispatches", qint64(work.dispatches)},
                        {"why", QString::fromStdString(times.why)},
                        {"passes", passes},
                        {"totalMs", times.totalMs()},

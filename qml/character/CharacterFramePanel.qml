@@ -1,6 +1,6 @@
 // What the newest frame of a splat character or scene cost on the GPU, pass
-// by pass (Vulkan timestamps; other backends say why there are none), the
-// CPU's rasteriser time where it drew the splats, and what it drew: QA reads
+// by pass (Vulkan timestamps; other backends say why there are none), what it
+// asked of the GPU (submissions and compute dispatches), the CPU's rasteriser time where it drew the splats, and what it drew: QA reads
 // a character's cost here.
 import QtQuick
 import QtQuick.Controls
@@ -30,6 +30,10 @@ PanelSection {
             Label { objectName: "frameTileKeys"; Layout.alignment: Qt.AlignRight; visible: (panel.report.tileKeys || 0) > 0; text: (panel.report.tileKeys || 0).toLocaleString(Qt.locale(), "f", 0) }
             Label { text: qsTr("CPU tiles"); font.bold: true; visible: panel.report.raster === "cpu" }
             Label { objectName: "frameCpuMs"; Layout.alignment: Qt.AlignRight; visible: panel.report.raster === "cpu"; text: qsTr("%1 ms").arg((panel.report.cpuMs || 0).toFixed(2)) }
+            Label { text: qsTr("Submissions"); font.bold: true }
+            Label { objectName: "frameSubmissions"; Layout.alignment: Qt.AlignRight; text: (panel.report.submissions || 0).toString() }
+            Label { text: qsTr("Dispatches"); font.bold: true }
+            Label { objectName: "frameDispatches"; Layout.alignment: Qt.AlignRight; text: (panel.report.dispatches || 0).toString() }
             Label { text: qsTr("GPU frame"); font.bold: true }
             Label { objectName: "frameGpuMs"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.report.available ? qsTr("%1 ms").arg((panel.report.totalMs || 0).toFixed(2)) : qsTr("not available") }
         }

@@ -266,6 +266,10 @@ class TestAppCharacter : public test::CharacterViewerCase {
     QVERIFY2(passes.indexOf("splat upload") < passes.indexOf("draw"), qPrintable(passes.join(", ")));
     QVERIFY2(!passes.contains("sort") && !passes.contains("project"), qPrintable(passes.join(", ")));
     QVERIFY(frame.value("cpuMs").toDouble() > 0);
+    // What the frame asked of the GPU: the window's one submission, and no
+    // compute at all, since every pass but the draw ran on the CPU.
+    QCOMPARE(frame.value("submissions").toLongLong(), 1);
+    QCOMPARE(frame.value("dispatches").toLongLong(), 0);
     double sum = 0;
     for (const QVariant& p : frame.value("passes").toList()) {
       QVERIFY(p.toMap().value("ms").toDouble() >= 0);

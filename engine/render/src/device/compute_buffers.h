@@ -97,6 +97,7 @@ inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* 
   cb->setComputePipeline(pipeline);
   cb->setShaderResources(bindings);
   cb->dispatch(groups, 1, 1);
+  GpuTimer::countDispatch();
   cb->endComputePass();
 }
 

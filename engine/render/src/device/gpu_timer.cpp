@@ -29,6 +29,10 @@ std::map<QRhi*, GpuTimer*>& registry() {
   static std::map<QRhi*, GpuTimer*> r;
   return r;
 }
+// The timer whose frame this thread is recording: a dispatch helper holds a
+// command buffer only, and a device records on one thread at a time (the
+// app's render thread, a CLI's main thread).
+thread_local GpuTimer* t_recordingTimer = nullptr;
 }  // namespace
 
 double FrameTimes::totalMs() const {
@@ -65,6 +69,7 @@ struct GpuTimer::Impl {
   Slot* recording = nullptr;  // the slot of the frame being recorded
   std::uint64_t frames = 0;
   FrameTimes newest;
+  GpuWork work;
 
   bool init() {
     if (qEnvironmentVariable("RIGLENS_GPU_TIMES") == QLatin1String("off")) {
@@ -162,6 +167,7 @@ GpuTimer::GpuTimer(QRhi* rhi) : m_impl(std::make_unique<Impl>()) {
 }
 
 GpuTimer::~GpuTimer() {
+  if (t_recordingTimer == this) t_recordingTimer = nullptr;
   {
     const std::lock_guard lock(registryMutex());
     if (auto it = registry().find(m_impl->rhi); it != registry().end() && it->second == this) registry().erase(it);
@@ -183,6 +189,8 @@ bool GpuTimer::available() const {
 
 void GpuTimer::beginFrame(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
+  ++d.work.submissions;
+  t_recordingTimer = this;
   if (!available()) return;
   Impl::Slot& slot = d.frameSlots[std::size_t(d.rhi->currentFrameSlot() % kSlots)];
   slot.finished = true;  // QRhi has waited for this slot's previous frame
@@ -206,6 +214,15 @@ void GpuTimer::endFrame(FrameEnd end) {
   Impl& d = *m_impl;
   if (d.recording && end == FrameEnd::Waited) d.recording->finished = true;
   d.recording = nullptr;
+  if (t_recordingTimer == this) t_recordingTimer = nullptr;
+}
+
+void GpuTimer::countDispatch() {
+  if (t_recordingTimer) ++t_recordingTimer->m_impl->work.dispatches;
+}
+
+GpuWork GpuTimer::work() const {
+  return m_impl->work;
 }
 
 FrameTimes GpuTimer::latest() {

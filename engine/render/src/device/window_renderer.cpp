@@ -65,6 +65,10 @@ void WindowRenderer::finishFrame(QRhiSwapChain* swapchain) {
   GpuTimer& timer = m_device->timer();
   if (m_prepared) timer.mark(swapchain->currentFrameCommandBuffer(), "draw");
   timer.endFrame(GpuTimer::FrameEnd::Submitted);
+  const GpuWork totals = timer.work();
+  const GpuWork frame = totals - m_workBefore;
+  m_workBefore = totals;
+  if (frame.dispatches > 0 || m_frameWork.dispatches == 0) m_frameWork = frame;
 }
 
 FrameTimes WindowRenderer::gpuTimes() const {

@@ -150,6 +150,7 @@ void GpuEnvironment::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batc
     cb->setComputePipeline(pipeline);
     cb->setShaderResources(pass.bindings.get());
     cb->dispatch(groups(pass.target.width()), groups(pass.target.height()), 1);
+    GpuTimer::countDispatch();
   };
   if (!m_lutMade) dispatch(m_lutPipeline.get(), m_passes[kLutPass]);
   for (int level = 0; level < kPrefilteredLevels; ++level)

@@ -148,6 +148,7 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
   cb->setComputePipeline(m_rasterPipe.get());
   cb->setShaderResources(m_rasterSrb.get());
   cb->dispatch(int(m_tilesX), int(m_tilesY), 1);
+  GpuTimer::countDispatch();
   cb->endComputePass();
   markPass(m_rhi, cb, "raster");
 }

@@ -14,6 +14,14 @@
 // mark(cb, "name") after recording its work (a no-op outside a timed frame);
 // the owner marks the render pass after it ends. latest() is the newest
 // frame whose stamps have landed.
+//
+// The timer also counts what frames ask of the GPU, on every backend (the
+// stamps need Vulkan, the counts do not): each frame begun is one submission
+// (QRhi submits a frame's command buffer once, when it ends), and each
+// compute dispatch recorded inside a frame (countDispatch(), called by the
+// engine's dispatch helpers). work() gives the running totals; a consumer
+// reports the difference over its frames, so a pass split in two, or a frame
+// that starts a helper frame of its own, shows.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +49,16 @@ struct FrameTimes {
   double ms(std::string_view pass) const;  // the pass's time, summed over its marks; 0 when absent
 };
 
+// Running totals since the device was made (see above).
+struct GpuWork {
+  std::uint64_t submissions = 0;
+  std::uint64_t dispatches = 0;
+  GpuWork operator-(const GpuWork& earlier) const {
+    return {submissions - earlier.submissions, dispatches - earlier.dispatches};
+  }
+  bool operator==(const GpuWork&) const = default;
+};
+
 class GpuTimer {
  public:
   explicit GpuTimer(QRhi* rhi);
@@ -61,6 +79,11 @@ class GpuTimer {
   void endFrame(FrameEnd end);
   // Reads whatever finished frames have landed and returns the newest.
   FrameTimes latest();
+
+  // One compute dispatch recorded into the frame this thread is recording
+  // (between beginFrame and endFrame); a no-op outside one.
+  static void countDispatch();
+  GpuWork work() const;
 
  private:
   struct Impl;

@@ -55,6 +55,10 @@ class WindowRenderer {
   // Per-pass GPU times (GpuTimer) of the newest finished frame that ran more
   // than the draw (a redraw of an unchanged view only draws), and what it drew.
   FrameTimes gpuTimes() const;
+  // What the newest frame that dispatched compute work asked of the GPU: its
+  // submissions (the frame's own and any helper frame run since the frame
+  // before) and dispatches; the newest frame's when none dispatched.
+  GpuWork frameWork() const { return m_frameWork; }
   struct SplatStats {
     std::size_t splats = 0;        // gaussians drawn (the sink's capacity)
     std::string raster;            // "compute", "quads" or "cpu": what the last frame drew with
@@ -87,6 +91,8 @@ class WindowRenderer {
   QRect m_viewport;
   bool m_prepared = false;
   mutable FrameTimes m_lastWorkTimes;
+  GpuWork m_workBefore;  // the device's totals when the frame before ended
+  GpuWork m_frameWork;
 };
 
 }  // namespace riglens::render
