@@ -246,6 +246,7 @@ RIGLENS_CONST int kCompositeViewBinding = 0, kCompositeImage = 1;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_COMPOSITE)
 RIGLENS_UNIFORM(CompositeView, kCompositeViewBinding) {
   vec4 viewport;  // width, height; window depth = NDC depth * z + w
+  vec4 drawn;     // x0, y0, x1, y1: the image's pixels the composite covers (where splats are)
 } RIGLENS_INSTANCE(composite);
 #endif
 #if defined(__cplusplus) || defined(RIGLENS_WANT_SPLAT_VIEW)
@@ -279,7 +280,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 
 #ifdef __cplusplus
 static_assert(sizeof(FrameBlock) == 752 && sizeof(EnvParams) == 32 && sizeof(MaterialBlock) == 288 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
-              sizeof(SplatView) == 192 && sizeof(CompositeView) == 16 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
+              sizeof(SplatView) == 192 && sizeof(CompositeView) == 32 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif
 

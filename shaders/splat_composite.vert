@@ -2,14 +2,20 @@
 #extension GL_GOOGLE_include_directive : require
 #define RIGLENS_WANT_COMPOSITE
 #include "shader_interface.h"
-// The compute rasteriser's image over the viewport: one triangle that covers
-// it; the pixel coordinates follow the projection's convention (NDC to
-// pixels), so every backend reads the pixel the rasteriser wrote.
+// The compute rasteriser's image over the viewport, or the part of it that
+// holds splats (composite.drawn): two triangles over that rect. The pixel
+// coordinates follow the projection's convention (NDC to pixels), so every
+// backend reads the pixel the rasteriser wrote, and the rect needs no
+// scissor (QRhi 6.4's OpenGL backend keeps a scissor for the next pass's clear).
 layout(location = 0) out vec2 vPixel;
 
 void main()
 {
-    vec2 ndc = vec2(gl_VertexIndex == 1 ? 3.0 : -1.0, gl_VertexIndex == 2 ? 3.0 : -1.0);
-    vPixel = (ndc * 0.5 + 0.5) * composite.viewport.xy;
-    gl_Position = vec4(ndc, 0.0, 1.0);
+    // Corners of the two triangles: (0,0) (1,0) (0,1), (0,1) (1,0) (1,1).
+    const int corner[6] = int[6](0, 1, 2, 2, 1, 3);
+    int c = corner[gl_VertexIndex];
+    vec2 pixel = vec2((c & 1) != 0 ? composite.drawn.z : composite.drawn.x,
+                      (c & 2) != 0 ? composite.drawn.w : composite.drawn.y);
+    vPixel = pixel;
+    gl_Position = vec4(pixel / composite.viewport.xy * 2.0 - 1.0, 0.0, 1.0);
 }

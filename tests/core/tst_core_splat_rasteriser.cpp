@@ -202,6 +202,40 @@ class TestSplatRasteriser : public QObject {
     QVERIFY(colourAt(image, 0, 0)[3] > 0.4f && colourAt(image, kSize - 1, kSize - 1)[3] > 0.4f);
   }
 
+  void theCoveredRectHoldsEveryDrawnPixel() {
+    // Two small gaussians off the centre of a wide view: every pixel the
+    // image holds a splat in (colour or depth) lies inside stats.covered,
+    // and the rect is no larger than the drawn pixels' box grown to whole
+    // 16-pixel tiles plus each splat's reach past its last lit pixel (one tile).
+    constexpr int kTilePixels = 16;
+    Scene scene;
+    scene.add({-0.9f, 0.4f, -4}, 0.05f, {1, 0, 0}, 0.9f);
+    scene.add({-0.5f, 0.5f, -4}, 0.08f, {0, 1, 0}, 0.7f);
+    const SplatCamera camera = straightAhead(200, 120);
+    SplatImage image;
+    const auto stats = rasteriseSplats(scene.inputs(), camera, image);
+    const auto& c = stats.covered;
+    QVERIFY(!c.empty());
+    int x0 = image.width, y0 = image.height, x1 = 0, y1 = 0;
+    for (int y = 0; y < image.height; ++y)
+      for (int x = 0; x < image.width; ++x) {
+        const std::size_t k = (std::size_t(y) * std::size_t(image.width) + std::size_t(x)) * 2;
+        if (image.pixels[k] == 0 && image.pixels[k + 1] == 0) continue;
+        QVERIFY2(x >= c.x0 && x < c.x1 && y >= c.y0 && y < c.y1, qPrintable(QString("(%1, %2)").arg(x).arg(y)));
+        x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x + 1), y1 = std::max(y1, y + 1);
+      }
+    QVERIFY(x1 > x0);
+    QVERIFY(c.x0 % kTilePixels == 0 && c.y0 % kTilePixels == 0);
+    QVERIFY(c.x0 >= x0 / kTilePixels * kTilePixels - kTilePixels &&
+            c.y0 >= y0 / kTilePixels * kTilePixels - kTilePixels);
+    QVERIFY(c.x1 <= x1 + 2 * kTilePixels && c.y1 <= y1 + 2 * kTilePixels);
+    QVERIFY(c.width() * c.height() < image.width * image.height / 2);  // a part of the view, not all of it
+    // Nothing drawn: an empty rect.
+    Scene none;
+    none.add({0, 0, 2}, 0.1f, {1, 1, 1}, 1.0f);  // behind the camera
+    QVERIFY(rasteriseSplats(none.inputs(), camera, image).covered.empty());
+  }
+
   void culledGaussiansDrawNothing() {
     // Behind the camera, transparent, or not finite: nothing is drawn.
     Scene scene;

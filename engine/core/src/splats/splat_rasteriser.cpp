@@ -6,8 +6,10 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
+#include <limits>
 #include <thread>
 
 #include "riglens/core/base/color.h"
@@ -233,6 +235,18 @@ void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32
   }
 }
 
+// The union of the splats' tile ranges, in pixels, within the image.
+PixelRect coveredPixels(const std::vector<Footprint>& splats, const SplatImage& image) {
+  glm::ivec2 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());
+  for (const Footprint& s : splats) {
+    if (s.tx0 >= s.tx1 || s.ty0 >= s.ty1) continue;
+    lo = glm::min(lo, glm::ivec2(s.tx0, s.ty0));
+    hi = glm::max(hi, glm::ivec2(s.tx1, s.ty1));
+  }
+  if (lo.x >= hi.x || lo.y >= hi.y) return {};
+  return {lo.x * kTile, lo.y * kTile, std::min(hi.x * kTile, image.width), std::min(hi.y * kTile, image.height)};
+}
+
 }  // namespace
 
 SplatSink sinkOfCloud(const GaussianCloud& cloud) {
@@ -304,6 +318,8 @@ SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, 
                  p.tx1,
                  p.ty1};
   }
+
+  stats.covered = coveredPixels(sorted, image);
 
   // Entries per tile row, to cut the view into bands of rows that fit.
   std::vector<std::size_t> rowEntries(std::size_t(tiles.y), 0);

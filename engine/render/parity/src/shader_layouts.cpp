@@ -56,7 +56,7 @@ const Offsets kSort{RIGLENS_MEMBER(SortParams, capacity), RIGLENS_MEMBER(SortPar
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view),     RIGLENS_MEMBER(SplatView, proj),
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count),
                          RIGLENS_MEMBER(SplatView, tiles),    RIGLENS_MEMBER(SplatView, depthKey)};
-const Offsets kComposite{RIGLENS_MEMBER(CompositeView, viewport)};
+const Offsets kComposite{RIGLENS_MEMBER(CompositeView, viewport), RIGLENS_MEMBER(CompositeView, drawn)};
 const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
 const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
 const Offsets kDecoded{RIGLENS_MEMBER(DecodedLiftParams, dims),        RIGLENS_MEMBER(DecodedLiftParams, counts),

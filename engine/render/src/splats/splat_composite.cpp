@@ -9,6 +9,7 @@ namespace riglens::render {
 bool SplatComposite::resize(QSize size) {
   if (size == m_size && m_image) return true;
   m_pipeline.reset();
+  if (m_drawn) m_drawn = core::PixelRect{};  // the new buffer holds nothing until the next upload
   m_image = newStorageBuffer(m_rhi, std::size_t(size.width()) * std::size_t(size.height()) * 8);
   m_view.reset(m_rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::CompositeView)));
   if (!m_image || !m_view->create()) return fail("cannot allocate the splat image");
@@ -34,21 +35,30 @@ bool SplatComposite::ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCoun
 void SplatComposite::setView(QRhiResourceUpdateBatch* batch) {
   // Window depth from NDC depth: [0, 1] already where clip depth is, else [-1, 1].
   const bool zeroToOne = m_rhi->isClipDepthZeroToOne();
+  const core::PixelRect drawn = m_drawn.value_or(core::PixelRect{0, 0, m_size.width(), m_size.height()});
   const gpu::CompositeView view{
-      {float(m_size.width()), float(m_size.height()), zeroToOne ? 1.0f : 0.5f, zeroToOne ? 0.0f : 0.5f}};
+      {float(m_size.width()), float(m_size.height()), zeroToOne ? 1.0f : 0.5f, zeroToOne ? 0.0f : 0.5f},
+      {float(drawn.x0), float(drawn.y0), float(drawn.x1), float(drawn.y1)}};
   batch->updateDynamicBuffer(m_view.get(), 0, sizeof(view), &view);
 }
 
-void SplatComposite::upload(QRhiResourceUpdateBatch* batch, std::span<const std::uint32_t> pixels) {
-  batch->uploadStaticBuffer(m_image.get(), 0, int(pixels.size_bytes()), pixels.data());
+void SplatComposite::upload(QRhiResourceUpdateBatch* batch, std::span<const std::uint32_t> pixels,
+                            const core::PixelRect& drawn) {
+  m_drawn = drawn;
+  if (drawn.empty()) return;
+  const std::size_t rowWords = std::size_t(m_size.width()) * 2;
+  const std::size_t first = std::size_t(drawn.y0) * rowWords, words = std::size_t(drawn.height()) * rowWords;
+  if (first + words > pixels.size()) return;  // not this image's size: resize() first
+  batch->uploadStaticBuffer(m_image.get(), quint32(first * 4), quint32(words * 4), pixels.data() + first);
 }
 
 void SplatComposite::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor) {
+  if (m_drawn && m_drawn->empty()) return;  // no splat in view
   cb->setGraphicsPipeline(m_pipeline.get());
   cb->setViewport(viewport);
   cb->setScissor(scissor);
   cb->setShaderResources(m_srb.get());
-  cb->draw(3);
+  cb->draw(6);
 }
 
 }  // namespace riglens::render

@@ -10,8 +10,11 @@
 #include <QtCore/QSize>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+
+#include "riglens/core/splats/splat_rasteriser.h"
 
 namespace riglens::render {
 
@@ -25,11 +28,16 @@ class SplatComposite {
   bool ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount);
   QRhiBuffer* image() const { return m_image.get(); }  // what a compute raster writes
   QSize size() const { return m_size; }
-  // Into the frame's first batch: the composite's view uniform.
+  // Into the frame's first batch: the composite's view uniform (after
+  // upload(), which sets the rect it covers).
   void setView(QRhiResourceUpdateBatch* batch);
-  // A CPU-drawn image (2 words per pixel, as the buffer holds them).
-  void upload(QRhiResourceUpdateBatch* batch, std::span<const std::uint32_t> pixels);
-  // Inside the render pass: the image over the viewport.
+  // A CPU-drawn image (2 words per pixel, as the buffer holds them), of
+  // which only `drawn` holds splats (core::SplatRasterStats::covered): its
+  // rows go up, and record() draws only it. The rest of the buffer keeps an
+  // older frame's pixels, never read.
+  void upload(QRhiResourceUpdateBatch* batch, std::span<const std::uint32_t> pixels, const core::PixelRect& drawn);
+  // Inside the render pass: the image over the viewport (the viewport's size
+  // is the image's) or, after a CPU upload, the rect it holds splats in.
   void record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor);
   const std::string& failure() const { return m_failure; }
 
@@ -46,6 +54,7 @@ class SplatComposite {
   std::unique_ptr<QRhiGraphicsPipeline> m_pipeline;
   QVector<quint32> m_rpFormat;
   int m_samples = 0;
+  std::optional<core::PixelRect> m_drawn;  // what the last upload holds; the whole image after a compute raster
 };
 
 }  // namespace riglens::render

@@ -292,8 +292,8 @@ struct SplatRenderer::Impl {
     timer.start();
     cpuStats = core::rasteriseSplats(inputs, cpuCamera(state, size), cpuImage);
     cpuMs = double(timer.nsecsElapsed()) / 1e6;
+    cpuComposite->upload(batch, cpuImage.pixels, cpuStats.covered);
     cpuComposite->setView(batch);
-    cpuComposite->upload(batch, cpuImage.pixels);
     cb->resourceUpdate(batch);
     markPass(rhi, cb, "splat upload");  // the GPU's share: the CPU drew the image
     return true;

@@ -62,9 +62,21 @@ struct SplatImage {
   std::vector<std::uint32_t> pixels;  // 2 per pixel
 };
 
+// Pixels [x0, x1) x [y0, y1) of a SplatImage (rows as the image holds them).
+struct PixelRect {
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool empty() const { return x1 <= x0 || y1 <= y0; }
+  int width() const { return x1 - x0; }
+  int height() const { return y1 - y0; }
+};
+
 struct SplatRasterStats {
   std::size_t visible = 0;      // splats that passed the projection's culling
   std::size_t tileEntries = 0;  // (tile, splat) pairs blended
+  // The union of the tiles any splat was binned to: every pixel outside it
+  // is zero, so a consumer may upload and draw only this part of the image
+  // (a character often covers a third of the view).
+  PixelRect covered;
 };
 
 // The (tile, splat) pairs one pass may hold (4 bytes each): a view that
