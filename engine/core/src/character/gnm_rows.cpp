@@ -1,10 +1,10 @@
 #include "gnm_rows.h"
 
-#include <cpuid.h>
 #include <immintrin.h>
 
 #include <array>
 
+#include "base/cpu_features.h"
 #include "riglens/core/base/half_float.h"
 
 namespace riglens::core {
@@ -68,35 +68,18 @@ __attribute__((target("avx2,f16c,fma"))) void columnF16c(const std::uint16_t* co
   for (; i < n; ++i) p[i] += s * _cvtsh_ss(column[i]);
 }
 
-// AVX2, FMA and F16C, and an OS that saves the YMM registers, from CPUID
-// (GCC's __builtin_cpu_supports knows "f16c", clang 14's does not).
-bool hasF16c() {
-  static const bool has = [] {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
-    const bool fma = c & (1u << 12), osxsave = c & (1u << 27), avx = c & (1u << 28), f16c = c & (1u << 29);
-    if (!fma || !osxsave || !avx || !f16c) return false;
-    unsigned xcr0 = 0, high = 0;
-    __asm__("xgetbv" : "=a"(xcr0), "=d"(high) : "c"(0));
-    if ((xcr0 & 6u) != 6u) return false;
-    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
-    return (b & (1u << 5)) != 0;  // AVX2
-  }();
-  return has;
-}
-
 }  // namespace
 
 void addExpressionRows(const std::uint16_t* basis, std::size_t rowLength, const float* scale3, std::size_t from,
                        std::size_t to, float* p) {
-  if (hasF16c())
+  if (cpuHasAvx2FmaF16c())
     rowsF16c(basis, rowLength, scale3, from, to, p);
   else
     rowsScalar(basis, rowLength, scale3, from, to, p);
 }
 
 void addScaledColumn(const std::uint16_t* column, float s, std::size_t n, float* p) {
-  if (hasF16c()) return columnF16c(column, s, n, p);
+  if (cpuHasAvx2FmaF16c()) return columnF16c(column, s, n, p);
   const auto& table = halfTable();
   for (std::size_t i = 0; i < n; ++i) p[i] += s * table[column[i]];
 }

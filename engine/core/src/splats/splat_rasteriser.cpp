@@ -14,15 +14,14 @@
 
 #include "riglens/core/base/color.h"
 #include "riglens/core/splats/spherical_harmonics.h"
+#include "splats/splat_blend_row.h"
 
 namespace riglens::core {
 
 namespace {
 
-// The GPU's tile (shader_interface.h kSplatTile): the grid the tile keys
-// index, which decides which pixels a splat is tested against.
-constexpr int kTile = 16;
-constexpr float kMinAlpha = 1.0f / 255.0f;
+constexpr int kTile = kSplatTilePixels;
+constexpr float kMinAlpha = kSplatMinAlpha;
 
 struct Projected {
   float px = 0, py = 0;       // centre in pixels
@@ -34,19 +33,6 @@ struct Projected {
   int x0 = 0, y0 = 0, x1 = -1, y1 = -1;    // pixels a splat can reach (inclusive)
   int tx0 = 0, ty0 = 0, tx1 = 0, ty1 = 0;  // tiles the GPU bins it into (exclusive ends)
   bool visible = false;
-};
-
-// What the tiles read of a visible splat, stored in front-to-back order so
-// that a tile's splats are read in the order they lie in memory.
-struct Footprint {
-  float px, py;   // centre in pixels
-  float a, b, c;  // conic
-  float ndcDepth;
-  float rgb[3];  // clamped to [0, 1], as the raster clamps them
-  float opacity;
-  float cut;  // log(1/255 / opacity): where the splat's alpha falls below 1/255
-  int x0, y0, x1, y1;
-  int tx0, ty0, tx1, ty1;
 };
 
 // splat_footprint.glsl's splatReach: where opacity * exp(-d^2 / 2), capped
@@ -139,20 +125,21 @@ void onThreads(unsigned threads, const Work& work) {
 }
 
 // Stable order of the visible splats by 16-bit log depth, nearest first
-// (two 8-bit counting passes; equal depths keep their index order).
-std::vector<std::uint32_t> frontToBack(const std::vector<Projected>& splats) {
-  std::vector<std::uint32_t> order, scratch;
+// (two 8-bit counting passes; equal depths keep their index order), into
+// `order` (`spare`: room for the passes).
+void frontToBack(const std::vector<Projected>& splats, std::vector<std::uint32_t>& order,
+                 std::vector<std::uint32_t>& spare) {
+  order.clear();
   for (std::uint32_t i = 0; i < splats.size(); ++i)
     if (splats[i].visible) order.push_back(i);
-  scratch.resize(order.size());
+  spare.resize(order.size());
   for (int shift = 0; shift < 16; shift += 8) {
     std::array<std::size_t, 257> offsets{};
     for (std::uint32_t i : order) ++offsets[((splats[i].logDepth >> shift) & 0xffu) + 1];
     for (std::size_t d = 1; d < offsets.size(); ++d) offsets[d] += offsets[d - 1];
-    for (std::uint32_t i : order) scratch[offsets[(splats[i].logDepth >> shift) & 0xffu]++] = i;
-    order.swap(scratch);
+    for (std::uint32_t i : order) spare[offsets[(splats[i].logDepth >> shift) & 0xffu]++] = i;
+    order.swap(spare);
   }
-  return order;
 }
 
 // packUnorm4x8's rounding of one channel (packRgba's, without its NaN
@@ -165,7 +152,7 @@ inline std::uint32_t unorm8(float v) {
 // visiting only the pixels of its ellipse's rows that are still open (a
 // bit per pixel, cleared once its transmittance falls below 1e-4).
 void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32_t> list, int tx, int ty,
-               const SplatCamera& cam, SplatImage& image) {
+               const SplatCamera& cam, BlendRow blendRow, SplatImage& image) {
   static_assert(kTile <= 32, "a tile row's open pixels are the bits of one word");
   if (list.empty()) return;  // the image starts cleared
   const int x0 = tx * kTile, y0 = ty * kTile;
@@ -200,27 +187,12 @@ void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32
       const int rx1 = std::min(sx1, int(std::ceil(std::clamp(hi, -1.0f, float(kTile)))));
       if (rx0 > rx1) continue;
       const std::uint32_t span = (rx1 - rx0 == 31 ? ~0u : ((1u << (rx1 - rx0 + 1)) - 1u)) << rx0;
-      const float rowTerm = -0.5f * s.c * dy * dy;
-      const std::size_t row = std::size_t(y - y0) * kTile;
-      for (std::uint32_t bits = rowOpen & span; bits != 0; bits &= bits - 1) {
-        const int x = std::countr_zero(bits);
-        const float dx = float(x0 + x) + 0.5f - s.px;
-        const float power = -0.5f * s.a * dx * dx + rowTerm - s.b * dx * dy;
-        if (!(power <= 0.0f)) continue;  // above the peak, or not a number: no contribution
-        const float alpha = std::min(0.99f, s.opacity * std::exp(power));
-        if (alpha < kMinAlpha) continue;
-        const std::size_t k = row + std::size_t(x);
-        const float t = T[k];
-        const float weight = alpha * t;
-        r[k] += s.rgb[0] * weight;
-        g[k] += s.rgb[1] * weight;
-        b[k] += s.rgb[2] * weight;
-        if (t == 1.0f || (t > 0.5f && t * (1.0f - alpha) <= 0.5f)) depth[k] = s.ndcDepth;
-        T[k] = t * (1.0f - alpha);
-        if (T[k] < 1e-4f) {
-          rowOpen &= ~(1u << x);
-          if (rowOpen == 0) --openRows;
-        }
+      const std::size_t k = std::size_t(y - y0) * kTile;
+      const TileRow row{&T[k], &depth[k], &r[k], &g[k], &b[k]};
+      const std::uint32_t closed = blendRow(s, dy, -0.5f * s.c * dy * dy, x0, rowOpen & span, row);
+      if (closed != 0) {
+        rowOpen &= ~closed;
+        if (rowOpen == 0) --openRows;
       }
     }
     if (openRows == 0) break;
@@ -277,83 +249,118 @@ SplatInputs splatInputs(const SplatSink& sink, const GaussianCloud* cloud) {
   return in;
 }
 
+struct SplatRasterScratch::Arrays {
+  std::vector<Projected> projected;
+  std::vector<std::uint32_t> order, spare;
+  std::vector<Footprint> sorted;  // the visible splats, front to back
+  std::vector<std::size_t> rowEntries, offsets, cursor;
+  std::vector<std::uint32_t> entries;  // a band's (tile, splat) pairs, by tile
+};
+
+SplatRasterScratch::SplatRasterScratch() : m_arrays(std::make_unique<Arrays>()) {}
+SplatRasterScratch::~SplatRasterScratch() = default;
+SplatRasterScratch::SplatRasterScratch(SplatRasterScratch&&) noexcept = default;
+SplatRasterScratch& SplatRasterScratch::operator=(SplatRasterScratch&&) noexcept = default;
+
+namespace {
+
+// Every splat projected (on up to `threads` threads), then the visible ones'
+// footprints in front-to-back order into a.sorted.
+void footprintsFrontToBack(const SplatInputs& in, const SplatCamera& cam, glm::ivec2 tiles, unsigned threads,
+                           SplatRasterScratch::Arrays& a) {
+  const std::size_t n = in.count();
+  const glm::vec3 eye = -(glm::transpose(glm::mat3(cam.view)) * glm::vec3(cam.view[3]));
+  a.projected.resize(n);  // every element is written below
+  const unsigned projectors = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, n / 4096)));
+  onThreads(projectors, [&](unsigned t) {
+    for (std::size_t i = n * t / projectors, end = n * (t + 1) / projectors; i < end; ++i)
+      a.projected[i] = project(in, cam, i, eye, tiles);
+  });
+  frontToBack(a.projected, a.order, a.spare);
+  a.sorted.resize(a.order.size());
+  for (std::size_t k = 0; k < a.order.size(); ++k) {
+    const Projected& p = a.projected[a.order[k]];
+    const float rgb[3] = {std::clamp(p.rgb[0], 0.0f, 1.0f), std::clamp(p.rgb[1], 0.0f, 1.0f),
+                          std::clamp(p.rgb[2], 0.0f, 1.0f)};
+    a.sorted[k] = {p.px,
+                   p.py,
+                   p.a,
+                   p.b,
+                   p.c,
+                   p.ndcDepth,
+                   {rgb[0], rgb[1], rgb[2]},
+                   p.opacity,
+                   std::log(kMinAlpha / p.opacity),
+                   p.x0,
+                   p.y0,
+                   p.x1,
+                   p.y1,
+                   p.tx0,
+                   p.ty0,
+                   p.tx1,
+                   p.ty1};
+  }
+}
+
+// Each tile of tile rows [bandStart, bandEnd) gets its splats, front to
+// back (a counting sort by tile of the depth order): tile t's are
+// a.entries[a.offsets[t] .. a.offsets[t + 1]).
+void binBand(int bandStart, int bandEnd, int tilesX, std::size_t entriesInBand, SplatRasterScratch::Arrays& a) {
+  const std::size_t bandTiles = std::size_t(bandEnd - bandStart) * std::size_t(tilesX);
+  const auto tileOf = [&](int tx, int ty) {
+    return std::size_t(ty - bandStart) * std::size_t(tilesX) + std::size_t(tx);
+  };
+  a.offsets.assign(bandTiles + 1, 0);
+  for (const Footprint& s : a.sorted)
+    for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
+      for (int tx = s.tx0; tx < s.tx1; ++tx) ++a.offsets[tileOf(tx, ty) + 1];
+  for (std::size_t t = 1; t <= bandTiles; ++t) a.offsets[t] += a.offsets[t - 1];
+  a.entries.resize(entriesInBand);
+  a.cursor.assign(a.offsets.begin(), a.offsets.end() - 1);
+  for (std::uint32_t k = 0; k < a.sorted.size(); ++k) {
+    const Footprint& s = a.sorted[k];
+    for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
+      for (int tx = s.tx0; tx < s.tx1; ++tx) a.entries[a.cursor[tileOf(tx, ty)]++] = k;
+  }
+}
+
+}  // namespace
+
 SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, SplatImage& image, unsigned threads,
-                                 std::size_t bandEntries) {
+                                 std::size_t bandEntries, SplatRasterScratch* scratch) {
   SplatRasterStats stats;
   image.width = std::max(0, int(cam.size.x));
   image.height = std::max(0, int(cam.size.y));
   image.pixels.assign(std::size_t(image.width) * std::size_t(image.height) * 2, 0u);
-  const std::size_t n = in.count();
-  if (n == 0 || image.width == 0 || image.height == 0) return stats;
+  if (in.count() == 0 || image.width == 0 || image.height == 0) return stats;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const glm::ivec2 tiles((image.width + kTile - 1) / kTile, (image.height + kTile - 1) / kTile);
-  const glm::vec3 eye = -(glm::transpose(glm::mat3(cam.view)) * glm::vec3(cam.view[3]));
-
-  std::vector<Projected> splats(n);
-  const unsigned projectors = unsigned(std::min<std::size_t>(threads, std::max<std::size_t>(1, n / 4096)));
-  onThreads(projectors, [&](unsigned t) {
-    for (std::size_t i = n * t / projectors, end = n * (t + 1) / projectors; i < end; ++i)
-      splats[i] = project(in, cam, i, eye, tiles);
-  });
-  const std::vector<std::uint32_t> order = frontToBack(splats);
-  stats.visible = order.size();
-  std::vector<Footprint> sorted(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const Projected& p = splats[order[k]];
-    sorted[k] = {p.px,
-                 p.py,
-                 p.a,
-                 p.b,
-                 p.c,
-                 p.ndcDepth,
-                 {std::clamp(p.rgb[0], 0.0f, 1.0f), std::clamp(p.rgb[1], 0.0f, 1.0f), std::clamp(p.rgb[2], 0.0f, 1.0f)},
-                 p.opacity,
-                 std::log(kMinAlpha / p.opacity),
-                 p.x0,
-                 p.y0,
-                 p.x1,
-                 p.y1,
-                 p.tx0,
-                 p.ty0,
-                 p.tx1,
-                 p.ty1};
-  }
-
-  stats.covered = coveredPixels(sorted, image);
+  SplatRasterScratch own;
+  SplatRasterScratch::Arrays& a = (scratch ? *scratch : own).arrays();
+  footprintsFrontToBack(in, cam, tiles, threads, a);
+  stats.visible = a.sorted.size();
+  stats.covered = coveredPixels(a.sorted, image);
 
   // Entries per tile row, to cut the view into bands of rows that fit.
-  std::vector<std::size_t> rowEntries(std::size_t(tiles.y), 0);
-  for (const Footprint& s : sorted)
-    for (int ty = s.ty0; ty < s.ty1; ++ty) rowEntries[std::size_t(ty)] += std::size_t(s.tx1 - s.tx0);
-  std::vector<std::uint32_t> entries;
-  std::vector<std::size_t> offsets;
+  a.rowEntries.assign(std::size_t(tiles.y), 0);
+  for (const Footprint& s : a.sorted)
+    for (int ty = s.ty0; ty < s.ty1; ++ty) a.rowEntries[std::size_t(ty)] += std::size_t(s.tx1 - s.tx0);
+  const BlendRow blendRow = blendRowForThisCpu();
   for (int bandStart = 0; bandStart < tiles.y;) {
     int bandEnd = bandStart;
     std::size_t entriesInBand = 0;
     while (bandEnd < tiles.y &&
-           (bandEnd == bandStart || entriesInBand + rowEntries[std::size_t(bandEnd)] <= bandEntries))
-      entriesInBand += rowEntries[std::size_t(bandEnd++)];
-    // Each tile's splats, front to back (a counting sort by tile of the depth order).
-    const std::size_t bandTiles = std::size_t(bandEnd - bandStart) * std::size_t(tiles.x);
-    offsets.assign(bandTiles + 1, 0);
-    for (const Footprint& s : sorted)
-      for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
-        for (int tx = s.tx0; tx < s.tx1; ++tx) ++offsets[std::size_t(ty - bandStart) * std::size_t(tiles.x) + tx + 1];
-    for (std::size_t t = 1; t <= bandTiles; ++t) offsets[t] += offsets[t - 1];
-    entries.resize(entriesInBand);
-    std::vector<std::size_t> cursor(offsets.begin(), offsets.end() - 1);
-    for (std::uint32_t k = 0; k < sorted.size(); ++k) {
-      const Footprint& s = sorted[k];
-      for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
-        for (int tx = s.tx0; tx < s.tx1; ++tx)
-          entries[cursor[std::size_t(ty - bandStart) * std::size_t(tiles.x) + std::size_t(tx)]++] = k;
-    }
+           (bandEnd == bandStart || entriesInBand + a.rowEntries[std::size_t(bandEnd)] <= bandEntries))
+      entriesInBand += a.rowEntries[std::size_t(bandEnd++)];
+    binBand(bandStart, bandEnd, tiles.x, entriesInBand, a);
     stats.tileEntries += entriesInBand;
+    const std::size_t bandTiles = std::size_t(bandEnd - bandStart) * std::size_t(tiles.x);
     std::atomic<std::size_t> next{0};
     onThreads(threads, [&](unsigned) {
       for (std::size_t t = next++; t < bandTiles; t = next++) {
-        const std::span<const std::uint32_t> list(entries.data() + offsets[t], offsets[t + 1] - offsets[t]);
-        blendTile(sorted, list, int(t % std::size_t(tiles.x)), bandStart + int(t / std::size_t(tiles.x)), cam, image);
+        const std::span<const std::uint32_t> list(a.entries.data() + a.offsets[t], a.offsets[t + 1] - a.offsets[t]);
+        blendTile(a.sorted, list, int(t % std::size_t(tiles.x)), bandStart + int(t / std::size_t(tiles.x)), cam,
+                  blendRow, image);
       }
     });
     bandStart = bandEnd;

@@ -94,6 +94,7 @@ struct SplatRenderer::Impl {
   std::shared_ptr<const core::SplatSink> cpuSink;
   std::unique_ptr<SplatComposite> cpuComposite;
   core::SplatImage cpuImage;
+  core::SplatRasterScratch cpuScratch;  // the rasteriser's arrays, kept between frames
   core::SplatRasterStats cpuStats;
   double cpuMs = 0;
   std::array<std::unique_ptr<QRhiBuffer>, 4> owned;  // the sink of a .ply cloud
@@ -290,7 +291,7 @@ struct SplatRenderer::Impl {
     const core::SplatInputs inputs = core::splatInputs(*cpuSink, cloud.get());
     QElapsedTimer timer;
     timer.start();
-    cpuStats = core::rasteriseSplats(inputs, cpuCamera(state, size), cpuImage);
+    cpuStats = core::rasteriseSplats(inputs, cpuCamera(state, size), cpuImage, 0, core::kSplatBandEntries, &cpuScratch);
     cpuMs = double(timer.nsecsElapsed()) / 1e6;
     cpuComposite->upload(batch, cpuImage.pixels, cpuStats.covered);
     cpuComposite->setView(batch);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -83,8 +84,26 @@ struct SplatRasterStats {
 // needs more is drawn in bands of tile rows, each within it.
 inline constexpr std::size_t kSplatBandEntries = std::size_t(1) << 24;
 
+// The arrays rasteriseSplats works in (per splat, per tile), kept from one
+// frame to the next by a caller that draws every frame: allocated once,
+// their pages touched once, not again each frame.
+class SplatRasterScratch {
+ public:
+  SplatRasterScratch();
+  ~SplatRasterScratch();
+  SplatRasterScratch(SplatRasterScratch&&) noexcept;
+  SplatRasterScratch& operator=(SplatRasterScratch&&) noexcept;
+  struct Arrays;
+  Arrays& arrays() { return *m_arrays; }
+
+ private:
+  std::unique_ptr<Arrays> m_arrays;
+};
+
 // `threads` 0: every core. The image is resized to the camera's size.
+// `scratch` (may be null): the arrays to reuse.
 SplatRasterStats rasteriseSplats(const SplatInputs& splats, const SplatCamera& camera, SplatImage& image,
-                                 unsigned threads = 0, std::size_t bandEntries = kSplatBandEntries);
+                                 unsigned threads = 0, std::size_t bandEntries = kSplatBandEntries,
+                                 SplatRasterScratch* scratch = nullptr);
 
 }  // namespace riglens::core
