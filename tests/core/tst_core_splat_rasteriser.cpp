@@ -271,7 +271,8 @@ class TestSplatRasteriser : public QObject {
       ++differing;
       for (int shift = 0; shift < 32; shift += 8) {
         const int a = int((vector.pixels[p] >> shift) & 0xffu), b = int((portable.pixels[p] >> shift) & 0xffu);
-        QVERIFY2(std::abs(a - b) <= kVectorBlendSteps, qPrintable(QString("pixel %1: %2 vs %3").arg(p / 2).arg(a).arg(b)));
+        QVERIFY2(std::abs(a - b) <= kVectorBlendSteps,
+                 qPrintable(QString("pixel %1: %2 vs %3").arg(p / 2).arg(a).arg(b)));
       }
     }
     QVERIFY(drawn > vector.pixels.size() / 4);

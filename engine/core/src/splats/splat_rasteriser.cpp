@@ -14,7 +14,7 @@
 
 #include "riglens/core/base/color.h"
 #include "riglens/core/splats/spherical_harmonics.h"
-#include "splats/splat_blend_row.h"
+#include "splats/splat_blend_tile.h"
 
 namespace riglens::core {
 
@@ -142,75 +142,10 @@ void frontToBack(const std::vector<Projected>& splats, std::vector<std::uint32_t
   }
 }
 
-// packUnorm4x8's rounding of one channel (packRgba's, without its NaN
-// guard and library rounding call: the sums here are finite and >= 0).
-inline std::uint32_t unorm8(float v) {
-  return std::uint32_t(std::min(v, 1.0f) * 255.0f + 0.5f);
-}
-
-// One tile, blended front to back: splat_raster.comp's loop, each splat
-// visiting only the pixels of its ellipse's rows that are still open (a
-// bit per pixel, cleared once its transmittance falls below 1e-4).
-void blendTile(const std::vector<Footprint>& splats, std::span<const std::uint32_t> list, int tx, int ty,
-               const SplatCamera& cam, BlendRow blendRow, SplatImage& image) {
-  static_assert(kTile <= 32, "a tile row's open pixels are the bits of one word");
-  if (list.empty()) return;  // the image starts cleared
-  const int x0 = tx * kTile, y0 = ty * kTile;
-  const int w = std::min(kTile, image.width - x0), h = std::min(kTile, image.height - y0);
-  std::array<float, kTile * kTile> T, depth, r{}, g{}, b{};
-  T.fill(1.0f);
-  depth.fill(0.0f);
-  std::array<std::uint32_t, kTile> open{};
-  const std::uint32_t fullRow = w == 32 ? ~0u : (1u << w) - 1u;
-  for (int y = 0; y < h; ++y) open[std::size_t(y)] = fullRow;
-  int openRows = h;
-  const float ySign = cam.flipY ? -1.0f : 1.0f;
-  for (std::uint32_t index : list) {
-    const Footprint& s = splats[index];
-    const int sx0 = std::max(s.x0, x0) - x0, sx1 = std::min(s.x1, x0 + w - 1) - x0;
-    const int sy0 = std::max(s.y0, y0), sy1 = std::min(s.y1, y0 + h - 1);
-    for (int y = sy0; y <= sy1; ++y) {
-      std::uint32_t& rowOpen = open[std::size_t(y - y0)];
-      if (rowOpen == 0) continue;
-      // Where alpha can reach 1/255 along the row: power >= cut, a quadratic in dx,
-      // 0.5 a dx^2 + b dy dx + (0.5 c dy^2 + cut) <= 0.
-      const float dy = (float(y) + 0.5f - s.py) * ySign;
-      const float disc = s.b * s.b * dy * dy - s.a * (s.c * dy * dy + 2.0f * s.cut);
-      if (disc < 0.0f) continue;
-      const float root = std::sqrt(disc) / s.a, centre = s.px - s.b * dy / s.a - float(x0);
-      float lo = centre - root - 1.0f, hi = centre + root + 1.0f;
-      // A degenerate conic (a = 0, an overflow) gives no span: every pixel of
-      // the splat's row is tested instead (each test is exact). Clamped while
-      // still float: a huge span converts to no integer.
-      if (!(lo <= hi)) lo = float(sx0), hi = float(sx1);
-      const int rx0 = std::max(sx0, int(std::floor(std::clamp(lo, -1.0f, float(kTile)))));
-      const int rx1 = std::min(sx1, int(std::ceil(std::clamp(hi, -1.0f, float(kTile)))));
-      if (rx0 > rx1) continue;
-      const std::uint32_t span = (rx1 - rx0 == 31 ? ~0u : ((1u << (rx1 - rx0 + 1)) - 1u)) << rx0;
-      const std::size_t k = std::size_t(y - y0) * kTile;
-      const TileRow row{&T[k], &depth[k], &r[k], &g[k], &b[k]};
-      const std::uint32_t closed = blendRow(s, dy, -0.5f * s.c * dy * dy, x0, rowOpen & span, row);
-      if (closed != 0) {
-        rowOpen &= ~closed;
-        if (rowOpen == 0) --openRows;
-      }
-    }
-    if (openRows == 0) break;
-  }
-  for (int y = 0; y < h; ++y) {
-    std::uint32_t* out = &image.pixels[(std::size_t(y0 + y) * std::size_t(image.width) + std::size_t(x0)) * 2];
-    for (int x = 0; x < w; ++x) {
-      const std::size_t k = std::size_t(y * kTile + x);
-      out[x * 2] = unorm8(r[k]) | unorm8(g[k]) << 8 | unorm8(b[k]) << 16 | unorm8(1.0f - T[k]) << 24;
-      std::memcpy(&out[x * 2 + 1], &depth[k], 4);
-    }
-  }
-}
-
 // The union of the splats' tile ranges, in pixels, within the image.
-PixelRect coveredPixels(const std::vector<Footprint>& splats, const SplatImage& image) {
+PixelRect coveredPixels(const std::vector<TileRange>& ranges, const SplatImage& image) {
   glm::ivec2 lo(std::numeric_limits<int>::max()), hi(std::numeric_limits<int>::min());
-  for (const Footprint& s : splats) {
+  for (const TileRange& s : ranges) {
     if (s.tx0 >= s.tx1 || s.ty0 >= s.ty1) continue;
     lo = glm::min(lo, glm::ivec2(s.tx0, s.ty0));
     hi = glm::max(hi, glm::ivec2(s.tx1, s.ty1));
@@ -253,6 +188,7 @@ struct SplatRasterScratch::Arrays {
   std::vector<Projected> projected;
   std::vector<std::uint32_t> order, spare;
   std::vector<Footprint> sorted;  // the visible splats, front to back
+  std::vector<TileRange> ranges;  // their tiles, in the same order
   std::vector<std::size_t> rowEntries, offsets, cursor;
   std::vector<std::uint32_t> entries;  // a band's (tile, splat) pairs, by tile
 };
@@ -278,6 +214,7 @@ void footprintsFrontToBack(const SplatInputs& in, const SplatCamera& cam, glm::i
   });
   frontToBack(a.projected, a.order, a.spare);
   a.sorted.resize(a.order.size());
+  a.ranges.resize(a.order.size());
   for (std::size_t k = 0; k < a.order.size(); ++k) {
     const Projected& p = a.projected[a.order[k]];
     const float rgb[3] = {std::clamp(p.rgb[0], 0.0f, 1.0f), std::clamp(p.rgb[1], 0.0f, 1.0f),
@@ -291,14 +228,12 @@ void footprintsFrontToBack(const SplatInputs& in, const SplatCamera& cam, glm::i
                    {rgb[0], rgb[1], rgb[2]},
                    p.opacity,
                    std::log(kMinAlpha / p.opacity),
+                   1.0f / p.a,
                    p.x0,
                    p.y0,
                    p.x1,
-                   p.y1,
-                   p.tx0,
-                   p.ty0,
-                   p.tx1,
-                   p.ty1};
+                   p.y1};
+    a.ranges[k] = {p.tx0, p.ty0, p.tx1, p.ty1};
   }
 }
 
@@ -311,14 +246,14 @@ void binBand(int bandStart, int bandEnd, int tilesX, std::size_t entriesInBand, 
     return std::size_t(ty - bandStart) * std::size_t(tilesX) + std::size_t(tx);
   };
   a.offsets.assign(bandTiles + 1, 0);
-  for (const Footprint& s : a.sorted)
+  for (const TileRange& s : a.ranges)
     for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
       for (int tx = s.tx0; tx < s.tx1; ++tx) ++a.offsets[tileOf(tx, ty) + 1];
   for (std::size_t t = 1; t <= bandTiles; ++t) a.offsets[t] += a.offsets[t - 1];
   a.entries.resize(entriesInBand);
   a.cursor.assign(a.offsets.begin(), a.offsets.end() - 1);
-  for (std::uint32_t k = 0; k < a.sorted.size(); ++k) {
-    const Footprint& s = a.sorted[k];
+  for (std::uint32_t k = 0; k < a.ranges.size(); ++k) {
+    const TileRange& s = a.ranges[k];
     for (int ty = std::max(s.ty0, bandStart); ty < std::min(s.ty1, bandEnd); ++ty)
       for (int tx = s.tx0; tx < s.tx1; ++tx) a.entries[a.cursor[tileOf(tx, ty)]++] = k;
   }
@@ -339,13 +274,13 @@ SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, 
   SplatRasterScratch::Arrays& a = (scratch ? *scratch : own).arrays();
   footprintsFrontToBack(in, cam, tiles, threads, a);
   stats.visible = a.sorted.size();
-  stats.covered = coveredPixels(a.sorted, image);
+  stats.covered = coveredPixels(a.ranges, image);
 
   // Entries per tile row, to cut the view into bands of rows that fit.
   a.rowEntries.assign(std::size_t(tiles.y), 0);
-  for (const Footprint& s : a.sorted)
+  for (const TileRange& s : a.ranges)
     for (int ty = s.ty0; ty < s.ty1; ++ty) a.rowEntries[std::size_t(ty)] += std::size_t(s.tx1 - s.tx0);
-  const BlendRow blendRow = blendRowForThisCpu();
+  const BlendTile blendTile = blendTileForThisCpu();
   for (int bandStart = 0; bandStart < tiles.y;) {
     int bandEnd = bandStart;
     std::size_t entriesInBand = 0;
@@ -359,8 +294,8 @@ SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, 
     onThreads(threads, [&](unsigned) {
       for (std::size_t t = next++; t < bandTiles; t = next++) {
         const std::span<const std::uint32_t> list(a.entries.data() + a.offsets[t], a.offsets[t + 1] - a.offsets[t]);
-        blendTile(a.sorted, list, int(t % std::size_t(tiles.x)), bandStart + int(t / std::size_t(tiles.x)), cam,
-                  blendRow, image);
+        blendTile(a.sorted, list, int(t % std::size_t(tiles.x)), bandStart + int(t / std::size_t(tiles.x)), cam.flipY,
+                  image);
       }
     });
     bandStart = bandEnd;
