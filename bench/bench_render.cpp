@@ -29,6 +29,10 @@
 //   BM_CharacterFrame/passes/raster/scene the viewer's character frame cut after
 //                               0..4 passes; scene 0 a full-size head (V 17,821,
 //                               E 383, all active), 1 the app's sample character
+//   BM_DecodedCharacterFrame/route   the app's decoded sample character
+//                               (bench_render_decoded.cpp): a frame in which a
+//                               new decode is lifted and drawn; route 0 the
+//                               device's default, 1 the GPU's, 2 the CPU's
 // Every frame also reports its passes' GPU times (gpu_<pass>_ms, Vulkan
 // timestamps through render::GpuTimer) and their sum, gpu_ms, and its
 // submissions and compute dispatches per iteration.
@@ -39,6 +43,7 @@
 
 #include "memory_bandwidth.h"
 #include "peers/sort_keys.h"
+#include "render_bench_device.h"
 
 using riglens::bench::BM_MemoryBandwidth;
 
@@ -77,45 +82,8 @@ using namespace riglens;
 
 namespace {
 
-std::unique_ptr<render::RhiDevice>& device() {
-  static std::unique_ptr<render::RhiDevice> d;
-  return d;
-}
-
-// Per-pass GPU time (Vulkan timestamps, render::GpuTimer) averaged over the
-// timed frames, reported as counters gpu_<pass>_ms and gpu_ms (the frame),
-// and what an iteration asked of the GPU (GpuTimer::work(), every backend):
-// submissions and compute dispatches. Made just before the timed loop.
-class GpuPassTimes {
- public:
-  GpuPassTimes() : m_workBefore(device()->timer().work()) {}
-  void add() {
-    const render::FrameTimes t = device()->timer().latest();
-    if (!t.available || t.frame == m_last) return;
-    m_last = t.frame;
-    ++m_frames;
-    for (const auto& p : t.passes) m_ms[p.pass] += p.ms;
-  }
-  void report(benchmark::State& state) const {
-    const render::GpuWork work = device()->timer().work() - m_workBefore;
-    const double iterations = double(std::max<benchmark::IterationCount>(state.iterations(), 1));
-    state.counters["submissions"] = double(work.submissions) / iterations;
-    state.counters["dispatches"] = double(work.dispatches) / iterations;
-    if (m_frames == 0) return;
-    double total = 0;
-    for (const auto& [pass, ms] : m_ms) {
-      state.counters["gpu_" + pass + "_ms"] = ms / m_frames;
-      total += ms;
-    }
-    state.counters["gpu_ms"] = total / m_frames;
-  }
-
- private:
-  std::map<std::string, double> m_ms;
-  std::uint64_t m_last = 0;
-  int m_frames = 0;
-  render::GpuWork m_workBefore;
-};
+using bench::device;
+using bench::GpuPassTimes;
 
 std::shared_ptr<const core::LoadedRun> sample(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("riglens-bench-" + name);
@@ -166,12 +134,7 @@ void BM_RenderFrame(benchmark::State& state, const char* name, core::Look look) 
   renderFrames(state, name, false, look);
 }
 
-// data/ict-face beside the executable when packed, else the source tree's.
-std::filesystem::path ictFace() {
-  const std::filesystem::path packed =
-      std::filesystem::path(QCoreApplication::applicationDirPath().toStdString()) / "ict-face";
-  return std::filesystem::exists(packed) ? packed : std::filesystem::path(RIGLENS_DATA_DIR "/ict-face");
-}
+using bench::ictFace;
 
 // The viewer's sample character (ICT-FaceKit: V 9,409, 53 expressions), as the app opens it.
 const core::AosRigPack& sampleHead() {

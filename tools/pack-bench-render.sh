@@ -11,8 +11,9 @@
 # Each BENCH is a benchmark (bench/NAME) or a test (tests/render/NAME, e.g.
 # tst_render_character, to check the GPU passes on that GPU: the goldens are
 # read from the repository's path, where the device tool puts the tree).
-# bench_decoded also packs its decoders (build/bench/decoders) and the ICT
-# face it builds the sample character from; OpenCV's libraries come with ldd.
+# bench_decoded also packs its decoders (build/bench/decoders), bench_render
+# the app's sample decoders, and both the ICT face they build the sample
+# character from; OpenCV's libraries come with ldd.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${RIGLENS_BUILD_DIR:-$repo/build}"
@@ -32,6 +33,8 @@ for bench in "${benches[@]}"; do
   cp "$binary" "$dir/" && strip "$dir/$bench"
   binaries+=("$binary")
   [[ $bench == bench_decoded ]] && cp -r "$build/bench/decoders" "$dir/decoders"
+  # bench_render's decoded character: the app's sample decoders
+  [[ $bench == bench_render ]] && cp -r "$build/share/riglens/sample-decoders" "$dir/sample-decoders"
   # bench_decoded and bench_render build the sample character from it
   if [[ $bench == bench_decoded || $bench == bench_render ]] && [[ ! -d $dir/ict-face ]]; then
     cp -r "$repo/data/ict-face" "$dir/ict-face"
@@ -43,7 +46,7 @@ cp -L "$plugin" "$dir/plugins/platforms/"
 # the C/C++ runtime the target's own (newer) glibc and libstdc++ provide.
 for binary in "${binaries[@]}" "$plugin" /usr/lib/x86_64-linux-gnu/libvulkan.so.1; do ldd "$binary"; done |
   awk '$3 ~ /^\// {print $3}' | sort -u |
-  grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux-x86-64|libpthread|libdl|librt)\.so' |
+  grep -vE '/(libc|libm|libmvec|libstdc\+\+|libgcc_s|ld-linux-x86-64|libpthread|libdl|librt)\.so' |
   xargs -I{} cp -L {} "$dir/lib/"
 cp -L /usr/lib/x86_64-linux-gnu/libvulkan.so.1 "$dir/lib/"
 tar -C "$stage" -cJf "$out" bench-render

@@ -15,6 +15,7 @@
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/decoded/decoded_character.h"
+#include "riglens/core/decoded/decoded_lift_cpu.h"
 #include "riglens/decode/opencv_decoder.h"
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/gpu_character.h"
@@ -37,6 +38,12 @@ namespace {
 // their largest element (the Jacobi round trip), colours to one 8-bit step.
 constexpr double kPositionMetres = 1e-6;
 constexpr double kCovarianceRelative = 1e-4;
+// The CPU route's picture of a decoded face against the GPU route's: the
+// poses differ by the GNM pass's tolerance, the lifts by float order, the
+// rasterisers by exp's rounding (the CPU tiles against the compute tiles,
+// tst_render_character: 2/255 on 0.1%); a splat's edge moving by a fraction
+// of a pixel changes its pixels by a few steps, so the goldens' 8/255 on 0.5%.
+const test::GoldenTolerance kCpuRouteAgainstGpuRoute{8, 0.005};
 
 core::PluckerCamera camera() {
   core::PluckerCamera c;
@@ -341,6 +348,114 @@ class TestRenderDecoded : public test::RenderTestCase {
     QVERIFY_OK(back);
     QVERIFY(!renderer.showingDecoded());
     QCOMPARE(*back, *preview);
+  }
+
+  void cpuRouteLiftFollowsTheGpuLiftsPolicy() {
+    // core::DecodedLiftCpu (the CPU route's lift) runs the CPU passes under
+    // GpuDecodedLift's policy: the first decode lifts exactly what
+    // DecodedCharacter::liftCpu lifts; an appearance-only decode re-runs
+    // pass 2 alone; the body's root moves every centre by itself; a hidden
+    // branch empties its slots.
+    Opened opened = open(bundle("offset", true));
+    QVERIFY_OK(opened.character);
+    core::DecodedCharacter& c = **opened.character;
+    std::vector<float> rig = c.referenceRig();
+    rig[26] = 0.8f;
+    QVERIFY_OK(c.decode(rig, camera()));
+    auto posed = core::gnmPose(*opened.bundle->gnmPack, rig);
+    QVERIFY_OK(posed);
+    core::DecodedLiftCpu lift(c.liftSpecs(), std::uint32_t(c.capacity()));
+    QVERIFY_OK(lift.setOutputs(c.outputs(core::DecodePass::Full), true));
+    lift.run(*posed);
+    core::SplatSink reference(c.capacity());
+    c.liftCpu(*posed, reference);
+    const Compared same = compare(reference, *lift.sink());
+    QCOMPARE(same.mismatched, std::size_t(0));
+    QVERIFY(same.occupied > 500);
+    QCOMPARE(same.position, 0.0);
+    QCOMPARE(same.colour, 0);
+    QCOMPARE(lift.pass1Runs(), std::size_t(1));
+    QCOMPARE(lift.pass2Runs(), std::size_t(1));
+    const core::SplatSink first = *lift.sink();
+
+    core::PluckerCamera moved = camera();
+    moved.position = {-0.3f, 0.05f, 0.5f};
+    moved.forward = glm::normalize(-moved.position);
+    moved.right = glm::normalize(glm::cross(moved.forward, glm::vec3(0, 1, 0)));
+    moved.up = glm::cross(moved.right, moved.forward);
+    auto pass = c.decode(rig, moved);
+    QVERIFY_OK(pass);
+    QCOMPARE(*pass, core::DecodePass::Appearance);
+    QVERIFY_OK(lift.setOutputs(c.outputs(*pass), false));
+    lift.run(*posed);
+    QCOMPARE(lift.pass1Runs(), std::size_t(1));  // geometry cached
+    QCOMPARE(lift.pass2Runs(), std::size_t(2));
+    QVERIFY(lift.sink()->color != first.color);
+    QVERIFY(lift.sink()->center == first.center);
+
+    const glm::vec3 root(0.25f, -0.5f, 0.125f);
+    lift.setRootOffset(root);
+    lift.run(*posed);
+    QCOMPARE(lift.pass2Runs(), std::size_t(3));
+    for (std::size_t s = 0; s < first.capacity(); ++s) {
+      if (first.color[s] == 0u) continue;
+      for (int k = 0; k < 3; ++k)
+        QVERIFY(std::fabs(lift.sink()->center[s * 4 + std::size_t(k)] -
+                          (first.center[s * 4 + std::size_t(k)] + root[k])) <= kPositionMetres);
+    }
+    lift.setHiddenBranches({"head"});
+    lift.run(*posed);
+    for (std::uint32_t colour : lift.sink()->color) QCOMPARE(colour, 0u);
+  }
+
+  void cpuRouteDrawsTheDecodedCharacter() {
+    // A decoded face in the viewer's renderer on the CPU route (GNM, the
+    // lift and the splats on the CPU, as on a device without a GPU) asks
+    // the GPU for no compute at all, and draws what the GPU route draws.
+    Opened opened = open(bundle("visible", false));
+    QVERIFY_OK(opened.character);
+    const auto& shared = opened.bundle;
+    core::DecodedCharacter& c = **opened.character;
+    const QSize size(240, 240);
+    auto canvas = render::OffscreenCanvas::create(*m_device, size, 1);
+    QVERIFY_OK(canvas);
+    core::OrbitCamera orbit;
+    orbit.frame(c.bounds(), 1.0f);
+    const render::FrameState state = render::cameraFrameState(orbit, 1.0f);
+    auto pass = c.decode(c.referenceRig(), core::pluckerCamera(orbit, 1.0f));
+    QVERIFY_OK(pass);
+    const auto outputs = std::make_shared<const core::DecodedOutputs>(c.outputs(*pass));
+    auto layout = std::make_shared<render::DecodedLayout>();
+    layout->bundle = shared;
+    layout->branches = c.liftSpecs();
+    layout->capacity = c.capacity();
+    const auto draw = [&](render::GnmRoute route, render::SplatRaster raster, render::GpuWork* work) {
+      render::CharacterRenderer renderer(*m_device);
+      renderer.setGnmRoute(route);
+      renderer.setRaster(raster);
+      renderer.setPack(std::shared_ptr<const core::AosRigPack>(shared, &*shared->gnmPack));
+      renderer.setDecodedLayout(layout);
+      render::CharacterFrame frame;
+      frame.awaitDecode = true;
+      renderer.setFrame(frame);
+      renderer.setDecodedOutputs(outputs);
+      const render::GpuWork before = m_device->timer().work();
+      auto image = (*canvas)->render(renderer, state);
+      if (work) *work = m_device->timer().work() - before;
+      if (image && renderer.wantsAnotherFrame()) image = (*canvas)->render(renderer, state);  // the tiles grew
+      if (!renderer.showingDecoded()) return core::Expected<QImage>(core::makeError(core::ErrorCode::Gpu, "preview"));
+      return image;
+    };
+    render::GpuWork cpuWork;
+    auto cpu = draw(render::GnmRoute::Cpu, render::SplatRaster::Cpu, &cpuWork);
+    auto gpu = draw(render::GnmRoute::Gpu, render::SplatRaster::Compute, nullptr);
+    QVERIFY_OK(cpu);
+    QVERIFY_OK(gpu);
+    cpu->save(test::outputPath("decoded_cpu_route.png"));
+    QCOMPARE(cpuWork.dispatches, std::uint64_t(0));
+    QCOMPARE(cpuWork.submissions, std::uint64_t(1));
+    const QString problem = test::compareImages(*cpu, *gpu, "decoded-cpu-vs-gpu-route", kCpuRouteAgainstGpuRoute);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 
   // The viewer's chain: GNM posed on the GPU, the lift reading its buffer in

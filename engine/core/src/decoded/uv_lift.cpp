@@ -182,15 +182,6 @@ float sampleMask(const OpacityMask& m, float u, float v) {
          fx * fy * at(x1, y1);
 }
 
-void clearSlot(SplatSink& sink, std::size_t slot) {
-  for (int k = 0; k < 4; ++k) {
-    sink.center[slot * 4 + std::size_t(k)] = k == 3 ? 1.0f : 0.0f;
-    sink.covarianceA[slot * 4 + std::size_t(k)] = 0.0f;
-    sink.covarianceB[slot * 4 + std::size_t(k)] = 0.0f;
-  }
-  sink.color[slot] = 0u;
-}
-
 }  // namespace
 
 void liftPass2(std::span<const float> texels, std::span<const float> colorUv, int uvRes, const LiftPlacement& placement,
@@ -226,11 +217,11 @@ void liftPass2(std::span<const float> texels, std::span<const float> colorUv, in
       validity += w[k] * t[10];
     }
     if (validity < 0.99f) {
-      clearSlot(sink, slot);
+      clearSinkSlot(sink, slot);
       continue;
     }
     if (maskOn && sampleMask(*mask, float(ox) / float(N - 1), float(oy) / float(N - 1)) < mask->threshold) {
-      clearSlot(sink, slot);
+      clearSinkSlot(sink, slot);
       continue;
     }
     std::array<float, 3> lambda;
@@ -240,7 +231,7 @@ void liftPass2(std::span<const float> texels, std::span<const float> colorUv, in
     for (float x : lambda) ok = ok && finite(x);
     for (float x : vec) ok = ok && finite(x);
     if (!ok) {
-      clearSlot(sink, slot);
+      clearSinkSlot(sink, slot);
       continue;
     }
     glm::vec3 v[3];
@@ -263,6 +254,15 @@ void liftPass2(std::span<const float> texels, std::span<const float> colorUv, in
     sink.covarianceB[slot * 4 + 2] = 0.0f, sink.covarianceB[slot * 4 + 3] = 0.0f;
     sink.color[slot] = packRgba(rgb[0], rgb[1], rgb[2], sigmoid(acc[9]));
   }
+}
+
+void clearSinkSlot(SplatSink& sink, std::size_t slot) {
+  for (int k = 0; k < 4; ++k) {
+    sink.center[slot * 4 + std::size_t(k)] = k == 3 ? 1.0f : 0.0f;
+    sink.covarianceA[slot * 4 + std::size_t(k)] = 0.0f;
+    sink.covarianceB[slot * 4 + std::size_t(k)] = 0.0f;
+  }
+  sink.color[slot] = 0u;
 }
 
 }  // namespace riglens::core

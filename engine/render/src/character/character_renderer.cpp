@@ -8,6 +8,7 @@
 #include "riglens/core/character/gnm.h"
 #include "riglens/core/character/orl_bundle_rig.h"
 #include "riglens/core/character/slot_allocator.h"
+#include "riglens/core/decoded/decoded_lift_cpu.h"
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_decoded_lift.h"
 #include "riglens/render/character/gpu_lift.h"
@@ -34,7 +35,8 @@ struct CharacterRenderer::Impl {
   std::unique_ptr<GpuOrl> orl;
   std::unique_ptr<GpuLift> lift;
   std::unique_ptr<GpuDecodedLift> decodedLift;
-  std::unique_ptr<core::OrlBundleRig> bundleRig;  // an ORL bundle's control order -> the DNA
+  std::unique_ptr<core::DecodedLiftCpu> decodedCpu;  // the CPU route's, in place of decodedLift
+  std::unique_ptr<core::OrlBundleRig> bundleRig;     // an ORL bundle's control order -> the DNA
   std::shared_ptr<const DecodedLayout> layout;
   std::shared_ptr<const core::DecodedOutputs> outputs;  // waiting for the next prepare()
   bool outputsPending = false;
@@ -70,6 +72,7 @@ struct CharacterRenderer::Impl {
   void reset() {
     splats.reset();
     decodedLift.reset();
+    decodedCpu.reset();
     bundleRig.reset();
     lift.reset();
     orl.reset();
@@ -154,12 +157,33 @@ struct CharacterRenderer::Impl {
       if (!rig) return fail(rig.error().message);
       bundleRig = std::move(rig).value();
     }
+    outputsPending = outputs != nullptr;
+    if (drawsOnCpu()) {
+      decodedCpu = std::make_unique<core::DecodedLiftCpu>(layout->branches, layout->capacity);
+      return true;
+    }
     auto d =
         GpuDecodedLift::create(device, layout->bundle, layout->branches, layout->capacity, rigVertices(), rigPosed());
     if (!d) return fail(d.error().message);
     decodedLift = std::move(d).value();
-    outputsPending = outputs != nullptr;
     return true;
+  }
+  bool hasDecodedLift() const { return decodedLift || decodedCpu; }
+  void setDecodedPlacement() {
+    if (decodedCpu) {
+      decodedCpu->setRootOffset(frame.rootPosition);
+      decodedCpu->setHiddenBranches(frame.hiddenBranches);
+    } else {
+      decodedLift->setRootOffset(frame.rootPosition);
+      decodedLift->setHiddenBranches(frame.hiddenBranches);
+    }
+  }
+  // The staged lift run: on the CPU into its sink, else recorded into `cb`
+  // after the rig's pass when the rig was posed anew.
+  void runDecodedLift(QRhiCommandBuffer* cb, bool posed) {
+    if (decodedCpu) return decodedCpu->run(rigCpuPosed());
+    if (posed) encodeRig(cb);
+    decodedLift->encode(cb);
   }
 
   // The rig posed by a decode's rig vector (GNM: with the body's joint
@@ -173,11 +197,15 @@ struct CharacterRenderer::Impl {
     if (auto ok = orl->setOutputs(bundleRig->jointOutputs(), bundleRig->channelWeights()); !ok) return ok;
     for (std::size_t i = 0; i < layout->branches.size(); ++i)
       if (const auto& shell = layout->branches[i].shell)
-        if (auto ok = decodedLift->setBranchVertices(
-                i, core::poseOrlShell(*orlCharacter->pack, *shell, bundleRig->jointOutputs()));
+        if (auto ok = setShellVertices(i, core::poseOrlShell(*orlCharacter->pack, *shell, bundleRig->jointOutputs()));
             !ok)
           return ok;
     return {};
+  }
+
+  core::Expected<void> setShellVertices(std::size_t branch, std::span<const float> vertices) {
+    return decodedCpu ? decodedCpu->setBranchVertices(branch, vertices)
+                      : decodedLift->setBranchVertices(branch, vertices);
   }
 
   // The decoded path: a new decode poses the rig with the decode's own rig
@@ -199,15 +227,12 @@ struct CharacterRenderer::Impl {
     const bool posed = jointsMoved || (fresh && (outputs->geometryId != liftedGeometry || !decodedLifted));
     if (posed)
       if (auto staged = stageDecodedRig(rig); !staged) return fail(staged.error().message);
-    decodedLift->setRootOffset(frame.rootPosition);
-    decodedLift->setHiddenBranches(frame.hiddenBranches);
+    setDecodedPlacement();
     liftedRoot = frame.rootPosition;
     liftedHidden = frame.hiddenBranches;
-    if (auto staged = decodedLift->setOutputs(out, posed); !staged) return fail(staged.error().message);
-    if (passes.rig) {
-      if (posed) encodeRig(cb);
-      decodedLift->encode(cb);
-    }
+    auto staged = decodedCpu ? decodedCpu->setOutputs(out, posed) : decodedLift->setOutputs(out, posed);
+    if (!staged) return fail(staged.error().message);
+    if (passes.rig) runDecodedLift(cb, posed);
     if (fresh) {
       decodedRig = outputs->rig;
       liftedGeometry = outputs->geometryId;
@@ -230,10 +255,13 @@ struct CharacterRenderer::Impl {
 
   // Which sink the splats read: the decoded one once a decode has been lifted.
   void chooseSink() {
-    const bool decoded = decodedLift && decodedLifted && !frame.preview;
+    const bool decoded = hasDecodedLift() && decodedLifted && !frame.preview;
     if (decoded == decodedShown) return;
     decodedShown = decoded;
-    splats->setSink(decoded ? decodedLift->sink() : lift->sink());
+    if (decoded && decodedCpu)
+      splats->setCpuSink(decodedCpu->sink());  // the CPU rasteriser reads it; it is rewritten in place on this thread
+    else
+      splats->setSink(decoded ? decodedLift->sink() : lift->sink());
     splats->markGaussiansChanged();
     if (!decoded) framePending = true;  // the preview lifts the current controls
   }
@@ -334,7 +362,7 @@ bool CharacterRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor*
     if (d.decodedLift) d.decodedLift->flushUploads(cb);
   }
   if (!d.hasRig()) return d.error.empty();  // no character: nothing to draw
-  if (d.decodedLift && !d.liftDecoded(cb)) return false;
+  if (d.hasDecodedLift() && !d.liftDecoded(cb)) return false;
   d.chooseSink();
   if (d.frame.awaitDecode && !d.frame.preview && !d.decodedShown) return d.error.empty();  // nothing to show yet
   d.placeSphere();

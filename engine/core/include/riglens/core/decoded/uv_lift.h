@@ -71,6 +71,9 @@ struct OpacityMask {
 void liftPass2(std::span<const float> texels, std::span<const float> colorUv, int uvRes, const LiftPlacement& placement,
                const OpacityMask* mask, SplatSink& sink);
 
+// An empty slot, as pass 2 leaves one it does not fill (centre w 1, the rest 0).
+void clearSinkSlot(SplatSink& sink, std::size_t slot);
+
 // A9's eigen-decomposition (cyclic Jacobi, largest pivot, <= 30 rotations):
 // the covariance c00 c01 c02 c11 c12 c22 -> eigenvalues and eigenvectors
 // (columns of `vectors`, row-major 3x3).
