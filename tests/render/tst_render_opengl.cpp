@@ -34,6 +34,17 @@ class TestRenderOpenGL : public test::RenderTestCase {
     QVERIFY_OK(shared);
   }
 
+  void aSoftwareRasteriserIsKnownOnEitherBackend() {
+    // QRhi 6.4's OpenGL backend reports no device type; the device tells a
+    // software rasteriser by its renderer string, and must agree with what
+    // the Vulkan driver of the same machine reports as its type (Mesa's
+    // llvmpipe and lavapipe here: a CPU device; a GPU's drivers: not).
+    auto vulkan = render::RhiDevice::createOffscreen(render::Backend::Vulkan);
+    QVERIFY_OK(vulkan);
+    QVERIFY2(m_device->isCpuDevice() == (*vulkan)->isCpuDevice(),
+             qPrintable(QString::fromStdString(m_device->deviceName() + " / " + (*vulkan)->deviceName())));
+  }
+
   void drawsTheTankLikeVulkan() {
     auto run = test::sampleRun("tank-cubes");
     const auto worlds = test::posedWorlds(*run, {{{"turret_yaw", 0.8}, {"gun_pitch", 0.4}}, "", 0});

@@ -132,7 +132,16 @@ bool RhiDevice::supportsCompute() const {
 }
 
 bool RhiDevice::isCpuDevice() const {
-  return m_rhi->driverInfo().deviceType == QRhiDriverInfo::CpuDevice;
+  const QRhiDriverInfo info = m_rhi->driverInfo();
+  if (info.deviceType == QRhiDriverInfo::CpuDevice) return true;
+  // QRhi 6.4's OpenGL backend reports no device type: Mesa's and Google's
+  // software rasterisers are known by the GL_RENDERER in its device name
+  // ("Mesa/X.org llvmpipe (LLVM 15.0.6, 256 bits) 4.5 ..."), so Qt Quick's
+  // default backend on a machine without a GPU takes the CPU routes too.
+  if (m_rhi->backend() != QRhi::OpenGLES2) return false;
+  const QByteArray name = info.deviceName.toLower();
+  return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swiftshader") ||
+         name.contains("software rasterizer");
 }
 
 std::string RhiDevice::deviceName() const {
