@@ -239,9 +239,11 @@ class SceneViewportRenderer : public QObject {
 
   void reportSplats() {
     const render::CharacterMemory memory = m_renderer->splatMemory();
-    QVariantList buffers, branches;
+    QVariantList buffers, cpuArrays, branches;
     for (const auto& b : memory.buffers)
       buffers.append(QVariantMap{{"name", QString::fromStdString(b.name)}, {"bytes", qint64(b.bytes)}});
+    for (const auto& a : memory.cpuArrays)
+      cpuArrays.append(QVariantMap{{"name", QString::fromStdString(a.name)}, {"bytes", qint64(a.bytes)}});
     for (const auto& b : memory.branches)
       branches.append(QVariantMap{{"name", QString::fromStdString(b.name)},
                                   {"slotOffset", b.slotOffset},
@@ -252,6 +254,7 @@ class SceneViewportRenderer : public QObject {
                                     {"decodedShown", m_renderer->characterShowsDecoded()},
                                     {"gpuBytes", m_gpuBytes},
                                     {"buffers", buffers},
+                                    {"cpuArrays", cpuArrays},
                                     {"branches", branches},
                                     {"frame", frameReport()}};
   }

@@ -1,5 +1,5 @@
 // What a splat character or scene holds: the pack bytes on the CPU (and an
-// ORL character's DNA tables), every GPU buffer of the rig, lift and splat
+// ORL character's DNA tables, the CPU route's lift arrays), every GPU buffer of the rig, lift and splat
 // passes, and the sink's slots per branch.
 // When the GPU cannot run the character passes, says so here.
 import QtQuick
@@ -66,6 +66,21 @@ PanelSection {
                     elide: Text.ElideRight
                     text: qsTr("%1: %2 x %3, %4 values, %5").arg(modelData.name).arg(modelData.rows).arg(modelData.columns).arg(modelData.values).arg(panel.controller.formatBytes(modelData.bytes))
                     font.pixelSize: 11
+                }
+            }
+        }
+        Label { text: qsTr("Lift arrays (CPU)"); font.bold: true; topPadding: 4; visible: (panel.report.cpuArrays || []).length > 0 }
+        Column {
+            objectName: "characterCpuArrays"
+            Layout.fillWidth: true
+            visible: (panel.report.cpuArrays || []).length > 0
+            Repeater {
+                model: panel.report.cpuArrays || []
+                delegate: RowLayout {
+                    required property var modelData
+                    width: parent ? parent.width : 0
+                    Label { text: modelData.name; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
+                    Label { text: panel.controller.formatBytes(modelData.bytes); font.pixelSize: 11; opacity: 0.8 }
                 }
             }
         }

@@ -88,6 +88,17 @@ std::vector<float> DecodedLiftCpu::liftVertices(const Branch& b, std::span<const
   return v;
 }
 
+std::vector<DecodedLiftCpu::Array> DecodedLiftCpu::arrays() const {
+  std::vector<Array> list;
+  for (const Branch& b : m_branches) list.push_back({b.spec.name + " lift texels", b.texels.size() * sizeof(float)});
+  const std::size_t n = m_sink->capacity();
+  list.push_back({"sink centres", n * 16});
+  list.push_back({"sink covariance A", n * 16});
+  list.push_back({"sink covariance B", n * 16});
+  list.push_back({"sink colours", n * 4});
+  return list;
+}
+
 void DecodedLiftCpu::run(std::span<const float> rigPosed) {
   for (auto& b : m_branches) {
     if (b.run1) {

@@ -450,6 +450,8 @@ CharacterMemory CharacterRenderer::memory() const {
     for (auto& b : d.lift->buffers()) memory.buffers.push_back(std::move(b));
   if (d.decodedLift)
     for (auto& b : d.decodedLift->buffers()) memory.buffers.push_back(std::move(b));
+  if (d.decodedCpu)
+    for (auto& a : d.decodedCpu->arrays()) memory.cpuArrays.push_back({std::move(a.name), a.bytes});
   if (d.splats)
     for (auto& b : d.splats->buffers()) memory.buffers.push_back(std::move(b));
   if (d.decodedShown && d.layout) {

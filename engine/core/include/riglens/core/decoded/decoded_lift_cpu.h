@@ -37,6 +37,13 @@ class DecodedLiftCpu {
   void run(std::span<const float> rigPosed);
 
   std::shared_ptr<const SplatSink> sink() const { return m_sink; }
+  // What it holds on the CPU, named as the GPU lift names its buffers
+  // ("<branch> lift texels", "sink centres", ...), for the Memory panel.
+  struct Array {
+    std::string name;
+    std::size_t bytes = 0;
+  };
+  std::vector<Array> arrays() const;
   std::size_t pass1Runs() const { return m_pass1Runs; }
   std::size_t pass2Runs() const { return m_pass2Runs; }
 

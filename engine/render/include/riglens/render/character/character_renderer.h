@@ -62,6 +62,7 @@ struct DecodedLayout {
 struct CharacterMemory {
   std::size_t packBytes = 0;  // the .aosrig (or ORL pack) bytes held on the CPU
   BufferList buffers;         // GPU, every buffer of the three passes
+  BufferList cpuArrays;       // the CPU route's lift arrays (a decoded character's texels and sink)
   struct Branch {
     std::string name;
     std::uint32_t slotOffset = 0, slotsUsed = 0, capacity = 0;
