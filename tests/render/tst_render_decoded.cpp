@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "render_checks.h"
 #include "riglens/core/base/file_io.h"
@@ -140,6 +141,29 @@ class TestRenderDecoded : public test::RenderTestCase {
     core::Diagnostics notes;
     o.character = core::DecodedCharacter::open(o.bundle, decode::openCvOpener(), {}, notes);
     return o;
+  }
+
+  // The decoded layout the viewer hands the renderer for an opened character.
+  static std::shared_ptr<render::DecodedLayout> layoutOf(const Opened& opened) {
+    auto layout = std::make_shared<render::DecodedLayout>();
+    layout->bundle = opened.bundle;
+    layout->branches = (*opened.character)->liftSpecs();
+    layout->capacity = (*opened.character)->capacity();
+    return layout;
+  }
+  // A square canvas of `side` and the orbit framing the character on it.
+  struct Framed {
+    std::unique_ptr<render::OffscreenCanvas> canvas;
+    core::OrbitCamera orbit;
+    render::FrameState state;
+  };
+  std::optional<Framed> framed(const core::DecodedCharacter& c, int side) {
+    auto canvas = render::OffscreenCanvas::create(*m_device, QSize(side, side), 1);
+    if (!canvas) return std::nullopt;
+    Framed f{std::move(canvas).value(), {}, {}};
+    f.orbit.frame(c.bounds(), 1.0f);
+    f.state = render::cameraFrameState(f.orbit, 1.0f);
+    return f;
   }
 
   void checkParity(const std::string& variant, bool placed) {
@@ -294,12 +318,11 @@ class TestRenderDecoded : public test::RenderTestCase {
     QVERIFY_OK(opened.character);
     const auto& shared = opened.bundle;
     core::DecodedCharacter& c = **opened.character;
-    const QSize size(160, 160);
-    auto canvas = render::OffscreenCanvas::create(*m_device, size, 1);
-    QVERIFY_OK(canvas);
-    core::OrbitCamera orbit;
-    orbit.frame(c.bounds(), 1.0f);
-    const render::FrameState state = render::cameraFrameState(orbit, 1.0f);
+    auto view = framed(c, 160);
+    QVERIFY(view);
+    auto& canvas = view->canvas;
+    const core::OrbitCamera& orbit = view->orbit;
+    const render::FrameState& state = view->state;
     const auto covered = [&](const QImage& image) {
       int n = 0;
       for (int y = 0; y < image.height(); ++y)
@@ -314,28 +337,25 @@ class TestRenderDecoded : public test::RenderTestCase {
     renderer.setPack(std::shared_ptr<const core::AosRigPack>(otherShared, &*otherShared->gnmPack));
     render::CharacterFrame frame;
     renderer.setFrame(frame);
-    QVERIFY_OK((*canvas)->render(renderer, state));
+    QVERIFY_OK(canvas->render(renderer, state));
     renderer.setPack(std::shared_ptr<const core::AosRigPack>(shared, &*shared->gnmPack));
-    auto preview = (*canvas)->render(renderer, state);
+    auto preview = canvas->render(renderer, state);
     QVERIFY_OK(preview);
     QVERIFY(covered(*preview) > 500);
-    auto layout = std::make_shared<render::DecodedLayout>();
-    layout->bundle = shared;
-    layout->branches = c.liftSpecs();
-    layout->capacity = c.capacity();
+    const auto layout = layoutOf(opened);
     renderer.setPack(nullptr);  // the viewer closes the last document first
-    QVERIFY_OK((*canvas)->render(renderer, state));
+    QVERIFY_OK(canvas->render(renderer, state));
     renderer.setPack(std::shared_ptr<const core::AosRigPack>(shared, &*shared->gnmPack));
     renderer.setDecodedLayout(layout);
     frame.awaitDecode = true;
     renderer.setFrame(frame);
-    auto waiting = (*canvas)->render(renderer, state);
+    auto waiting = canvas->render(renderer, state);
     QVERIFY_OK(waiting);
     QCOMPARE(covered(*waiting), 0);  // a decoded character is coming: nothing yet
     auto pass = c.decode(c.referenceRig(), core::pluckerCamera(orbit, 1.0f));
     QVERIFY_OK(pass);
     renderer.setDecodedOutputs(std::make_shared<const core::DecodedOutputs>(c.outputs(*pass)));
-    auto decoded = (*canvas)->render(renderer, state);
+    auto decoded = canvas->render(renderer, state);
     QVERIFY_OK(decoded);
     decoded->save(test::outputPath("decoded_renderer.png"));
     QVERIFY(renderer.showingDecoded());
@@ -344,7 +364,7 @@ class TestRenderDecoded : public test::RenderTestCase {
     QVERIFY(*decoded != *preview);
     frame.preview = true;
     renderer.setFrame(frame);
-    auto back = (*canvas)->render(renderer, state);
+    auto back = canvas->render(renderer, state);
     QVERIFY_OK(back);
     QVERIFY(!renderer.showingDecoded());
     QCOMPARE(*back, *preview);
@@ -416,19 +436,14 @@ class TestRenderDecoded : public test::RenderTestCase {
     QVERIFY_OK(opened.character);
     const auto& shared = opened.bundle;
     core::DecodedCharacter& c = **opened.character;
-    const QSize size(240, 240);
-    auto canvas = render::OffscreenCanvas::create(*m_device, size, 1);
-    QVERIFY_OK(canvas);
-    core::OrbitCamera orbit;
-    orbit.frame(c.bounds(), 1.0f);
-    const render::FrameState state = render::cameraFrameState(orbit, 1.0f);
-    auto pass = c.decode(c.referenceRig(), core::pluckerCamera(orbit, 1.0f));
+    auto view = framed(c, 240);
+    QVERIFY(view);
+    auto& canvas = view->canvas;
+    const render::FrameState& state = view->state;
+    auto pass = c.decode(c.referenceRig(), core::pluckerCamera(view->orbit, 1.0f));
     QVERIFY_OK(pass);
     const auto outputs = std::make_shared<const core::DecodedOutputs>(c.outputs(*pass));
-    auto layout = std::make_shared<render::DecodedLayout>();
-    layout->bundle = shared;
-    layout->branches = c.liftSpecs();
-    layout->capacity = c.capacity();
+    const auto layout = layoutOf(opened);
     const auto draw = [&](render::GnmRoute route, render::SplatRaster raster, render::GpuWork* work) {
       render::CharacterRenderer renderer(*m_device);
       renderer.setGnmRoute(route);
@@ -440,9 +455,9 @@ class TestRenderDecoded : public test::RenderTestCase {
       renderer.setFrame(frame);
       renderer.setDecodedOutputs(outputs);
       const render::GpuWork before = m_device->timer().work();
-      auto image = (*canvas)->render(renderer, state);
+      auto image = canvas->render(renderer, state);
       if (work) *work = m_device->timer().work() - before;
-      if (image && renderer.wantsAnotherFrame()) image = (*canvas)->render(renderer, state);  // the tiles grew
+      if (image && renderer.wantsAnotherFrame()) image = canvas->render(renderer, state);  // the tiles grew
       if (!renderer.showingDecoded()) return core::Expected<QImage>(core::makeError(core::ErrorCode::Gpu, "preview"));
       return image;
     };

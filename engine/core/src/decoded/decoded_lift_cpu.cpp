@@ -11,19 +11,10 @@ DecodedLiftCpu::DecodedLiftCpu(std::vector<BranchLiftSpec> branches, std::uint32
 }
 
 Expected<void> DecodedLiftCpu::setOutputs(const DecodedOutputs& out, bool verticesChanged) {
-  if (out.geom.size() != m_branches.size() || out.color.size() != m_branches.size())
-    return makeError(ErrorCode::Invalid, "the decode has " + std::to_string(out.geom.size()) + " branches, the lift " +
-                                             std::to_string(m_branches.size()));
-  for (std::size_t i = 0; i < m_branches.size(); ++i) {
-    const Branch& b = m_branches[i];
-    const std::size_t hw = std::size_t(b.spec.mesh->uvRes) * std::size_t(b.spec.mesh->uvRes);
-    if (out.geom[i] && out.geom[i]->size() != 11 * hw)
-      return makeError(ErrorCode::Invalid, b.spec.name + ": geom_uv holds " + std::to_string(out.geom[i]->size()) +
-                                               " floats, the lift needs " + std::to_string(11 * hw));
-    if (out.color[i] && out.color[i]->size() != 3 * hw)
-      return makeError(ErrorCode::Invalid, b.spec.name + ": color_uv holds " + std::to_string(out.color[i]->size()) +
-                                               " floats, the lift needs " + std::to_string(3 * hw));
-  }
+  if (auto fits = checkDecodedOutputs(
+          out, m_branches.size(), [&](std::size_t i) -> const auto& { return m_branches[i].spec; });
+      !fits)
+    return fits;
   const bool newGeometry = out.geometryId != m_geometryId;
   m_geometryId = out.geometryId;
   for (std::size_t i = 0; i < m_branches.size(); ++i) {

@@ -201,19 +201,10 @@ core::Expected<std::unique_ptr<GpuDecodedLift>> GpuDecodedLift::create(RhiDevice
 
 core::Expected<void> GpuDecodedLift::setOutputs(const core::DecodedOutputs& out, bool verticesChanged) {
   Impl& d = *m_impl;
-  if (out.geom.size() != d.branches.size() || out.color.size() != d.branches.size())
-    return makeError(ErrorCode::Invalid, "the decode has " + std::to_string(out.geom.size()) + " branches, the lift " +
-                                             std::to_string(d.branches.size()));
-  for (std::size_t i = 0; i < d.branches.size(); ++i) {
-    Impl::Branch& b = d.branches[i];
-    const std::size_t hw = std::size_t(b.spec.mesh->uvRes) * std::size_t(b.spec.mesh->uvRes);
-    if (out.geom[i] && out.geom[i]->size() != 11 * hw)
-      return makeError(ErrorCode::Invalid, b.spec.name + ": geom_uv holds " + std::to_string(out.geom[i]->size()) +
-                                               " floats, the lift needs " + std::to_string(11 * hw));
-    if (out.color[i] && out.color[i]->size() != 3 * hw)
-      return makeError(ErrorCode::Invalid, b.spec.name + ": color_uv holds " + std::to_string(out.color[i]->size()) +
-                                               " floats, the lift needs " + std::to_string(3 * hw));
-  }
+  if (auto fits = core::checkDecodedOutputs(
+          out, d.branches.size(), [&](std::size_t i) -> const auto& { return d.branches[i].spec; });
+      !fits)
+    return fits;
   QRhiResourceUpdateBatch* batch = d.batch();
   const bool newGeometry = out.geometryId != d.geometryId;
   d.geometryId = out.geometryId;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "riglens/core/base/bounds.h"
@@ -59,6 +60,12 @@ struct DecodedOutputs {
   std::vector<std::shared_ptr<const std::vector<float>>> geom, color;
   std::vector<SessionRuns> runs;
 };
+
+// Whether a decode's maps fit the lift's branches: as many branches, and
+// each map present the size of its branch's UV grid (11 or 3 channels of
+// uv_res^2); `branch(i)` is the lift's spec of branch i.
+template <class SpecOf>
+Expected<void> checkDecodedOutputs(const DecodedOutputs& out, std::size_t branches, SpecOf branch);
 
 struct DecodedBranch {
   BranchDecoders decoders;
@@ -140,5 +147,23 @@ class DecodedCharacter {
   std::uint64_t m_geometryId = 0;
   bool m_decoded = false;
 };
+
+template <class SpecOf>
+Expected<void> checkDecodedOutputs(const DecodedOutputs& out, std::size_t branches, SpecOf branch) {
+  if (out.geom.size() != branches || out.color.size() != branches)
+    return makeError(ErrorCode::Invalid, "the decode has " + std::to_string(out.geom.size()) + " branches, the lift " +
+                                             std::to_string(branches));
+  for (std::size_t i = 0; i < branches; ++i) {
+    const BranchLiftSpec& b = branch(i);
+    const std::size_t hw = std::size_t(b.mesh->uvRes) * std::size_t(b.mesh->uvRes);
+    if (out.geom[i] && out.geom[i]->size() != 11 * hw)
+      return makeError(ErrorCode::Invalid, b.name + ": geom_uv holds " + std::to_string(out.geom[i]->size()) +
+                                               " floats, the lift needs " + std::to_string(11 * hw));
+    if (out.color[i] && out.color[i]->size() != 3 * hw)
+      return makeError(ErrorCode::Invalid, b.name + ": color_uv holds " + std::to_string(out.color[i]->size()) +
+                                               " floats, the lift needs " + std::to_string(3 * hw));
+  }
+  return {};
+}
 
 }  // namespace riglens::core
