@@ -11,7 +11,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 // glibc's libmvec (libc6): expf on 8 lanes, the AVX2 variant of its vector ABI.
-extern "C" __m256 _ZGVdN8v_expf(__m256 x);
+extern "C" __attribute__((target("avx2"))) __m256 _ZGVdN8v_expf(__m256 x);
 #endif
 
 namespace riglens::core {
