@@ -44,12 +44,12 @@ void SplatComposite::setView(QRhiResourceUpdateBatch* batch) {
 
 void SplatComposite::upload(QRhiResourceUpdateBatch* batch, std::span<const std::uint32_t> pixels,
                             const core::PixelRect& drawn) {
-  m_drawn = drawn;
-  if (drawn.empty()) return;
   const std::size_t rowWords = std::size_t(m_size.width()) * 2;
   const std::size_t first = std::size_t(drawn.y0) * rowWords, words = std::size_t(drawn.height()) * rowWords;
-  if (first + words > pixels.size()) return;  // not this image's size: resize() first
-  batch->uploadStaticBuffer(m_image.get(), quint32(first * 4), quint32(words * 4), pixels.data() + first);
+  // An image not of this size (resize() first) goes nowhere, and nothing is drawn from the buffer.
+  const bool fits = !drawn.empty() && drawn.x1 <= m_size.width() && first + words <= pixels.size();
+  m_drawn = fits ? drawn : core::PixelRect{};
+  if (fits) batch->uploadStaticBuffer(m_image.get(), quint32(first * 4), quint32(words * 4), pixels.data() + first);
 }
 
 void SplatComposite::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor) {
