@@ -332,12 +332,14 @@ void BM_RenderFrameReadback(benchmark::State& state) {
 // The splat sort alone: upload N keys of range(1) bits (32: the tile keys,
 // 16: the quads' depth keys) and their indices, one radix pass per 8 bits.
 // range(2) picks the keys (peers/sort_keys.h): 0 hashed, 1 the LCG sequence
-// of the earlier tables (it measured the same). bench/peers/cuda_peers.cu
-// times CUB on the same keys.
+// of the earlier tables (it measured the same); range(3) the algorithm, 1
+// reduce-then-scan, 2 one-sweep. bench/peers/cuda_peers.cu times CUB on the
+// same keys.
 void BM_RadixSortGpu(benchmark::State& state) {
   const auto n = std::uint32_t(state.range(0));
   const auto bits = std::uint32_t(state.range(1));
-  auto sort = render::GpuRadixSort::create(*device(), n, bits);
+  const auto algorithm = state.range(3) == 2 ? render::SortAlgorithm::OneSweep : render::SortAlgorithm::ReduceThenScan;
+  auto sort = render::GpuRadixSort::create(*device(), n, bits, algorithm);
   if (!sort) {
     state.SkipWithError(sort.error().message.c_str());
     return;
@@ -503,16 +505,13 @@ BENCHMARK(BM_CharacterFrame)
     ->ArgNames({"passes", "raster", "scene", "samples"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+// N, key bits, keys (0 hashed, 1 LCG), algorithm (1 reduce-then-scan, 2 one-sweep).
 BENCHMARK(BM_RadixSortGpu)
-    ->Args({17821, 32, 0})
-    ->Args({262144, 32, 0})
-    ->Args({1 << 20, 32, 0})
-    ->Args({16 << 20, 32, 0})
-    ->Args({262144, 16, 0})
-    ->Args({1 << 20, 16, 0})
-    ->Args({16 << 20, 16, 0})
-    ->Args({262144, 32, 1})
-    ->Args({1 << 20, 32, 1})
+    ->ArgsProduct({{17821, 262144, 1 << 20, 16 << 20}, {32}, {0}, {1, 2}})
+    ->ArgsProduct({{262144, 1 << 20, 16 << 20}, {16}, {0}, {1, 2}})
+    ->Args({262144, 32, 1, 1})
+    ->Args({1 << 20, 32, 1, 1})
+    ->ArgNames({"", "", "", "alg"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

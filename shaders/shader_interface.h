@@ -225,6 +225,29 @@ RIGLENS_UNIFORM(SortParams, kSortParamsBinding) {
 } RIGLENS_INSTANCE(params);
 #endif
 
+// ---- radix_onesweep_histogram.comp / radix_onesweep.comp: the one-sweep
+// LSD sort for Vulkan devices with subgroup ballots (GpuRadixSort's
+// OneSweep). One kernel counts every pass's digits at once; then one kernel
+// per 8-bit digit ranks a tile with subgroup ballots and finds the tile's
+// place among the earlier tiles by decoupled look-back: each tile publishes
+// its digit counts (kOneSweepAggregate) and then its inclusive prefix
+// (kOneSweepPrefix) in a status word per digit, and a later tile walks back
+// over them. Tiles are claimed in launch order through a counter, so a tile
+// only ever waits on a tile whose workgroup has already started.
+RIGLENS_CONST uint kOneSweepKeysPerThread = 16u, kOneSweepTileKeys = 4096u, kOneSweepHistogramGroups = 256u;
+RIGLENS_CONST uint kOneSweepAggregate = 0x40000000u, kOneSweepPrefix = 0x80000000u, kOneSweepValueMask = 0x3fffffffu;
+RIGLENS_CONST int kOneSweepParamsBinding = 0, kOneSweepCount = 1, kOneSweepKeysIn = 2, kOneSweepValuesIn = 3,
+                  kOneSweepHist = 4, kOneSweepTileCounters = 5, kOneSweepStatus = 6, kOneSweepStatusNext = 7,
+                  kOneSweepKeysOut = 8, kOneSweepValuesOut = 9;
+#if defined(__cplusplus) || defined(RIGLENS_WANT_ONESWEEP)
+RIGLENS_UNIFORM(OneSweepParams, kOneSweepParamsBinding) {
+  uint capacity;  // at most this many elements (the count buffer may say fewer)
+  uint pass;      // this kernel's digit: (key >> 8 * pass) & 255
+  uint passes;    // digits of the key (the histogram counts them all)
+  uint histogramGroups;  // workgroups of the histogram kernel (HLSL has no gl_NumWorkGroups)
+} RIGLENS_INSTANCE(params);
+#endif
+
 // ---- splat_project.comp / splat.vert: projection and the splat draw;
 // splat_tile_ranges / splat_raster.comp / splat_composite.*: the compute
 // rasteriser (tiles of kSplatTile x kSplatTile pixels)

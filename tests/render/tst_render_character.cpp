@@ -80,6 +80,7 @@ double worst(const std::vector<float>& a, const std::vector<float>& b) {
 }  // namespace
 
 Q_DECLARE_METATYPE(riglens::render::SplatRaster)
+Q_DECLARE_METATYPE(riglens::render::SortAlgorithm)
 
 namespace {
 // The generated torus (20,000 gaussians) as the .ply decoder reads it (null
@@ -235,18 +236,32 @@ class TestRenderCharacter : public test::RenderTestCase {
     QTest::addColumn<int>("distinct");
     QTest::addColumn<int>("keyBits");
     QTest::addColumn<bool>("gpuCount");
-    QTest::newRow("1000, not a multiple of a tile") << 1000 << 30 << 32 << false;
-    QTest::newRow("70000 keys, many duplicates") << 70000 << 500 << 32 << false;
-    QTest::newRow("300000 keys, 32-bit range") << 300000 << 0 << 32 << false;
-    QTest::newRow("100000 16-bit keys, 2 passes") << 100000 << 65536 << 16 << false;
-    QTest::newRow("50000 28-bit keys, 4 passes, count from the GPU") << 50000 << (1 << 28) << 28 << true;
-    QTest::newRow("9000 20-bit keys, 3 passes: the odd pass count ends in B") << 9000 << (1 << 20) << 20 << false;
+    QTest::addColumn<render::SortAlgorithm>("algorithm");
+    struct Case {
+      const char* name;
+      int count, distinct, keyBits;
+      bool gpuCount;
+    };
+    const Case cases[] = {
+        {"1000, not a multiple of a tile", 1000, 30, 32, false},
+        {"70000 keys, many duplicates", 70000, 500, 32, false},
+        {"300000 keys, 32-bit range", 300000, 0, 32, false},
+        {"100000 16-bit keys, 2 passes", 100000, 65536, 16, false},
+        {"50000 28-bit keys, 4 passes, count from the GPU", 50000, 1 << 28, 28, true},
+        {"9000 20-bit keys, 3 passes: the odd pass count ends in B", 9000, 1 << 20, 20, false},
+        {"4096 keys, one whole one-sweep tile, one digit", 4096, 1, 32, false},
+    };
+    for (auto algorithm : {render::SortAlgorithm::ReduceThenScan, render::SortAlgorithm::OneSweep})
+      for (const Case& c : cases)
+        QTest::addRow("%s, %s", render::sortAlgorithmName(algorithm), c.name)
+            << c.count << c.distinct << c.keyBits << c.gpuCount << algorithm;
   }
   void radixSortIsAStablePermutation() {
     QFETCH(int, count);
     QFETCH(int, distinct);
     QFETCH(int, keyBits);
     QFETCH(bool, gpuCount);
+    QFETCH(render::SortAlgorithm, algorithm);
     std::mt19937 rng{std::uint32_t(count)};
     std::vector<std::uint32_t> keys(static_cast<std::size_t>(count)), values(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
@@ -254,13 +269,22 @@ class TestRenderCharacter : public test::RenderTestCase {
       values[std::size_t(i)] = std::uint32_t(i);
     }
     const render::GpuWork before = m_device->timer().work();
-    auto sorted = render::radixSortOnGpu(*m_device, keys, values, std::uint32_t(keyBits), gpuCount);
+    auto sorted = render::radixSortOnGpu(*m_device, keys, values, std::uint32_t(keyBits), gpuCount, algorithm);
+    const int lanes = m_device->subgroupLanes();
+    if (algorithm == render::SortAlgorithm::OneSweep && lanes != 8 && lanes != 16 && lanes != 32) {
+      // A device without the subgroups the one-sweep kernel is built for refuses it, and says so.
+      QVERIFY(!sorted);
+      QCOMPARE(sorted.error().code, core::ErrorCode::Unsupported);
+      return;
+    }
     QVERIFY_OK(sorted);
-    // One frame, submitted once; three kernels (counts, scan, scatter) per
-    // 8-bit digit of the keys' width.
+    // One frame, submitted once. Reduce-then-scan: three kernels (counts,
+    // scan, scatter) per 8-bit digit of the keys' width; one-sweep: one
+    // histogram of every digit, then one kernel per digit.
     const render::GpuWork work = m_device->timer().work() - before;
+    const auto digits = std::uint64_t((keyBits + 7) / 8);
     QCOMPARE(work.submissions, std::uint64_t(1));
-    QCOMPARE(work.dispatches, std::uint64_t(3 * ((keyBits + 7) / 8)));
+    QCOMPARE(work.dispatches, algorithm == render::SortAlgorithm::OneSweep ? 1 + digits : 3 * digits);
     // The CPU reference: a stable sort of the indices by key.
     std::vector<std::uint32_t> order(values);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });

@@ -53,6 +53,10 @@ const Offsets kOrl{RIGLENS_MEMBER(OrlParams, vertexCount), RIGLENS_MEMBER(OrlPar
                    RIGLENS_MEMBER(OrlParams, channelCount), RIGLENS_MEMBER(OrlParams, jointCount)};
 const Offsets kSort{RIGLENS_MEMBER(SortParams, capacity), RIGLENS_MEMBER(SortParams, shift),
                     RIGLENS_MEMBER(SortParams, tileCount), RIGLENS_MEMBER(SortParams, pad)};
+// radix_onesweep.comp (SPIR-V only, no reflection) declares the same block
+// from the same header; the histogram kernel's reflection checks it.
+const Offsets kOneSweep{RIGLENS_MEMBER(OneSweepParams, capacity), RIGLENS_MEMBER(OneSweepParams, pass),
+                        RIGLENS_MEMBER(OneSweepParams, passes), RIGLENS_MEMBER(OneSweepParams, histogramGroups)};
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view),     RIGLENS_MEMBER(SplatView, proj),
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count),
                          RIGLENS_MEMBER(SplatView, tiles),    RIGLENS_MEMBER(SplatView, depthKey)};
@@ -143,6 +147,7 @@ core::Expected<void> verifyShaderLayouts() {
        &kSort,
        sizeof(gpu::SortParams),
        {"radix_upsweep.comp", "radix_spine.comp", "radix_downsweep.comp"}},
+      {"OneSweepParams", &kOneSweep, sizeof(gpu::OneSweepParams), {"radix_onesweep_histogram.comp"}},
       {"SplatView",
        &kSplatView,
        sizeof(gpu::SplatView),

@@ -13,12 +13,12 @@ using core::makeError;
 
 core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> radixSortOnGpu(
     RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values,
-    std::uint32_t keyBits, bool gpuCount) {
+    std::uint32_t keyBits, bool gpuCount, SortAlgorithm algorithm) {
   if (keys.size() != values.size()) return makeError(ErrorCode::Usage, "keys and values differ in length");
   if (keys.empty()) return std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>{};
   // With the count on the GPU the sort runs over more room than it is told to use.
   const auto n = std::uint32_t(keys.size());
-  auto sort = GpuRadixSort::create(device, gpuCount ? n + 5000 : n, keyBits);
+  auto sort = GpuRadixSort::create(device, gpuCount ? n + 5000 : n, keyBits, algorithm);
   if (!sort) return sort.error();
   QRhi* rhi = device.rhi();
   QRhiBufferReadbackResult rk, rv;

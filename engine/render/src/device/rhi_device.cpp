@@ -10,6 +10,7 @@
 #include <list>
 
 #include "device/compute_buffers.h"
+#include "device/subgroup_lanes.h"
 #include "riglens/render/device/pipeline_cache.h"
 
 namespace riglens::render {
@@ -91,7 +92,7 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
   auto owned = std::make_unique<Owned>();
   if (backend == Backend::Vulkan) {
     owned->vulkan = std::make_unique<QVulkanInstance>();
-    owned->vulkan->setExtensions(QRhiVulkanInitParams::preferredInstanceExtensions());
+    prepareVulkanInstance(*owned->vulkan);
     if (!owned->vulkan->create()) {
       return makeError(ErrorCode::Gpu, "Vulkan: cannot create an instance (error " +
                                            std::to_string(owned->vulkan->errorCode()) +
@@ -142,6 +143,10 @@ bool RhiDevice::isCpuDevice() const {
   const QByteArray name = info.deviceName.toLower();
   return name.contains("llvmpipe") || name.contains("softpipe") || name.contains("swiftshader") ||
          name.contains("software rasterizer");
+}
+
+int RhiDevice::subgroupLanes() const {
+  return render::subgroupLanes(m_rhi);
 }
 
 std::string RhiDevice::deviceName() const {

@@ -1,6 +1,7 @@
 #include "device/shader_library.h"
 
 #include <QtCore/QFile>
+#include <cstring>
 
 namespace riglens::render {
 
@@ -15,6 +16,25 @@ core::Expected<QShader> loadShader(const char* fileName) {
   QShader shader = QShader::fromSerialized(file.readAll());
   if (!shader.isValid())
     return core::makeError(core::ErrorCode::Parse, path.toStdString() + ": not a valid .qsb shader");
+  return shader;
+}
+
+core::Expected<QShader> loadSpirvShader(const char* fileName, int lanes) {
+  const QString path = QStringLiteral(":/shaders/spirv/%1.%2.spv").arg(QString::fromUtf8(fileName)).arg(lanes);
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly))
+    return core::makeError(core::ErrorCode::Io, path.toStdString() + ": shader resource missing from the build");
+  const QByteArray spirv = file.readAll();
+  constexpr quint32 kSpirvMagic = 0x07230203;
+  quint32 magic = 0;
+  if (spirv.size() >= 4) std::memcpy(&magic, spirv.constData(), 4);
+  if (spirv.size() < 20 || spirv.size() % 4 != 0 || magic != kSpirvMagic)
+    return core::makeError(core::ErrorCode::Parse, path.toStdString() + ": not a SPIR-V module");
+  QShader shader;
+  shader.setStage(QShader::ComputeStage);
+  // QRhi's Vulkan backend looks up SPIR-V "version 100" and needs the entry point named.
+  shader.setShader(QShaderKey(QShader::SpirvShader, QShaderVersion(100)),
+                   QShaderCode(spirv, QByteArrayLiteral("main")));
   return shader;
 }
 

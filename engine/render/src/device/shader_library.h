@@ -15,6 +15,11 @@ namespace riglens::render {
 // `fileName` is the source's file name, e.g. "transform_points.comp".
 core::Expected<QShader> loadShader(const char* fileName);
 
+// A compute shader glslc built for subgroups of `lanes` invocations
+// (:/shaders/spirv/<fileName>.<lanes>.spv; shaders with subgroup operations,
+// which qsb cannot translate): SPIR-V alone, so for the Vulkan backend only.
+core::Expected<QShader> loadSpirvShader(const char* fileName, int lanes);
+
 // A new graphics pipeline with `vertex` and `fragment` as its stages; null
 // when either shader is missing from the build.
 std::unique_ptr<QRhiGraphicsPipeline> newGraphicsPipeline(QRhi* rhi, const char* vertex, const char* fragment);

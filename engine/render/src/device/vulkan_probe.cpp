@@ -7,6 +7,8 @@
 #include <QtGui/QVulkanInstance>
 #include <vector>
 
+#include "device/subgroup_lanes.h"
+
 namespace riglens::render {
 
 namespace {
@@ -16,7 +18,7 @@ VulkanProbe askVulkan() {
   auto instance = std::make_shared<QVulkanInstance>();
   // The extensions Qt Quick's own default instance asks for (surfaces, debug
   // utils where present), so the window draws as it would without us.
-  instance->setExtensions(QRhiVulkanInitParams::preferredInstanceExtensions());
+  prepareVulkanInstance(*instance);
   if (!instance->create()) {
     probe.why = "no Vulkan instance (error " + std::to_string(instance->errorCode()) +
                 "; is a Vulkan driver installed, e.g. mesa-vulkan-drivers?)";

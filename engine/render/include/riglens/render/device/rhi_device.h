@@ -45,6 +45,9 @@ class RhiDevice {
   bool supportsCompute() const;
   std::string deviceName() const;  // "llvmpipe (LLVM 15.0.6)" on lavapipe
   bool isCpuDevice() const;        // a software rasteriser (lavapipe, llvmpipe, SwiftShader)
+  // Invocations per subgroup of a compute kernel with subgroup ballots and
+  // scans (Vulkan 1.1); 0 where there are none (OpenGL, older devices).
+  int subgroupLanes() const;
 
   // One windowless frame whose command buffer `record` fills (passes that
   // chain on the GPU, e.g. GpuGnm then a lift); returns when the GPU is done.

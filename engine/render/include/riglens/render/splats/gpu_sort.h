@@ -1,11 +1,16 @@
-// A stable GPU radix sort of 32-bit keys with 32-bit values (shaders/
-// radix_upsweep|spine|downsweep.comp): least significant digit first, 8 bits
-// per pass, each pass a reduce-then-scan over tiles of 2048 keys — per-tile
-// digit counts, one scan per digit across the tiles, a stable scatter. No
-// workgroup waits on another (no decoupled look-back), so it runs on any
-// Vulkan or OpenGL compute device, lavapipe included. Sorting only the low
-// `keyBits` halves the passes for 16-bit keys. Each kernel runs in its own
-// compute pass, so QRhi orders the buffer writes between them.
+// A stable GPU radix sort of 32-bit keys with 32-bit values, least
+// significant 8-bit digit first; sorting only the low `keyBits` halves the
+// passes for 16-bit keys. Two ways through the passes (SortAlgorithm):
+// - reduce-then-scan (shaders/radix_upsweep|spine|downsweep.comp): per
+//   digit, counts per tile of 2048 keys, one scan per digit across the
+//   tiles, a stable scatter; no workgroup waits on another, so it runs on
+//   any Vulkan or OpenGL compute device;
+// - one-sweep (radix_onesweep_histogram.comp, radix_onesweep.comp): one
+//   read counts every digit, then one kernel per digit ranks a tile of 4096
+//   keys with subgroup ballots and finds its place by decoupled look-back
+//   over the earlier tiles (Vulkan 1.1 with subgroups of 8, 16 or 32).
+// Each kernel runs in its own compute pass, so QRhi orders the buffer
+// writes between them.
 #pragma once
 
 #include <cstdint>
@@ -23,14 +28,24 @@ class QRhiCommandBuffer;
 
 namespace riglens::render {
 
+enum class SortAlgorithm {
+  Auto,            // one-sweep where the device runs it, reduce-then-scan elsewhere
+  ReduceThenScan,  // three kernels per digit, any compute device
+  OneSweep,        // a histogram kernel, then one kernel per digit (Vulkan with subgroups)
+};
+
+const char* sortAlgorithmName(SortAlgorithm algorithm);
+
 class GpuRadixSort {
  public:
   ~GpuRadixSort();
   static constexpr std::uint32_t kMaxCapacity = 32u << 20;
   // Up to `capacity` elements (at most kMaxCapacity); keys are sorted on their low
   // `keyBits` bits (1..32; the others must be zero), ceil(keyBits / 8) passes.
+  // OneSweep on a device without the subgroups it needs is an Unsupported error.
   static core::Expected<std::unique_ptr<GpuRadixSort>> create(RhiDevice& device, std::uint32_t capacity,
-                                                              std::uint32_t keyBits = 32);
+                                                              std::uint32_t keyBits = 32,
+                                                              SortAlgorithm algorithm = SortAlgorithm::Auto);
   // Records the sort of the first `count` elements of keys()/values().
   void encode(QRhiCommandBuffer* cb, std::uint32_t count);
   // Records the sort of as many elements as countBuffer() holds when the GPU
@@ -47,6 +62,7 @@ class GpuRadixSort {
   QRhiBuffer* countBuffer() const;   // one uint: the element count of encodeGpuCount
   std::uint32_t capacity() const;
   int passCount() const;
+  SortAlgorithm algorithm() const;  // the one chosen (never Auto)
 
  private:
   struct Impl;

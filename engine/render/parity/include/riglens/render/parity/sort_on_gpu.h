@@ -13,6 +13,6 @@ namespace riglens::render {
 // through the count buffer (GpuRadixSort::encodeGpuCount) instead of encode().
 core::Expected<std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>>> radixSortOnGpu(
     RhiDevice& device, std::span<const std::uint32_t> keys, std::span<const std::uint32_t> values,
-    std::uint32_t keyBits = 32, bool gpuCount = false);
+    std::uint32_t keyBits = 32, bool gpuCount = false, SortAlgorithm algorithm = SortAlgorithm::Auto);
 
 }  // namespace riglens::render

@@ -1,0 +1,22 @@
+// What a compute kernel written with subgroup ballots and scans can count on
+// from a QRhi's device. Private to engine/render.
+#pragma once
+
+class QRhi;
+class QVulkanInstance;
+
+namespace riglens::render {
+
+// The invocations per subgroup a compute shader gets on `rhi`'s Vulkan
+// device when that device runs subgroup ballots and arithmetic in compute
+// shaders (Vulkan 1.1); 0 otherwise (OpenGL, a Vulkan 1.0 device, or one
+// without those operations).
+int subgroupLanes(QRhi* rhi);
+
+// Before create(): asks for Vulkan 1.1 where the loader has it (Qt asks for
+// 1.0 by default), so SPIR-V 1.3's subgroup operations are valid on the
+// devices made from `instance`, and the preferred extensions, as Qt Quick's
+// own default instance does.
+void prepareVulkanInstance(QVulkanInstance& instance);
+
+}  // namespace riglens::render

@@ -1,0 +1,136 @@
+#include <array>
+
+#include "device/compute_buffers.h"
+#include "device/gpu_layouts.h"
+#include "device/shader_library.h"
+#include "splats/sort_kernels.h"
+
+namespace riglens::render {
+
+using core::ErrorCode;
+using core::makeError;
+
+namespace {
+
+constexpr std::uint32_t kTile = gpu::kOneSweepTileKeys;
+constexpr int kMaxPasses = 4;
+constexpr std::size_t kHistWords = std::size_t(kMaxPasses) * 256;
+
+std::uint32_t tilesFor(std::uint32_t count) {
+  return (count + kTile - 1) / kTile;
+}
+
+class OneSweep final : public SortKernels {
+ public:
+  core::Expected<void> create(const SortBuffers& sort, int lanes);
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) override;
+  BufferList buffers() const override;
+
+ private:
+  core::Expected<void> createBindings();
+
+  SortBuffers m_sort;
+  // The histogram of every pass, each pass's tile counter, and two sets of
+  // status words (one per tile and digit): a pass looks back over one set
+  // and clears the other for the next pass.
+  std::unique_ptr<QRhiBuffer> m_hist, m_tileCounters, m_status[2];
+  // Uniforms of the histogram kernel (slot 0) and of each pass (1..), and
+  // one binding set per kernel launch, declaring exactly what it reads and
+  // writes (see ReduceThenScan: Qt 6.4 places barriers by declared access).
+  std::array<std::unique_ptr<QRhiBuffer>, kMaxPasses + 1> m_params;
+  std::unique_ptr<QRhiShaderResourceBindings> m_histSrb;
+  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kMaxPasses> m_passSrb;
+  std::unique_ptr<QRhiComputePipeline> m_histogram, m_scatter;
+};
+
+core::Expected<void> OneSweep::create(const SortBuffers& sort, int lanes) {
+  m_sort = sort;
+  auto histogram = loadShader("radix_onesweep_histogram.comp");
+  auto scatter = loadSpirvShader("radix_onesweep.comp", lanes);
+  if (!histogram) return histogram.error();
+  if (!scatter) return scatter.error();
+  QRhi* rhi = sort.rhi;
+  m_hist = newStorageBuffer(rhi, kHistWords * 4);
+  m_tileCounters = newStorageBuffer(rhi, kMaxPasses * 4);
+  for (auto& status : m_status) status = newStorageBuffer(rhi, std::size_t(tilesFor(sort.capacity)) * 256 * 4);
+  if (!m_hist || !m_tileCounters || !m_status[0] || !m_status[1])
+    return makeError(ErrorCode::Gpu, "cannot allocate the sort histograms");
+  for (auto& params : m_params) {
+    params.reset(rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::OneSweepParams)));
+    if (!params->create()) return makeError(ErrorCode::Gpu, "cannot allocate the sort parameters");
+  }
+  if (auto bound = createBindings(); !bound) return bound;
+  m_histogram = newComputePipeline(rhi, *histogram, m_histSrb.get());
+  m_scatter = newComputePipeline(rhi, *scatter, m_passSrb[0].get());
+  if (!m_histogram || !m_scatter) return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
+  return {};
+}
+
+core::Expected<void> OneSweep::createBindings() {
+  QRhi* rhi = m_sort.rhi;
+  const auto stage = QRhiShaderResourceBinding::ComputeStage;
+  using B = QRhiShaderResourceBinding;
+  m_histSrb = newBindings(rhi, {B::uniformBuffer(gpu::kOneSweepParamsBinding, stage, m_params[0].get()),
+                                B::bufferLoad(gpu::kOneSweepCount, stage, m_sort.count),
+                                B::bufferLoad(gpu::kOneSweepKeysIn, stage, m_sort.keys[0]),
+                                B::bufferLoadStore(gpu::kOneSweepHist, stage, m_hist.get()),
+                                B::bufferStore(gpu::kOneSweepStatus, stage, m_status[0].get())});
+  if (!m_histSrb) return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
+  for (int pass = 0; pass < m_sort.passes; ++pass) {
+    const int src = pass % 2, dst = 1 - src;
+    // Each set of status words alternates between looked back over
+    // (load-store) and cleared (store), so Qt orders every pass after the last.
+    m_passSrb[std::size_t(pass)] =
+        newBindings(rhi, {B::uniformBuffer(gpu::kOneSweepParamsBinding, stage, m_params[std::size_t(pass) + 1].get()),
+                          B::bufferLoad(gpu::kOneSweepCount, stage, m_sort.count),
+                          B::bufferLoad(gpu::kOneSweepKeysIn, stage, m_sort.keys[src]),
+                          B::bufferLoad(gpu::kOneSweepValuesIn, stage, m_sort.values[src]),
+                          B::bufferLoad(gpu::kOneSweepHist, stage, m_hist.get()),
+                          B::bufferLoadStore(gpu::kOneSweepTileCounters, stage, m_tileCounters.get()),
+                          B::bufferLoadStore(gpu::kOneSweepStatus, stage, m_status[src].get()),
+                          B::bufferStore(gpu::kOneSweepStatusNext, stage, m_status[dst].get()),
+                          B::bufferStore(gpu::kOneSweepKeysOut, stage, m_sort.keys[dst]),
+                          B::bufferStore(gpu::kOneSweepValuesOut, stage, m_sort.values[dst])});
+    if (!m_passSrb[std::size_t(pass)]) return makeError(ErrorCode::Gpu, "cannot create the sort bindings");
+  }
+  return {};
+}
+
+void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) {
+  const auto passes = std::uint32_t(m_sort.passes);
+  const std::uint32_t tiles = tilesFor(elements);
+  const std::uint32_t histogramGroups = std::min(tiles, gpu::kOneSweepHistogramGroups);
+  for (std::uint32_t slot = 0; slot <= passes; ++slot) {
+    const gpu::OneSweepParams p{elements, slot == 0 ? 0 : slot - 1, passes, histogramGroups};
+    batch->updateDynamicBuffer(m_params[slot].get(), 0, sizeof(p), &p);
+  }
+  static const std::array<std::uint32_t, kHistWords> zeros{};
+  batch->uploadStaticBuffer(m_hist.get(), 0, int(kHistWords * 4), zeros.data());
+  batch->uploadStaticBuffer(m_tileCounters.get(), 0, kMaxPasses * 4, zeros.data());
+  cb->resourceUpdate(batch);
+  if (tiles == 0) return;
+  dispatchComputePass(cb, nullptr, m_histogram.get(), m_histSrb.get(), int(histogramGroups));
+  for (std::size_t pass = 0; pass < passes; ++pass)
+    dispatchComputePass(cb, nullptr, m_scatter.get(), m_passSrb[pass].get(), int(tiles));
+}
+
+BufferList OneSweep::buffers() const {
+  std::size_t params = 0;
+  for (const auto& p : m_params)
+    if (p) params += std::size_t(p->size());
+  return {bufferBytes("sort digit counts", m_hist.get()),
+          bufferBytes("sort tile counters", m_tileCounters.get()),
+          bufferBytes("sort look-back A", m_status[0].get()),
+          bufferBytes("sort look-back B", m_status[1].get()),
+          {"sort parameters", params}};
+}
+
+}  // namespace
+
+core::Expected<std::unique_ptr<SortKernels>> makeOneSweepKernels(const SortBuffers& sort, int lanes) {
+  auto kernels = std::make_unique<OneSweep>();
+  if (auto made = kernels->create(sort, lanes); !made) return made.error();
+  return std::unique_ptr<SortKernels>(std::move(kernels));
+}
+
+}  // namespace riglens::render

@@ -1,0 +1,195 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#define RIGLENS_WANT_ONESWEEP
+#include "shader_interface.h"
+// One-sweep radix sort, one scatter kernel per 8-bit digit (SPIR-V only:
+// Qt 6.4's qsb cannot translate subgroup operations, so glslc builds it once
+// per subgroup size, SUBGROUP_SIZE, and GpuRadixSort picks the build that
+// matches the device). A workgroup:
+// 1. claims the next tile (launch order; see shader_interface.h);
+// 2. ranks the tile's keys, stably: each subgroup owns a contiguous run of
+//    kLanes * kKeys keys and takes them kLanes at a time; eight ballots (one
+//    per digit bit) give each lane the lanes holding its digit, so its rank
+//    among them is a population count, and the last of them moves the
+//    subgroup's count of that digit on (no shared-memory atomics, no
+//    workgroup barrier per round);
+// 3. per digit: scans the subgroups' counts, publishes the tile's count,
+//    scans the digits in the tile and in the whole pass (the histogram),
+//    and looks back over the earlier tiles' status words for the digit's
+//    keys before this tile;
+// 4. lays the ranked keys out by digit in shared memory and writes them so
+//    that consecutive invocations write consecutive addresses of a digit's
+//    run; then the values the same way.
+// It also clears this tile's status words of the next pass.
+// CPU reference: std::stable_sort on the keys; parity: tests/render
+// (tst_render_character).
+#ifndef SUBGROUP_SIZE
+#error "built once per subgroup size: glslc -DSUBGROUP_SIZE=8|16|32"
+#endif
+layout(local_size_x = kSortGroupSize) in;
+
+const uint kLanes = SUBGROUP_SIZE;
+const uint kWarps = kSortGroupSize / kLanes;
+const uint kKeys = kOneSweepKeysPerThread;
+
+layout(std430, binding = kOneSweepCount) readonly buffer Count { uint countFromGpu; };
+layout(std430, binding = kOneSweepKeysIn) readonly buffer KeysIn { uint keysIn[]; };
+layout(std430, binding = kOneSweepValuesIn) readonly buffer ValuesIn { uint valuesIn[]; };
+layout(std430, binding = kOneSweepHist) readonly buffer Hist { uint hist[]; };
+layout(std430, binding = kOneSweepTileCounters) buffer TileCounters { uint tileCounters[]; };
+layout(std430, binding = kOneSweepStatus) buffer Status { uint status[]; };
+layout(std430, binding = kOneSweepStatusNext) writeonly buffer StatusNext { uint statusNext[]; };
+layout(std430, binding = kOneSweepKeysOut) writeonly buffer KeysOut { uint keysOut[]; };
+layout(std430, binding = kOneSweepValuesOut) writeonly buffer ValuesOut { uint valuesOut[]; };
+
+shared uint warpCounts[kWarps * 256u];  // per subgroup and digit: keys so far, then the subgroup's start in the digit
+shared uint digitStart[256];            // where each digit starts in the ranked tile
+shared uint toGlobal[256];              // a digit's output position minus its position in the tile (mod 2^32)
+shared uint scanSums[kWarps];
+shared uint staged[kOneSweepTileKeys];  // the ranked tile's keys, then its values
+shared uint claimed;
+
+uint digitOf(uint key)
+{
+    return (key >> (8u * params.pass)) & 255u;
+}
+
+// Exclusive scan of one value per invocation, in (subgroup, lane) order.
+uint exclusiveScan(uint value, uint warp, uint lane)
+{
+    uint inclusive = subgroupInclusiveAdd(value);
+    if (lane == kLanes - 1u)
+        scanSums[warp] = inclusive;
+    barrier();
+    uint before = 0u;
+    for (uint w = 0u; w < warp; ++w)
+        before += scanSums[w];
+    barrier();  // scanSums is free for the next scan
+    return before + inclusive - value;
+}
+
+// The digit's keys in the tiles before `tile`: walk back until a tile that
+// has published its inclusive prefix, adding the counts of those that have
+// published only their own.
+uint lookBack(uint tile, uint digit)
+{
+    uint earlier = 0u;
+    uint j = tile - 1u;
+    bool found = false;
+    // One exit, at the loop's head: lanes leave it at different iterations,
+    // and lavapipe (Mesa 22.3) mishandled a return from inside the loop,
+    // letting some lanes go on with a partial sum (tst_render_character's
+    // one-sweep rows failed under LP_NUM_THREADS=4).
+    while (!found) {
+        uint word = atomicOr(status[j * 256u + digit], 0u);  // an atomic read: coherent across workgroups
+        if ((word & (kOneSweepPrefix | kOneSweepAggregate)) != 0u)
+            earlier += word & kOneSweepValueMask;
+        found = (word & kOneSweepPrefix) != 0u;
+        if (!found && (word & kOneSweepAggregate) != 0u)
+            --j;
+    }
+    return earlier;
+}
+
+void main()
+{
+    uint warp = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+    uint me = warp * kLanes + lane;  // the digit this invocation scans and looks back for
+    uint count = min(params.capacity, countFromGpu);
+    if (me == 0u)
+        claimed = atomicAdd(tileCounters[params.pass], 1u);
+    for (uint i = me; i < kWarps * 256u; i += kSortGroupSize)
+        warpCounts[i] = 0u;
+    barrier();
+    uint tile = claimed;
+    uint base = tile * kOneSweepTileKeys;
+    if (base >= count)
+        return;  // uniform per workgroup
+    statusNext[tile * 256u + me] = 0u;
+
+    // 2. Rank.
+    uint warpBase = base + warp * (kLanes * kKeys);
+    uint key[kKeys], rank[kKeys];
+    for (uint k = 0u; k < kKeys; ++k) {
+        uint i = warpBase + k * kLanes + lane;
+        key[k] = i < count ? keysIn[i] : 0u;
+    }
+    uint lowerLanes = gl_SubgroupLtMask.x;
+    for (uint k = 0u; k < kKeys; ++k) {
+        bool valid = warpBase + k * kLanes + lane < count;
+        uint d = digitOf(key[k]);
+        uint match = subgroupBallot(valid).x;
+        for (uint b = 0u; b < 8u; ++b) {
+            bool set = ((d >> b) & 1u) != 0u;
+            uint vote = subgroupBallot(set).x;
+            match &= set ? vote : ~vote;
+        }
+        uint before = uint(bitCount(match & lowerLanes));
+        uint same = uint(bitCount(match));
+        uint slot = warp * 256u + d;
+        uint old = warpCounts[slot];
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();  // every lane has read the count before its last lane moves it on
+        if (valid && before + 1u == same)
+            warpCounts[slot] = old + same;
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+        rank[k] = old + before;
+    }
+    barrier();
+
+    // 3. Per digit: subgroup starts, the tile's count, the look-back.
+    uint total = 0u;
+    for (uint w = 0u; w < kWarps; ++w) {
+        uint c = warpCounts[w * 256u + me];
+        warpCounts[w * 256u + me] = total;
+        total += c;
+    }
+    uint statusAt = tile * 256u + me;
+    atomicExchange(status[statusAt], (tile == 0u ? kOneSweepPrefix : kOneSweepAggregate) | total);
+    uint localStart = exclusiveScan(total, warp, lane);
+    uint globalStart = exclusiveScan(hist[params.pass * 256u + me], warp, lane);
+    uint earlier = 0u;
+    if (tile > 0u) {
+        earlier = lookBack(tile, me);
+        atomicExchange(status[statusAt], kOneSweepPrefix | (earlier + total));
+    }
+    digitStart[me] = localStart;
+    toGlobal[me] = globalStart + earlier - localStart;
+    barrier();
+
+    // 4. Keys, then values, through shared memory in output order.
+    for (uint k = 0u; k < kKeys; ++k) {
+        if (warpBase + k * kLanes + lane < count) {
+            uint d = digitOf(key[k]);
+            rank[k] += digitStart[d] + warpCounts[warp * 256u + d];
+            staged[rank[k]] = key[k];
+        }
+    }
+    barrier();
+    uint inTile = min(kOneSweepTileKeys, count - base);
+    uint dest[kKeys];
+    for (uint k = 0u; k < kKeys; ++k) {
+        uint s = k * kSortGroupSize + me;
+        if (s < inTile) {
+            uint sorted = staged[s];
+            dest[k] = toGlobal[digitOf(sorted)] + s;
+            keysOut[dest[k]] = sorted;
+        }
+    }
+    barrier();
+    for (uint k = 0u; k < kKeys; ++k) {
+        uint i = warpBase + k * kLanes + lane;
+        if (i < count)
+            staged[rank[k]] = valuesIn[i];
+    }
+    barrier();
+    for (uint k = 0u; k < kKeys; ++k) {
+        uint s = k * kSortGroupSize + me;
+        if (s < inTile)
+            valuesOut[dest[k]] = staged[s];
+    }
+}

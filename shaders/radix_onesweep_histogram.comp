@@ -1,0 +1,42 @@
+#version 440
+#extension GL_GOOGLE_include_directive : require
+#define RIGLENS_WANT_ONESWEEP
+#include "shader_interface.h"
+// One-sweep radix sort, the first kernel: counts the digits of every pass
+// in one read of the keys (hist[pass * 256 + digit], zeroed by an upload
+// before it) and clears the status words the first scatter pass looks back
+// over. kOneSweepHistogramGroups workgroups at most, each striding over the
+// keys, so the global atomics stay few. CPU reference: std::stable_sort on
+// the keys; parity: tests/render (tst_render_character).
+layout(local_size_x = kSortGroupSize) in;
+
+layout(std430, binding = kOneSweepCount) readonly buffer Count { uint countFromGpu; };
+layout(std430, binding = kOneSweepKeysIn) readonly buffer Keys { uint keys[]; };
+layout(std430, binding = kOneSweepHist) buffer Hist { uint hist[]; };
+layout(std430, binding = kOneSweepStatus) writeonly buffer Status { uint status[]; };
+
+shared uint counts[4u * 256u];
+
+void main()
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint count = min(params.capacity, countFromGpu);
+    uint passes = min(params.passes, 4u);
+    for (uint d = lid; d < passes * 256u; d += kSortGroupSize)
+        counts[d] = 0u;
+    barrier();
+    uint stride = params.histogramGroups * kSortGroupSize;
+    for (uint i = gl_GlobalInvocationID.x; i < count; i += stride) {
+        uint key = keys[i];
+        for (uint p = 0u; p < passes; ++p)
+            atomicAdd(counts[p * 256u + ((key >> (8u * p)) & 255u)], 1u);
+    }
+    uint statusWords = (count + kOneSweepTileKeys - 1u) / kOneSweepTileKeys * 256u;
+    for (uint s = gl_GlobalInvocationID.x; s < statusWords; s += stride)
+        status[s] = 0u;
+    barrier();
+    for (uint d = lid; d < passes * 256u; d += kSortGroupSize) {
+        if (counts[d] != 0u)
+            atomicAdd(hist[d], counts[d]);
+    }
+}
