@@ -3,6 +3,8 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_EXT_control_flow_attributes : require
 #define RIGLENS_WANT_ONESWEEP
 #include "shader_interface.h"
 // One-sweep radix sort, one scatter kernel per 8-bit digit (SPIR-V only:
@@ -14,15 +16,15 @@
 //    kLanes * kKeys keys and takes them kLanes at a time; eight ballots (one
 //    per digit bit) give each lane the lanes holding its digit, so its rank
 //    among them is a population count, and the last of them moves the
-//    subgroup's count of that digit on (no shared-memory atomics, no
-//    workgroup barrier per round);
+//    subgroup's count of that digit on with one shared atomic and hands the
+//    count before to the others by a shuffle (no barrier per round);
 // 3. per digit: scans the subgroups' counts, publishes the tile's count,
 //    scans the digits in the tile and in the whole pass (the histogram),
 //    and looks back over the earlier tiles' status words for the digit's
 //    keys before this tile;
-// 4. lays the ranked keys out by digit in shared memory and writes them so
-//    that consecutive invocations write consecutive addresses of a digit's
-//    run; then the values the same way.
+// 4. lays the ranked keys and their values out by digit in shared memory
+//    and writes them so that consecutive invocations write consecutive
+//    addresses of a digit's run.
 // It also clears this tile's status words of the next pass.
 // CPU reference: std::stable_sort on the keys; parity: tests/render
 // (tst_render_character).
@@ -49,7 +51,8 @@ shared uint warpCounts[kWarps * 256u];  // per subgroup and digit: keys so far, 
 shared uint digitStart[256];            // where each digit starts in the ranked tile
 shared uint toGlobal[256];              // a digit's output position minus its position in the tile (mod 2^32)
 shared uint scanSums[kWarps];
-shared uint staged[kOneSweepTileKeys];  // the ranked tile's keys, then its values
+shared uint stagedKeys[kOneSweepTileKeys];  // the ranked tile's keys and values
+shared uint stagedValues[kOneSweepTileKeys];
 shared uint claimed;
 
 uint digitOf(uint key)
@@ -73,23 +76,47 @@ uint exclusiveScan(uint value, uint warp, uint lane)
 
 // The digit's keys in the tiles before `tile`: walk back until a tile that
 // has published its inclusive prefix, adding the counts of those that have
-// published only their own.
+// published only their own. kLookBackWindow earlier tiles are read at once
+// (plain atomic loads, so many tiles read one word without serialising on
+// it): the tiles that start together would otherwise walk back one load
+// latency per tile, the first wave of a pass hundreds of tiles deep.
+const uint kLookBackWindow = 8u;
+
+uint statusOf(uint tile, uint digit)
+{
+    // An atomic read-modify-write, not a load: lavapipe (Mesa 22.3) returned
+    // wrong words through plain coherent loads and relaxed atomicLoad here
+    // (the parity rows failed under LP_NUM_THREADS=4); on the H200 the two
+    // measured within 2% of each other.
+    return atomicOr(status[tile * 256u + digit], 0u);
+}
+
 uint lookBack(uint tile, uint digit)
 {
     uint earlier = 0u;
-    uint j = tile - 1u;
+    uint next = tile;  // the tiles before it are still to be added
     bool found = false;
-    // One exit, at the loop's head: lanes leave it at different iterations,
-    // and lavapipe (Mesa 22.3) mishandled a return from inside the loop,
-    // letting some lanes go on with a partial sum (tst_render_character's
-    // one-sweep rows failed under LP_NUM_THREADS=4).
+    // No break or return inside these loops: lanes leave them at different
+    // iterations, and lavapipe (Mesa 22.3) let some lanes go on with a
+    // partial sum after a return from inside the loop (tst_render_character's
+    // one-sweep rows under LP_NUM_THREADS=4).
     while (!found) {
-        uint word = atomicOr(status[j * 256u + digit], 0u);  // an atomic read: coherent across workgroups
-        if ((word & (kOneSweepPrefix | kOneSweepAggregate)) != 0u)
-            earlier += word & kOneSweepValueMask;
-        found = (word & kOneSweepPrefix) != 0u;
-        if (!found && (word & kOneSweepAggregate) != 0u)
-            --j;
+        uint words[kLookBackWindow];
+        [[unroll]] for (uint w = 0u; w < kLookBackWindow; ++w)
+            words[w] = next > w ? statusOf(next - 1u - w, digit) : 0u;
+        bool blocked = false;  // a tile that has published nothing yet: read again from there
+        uint taken = 0u;
+        [[unroll]] for (uint w = 0u; w < kLookBackWindow; ++w) {
+            uint word = words[w];
+            bool usable = !found && !blocked && (word & (kOneSweepPrefix | kOneSweepAggregate)) != 0u;
+            blocked = blocked || (!found && !usable);
+            if (usable) {
+                earlier += word & kOneSweepValueMask;
+                ++taken;
+                found = (word & kOneSweepPrefix) != 0u;
+            }
+        }
+        next -= taken;
     }
     return earlier;
 }
@@ -113,37 +140,34 @@ void main()
     // 2. Rank.
     uint warpBase = base + warp * (kLanes * kKeys);
     uint key[kKeys], rank[kKeys];
-    for (uint k = 0u; k < kKeys; ++k) {
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
         uint i = warpBase + k * kLanes + lane;
         key[k] = i < count ? keysIn[i] : 0u;
     }
     uint lowerLanes = gl_SubgroupLtMask.x;
-    for (uint k = 0u; k < kKeys; ++k) {
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
         bool valid = warpBase + k * kLanes + lane < count;
         uint d = digitOf(key[k]);
         uint match = subgroupBallot(valid).x;
-        for (uint b = 0u; b < 8u; ++b) {
+        [[unroll]] for (uint b = 0u; b < 8u; ++b) {
             bool set = ((d >> b) & 1u) != 0u;
             uint vote = subgroupBallot(set).x;
             match &= set ? vote : ~vote;
         }
-        uint before = uint(bitCount(match & lowerLanes));
-        uint same = uint(bitCount(match));
-        uint slot = warp * 256u + d;
-        uint old = warpCounts[slot];
-        subgroupMemoryBarrierShared();
-        subgroupBarrier();  // every lane has read the count before its last lane moves it on
-        if (valid && before + 1u == same)
-            warpCounts[slot] = old + same;
-        subgroupMemoryBarrierShared();
-        subgroupBarrier();
-        rank[k] = old + before;
+        // The digit's last lane moves the subgroup's count on (an atomic, so
+        // no barrier orders it against the next round) and hands the count
+        // before it to the digit's other lanes.
+        uint leader = valid ? uint(findMSB(match)) : lane;
+        uint old = 0u;
+        if (valid && lane == leader)
+            old = atomicAdd(warpCounts[warp * 256u + d], uint(bitCount(match)));
+        rank[k] = subgroupShuffle(old, leader) + uint(bitCount(match & lowerLanes));
     }
     barrier();
 
     // 3. Per digit: subgroup starts, the tile's count, the look-back.
     uint total = 0u;
-    for (uint w = 0u; w < kWarps; ++w) {
+    [[unroll]] for (uint w = 0u; w < kWarps; ++w) {
         uint c = warpCounts[w * 256u + me];
         warpCounts[w * 256u + me] = total;
         total += c;
@@ -161,35 +185,25 @@ void main()
     toGlobal[me] = globalStart + earlier - localStart;
     barrier();
 
-    // 4. Keys, then values, through shared memory in output order.
-    for (uint k = 0u; k < kKeys; ++k) {
-        if (warpBase + k * kLanes + lane < count) {
+    // 4. Keys and values, through shared memory in output order.
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
+        uint i = warpBase + k * kLanes + lane;
+        if (i < count) {
             uint d = digitOf(key[k]);
-            rank[k] += digitStart[d] + warpCounts[warp * 256u + d];
-            staged[rank[k]] = key[k];
+            uint at = rank[k] + digitStart[d] + warpCounts[warp * 256u + d];
+            stagedKeys[at] = key[k];
+            stagedValues[at] = valuesIn[i];
         }
     }
     barrier();
     uint inTile = min(kOneSweepTileKeys, count - base);
-    uint dest[kKeys];
-    for (uint k = 0u; k < kKeys; ++k) {
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
         uint s = k * kSortGroupSize + me;
         if (s < inTile) {
-            uint sorted = staged[s];
-            dest[k] = toGlobal[digitOf(sorted)] + s;
-            keysOut[dest[k]] = sorted;
+            uint sorted = stagedKeys[s];
+            uint dest = toGlobal[digitOf(sorted)] + s;
+            keysOut[dest] = sorted;
+            valuesOut[dest] = stagedValues[s];
         }
-    }
-    barrier();
-    for (uint k = 0u; k < kKeys; ++k) {
-        uint i = warpBase + k * kLanes + lane;
-        if (i < count)
-            staged[rank[k]] = valuesIn[i];
-    }
-    barrier();
-    for (uint k = 0u; k < kKeys; ++k) {
-        uint s = k * kSortGroupSize + me;
-        if (s < inTile)
-            valuesOut[dest[k]] = staged[s];
     }
 }

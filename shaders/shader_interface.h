@@ -234,7 +234,7 @@ RIGLENS_UNIFORM(SortParams, kSortParamsBinding) {
 // (kOneSweepPrefix) in a status word per digit, and a later tile walks back
 // over them. Tiles are claimed in launch order through a counter, so a tile
 // only ever waits on a tile whose workgroup has already started.
-RIGLENS_CONST uint kOneSweepKeysPerThread = 16u, kOneSweepTileKeys = 4096u, kOneSweepHistogramGroups = 256u;
+RIGLENS_CONST uint kOneSweepKeysPerThread = 16u, kOneSweepTileKeys = 4096u, kOneSweepHistogramGroups = 1024u;
 RIGLENS_CONST uint kOneSweepAggregate = 0x40000000u, kOneSweepPrefix = 0x80000000u, kOneSweepValueMask = 0x3fffffffu;
 RIGLENS_CONST int kOneSweepParamsBinding = 0, kOneSweepCount = 1, kOneSweepKeysIn = 2, kOneSweepValuesIn = 3,
                   kOneSweepHist = 4, kOneSweepTileCounters = 5, kOneSweepStatus = 6, kOneSweepStatusNext = 7,

@@ -20,7 +20,10 @@ core::Expected<QShader> loadShader(const char* fileName) {
 }
 
 core::Expected<QShader> loadSpirvShader(const char* fileName, int lanes) {
-  const QString path = QStringLiteral(":/shaders/spirv/%1.%2.spv").arg(QString::fromUtf8(fileName)).arg(lanes);
+  // RIGLENS_SPIRV_DIR: a folder of builds to try instead (tuning a kernel
+  // on a GPU host without rebuilding; CONTRIBUTING.md).
+  const QString dir = qEnvironmentVariable("RIGLENS_SPIRV_DIR", QStringLiteral(":/shaders/spirv"));
+  const QString path = QStringLiteral("%1/%2.%3.spv").arg(dir, QString::fromUtf8(fileName)).arg(lanes);
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly))
     return core::makeError(core::ErrorCode::Io, path.toStdString() + ": shader resource missing from the build");

@@ -110,6 +110,7 @@ void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std
   cb->resourceUpdate(batch);
   if (tiles == 0) return;
   dispatchComputePass(cb, nullptr, m_histogram.get(), m_histSrb.get(), int(histogramGroups));
+  markPass(m_sort.rhi, cb, "sort histogram");  // its own GPU time in the Frame panel and bench_render
   for (std::size_t pass = 0; pass < passes; ++pass)
     dispatchComputePass(cb, nullptr, m_scatter.get(), m_passSrb[pass].get(), int(tiles));
 }
