@@ -164,7 +164,9 @@ class TestRenderCharacter : public test::RenderTestCase {
 
   void gnmOnAFullSizeHeadDenseAndSparse() {
     const core::AosRigPack pack = syntheticFullHead();
-    for (int active : {383, 60, 30, 0}) {  // dense (every row read), dense with idle lanes, sparse, none
+    // Dense (every row read), dense with idle lanes (twice), sparse (fewer
+    // than a sixteenth active), none.
+    for (int active : {383, 60, 30, 12, 0}) {
       std::vector<float> controls(387, 0.0f);
       for (int i = 0; i < active; ++i) controls[std::size_t(i * 383 / active)] = 0.7f - 0.01f * float(i % 50);
       controls[384] = 0.2f;
