@@ -98,7 +98,7 @@ class SceneViewportRenderer : public QObject {
       m_unavailable = true;
       return;
     }
-    if (!m_renderer) m_renderer = std::make_unique<render::WindowRenderer>(rhi);
+    if (!m_renderer) m_renderer = std::make_unique<render::WindowRenderer>(rhi, m_window->vulkanInstance());
     m_computeMissing = !m_renderer->supportsCompute();
     if (m_modelPending) {
       m_renderer->setModel(m_run);

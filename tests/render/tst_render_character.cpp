@@ -233,6 +233,18 @@ class TestRenderCharacter : public test::RenderTestCase {
     }
   }
 
+  void sortTakesOneSweepWhereTheDeviceRunsIt() {
+    // The test device's instance asked for Vulkan 1.1 and lavapipe and the
+    // H200 run subgroups (of 8 and 32): Auto picks the one-sweep kernels.
+    // (A QRhi borrowed without its instance gets no subgroups, so Auto takes
+    // reduce-then-scan; a second device on this QRhi would disturb its
+    // timer, so that case is not run here.)
+    QVERIFY(m_device->subgroupLanes() > 0);
+    auto sort = render::GpuRadixSort::create(*m_device, 1000);
+    QVERIFY_OK(sort);
+    QCOMPARE((*sort)->algorithm(), render::SortAlgorithm::OneSweep);
+  }
+
   void radixSortIsAStablePermutation_data() {
     QTest::addColumn<int>("count");
     QTest::addColumn<int>("distinct");

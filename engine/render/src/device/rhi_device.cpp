@@ -48,10 +48,11 @@ struct RhiDevice::Readbacks {
   }
 };
 
-RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi)
+RhiDevice::RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi, QVulkanInstance* vulkan)
     : m_readbacks(std::make_unique<Readbacks>()),
       m_owned(std::move(owned)),
       m_rhi(rhi),
+      m_vulkan(vulkan),
       m_timer(std::make_unique<GpuTimer>(rhi)) {}
 
 RhiDevice::~RhiDevice() {
@@ -117,11 +118,12 @@ core::Expected<std::unique_ptr<RhiDevice>> RhiDevice::createOffscreen(Backend ba
   // The last run's pipelines; Qt ignores data another device or driver wrote.
   owned->loadedPipelines = readPipelineCache(pipelineCacheFile("cli"));
   if (!owned->loadedPipelines.isEmpty()) rhi->setPipelineCacheData(owned->loadedPipelines);
-  return std::unique_ptr<RhiDevice>(new RhiDevice(std::move(owned), rhi));
+  QVulkanInstance* vulkan = owned->vulkan.get();
+  return std::unique_ptr<RhiDevice>(new RhiDevice(std::move(owned), rhi, vulkan));
 }
 
-std::unique_ptr<RhiDevice> RhiDevice::borrow(QRhi* rhi) {
-  return std::unique_ptr<RhiDevice>(new RhiDevice(nullptr, rhi));
+std::unique_ptr<RhiDevice> RhiDevice::borrow(QRhi* rhi, QVulkanInstance* vulkan) {
+  return std::unique_ptr<RhiDevice>(new RhiDevice(nullptr, rhi, vulkan));
 }
 
 Backend RhiDevice::backend() const {
@@ -146,7 +148,7 @@ bool RhiDevice::isCpuDevice() const {
 }
 
 int RhiDevice::subgroupLanes() const {
-  return render::subgroupLanes(m_rhi);
+  return render::subgroupLanes(m_rhi, m_vulkan);
 }
 
 std::string RhiDevice::deviceName() const {

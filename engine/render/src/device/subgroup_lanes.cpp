@@ -11,10 +11,14 @@
 
 namespace riglens::render {
 
-int subgroupLanes(QRhi* rhi) {
+int subgroupLanes(QRhi* rhi, const QVulkanInstance* instance) {
   if (!rhi || rhi->backend() != QRhi::Vulkan) return 0;
   const auto* handles = static_cast<const QRhiVulkanNativeHandles*>(rhi->nativeHandles());
   if (!handles || !handles->physDev) return 0;
+  // SPIR-V 1.3 (subgroup operations) is valid only where the application
+  // asked for Vulkan 1.1; Qt's default instance (an embedder's window) asks
+  // for 1.0.
+  if (!instance || instance->apiVersion() < QVersionNumber(1, 1)) return 0;
   VkPhysicalDeviceProperties base{};
   vkGetPhysicalDeviceProperties(handles->physDev, &base);
   // Subgroup properties are Vulkan 1.1; asking a 1.0 device would be invalid.

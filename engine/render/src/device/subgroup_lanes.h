@@ -9,9 +9,10 @@ namespace riglens::render {
 
 // The invocations per subgroup a compute shader gets on `rhi`'s Vulkan
 // device when that device runs subgroup ballots and arithmetic in compute
-// shaders (Vulkan 1.1); 0 otherwise (OpenGL, a Vulkan 1.0 device, or one
+// shaders and `instance` (the one `rhi` was made from) asked for Vulkan 1.1;
+// 0 otherwise (OpenGL, an unknown or 1.0 instance, a 1.0 device, or one
 // without those operations).
-int subgroupLanes(QRhi* rhi);
+int subgroupLanes(QRhi* rhi, const QVulkanInstance* instance);
 
 // Before create(): asks for Vulkan 1.1 where the loader has it (Qt asks for
 // 1.0 by default), so SPIR-V 1.3's subgroup operations are valid on the

@@ -4,8 +4,8 @@
 
 namespace riglens::render {
 
-WindowRenderer::WindowRenderer(QRhi* rhi)
-    : m_device(RhiDevice::borrow(rhi)),
+WindowRenderer::WindowRenderer(QRhi* rhi, QVulkanInstance* vulkan)
+    : m_device(RhiDevice::borrow(rhi, vulkan)),
       m_rig(std::make_unique<RigRenderer>(*m_device)),
       m_character(std::make_unique<CharacterRenderer>(*m_device)),
       m_splats(std::make_unique<SplatRenderer>(*m_device)),

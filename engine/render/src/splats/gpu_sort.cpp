@@ -52,8 +52,8 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
   if (capacity == 0 || capacity > kMaxCapacity) return makeError(ErrorCode::Usage, "sort capacity must be 1..32M");
   if (keyBits == 0 || keyBits > 32) return makeError(ErrorCode::Usage, "sort key bits must be 1..32");
   const int lanes = device.subgroupLanes();
-  if (algorithm == SortAlgorithm::Auto)
-    algorithm = hasOneSweepBuild(lanes) ? SortAlgorithm::OneSweep : SortAlgorithm::ReduceThenScan;
+  const bool chosenHere = algorithm == SortAlgorithm::Auto;
+  if (chosenHere) algorithm = hasOneSweepBuild(lanes) ? SortAlgorithm::OneSweep : SortAlgorithm::ReduceThenScan;
   if (algorithm == SortAlgorithm::OneSweep && !hasOneSweepBuild(lanes))
     return makeError(ErrorCode::Unsupported,
                      "the one-sweep sort needs Vulkan 1.1 with subgroups of 8, 16 or 32 "
@@ -79,6 +79,13 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
                            d->passes};
   auto kernels =
       algorithm == SortAlgorithm::OneSweep ? makeOneSweepKernels(shared, lanes) : makeReduceThenScanKernels(shared);
+  if (!kernels && chosenHere && algorithm == SortAlgorithm::OneSweep) {
+    // A driver that refuses the subgroup kernel still sorts, the portable way.
+    qWarning("riglens: the one-sweep sort is unavailable (%s); sorting with reduce-then-scan",
+             kernels.error().message.c_str());
+    d->algorithm = SortAlgorithm::ReduceThenScan;
+    kernels = makeReduceThenScanKernels(shared);
+  }
   if (!kernels) return kernels.error();
   d->kernels = std::move(*kernels);
   return std::unique_ptr<GpuRadixSort>(new GpuRadixSort(std::move(d)));

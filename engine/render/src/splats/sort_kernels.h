@@ -32,6 +32,20 @@ class SortKernels {
   virtual BufferList buffers() const = 0;  // the kernels' own buffers
 };
 
+// The tiles of `tileKeys` keys that `count` keys fill.
+constexpr std::uint32_t tilesOf(std::uint32_t count, std::uint32_t tileKeys) {
+  return (count + tileKeys - 1) / tileKeys;
+}
+
+// A kernel set's uniform buffers, one entry of buffers().
+template <class UniformBuffers>
+BufferBytes parameterBytes(const UniformBuffers& params) {
+  std::size_t bytes = 0;
+  for (const auto& p : params)
+    if (p) bytes += std::size_t(p->size());
+  return {"sort parameters", bytes};
+}
+
 // Three kernels per digit (counts per tile, a scan per digit, a stable
 // scatter): any compute device, OpenGL included.
 core::Expected<std::unique_ptr<SortKernels>> makeReduceThenScanKernels(const SortBuffers& sort);

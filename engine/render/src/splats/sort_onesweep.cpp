@@ -12,12 +12,11 @@ using core::makeError;
 
 namespace {
 
-constexpr std::uint32_t kTile = gpu::kOneSweepTileKeys;
 constexpr int kMaxPasses = 4;
 constexpr std::size_t kHistWords = std::size_t(kMaxPasses) * 256;
 
 std::uint32_t tilesFor(std::uint32_t count) {
-  return (count + kTile - 1) / kTile;
+  return tilesOf(count, gpu::kOneSweepTileKeys);
 }
 
 class OneSweep final : public SortKernels {
@@ -116,14 +115,9 @@ void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std
 }
 
 BufferList OneSweep::buffers() const {
-  std::size_t params = 0;
-  for (const auto& p : m_params)
-    if (p) params += std::size_t(p->size());
-  return {bufferBytes("sort digit counts", m_hist.get()),
-          bufferBytes("sort tile counters", m_tileCounters.get()),
-          bufferBytes("sort look-back A", m_status[0].get()),
-          bufferBytes("sort look-back B", m_status[1].get()),
-          {"sort parameters", params}};
+  return {bufferBytes("sort digit counts", m_hist.get()), bufferBytes("sort tile counters", m_tileCounters.get()),
+          bufferBytes("sort look-back A", m_status[0].get()), bufferBytes("sort look-back B", m_status[1].get()),
+          parameterBytes(m_params)};
 }
 
 }  // namespace

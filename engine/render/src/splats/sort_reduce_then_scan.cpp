@@ -12,11 +12,10 @@ using core::makeError;
 
 namespace {
 
-constexpr std::uint32_t kTile = gpu::kSortTileKeys;
 constexpr int kMaxPasses = 4;
 
 std::uint32_t tilesFor(std::uint32_t count) {
-  return (count + kTile - 1) / kTile;
+  return tilesOf(count, gpu::kSortTileKeys);
 }
 
 class ReduceThenScan final : public SortKernels {
@@ -99,12 +98,8 @@ void ReduceThenScan::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batc
 }
 
 BufferList ReduceThenScan::buffers() const {
-  std::size_t params = 0;
-  for (const auto& p : m_params)
-    if (p) params += std::size_t(p->size());
-  return {bufferBytes("sort tile counts", m_tileHist.get()),
-          bufferBytes("sort digit totals", m_digitTotals.get()),
-          {"sort parameters", params}};
+  return {bufferBytes("sort tile counts", m_tileHist.get()), bufferBytes("sort digit totals", m_digitTotals.get()),
+          parameterBytes(m_params)};
 }
 
 }  // namespace

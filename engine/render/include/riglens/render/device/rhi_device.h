@@ -18,6 +18,7 @@
 class QByteArray;
 class QRhi;
 class QRhiCommandBuffer;
+class QVulkanInstance;
 struct QRhiBufferReadbackResult;
 
 namespace riglens::render {
@@ -38,7 +39,9 @@ class RhiDevice {
   static core::Expected<std::unique_ptr<RhiDevice>> createOffscreen(Backend backend);
 
   // Wraps a QRhi owned by someone else (Qt Quick); it is not destroyed here.
-  static std::unique_ptr<RhiDevice> borrow(QRhi* rhi);
+  // `vulkan`: the instance it was made from (the window's), where known: the
+  // subgroup kernels need to know it asked for Vulkan 1.1.
+  static std::unique_ptr<RhiDevice> borrow(QRhi* rhi, QVulkanInstance* vulkan = nullptr);
 
   QRhi* rhi() const { return m_rhi; }
   Backend backend() const;
@@ -74,13 +77,14 @@ class RhiDevice {
 
  private:
   struct Owned;
-  RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi);
+  RhiDevice(std::unique_ptr<Owned> owned, QRhi* rhi, QVulkanInstance* vulkan);
 
   struct Readbacks;
   std::unique_ptr<Readbacks> m_readbacks;  // before m_owned: outlives the QRhi that fills them
   std::unique_ptr<Owned> m_owned;          // instance/surface + QRhi when created here
   QRhi* m_rhi = nullptr;
-  std::unique_ptr<GpuTimer> m_timer;  // after m_owned: destroyed before the QRhi
+  QVulkanInstance* m_vulkan = nullptr;  // the QRhi's instance where known (Vulkan)
+  std::unique_ptr<GpuTimer> m_timer;    // after m_owned: destroyed before the QRhi
 };
 
 }  // namespace riglens::render

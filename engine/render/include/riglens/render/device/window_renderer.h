@@ -26,12 +26,14 @@
 
 class QRhi;
 class QRhiSwapChain;
+class QVulkanInstance;
 
 namespace riglens::render {
 
 class WindowRenderer {
  public:
-  explicit WindowRenderer(QRhi* rhi);  // borrowed from Qt Quick
+  // Borrowed from Qt Quick; `vulkan` is the window's instance (Vulkan), where known.
+  explicit WindowRenderer(QRhi* rhi, QVulkanInstance* vulkan = nullptr);
   ~WindowRenderer();
 
   void setModel(std::shared_ptr<const core::LoadedRun> run);
