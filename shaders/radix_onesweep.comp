@@ -76,10 +76,10 @@ uint exclusiveScan(uint value, uint warp, uint lane)
 
 // The digit's keys in the tiles before `tile`: walk back until a tile that
 // has published its inclusive prefix, adding the counts of those that have
-// published only their own. kLookBackWindow earlier tiles are read at once
-// (plain atomic loads, so many tiles read one word without serialising on
-// it): the tiles that start together would otherwise walk back one load
-// latency per tile, the first wave of a pass hundreds of tiles deep.
+// published only their own. kLookBackWindow earlier tiles are read at once,
+// so a walk waits for memory once per window: the tiles that start together
+// would otherwise walk back one read's latency per tile, the first wave of
+// a pass hundreds of tiles deep.
 const uint kLookBackWindow = 8u;
 
 uint statusOf(uint tile, uint digit)
