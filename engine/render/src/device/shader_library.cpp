@@ -25,8 +25,10 @@ core::Expected<QShader> loadSpirvShader(const char* fileName, int lanes) {
   const QString dir = qEnvironmentVariable("RIGLENS_SPIRV_DIR", QStringLiteral(":/shaders/spirv"));
   const QString path = QStringLiteral("%1/%2.%3.spv").arg(dir, QString::fromUtf8(fileName)).arg(lanes);
   QFile file(path);
-  if (!file.open(QIODevice::ReadOnly))
-    return core::makeError(core::ErrorCode::Io, path.toStdString() + ": shader resource missing from the build");
+  if (!file.open(QIODevice::ReadOnly)) {
+    const char* where = dir.startsWith(':') ? "missing from the build" : "cannot be read (RIGLENS_SPIRV_DIR)";
+    return core::makeError(core::ErrorCode::Io, path.toStdString() + ": shader " + where);
+  }
   const QByteArray spirv = file.readAll();
   constexpr quint32 kSpirvMagic = 0x07230203;
   quint32 magic = 0;
