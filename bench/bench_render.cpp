@@ -25,7 +25,10 @@
 //                               raster 0 the compute tiles (the default), 1 the
 //                               quads; scene 0 the dense torus (gaussians shrink
 //                               as n grows, a capture's overlap), 1 the torus of
-//                               fixed 6 cm gaussians (n = 1M: ~150 tiles each)
+//                               fixed 6 cm gaussians (n = 1M: ~150 tiles each),
+//                               2 the scene-like cloud (samples/scene_like_cloud.h)
+//                               at 1920x1080; --write-splat-scenes=DIR writes
+//                               these clouds and cameras for a peer to draw
 //   BM_CharacterFrame/passes/raster/scene the viewer's character frame cut after
 //                               0..4 passes; scene 0 a full-size head (V 17,821,
 //                               E 383, all active), 1 the app's sample character
@@ -44,6 +47,7 @@
 #include "memory_bandwidth.h"
 #include "peers/sort_keys.h"
 #include "render_bench_device.h"
+#include "splat_bench_scenes.h"
 
 using riglens::bench::BM_MemoryBandwidth;
 
@@ -384,17 +388,17 @@ std::int64_t splatComputeBytes(const render::SplatPasses& p) {
   return (p.project ? 92 : 0) + (p.sort ? 112 : 0) + (p.raster ? 36 : 0);
 }
 
-// A splat frame at 1280x720 of N gaussians (the torus), cut after
-// range(1) of its passes (0 none: the frame's clear and MSAA resolve alone,
-// 1 projection, 2 + sort, 3 + quads: the whole frame); range(2) the
-// rasteriser (rasterArg), range(3) the torus (0 dense, 1 of 6 cm
-// gaussians), range(4) the target's samples (1: how splats render, 4: the
-// app's window).
+// A splat frame of N gaussians, cut after range(1) of its passes (0 none:
+// the frame's clear and MSAA resolve alone, 1 projection, 2 + sort, 3 +
+// quads: the whole frame); range(2) the rasteriser (rasterArg), range(3) the
+// scene (bench::SplatBenchScene: the tori at 1280x720, the scene-like SH-3
+// cloud at 1920x1080), range(4) the target's samples (1: how splats render,
+// 4: the app's window).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
-  const auto raw = state.range(3) == 0 ? samples::makeDenseGaussianTorus(n) : samples::makeGaussianTorus(n);
-  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(raw), "torus");
-  auto canvas = render::OffscreenCanvas::create(*device(), QSize(1280, 720), int(state.range(4)));
+  const auto setup = bench::splatBenchSetup(bench::SplatBenchScene(state.range(3)), n);
+  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(setup.gaussians, setup.shDegree), "splats");
+  auto canvas = render::OffscreenCanvas::create(*device(), QSize(setup.width, setup.height), int(state.range(4)));
   if (!cloud || !canvas) {
     state.SkipWithError("setup failed");
     return;
@@ -404,22 +408,19 @@ void BM_SplatFrame(benchmark::State& state) {
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
   const render::SplatPasses passes = passesUpTo(state.range(1), false);
   renderer.setPasses(passes);
-  core::OrbitCamera camera;
-  core::Bounds bounds;
-  bounds.include({-1.3f, -0.3f, -1.3f});
-  bounds.include({1.3f, 0.3f, 1.3f});
-  camera.frame(bounds, 16.0f / 9.0f);
   render::FrameState frame;
-  frame.projection = camera.projection(16.0f / 9.0f);
-  frame.view = camera.view();
+  const auto draw = [&](int index) {
+    const bench::SplatBenchCamera camera = bench::splatBenchCamera(setup, index % 360);
+    frame.projection = camera.projection;
+    frame.view = camera.view;
+    (void)(*canvas)->renderWithoutReadback(renderer, frame);
+  };
   // Untimed: the uploads, and the compute tiles sizing their room for the view.
-  for (int warm = 0; warm < 2; ++warm) (void)(*canvas)->renderWithoutReadback(renderer, frame);
-  float yaw = 0;
+  for (int warm = 0; warm < 2; ++warm) draw(0);
+  int index = 0;
   GpuPassTimes gpu;
   for (auto _ : state) {
-    camera.setAngles(yaw += 1.0f, 30.0f);  // the view changes every frame: a full re-sort
-    frame.view = camera.view();
-    (void)(*canvas)->renderWithoutReadback(renderer, frame);
+    draw(index++);  // the view changes every frame: a full re-sort
     gpu.add();
   }
   gpu.report(state);
@@ -428,6 +429,24 @@ void BM_SplatFrame(benchmark::State& state) {
   state.counters["tile_keys"] = double(renderer.tileKeys());
   state.counters["drew_compute"] = renderer.rasterUsed() == render::SplatRaster::Compute ? 1 : 0;
   state.counters["cpu_raster_ms"] = renderer.cpuRasterMs();
+}
+
+// The first frame of a BM_SplatFrame scene, drawn as the benchmark draws it
+// and written as a PNG (for --write-splat-scenes).
+std::string drawSplatBenchScene(const bench::SplatBenchSetup& setup, const std::filesystem::path& png) {
+  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(setup.gaussians, setup.shDegree), "splats");
+  if (!cloud) return cloud.error().message;
+  auto canvas = render::OffscreenCanvas::create(*device(), QSize(setup.width, setup.height), 1);
+  if (!canvas) return canvas.error().message;
+  render::SplatRenderer renderer(*device());
+  renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
+  const bench::SplatBenchCamera camera = bench::splatBenchCamera(setup, 0);
+  render::FrameState frame;
+  frame.projection = camera.projection;
+  frame.view = camera.view;
+  auto image = (*canvas)->render(renderer, frame);
+  if (!image) return image.error().message;
+  return image->save(QString::fromStdString(png.string())) ? std::string() : "cannot write " + png.string();
 }
 
 // One viewer frame of a full-size character (V 17,821, E 383, every
@@ -500,6 +519,11 @@ BENCHMARK(BM_SplatFrame)
     ->ArgNames({"n", "passes", "raster", "scene", "samples"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+BENCHMARK(BM_SplatFrame)  // the scene-like cloud, 3M gaussians of SH degree 3
+    ->ArgsProduct({{17821, 3 << 20}, {0, 3}, {0, 1, 2}, {2}, {1}})
+    ->ArgNames({"n", "passes", "raster", "scene", "samples"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_CharacterFrame)
     ->ArgsProduct({{0, 4}, {0, 1, 2}, {0, 1}, {1, 4}})
     ->ArgNames({"passes", "raster", "scene", "samples"})
@@ -526,6 +550,14 @@ int main(int argc, char** argv) {
   }
   device() = std::move(d).value();
   std::fprintf(stderr, "device: %s\n", device()->deviceName().c_str());
+  constexpr std::string_view kWriteScenes = "--write-splat-scenes=";
+  if (argc > 1 && std::string_view(argv[1]).starts_with(kWriteScenes)) {
+    constexpr int kFrames = 360;  // a whole turn: every view the benchmark's frames use
+    const std::string error =
+        bench::writeSplatBenchScenes(std::string(argv[1] + kWriteScenes.size()), kFrames, drawSplatBenchScene);
+    if (!error.empty()) std::fprintf(stderr, "bench_render: %s\n", error.c_str());
+    return error.empty() ? 0 : 1;
+  }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

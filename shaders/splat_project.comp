@@ -71,16 +71,26 @@ void main()
     }
     vec4 pv = u.view * vec4(centers[i].xyz, 1.0);
     float depth = -pv.z;
-    if (depth <= 1e-4) { cull(i); return; }
+    // Nearer than the camera's near plane (where the meshes are clipped):
+    // culled, as the 3DGS rasteriser culls nearer than 0.2 m and gsplat
+    // nearer than its near plane.
+    if (depth <= u.depthKey.x) { cull(i); return; }
     vec4 clip = u.proj * pv;
     vec2 ndc = clip.xy / clip.w;
     vec4 a = covA[i];
     vec4 b = covB[i];
     mat3 sigma = mat3(a.x, a.y, a.z,  a.y, a.w, b.x,  a.z, b.x, b.y);
     float fx = u.viewport.z, fy = u.viewport.w;
+    // The Jacobian where the centre's direction is clamped to 1.3 times the
+    // view's half-angle tangents (3DGS's limx/limy; core::projectSplat does
+    // the same): a splat beside the camera, just past its near plane, would
+    // otherwise stretch over the whole screen.
+    const float kJacobianReach = 1.3;
+    vec2 limit = kJacobianReach * 0.5 * u.viewport.xy / vec2(fx, fy);
+    vec2 t = clamp(pv.xy / depth, -limit, limit) * depth;
     mat3 J = mat3(fx / depth, 0.0, 0.0,
                   0.0, fy / depth, 0.0,
-                  fx * pv.x / (depth * depth), fy * pv.y / (depth * depth), 0.0);
+                  fx * t.x / (depth * depth), fy * t.y / (depth * depth), 0.0);
     mat3 W = mat3(u.view);
     mat3 T = J * W;
     mat3 cov = T * sigma * transpose(T);

@@ -280,6 +280,37 @@ class TestSplatRasteriser : public QObject {
              qPrintable(QString("%1 of %2 drawn pixels differ").arg(differing).arg(drawn)));
   }
 
+  void aGaussianNearerThanTheNearPlaneIsCulled() {
+    // Straight ahead but nearer than the camera's near plane (0.1 m): culled,
+    // as the meshes are clipped there (and as 3DGS culls nearer than 0.2 m).
+    // Past the plane the same gaussian covers the whole image.
+    Scene near, past;
+    near.add({0, 0, -0.05f}, 0.5f, {1, 1, 1}, 1.0f);
+    past.add({0, 0, -0.15f}, 0.5f, {1, 1, 1}, 1.0f);
+    SplatImage image;
+    QCOMPARE(rasteriseSplats(near.inputs(), straightAhead(), image).visible, std::size_t(0));
+    for (std::uint32_t word : image.pixels) QCOMPARE(word, 0u);
+    QCOMPARE(rasteriseSplats(past.inputs(), straightAhead(), image).visible, std::size_t(1));
+    QVERIFY(colourAt(image, 0, 0)[3] > 0.9f);
+    QVERIFY(colourAt(image, kSize - 1, kSize - 1)[3] > 0.9f);
+  }
+
+  void theJacobianFollowsACentreOnlyTo3dgsReach() {
+    // A gaussian (sigma 0.1 m) beside the camera, 0.2 m deep and 1 m to the
+    // right (x/z = 5). Its centre projects to 32 + 5 f = 309 px (f = 55.4 px,
+    // 64 px at 60 degrees). The exact Jacobian would spread it by
+    // f sigma / z * sqrt(1 + 5^2) = 141 px, a 3-sigma reach of 424 px, over
+    // the whole image. 3DGS takes the Jacobian at x/z clamped to 1.3 times
+    // tan(30 deg) = 0.75: 27.7 * sqrt(1 + 0.75^2) = 34.6 px, a reach of 104 px,
+    // which ends 141 px right of the image: nothing is drawn.
+    Scene scene;
+    scene.add({1.0f, 0, -0.2f}, 0.1f, {1, 1, 1}, 1.0f);
+    SplatImage image;
+    const auto stats = rasteriseSplats(scene.inputs(), straightAhead(), image);
+    QCOMPARE(stats.visible, std::size_t(0));
+    for (std::uint32_t word : image.pixels) QCOMPARE(word, 0u);
+  }
+
   void culledGaussiansDrawNothing() {
     // Behind the camera, transparent, or not finite: nothing is drawn.
     Scene scene;

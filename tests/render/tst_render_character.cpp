@@ -37,6 +37,7 @@
 #include "riglens/samples/character_sample.h"
 #include "riglens/samples/gaussian_samples.h"
 #include "riglens/samples/gnm_bake.h"
+#include "riglens/samples/scene_like_cloud.h"
 #include "test_checks.h"
 
 namespace {
@@ -91,6 +92,9 @@ std::shared_ptr<const riglens::core::GaussianCloud> torusCloud() {
   return cloud ? std::make_shared<const core::GaussianCloud>(std::move(cloud).value()) : nullptr;
 }
 const QSize kWide(1280, 720);
+// Enough of the scene-like cloud for its ground and sky to cover the view
+// (a sparser one shows the clear colour between them).
+constexpr std::size_t kInsideSceneGaussians = 200000;
 constexpr float kWideAspect = 16.0f / 9.0f;
 
 // The torus on a kWide canvas, and a camera framing it: where two rasterisers
@@ -404,6 +408,52 @@ class TestRenderCharacter : public test::RenderTestCase {
       const QString problem = test::compareImages(*actual, *expected, "torus-cpu-vs-tiles", kCpuAgainstTiles);
       QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
+  }
+
+  void aViewFromInsideASceneMatchesAcrossRasterisers() {
+    // The scene-like cloud seen as a capture's cameras see it: from inside,
+    // with gaussians beside and behind the camera, some just past its near
+    // plane. Before the projection culled at the near plane and clamped its
+    // Jacobian (as 3DGS does), such a gaussian stretched over the whole view
+    // and the picture was one colour. Now the ground fills the bottom (its
+    // base colour is green over blue) and the sky the top (blue over green),
+    // and the compute tiles draw what the CPU's rasteriser draws.
+    auto cloud = core::parseGaussianPly(
+        core::encodeGaussianPly(samples::makeSceneLikeCloud(kInsideSceneGaussians), samples::kSceneLikeShDegree),
+        "scene.ply");
+    QVERIFY_OK(cloud);
+    const auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
+    auto canvas = render::OffscreenCanvas::create(*m_device, kWide);
+    QVERIFY_OK(canvas);
+    core::OrbitCamera camera;
+    camera.frame(samples::sceneLikeCloudFocus(), kWideAspect);
+    camera.setAngles(1, 5);  // nearly level: the view's top 10% is sky
+    const render::FrameState state = render::cameraFrameState(camera, kWideAspect);
+    const auto tiles = splatRenderer(*m_device, render::SplatRaster::Compute, shared);
+    const auto cpu = splatRenderer(*m_device, render::SplatRaster::Cpu, shared);
+    auto expected = (*canvas)->render(*tiles, state);
+    if (tiles->wantsAnotherFrame()) expected = (*canvas)->render(*tiles, state);  // the tiles grew their room
+    auto actual = (*canvas)->render(*cpu, state);
+    QVERIFY_OK(expected);
+    QVERIFY_OK(actual);
+    const QString problem = test::compareImages(*actual, *expected, "inside-scene-cpu-vs-tiles", kCpuAgainstTiles);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    const auto meanOfRows = [&](int from, int to) {
+      double g = 0, b = 0;
+      for (int y = from; y < to; ++y) {
+        for (int x = 0; x < expected->width(); ++x) {
+          g += qGreen(expected->pixel(x, y));
+          b += qBlue(expected->pixel(x, y));
+        }
+      }
+      return std::pair{g, b};
+    };
+    const int band = expected->height() / 10;
+    const auto [topGreen, topBlue] = meanOfRows(0, band);
+    const auto [bottomGreen, bottomBlue] = meanOfRows(expected->height() - band, expected->height());
+    QVERIFY2(topBlue > topGreen, qPrintable(QString("top: green %1, blue %2").arg(topGreen).arg(topBlue)));
+    QVERIFY2(bottomGreen > bottomBlue,
+             qPrintable(QString("bottom: green %1, blue %2").arg(bottomGreen).arg(bottomBlue)));
   }
 
   void splatColoursAreDisplayValues() {

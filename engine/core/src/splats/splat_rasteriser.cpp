@@ -22,6 +22,9 @@ namespace {
 
 constexpr int kTile = kSplatTilePixels;
 constexpr float kMinAlpha = kSplatMinAlpha;
+// How far off-axis the projection's Jacobian follows a centre, in units of
+// the view's half-angle tangent: 3DGS's 1.3 (splat_project.comp's too).
+constexpr float kJacobianReach = 1.3f;
 
 struct Projected {
   float px = 0, py = 0;       // centre in pixels
@@ -55,15 +58,21 @@ Projected project(const SplatInputs& in, const SplatCamera& cam, std::size_t i, 
   }
   const glm::vec4 pv = cam.view * glm::vec4(centre, 1.0f);
   const float depth = -pv.z;
-  if (!(depth > 1e-4f)) return p;
+  if (!(depth > cam.nearZ)) return p;  // nearer than the camera's near plane (the 3DGS rasteriser: 0.2 m)
   const glm::vec4 clip = cam.clip * pv;
   const glm::vec2 ndc = glm::vec2(clip) / clip.w;
   const float* a = &in.covarianceA[i * 4];
   const float* b = &in.covarianceB[i * 4];
   const glm::mat3 sigma(a[0], a[1], a[2], a[1], a[3], b[0], a[2], b[0], b[1]);
   const float fx = cam.focal.x, fy = cam.focal.y;
-  const glm::mat3 J(fx / depth, 0.0f, 0.0f, 0.0f, fy / depth, 0.0f, fx * pv.x / (depth * depth),
-                    fy * pv.y / (depth * depth), 0.0f);
+  // The Jacobian where the centre's direction is clamped to kJacobianReach
+  // times the view's half-angle tangents, as 3DGS does (its limx/limy): a
+  // splat beside the camera, just past the near plane, would otherwise
+  // stretch over the whole screen.
+  const glm::vec2 limit = kJacobianReach * 0.5f * cam.size / cam.focal;
+  const glm::vec2 t = glm::clamp(glm::vec2(pv) / depth, -limit, limit) * depth;
+  const glm::mat3 J(fx / depth, 0.0f, 0.0f, 0.0f, fy / depth, 0.0f, fx * t.x / (depth * depth),
+                    fy * t.y / (depth * depth), 0.0f);
   const glm::mat3 T = J * glm::mat3(cam.view);
   const glm::mat3 cov = T * sigma * glm::transpose(T);
   const float c00 = cov[0][0] + 0.3f, c01 = cov[0][1], c11 = cov[1][1] + 0.3f;

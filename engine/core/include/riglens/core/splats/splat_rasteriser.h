@@ -50,7 +50,8 @@ struct SplatCamera {
   glm::vec2 size{0.0f};   // the output in pixels
   glm::vec2 focal{0.0f};  // focal lengths in pixels (the OpenGL projection's P00 w/2, P11 h/2)
   bool flipY = false;     // the clip space's y runs opposite to view space's
-  float nearZ = 1e-3f;    // the 16-bit log depth: key = log(depth / nearZ) * logScale, clamped to 16 bits
+  float nearZ = 1e-3f;    // the near plane: nearer centres are culled; the 16-bit log depth:
+                          // key = log(depth / nearZ) * logScale, clamped to 16 bits
   float logScale = 1.0f;
 };
 
