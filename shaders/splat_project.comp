@@ -64,11 +64,6 @@ void main()
         return;
     uint color = colors[i];
     if ((color >> 24) == 0u) { cull(i); return; }
-    if (u.count.z > 0u) {
-        vec3 eye = -transpose(mat3(u.view)) * u.view[3].xyz;
-        vec3 dir = normalize(centers[i].xyz - eye);
-        color = packUnorm4x8(vec4(clamp(shColor(i, dir), 0.0, 1.0), unpackUnorm4x8(color).a));
-    }
     vec4 pv = u.view * vec4(centers[i].xyz, 1.0);
     float depth = -pv.z;
     // Nearer than the camera's near plane (where the meshes are clipped):
@@ -104,6 +99,13 @@ void main()
     // Non-finite input (a NaN centre or covariance) is culled, not drawn over every tile.
     if (isnan(radius) || isinf(radius) || any(isnan(px)) || any(isinf(px))) { cull(i); return; }
     if (px.x + radius < 0.0 || px.y + radius < 0.0 || px.x - radius > u.viewport.x || px.y - radius > u.viewport.y) { cull(i); return; }
+    // The view's colour, for the splats that survived the culls alone: a
+    // degree-3 splat reads 192 bytes of coefficients, four times the rest.
+    if (u.count.z > 0u) {
+        vec3 eye = -transpose(mat3(u.view)) * u.view[3].xyz;
+        vec3 dir = normalize(centers[i].xyz - eye);
+        color = packUnorm4x8(vec4(clamp(shColor(i, dir), 0.0, 1.0), unpackUnorm4x8(color).a));
+    }
     projected[2u * i] = vec4(ndc, radius, uintBitsToFloat(color));
     // The centre's depth in the backend's NDC (proj is already corrected), so
     // the quads depth-test against the voxel renderer's depth buffer.

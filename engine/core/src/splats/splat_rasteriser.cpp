@@ -50,12 +50,6 @@ Projected project(const SplatInputs& in, const SplatCamera& cam, std::size_t i, 
   std::uint32_t color = in.color[i];
   if ((color >> 24) == 0u) return p;
   const glm::vec3 centre(in.center[i * 4], in.center[i * 4 + 1], in.center[i * 4 + 2]);
-  if (in.shDegree > 0) {
-    const std::size_t rest = in.shRest.size() / in.count();
-    const glm::vec3 rgb =
-        shColor(in.shDc.data() + i * 3, in.shRest.data() + i * rest, in.shDegree, glm::normalize(centre - eye));
-    color = packRgba(rgb.r, rgb.g, rgb.b, float(color >> 24) / 255.0f);
-  }
   const glm::vec4 pv = cam.view * glm::vec4(centre, 1.0f);
   const float depth = -pv.z;
   if (!(depth > cam.nearZ)) return p;  // nearer than the camera's near plane (the 3DGS rasteriser: 0.2 m)
@@ -85,6 +79,12 @@ Projected project(const SplatInputs& in, const SplatCamera& cam, std::size_t i, 
   if (!std::isfinite(radius) || !std::isfinite(px.x) || !std::isfinite(px.y)) return p;
   if (px.x + radius < 0.0f || px.y + radius < 0.0f || px.x - radius > cam.size.x || px.y - radius > cam.size.y)
     return p;
+  if (in.shDegree > 0) {  // the view's colour, for the splats that survived the culls alone
+    const std::size_t rest = in.shRest.size() / in.count();
+    const glm::vec3 rgb =
+        shColor(in.shDc.data() + i * 3, in.shRest.data() + i * rest, in.shDegree, glm::normalize(centre - eye));
+    color = packRgba(rgb.r, rgb.g, rgb.b, float(color >> 24) / 255.0f);
+  }
   p.px = px.x;
   p.py = px.y;
   p.a = c11 / det;
