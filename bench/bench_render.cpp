@@ -388,6 +388,15 @@ std::int64_t splatComputeBytes(const render::SplatPasses& p) {
   return (p.project ? 92 : 0) + (p.sort ? 112 : 0) + (p.raster ? 36 : 0);
 }
 
+// Frame `index` of a BM_SplatFrame scene's camera.
+render::FrameState splatBenchFrame(const bench::SplatBenchSetup& setup, int index) {
+  const bench::SplatBenchCamera camera = bench::splatBenchCamera(setup, index);
+  render::FrameState frame;
+  frame.projection = camera.projection;
+  frame.view = camera.view;
+  return frame;
+}
+
 // A splat frame of N gaussians, cut after range(1) of its passes (0 none:
 // the frame's clear and MSAA resolve alone, 1 projection, 2 + sort, 3 +
 // quads: the whole frame); range(2) the rasteriser (rasterArg), range(3) the
@@ -408,12 +417,8 @@ void BM_SplatFrame(benchmark::State& state) {
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
   const render::SplatPasses passes = passesUpTo(state.range(1), false);
   renderer.setPasses(passes);
-  render::FrameState frame;
   const auto draw = [&](int index) {
-    const bench::SplatBenchCamera camera = bench::splatBenchCamera(setup, index % 360);
-    frame.projection = camera.projection;
-    frame.view = camera.view;
-    (void)(*canvas)->renderWithoutReadback(renderer, frame);
+    (void)(*canvas)->renderWithoutReadback(renderer, splatBenchFrame(setup, index % 360));
   };
   // Untimed: the uploads, and the compute tiles sizing their room for the view.
   for (int warm = 0; warm < 2; ++warm) draw(0);
@@ -433,18 +438,15 @@ void BM_SplatFrame(benchmark::State& state) {
 
 // The first frame of a BM_SplatFrame scene, drawn as the benchmark draws it
 // and written as a PNG (for --write-splat-scenes).
-std::string drawSplatBenchScene(const bench::SplatBenchSetup& setup, const std::filesystem::path& png) {
-  auto cloud = core::parseGaussianPly(core::encodeGaussianPly(setup.gaussians, setup.shDegree), "splats");
+std::string drawSplatBenchScene(const bench::SplatBenchSetup& setup, std::span<const std::uint8_t> ply,
+                                const std::filesystem::path& png) {
+  auto cloud = core::parseGaussianPly(ply, "splats");
   if (!cloud) return cloud.error().message;
   auto canvas = render::OffscreenCanvas::create(*device(), QSize(setup.width, setup.height), 1);
   if (!canvas) return canvas.error().message;
   render::SplatRenderer renderer(*device());
   renderer.setCloud(std::make_shared<const core::GaussianCloud>(std::move(cloud).value()));
-  const bench::SplatBenchCamera camera = bench::splatBenchCamera(setup, 0);
-  render::FrameState frame;
-  frame.projection = camera.projection;
-  frame.view = camera.view;
-  auto image = (*canvas)->render(renderer, frame);
+  auto image = (*canvas)->render(renderer, splatBenchFrame(setup, 0));
   if (!image) return image.error().message;
   return image->save(QString::fromStdString(png.string())) ? std::string() : "cannot write " + png.string();
 }

@@ -75,7 +75,7 @@ std::string writeSplatBenchScenes(const std::filesystem::path& dir, int frames, 
                                                  {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
         !written)
       return written.error().message;
-    if (std::string error = picture(setup, dir / (std::string(item.name) + ".riglens.png")); !error.empty())
+    if (std::string error = picture(setup, ply, dir / (std::string(item.name) + ".riglens.png")); !error.empty())
       return error;
   }
   return {};

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <glm/mat4x4.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,10 +39,12 @@ SplatBenchCamera splatBenchCamera(const SplatBenchSetup& setup, int frame);
 // Writes <name>.ply and <name>.cameras.json (width, height, fov, near, far,
 // and `frames` views and projections, column-major) for the three scenes at
 // the sizes the notes quote (1M tori, the 3M scene-like cloud), and calls
-// `picture` with each scene and the path its first frame's picture should
-// have (<name>.riglens.png), for a side-by-side look with the peer's.
+// `picture` with each scene, the .ply bytes just written and the path its
+// first frame's picture should have (<name>.riglens.png), for a
+// side-by-side look with the peer's.
 // Returns an error message, or an empty string.
-using SplatBenchPicture = std::function<std::string(const SplatBenchSetup&, const std::filesystem::path&)>;
+using SplatBenchPicture =
+    std::function<std::string(const SplatBenchSetup&, std::span<const std::uint8_t> ply, const std::filesystem::path&)>;
 std::string writeSplatBenchScenes(const std::filesystem::path& dir, int frames, const SplatBenchPicture& picture);
 
 }  // namespace riglens::bench
