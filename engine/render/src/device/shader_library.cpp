@@ -5,8 +5,22 @@
 
 namespace riglens::render {
 
+namespace {
+
+// RIGLENS_SHADER_DIR: a folder of .qsb builds to use instead of the built-in
+// ones that it holds (tuning a kernel on a GPU host without rebuilding;
+// CONTRIBUTING.md). Built-in otherwise.
+QString qsbPath(const char* fileName) {
+  const QString name = QString::fromUtf8(fileName) + QStringLiteral(".qsb");
+  const QString dir = qEnvironmentVariable("RIGLENS_SHADER_DIR");
+  if (!dir.isEmpty() && QFile::exists(dir + '/' + name)) return dir + '/' + name;
+  return QStringLiteral(":/shaders/") + name;
+}
+
+}  // namespace
+
 core::Expected<QShader> loadShader(const char* fileName) {
-  const QString path = QStringLiteral(":/shaders/%1.qsb").arg(QString::fromUtf8(fileName));
+  const QString path = qsbPath(fileName);
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) {
     // A missing resource is a build problem, but it reaches users of a broken
