@@ -256,15 +256,21 @@ RIGLENS_CONST uint kSplatTile = 16u;  // a raster workgroup is one tile, one inv
 RIGLENS_CONST int kSplatViewBinding = 0;
 RIGLENS_CONST int kProjectCenters = 1, kProjectCovA = 2, kProjectCovB = 3, kProjectColors = 4, kProjectProjected = 5,
                   kProjectKeys = 6, kProjectValues = 7, kProjectSh = 8, kProjectTileDepth = 9;
-// splat_tile_count / _offsets / _emit.comp: the tile keys, in splat order
-// (a reduce-then-scan, so the order of equal keys and the image are the
-// same every run)
+// splat_tile_count / _offsets / _emit.comp: the tile keys, taken over the
+// splats in their depth order (kTilesOrder, the projection's keys sorted)
+// by a reduce-then-scan, so a stable sort on the tile alone leaves each
+// tile's splats front to back, and the order of equal keys and the image
+// are the same every run
 RIGLENS_CONST int kTilesProjected = 1, kTilesDepth = 2, kTilesGroupSums = 3, kTilesKeys = 4, kTilesValues = 5,
-                  kTilesCount = 6;
+                  kTilesCount = 6, kTilesOrder = 7;
 RIGLENS_CONST int kDrawProjected = 1, kDrawOrder = 2;
 RIGLENS_CONST uint kRangeGroups = 256u;  // the ranges pass strides over the keys with this many workgroups
 RIGLENS_CONST int kRangesKeys = 1, kRangesCount = 2, kRangesOut = 3;
 RIGLENS_CONST int kRasterProjected = 1, kRasterOrder = 2, kRasterRanges = 3, kRasterImage = 4;
+// SplatView.tiles.z: the frame counts the tile keys the view needs (quads
+// draw it: the projection's keys run back to front), or the compute tiles
+// draw it (front to back, the order the tiles blend in).
+RIGLENS_CONST uint kTilesCounted = 1u, kTilesDrawn = 2u;
 RIGLENS_CONST int kCompositeViewBinding = 0, kCompositeImage = 1;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_COMPOSITE)
 RIGLENS_UNIFORM(CompositeView, kCompositeViewBinding) {
@@ -278,7 +284,7 @@ RIGLENS_UNIFORM(SplatView, kSplatViewBinding) {
   mat4 proj;      // with the backend's clip-space correction
   vec4 viewport;  // width, height, fx, fy (pixels)
   uvec4 count;    // x: splats, y: flip y, z: SH degree (0: the packed colour), w: SH floats per splat
-  uvec4 tiles;    // x, y: tiles across and down; z: 1 = emit (tile, depth) keys for the compute rasteriser; w: their capacity
+  uvec4 tiles;    // x, y: tiles across and down; z: kTilesCounted or kTilesDrawn (else 0); w: the room for tile keys
   vec4 depthKey;  // x: near, y: 65535 / log(far / near): the 16-bit logarithmic depth of the sort keys
 } RIGLENS_INSTANCE(u);
 #endif

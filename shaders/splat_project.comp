@@ -44,7 +44,7 @@ vec3 shColor(uint i, vec3 dir)
 }
 
 // The compute rasteriser's 16-bit logarithmic depth per splat (0xffffffff:
-// culled); splat_tile_count/emit.comp turn it into tile keys.
+// culled), for splat_tile_count/emit.comp to skip culled splats.
 layout(std430, binding = kProjectTileDepth) writeonly buffer TileDepth { uint tileDepth[]; };
 
 void cull(uint i)
@@ -111,10 +111,11 @@ void main()
     // the quads depth-test against the voxel renderer's depth buffer.
     projected[2u * i + 1u] = vec4(c11 / det, -c01 / det, c00 / det, clip.z / clip.w);
     // 16-bit logarithmic depth (a relative step of ~1e-4 over the camera's
-    // range): the quads sort on it back to front, the farthest first, in two
-    // radix passes; the compute tiles put it under their tile index.
+    // range), sorted in two radix passes: back to front, the farthest first,
+    // for the quads; front to back for the compute tiles, which emit their
+    // tile keys in that order (culled splats come last either way).
     uint logDepth = uint(clamp(log(depth / u.depthKey.x) * u.depthKey.y, 0.0, 65535.0));
-    keys[i] = 65535u - logDepth;
+    keys[i] = u.tiles.z == kTilesDrawn ? logDepth : 65535u - logDepth;
     values[i] = i;
     if (u.tiles.z != 0u)
         tileDepth[i] = logDepth;

@@ -9,7 +9,7 @@ layout(std430, binding = kTilesGroupSums) writeonly buffer GroupSums { uint grou
 void main()
 {
     uint lid = gl_LocalInvocationID.x;
-    uvec4 r = tileRect(gl_GlobalInvocationID.x);
+    uvec4 r = tileRect(splatAt(gl_GlobalInvocationID.x));
     scanGroup(lid, (r.z - r.x) * (r.w - r.y));
     if (lid == kProjectGroupSize - 1u)
         groupSums[gl_WorkGroupID.x] = groupTiles[lid];

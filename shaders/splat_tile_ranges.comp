@@ -17,10 +17,10 @@ void main()
     uint count = min(countFromGpu, u.tiles.w);
     uint stride = kRangeGroups * kProjectGroupSize;
     for (uint i = gl_GlobalInvocationID.x; i < count; i += stride) {
-        uint tile = keys[i] >> 16;
-        if (i == 0u || (keys[i - 1u] >> 16) != tile)
+        uint tile = keys[i];
+        if (i == 0u || keys[i - 1u] != tile)
             ranges[2u * tile] = i;
-        if (i + 1u == count || (keys[i + 1u] >> 16) != tile)
+        if (i + 1u == count || keys[i + 1u] != tile)
             ranges[2u * tile + 1u] = i + 1u;
     }
 }

@@ -1,4 +1,6 @@
-// Shared by splat_tile_count.comp and splat_tile_emit.comp: which tiles a
+// Shared by splat_tile_count.comp and splat_tile_emit.comp, which walk the
+// splats in depth order (order[j], the projection's sorted keys' values;
+// splat_renderer sorts them first): which tiles a
 // projected splat can show in, computed the same way in both (the emission
 // writes exactly the keys the count reserved): the bounding box of its
 // ellipse out to splatReach (where its opacity falls to 1/255, the cut the
@@ -11,13 +13,23 @@ layout(local_size_x = kProjectGroupSize) in;
 
 layout(std430, binding = kTilesProjected) readonly buffer Projected { vec4 projected[]; };
 layout(std430, binding = kTilesDepth) readonly buffer TileDepth { uint tileDepth[]; };
+layout(std430, binding = kTilesOrder) readonly buffer Order { uint order[]; };
 
 shared uint groupTiles[kProjectGroupSize];
 
-// (x0, y0, x1, y1), exclusive; empty for culled splats and past the count.
+// The splat at place j of the depth order (past the count: none).
+uint splatAt(uint j)
+{
+    // An order not yet sorted this run (a frame cut before its sort) may
+    // hold anything: only indices of splats are read through.
+    uint i = j < u.count.x ? order[j] : 0xffffffffu;
+    return i < u.count.x ? i : 0xffffffffu;
+}
+
+// (x0, y0, x1, y1), exclusive; empty for culled splats and for none.
 uvec4 tileRect(uint i)
 {
-    if (i >= u.count.x || tileDepth[i] == 0xffffffffu)
+    if (i == 0xffffffffu || tileDepth[i] == 0xffffffffu)
         return uvec4(0u);
     vec4 p = projected[2u * i];
     vec3 conic = projected[2u * i + 1u].xyz;  // the inverse 2D covariance (a, b, c)

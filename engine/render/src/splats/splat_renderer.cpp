@@ -203,7 +203,8 @@ struct SplatRenderer::Impl {
   bool ensureTiles(QSize size, QRhiRenderPassDescriptor* rp, int sampleCount) {
     if (!tiles) {
       tiles = std::make_unique<SplatTileRaster>(device);
-      if (!tiles->reserve(count, ubo.get(), projected.get())) return fail(tiles->failure().c_str());
+      if (!tiles->reserve(count, ubo.get(), projected.get(), sort->sortedValues()))
+        return fail(tiles->failure().c_str());
       projectTileSrb = projectBindings(tiles->tileDepth());
       if (!projectTileSrb) return fail("cannot create the splat tile bindings");
     }
@@ -447,6 +448,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   gpu::SplatView block = d.viewBlock(state, size);
   if (tiled) {
     block.tiles = d.tiles->tiles();
+    if (compute) block.tiles.z = gpu::kTilesDrawn;  // the projection's keys front to back
     d.tiles->resetFrame(batch);
   }
   batch->updateDynamicBuffer(d.ubo.get(), 0, sizeof(block), &block);
@@ -457,12 +459,14 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   dispatchComputePass(cb, batch, d.project.get(), tiled ? d.projectTileSrb.get() : d.projectSrb.get(),
                       gpu::groupsFor(d.count, gpu::kProjectGroupSize));
   markPass(d.rhi, cb, "project");
+  // The depth order first: the tiles emit their keys in it (and count them
+  // over it when the quads draw).
+  if (d.passes.sort) d.sort->encode(cb, d.count);
   if (compute) {
     d.tiles->encode(cb, d.passes.sort, d.passes.sort && d.passes.raster);
     return true;
   }
   if (tiled) d.tiles->encodeCount(cb);  // quads this frame: the tiles only count
-  if (d.passes.sort) d.sort->encode(cb, d.count);
   return true;
 }
 

@@ -19,10 +19,11 @@ constexpr std::uint32_t kFixedKeysPerSplat = 16, kFixedMinKeys = 1u << 20;
 
 }  // namespace
 
-bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected) {
+bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected, QRhiBuffer* depthOrder) {
   m_splats = splats;
   m_view = view;
   m_projected = projected;
+  m_depthOrder = depthOrder;
   m_count->needed = 0;
   m_depth = newStorageBuffer(m_rhi, std::size_t(splats) * 4);
   // One offset per projection group, then the frame's uncapped key count.
@@ -42,7 +43,8 @@ bool SplatTileRaster::growIfNeeded() {
 
 bool SplatTileRaster::createKeys(std::uint32_t keys) {
   m_sort.reset();  // the old keys go before the new ones are allocated
-  auto sort = GpuRadixSort::create(m_device, keys);
+  // The keys are tile indices (resize keeps them under 16 bits).
+  auto sort = GpuRadixSort::create(m_device, keys, 16);
   if (!sort) return fail(sort.error().message);
   m_sort = std::move(sort).value();
   m_size = {};  // the ranges and tiles bind the new keys on the next resize
@@ -52,17 +54,19 @@ bool SplatTileRaster::createKeys(std::uint32_t keys) {
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
   m_countSrb = newBindings(
-      m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
-              B::bufferLoad(gpu::kTilesProjected, cs, m_projected), B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()),
-              B::bufferStore(gpu::kTilesGroupSums, cs, m_groupSums.get())});
+      m_rhi,
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
+       B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()), B::bufferLoad(gpu::kTilesOrder, cs, m_depthOrder),
+       B::bufferStore(gpu::kTilesGroupSums, cs, m_groupSums.get())});
   m_offsetsSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
                                      B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
                                      B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
   m_emitSrb = newBindings(
       m_rhi,
       {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
-       B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()), B::bufferLoad(gpu::kTilesGroupSums, cs, m_groupSums.get()),
-       B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()), B::bufferStore(gpu::kTilesValues, cs, m_sort->values())});
+       B::bufferLoad(gpu::kTilesDepth, cs, m_depth.get()), B::bufferLoad(gpu::kTilesOrder, cs, m_depthOrder),
+       B::bufferLoad(gpu::kTilesGroupSums, cs, m_groupSums.get()), B::bufferStore(gpu::kTilesKeys, cs, m_sort->keys()),
+       B::bufferStore(gpu::kTilesValues, cs, m_sort->values())});
   if (!m_countSrb || !m_offsetsSrb || !m_emitSrb) return fail("cannot create the splat tile key bindings");
   m_countPipe = newComputePipeline(m_rhi, "splat_tile_count.comp", m_countSrb.get());
   m_offsetsPipe = newComputePipeline(m_rhi, "splat_tile_offsets.comp", m_offsetsSrb.get());
@@ -72,14 +76,14 @@ bool SplatTileRaster::createKeys(std::uint32_t keys) {
 }
 
 gpu::uvec4 SplatTileRaster::tiles() const {
-  return {m_tilesX, m_tilesY, 1u, m_sort ? m_sort->capacity() : 0u};
+  return {m_tilesX, m_tilesY, gpu::kTilesCounted, m_sort ? m_sort->capacity() : 0u};
 }
 
 bool SplatTileRaster::resize(QSize size) {
   if (size == m_size) return true;
   m_tilesX = (std::uint32_t(size.width()) + gpu::kSplatTile - 1) / gpu::kSplatTile;
   m_tilesY = (std::uint32_t(size.height()) + gpu::kSplatTile - 1) / gpu::kSplatTile;
-  if (std::uint64_t(m_tilesX) * m_tilesY >= (1u << 16)) return fail("the output is too large for 16-bit tile keys");
+  if (std::uint64_t(m_tilesX) * m_tilesY > (1u << 16)) return fail("the output is too large for 16-bit tile keys");
   const std::size_t tileCount = std::size_t(m_tilesX) * m_tilesY;
   m_ranges = newStorageBuffer(m_rhi, tileCount * 8);
   if (!m_ranges) return fail("cannot allocate the splat tile buffers");

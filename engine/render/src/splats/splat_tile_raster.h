@@ -1,8 +1,9 @@
 // The compute splat rasteriser behind SplatRenderer (SplatRaster::Compute):
-// after the projection (which leaves each splat's 16-bit log depth), one
-// (tile << 16 | depth) key per screen tile a splat touches, written in splat
-// order by a reduce-then-scan (splat_tile_count|offsets|emit.comp); the keys
-// sorted (GpuRadixSort, count set on the GPU); each tile's run found
+// after the projection and the sort of its 16-bit depth keys front to back,
+// one key per screen tile a splat touches (the tile's index), written in
+// that depth order by a reduce-then-scan (splat_tile_count|offsets|emit.comp);
+// the keys sorted stably on the tile alone (GpuRadixSort, 16 bits, count set
+// on the GPU), so each tile's splats stay front to back; each tile's run found
 // (splat_tile_ranges.comp); every tile blended front to back with early
 // termination (splat_raster.comp) into a premultiplied image; that image
 // drawn over the frame (splat_composite.*).
@@ -29,9 +30,10 @@ class SplatTileRaster {
   explicit SplatTileRaster(RhiDevice& device) : m_device(device), m_rhi(device.rhi()) {}
 
   // Room for the tile keys of `splats` gaussians and the bindings over `view`
-  // (the splat view uniform) and `projected` (the projection's output);
-  // false (failure()) when the GPU refuses.
-  bool reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected);
+  // (the splat view uniform), `projected` (the projection's output) and
+  // `depthOrder` (the splats sorted by depth, front to back on frames the
+  // tiles draw); false (failure()) when the GPU refuses.
+  bool reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected, QRhiBuffer* depthOrder);
   // The output's size: tile grid, ranges, image and their bindings.
   bool resize(QSize size);
   bool ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCount);
@@ -53,9 +55,9 @@ class SplatTileRaster {
   gpu::uvec4 tiles() const;
   // Before the projection, in its batch: zero the ranges.
   void resetFrame(QRhiResourceUpdateBatch* batch);
-  // After the projection: the keys and their sort (when `sort`), ranges and tiles (when `raster`).
+  // After the projection and its depth sort: the keys and their sort (when `sort`), ranges and tiles (when `raster`).
   void encode(QRhiCommandBuffer* cb, bool sort, bool raster);
-  // After the projection, on a frame the quads draw: only how many keys the view needs.
+  // After the projection and its sort, on a frame the quads draw: only how many keys the view needs.
   void encodeCount(QRhiCommandBuffer* cb);
   // Inside the render pass: the image over the viewport.
   void record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor);
@@ -83,7 +85,7 @@ class SplatTileRaster {
     int pending = 0;
   };
   std::shared_ptr<KeyCount> m_count = std::make_shared<KeyCount>();
-  QRhiBuffer *m_view = nullptr, *m_projected = nullptr;
+  QRhiBuffer *m_view = nullptr, *m_projected = nullptr, *m_depthOrder = nullptr;
   QSize m_size;
   std::uint32_t m_tilesX = 0, m_tilesY = 0;
   std::unique_ptr<GpuRadixSort> m_sort;
