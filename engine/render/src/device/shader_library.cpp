@@ -13,7 +13,11 @@ namespace {
 QString qsbPath(const char* fileName) {
   const QString name = QString::fromUtf8(fileName) + QStringLiteral(".qsb");
   const QString dir = qEnvironmentVariable("RIGLENS_SHADER_DIR");
-  if (!dir.isEmpty() && QFile::exists(dir + '/' + name)) return dir + '/' + name;
+  if (!dir.isEmpty() && QFile::exists(dir + '/' + name)) {
+    // Said on stderr, so a tuning folder left in the environment is seen.
+    qInfo("riglens: %s from RIGLENS_SHADER_DIR (%s), not the built-in one", qPrintable(name), qPrintable(dir));
+    return dir + '/' + name;
+  }
   return QStringLiteral(":/shaders/") + name;
 }
 
