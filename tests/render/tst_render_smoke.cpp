@@ -1,6 +1,8 @@
 // engine/render on a real QRhi device (Vulkan; lavapipe on headless
 // machines): a compute dispatch checked against its CPU reference, and an
 // offscreen draw read back and checked pixel by pixel.
+#include <QtCore/QScopeGuard>
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
@@ -63,6 +65,35 @@ class TestRenderSmoke : public test::RenderTestCase {
         worst = std::max(worst, std::abs((*gpu)[i][c] - cpu[i][c]) / scale);
       }
     QVERIFY2(worst <= core::tolerance::kGpuCpuRelative, qPrintable(QString::number(worst)));
+  }
+
+  void aShaderFolderReplacesTheBuiltInShadersItHolds() {
+    // RIGLENS_SHADER_DIR (kernel tuning): a .qsb the folder holds is used
+    // instead of the built-in one (a broken one is refused, naming it), and
+    // one it lacks stays built in.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    qputenv("RIGLENS_SHADER_DIR", dir.path().toUtf8());
+    const auto restore = qScopeGuard([] { qunsetenv("RIGLENS_SHADER_DIR"); });
+    const std::vector<glm::vec4> points{{1, 2, 3, 1}, {-4, 5, 6, 1}};
+    const glm::mat4 m = glm::translate(glm::mat4(1.0f), {0.5f, -1.0f, 2.0f});
+    auto built = render::transformPointsOnGpu(*m_device, m, points);  // the folder is empty
+    QVERIFY2(built.hasValue(), built ? "" : built.error().message.c_str());
+
+    const QString path = dir.filePath("transform_points.comp.qsb");
+    QFile broken(path);
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("not a shader");
+    broken.close();
+    auto refused = render::transformPointsOnGpu(*m_device, m, points);
+    QVERIFY(!refused.hasValue());
+    QVERIFY2(refused.error().message.find(path.toStdString()) != std::string::npos, refused.error().message.c_str());
+
+    QVERIFY(QFile::remove(path));
+    QVERIFY(QFile::copy(":/shaders/transform_points.comp.qsb", path));  // the built-in build, from the folder
+    auto fromFolder = render::transformPointsOnGpu(*m_device, m, points);
+    QVERIFY2(fromFolder.hasValue(), fromFolder ? "" : fromFolder.error().message.c_str());
+    for (std::size_t i = 0; i < points.size(); ++i) QCOMPARE((*fromFolder)[i], (*built)[i]);
   }
 
   void offscreenDrawReadsBack() {
