@@ -372,6 +372,19 @@ class TestRenderCharacter : public test::RenderTestCase {
     QVERIFY(!tiles->wantsAnotherFrame());
     const QString problem = test::compareImages(*actual, *expected, "torus-tiles-vs-quads", {});
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // The frame's GPU passes, as the Frame panel lists them: each named once,
+    // so the two sorts (draw order by depth, then the tile keys) read apart.
+    const render::FrameTimes times = m_device->timer().latest();
+    if (m_device->backend() != render::Backend::Vulkan) {  // no timestamps there, and the panel says why
+      QVERIFY(!times.available && !times.why.empty());
+      return;
+    }
+    QVERIFY2(times.available, times.why.c_str());
+    QStringList names;
+    for (const auto& pass : times.passes) names << QString::fromStdString(pass.pass);
+    QCOMPARE(QSet<QString>(names.begin(), names.end()).size(), names.size());
+    for (const char* pass : {"project", "depth sort", "tile keys", "tile sort", "raster", "draw"})
+      QVERIFY2(names.contains(pass), qPrintable(names.join(", ")));
   }
 
   void cpuRasteriserMatchesTheComputeTiles() {

@@ -35,10 +35,11 @@ struct GpuRadixSort::Impl {
   SortAlgorithm algorithm = SortAlgorithm::ReduceThenScan;
   std::unique_ptr<QRhiBuffer> keys[2], values[2], count;
   std::unique_ptr<SortKernels> kernels;
+  std::string passName = "sort";
 
   void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) {
-    kernels->record(cb, batch, elements);
-    markPass(rhi, cb, "sort");
+    kernels->record(cb, batch, elements, passName);
+    markPass(rhi, cb, passName);
   }
 };
 
@@ -118,6 +119,10 @@ core::Expected<void> GpuRadixSort::runOffscreenFrame(std::span<const std::uint32
     }
     encode(cb, n);
   });
+}
+
+void GpuRadixSort::setPassName(std::string name) {
+  m_impl->passName = std::move(name);
 }
 
 BufferList GpuRadixSort::buffers() const {

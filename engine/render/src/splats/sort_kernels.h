@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "riglens/core/base/expected.h"
 #include "riglens/render/device/gpu_resources.h"
@@ -27,8 +28,10 @@ class SortKernels {
  public:
   virtual ~SortKernels() = default;
   // Records every pass over `elements` (the count, or the capacity when the
-  // GPU sets the count) after `batch`'s updates, which it submits.
-  virtual void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) = 0;
+  // GPU sets the count) after `batch`'s updates, which it submits; a kernel
+  // timed on its own is marked "<sortPass> <kernel>".
+  virtual void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
+                      const std::string& sortPass) = 0;
   virtual BufferList buffers() const = 0;  // the kernels' own buffers
 };
 

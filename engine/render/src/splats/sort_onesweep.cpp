@@ -22,7 +22,8 @@ std::uint32_t tilesFor(std::uint32_t count) {
 class OneSweep final : public SortKernels {
  public:
   core::Expected<void> create(const SortBuffers& sort, int lanes);
-  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) override;
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
+              const std::string& sortPass) override;
   BufferList buffers() const override;
 
  private:
@@ -95,7 +96,8 @@ core::Expected<void> OneSweep::createBindings() {
   return {};
 }
 
-void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) {
+void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
+                      const std::string& sortPass) {
   const auto passes = std::uint32_t(m_sort.passes);
   const std::uint32_t tiles = tilesFor(elements);
   const std::uint32_t histogramGroups = std::min(tiles, gpu::kOneSweepHistogramGroups);
@@ -109,7 +111,7 @@ void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std
   cb->resourceUpdate(batch);
   if (tiles == 0) return;
   dispatchComputePass(cb, nullptr, m_histogram.get(), m_histSrb.get(), int(histogramGroups));
-  markPass(m_sort.rhi, cb, "sort histogram");  // its own GPU time in the Frame panel and bench_render
+  markPass(m_sort.rhi, cb, sortPass + " histogram");  // its own GPU time in the Frame panel and bench_render
   for (std::size_t pass = 0; pass < passes; ++pass)
     dispatchComputePass(cb, nullptr, m_scatter.get(), m_passSrb[pass].get(), int(tiles));
 }

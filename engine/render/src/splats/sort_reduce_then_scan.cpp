@@ -21,7 +21,8 @@ std::uint32_t tilesFor(std::uint32_t count) {
 class ReduceThenScan final : public SortKernels {
  public:
   core::Expected<void> create(const SortBuffers& sort);
-  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) override;
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
+              const std::string& sortPass) override;
   BufferList buffers() const override;
 
  private:
@@ -82,7 +83,8 @@ core::Expected<void> ReduceThenScan::create(const SortBuffers& sort) {
   return {};
 }
 
-void ReduceThenScan::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) {
+void ReduceThenScan::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
+                            const std::string& /*sortPass: its kernels are timed as the sort*/) {
   const std::uint32_t tiles = tilesFor(elements);
   for (int pass = 0; pass < m_sort.passes; ++pass) {
     const gpu::SortParams p{elements, std::uint32_t(pass * 8), tiles, 0};

@@ -332,6 +332,7 @@ struct SplatRenderer::Impl {
     auto sorter = GpuRadixSort::create(device, count, 16);  // the projection's 16-bit depth keys
     if (!sorter) return fail(sorter.error().message.c_str());
     sort = std::move(sorter).value();
+    sort->setPassName("depth sort");
     projectSrb = projectBindings(noTiles.get());
     auto shader = loadShader("splat_project.comp");
     if (!shader) return fail(shader.error().message.c_str());

@@ -47,6 +47,7 @@ bool SplatTileRaster::createKeys(std::uint32_t keys) {
   auto sort = GpuRadixSort::create(m_device, keys, 16);
   if (!sort) return fail(sort.error().message);
   m_sort = std::move(sort).value();
+  m_sort->setPassName("tile sort");
   m_size = {};  // the ranges and tiles bind the new keys on the next resize
   // One binding set per kernel, each declaring exactly what it reads and
   // writes: Qt 6.4 puts no barrier between passes that declare the same

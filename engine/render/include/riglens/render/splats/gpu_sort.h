@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,10 @@ class GpuRadixSort {
   QRhiBuffer* countBuffer() const;   // one uint: the element count of encodeGpuCount
   std::uint32_t capacity() const;
   int passCount() const;
+  // The name of the sort's GPU time in the Frame panel and bench_render:
+  // "<name>" and, for the one-sweep histogram, "<name> histogram". A frame
+  // that sorts twice names each ("depth sort", "tile sort"); "sort" by default.
+  void setPassName(std::string name);
   SortAlgorithm algorithm() const;  // the one chosen (never Auto)
 
  private:
