@@ -29,7 +29,9 @@ layout(std430, binding = kRasterImage) writeonly buffer Image { uvec2 image[]; }
 
 const uint kBatch = kSplatTile * kSplatTile;
 shared vec4 batchCentre[kBatch];  // pixel x, y, NDC depth, colour bits
-shared vec3 batchConic[kBatch];
+// The entry's conic, and in w the power below which its alpha is under 1/255
+// wherever it lands (see kCutMargin).
+shared vec4 batchConic[kBatch];
 // The entry's colour unpacked once at load (clamped rgb, opacity), not by
 // every pixel that tests it (the scene-like 3M frame's raster on the H200:
 // 6.5 ms against 6.9-7.5 in a slow sitting).
@@ -66,6 +68,17 @@ uint reachedBlocks(vec2 centre, vec3 conic, float opacity, vec2 tileOrigin)
     return a.x | a.y << 4u | b.x << 8u | b.y << 12u;
 }
 
+// How far below -ln(255 opacity) a pixel's power must be for the entry to be
+// skipped before its exp(): alpha = opacity * exp(power) < 1/255 exactly
+// there, and the margin (a relative 1e-4 in alpha, far above the float
+// error of exp and log) leaves every pair near the cut to the exact test
+// after exp(), so the picture is bit for bit the one without the shortcut.
+// Most pairs a 4x4 block's list hands a pixel lie outside the ellipse
+// (the blocks cover its bounding box): skipping their exp() took the raster
+// from 1.470 to 1.329 ms (dense 1M torus), 5.48 to 4.69 ms (6 cm torus) and
+// 2.14 to 1.95 ms (scene-like 3M) on the H200, same sitting.
+const float kCutMargin = 1e-4;
+
 // Blends batch entry j into a pixel at `centre` (splat.frag's alpha and falloff).
 void blendEntry(uint j, vec2 centre, inout vec3 rgb, inout float T, inout float depth, inout bool done)
 {
@@ -73,9 +86,9 @@ void blendEntry(uint j, vec2 centre, inout vec3 rgb, inout float T, inout float 
     vec2 d = centre - c.xy;
     if (u.count.y != 0u)  // the backend's clip space flips y: view-space y is the other way
         d.y = -d.y;
-    vec3 conic = batchConic[j];
+    vec4 conic = batchConic[j];
     float power = -0.5 * (conic.x * d.x * d.x + conic.z * d.y * d.y) - conic.y * d.x * d.y;
-    if (power > 0.0)
+    if (power > 0.0 || power < conic.w)
         return;
     vec4 color = batchColor[j];
     float alpha = min(0.99, color.a * exp(power));
@@ -139,8 +152,9 @@ void main()
             vec4 p = projected[2u * s];
             vec4 q = projected[2u * s + 1u];
             batchCentre[lid] = vec4((p.xy * 0.5 + 0.5) * u.viewport.xy, q.w, p.w);
-            batchConic[lid] = q.xyz;
             vec4 color = unpackUnorm4x8(floatBitsToUint(p.w));
+            // (An entry of opacity 0 reaches nobody: its cut is past any power.)
+            batchConic[lid] = vec4(q.xyz, color.a > 0.0 ? -log(255.0 * color.a) - kCutMargin : 3.0e38);
             batchColor[lid] = color;
             uint r = reachedBlocks(batchCentre[lid].xy, q.xyz, color.a, tileOrigin);
             batchBlocks[lid] = r;
