@@ -28,8 +28,9 @@ void main()
     uint stride = params.histogramGroups * kSortGroupSize;
     // kBatch keys loaded before any is counted, so an invocation waits for
     // memory once per batch, not once per key: 16M keys on the H200 took
-    // 0.049-0.056 ms instead of 0.059-0.061. (At 1M the kernel's 0.020 ms is
-    // mostly fixed cost: the zeroing upload before it and the dispatch.)
+    // 0.049-0.056 ms instead of 0.059-0.061. (At 1M its 0.020 ms is mostly a
+    // cost that does not grow with the keys, 0.005 ms of it the zeroing
+    // upload before it: see docs/benchmarks.md, fifth sitting.)
     const uint kBatch = 8u;
     for (uint first = gl_GlobalInvocationID.x; first < count; first += stride * kBatch) {
         uint batch[kBatch];
