@@ -25,7 +25,8 @@
 // 4. lays the ranked keys and their values out by digit in shared memory
 //    and writes them so that consecutive invocations write consecutive
 //    addresses of a digit's run.
-// It also clears this tile's status words of the next pass.
+// It also clears this tile's status words of the next pass, and the last
+// pass clears the digit counts the next sort counts into.
 // CPU reference: std::stable_sort on the keys; parity: tests/render
 // (tst_render_character).
 #ifndef SUBGROUP_SIZE
@@ -41,6 +42,7 @@ layout(std430, binding = kOneSweepCount) readonly buffer Count { uint countFromG
 layout(std430, binding = kOneSweepKeysIn) readonly buffer KeysIn { uint keysIn[]; };
 layout(std430, binding = kOneSweepValuesIn) readonly buffer ValuesIn { uint valuesIn[]; };
 layout(std430, binding = kOneSweepHist) readonly buffer Hist { uint hist[]; };
+layout(std430, binding = kOneSweepHistNext) writeonly buffer HistNext { uint histNext[]; };  // the next sort's
 layout(std430, binding = kOneSweepTileCounters) buffer TileCounters { uint tileCounters[]; };
 layout(std430, binding = kOneSweepStatus) buffer Status { uint status[]; };
 layout(std430, binding = kOneSweepStatusNext) writeonly buffer StatusNext { uint statusNext[]; };
@@ -127,13 +129,19 @@ void main()
 {
     uint warp = gl_SubgroupID, lane = gl_SubgroupInvocationID;
     uint me = warp * kLanes + lane;  // the digit this invocation scans and looks back for
-    uint count = min(params.capacity, countFromGpu);
+    uint count = params.countOnGpu != 0u ? min(params.capacity, countFromGpu) : params.capacity;
     if (me == 0u)
         claimed = atomicAdd(tileCounters[params.pass], 1u);
     for (uint i = me; i < kWarps * 256u; i += kSortGroupSize)
         warpCounts[i] = 0u;
     barrier();
     uint tile = claimed;
+    // Every pass has a tile 0 (even with no keys), and no kernel of this sort
+    // reads the next sort's counts.
+    if (tile == 0u && params.pass + 1u == params.passes) {
+        for (uint i = me; i < kOneSweepHistWords; i += kSortGroupSize)
+            histNext[i] = 0u;
+    }
     uint base = tile * kOneSweepTileKeys;
     if (base >= count)
         return;  // uniform per workgroup

@@ -3,16 +3,18 @@
 #define RIGLENS_WANT_ONESWEEP
 #include "shader_interface.h"
 // One-sweep radix sort, the first kernel: counts the digits of every pass
-// in one read of the keys (hist[pass * 256 + digit], zeroed by an upload
-// before it) and clears the status words the first scatter pass looks back
-// over. kOneSweepHistogramGroups workgroups at most, each striding over the
-// keys, so the global atomics stay few. CPU reference: std::stable_sort on
+// in one read of the keys (hist[pass * 256 + digit], cleared by the sort
+// before it; see kOneSweepHistWords), and clears the status words the first
+// scatter pass looks back over and the passes' tile counters.
+// kOneSweepHistogramGroups workgroups at most, each striding over the keys,
+// so the global atomics stay few. CPU reference: std::stable_sort on
 // the keys; parity: tests/render (tst_render_character).
 layout(local_size_x = kSortGroupSize) in;
 
 layout(std430, binding = kOneSweepCount) readonly buffer Count { uint countFromGpu; };
 layout(std430, binding = kOneSweepKeysIn) readonly buffer Keys { uint keys[]; };
 layout(std430, binding = kOneSweepHist) buffer Hist { uint hist[]; };
+layout(std430, binding = kOneSweepTileCounters) writeonly buffer TileCounters { uint tileCounters[]; };
 layout(std430, binding = kOneSweepStatus) writeonly buffer Status { uint status[]; };
 
 shared uint counts[4u * 256u];
@@ -20,7 +22,9 @@ shared uint counts[4u * 256u];
 void main()
 {
     uint lid = gl_LocalInvocationID.x;
-    uint count = min(params.capacity, countFromGpu);
+    uint count = params.countOnGpu != 0u ? min(params.capacity, countFromGpu) : params.capacity;
+    if (gl_GlobalInvocationID.x < 4u)
+        tileCounters[gl_GlobalInvocationID.x] = 0u;
     uint passes = min(params.passes, 4u);
     for (uint d = lid; d < passes * 256u; d += kSortGroupSize)
         counts[d] = 0u;

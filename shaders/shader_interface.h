@@ -238,13 +238,19 @@ RIGLENS_CONST uint kOneSweepKeysPerThread = 16u, kOneSweepTileKeys = 4096u, kOne
 RIGLENS_CONST uint kOneSweepAggregate = 0x40000000u, kOneSweepPrefix = 0x80000000u, kOneSweepValueMask = 0x3fffffffu;
 RIGLENS_CONST int kOneSweepParamsBinding = 0, kOneSweepCount = 1, kOneSweepKeysIn = 2, kOneSweepValuesIn = 3,
                   kOneSweepHist = 4, kOneSweepTileCounters = 5, kOneSweepStatus = 6, kOneSweepStatusNext = 7,
-                  kOneSweepKeysOut = 8, kOneSweepValuesOut = 9;
+                  kOneSweepKeysOut = 8, kOneSweepValuesOut = 9, kOneSweepHistNext = 10;
 #if defined(__cplusplus) || defined(RIGLENS_WANT_ONESWEEP)
+// The digit counts live in two buffers that alternate between sorts: a
+// sort's last pass clears the one the next sort counts into, so no sort
+// uploads zeros (or its count) before it, and its kernels follow each other
+// with no copy between them.
+RIGLENS_CONST uint kOneSweepHistWords = 4u * 256u;  // every pass's 256 digits
 RIGLENS_UNIFORM(OneSweepParams, kOneSweepParamsBinding) {
   uint capacity;  // at most this many elements (the count buffer may say fewer)
   uint pass;      // this kernel's digit: (key >> 8 * pass) & 255
   uint passes;    // digits of the key (the histogram counts them all)
   uint histogramGroups;  // workgroups of the histogram kernel (HLSL has no gl_NumWorkGroups)
+  uint countOnGpu;       // 1: min(capacity, the count buffer) elements; 0: capacity is the count
 } RIGLENS_INSTANCE(params);
 #endif
 
@@ -309,7 +315,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 
 #ifdef __cplusplus
 static_assert(sizeof(FrameBlock) == 752 && sizeof(EnvParams) == 32 && sizeof(MaterialBlock) == 288 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
-              sizeof(SplatView) == 192 && sizeof(CompositeView) == 32 && sizeof(SortParams) == 16 && sizeof(DecodedLiftParams) == 192);
+              sizeof(SplatView) == 192 && sizeof(CompositeView) == 32 && sizeof(SortParams) == 16 && sizeof(OneSweepParams) == 20 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif
 

@@ -56,7 +56,8 @@ const Offsets kSort{RIGLENS_MEMBER(SortParams, capacity), RIGLENS_MEMBER(SortPar
 // radix_onesweep.comp (SPIR-V only, no reflection) declares the same block
 // from the same header; the histogram kernel's reflection checks it.
 const Offsets kOneSweep{RIGLENS_MEMBER(OneSweepParams, capacity), RIGLENS_MEMBER(OneSweepParams, pass),
-                        RIGLENS_MEMBER(OneSweepParams, passes), RIGLENS_MEMBER(OneSweepParams, histogramGroups)};
+                        RIGLENS_MEMBER(OneSweepParams, passes), RIGLENS_MEMBER(OneSweepParams, histogramGroups),
+                        RIGLENS_MEMBER(OneSweepParams, countOnGpu)};
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view),     RIGLENS_MEMBER(SplatView, proj),
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count),
                          RIGLENS_MEMBER(SplatView, tiles),    RIGLENS_MEMBER(SplatView, depthKey)};

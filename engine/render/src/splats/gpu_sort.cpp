@@ -37,8 +37,8 @@ struct GpuRadixSort::Impl {
   std::unique_ptr<SortKernels> kernels;
   std::string passName = "sort";
 
-  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements) {
-    kernels->record(cb, batch, elements, passName);
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements, bool countOnGpu) {
+    kernels->record(cb, batch, elements, countOnGpu, passName);
     markPass(rhi, cb, passName);
   }
 };
@@ -94,15 +94,12 @@ core::Expected<std::unique_ptr<GpuRadixSort>> GpuRadixSort::create(RhiDevice& de
 
 void GpuRadixSort::encode(QRhiCommandBuffer* cb, std::uint32_t count) {
   Impl& d = *m_impl;
-  count = std::min(count, d.capacity);
-  QRhiResourceUpdateBatch* batch = d.rhi->nextResourceUpdateBatch();
-  batch->uploadStaticBuffer(d.count.get(), 0, 4, &count);
-  d.record(cb, batch, count);
+  d.record(cb, d.rhi->nextResourceUpdateBatch(), std::min(count, d.capacity), false);
 }
 
 void GpuRadixSort::encodeGpuCount(QRhiCommandBuffer* cb) {
   Impl& d = *m_impl;
-  d.record(cb, d.rhi->nextResourceUpdateBatch(), d.capacity);
+  d.record(cb, d.rhi->nextResourceUpdateBatch(), d.capacity, true);
 }
 
 core::Expected<void> GpuRadixSort::runOffscreenFrame(std::span<const std::uint32_t> keys,

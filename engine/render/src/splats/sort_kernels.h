@@ -27,10 +27,10 @@ struct SortBuffers {
 class SortKernels {
  public:
   virtual ~SortKernels() = default;
-  // Records every pass over `elements` (the count, or the capacity when the
-  // GPU sets the count) after `batch`'s updates, which it submits; a kernel
-  // timed on its own is marked "<sortPass> <kernel>".
-  virtual void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
+  // Records every pass over `elements` (the count, or with `countOnGpu` the
+  // capacity, the count buffer saying how many) after `batch`'s updates,
+  // which it submits; a kernel timed on its own is marked "<sortPass> <kernel>".
+  virtual void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements, bool countOnGpu,
                       const std::string& sortPass) = 0;
   virtual BufferList buffers() const = 0;  // the kernels' own buffers
 };

@@ -21,7 +21,7 @@ std::uint32_t tilesFor(std::uint32_t count) {
 class ReduceThenScan final : public SortKernels {
  public:
   core::Expected<void> create(const SortBuffers& sort);
-  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
+  void record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements, bool countOnGpu,
               const std::string& sortPass) override;
   BufferList buffers() const override;
 
@@ -84,8 +84,10 @@ core::Expected<void> ReduceThenScan::create(const SortBuffers& sort) {
 }
 
 void ReduceThenScan::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
-                            const std::string& /*sortPass: its kernels are timed as the sort*/) {
+                            bool countOnGpu, const std::string& /*sortPass: its kernels are timed as the sort*/) {
   const std::uint32_t tiles = tilesFor(elements);
+  // Its kernels read the count from the buffer alone.
+  if (!countOnGpu) batch->uploadStaticBuffer(m_sort.count, 0, 4, &elements);
   for (int pass = 0; pass < m_sort.passes; ++pass) {
     const gpu::SortParams p{elements, std::uint32_t(pass * 8), tiles, 0};
     batch->updateDynamicBuffer(m_params[std::size_t(pass)].get(), 0, sizeof(p), &p);
