@@ -272,7 +272,8 @@ RIGLENS_CONST int kTilesProjected = 1, kTilesDepth = 2, kTilesGroupSums = 3, kTi
 RIGLENS_CONST int kDrawProjected = 1, kDrawOrder = 2;
 RIGLENS_CONST uint kRangeGroups = 256u;  // the ranges pass strides over the keys with this many workgroups
 RIGLENS_CONST int kRangesKeys = 1, kRangesCount = 2, kRangesOut = 3;
-RIGLENS_CONST int kRasterProjected = 1, kRasterOrder = 2, kRasterRanges = 3, kRasterImage = 4;
+RIGLENS_CONST int kRasterProjected = 1, kRasterOrder = 2, kRasterRanges = 3, kRasterImage = 4, kRasterKeys = 5,
+                  kRasterCount = 6;
 // SplatView.tiles.z: the frame counts the tile keys the view needs (quads
 // draw it: the projection's keys run back to front), or the compute tiles
 // draw it (front to back, the order the tiles blend in).

@@ -3,8 +3,9 @@
 #define RIGLENS_WANT_SPLAT_VIEW
 #include "shader_interface.h"
 // Compute rasteriser, after the sort of the tile keys: where each tile's run
-// of keys starts and ends (ranges[2 tile], ranges[2 tile + 1]). The CPU
-// zeroes the ranges each frame, so a tile no splat touches stays empty.
+// of keys starts and ends (ranges[2 tile], ranges[2 tile + 1]). Nothing
+// clears the ranges between frames: a tile no key reaches keeps an old range,
+// which the raster recognises (no key of this frame is that tile's).
 layout(local_size_x = kProjectGroupSize) in;
 
 layout(std430, binding = kRangesKeys) readonly buffer Keys { uint keys[]; };

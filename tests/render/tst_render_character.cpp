@@ -399,6 +399,31 @@ class TestRenderCharacter : public test::RenderTestCase {
     QCOMPARE(renderer.sortedFrames(), std::size_t(3));
   }
 
+  void computeTilesForgetTheLastFramesTiles() {
+    // The tile ranges are not cleared between frames: a tile some key reached
+    // in the last frame and none in this one must draw nothing of the last
+    // frame's. Close up, the torus covers the view; far off, a few middle
+    // tiles. The far view after the close one must be the far view drawn by a
+    // renderer that never drew another.
+    auto torus = wideTorus(*m_device);
+    QVERIFY(torus);
+    const auto moved = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    const auto fresh = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    core::OrbitCamera camera = torus->camera;
+    camera.dolly(0.35f);
+    QVERIFY_OK(torus->canvas->render(*moved, render::cameraFrameState(camera, kWideAspect)));
+    camera.dolly(12.0f);
+    const render::FrameState far = render::cameraFrameState(camera, kWideAspect);
+    auto after = torus->canvas->render(*moved, far);
+    auto expected = torus->canvas->render(*fresh, far);
+    QVERIFY_OK(after);
+    QVERIFY_OK(expected);
+    QCOMPARE(moved->rasterUsed(), render::SplatRaster::Compute);
+    QCOMPARE(*after, *expected);
+    // and far off, most of the view is the clear colour
+    QCOMPARE(QColor(after->pixel(5, 5)).name(), QStringLiteral("#20262e"));
+  }
+
   void computeTilesGrowTheirRoomAndMatchTheQuads() {
     // The torus's gaussians are large at 1280x720: each touches dozens of
     // tiles, far more keys than the room the tiles start with (4 per splat,

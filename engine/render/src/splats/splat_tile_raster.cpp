@@ -89,7 +89,6 @@ bool SplatTileRaster::resize(QSize size) {
   m_ranges = newStorageBuffer(m_rhi, tileCount * 8);
   if (!m_ranges) return fail("cannot allocate the splat tile buffers");
   if (!m_composite.resize(size)) return fail(m_composite.failure());
-  m_zeroRanges.assign(tileCount * 2, 0u);
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
   m_rangesSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
@@ -100,7 +99,9 @@ bool SplatTileRaster::resize(QSize size) {
                                     B::bufferLoad(gpu::kRasterProjected, cs, m_projected),
                                     B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
                                     B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()),
-                                    B::bufferStore(gpu::kRasterImage, cs, m_composite.image())});
+                                    B::bufferStore(gpu::kRasterImage, cs, m_composite.image()),
+                                    B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
+                                    B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer())});
   if (!m_rangesSrb || !m_rasterSrb) return fail("cannot create the splat tile bindings");
   // New pipelines over the new layouts (swapping bindings under a pipeline
   // made for others crashed lavapipe).
@@ -116,7 +117,6 @@ bool SplatTileRaster::ensurePipeline(QRhiRenderPassDescriptor* rp, int sampleCou
 }
 
 void SplatTileRaster::resetFrame(QRhiResourceUpdateBatch* batch) {
-  batch->uploadStaticBuffer(m_ranges.get(), 0, int(m_zeroRanges.size() * 4), m_zeroRanges.data());
   m_composite.setView(batch);
 }
 

@@ -53,7 +53,7 @@ class SplatTileRaster {
   static constexpr std::uint32_t kMaxKeys = GpuRadixSort::kMaxCapacity;
   // SplatView.tiles for this output (emission on).
   gpu::uvec4 tiles() const;
-  // Before the projection, in its batch: zero the ranges.
+  // Before the projection, in its batch: the composite's view (uniforms only).
   void resetFrame(QRhiResourceUpdateBatch* batch);
   // After the projection and its depth sort: the keys and their sort (when `sort`), ranges and tiles (when `raster`).
   void encode(QRhiCommandBuffer* cb, bool sort, bool raster);
@@ -91,7 +91,6 @@ class SplatTileRaster {
   std::unique_ptr<GpuRadixSort> m_sort;
   std::unique_ptr<QRhiBuffer> m_depth, m_groupSums, m_ranges;
   SplatComposite m_composite{m_rhi};
-  std::vector<std::uint32_t> m_zeroRanges;
   std::unique_ptr<QRhiShaderResourceBindings> m_countSrb, m_offsetsSrb, m_emitSrb, m_rangesSrb, m_rasterSrb;
   std::unique_ptr<QRhiComputePipeline> m_countPipe, m_offsetsPipe, m_emitPipe, m_rangesPipe, m_rasterPipe;
 };
