@@ -124,8 +124,14 @@ void SplatTileRaster::countKeys(QRhiCommandBuffer* cb) {
   const int groups = gpu::groupsFor(m_splats, gpu::kProjectGroupSize);
   dispatchComputePass(cb, nullptr, m_countPipe.get(), m_countSrb.get(), groups);
   dispatchComputePass(cb, nullptr, m_offsetsPipe.get(), m_offsetsSrb.get(), 1);
-  // How many keys the frame needed, for growIfNeeded once the GPU is done.
+}
+
+// How many keys the frame needed, for growIfNeeded once the GPU is done. Read
+// back after the frame's last tile pass, not between the kernels: a copy there
+// stalls the passes after it (the sample character's "tile keys" on the H200).
+void SplatTileRaster::readBackKeyCount(QRhiCommandBuffer* cb) {
   if (!m_device.readsBackEveryFrame()) return;
+  const int groups = gpu::groupsFor(m_splats, gpu::kProjectGroupSize);
   QRhiResourceUpdateBatch* readback = m_rhi->nextResourceUpdateBatch();
   ++m_count->pending;
   QRhiBufferReadbackResult* result = m_device.keepReadback([count = m_count](const QByteArray& bytes) {
@@ -138,6 +144,7 @@ void SplatTileRaster::countKeys(QRhiCommandBuffer* cb) {
 
 void SplatTileRaster::encodeCount(QRhiCommandBuffer* cb) {
   countKeys(cb);
+  readBackKeyCount(cb);
   markPass(m_rhi, cb, "tile keys");
 }
 
@@ -147,7 +154,10 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
   dispatchComputePass(cb, nullptr, m_emitPipe.get(), m_emitSrb.get(), gpu::groupsFor(m_splats, gpu::kProjectGroupSize));
   markPass(m_rhi, cb, "tile keys");
   m_sort->encodeGpuCount(cb);
-  if (!raster) return;
+  if (!raster) {
+    readBackKeyCount(cb);
+    return;
+  }
   dispatchComputePass(cb, nullptr, m_rangesPipe.get(), m_rangesSrb.get(), int(gpu::kRangeGroups));
   cb->beginComputePass();
   cb->setComputePipeline(m_rasterPipe.get());
@@ -156,6 +166,7 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
   GpuTimer::countDispatch();
   cb->endComputePass();
   markPass(m_rhi, cb, "raster");
+  readBackKeyCount(cb);
 }
 
 void SplatTileRaster::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor) {

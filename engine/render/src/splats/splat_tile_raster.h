@@ -75,7 +75,8 @@ class SplatTileRaster {
   QRhi* m_rhi;
   std::string m_failure;
   bool createKeys(std::uint32_t keys);
-  void countKeys(QRhiCommandBuffer* cb);  // count and offsets, and the read-back of the total
+  void countKeys(QRhiCommandBuffer* cb);         // count and offsets
+  void readBackKeyCount(QRhiCommandBuffer* cb);  // the offsets' total, to the CPU
 
   std::uint32_t m_splats = 0;
   // The frames' key counts, written by read-backs that may land after this
