@@ -115,8 +115,9 @@ void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std
     batch->updateDynamicBuffer(m_params[slot].get(), 0, sizeof(p), &p);
   }
   // The kernels clear what they count into from then on. Only uniforms
-  // otherwise: no copy (and no barrier after one) before the kernels, which
-  // cost ~0.005 ms a sort on the H200.
+  // otherwise: no copy (and no barrier after one) before the kernels; the
+  // histogram's segment, which carried the copy, took 0.011 ms less for
+  // 262k and 1M keys on the H200.
   if (!m_histCleared) {
     static const std::array<std::uint32_t, gpu::kOneSweepHistWords> zeros{};
     for (auto& hist : m_hist) batch->uploadStaticBuffer(hist.get(), 0, int(zeros.size() * 4), zeros.data());
