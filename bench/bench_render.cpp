@@ -447,7 +447,7 @@ void BM_SplatFrame(benchmark::State& state) {
   GpuPassTimes gpu;
   for (auto _ : state) {
     draw(index++);  // the view changes every frame: a full re-sort
-    gpu.add();
+    gpu.add(**canvas);
   }
   gpu.report(state);
   state.SetItemsProcessed(state.iterations() * std::int64_t(n));
@@ -510,7 +510,7 @@ void BM_CharacterFrame(benchmark::State& state) {
     camera.setAngles(yaw += 1.0f, 10.0f);
     frame.view = camera.view();
     (void)(*canvas)->renderWithoutReadback(renderer, frame);
-    gpu.add();
+    gpu.add(**canvas);
   }
   gpu.report(state);
   // GNM reads the active basis columns (V*E*3 halves) and writes V*12; the lift 64 per vertex.

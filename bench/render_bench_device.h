@@ -13,6 +13,7 @@
 #include <string>
 
 #include "riglens/render/device/gpu_timer.h"
+#include "riglens/render/device/offscreen_canvas.h"
 #include "riglens/render/device/rhi_device.h"
 
 namespace riglens::bench {
@@ -37,9 +38,20 @@ inline std::unique_ptr<render::RhiDevice>& device() {
 // timed frames, reported as counters gpu_<pass>_ms and gpu_ms (the frame),
 // and what an iteration asked of the GPU (GpuTimer::work(), every backend):
 // submissions and compute dispatches. Made just before the timed loop.
+// Given the canvas a frame was drawn on, add(canvas) also sums the CPU's
+// side of the wall time: cpu_prepare_ms (the renderer's uniforms and its
+// compute passes recorded) and cpu_submit_wait_ms (the render pass recorded,
+// the frame submitted and waited for), so wall minus GPU has a name.
 class GpuPassTimes {
  public:
   GpuPassTimes() : m_workBefore(device()->timer().work()) {}
+  void add(const render::OffscreenCanvas& canvas) {
+    const auto times = canvas.lastFrameTimes();
+    m_prepareMs += times.prepareMs;
+    m_submitWaitMs += times.gpuMs;
+    ++m_canvasFrames;
+    add();
+  }
   void add() {
     const render::FrameTimes t = device()->timer().latest();
     if (!t.available || t.frame == m_last) return;
@@ -52,6 +64,10 @@ class GpuPassTimes {
     const double iterations = double(std::max<benchmark::IterationCount>(state.iterations(), 1));
     state.counters["submissions"] = double(work.submissions) / iterations;
     state.counters["dispatches"] = double(work.dispatches) / iterations;
+    if (m_canvasFrames > 0) {
+      state.counters["cpu_prepare_ms"] = m_prepareMs / m_canvasFrames;
+      state.counters["cpu_submit_wait_ms"] = m_submitWaitMs / m_canvasFrames;
+    }
     if (m_frames == 0) return;
     double total = 0;
     for (const auto& [pass, ms] : m_ms) {
@@ -65,6 +81,8 @@ class GpuPassTimes {
   std::map<std::string, double> m_ms;
   std::uint64_t m_last = 0;
   int m_frames = 0;
+  double m_prepareMs = 0, m_submitWaitMs = 0;
+  int m_canvasFrames = 0;
   render::GpuWork m_workBefore;
 };
 
