@@ -15,7 +15,8 @@
 //   group's loads are contiguous), scaled per lane from a table in shared
 //   memory (zero for inactive coefficients), accumulated in fp32 and
 //   summed through shared memory (no subgroup operations: Qt 6.4's qsb
-//   compiles none). The row is read once, at the memory's bandwidth.
+//   compiles none). Each invocation does this for kGnmRowsPerInvocation
+//   rows at once. The row is read once, at the memory's bandwidth.
 // Gaze, seam and skinning follow in the same pass.
 layout(local_size_x = kGnmGroupSize) in;
 
@@ -33,7 +34,7 @@ layout(std430, binding = kGnmPosed) writeonly buffer Posed { float posed[]; };
 layout(std430, binding = kGnmLaneScales) readonly buffer LaneScales { float laneScales[]; };  // per half of a row
 
 shared float scales[kGnmMaxDenseLanes];
-shared vec3 partial[kGnmGroupSize];
+shared vec3 partial0[kGnmGroupSize], partial1[kGnmGroupSize];  // rows v0, v1
 
 float basisLane(uint lane)
 {
@@ -106,59 +107,91 @@ void sparse()
     finish(v, in_, acc);
 }
 
-// Lanes l0 .. l0 + 7 of a row, weighted: lane l0 + j belongs to component
-// (l0 + j) % 3, so lanes are summed by j % 3, then rotated into x, y, z by
-// l0 % 3.
-vec3 expressionOfQuad(uvec4 h, uint l0)
+// Lanes l0 .. l0 + 7 of a row weighted by their scales (lo: l0 .. l0 + 3,
+// hi: l0 + 4 .. l0 + 7) and summed by j % 3 (lane l0 + j). Which of x, y, z
+// each sum belongs to depends on l0 % 3; rotated() applies that once per
+// invocation rather than once per quad.
+vec3 unrotatedQuad(uvec4 h, vec4 lo, vec4 hi)
 {
     vec2 a = unpackHalf2x16(h.x), b = unpackHalf2x16(h.y), c = unpackHalf2x16(h.z), d = unpackHalf2x16(h.w);
-    vec3 r = vec3(a.x * scales[l0] + b.y * scales[l0 + 3u] + d.x * scales[l0 + 6u],
-                  a.y * scales[l0 + 1u] + c.x * scales[l0 + 4u] + d.y * scales[l0 + 7u],
-                  b.x * scales[l0 + 2u] + c.y * scales[l0 + 5u]);
-    uint phase = l0 % 3u;
+    return vec3(a.x * lo.x + b.y * lo.w + d.x * hi.z, a.y * lo.y + c.x * hi.x + d.y * hi.w, b.x * lo.z + c.y * hi.y);
+}
+
+vec3 rotated(vec3 r, uint phase)
+{
     return phase == 0u ? r : phase == 1u ? r.zxy : r.yzx;
 }
 
+// A multiple of 3: the quads an invocation reads in one batch, u = 0 .. 5,
+// are kGnmLanesPerVertex apart, so quad q = sub + 8 (u + 6 n) starts at
+// lane 8q, whose component (8q) % 3 = (2 sub + u) % 3 does not depend on n.
+// sums0/1[k] gather the quads with u % 3 == k. Six wide loads are issued
+// before any is used, so an invocation waits for memory about once per
+// batch (a row is 18 loads a lane at 383 coefficients).
 const uint kGnmLoadsInFlight = 6u;
 
+// A group covers kGnmRowsPerInvocation * slots vertices: slot s holds
+// vertices s and s + slots; its invocation `sub` reads every
+// kGnmLanesPerVertex-th quad of both rows from `sub`, lane 0 then finishes
+// the first vertex, lane 1 the second. Two rows an invocation: each scale
+// read from shared memory weighs both. On the H200 (V 17,821, E 383, same
+// sittings): 0.02104 -> 0.0195-0.0197 ms; the rotation once per invocation
+// alone gave 0.0206. Slower: three or nine loads in flight (0.0197,
+// 0.0204), the loop in a helper with out parameters (0.0197), the first
+// batch issued before the scales are in (0.0205), and any two-dimensional
+// array (0.0217 for the partial sums; four rows so written 0.0226-0.0234).
 void dense()
 {
     uint lid = gl_LocalInvocationID.x;
     for (uint l = lid; l < params.rowLanes; l += kGnmGroupSize)
         scales[l] = laneScales[l];
     barrier();
-    uint v = gl_WorkGroupID.x * (kGnmGroupSize / kGnmLanesPerVertex) + lid / kGnmLanesPerVertex;
+    const uint slots = kGnmGroupSize / kGnmLanesPerVertex;
+    uint v0 = gl_WorkGroupID.x * kGnmRowsPerInvocation * slots + lid / kGnmLanesPerVertex, v1 = v0 + slots;
     uint sub = lid % kGnmLanesPerVertex;
-    vec3 acc = vec3(0.0);
+    uint mine = sub == 0u ? v0 : v1;
+    bool finishes = sub < kGnmRowsPerInvocation && mine < params.vertexCount;
     VertexInputs in_;
-    if (sub == 0u && v < params.vertexCount)
-        in_ = loadVertexInputs(v);  // the lane that finishes the vertex
-    if (v < params.vertexCount) {
-        uint quads = params.rowLanes / 8u, row = v * quads;
-        // kGnmLoadsInFlight wide loads issued before any is used, so a lane
-        // waits for memory about once per batch rather than once per load
-        // (a row is 18 loads a lane at 383 coefficients).
+    if (finishes)
+        in_ = loadVertexInputs(mine);
+    vec3 sums0[3] = vec3[3](vec3(0.0), vec3(0.0), vec3(0.0));
+    vec3 sums1[3] = vec3[3](vec3(0.0), vec3(0.0), vec3(0.0));
+    bool has0 = v0 < params.vertexCount, has1 = v1 < params.vertexCount;
+    uint quads = params.rowLanes / 8u, row0 = v0 * quads, row1 = v1 * quads;
+    if (has0) {
         for (uint first = sub; first < quads; first += kGnmLoadsInFlight * kGnmLanesPerVertex) {
-            uvec4 h[kGnmLoadsInFlight];
+            uvec4 h0[kGnmLoadsInFlight], h1[kGnmLoadsInFlight];
             [[unroll]] for (uint u = 0u; u < kGnmLoadsInFlight; ++u) {
                 uint q = first + u * kGnmLanesPerVertex;
-                h[u] = q < quads ? basis[row + q] : uvec4(0u);
+                h0[u] = q < quads ? basis[row0 + q] : uvec4(0u);
+                h1[u] = q < quads && has1 ? basis[row1 + q] : uvec4(0u);
             }
             [[unroll]] for (uint u = 0u; u < kGnmLoadsInFlight; ++u) {
-                uint q = first + u * kGnmLanesPerVertex;
-                if (q < quads)
-                    acc += expressionOfQuad(h[u], q * 8u);
+                uint q = first + u * kGnmLanesPerVertex, l0 = q * 8u;
+                if (q < quads) {
+                    vec4 lo = vec4(scales[l0], scales[l0 + 1u], scales[l0 + 2u], scales[l0 + 3u]);
+                    vec4 hi = vec4(scales[l0 + 4u], scales[l0 + 5u], scales[l0 + 6u], scales[l0 + 7u]);
+                    sums0[u % 3u] += unrotatedQuad(h0[u], lo, hi);
+                    sums1[u % 3u] += unrotatedQuad(h1[u], lo, hi);
+                }
             }
         }
     }
-    partial[lid] = acc;
+    vec3 x0 = vec3(0.0), x1 = vec3(0.0);
+    [[unroll]] for (uint k = 0u; k < 3u; ++k) {
+        x0 += rotated(sums0[k], (2u * sub + k) % 3u);
+        x1 += rotated(sums1[k], (2u * sub + k) % 3u);
+    }
+    partial0[lid] = x0;
+    partial1[lid] = x1;
     barrier();
-    if (sub != 0u || v >= params.vertexCount)
+    if (!finishes)
         return;
+    uint slotStart = lid - sub;
     vec3 sum = vec3(0.0);
     for (uint k = 0u; k < kGnmLanesPerVertex; ++k)
-        sum += partial[lid + k];
-    finish(v, in_, sum);
+        sum += sub == 0u ? partial0[slotStart + k] : partial1[slotStart + k];
+    finish(mine, in_, sum);
 }
 
 void main()

@@ -132,8 +132,11 @@ RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
 
 // ---- gnm.comp: the GNM face rig (neutral + fp16 basis, gaze, stitch, LBS).
 // The basis rows are padded to kGnmRowAlign halves so the dense path reads
-// them as uvec4 (8 halves); kGnmLanesPerVertex invocations share a row.
+// them as uvec4 (8 halves); kGnmLanesPerVertex invocations share a row, and
+// each of them weighs kGnmRowsPerInvocation rows (of vertices a group's
+// width apart) with the scales it reads once.
 RIGLENS_CONST uint kGnmGroupSize = 256u, kGnmLanesPerVertex = 8u, kGnmRowAlign = 8u, kGnmMaxDenseLanes = 4096u;
+RIGLENS_CONST uint kGnmRowsPerInvocation = 2u;
 RIGLENS_CONST int kGnmParamsBinding = 0, kGnmNeutral = 1, kGnmBasis = 2, kGnmActives = 3, kGnmEyeWeights = 4, kGnmStitch = 5,
                   kGnmSkinIndex = 6, kGnmSkinWeight = 7, kGnmSkin = 8, kGnmPosed = 9, kGnmLaneScales = 10;
 RIGLENS_CONST uint kGnmStitchFlag = 1u, kGnmGazeLeftFlag = 2u, kGnmGazeRightFlag = 4u, kGnmDenseFlag = 8u;

@@ -208,7 +208,8 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
     batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4), d.skinMatrices.data());
   const bool dense = (d.frame.flags & gpu::kGnmDenseFlag) != 0;
   if (dense) batch->uploadStaticBuffer(d.laneScales.get(), 0, int(d.scales.size() * 4), d.scales.data());
-  const std::uint32_t verticesPerGroup = dense ? gpu::kGnmGroupSize / gpu::kGnmLanesPerVertex : gpu::kGnmGroupSize;
+  const std::uint32_t verticesPerGroup =
+      dense ? gpu::kGnmGroupSize / gpu::kGnmLanesPerVertex * gpu::kGnmRowsPerInvocation : gpu::kGnmGroupSize;
   // The frame's inputs (controls, joints) copied in before the kernel, timed
   // as their own pass so "gnm" is the kernel alone, as a GEMV peer is timed.
   cb->resourceUpdate(batch);
