@@ -4,6 +4,11 @@
 #   - `riglens-cli render` of the large sample (64 parts, 2.72M triangles) to
 #     a 1280x720 PNG, at the default quality and with --samples 1, against
 #     `f3d --output` of the same model exported as one GLB;
+#   - the same render against F3D drawing RigLens's view of it (the camera
+#     `riglens-cli render --print-camera` reports, handed to F3D's
+#     --camera-* options): F3D frames the model its own way (the large
+#     sample edge-on, a few percent of the pixels), so this row is the one
+#     in which both programs draw the same triangles onto the same pixels;
 #   - the viewer's cold start on the tank sample (`riglens PATH --screenshot`,
 #     1280x800) against `f3d --output` of the tank's GLB.
 # Whole-process wall time and peak memory (GNU time's maximum resident set),
@@ -88,6 +93,14 @@ row "riglens-cli render, large sample, 1280x720 (4 samples)" \
 row "the same with --samples 1" \
   env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
   --samples 1 -- --output "$work/f.png" --resolution 1280,720 "$work/large.glb"
+# riglens-cli's camera as F3D's options: "camera: eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov-y=DEG".
+read -r eye target up fov < <(QT_QPA_PLATFORM=vkkhrdisplay "$cli" render "$work/large" --out "$work/r.png" \
+  --size 1280x720 --print-camera | sed -n 's/^camera: eye=\([^ ]*\) target=\([^ ]*\) up=\([^ ]*\) fov-y=\([^ ]*\)$/\1 \2 \3 \4/p')
+[[ -n "$fov" ]] || { echo "riglens-cli render --print-camera printed no camera" >&2; exit 1; }
+row "the same, F3D drawing RigLens's view (same camera)" \
+  env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
+  -- --output "$work/f.png" --resolution 1280,720 --camera-position="$eye" --camera-focal-point="$target" \
+  --camera-view-up="$up" --camera-view-angle="$fov" "$work/large.glb"
 row "the same in the PBR look (F3D's is PBR)" \
   env QT_QPA_PLATFORM=vkkhrdisplay "$build/app/riglens-cli" render "$work/large" --out "$work/r.png" --size 1280x720 \
   --look pbr -- --output "$work/f.png" --resolution 1280,720 "$work/large.glb"

@@ -13,6 +13,7 @@
 #include <optional>
 #include <variant>
 
+#include "camera_description.h"
 #include "cli_common.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/stage_timings.h"
@@ -345,6 +346,10 @@ struct RenderOptions {
       "environment-rotation", "Turn the environment DEG degrees about the up axis (default 0).", "DEG", "0"};
   const QCommandLineOption environmentBackground{"environment-background",
                                                  "Draw the environment behind the model (PBR look)."};
+  const QCommandLineOption printCamera{
+      "print-camera",
+      "Runs and models: print the first shot's camera on stdout (eye, target, up, vertical field of view), "
+      "to draw the same view in another viewer."};
   const QCommandLineOption timings{
       "timings",
       "Print where the time went to stderr: process start, Qt init, load, GPU device, target, the first "
@@ -377,6 +382,7 @@ struct RenderOptions {
                        environment,
                        environmentRotation,
                        environmentBackground,
+                       printCamera,
                        timings});
   }
 };
@@ -541,9 +547,15 @@ int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, c
   // Parts leave the CPU as they reach the GPU, the last ones after the first shot.
   std::size_t released = 0;
   (*canvas)->setBetweenUploadFrames([&] { released = releaseMeshes(*run, released, renderer.partsUploaded()); });
-  return writeShots(
+  const int written = writeShots(
       **canvas, renderer, s.imageSize, s.outputs, s.yawDeg, [&](float yawAt) { return states.at(yawAt); },
       [&] { released = releaseMeshes(*run, released, run->meshes.size()); });
+  if (written == kExitOk && parser.isSet(o.printCamera)) {
+    const render::FrameState& first = states.at(shotYaw(s.outputs, s.yawDeg, 0));
+    const float focus = fileView ? 1.0f : camera.distance();
+    std::printf("%s\n", qPrintable(describeCamera(first.view, first.projection, focus)));
+  }
+  return written;
 }
 
 }  // namespace

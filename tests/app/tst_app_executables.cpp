@@ -9,12 +9,16 @@
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <glm/trigonometric.hpp>
 
 #include "reference_math.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/base/version.h"
 #include "riglens/core/open/asset_readers.h"
+#include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "splat_fixtures.h"
@@ -739,6 +743,65 @@ class TestAppExecutables : public QObject {
       QCOMPARE(riglens::test::redAboveBlue(image), std::optional<bool>(redOnTop));
     }
     QCOMPARE(runProgram(kCli, {"render", ply, "--out", dir.filePath("x.png"), "--up", "z"}).exitCode, 2);
+  }
+
+  // --print-camera names the view the picture was drawn through: the orbit
+  // at the asked yaw and pitch about the middle of the posed model, the
+  // default field of view, an upright frame.
+  void cliPrintsTheCameraItDrewThrough() {
+    QTemporaryDir dir;
+    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode == 0);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "vkkhrdisplay");
+    const QString tank = dir.filePath("tank-cubes");
+    const Run run = runProgram(kCli,
+                               {"render", tank, "--out", dir.filePath("c.png"), "--size", "160x120", "--yaw", "30",
+                                "--pitch", "20", "--print-camera"},
+                               env);
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    const QRegularExpression line(QStringLiteral("\ncamera: eye=(\\S+) target=(\\S+) up=(\\S+) fov-y=(\\S+)\n"));
+    const auto match = line.match("\n" + run.out);
+    QVERIFY2(match.hasMatch(), qPrintable(run.out));
+    const auto vec = [&](int i) {
+      const QStringList xyz = match.captured(i).split(',');
+      return xyz.size() == 3 ? glm::vec3(xyz[0].toFloat(), xyz[1].toFloat(), xyz[2].toFloat()) : glm::vec3(NAN);
+    };
+    const glm::vec3 eye = vec(1), target = vec(2), up = vec(3), toEye = glm::normalize(eye - target);
+    // The printed numbers carry 9 digits (a float to the bit); the angles and
+    // lengths come from float math on them, a few ulps off.
+    constexpr double kDegrees = 1e-3;
+    constexpr float kUnitLength = 1e-6f;
+    // The bounds' centre, summed in another order: a relative float rounding.
+    constexpr float kTargetShareOfSize = 1e-4f;
+    QVERIFY(std::abs(match.captured(4).toDouble() - 40.0) < kDegrees);
+    QVERIFY(std::abs(glm::degrees(std::asin(toEye.y)) - 20.0) < kDegrees);
+    QVERIFY(std::abs(glm::degrees(std::atan2(toEye.x, toEye.z)) - 30.0) < kDegrees);
+    QVERIFY(std::abs(glm::dot(up, toEye)) < kUnitLength && std::abs(glm::length(up) - 1.0f) < kUnitLength &&
+            up.y > 0.0f);
+    // The target: the middle of the tank's box as drawn (every part's vertices
+    // under its world matrix, and its pivot), worked out here.
+    auto loaded = riglens::core::loadRun(tank.toStdString());
+    QVERIFY_OK(loaded);
+    riglens::core::RigController rest(loaded->rig);
+    rest.setClockMs(0);  // the autoPlay clips at 0 ms, as the render poses it
+    rest.evaluate();
+    glm::vec3 lo(INFINITY), hi(-INFINITY);
+    for (std::size_t p = 0; p < loaded->meshes.size(); ++p) {
+      const glm::mat4& world = rest.partWorlds()[p];
+      const auto& pivot = loaded->rig.parts()[p].pivot;
+      const glm::vec3 pivotAt(world * glm::vec4(float(pivot[0]), float(pivot[1]), float(pivot[2]), 1.0f));
+      lo = glm::min(lo, pivotAt);
+      hi = glm::max(hi, pivotAt);
+      const auto& positions = loaded->meshes[p].positions;
+      for (std::size_t v = 0; v + 2 < positions.size(); v += 3) {
+        const glm::vec3 at(world * glm::vec4(positions[v], positions[v + 1], positions[v + 2], 1.0f));
+        lo = glm::min(lo, at);
+        hi = glm::max(hi, at);
+      }
+    }
+    const glm::vec3 middle = (lo + hi) * 0.5f;
+    QVERIFY2(glm::distance(target, middle) < kTargetShareOfSize * glm::distance(lo, hi),
+             qPrintable(run.out + QString(" middle %1,%2,%3").arg(middle.x).arg(middle.y).arg(middle.z)));
   }
 
   void cliRendersTheTwoLooks() {

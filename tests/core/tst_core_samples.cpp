@@ -8,6 +8,7 @@
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/closed_surface.h"
+#include "riglens/core/gltf/flat_faces.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/pose.h"
 #include "riglens/core/rig/rig_controller.h"
@@ -218,6 +219,37 @@ class TestSamples : public QObject {
     std::swap(flipped.indices[0], flipped.indices[1]);
     QVERIFY(!isClosedOutwardSurface(flipped));  // one triangle against its neighbours
     QVERIFY(!isClosedOutwardSurface(PartMesh{}));
+  }
+
+  // hasFlatFaces: the cube mesher gives each face its own corners (one
+  // normal, one colour), the smooth meshers share vertices whose normals
+  // average their faces'; copies with one corner changed are not flat.
+  void flatFacesCheckAgreesWithTheMeshers() {
+    const VoxelVolume v = blob();
+    const PartMesh cubes = meshCubes(v);
+    QVERIFY(hasFlatFaces(cubes));
+    QVERIFY(!hasFlatFaces(meshSurfaceNets(v)));
+    QVERIFY(!hasFlatFaces(meshDualContouring(v)));
+    QVERIFY(!hasFlatFaces(PartMesh{}));
+    const std::uint32_t corner = cubes.indices[1];
+    PartMesh normal = cubes, color = cubes, signedZero = cubes, outOfRange = cubes;
+    normal.normals[corner * 3] += 0.5f;
+    color.colors[corner * 3 + 2] += 0.25f;
+    for (std::size_t c = 0; c < 3; ++c)  // a zero component made -0: equal values, different bits
+      if (signedZero.normals[corner * 3 + c] == 0.0f) signedZero.normals[corner * 3 + c] = -0.0f;
+    outOfRange.indices.back() = std::uint32_t(cubes.vertexCount());
+    QVERIFY(!hasFlatFaces(normal));
+    QVERIFY(!hasFlatFaces(color));
+    QVERIFY(!hasFlatFaces(signedZero));
+    QVERIFY(!hasFlatFaces(outOfRange));
+    // The run loader sets the flag on the parts it loads.
+    auto sample = makeSampleRun("tank-cubes");
+    QVERIFY(sample);
+    const fs::path root = m_tmp.path().toStdString();
+    QVERIFY(writeSampleRun(*sample, root / "flat-tank"));
+    auto run = loadRun(root / "flat-tank");
+    QVERIFY_OK(run);
+    for (const PartMesh& mesh : run->meshes) QCOMPARE(mesh.flatFaces, !mesh.empty());
   }
 
   void bundledSamplesLoadCleanly() {

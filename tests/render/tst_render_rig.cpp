@@ -13,6 +13,7 @@
 #include "gltf_scene_fixture.h"
 #include "render_checks.h"
 #include "riglens/core/base/tolerances.h"
+#include "riglens/core/gltf/flat_faces.h"
 #include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/open/asset_readers.h"
 #include "riglens/core/rig/model_nodes.h"
@@ -399,6 +400,39 @@ class TestRenderRig : public test::RenderTestCase {
         QVERIFY2(model > 1000 && differ <= model / 500,
                  qPrintable(QString("%1: %2 of %3 model pixels differ").arg(sample).arg(differ).arg(model)));
       }
+    }
+  }
+
+  // Parts of flat faces are shaded once per vertex (part_flat.vert): the
+  // picture equals the same run shaded at every pixel (flatFaces cleared,
+  // part.frag), in every tint that has no wireframe, highlighted, posed and
+  // mirrored (back faces then show: the back colour). part.frag normalises an
+  // interpolated normal, equal to the vertices' one within rounding, so a
+  // channel may round one step the other way.
+  void flatFacesShadeAsEveryPixelWould() {
+    QVERIFY(!core::hasFlatFaces(test::sampleRun("walker-smooth")->meshes[0]));  // smooth normals
+    for (const char* sample : {"tank-cubes", "walker-cubes"}) {
+      auto run = test::sampleRun(sample);
+      QVERIFY(
+          std::all_of(run->meshes.begin(), run->meshes.end(), [](const auto& m) { return m.empty() || m.flatFaces; }));
+      auto perPixel = std::make_shared<core::LoadedRun>(*run);
+      for (auto& mesh : perPixel->meshes) mesh.flatFaces = false;
+      const auto& poses = std::string(sample).starts_with("tank") ? tankPoses() : walkerPoses();
+      std::vector<glm::mat4> posed = test::posedWorlds(*run, std::prev(poses.end())->second);
+      auto mirrored = posed;
+      for (auto& world : mirrored) world = glm::scale(glm::mat4(1.0f), glm::vec3(-1, 1, 1)) * world;
+      for (const core::TintMode tint : {core::TintMode::Color, core::TintMode::Part, core::TintMode::Joint,
+                                        core::TintMode::Normals, core::TintMode::Sockets})
+        for (const std::vector<glm::mat4>* worlds : {&posed, &mirrored}) {
+          render::ViewSettings view;
+          view.tint = tint;
+          view.highlightPart = 1;
+          const QImage flat = draw(run, *worlds, view), shaded = draw(perPixel, *worlds, view);
+          const QString name =
+              QString("flat-%1-tint%2-%3").arg(sample).arg(int(tint)).arg(worlds == &posed ? "posed" : "mirrored");
+          const QString problem = test::compareImages(flat, shaded, name, {core::tolerance::kColorChannel, 0.0});
+          QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
     }
   }
 

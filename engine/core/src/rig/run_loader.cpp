@@ -8,6 +8,7 @@
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
 #include "riglens/core/gltf/closed_surface.h"
+#include "riglens/core/gltf/flat_faces.h"
 #include "riglens/core/model_import/assimp_model.h"
 #include "riglens/core/rig/rig_json.h"
 #include "riglens/core/rig/skinning.h"
@@ -61,6 +62,7 @@ PartMeshResult loadPartMesh(const fs::path& folder, const fs::path& source, cons
         {path->string(), "", "per-part mesh carries a skin; the skin is ignored", Severity::Warning, job.name});
   result.mesh = std::move(decoded->mesh);
   result.mesh.closed = isClosedOutwardSurface(result.mesh);
+  result.mesh.flatFaces = hasFlatFaces(result.mesh);
   return result;
 }
 

@@ -127,7 +127,8 @@ core::Expected<GpuMaterial> GpuMaterials::make(QRhiResourceUpdateBatch* batch, c
   QVector<QRhiShaderResourceBinding> bindings = {
       QRhiShaderResourceBinding::uniformBuffer(gpu::kFrameBinding, both, m_frameBlock),
       QRhiShaderResourceBinding::uniformBufferWithDynamicOffset(gpu::kPartBinding, both, m_partSlots, m_partBlockSize),
-      QRhiShaderResourceBinding::uniformBuffer(gpu::kMaterialBinding, fragment, out.block.get())};
+      // Both stages: part_flat.vert shades flat faces per vertex (an unlit material's colour as is).
+      QRhiShaderResourceBinding::uniformBuffer(gpu::kMaterialBinding, both, out.block.get())};
   bindings += textureBindings;
   const GpuEnvironment& light = *m_environment;
   bindings +=

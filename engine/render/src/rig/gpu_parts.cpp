@@ -31,6 +31,7 @@ bool uploadPart(QRhi* rhi, const core::PartMesh& mesh, bool skinned, QRhiResourc
   if (!part.positions || !part.normals || !part.colors || !part.indices) return false;
   part.indexCount = static_cast<quint32>(mesh.indices.size());
   part.closed = mesh.closed && !skinned;
+  part.flatFaces = mesh.flatFaces && !skinned;
   part.vertexBytes = attrBytes * 2 + mesh.colors.size() * sizeof(float);
   part.indexBytes = mesh.indices.size() * sizeof(std::uint32_t);
   return true;
@@ -59,8 +60,9 @@ void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBa
 
 std::unique_ptr<QRhiGraphicsPipeline> newPartPipeline(QRhi* rhi, QRhiRenderPassDescriptor* rp, int samples,
                                                       QRhiShaderResourceBindings* bindings, PartVariant variant) {
-  auto ps = variant.pbr ? newGraphicsPipeline(rhi, "part_pbr.vert", "part_pbr.frag")
-                        : newGraphicsPipeline(rhi, "part.vert", "part.frag");
+  auto ps = variant.pbr    ? newGraphicsPipeline(rhi, "part_pbr.vert", "part_pbr.frag")
+            : variant.flat ? newGraphicsPipeline(rhi, "part_flat.vert", "part_flat.frag")
+                           : newGraphicsPipeline(rhi, "part.vert", "part.frag");
   if (!ps) return nullptr;
   const auto perVertex = [](bool yes, quint32 stride) {
     return yes ? QRhiVertexInputBinding(stride) : QRhiVertexInputBinding(stride, QRhiVertexInputBinding::PerInstance);

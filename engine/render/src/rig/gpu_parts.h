@@ -21,7 +21,8 @@ struct GpuPart {
   Buffer boneTints;  // a skinned mesh's joint tint, per vertex (core::boneWeightTints)
   Buffer tangents;   // a skinned mesh's normal-map tangents, written by the skinning pass (else null)
   quint32 indexCount = 0;
-  bool closed = false;  // core::isClosedOutwardSurface: its back faces are culled
+  bool closed = false;     // core::isClosedOutwardSurface: its back faces are culled
+  bool flatFaces = false;  // core::hasFlatFaces, not skinned: the review look shades it per vertex
   // Wireframe: the triangles expanded (no sharing) with per-vertex barycentrics.
   Buffer wirePositions, wireNormals, wireColors, wireBary;
   quint32 wireVertexCount = 0;
@@ -47,7 +48,8 @@ void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBa
 // depth; a single-sided one culls its back faces.
 struct PartVariant {
   bool wireframe = false, textured = false, blended = false;
-  bool pbr = false;  // the PBR look's shaders (part_pbr.vert / part_pbr.frag)
+  bool pbr = false;   // the PBR look's shaders (part_pbr.vert / part_pbr.frag)
+  bool flat = false;  // flat faces in the review look (part_flat.vert / part_flat.frag)
   QRhiGraphicsPipeline::CullMode cull = QRhiGraphicsPipeline::None;
 };
 

@@ -55,12 +55,22 @@ struct RigRenderer::Impl {
   std::unique_ptr<GpuEnvironment> environment;
   std::unique_ptr<QRhiShaderResourceBindings> lineSrb, backgroundSrb;
   std::unique_ptr<QRhiGraphicsPipeline> backgroundPipeline;
-  // Per look (0 review, 1 PBR: lookIndex()): parts, closed parts, sections.
-  std::unique_ptr<QRhiGraphicsPipeline> partPipeline[2];
+  // The pipelines that draw parts in one shading: both faces (`open`), and
+  // for closed rigid parts back faces culled, or front faces under a
+  // mirroring world (a negative determinant turns the winding around on screen).
+  struct PartPipelines {
+    std::unique_ptr<QRhiGraphicsPipeline> open, closed, closedMirrored;
+    void reset() {
+      open.reset();
+      closed.reset();
+      closedMirrored.reset();
+    }
+  };
+  // By shading: the review look per pixel, the review look per vertex for
+  // parts of flat faces (GpuPart::flatFaces), the PBR look.
+  enum Shading { kReviewShading, kFlatReviewShading, kPbrShading, kShadingCount };
+  PartPipelines partPipelines[kShadingCount];
   std::unique_ptr<QRhiGraphicsPipeline> wirePipeline, gridPipeline, overlayPipeline;
-  // Closed rigid parts: back faces culled, or front faces under a mirroring
-  // world (a negative determinant turns the winding around on screen).
-  std::unique_ptr<QRhiGraphicsPipeline> closedPipeline[2], closedMirroredPipeline[2];
   // Sections of a model with materials: [blended][back faces culled].
   std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2][2];  // [look][blended][culled]
   QVector<quint32> rpFormat;
@@ -164,22 +174,25 @@ struct RigRenderer::Impl {
 
   void resetPipelines() {
     wirePipeline.reset();
+    for (PartPipelines& pipelines : partPipelines) pipelines.reset();
     for (int look = 0; look < 2; ++look) {
-      partPipeline[look].reset();
-      closedPipeline[look].reset();
-      closedMirroredPipeline[look].reset();
       for (auto& byCull : sectionPipelines[look])
         for (auto& pipeline : byCull) pipeline.reset();
     }
   }
 
+  Shading shadingOf(const GpuPart& part) const {
+    if (lookIndex() == 1) return kPbrShading;
+    return part.flatFaces && partPipelines[kFlatReviewShading].open ? kFlatReviewShading : kReviewShading;
+  }
+
   // A closed part culls the faces that turn away from the camera: its back
   // faces, or its front faces when its world mirrors it.
   QRhiGraphicsPipeline* pipelineFor(const GpuPart& part, std::size_t index) const {
-    const int look = lookIndex();
-    if (!part.closed || !closedPipeline[look] || index >= state.partWorlds.size()) return partPipeline[look].get();
-    return glm::determinant(glm::mat3(state.partWorlds[index])) < 0 ? closedMirroredPipeline[look].get()
-                                                                    : closedPipeline[look].get();
+    const PartPipelines& pipelines = partPipelines[shadingOf(part)];
+    if (!part.closed || !pipelines.closed || index >= state.partWorlds.size()) return pipelines.open.get();
+    return glm::determinant(glm::mat3(state.partWorlds[index])) < 0 ? pipelines.closedMirrored.get()
+                                                                    : pipelines.closed.get();
   }
 
   // The environment behind the model: asked for, in the PBR look, once its light is made.
@@ -294,12 +307,20 @@ struct RigRenderer::Impl {
     const auto make = [&](std::unique_ptr<QRhiGraphicsPipeline>& pipeline, PartVariant variant) {
       return pipeline || (pipeline = newPartPipeline(rhi, rp, samples, layout, variant)) != nullptr;
     };
-    if (!make(partPipeline[look], {.pbr = pbr})) return fail("cannot create the part pipeline");
+    // The parts' pipelines in one shading: open always, culled ones when some part is closed.
+    const auto makeSet = [&](Shading shading, bool flat) {
+      const auto any = [&](auto test) { return std::any_of(parts.begin(), parts.end(), test); };
+      const bool anyClosed = any([&](const GpuPart& p) { return p.closed && (!flat || p.flatFaces); });
+      PartPipelines& set = partPipelines[shading];
+      return make(set.open, {.pbr = pbr, .flat = flat}) &&
+             (!anyClosed ||
+              (make(set.closed, {.pbr = pbr, .flat = flat, .cull = QRhiGraphicsPipeline::Back}) &&
+               make(set.closedMirrored, {.pbr = pbr, .flat = flat, .cull = QRhiGraphicsPipeline::Front})));
+    };
+    if (!makeSet(pbr ? kPbrShading : kReviewShading, false)) return fail("cannot create the part pipelines");
+    const bool anyFlat = std::any_of(parts.begin(), parts.end(), [](const GpuPart& p) { return p.flatFaces; });
+    if (!pbr && anyFlat && !makeSet(kFlatReviewShading, true)) return fail("cannot create the flat part pipelines");
     if (!make(wirePipeline, {.wireframe = true})) return fail("cannot create the wireframe pipeline");
-    const bool anyClosed = std::any_of(parts.begin(), parts.end(), [](const GpuPart& p) { return p.closed; });
-    if (anyClosed && (!make(closedPipeline[look], {.pbr = pbr, .cull = QRhiGraphicsPipeline::Back}) ||
-                      !make(closedMirroredPipeline[look], {.pbr = pbr, .cull = QRhiGraphicsPipeline::Front})))
-      return fail("cannot create the closed part pipeline");
     if (hasSections())
       for (const GpuSection& section : materials->sections()) {
         const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
@@ -506,7 +527,9 @@ void RigRenderer::recordPass(QRhiCommandBuffer* cb, QRect rect, QSize targetSize
 void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSize, std::size_t first, std::size_t last,
                               bool finish) {
   Impl& d = *m_impl;
-  if (!d.partPipeline[d.lookIndex()] || rect.isEmpty() || d.uploading()) return;
+  if (!d.partPipelines[d.lookIndex() == 1 ? Impl::kPbrShading : Impl::kReviewShading].open || rect.isEmpty() ||
+      d.uploading())
+    return;
   // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
   // the bound pipeline: bind first, then set them.
   const int bottom = targetSize.height() - (rect.y() + rect.height());

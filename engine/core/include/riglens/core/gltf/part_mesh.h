@@ -17,6 +17,9 @@ struct PartMesh {
   // The triangles enclose a volume, wound outward (isClosedOutwardSurface):
   // set by the run loader for rig parts; the renderer culls their back faces.
   bool closed = false;
+  // Every triangle's corners share one normal and one colour (hasFlatFaces):
+  // set by the run loader for rig parts; the renderer shades them per vertex.
+  bool flatFaces = false;
 
   std::size_t vertexCount() const { return positions.size() / 3; }
   std::size_t triangleCount() const { return indices.size() / 3; }
