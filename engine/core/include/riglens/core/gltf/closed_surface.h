@@ -13,7 +13,7 @@ namespace riglens::core {
 // left out), and the enclosed signed volume is positive (counter-clockwise
 // seen from outside). The Surface Nets, Marching Cubes and Dual Contouring
 // meshers produce such parts, and the cube mesher unless two voxels touch at
-// an edge only (four faces on one edge). O(triangles log triangles) time,
+// an edge only (four faces on one edge). O(triangles) time (hashed),
 // O(vertices + triangles) memory; false for an empty mesh or out-of-range
 // indices.
 bool isClosedOutwardSurface(const PartMesh& mesh);
