@@ -3,6 +3,7 @@
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
+#include <glm/trigonometric.hpp>
 
 namespace riglens::cli {
 
@@ -27,7 +28,7 @@ QString describeCamera(const glm::mat4& view, const glm::mat4& projection, float
   // A perspective projection has w = -z (its [2][3] is -1); [1][1] is
   // 1 / tan(fov_y / 2).
   if (projection[2][3] == 0.0f) return line + QStringLiteral(" orthographic");
-  const double fovY = 2.0 * std::atan(1.0 / double(projection[1][1])) * 180.0 / M_PI;
+  const double fovY = glm::degrees(2.0 * std::atan(1.0 / double(projection[1][1])));
   return line + QStringLiteral(" fov-y=%1").arg(fovY, 0, 'g', 9);
 }
 

@@ -307,10 +307,12 @@ struct RigRenderer::Impl {
     const auto make = [&](std::unique_ptr<QRhiGraphicsPipeline>& pipeline, PartVariant variant) {
       return pipeline || (pipeline = newPartPipeline(rhi, rp, samples, layout, variant)) != nullptr;
     };
-    // The parts' pipelines in one shading: open always, culled ones when some part is closed.
+    // The parts' pipelines in one shading: open always (recordParts checks
+    // the look's), culled ones when a closed part draws in it (in the review
+    // look, flat parts take the flat set and the others the per-pixel one).
     const auto makeSet = [&](Shading shading, bool flat) {
       const auto any = [&](auto test) { return std::any_of(parts.begin(), parts.end(), test); };
-      const bool anyClosed = any([&](const GpuPart& p) { return p.closed && (!flat || p.flatFaces); });
+      const bool anyClosed = any([&](const GpuPart& p) { return p.closed && (pbr || p.flatFaces == flat); });
       PartPipelines& set = partPipelines[shading];
       return make(set.open, {.pbr = pbr, .flat = flat}) &&
              (!anyClosed ||
