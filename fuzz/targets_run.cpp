@@ -3,6 +3,8 @@
 
 #include "fixtures.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/gltf/closed_surface.h"
+#include "riglens/core/gltf/flat_faces.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/open/asset_readers.h"
@@ -89,7 +91,12 @@ Outcome partGlb(std::span<const std::uint8_t> input) {
     const std::vector<glm::mat4> bones(decoded->skin->boneNames.size(), glm::mat4(1.0f));
     (void)core::skinMesh(decoded->mesh, *decoded->skin, bones);
   }
-  if (decoded) (void)core::computeVertexNormals(decoded->mesh);
+  if (decoded) {
+    (void)core::computeVertexNormals(decoded->mesh);
+    // What the run loader works out for every part it loads.
+    (void)core::isClosedOutwardSurface(decoded->mesh);
+    (void)core::hasFlatFaces(decoded->mesh);
+  }
   // The same bytes as a scene, posed as `riglens-cli pose` poses it.
   if (auto scene = core::decodeGltfScene(input, "part.glb")) exerciseGltfScene(*scene);
   return outcomeOf(decoded);
