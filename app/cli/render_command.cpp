@@ -1,6 +1,6 @@
 // riglens-cli render PATH --out FILE.png [--size WxH] [--set NAME=VALUE]... [--expression NAME=WEIGHT]...
 //   [--play NAME --time-ms T] [--tint MODE] [--yaw DEG --pitch DEG]
-//   [--turntable N --out-pattern shot_{i}.png] [--backend vulkan|opengl]
+//   [--turntable N --out-pattern shot_{i}.png] [--video FILE.mp4|.webm --fps N] [--backend vulkan|opengl]
 #include <malloc.h>
 
 #include <QtCore/QDir>
@@ -30,6 +30,7 @@
 #include "riglens/core/splats/splat_orientation.h"
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/decode/opencv_decoder.h"
+#include "riglens/media/video_writer.h"
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/character_splats.h"
 #include "riglens/render/device/frame_drawable.h"
@@ -37,78 +38,15 @@
 #include "riglens/render/rig/frame_builder.h"
 #include "riglens/render/rig/rig_renderer.h"
 #include "riglens/render/splats/splat_renderer.h"
+#include "shot_writer.h"
 
 namespace riglens::cli {
 
 namespace {
 
-// Qt's PNG "quality" 80 is zlib level 1: a 1280x720 frame encodes in ~28 ms
-// instead of ~45 (level 6) for ~9% more bytes.
-constexpr int kPngQuality = 80;
 // A file camera's aspect ratio and the image's differ by more than this share:
 // the view is stretched, and the CLI says so (a --size rounded to pixels is not).
 constexpr double kAspectMismatch = 0.01;
-
-// Where the images go: one --out PNG, or --turntable N shots (yaw steps of
-// 360/N) to --out-pattern and/or side by side into --strip.
-struct Shots {
-  int count = 1;
-  bool turntable = false;
-  QString out, pattern, strip;
-};
-
-float shotYaw(const Shots& shots, float yaw, int shot) {
-  return yaw + 360.0f * float(shot) / float(shots.count);
-}
-
-// Renders every shot of `shots` with the state `stateAt(yawDeg)` and writes
-// them; `afterFirst` runs once the first shot is drawn (all on the GPU).
-int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable, QSize size, const Shots& shots,
-               float yaw, const std::function<render::FrameState(float)>& stateAt,
-               const std::function<void()>& afterFirst = {}) {
-  QImage stripImage;
-  if (!shots.strip.isEmpty()) {
-    stripImage = QImage(size.width() * shots.count, size.height(), QImage::Format_RGBA8888);
-    stripImage.fill(Qt::transparent);
-  }
-  for (int i = 0; i < shots.count; ++i) {
-    auto image = canvas.render(drawable, stateAt(shotYaw(shots, yaw, i)));
-    if (!image) return inputError(image.error().message);
-    if (i == 0 && afterFirst) afterFirst();
-    if (i == 0) {  // the first frame's share of the start-up (--timings)
-      const auto times = canvas.lastFrameTimes();
-      auto& timings = core::StageTimings::instance();
-      if (const auto* rig = dynamic_cast<const render::RigRenderer*>(&drawable)) {
-        const auto prepare = rig->modelPrepareTimes();
-        timings.add("first frame: upload (recorded)", prepare.uploadMs);
-        timings.add("first frame: pipelines", prepare.pipelinesMs);
-        timings.add("first frame: rest of prepare",
-                    std::max(0.0, times.prepareMs - prepare.uploadMs - prepare.pipelinesMs));
-      } else {
-        timings.add("first frame: prepare", times.prepareMs);
-      }
-      timings.add("first frame: draw, GPU done", times.gpuMs);
-      timings.add("first frame: readback copy", times.readbackMs);
-    }
-    if (!stripImage.isNull())
-      for (int y = 0; y < size.height(); ++y)
-        std::memcpy(stripImage.scanLine(y) + 4 * size.width() * i, image->constScanLine(y),
-                    4 * std::size_t(size.width()));
-    if (shots.turntable && shots.pattern.isEmpty()) continue;
-    QString file = shots.turntable ? shots.pattern : shots.out;
-    file.replace("{i}", QString::number(i));
-    if (!core::StageTimings::instance().time("PNG encode and write",
-                                             [&] { return image->save(file, "PNG", kPngQuality); }))
-      return inputError(file.toStdString() + ": cannot write the PNG");
-    std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
-  }
-  if (!stripImage.isNull()) {
-    if (!stripImage.save(shots.strip, "PNG", kPngQuality))
-      return inputError(shots.strip.toStdString() + ": cannot write the PNG");
-    std::printf("%s\n", qPrintable(QDir(shots.strip).absolutePath()));
-  }
-  return kExitOk;
-}
 
 // The CPU copies of parts [from, to) of a model the GPU now holds: nothing
 // reads them again in a render, and on a CPU rasteriser the draw that
@@ -143,8 +81,8 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
   core::OrbitCamera camera;
   const float aspect = float(size.width()) / float(size.height());
   camera.frame(bounds.transformed(toWorld), aspect);
-  return writeShots(**canvas, drawable, size, shots, yaw, [&](float yawDeg) {
-    camera.setAngles(yawDeg, pitch);
+  return writeShots(**canvas, drawable, size, shots, [&](int shot) {
+    camera.setAngles(shotYaw(shots, yaw, shot), pitch);
     render::FrameState state = render::cameraFrameState(camera, aspect);
     state.splatModel = toWorld;
     return state;
@@ -254,8 +192,8 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
   const float aspect = float(size.width()) / float(size.height());
   camera.frame(bounds, aspect);
   std::optional<core::Error> failed;
-  const int written = writeShots(**canvas, renderer, size, shots, yaw, [&](float yawDeg) {
-    camera.setAngles(yawDeg, pitch);
+  const int written = writeShots(**canvas, renderer, size, shots, [&](int shot) {
+    camera.setAngles(shotYaw(shots, yaw, shot), pitch);
     core::PluckerCamera view = core::pluckerCamera(camera, aspect);
     view.position -= frame.rootPosition;  // the decoders see the camera in the character root's frame
     auto pass = (*character)->decode(rig, view);
@@ -297,9 +235,16 @@ struct RenderOptions {
   const QCommandLineOption yaw{"yaw", "Camera yaw in degrees (default 35).", "DEG", "35"};
   const QCommandLineOption pitch{"pitch", "Camera pitch in degrees (default 25).", "DEG", "25"};
   const QCommandLineOption turntable{"turntable", "Render N shots around the model (yaw steps of 360/N).", "N"};
-  const QCommandLineOption pattern{"out-pattern", "File names for --turntable; {i} is the shot number.", "PATTERN"};
+  const QCommandLineOption pattern{
+      "out-pattern", "File names for --turntable's shots or a --video clip's frames; {i} is the number.", "PATTERN"};
   const QCommandLineOption strip{"strip", "With --turntable: also write all shots side by side into one PNG.",
                                  "FILE.png"};
+  const QCommandLineOption video{"video",
+                                 "Also encode the shots as one video: .mp4 (H.264) or .webm (VP9). With "
+                                 "--turntable N, N frames around the model; with --play CLIP (runs and models), the "
+                                 "clip at --fps. --out then writes its first frame.",
+                                 "FILE"};
+  const QCommandLineOption fps{"fps", "--video's frame rate (default 30).", "N", "30"};
   const QCommandLineOption highlight{"highlight", "Highlight this part (a model opened by itself: this node).", "PART"};
   const QCommandLineOption noGrid{"no-grid", "Hide the ground grid."};
   const QCommandLineOption noAxes{"no-axes", "Hide the axis gizmo."};
@@ -364,6 +309,8 @@ struct RenderOptions {
                        turntable,
                        pattern,
                        strip,
+                       video,
+                       fps,
                        highlight,
                        noGrid,
                        noAxes,
@@ -407,7 +354,9 @@ struct RenderSettings {
 };
 
 // The settings, or the usage error's message.
-std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParser& parser, const RenderOptions& o) {
+// `playing`: --play is set.
+std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParser& parser, const RenderOptions& o,
+                                                         bool playing) {
   RenderSettings s;
   if (!parseSize(parser.value(o.size), &s.imageSize)) return QString("--size must be WxH between 16 and 8192");
   const QStringList paths = parser.positionalArguments();
@@ -421,13 +370,29 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   s.sampleCount = parser.value(o.samples).toInt(&ok3);
   if (!ok1 || !ok2 || !ok3) return QString("--yaw, --pitch and --samples need numbers");
   int shots = 1;
+  const bool video = parser.isSet(o.video);
   if (parser.isSet(o.turntable)) {
     shots = parser.value(o.turntable).toInt(&ok1);
     if (!ok1 || shots < 1 || shots > 720) return QString("--turntable needs a count between 1 and 720");
-    if ((!parser.isSet(o.pattern) || !parser.value(o.pattern).contains("{i}")) && !parser.isSet(o.strip))
-      return QString("--turntable needs --out-pattern with {i} or --strip FILE.png");
-  } else if (!parser.isSet(o.out)) {
+    if ((!parser.isSet(o.pattern) || !parser.value(o.pattern).contains("{i}")) && !parser.isSet(o.strip) && !video)
+      return QString("--turntable needs --out-pattern with {i}, --strip FILE.png or --video FILE");
+  } else if (video && !playing) {
+    return QString("--video needs --turntable N or --play CLIP");
+  } else if (!parser.isSet(o.out) && !video) {
     return QString("missing --out FILE.png");
+  }
+  const int fps = parser.value(o.fps).toInt(&ok1);
+  if (video) {
+    if (auto codec = media::videoCodecFor(parser.value(o.video).toStdString()); !codec)
+      return QString::fromStdString(codec.error().message);
+    if (!ok1 || fps < media::kMinVideoFps || fps > media::kMaxVideoFps)
+      return QString("--fps needs a number between %1 and %2").arg(media::kMinVideoFps).arg(media::kMaxVideoFps);
+    if (s.imageSize.width() % 2 || s.imageSize.height() % 2)
+      return QString("--video needs an even width and height (4:2:0 video halves both)");
+    if (parser.isSet(o.pattern) && !parser.value(o.pattern).contains("{i}"))
+      return QString("--out-pattern needs {i}, the frame's number");
+    if (!parser.isSet(o.turntable) && s.kind != core::AssetKind::Run && s.kind != core::AssetKind::Model)
+      return QString("--video --play plays a run's or a model's clip; characters and splat scenes take --turntable N");
   }
   const QString api = parser.value(o.backend);
   if (api != "vulkan" && api != "opengl") return QString("--backend must be vulkan or opengl");
@@ -450,13 +415,20 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   s.environmentRotation = parser.value(o.environmentRotation).toFloat(&ok1);
   if (!ok1 || !std::isfinite(s.environmentRotation)) return QString("--environment-rotation needs a number of degrees");
   s.environmentBackground = parser.isSet(o.environmentBackground);
-  s.outputs = {shots, parser.isSet(o.turntable), parser.value(o.out), parser.value(o.pattern), parser.value(o.strip)};
+  s.outputs = {shots,
+               parser.isSet(o.turntable),
+               parser.value(o.out),
+               parser.value(o.pattern),
+               parser.value(o.strip),
+               parser.value(o.video),
+               fps,
+               video && !parser.isSet(o.turntable)};
   return s;
 }
 
 // The file camera named `name` as posed (null pose: the rest pose), or why not.
 core::Expected<core::CameraView> fileCamera(const core::LoadedRun& run, const std::string& name,
-                                            const core::GltfPose* pose, float aspect) {
+                                            const core::GltfPose* pose, float aspect, bool warnStretch) {
   const core::GltfCamera* camera = core::findGltfCamera(run.gltf, name);
   if (!camera) {
     std::string names;
@@ -466,11 +438,89 @@ core::Expected<core::CameraView> fileCamera(const core::LoadedRun& run, const st
                                                        "' (the file's cameras: " + (names.empty() ? "none" : names) +
                                                        ")");
   }
-  if (camera->aspectRatio > 0 && std::abs(camera->aspectRatio / aspect - 1.0) > kAspectMismatch)
+  if (warnStretch && camera->aspectRatio > 0 && std::abs(camera->aspectRatio / aspect - 1.0) > kAspectMismatch)
     std::fprintf(stderr, "riglens-cli: camera '%s' is %.3g:1, the image %.3g:1: the view is stretched (--size)\n",
                  name.c_str(), camera->aspectRatio, double(aspect));
   const core::GltfPose rest = pose ? core::GltfPose{} : core::gltfRestPose(run.gltf);
   return core::gltfCameraView(*camera, pose ? *pose : rest, aspect);
+}
+
+// A clip's frames in one --video: at most this many (four minutes at 30
+// fps); a longer clip is refused rather than rendered for hours.
+constexpr int kMaxClipFrames = 7200;
+// A clip's camera frames every pose the clip takes, sampled at most this
+// many times: each sample poses the whole model.
+constexpr int kMaxFramingPoses = 64;
+
+// The frames of the played clip at --fps: its period, rounded to frames.
+core::Expected<int> clipFrameCount(const core::RigController& controller, const Shots& shots) {
+  const double periodMs = controller.playablePeriodMs();
+  if (!(periodMs > 0)) return core::makeError(core::ErrorCode::Usage, "--video: the clip --play names has no duration");
+  const double frames = std::round(periodMs * shots.fps / 1000.0);
+  if (frames > kMaxClipFrames)
+    return core::makeError(core::ErrorCode::Usage, "--video: the clip lasts " + std::to_string(periodMs / 1000.0) +
+                                                       " s, more than " + std::to_string(kMaxClipFrames) +
+                                                       " frames at " + std::to_string(shots.fps) + " fps");
+  return std::max(1, int(frames));
+}
+
+void poseAt(core::RigController& controller, double timeMs) {
+  controller.seekPlayable(timeMs);
+  controller.setClockMs(timeMs);
+  controller.evaluate();
+}
+
+// What every shot of a run or model shares.
+struct ShotScene {
+  const core::LoadedRun& run;
+  const render::ViewSettings& view;
+  float aspect;
+  std::optional<std::string> cameraName;  // --camera: the file's, posed per shot
+  double startMs;
+  float yawDeg, pitchDeg;
+};
+
+// Frames the orbit on the model as posed now or, for a clip, on every
+// pose it takes (the camera holds still while the clip moves).
+void frameShots(core::RigController& controller, const ShotScene& scene, const Shots& shots,
+                core::OrbitCamera& camera) {
+  core::Bounds bounds = core::posedBounds(scene.run, controller.partWorlds(), controller.gltfPose());
+  const int samples = shots.clip ? std::min(shots.count, kMaxFramingPoses) : 1;
+  for (int k = 1; k < samples; ++k) {
+    poseAt(controller, shotTimeMs(shots, scene.startMs, k * (shots.count - 1) / (samples - 1)));
+    const core::Bounds posed = core::posedBounds(scene.run, controller.partWorlds(), controller.gltfPose());
+    if (!posed.empty) {
+      bounds.include(posed.min);
+      bounds.include(posed.max);
+    }
+  }
+  camera.frame(bounds, scene.aspect);
+}
+
+// Every shot's state, worked out before the first is drawn: they read the
+// meshes (posed bounds for the grid), which go once they are on the GPU.
+core::Expected<std::vector<render::FrameState>> shotStates(core::RigController& controller, const ShotScene& scene,
+                                                           const Shots& shots, core::OrbitCamera& camera) {
+  auto& timings = core::StageTimings::instance();
+  timings.time("framing (posed bounds)", [&] { frameShots(controller, scene, shots, camera); });
+  std::vector<render::FrameState> states;
+  states.reserve(std::size_t(shots.count));
+  for (int i = 0; i < shots.count; ++i) {
+    if (shots.clip) poseAt(controller, shotTimeMs(shots, scene.startMs, i));
+    camera.setAngles(shotYaw(shots, scene.yawDeg, i), scene.pitchDeg);
+    const core::GltfPose* gltfPose = controller.gltfPose();
+    states.push_back(timings.time("frame state", [&] {
+      return render::buildFrameState(scene.run, controller.partWorlds(), camera, scene.aspect, scene.view, gltfPose);
+    }));
+    if (scene.cameraName) {  // the file's camera in this pose, in place of the orbit
+      auto chosen = fileCamera(scene.run, *scene.cameraName, gltfPose, scene.aspect, i == 0);
+      if (!chosen) return chosen.error();
+      states.back().view = chosen->view;
+      states.back().projection = chosen->projection;
+      states.back().eye = chosen->eye;
+    }
+  }
+  return states;
 }
 
 // A run or model: posed by --set/--play/--time-ms, drawn by the rig renderer.
@@ -518,41 +568,28 @@ int renderRunOrModel(const QCommandLineParser& parser, const RenderOptions& o, c
   render::RigRenderer renderer(**device);
   renderer.setModel(run);
 
-  const auto& worlds = controller.partWorlds();
-  const core::GltfPose* gltfPose = controller.gltfPose();
   const float aspect = float(s.imageSize.width()) / float(s.imageSize.height());
+  Shots shots = s.outputs;
+  if (shots.clip) {
+    auto frames = clipFrameCount(controller, shots);
+    if (!frames) return inputError(frames.error().message);
+    shots.count = *frames;
+  }
   core::OrbitCamera camera;
-  timings.time("framing (posed bounds)", [&] { camera.frame(core::posedBounds(*run, worlds, gltfPose), aspect); });
-  // --camera: the file's camera in this pose, in place of the orbit.
-  std::optional<core::CameraView> fileView;
-  if (parser.isSet(o.camera)) {
-    auto chosen = fileCamera(*run, parser.value(o.camera).toStdString(), gltfPose, aspect);
-    if (!chosen) return inputError(chosen.error().message);
-    fileView = *chosen;
-  }
-  // Every shot's state before the first is drawn: they read the meshes
-  // (posed bounds for the grid), which go once they are on the GPU.
-  std::map<float, render::FrameState> states;
-  for (int i = 0; i < s.outputs.count; ++i) {
-    const float yawAt = shotYaw(s.outputs, s.yawDeg, i);
-    camera.setAngles(yawAt, s.pitchDeg);
-    states[yawAt] = timings.time("frame state",
-                                 [&] { return render::buildFrameState(*run, worlds, camera, aspect, view, gltfPose); });
-    if (fileView) {
-      states[yawAt].view = fileView->view;
-      states[yawAt].projection = fileView->projection;
-      states[yawAt].eye = fileView->eye;
-    }
-  }
+  std::optional<std::string> cameraName;
+  if (parser.isSet(o.camera)) cameraName = parser.value(o.camera).toStdString();
+  const ShotScene scene{*run, view, aspect, cameraName, pose.timeMs, s.yawDeg, s.pitchDeg};
+  auto states = shotStates(controller, scene, shots, camera);
+  if (!states) return inputError(states.error().message);
   // Parts leave the CPU as they reach the GPU, the last ones after the first shot.
   std::size_t released = 0;
   (*canvas)->setBetweenUploadFrames([&] { released = releaseMeshes(*run, released, renderer.partsUploaded()); });
   const int written = writeShots(
-      **canvas, renderer, s.imageSize, s.outputs, s.yawDeg, [&](float yawAt) { return states.at(yawAt); },
+      **canvas, renderer, s.imageSize, shots, [&](int shot) { return (*states)[std::size_t(shot)]; },
       [&] { released = releaseMeshes(*run, released, run->meshes.size()); });
   if (written == kExitOk && parser.isSet(o.printCamera)) {
-    const render::FrameState& first = states.at(shotYaw(s.outputs, s.yawDeg, 0));
-    const float focus = fileView ? 1.0f : camera.distance();
+    const render::FrameState& first = states->front();
+    const float focus = cameraName ? 1.0f : camera.distance();
     std::printf("%s\n", qPrintable(describeCamera(first.view, first.projection, focus)));
   }
   return written;
@@ -568,7 +605,7 @@ int runRender(const QStringList& args) {
   o.addTo(parser);
   if (auto done = parseCommand(parser, args, "render", "Render a model offscreen to PNG.", "PATH")) return *done;
   if (auto problem = pose.read(parser)) return usageError("render", *problem);
-  auto read = readRenderSettings(parser, o);
+  auto read = readRenderSettings(parser, o, parser.isSet(pose.play));
   if (const QString* usage = std::get_if<QString>(&read)) return usageError("render", *usage);
   const RenderSettings& s = std::get<RenderSettings>(read);
 

@@ -21,6 +21,7 @@
 #include "riglens/core/rig/rig_controller.h"
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/splats/gaussian_ply.h"
+#include "run_program.h"
 #include "splat_fixtures.h"
 #include "test_checks.h"
 #include "test_paths.h"
@@ -28,27 +29,8 @@
 
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString out;
-  QString err;
-};
-
-Run runProgram(const QString& program, const QStringList& args,
-               const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-  QProcess process;
-  process.setProcessEnvironment(env);
-  process.start(program, args);
-  Run run;
-  if (!process.waitForFinished(120000)) {
-    process.kill();
-    return run;
-  }
-  run.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
-  run.out = QString::fromUtf8(process.readAllStandardOutput());
-  run.err = QString::fromUtf8(process.readAllStandardError());
-  return run;
-}
+using Run = riglens::test::ProgramRun;
+using riglens::test::runProgram;
 
 const QString kGui = QStringLiteral(RIGLENS_GUI_EXE);
 const QString kCli = QStringLiteral(RIGLENS_CLI_EXE);
