@@ -14,6 +14,7 @@ int runFormats(const QStringList& args);
 int runInspect(const QStringList& args);
 int runPose(const QStringList& args);
 int runRender(const QStringList& args);
+int runReview(const QStringList& args);
 int runSamples(const QStringList& args);
 
 namespace {
@@ -32,7 +33,8 @@ constexpr Command kCommands[] = {
      runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
-    {"render", "Render a model offscreen to PNG (tints, poses, turntables).", runRender},
+    {"render", "Render a model offscreen to PNG or a video (tints, poses, turntables, clips).", runRender},
+    {"review", "Review many runs, models, characters and splat scenes into one HTML report.", runReview},
     {"samples", "Write the bundled sample runs to a folder.", runSamples},
     {"character", "Splat characters: inspect, pose (GNM), orl-deform, make-sample.", runCharacter},
     {"formats", "List what RigLens opens: each reader's kind, file patterns, MIME type and fuzz target.", runFormats},

@@ -1,15 +1,13 @@
 #include "shot_writer.h"
 
-#include <unistd.h>
-
 #include <QtCore/QDir>
 #include <QtGui/QImage>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 
 #include "cli_common.h"
+#include "progress_line.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/media/video_writer.h"
 #include "riglens/render/rig/rig_renderer.h"
@@ -21,34 +19,6 @@ namespace {
 // Qt's PNG "quality" 80 is zlib level 1: a 1280x720 frame encodes in ~28 ms
 // instead of ~45 (level 6) for ~9% more bytes.
 constexpr int kPngQuality = 80;
-// How often a video's progress line is printed when stderr is not a
-// terminal (a log): often enough to see it move, not a line a frame.
-constexpr double kProgressLogSeconds = 2.0;
-
-// A video's progress on stderr: frames done of the total and the time
-// left, on one rewritten line in a terminal, a line now and then in a log.
-class Progress {
- public:
-  explicit Progress(int total) : m_total(total), m_tty(isatty(STDERR_FILENO) != 0) {}
-  void frameDone(int done) {
-    const double elapsed = secondsSince(m_start);
-    const bool last = done == m_total;
-    if (!m_tty && !last && secondsSince(m_printed) < kProgressLogSeconds) return;
-    m_printed = Clock::now();
-    const double left = elapsed / done * (m_total - done);
-    std::fprintf(stderr, "%sriglens-cli: frame %d/%d, %.1f s, %.1f s left%s", m_tty ? "\r" : "", done, m_total, elapsed,
-                 left, m_tty && !last ? "" : "\n");
-    std::fflush(stderr);
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  static double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-  int m_total;
-  bool m_tty;
-  Clock::time_point m_start = Clock::now(), m_printed = Clock::now();
-};
-
 // The first frame's share of the start-up (--timings).
 void recordFirstFrameTimings(const render::OffscreenCanvas& canvas, const render::FrameDrawable& drawable) {
   const auto times = canvas.lastFrameTimes();
@@ -101,7 +71,7 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
     if (!opened) return inputError(opened.error().message);
     video = std::move(opened).value();
   }
-  Progress progress(shots.count);
+  ProgressLine progress(shots.count, "frame");
   QImage stripImage;
   if (!shots.strip.isEmpty()) {
     stripImage = QImage(size.width() * shots.count, size.height(), QImage::Format_RGBA8888);
@@ -120,7 +90,7 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
       auto added = core::StageTimings::instance().time(
           "video encode", [&] { return video->addFrame(image->constBits(), std::size_t(image->bytesPerLine())); });
       if (!added) return inputError(added.error().message);
-      progress.frameDone(i + 1);
+      progress.update(i + 1);
     }
     if (const QString png = pngFor(shots, i); !png.isEmpty())
       if (int written = writePng(*image, png); written != kExitOk) return written;
