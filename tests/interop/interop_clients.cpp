@@ -14,7 +14,8 @@ const QString kNodeDir = QStringLiteral(RIGLENS_INTEROP_NODE_DIR);
 bool packagesInstalled(std::string* error) {
   if (QFileInfo::exists(kNodeDir + "/node_modules/gltf-validator") &&
       QFileInfo::exists(kNodeDir + "/node_modules/three") &&
-      QFileInfo::exists(kNodeDir + "/node_modules/@pixiv/three-vrm"))
+      QFileInfo::exists(kNodeDir + "/node_modules/@pixiv/three-vrm") &&
+      QFileInfo::exists(kNodeDir + "/node_modules/puppeteer-core"))
     return true;
   *error = "the interop node packages are not installed in " + kNodeDir.toStdString() +
            ": run tools/setup.sh --tests (npm ci there)";
@@ -75,6 +76,21 @@ bool exportWithThreeJs(const std::string& folder, std::string* error) {
   if (!packagesInstalled(error)) return false;
   QByteArray out;
   return runNode({kNodeDir + "/three_export.mjs", QString::fromStdString(folder)}, &out, error);
+}
+
+std::optional<nlohmann::json> browseReviewPage(const std::string& reportDir, const std::string& screenshot,
+                                               std::string* error) {
+  if (!packagesInstalled(error)) return std::nullopt;
+  QByteArray out;
+  if (!runNode({kNodeDir + "/review_page.mjs", QString::fromStdString(reportDir), QString::fromStdString(screenshot)},
+               &out, error))
+    return std::nullopt;
+  auto json = nlohmann::json::parse(out.toStdString(), nullptr, false);
+  if (!json.is_object()) {
+    *error = "unreadable review_page.mjs output: " + out.toStdString();
+    return std::nullopt;
+  }
+  return json;
 }
 
 }  // namespace riglens::test

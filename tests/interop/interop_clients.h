@@ -24,4 +24,10 @@ std::optional<nlohmann::json> runThreeProbe(const nlohmann::json& request, std::
 // `folder` (three_export.mjs says what each holds); false + `error` on failure.
 bool exportWithThreeJs(const std::string& folder, std::string* error);
 
+// Opens `reportDir`/index.html in Chromium through review_page.mjs, which
+// searches, filters, sorts and plays a video there; what it saw, or nullopt
+// + `error`. A screenshot of the page goes to `screenshot`.
+std::optional<nlohmann::json> browseReviewPage(const std::string& reportDir, const std::string& screenshot,
+                                               std::string* error);
+
 }  // namespace riglens::test
