@@ -15,6 +15,7 @@
 
 #include "camera_description.h"
 #include "cli_common.h"
+#include "expression_sweep.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/character/aosrig.h"
@@ -74,14 +75,17 @@ int splatSamples(int requested) {
 
 // Draws splats (a cloud or a character), framed on `bounds` (in the splats'
 // coordinates, which `toWorld` stands in the world).
+// `beforeShot` runs before each shot is drawn (a sweep's next expression).
 int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, const core::Bounds& bounds, QSize size,
-                 float yaw, float pitch, int samples, const Shots& shots, const glm::mat4& toWorld = glm::mat4(1.0f)) {
+                 float yaw, float pitch, int samples, const Shots& shots, const glm::mat4& toWorld = glm::mat4(1.0f),
+                 const std::function<void(int)>& beforeShot = {}) {
   auto canvas = render::OffscreenCanvas::create(device, size, splatSamples(samples));
   if (!canvas) return inputError(canvas.error().message);
   core::OrbitCamera camera;
   const float aspect = float(size.width()) / float(size.height());
   camera.frame(bounds.transformed(toWorld), aspect);
   return writeShots(**canvas, drawable, size, shots, [&](int shot) {
+    if (beforeShot) beforeShot(shot);
     camera.setAngles(shotYaw(shots, yaw, shot), pitch);
     render::FrameState state = render::cameraFrameState(camera, aspect);
     state.splatModel = toWorld;
@@ -91,7 +95,14 @@ int renderSplats(render::RhiDevice& device, render::FrameDrawable& drawable, con
 
 int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
                   const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
-                  std::optional<render::SplatRaster> raster);
+                  std::optional<render::SplatRaster> raster, const ExpressionSweep* sweep);
+
+// --sweep: the shots are the sweep's frames, half a second a channel.
+Shots sweepShots(Shots shots, ExpressionSweep& sweep) {
+  sweep.framesPerChannel = std::max(2, shots.fps / 2);
+  shots.count = std::max(1, sweep.frames());
+  return shots;
+}
 
 // A character: its rig (GNM or ORL) on the GPU, the debug lift on the GPU, then the splats.
 int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
@@ -107,8 +118,11 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   auto scene = core::loadCharacterScene(path.toStdString());
   if (!scene) return inputError(scene.error().message);
   // A bundle with decoders: the decoded character, from the bundle the scene loaded.
-  if (!preview && (scene->pack || scene->orl) && scene->bundle && !scene->bundle->decoders.empty())
-    return renderDecoded(scene->bundle, size, yaw, pitch, samples, shots, controlsPath, body, raster);
+  if (!preview && (scene->pack || scene->orl) && scene->bundle && !scene->bundle->decoders.empty()) {
+    ExpressionSweep sweep = expressionSweep(*scene, core::rigVectorSize(*scene->bundle), 0);
+    return renderDecoded(scene->bundle, size, yaw, pitch, samples, shots.sweep ? sweepShots(shots, sweep) : shots,
+                         controlsPath, body, raster, shots.sweep ? &sweep : nullptr);
+  }
   render::CharacterFrame frame;
   if (!controlsPath.isEmpty()) {
     auto doc = core::readJsonFile(controlsPath.toStdString());
@@ -139,9 +153,22 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   core::Bounds bounds = scene->bounds;
   bounds.min += frame.rootPosition;
   bounds.max += frame.rootPosition;
-  renderer.setFrame(std::move(frame));
   renderer.setBoundingSphere(bounds.center(), bounds.radius());
-  return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
+  if (!shots.sweep) {
+    renderer.setFrame(std::move(frame));
+    return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, shots);
+  }
+  if (frame.rawControls) return usageError("render", "--sweep moves GUI controls; --controls gave raw ones");
+  const std::size_t rigSize =
+      scene->orl ? scene->orl->dna->guiControlNames.size() : std::size_t(scene->pack->headExt.dim);
+  frame.controls.resize(rigSize, 0.0f);
+  ExpressionSweep sweep = expressionSweep(*scene, rigSize, 0);
+  const Shots swept = sweepShots(shots, sweep);
+  return renderSplats(**device, renderer, bounds, size, yaw, pitch, samples, swept, glm::mat4(1.0f), [&](int shot) {
+    render::CharacterFrame next = frame;
+    next.controls = sweep.at(frame.controls, shot);
+    renderer.setFrame(std::move(next));
+  });
 }
 
 // A bundle with decoders: the decoded character. The decoders run on the CPU
@@ -150,7 +177,7 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
 // passes on the GPU.
 int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float yaw, float pitch, int samples,
                   const Shots& shots, const QString& controlsPath, const core::BodyPose& body,
-                  std::optional<render::SplatRaster> raster) {
+                  std::optional<render::SplatRaster> raster, const ExpressionSweep* sweep) {
   core::Diagnostics notes;
   auto character = core::DecodedCharacter::open(bundle, decode::openCvOpener(), {}, notes);
   if (!character) return inputError(character.error().message);
@@ -196,7 +223,7 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
     camera.setAngles(shotYaw(shots, yaw, shot), pitch);
     core::PluckerCamera view = core::pluckerCamera(camera, aspect);
     view.position -= frame.rootPosition;  // the decoders see the camera in the character root's frame
-    auto pass = (*character)->decode(rig, view);
+    auto pass = (*character)->decode(sweep ? sweep->at(rig, shot) : rig, view);
     if (!pass)
       failed = pass.error();
     else if (*pass != core::DecodePass::None)
@@ -245,6 +272,9 @@ struct RenderOptions {
                                  "clip at --fps. --out then writes its first frame.",
                                  "FILE"};
   const QCommandLineOption fps{"fps", "--video's frame rate (default 30).", "N", "30"};
+  const QCommandLineOption sweep{"sweep",
+                                 "Characters, with --video or --out-pattern: every expression in turn, from rest to "
+                                 "its peak and back, half a second each (GNM: to 1; ORL: to the end of its range)."};
   const QCommandLineOption highlight{"highlight", "Highlight this part (a model opened by itself: this node).", "PART"};
   const QCommandLineOption noGrid{"no-grid", "Hide the ground grid."};
   const QCommandLineOption noAxes{"no-axes", "Hide the axis gizmo."};
@@ -311,6 +341,7 @@ struct RenderOptions {
                        strip,
                        video,
                        fps,
+                       sweep,
                        highlight,
                        noGrid,
                        noAxes,
@@ -376,8 +407,12 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
     if (!ok1 || shots < 1 || shots > 720) return QString("--turntable needs a count between 1 and 720");
     if ((!parser.isSet(o.pattern) || !parser.value(o.pattern).contains("{i}")) && !parser.isSet(o.strip) && !video)
       return QString("--turntable needs --out-pattern with {i}, --strip FILE.png or --video FILE");
+  } else if (parser.isSet(o.sweep)) {
+    if (s.kind != core::AssetKind::Character) return QString("--sweep sweeps a character's expressions");
+    if (!video && !parser.value(o.pattern).contains("{i}"))
+      return QString("--sweep needs --video FILE or --out-pattern with {i}");
   } else if (video && !playing) {
-    return QString("--video needs --turntable N or --play CLIP");
+    return QString("--video needs --turntable N, --play CLIP or --sweep");
   } else if (!parser.isSet(o.out) && !video) {
     return QString("missing --out FILE.png");
   }
@@ -391,7 +426,8 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
       return QString("--video needs an even width and height (4:2:0 video halves both)");
     if (parser.isSet(o.pattern) && !parser.value(o.pattern).contains("{i}"))
       return QString("--out-pattern needs {i}, the frame's number");
-    if (!parser.isSet(o.turntable) && s.kind != core::AssetKind::Run && s.kind != core::AssetKind::Model)
+    if (!parser.isSet(o.turntable) && !parser.isSet(o.sweep) && s.kind != core::AssetKind::Run &&
+        s.kind != core::AssetKind::Model)
       return QString("--video --play plays a run's or a model's clip; characters and splat scenes take --turntable N");
   }
   const QString api = parser.value(o.backend);
@@ -415,6 +451,7 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   s.environmentRotation = parser.value(o.environmentRotation).toFloat(&ok1);
   if (!ok1 || !std::isfinite(s.environmentRotation)) return QString("--environment-rotation needs a number of degrees");
   s.environmentBackground = parser.isSet(o.environmentBackground);
+  const bool sweeping = parser.isSet(o.sweep) && !parser.isSet(o.turntable);
   s.outputs = {shots,
                parser.isSet(o.turntable),
                parser.value(o.out),
@@ -422,7 +459,8 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
                parser.value(o.strip),
                parser.value(o.video),
                fps,
-               video && !parser.isSet(o.turntable)};
+               video && !parser.isSet(o.turntable) && !sweeping,
+               sweeping};
   return s;
 }
 

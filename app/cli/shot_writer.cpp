@@ -47,9 +47,10 @@ int writePng(const QImage& image, const QString& file) {
 // The PNG a shot goes to, if any: its --out-pattern name (a turntable's
 // shots, a clip's frames); --out for a single shot, or a video's first frame.
 QString pngFor(const Shots& shots, int shot) {
-  if (!shots.pattern.isEmpty() && (shots.turntable || shots.clip))
+  if (!shots.pattern.isEmpty() && (shots.turntable || shots.clip || shots.sweep))
     return QString(shots.pattern).replace("{i}", QString::number(shot));
-  if (!shots.out.isEmpty() && shot == 0 && (!shots.turntable || !shots.video.isEmpty())) return shots.out;
+  const bool sequence = shots.turntable || shots.clip || shots.sweep;
+  if (!shots.out.isEmpty() && shot == 0 && (!sequence || !shots.video.isEmpty())) return shots.out;
   return {};
 }
 

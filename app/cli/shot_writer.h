@@ -18,7 +18,8 @@ struct Shots {
   bool turntable = false;
   QString out, pattern, strip, video;
   int fps = 30;
-  bool clip = false;  // the shots are a clip's frames, 1/fps apart, not yaw steps
+  bool clip = false;   // the shots are a clip's frames, 1/fps apart, not yaw steps
+  bool sweep = false;  // the shots are a character's expression sweep (expression_sweep.h)
 };
 
 // The camera's yaw for shot `shot`: turntables step 360/N degrees from `yaw`.

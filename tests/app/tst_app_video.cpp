@@ -1,8 +1,12 @@
-// `riglens-cli render --video`: a turntable and a clip encoded as H.264 and
-// VP9, read back with FFmpeg's demuxers and decoders (frame count,
-// duration, size, frame rate) and compared frame by frame with the PNGs
-// `render` writes on its own; progress on stderr; the refusals.
+// `riglens-cli render --video`: a turntable, a clip and a character's
+// expression sweep encoded as H.264 and VP9, read back with FFmpeg's
+// demuxers and decoders (frame count, duration, size, frame rate) and
+// compared frame by frame with the PNGs `render` writes on its own;
+// progress on stderr; the refusals.
 #include <QtCore/QDir>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtTest/QtTest>
@@ -127,10 +131,54 @@ class TestAppVideo : public QObject {
     }
   }
 
+  // --sweep of a GNM face: each of its expressions (inspect's exprDim) in
+  // turn; at 4 fps a channel takes two frames, rest then peak, and a peak is
+  // the still rendered with that one control at 1.
+  void sweepPeaksAreTheStills() {
+    const auto made = runProgram(kCli, {"character", "make-sample", "--out", m_dir.filePath("chars")});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const QString face = m_dir.filePath("chars/sample-face.aosrig");
+    const auto inspect = runProgram(kCli, {"inspect", face, "--json"});
+    const QJsonObject headExt = QJsonDocument::fromJson(inspect.out.toUtf8()).object().value("headExt").toObject();
+    const int expressions = headExt.value("exprDim").toInt(), dim = headExt.value("dim").toInt();
+    QVERIFY2(expressions > 0 && dim >= expressions, qPrintable(inspect.out));
+    const QString video = m_dir.filePath("sweep.mp4"), pattern = m_dir.filePath("sweep{i}.png");
+    const auto run = runProgram(kCli, {"render", face, "--sweep", "--video", video, "--fps", "4", "--size", "160x120",
+                                       "--out-pattern", pattern});
+    QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+    auto info = media::probeVideo(video.toStdString());
+    QVERIFY2(info, info ? "" : info.error().message.c_str());
+    QCOMPARE(info->frameCount, std::int64_t(2 * expressions));
+    QVERIFY(std::abs(info->durationSeconds - expressions / 2.0) <= kTimestampSeconds);
+    const auto shot = [&](int i) { return QImage(m_dir.filePath(QString("sweep%1.png").arg(i))); };
+    QCOMPARE(shot(0), shot(2));  // every channel starts from rest
+    // The first lower-face expression: after both eyes' regions.
+    const QJsonArray regions = headExt.value("regions").toArray();
+    const int channel = regions[0].toObject().value("count").toInt() + regions[1].toObject().value("count").toInt();
+    QJsonArray controls;
+    for (int i = 0; i < dim; ++i) controls.append(i == channel ? 1.0 : 0.0);
+    QFile file(m_dir.filePath("peak.json"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(controls).toJson());
+    file.close();
+    const QString still = m_dir.filePath("peak.png");
+    const auto one =
+        runProgram(kCli, {"render", face, "--controls", file.fileName(), "--size", "160x120", "--out", still});
+    QVERIFY2(one.exitCode == 0, qPrintable(one.err));
+    const int peak = 2 * channel + 1;
+    QCOMPARE(shot(peak), QImage(still));
+    QVERIFY2(shot(peak) != shot(0), "the expression does not move the face");
+    auto decoded = media::decodeVideoFrame(video.toStdString(), peak);
+    QVERIFY2(decoded, decoded ? "" : decoded.error().message.c_str());
+    QVERIFY(psnr(*decoded, QImage(still)) >= kMinFramePsnrDb);
+  }
+
   void refusals_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("says");
-    QTest::newRow("no shots") << QStringList{"--video", "v.mp4"} << "--video needs --turntable N or --play CLIP";
+    QTest::newRow("no shots") << QStringList{"--video", "v.mp4"}
+                              << "--video needs --turntable N, --play CLIP or --sweep";
+    QTest::newRow("sweep of a run") << QStringList{"--sweep", "--video", "v.mp4"} << "sweeps a character's expressions";
     QTest::newRow("container") << QStringList{"--turntable", "4", "--video", "v.avi"} << ".mp4 (H.264) or .webm (VP9)";
     QTest::newRow("odd size") << QStringList{"--turntable", "4", "--video", "v.mp4", "--size", "161x120"}
                               << "even width and height";
