@@ -79,8 +79,21 @@ class TestAppReview : public QObject {
     QVERIFY(QDir().mkpath(in("models")));
     QVERIFY(runProgram(kCli, {"export", in("tank-cubes"), "--out", in("models/tank.glb")}).exitCode == 0);
     QVERIFY(runProgram(kCli, {"character", "make-sample", "--out", in("chars")}).exitCode == 0);
-    m_good = QStringList{in("walker-cubes"),           in("tank-cubes"),          in("gaussians.ply"),
-                         in("models/tank.glb"),        in("chars/sample-bundle"), in("chars/sample-face.aosrig"),
+    // A .gltf whose triangle is in a .bin beside it.
+    const float corners[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    write("models/tri.bin", QByteArray(reinterpret_cast<const char*>(corners), sizeof corners));
+    write("models/tri.gltf", R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+      "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+      "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                     "min": [0, 0, 0], "max": [1, 1, 0]}],
+      "bufferViews": [{"buffer": 0, "byteLength": 36}], "buffers": [{"uri": "tri.bin", "byteLength": 36}]})");
+    m_good = QStringList{in("walker-cubes"),
+                         in("tank-cubes"),
+                         in("gaussians.ply"),
+                         in("models/tank.glb"),
+                         in("models/tri.gltf"),
+                         in("chars/sample-bundle"),
+                         in("chars/sample-face.aosrig"),
                          in("chars/sample-orl-bundle")};
     write("broken-run/rig.json", R"({"parts": 5})");
     write("models/garbage.glb", "glTF but not really");
@@ -133,7 +146,8 @@ class TestAppReview : public QObject {
     QVERIFY(!html.contains("http://") && !html.contains("https://"));
   }
 
-  // A second review keeps every unchanged item's record and redoes the changed one.
+  // A second review keeps every unchanged item's record and redoes the
+  // changed ones: a run whose rig.json changed, a .gltf whose .bin did.
   void secondReviewRedoesOnlyWhatChanged() {
     const QString out = m_dir.filePath("report");
     const auto before = readReport(out + "/report.jsonl");
@@ -141,6 +155,8 @@ class TestAppReview : public QObject {
     QVERIFY(rig.open(QIODevice::Append));
     rig.write("\n");
     rig.close();
+    const float moved[9] = {0, 0, 0, 2, 0, 0, 0, 2, 0};
+    write("models/tri.bin", QByteArray(reinterpret_cast<const char*>(moved), sizeof moved));
     const auto run = runProgram(kCli, review(out));
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     const auto after = readReport(out + "/report.jsonl");
@@ -149,7 +165,8 @@ class TestAppReview : public QObject {
       const bool redone = record.value("reviewedAt") != before.at(path).value("reviewedAt");
       // Items that could not be read have nothing to compare: they are tried again.
       const bool unreadable = record.value("inputHash").toString().isEmpty();
-      QVERIFY2(redone == (path == in("tank-cubes") || unreadable), qPrintable(path));
+      const bool changed = path == in("tank-cubes") || path == in("models/tri.gltf");
+      QVERIFY2(redone == (changed || unreadable), qPrintable(path));
       QCOMPARE(verdict(record).value("status"), verdict(before.at(path)).value("status"));
     }
   }

@@ -13,6 +13,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
+#include <QtCore/QUrl>
 #include <csignal>
 #include <cstring>
 
@@ -101,6 +102,26 @@ void fail(QJsonObject& record, const QString& step, const QString& why) {
   record["error"] = step + ": " + why;
 }
 
+// The files a .gltf names beside itself (buffers and images by relative
+// URI): a changed .bin changes the item as much as the .gltf does.
+QStringList gltfResources(const QString& path) {
+  QStringList files;
+  if (!path.endsWith(".gltf", Qt::CaseInsensitive)) return files;
+  QFile in(path);
+  if (!in.open(QIODevice::ReadOnly)) return files;
+  const QJsonObject gltf = QJsonDocument::fromJson(in.readAll()).object();
+  const QDir folder = QFileInfo(path).absoluteDir();
+  for (const char* kind : {"buffers", "images"})
+    for (const auto& entry : gltf.value(kind).toArray()) {
+      const QString uri = entry.toObject().value("uri").toString();
+      const QUrl url(uri);
+      if (uri.isEmpty() || uri.startsWith("data:") || !url.isRelative()) continue;
+      const QString file = folder.absoluteFilePath(QUrl::fromPercentEncoding(uri.toUtf8()));
+      if (QFileInfo(file).isFile()) files << file;
+    }
+  return files;
+}
+
 }  // namespace
 
 QString ItemSettings::key() const {
@@ -121,7 +142,7 @@ QString hashInputs(const QString& path) {
     while (it.hasNext()) files << it.next();
     files.sort();
   } else {
-    files << path;
+    files << path << gltfResources(path);
   }
   for (const QString& file : files) {
     QFile in(file);

@@ -29,8 +29,9 @@ struct ItemSettings {
 // `inputHash`: hashInputs(item.path), worked out by the caller to decide whether to review it.
 QJsonObject reviewItem(const ReviewItem& item, const ItemSettings& settings, const QString& inputHash);
 
-// A hash of what the item reads: the file's bytes, or every file of the
-// folder (their paths inside it and their bytes). Empty when unreadable.
+// A hash of what the item reads: the file's bytes (a .gltf's with the
+// buffers and images it names beside it), or every file of the folder
+// (their paths inside it and their bytes). Empty when unreadable.
 QString hashInputs(const QString& path);
 
 }  // namespace riglens::cli::review
