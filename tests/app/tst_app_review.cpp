@@ -271,6 +271,18 @@ class TestAppReview : public QObject {
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains("--shard-count"), qPrintable(run.err));
     QCOMPARE(runProgram(kCli, {"review", "--merge", m_dir.filePath("nothing-here")}).exitCode, 1);
+    // A folder of someone else's files is not written over.
+    QVERIFY(QDir().mkpath(m_dir.filePath("site")));
+    QFile page(m_dir.filePath("site/index.html"));
+    QVERIFY(page.open(QIODevice::WriteOnly));
+    page.write("my own page");
+    page.close();
+    const auto refused = runProgram(kCli, QStringList{"review", in("walker-cubes"), "--out", m_dir.filePath("site")});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("not a review's"), qPrintable(refused.err));
+    QVERIFY(page.open(QIODevice::ReadOnly) && page.readAll() == "my own page");
+    QCOMPARE(QDir(m_dir.filePath("site")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).size(), 1);
+    QCOMPARE(runProgram(kCli, {"review", "--merge", m_dir.filePath("site")}).exitCode, 1);
   }
 };
 

@@ -9,6 +9,7 @@
 // `--merge` builds the report.
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
+#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <atomic>
 #include <mutex>
@@ -76,6 +77,22 @@ std::optional<ItemSettings> readSettings(const QCommandLineParser& parser, const
   return ok ? std::optional(s) : std::nullopt;
 }
 
+// A review's folder carries this file, so that a review never writes its
+// index.html and items/ over a folder of someone else's files.
+constexpr const char* kReviewMarker = ".riglens-review";
+
+// Empty when `dir` is a review's folder (made here if new or empty), else why not.
+QString claimOutputFolder(const QString& dir) {
+  const QDir folder(dir);
+  const bool fresh = !folder.exists() || folder.isEmpty(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+  if (!fresh && !folder.exists(kReviewMarker))
+    return dir + ": holds files that are not a review's (no " + kReviewMarker + "); give a new or empty folder";
+  if (!QDir().mkpath(dir)) return dir + ": cannot create the folder";
+  QFile marker(folder.filePath(kReviewMarker));
+  if (fresh && !marker.open(QIODevice::WriteOnly)) return dir + ": cannot write in the folder";
+  return {};
+}
+
 int runMerge(const QCommandLineParser& parser, const ReviewOptions& o) {
   std::optional<int> count;
   if (parser.isSet(o.shardCount)) {
@@ -84,6 +101,8 @@ int runMerge(const QCommandLineParser& parser, const ReviewOptions& o) {
     if (!ok) return usageError("review", "--shard-count needs a number of shards");
   }
   const QString dir = QDir(parser.value(o.merge)).absolutePath();
+  if (!QDir(dir).exists(kReviewMarker))
+    return inputError((dir + ": not a review's folder (no " + kReviewMarker + ")").toStdString());
   auto merged = mergeReport(dir, count);
   if (!merged) return inputError(merged.error().message);
   for (const QString& problem : merged->problems) std::fprintf(stderr, "riglens-cli: %s\n", qPrintable(problem));
@@ -155,8 +174,7 @@ int runReview(const QStringList& args) {
   if (!jobsOk) usage = "--jobs needs a number between 1 and 256";
   if (!usage.isEmpty() || !settings || !shard) return usageError("review", usage);
   const std::vector<ReviewItem> items = shardSlice(gatherItems(parser.positionalArguments()), *shard);
-  if (!QDir().mkpath(settings->outDir))
-    return inputError(settings->outDir.toStdString() + ": cannot create the folder");
+  if (auto problem = claimOutputFolder(settings->outDir); !problem.isEmpty()) return inputError(problem.toStdString());
   const std::vector<QJsonObject> records = reviewAll(items, *settings, jobs, parser.isSet(o.redo));
   if (auto written = writeShard(settings->outDir, *shard, records); !written)
     return inputError(written.error().message);
