@@ -5,6 +5,8 @@
 # time split into inspect, load, render and video encode (from the report's
 # timings). Prints a Markdown table and the machine it ran on.
 #   tools/bench-review.sh [COPIES] [MAX_JOBS]      (default 4 copies, jobs up to nproc)
+# RIGLENS_BENCH_LARGE=0 leaves the large sample out (one item of ~36 s that
+# otherwise bounds the wall time at any --jobs).
 # Uses build/app/riglens-cli (RIGLENS_BUILD_DIR to choose another build).
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +23,7 @@ for i in $(seq "$copies"); do
   cp -r "$work/src/tank-cubes" "$work/items/tank-$i"
   cp -r "$work/chars/sample-bundle" "$work/items/character-$i"
 done
-cp -r "$work/src/large" "$work/items/large-1"
+[[ ${RIGLENS_BENCH_LARGE:-1} == 0 ]] || cp -r "$work/src/large" "$work/items/large-1"
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)"
 echo "riglens-cli: $("$cli" --version); $(vulkaninfo --summary 2>/dev/null | grep -m1 deviceName | xargs)"
 echo
@@ -45,7 +47,7 @@ PY
   cp "$work/report/report.jsonl" "$work/report-$jobs.jsonl"
 done
 echo
-echo "Per item at --jobs 1 (medians, seconds):"
+echo "Per item at --jobs 1 (medians, milliseconds):"
 echo
 python3 - "$work/report-1.jsonl" <<'PY'
 import json, statistics, sys
@@ -55,15 +57,19 @@ for line in open(sys.argv[1]):
     kind = r["name"].rsplit("-", 1)[0]
     t = r.get("timings", {})
     s = t.get("renderStages", {})
-    by_kind.setdefault(kind, []).append({
-        "total": t.get("totalMs", 0), "inspect": t.get("inspectMs", 0), "render": t.get("renderMs", 0),
-        "load": s.get("load", 0), "encode": s.get("video encode", 0), "status": r["status"]})
-print("| item | n | total | inspect (process + load) | render process | of which load | of which video encode | encode share of render |")
-print("|---|---|---|---|---|---|---|---|")
+    start = s.get("process start (exec to main)", 0) + s.get("Qt init (QGuiApplication)", 0)
+    row = {"total": t.get("totalMs", 0), "inspect": t.get("inspectMs", 0), "render": t.get("renderMs", 0),
+           "start": start, "load": s.get("load", 0), "gpu": s.get("GPU device", 0),
+           "encode": s.get("video encode", 0), "png": s.get("PNG encode and write", 0), "ok": r["status"] == "ok"}
+    row["frames"] = row["render"] - start - row["load"] - row["gpu"] - row["encode"] - row["png"]
+    by_kind.setdefault(kind, []).append(row)
+cols = ["total", "inspect", "render", "start", "load", "gpu", "frames", "encode"]
+print("| item | n | total | inspect process | render process | of which: process + Qt start | load | GPU device | frames (draw, read back, the rest) | video encode | encode share |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 for kind, rows in sorted(by_kind.items()):
-    med = {k: statistics.median(r[k] for r in rows) / 1000 for k in ("total", "inspect", "render", "load", "encode")}
+    med = {k: statistics.median(r[k] for r in rows) for k in cols}
+    failed = sum(not r["ok"] for r in rows)
+    cells = " | ".join(f"{med[k]:.0f}" for k in cols)
     share = med["encode"] / med["render"] if med["render"] else 0
-    failed = sum(r["status"] != "ok" for r in rows)
-    print(f"| {kind}{' (' + str(failed) + ' failed)' if failed else ''} | {len(rows)} | {med['total']:.2f} | {med['inspect']:.2f} | "
-          f"{med['render']:.2f} | {med['load']:.2f} | {med['encode']:.2f} | {share:.0%} |")
+    print(f"| {kind}{' (' + str(failed) + ' failed)' if failed else ''} | {len(rows)} | {cells} | {share:.1%} |")
 PY

@@ -115,7 +115,8 @@ int renderCharacter(const QString& path, QSize size, float yaw, float pitch, int
   const auto parsedTint = render::parseCharacterTint(tint.toStdString());
   if (!parsedTint) return usageError("render", "character tints: joint, uv, height, flat, normals; got '" + tint + "'");
   look.tint = *parsedTint;
-  auto scene = core::loadCharacterScene(path.toStdString());
+  auto scene =
+      core::StageTimings::instance().time("load", [&] { return core::loadCharacterScene(path.toStdString()); });
   if (!scene) return inputError(scene.error().message);
   // A bundle with decoders: the decoded character, from the bundle the scene loaded.
   if (!preview && (scene->pack || scene->orl) && scene->bundle && !scene->bundle->decoders.empty()) {
@@ -238,7 +239,7 @@ int renderDecoded(std::shared_ptr<const core::Bundle> bundle, QSize size, float 
 // cloud, standing as `up` says (unset: core::defaultSplatUp).
 int renderGaussians(const QString& path, QSize size, float yaw, float pitch, int samples, const Shots& shots,
                     bool vulkan, std::optional<render::SplatRaster> raster, std::optional<core::SplatUp> up) {
-  auto cloud = core::readGaussianPly(path.toStdString());
+  auto cloud = core::StageTimings::instance().time("load", [&] { return core::readGaussianPly(path.toStdString()); });
   if (!cloud) return inputError(cloud.error().message);
   auto device = render::RhiDevice::createOffscreen(vulkan ? render::Backend::Vulkan : render::Backend::OpenGL);
   if (!device) return inputError("cannot start the GPU: " + device.error().message);

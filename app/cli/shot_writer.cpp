@@ -99,7 +99,9 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
   if (!stripImage.isNull())
     if (int written = writePng(stripImage, shots.strip); written != kExitOk) return written;
   if (video) {
-    if (auto done = video->finish(); !done) return inputError(done.error().message);
+    // The encoder's last frames come out of its look-ahead here.
+    if (auto done = core::StageTimings::instance().time("video encode", [&] { return video->finish(); }); !done)
+      return inputError(done.error().message);
     std::printf("%s\n", qPrintable(QDir(shots.video).absolutePath()));
   }
   return kExitOk;

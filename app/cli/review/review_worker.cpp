@@ -75,13 +75,15 @@ QString lastMessage(const QByteArray& err) {
   return lines.isEmpty() ? QString() : lines.last().trimmed();
 }
 
-// `render --timings`: "  <stage>   <ms>" lines on stderr.
+// `render --timings`: "  <stage>   <ms>" lines on stderr, by stage.
 QJsonObject renderStages(const QByteArray& err) {
   QJsonObject stages;
   static const QRegularExpression line(QStringLiteral("^  (\\S.*?)\\s{2,}(-?[0-9.]+)$"));
   for (const QString& text : QString::fromUtf8(err).split('\n')) {
     const auto match = line.match(text);
-    if (match.hasMatch()) stages[match.captured(1)] = match.captured(2).toDouble();
+    // A stage timed more than once (each video frame's encode) is a line per call: summed.
+    if (match.hasMatch())
+      stages[match.captured(1)] = stages.value(match.captured(1)).toDouble() + match.captured(2).toDouble();
   }
   return stages;
 }
