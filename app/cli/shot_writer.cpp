@@ -88,8 +88,12 @@ int writeShots(render::OffscreenCanvas& canvas, render::FrameDrawable& drawable,
         std::memcpy(stripImage.scanLine(y) + 4 * size.width() * i, image->constScanLine(y),
                     4 * std::size_t(size.width()));
     if (video) {
+      // The writer takes RGBA rows; the canvas reads back RGBA8888 today, any other format is converted.
+      const bool rgba =
+          image->format() == QImage::Format_RGBA8888 || image->format() == QImage::Format_RGBA8888_Premultiplied;
+      const QImage frame = rgba ? *image : image->convertToFormat(QImage::Format_RGBA8888);
       auto added = core::StageTimings::instance().time(
-          "video encode", [&] { return video->addFrame(image->constBits(), std::size_t(image->bytesPerLine())); });
+          "video encode", [&] { return video->addFrame(frame.constBits(), std::size_t(frame.bytesPerLine())); });
       if (!added) return inputError(added.error().message);
       progress.update(i + 1);
     }
