@@ -237,6 +237,16 @@ class TestAppReview : public QObject {
     const auto partial = runProgram(kCli, {"review", "--merge", out});
     QCOMPARE(partial.exitCode, 1);
     QVERIFY2(partial.err.contains("shard 1 of 3 is missing"), qPrintable(partial.err));
+    // A shard with a line that is not a record (a disk filled mid-copy): named, the rest merged.
+    QFile shard(out + "/shards/shard-2-of-3.jsonl");
+    QVERIFY(shard.open(QIODevice::Append));
+    shard.write("{\"truncated\n");
+    shard.close();
+    const auto damaged = runProgram(kCli, {"review", "--merge", out});
+    QCOMPARE(damaged.exitCode, 1);
+    QVERIFY2(damaged.err.contains("shard-2-of-3.jsonl line") && damaged.err.contains("not a review record"),
+             qPrintable(damaged.err));
+    QVERIFY(!readReport(out + "/report.jsonl").empty());
   }
 
   // A child that runs past --timeout is killed; one whose memory runs out
