@@ -44,13 +44,9 @@ ReviewItem makeItem(const QString& path, const core::AssetReader* reader, const 
 // fallback (any .json may be a rig; a folder's other JSON files are not
 // items), a path given by name whatever claims it.
 const core::AssetReader* drawableReader(const QString& path, bool searching = false) {
-  const core::SniffInput in = core::sniffInput(path.toStdString());
-  const core::AssetReader* best = nullptr;
-  int bestScore = 0;
-  for (const core::AssetReader& reader : core::assetReaders())
-    if (const int score = reader.sniff(in); score > bestScore) best = &reader, bestScore = score;
-  if (searching && bestScore <= core::kSniffFallback) return nullptr;
-  return best && best->viewable() ? best : nullptr;
+  const core::ReaderClaim claim = core::claimReader(path.toStdString());
+  if (searching && claim.score <= core::kSniffFallback) return nullptr;
+  return claim.reader && claim.reader->viewable() ? claim.reader : nullptr;
 }
 
 void searchFolder(const QString& folder, std::map<QString, ReviewItem>& found) {

@@ -184,13 +184,16 @@ const AssetReader* findReader(std::string_view id) {
   return nullptr;
 }
 
-const AssetReader* pickReader(const fs::path& path) {
+ReaderClaim claimReader(const fs::path& path) {
   const SniffInput in = sniffInput(path);
-  const AssetReader* best = nullptr;
-  int bestScore = 0;
+  ReaderClaim best;
   for (const AssetReader& r : table())
-    if (const int score = r.sniff(in); score > bestScore) best = &r, bestScore = score;
+    if (const int score = r.sniff(in); score > best.score) best = {&r, score};
   return best;
+}
+
+const AssetReader* pickReader(const fs::path& path) {
+  return claimReader(path).reader;
 }
 
 Expected<const AssetReader*> readerFor(const fs::path& path) {

@@ -68,7 +68,15 @@ struct AssetReader {
 std::span<const AssetReader> assetReaders();
 const AssetReader* findReader(std::string_view id);
 SniffInput sniffInput(const std::filesystem::path& path);
-// The reader that claims `path` with the highest score; null when none does.
+// The reader that claims `path` with the highest score, and that score
+// (kSniffFallback: only by a generic extension, as any .json is a rig); a
+// null reader and 0 when none does.
+struct ReaderClaim {
+  const AssetReader* reader = nullptr;
+  int score = 0;
+};
+ReaderClaim claimReader(const std::filesystem::path& path);
+// claimReader's reader.
 const AssetReader* pickReader(const std::filesystem::path& path);
 // The same, refusing a path that does not exist or that no reader claims,
 // naming what RigLens opens.
