@@ -94,6 +94,21 @@ ApplicationWindow {
             }
             MenuSeparator {}
             Action {
+                objectName: "reloadAction"
+                text: qsTr("Re&load")
+                shortcut: StandardKey.Refresh
+                enabled: window.controller.hasDocument && !window.controller.loading
+                onTriggered: window.controller.reload()
+            }
+            Action {
+                objectName: "watchAction"
+                text: qsTr("&Watch for Changes")
+                checkable: true
+                checked: window.controller.watching
+                onTriggered: window.controller.watching = checked
+            }
+            MenuSeparator {}
+            Action {
                 objectName: "exportAction"
                 text: qsTr("&Export GLB…")
                 shortcut: "Ctrl+E"

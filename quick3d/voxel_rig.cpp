@@ -29,6 +29,7 @@
 #include "riglens/core/rig/run_loader.h"
 #include "riglens/core/rig/scene_bounds.h"
 #include "riglens/core/rig/skinning.h"
+#include "riglens/watch/document_watcher.h"
 
 namespace riglens::quick3d {
 
@@ -109,7 +110,11 @@ std::filesystem::path localPath(const QUrl& url) {
 }  // namespace
 
 VoxelRig::VoxelRig(QQuick3DNode* parent)
-    : QQuick3DNode(parent), m_clock(std::make_unique<RigClock>([this](double dt) { tick(dt); })) {}
+    : QQuick3DNode(parent),
+      m_clock(std::make_unique<RigClock>([this](double dt) { tick(dt); })),
+      m_watcher(new watch::DocumentWatcher(this)) {
+  connect(m_watcher, &watch::DocumentWatcher::settled, this, [this] { load(LoadRequest::LiveReload); });
+}
 
 VoxelRig::~VoxelRig() = default;
 
@@ -117,7 +122,7 @@ void VoxelRig::setSource(const QUrl& source) {
   if (source == m_source) return;
   m_source = source;
   emit sourceChanged();
-  load();
+  load(LoadRequest::Source);
 }
 
 void VoxelRig::fail(const QString& message) {
@@ -133,31 +138,57 @@ void VoxelRig::setAsynchronous(bool asynchronous) {
 }
 
 void VoxelRig::reload() {
-  load();
+  load(LoadRequest::Reload);
+}
+
+void VoxelRig::setWatch(bool watch) {
+  if (watch == m_watch) return;
+  m_watch = watch;
+  followFiles();
+  emit watchChanged();
+}
+
+void VoxelRig::followFiles() {
+  const bool shown = m_run && !m_source.isEmpty();
+  m_watcher->watch(m_watch && shown ? QString::fromStdString(localPath(m_source).string()) : QString(), m_shownStamps);
 }
 
 // Reads the source here or on a worker thread; the model is built on this
 // (the GUI) thread either way, by adopt().
-void VoxelRig::load() {
+void VoxelRig::load(LoadRequest::Kind kind) {
   if (m_source.isEmpty()) return;
   const std::filesystem::path path = localPath(m_source);
   const quint64 load = ++m_loads;
-  if (!m_asynchronous) return adopt(core::loadRun(path));
+  LoadRequest request{kind, watch::DocumentWatcher::stampsOf(QString::fromStdString(path.string()))};
+  if (!m_asynchronous) return adopt(core::loadRun(path), request);
   m_status = Loading;
   emit statusChanged();
   // The watcher is this node's child: if the node goes first, the result is
   // dropped with it (the worker touches nothing but its own path and run).
   auto* watcher = new QFutureWatcher<core::Expected<core::LoadedRun>>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, load] {
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, load, request] {
     watcher->deleteLater();
-    if (load == m_loads) adopt(watcher->future().takeResult());
+    if (load == m_loads) adopt(watcher->future().takeResult(), request);
   });
   watcher->setFuture(QtConcurrent::run([path] { return core::loadRun(path); }));
 }
 
-// A bad file keeps what was shown: only a successful load replaces it.
-void VoxelRig::adopt(core::Expected<core::LoadedRun> loaded) {
+// A bad file keeps what was shown: only a successful load replaces it. A
+// live reload that finds an error the shown model did not have read a file
+// still being written: refused the same way.
+void VoxelRig::adopt(core::Expected<core::LoadedRun> loaded, const LoadRequest& request) {
   if (!loaded) return fail(QString::fromStdString(loaded.error().message));
+  if (request.kind == LoadRequest::LiveReload && m_run)
+    if (const auto partial = core::firstNewError(loaded->warnings, m_run->warnings))
+      return fail(QString::fromStdString(partial->describe()));
+  // What a reload carries over from the model it replaces, by name.
+  std::optional<core::RigControllerState> carried;
+  QStringList hidden;
+  if (request.kind != LoadRequest::Source && m_controller) {
+    carried = m_controller->saveState();
+    for (const QString& part : partNames())
+      if (!partVisible(part)) hidden << part;
+  }
   stop();
   clearNodes();
   m_run = std::make_unique<core::LoadedRun>(std::move(*loaded));
@@ -168,11 +199,16 @@ void VoxelRig::adopt(core::Expected<core::LoadedRun> loaded) {
   if (m_run->skin && !m_run->gltf.nodes.empty())
     m_restPose = std::make_unique<core::GltfPose>(core::gltfRestPose(m_run->gltf));
   buildNodes();
+  if (carried) m_controller->restoreState(*carried);
+  for (const QString& part : hidden) setPartVisible(part, false);
+  m_shownStamps = request.stamps;
+  followFiles();
   m_status = Ready;
   m_error.clear();
   emit statusChanged();
   emit modelChanged();
   emit timeChanged();
+  emit playingChanged();
   applyPose();
   if (m_running) m_clock->start();
 }

@@ -33,6 +33,8 @@
 #include <memory>
 #include <vector>
 
+#include "riglens/core/open/document_files.h"
+
 class QQuick3DModel;
 class QQuick3DDefaultMaterial;
 class QQuick3DCustomMaterial;
@@ -46,6 +48,10 @@ struct LoadedRun;
 struct GltfPose;
 class RigController;
 }  // namespace riglens::core
+
+namespace riglens::watch {
+class DocumentWatcher;
+}
 
 namespace riglens::quick3d {
 
@@ -67,6 +73,7 @@ class VoxelRig : public QQuick3DNode {
   Q_PROPERTY(QString tint READ tint WRITE setTint NOTIFY tintChanged)
   Q_PROPERTY(QString highlightedPart READ highlightedPart WRITE setHighlightedPart NOTIFY tintChanged)
   Q_PROPERTY(QString look READ look WRITE setLook NOTIFY lookChanged)
+  Q_PROPERTY(bool watch READ watch WRITE setWatch NOTIFY watchChanged)
 
  public:
   // Loading: an asynchronous load is under way (the previous model, if any, stays shown).
@@ -86,8 +93,17 @@ class VoxelRig : public QQuick3DNode {
   bool asynchronous() const { return m_asynchronous; }
   void setAsynchronous(bool asynchronous);
   // Reads `source` again (its files changed on disk): the same rules as a
-  // new source, so a now-broken file gives Error and keeps the model.
+  // new source, so a now-broken file gives Error and keeps the model; the
+  // caller joints, the animation playing, the clock and the hidden parts
+  // that still exist carry over, by name.
   Q_INVOKABLE void reload();
+  // Live reload (off by default): reloads when the source's files are
+  // rewritten and the writes settle (riglens/watch/document_watcher.h), as
+  // the viewer's File > Watch does. A reload that finds a part's mesh cut
+  // short (a file still being written) keeps the model and gives Error;
+  // the finished write is then adopted.
+  bool watch() const { return m_watch; }
+  void setWatch(bool watch);
   QStringList partNames() const;
   // [{name, period (s), loop, autoPlay}]: the rig's animations in declared
   // order, then a glTF file's own clips.
@@ -159,13 +175,21 @@ class VoxelRig : public QQuick3DNode {
   void runningChanged();
   void tintChanged();
   void lookChanged();
+  void watchChanged();
   // The pose changed: a joint set, the clock ticked or set, an animation
   // started or stopped, a model loaded (every part node has moved already).
   void poseChanged();
 
  private:
-  void load();
-  void adopt(core::Expected<core::LoadedRun> loaded);
+  // How a load came (a new source, reload(), the watcher), and the stamps
+  // of the files it reads, taken before it read them.
+  struct LoadRequest {
+    enum Kind { Source, Reload, LiveReload } kind = Source;
+    std::vector<core::FileStamp> stamps;
+  };
+  void load(LoadRequest::Kind kind);
+  void adopt(core::Expected<core::LoadedRun> loaded, const LoadRequest& request);
+  void followFiles();
   void fail(const QString& message);
   void buildNodes();
   void buildSkinnedModel();
@@ -209,6 +233,9 @@ class VoxelRig : public QQuick3DNode {
   QString m_highlighted;
   QString m_look = QStringLiteral("review");
   std::unique_ptr<RigClock> m_clock;
+  bool m_watch = false;
+  watch::DocumentWatcher* m_watcher;           // a child: lives with this node
+  std::vector<core::FileStamp> m_shownStamps;  // the files the shown model was read from
 };
 
 }  // namespace riglens::quick3d

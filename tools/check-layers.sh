@@ -3,7 +3,9 @@
 # includes point"): engine/core and engine/samples include no Qt and nothing
 # of render or the app; only engine/render includes QRhi's private headers;
 # render includes nothing of the app; RigLens.Quick3D (quick3d/) uses the
-# core only, not render, decode or the app; only engine/media includes FFmpeg.
+# core (and engine/watch, live reload's file watching) only, not render,
+# decode or the app; engine/watch includes nothing of render, decode or the
+# app; only engine/media includes FFmpeg.
 #
 #   tools/check-layers.sh
 set -euo pipefail
@@ -33,6 +35,8 @@ check "only engine/render may reach its private passes (src/); tests and bench g
 check "only engine/decode may include OpenCV" '^\s*#\s*include\s*[<"]opencv2/' ':!engine/decode'
 check "only engine/media may include FFmpeg" '^\s*#\s*include\s*[<"]lib(avcodec|avformat|avutil|swscale)/' ':!engine/media'
 check "engine/render must not include the app" '^\s*#\s*include\s*"(app_controller|scene_viewport|character_controller)' engine/render
+check "engine/watch must not include render, decode or the app" \
+  '^\s*#\s*include\s*"(riglens/(render|decode|samples|media)/|app_controller|scene_viewport|main_window)' engine/watch
 check "quick3d/ must use the core only" \
   '^\s*#\s*include\s*"(riglens/(render|decode|samples)/|app_controller|scene_viewport|main_window)' quick3d
 ((failed)) || echo "[layers] every include points the allowed way"

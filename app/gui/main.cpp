@@ -260,6 +260,8 @@ int main(int argc, char* argv[]) {
 
   // The load runs on a worker while the QML engine builds the window.
   riglens::app::AppController controller;
+  // A screenshot is of the files as they were at launch unless --watch says otherwise.
+  if (options.watch || !options.screenshot.isEmpty()) controller.setWatchingThisSession(options.watch.value_or(false));
   if (!options.path.isEmpty())
     controller.open(options.path);
   else

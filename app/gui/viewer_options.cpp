@@ -75,10 +75,16 @@ struct Options {
                                             "Vulkan device exists, else OpenGL; QSG_RHI_BACKEND also chooses)."),
                              QStringLiteral("api")};
 
+  QCommandLineOption watch{QStringLiteral("watch"),
+                           QStringLiteral("Reload the document when its files change on disk (File > Watch for "
+                                          "Changes; on unless turned off there).")};
+  QCommandLineOption noWatch{QStringLiteral("no-watch"),
+                             QStringLiteral("Do not reload the document when its files change, this session.")};
+
   void addTo(QCommandLineParser& parser) const {
     for (const QCommandLineOption* o :
          {&screenshot, &screenshotTimeout, &size, &tint, &look, &toneMap, &exposure, &environment, &environmentRotation,
-          &environmentBackground, &play, &time, &set, &timings, &samples, &backend})
+          &environmentBackground, &play, &time, &set, &timings, &samples, &backend, &watch, &noWatch})
       parser.addOption(*o);
   }
 };
@@ -111,6 +117,9 @@ std::variant<ViewerOptions, int> readOptions(const QCommandLineParser& parser, c
   v.backend = parser.value(o.backend).toLower();
   if (parser.isSet(o.backend) && v.backend != QLatin1String("vulkan") && v.backend != QLatin1String("opengl"))
     return usageError(QStringLiteral("--backend must be vulkan or opengl, got '%1'").arg(v.backend));
+  if (parser.isSet(o.watch) && parser.isSet(o.noWatch))
+    return usageError(QStringLiteral("--watch and --no-watch contradict each other"));
+  if (parser.isSet(o.watch) || parser.isSet(o.noWatch)) v.watch = parser.isSet(o.watch);
   v.tint = parser.value(o.tint);
   v.tintSet = parser.isSet(o.tint);
   if (parser.isSet(o.look)) {

@@ -28,9 +28,10 @@ struct ViewerOptions {
   std::optional<QString> environment;  // the PBR look's: studio, or an .hdr / .exr
   std::optional<QString> play;
   double timeMs = 0;
-  QStringList sets;  // NAME=VALUE, as given
-  int samples = 0;   // 0: WindowMsaa decides
-  QString backend;   // "vulkan", "opengl" or empty (graphics_backend.h chooses)
+  QStringList sets;           // NAME=VALUE, as given
+  int samples = 0;            // 0: WindowMsaa decides
+  QString backend;            // "vulkan", "opengl" or empty (graphics_backend.h chooses)
+  std::optional<bool> watch;  // --watch / --no-watch, this session only; else the remembered setting
 };
 
 // The options, or the exit code once help, the version or a usage error has

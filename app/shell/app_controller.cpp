@@ -7,6 +7,7 @@
 #include <QtCore/QStandardPaths>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "locations.h"
 #include "name_lists.h"
@@ -20,6 +21,7 @@ namespace riglens::app {
 
 namespace {
 constexpr auto kRecentKey = "recentFiles";
+constexpr auto kWatchKey = "file/watch";
 
 // The loaders return refusals as values and guard their own boundaries; this
 // catches what would still escape (memory running out) on the loading
@@ -45,9 +47,12 @@ AppController::AppController(QObject* parent)
       m_character(new CharacterController(this)),
       m_playback(new PlaybackController(this)),
       m_exporter(new ExportController(this)),
-      m_avatar(new AvatarController(this)) {
+      m_avatar(new AvatarController(this)),
+      m_watcher(new watch::DocumentWatcher(this)) {
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
+  m_watching = settings.value(kWatchKey, true).toBool();
+  connect(m_watcher, &watch::DocumentWatcher::settled, this, &AppController::liveReload);
   connect(&m_load, &QFutureWatcherBase::finished, this, &AppController::finishLoad);
   for (ReportingController* controller :
        std::initializer_list<ReportingController*>{m_character, m_playback, m_exporter, m_avatar})
@@ -139,18 +144,66 @@ void AppController::setMemoryReport(const QVariantMap& report) {
 // ------------------------------------------------------------------ loading
 void AppController::open(const QVariant& location) {
   const QString path = localPath(location);
-  const QFileInfo info(path);
-  if (!info.exists()) {
+  if (!QFileInfo::exists(path)) {
     reportError(tr("%1: no such file or folder").arg(path));
     return;
   }
+  startLoad(QFileInfo(path).absoluteFilePath(), LoadKind::Open);
+}
+
+void AppController::reload() {
+  if (!hasDocument() || m_documentPath.isEmpty()) return;
+  if (!QFileInfo::exists(m_documentPath)) {
+    reportError(tr("%1: no longer exists; still showing what was read last").arg(m_documentPath));
+    return;
+  }
+  startLoad(m_documentPath, LoadKind::Reload);
+}
+
+void AppController::liveReload() {
+  if (!m_watching || m_loading || !hasDocument() || !QFileInfo::exists(m_documentPath)) return;
+  startLoad(m_documentPath, LoadKind::LiveReload);
+}
+
+// A live reload that brings an error the shown document did not have (a
+// part mesh cut short mid-write loads as an empty part with an error) read a
+// file still being written: it is refused like a failed read, and the
+// finished write triggers the next. File > Reload shows such a load.
+std::optional<core::Error> AppController::halfWritten(const core::OpenedAsset& loaded) const {
+  const auto* run = std::get_if<core::LoadedRun>(&loaded);
+  const core::Diagnostics& now = run ? run->warnings : std::get<core::CharacterScene>(loaded).problems;
+  const core::Diagnostics none;
+  const core::Diagnostics& shown = m_document              ? m_document->run()->warnings
+                                   : m_character->active() ? m_character->scene()->problems
+                                                           : none;
+  const auto problem = core::firstNewError(now, shown);
+  if (!problem) return std::nullopt;
+  return core::Error{core::ErrorCode::Invalid, problem->message, problem->source, problem->pointer, {}};
+}
+
+void AppController::startLoad(const QString& path, LoadKind kind) {
   waitForLoad();  // one load at a time; the newest wins
-  m_loadingPath = info.absoluteFilePath();
+  m_loadingPath = path;
+  m_loadKind = kind;
   m_loading = true;
   emit loadingChanged();
-  reportStatus(tr("Loading %1…").arg(info.fileName()));
-  const std::string target = m_loadingPath.toStdString();
+  reportStatus((kind == LoadKind::Open ? tr("Loading %1…") : tr("Reloading %1…")).arg(QFileInfo(path).fileName()));
+  // Stamped before the read: a write while it loads is noticed afterwards.
+  m_loadStamps = watch::DocumentWatcher::stampsOf(path);
+  const std::string target = path.toStdString();
   m_load.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::openAsset); }));
+}
+
+void AppController::setWatching(bool watching) {
+  QSettings().setValue(kWatchKey, watching);
+  setWatchingThisSession(watching);
+}
+
+void AppController::setWatchingThisSession(bool watching) {
+  if (watching == m_watching) return;
+  m_watching = watching;
+  m_watcher->watch(m_watching && hasDocument() ? m_documentPath : QString(), m_shownStamps);
+  emit watchingChanged();
 }
 
 bool AppController::canOpen(const QVariant& location) const {
@@ -188,7 +241,9 @@ bool AppController::concludeLoad(const core::Error* error) {
   if (error) {
     reportError(QString::fromStdString(error->message));
     m_problems->setFailedLoad(*error, m_loadingPath.toStdString());
-    reportStatus(tr("Could not open %1").arg(QFileInfo(m_loadingPath).fileName()));
+    const QString name = QFileInfo(m_loadingPath).fileName();
+    reportStatus(m_loadKind != LoadKind::Open ? tr("Could not reload %1: still showing what was read last").arg(name)
+                                              : tr("Could not open %1").arg(name));
     return false;
   }
   clearError();
@@ -198,29 +253,68 @@ bool AppController::concludeLoad(const core::Error* error) {
 void AppController::finishLoad() {
   if (!m_loading) return;
   auto result = m_load.result();
-  if (!concludeLoad(result ? nullptr : &result.error())) return;
-  if (auto* run = std::get_if<core::LoadedRun>(&*result))
-    showRun(std::move(*run));
-  else
+  const bool reload = m_loadKind != LoadKind::Open;
+  std::optional<core::Error> partial;
+  if (result && m_loadKind == LoadKind::LiveReload) partial = halfWritten(*result);
+  const bool loaded = concludeLoad(!result ? &result.error() : partial ? &*partial : nullptr);
+  m_loadKind = LoadKind::Open;
+  if (!loaded) return;
+  m_reloaded = reload;
+  m_shownStamps = std::move(m_loadStamps);
+  if (auto* run = std::get_if<core::LoadedRun>(&*result)) {
+    std::optional<CarriedView> carried;
+    if (reload && m_document) carried = carriedView();
+    showRun(std::move(*run), carried ? &*carried : nullptr);
+  } else {
     showScene(std::get<core::CharacterScene>(std::move(*result)));
+  }
+  m_watcher->watch(m_watching ? m_documentPath : QString(), m_shownStamps);
 }
 
-void AppController::showRun(core::LoadedRun run) {
+void AppController::showRun(core::LoadedRun run, const CarriedView* carried) {
   m_character->setScene(nullptr);
   m_document = std::make_unique<Document>(std::make_shared<const core::LoadedRun>(std::move(run)));
+  std::vector<std::string> dropped;
+  if (carried) dropped = m_document->controller().restoreState(carried->rig);
   handOverDocument();  // before anything can ask them about the old one
   m_documentPath = m_loadingPath;
   m_documentTitle = QFileInfo(m_loadingPath).fileName() == "rig.json" ? QFileInfo(m_loadingPath).dir().dirName()
                                                                       : QFileInfo(m_loadingPath).fileName();
   m_problems->setDocumentProblems(m_document->run()->warnings);  // before the part list reads it
   resetSelection();
-  rememberRecent(m_loadingPath);
+  if (carried) restoreParts(*carried);
+  if (!m_reloaded) rememberRecent(m_loadingPath);
   const int problems = m_problems->count();
-  reportStatus(problems ? tr("Opened %1 with %n problem(s)", nullptr, problems).arg(m_documentTitle)
-                        : tr("Opened %1").arg(m_documentTitle));
+  const QString verb = m_reloaded ? tr("Reloaded") : tr("Opened");
+  QString status = problems ? tr("%1 %2 with %n problem(s)", nullptr, problems).arg(verb, m_documentTitle)
+                            : tr("%1 %2").arg(verb, m_documentTitle);
+  if (!dropped.empty()) {
+    QStringList gone;
+    for (const std::string& name : dropped) gone << QString::fromStdString(name);
+    status += tr("; no longer in it: %1").arg(gone.join(", "));
+  }
+  reportStatus(status);
   emit documentChanged();
   emit selectionChanged();
   notifyPosed();
+}
+
+AppController::CarriedView AppController::carriedView() const {
+  CarriedView view{m_document->controller().saveState(), {}, {}};
+  const QStringList names = partNames();
+  for (int p : m_hiddenParts) view.hiddenParts << names.value(p);
+  view.selectedPart = names.value(m_selectedPart);
+  return view;
+}
+
+// The hidden and selected parts of the run a reload replaced that still
+// exist, by name.
+void AppController::restoreParts(const CarriedView& carried) {
+  const QStringList names = partNames();
+  for (const QString& name : carried.hiddenParts)
+    if (const int p = names.indexOf(name); p >= 0) m_hiddenParts.insert(p);
+  m_selectedPart = carried.selectedPart.isEmpty() ? -1 : int(names.indexOf(carried.selectedPart));
+  m_parts->refreshFlags();
 }
 
 void AppController::showScene(core::CharacterScene opened) {
@@ -233,8 +327,8 @@ void AppController::showScene(core::CharacterScene opened) {
   m_documentPath = m_loadingPath;
   m_documentTitle = QString::fromStdString(scene->title);
   m_character->setScene(std::move(scene));
-  rememberRecent(m_loadingPath);
-  reportStatus(tr("Opened %1").arg(m_documentTitle));
+  if (!m_reloaded) rememberRecent(m_loadingPath);
+  reportStatus((m_reloaded ? tr("Reloaded %1") : tr("Opened %1")).arg(m_documentTitle));
   emit documentChanged();
   emit selectionChanged();
 }

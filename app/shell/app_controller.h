@@ -17,6 +17,7 @@
 #include <QtCore/QUrl>
 #include <QtCore/QVariantMap>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "avatar_controller.h"
@@ -29,6 +30,7 @@
 #include "riglens/core/base/expected.h"
 #include "riglens/core/character/character_scene.h"
 #include "riglens/core/open/asset_readers.h"
+#include "riglens/watch/document_watcher.h"
 
 namespace riglens::app {
 
@@ -58,6 +60,10 @@ class AppController : public QObject {
   Q_PROPERTY(riglens::app::PartListModel* parts READ parts CONSTANT)
   Q_PROPERTY(riglens::app::JointListModel* joints READ joints CONSTANT)
   Q_PROPERTY(bool loading READ loading NOTIFY loadingChanged)
+  // Live reload (File > Watch for Changes): the open document is read again
+  // when its files are rewritten and the writes settle, keeping the view,
+  // the joint values, clip and time, and the hidden parts. Remembered.
+  Q_PROPERTY(bool watching READ watching WRITE setWatching NOTIFY watchingChanged)
   // Memory: CPU from the run, GPU from the viewport's renderer report
   Q_PROPERTY(qint64 cpuBytes READ cpuBytes NOTIFY documentChanged)
   Q_PROPERTY(qint64 gpuBytes READ gpuBytes NOTIFY memoryChanged)
@@ -139,6 +145,16 @@ class AppController : public QObject {
   static QStringList openNameFilters();
   Q_INVOKABLE void openDefault();  // the bundled sample, generated once into the cache folder
   void waitForLoad();              // blocks until no load runs (--screenshot, tests)
+  // Reads the open document again (File > Reload, and live reload): what is
+  // shown stays if the new read fails (lastError says why); otherwise the
+  // view, joint values, clip and time and hidden parts carry over by name.
+  Q_INVOKABLE void reload();
+  bool watching() const { return m_watching; }
+  void setWatching(bool watching);             // and remembers it
+  void setWatchingThisSession(bool watching);  // --watch / --no-watch: not remembered
+  // The newest documentChanged came from a reload of the same document
+  // (the viewport keeps its camera then).
+  bool documentReloaded() const { return m_reloaded; }
 
   // Joints
   Q_INVOKABLE bool setJointValue(const QString& joint, double value);
@@ -165,6 +181,7 @@ class AppController : public QObject {
   void recentFilesChanged();
   void lastErrorChanged();
   void loadingChanged();
+  void watchingChanged();
   void poseChanged();       // joint values / part worlds changed
   void selectionChanged();  // selection or visibility
   void memoryChanged();
@@ -175,7 +192,21 @@ class AppController : public QObject {
   // The end of a load: false (the error shown, the open model kept) when it failed.
   bool concludeLoad(const core::Error* error);
   void finishLoad();
-  void showRun(core::LoadedRun run);
+  // How a load came: a new document, File > Reload (shows what is on disk,
+  // whatever it holds) or live reload (refuses what looks half-written).
+  enum class LoadKind { Open, Reload, LiveReload };
+  void startLoad(const QString& path, LoadKind kind);
+  void liveReload();
+  std::optional<core::Error> halfWritten(const core::OpenedAsset& loaded) const;
+  // What the user set on a run that a reload replaces, carried by name.
+  struct CarriedView {
+    core::RigControllerState rig;
+    QStringList hiddenParts;
+    QString selectedPart;
+  };
+  CarriedView carriedView() const;
+  void showRun(core::LoadedRun run, const CarriedView* carried);
+  void restoreParts(const CarriedView& carried);
   void showScene(core::CharacterScene scene);
   void resetSelection();
   // What the sub-controllers report (ReportingController's signals) reaches
@@ -199,6 +230,12 @@ class AppController : public QObject {
   QFutureWatcher<core::Expected<core::OpenedAsset>> m_load;  // through the reader table, on a worker thread
   QString m_loadingPath;
   bool m_loading = false;
+  LoadKind m_loadKind = LoadKind::Open;  // the running load's
+  bool m_reloaded = false;               // the shown document came from a reload
+  watch::DocumentWatcher* m_watcher;
+  bool m_watching = true;
+  std::vector<core::FileStamp> m_loadStamps;   // the loading document's files, before it read them
+  std::vector<core::FileStamp> m_shownStamps;  // the shown document's
   QVariantMap m_memory;
   int m_selectedPart = -1;
   QString m_selectedJoint;

@@ -73,24 +73,30 @@ void SceneViewportItem::setControllerObject(QObject* object) {
     connect(m_controller, &AppController::loadingChanged, this, &SceneViewportItem::updateShown);
     // The decoded character and the preview sit in different frames (the
     // bundle's world vs the fitted rest pose): switching reframes.
-    connect(character, &CharacterController::decodedChanged, this, [this] {
+    connect(character, &CharacterController::decodedChanged, this, [this, character] {
+      if (!character->active()) return;  // a run replacing the character frames itself (documentChanged)
       m_framed = false;
       updateShown();
       requestFrame();
     });
     // A splat scene turned over is framed again where it now stands.
-    connect(character, &CharacterController::splatUpChanged, this, &SceneViewportItem::frameAll);
+    connect(character, &CharacterController::splatUpChanged, this, [this, character] {
+      if (character->active()) frameAll();
+    });
   }
   documentChanged();
   emit controllerChanged();
 }
 
 void SceneViewportItem::documentChanged() {
-  setFileCamera({});
   updateShown();
   m_modelChanged = true;
-  m_framed = false;
-  m_handedCamera.reset();  // a new character has seen no camera yet
+  // The same document read again (live reload) keeps the view the user had.
+  if (!m_controller || !m_controller->documentReloaded()) {
+    setFileCamera({});
+    m_framed = false;
+    m_handedCamera.reset();  // a new character has seen no camera yet
+  }
   requestFrame();
 }
 

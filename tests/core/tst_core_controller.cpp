@@ -46,6 +46,53 @@ class TestController : public QObject {
   Rig m_rig = buildFixture();
 
  private slots:
+  // What a user set, carried onto another load of the rig by name (live
+  // reload): a joint that was renamed is dropped and named, the clip keeps
+  // its time (clamped to a shorter period), pause, loop and speed carry.
+  void stateCarriesOverByName() {
+    RigController before(m_rig);
+    QVERIFY(before.setCaller("turret_yaw", 0.5));
+    QVERIFY(before.play("fire"));
+    before.seekPlayable(300);
+    before.setPaused(true);
+    before.setLoopOverride(true);
+    before.setSpeed(2.0);
+    before.setClockMs(1234);
+    const RigControllerState state = before.saveState();
+
+    RigController same(m_rig);
+    QVERIFY(same.restoreState(state).empty());
+    QCOMPARE(same.playing(), std::optional<std::string>("fire"));
+    QCOMPARE(same.playableTimeMs(), 300.0);
+    QVERIFY(same.paused());
+    QVERIFY(same.playableLooping());
+    QCOMPARE(same.speed(), 2.0);
+    QCOMPARE(same.clockMs(), 1234.0);
+    same.evaluate();
+    before.evaluate();
+    QCOMPARE(same.jointValues(), before.jointValues());
+
+    // The next load: the turret's joint renamed, the clip shortened to 250 ms.
+    std::string edited = kRig;
+    for (std::size_t at; (at = edited.find("turret_yaw")) != std::string::npos;) edited.replace(at, 10, "turret_turn");
+    const std::string fireLength = "\"periodMs\":400";
+    edited.replace(edited.find(fireLength), fireLength.size(), "\"periodMs\":250");
+    auto next = buildRigFromJson(edited);
+    QVERIFY2(next, next ? "" : next.error().message.c_str());
+    RigController after(next->rig);
+    QCOMPARE(after.restoreState(state), std::vector<std::string>{"turret_yaw"});
+    QCOMPARE(after.playing(), std::optional<std::string>("fire"));
+    QCOMPARE(after.playableTimeMs(), 250.0);
+    QVERIFY(after.play(std::nullopt));  // (the clip drives the turret too)
+    after.evaluate();
+    QCOMPARE(after.jointValues()[0], 0.25);  // turret_turn: its rest, nobody set it
+
+    RigController stopped(m_rig);
+    QVERIFY(stopped.play("fire"));
+    QVERIFY(stopped.restoreState(RigControllerState{}).empty());  // nothing playing carries as nothing
+    QCOMPARE(stopped.playing(), std::nullopt);
+  }
+
   void restAndCallerValuesAreClamped() {
     RigController c(m_rig);
     QCOMPARE(c.jointValues()[0], 0.25);  // rest

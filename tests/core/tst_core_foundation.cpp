@@ -14,6 +14,7 @@
 #include "riglens/core/base/point_transform.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/gltf/glb_writer.h"
+#include "riglens/core/open/document_files.h"
 #include "test_checks.h"
 
 using namespace riglens::core;
@@ -150,6 +151,43 @@ class TestCoreFoundation : public QObject {
     QVERIFY(doc.hasValue());
     QVERIFY((*doc)["meshes"].empty());
     QCOMPARE((*doc)["asset"]["generator"].get<std::string>(), std::string("test-cabinet"));
+  }
+
+  // The files a document is made of (live reload's watch, review's hash):
+  // a folder's files; a rig.json's folder; a .gltf with the buffers and
+  // images it names beside itself (percent-encoded, data URIs, escapes and
+  // missing files left out); and stamps that change when a file is rewritten.
+  void documentFilesListWhatADocumentReads() {
+    namespace fs = std::filesystem;
+    QTemporaryDir dir;
+    const fs::path root = dir.path().toStdString();
+    const auto write = [](const fs::path& path, const std::string& text) {
+      fs::create_directories(path.parent_path());
+      std::ofstream(path, std::ios::binary) << text;
+    };
+    write(root / "run/rig.json", "{}");
+    write(root / "run/meshes/hull.glb", "glb");
+    write(root / "model/a b.bin", "bin");
+    write(root / "model/tex.png", "png");
+    write(root / "outside.bin", "no");
+    write(root / "model/scene.gltf",
+          R"({"buffers":[{"uri":"a%20b.bin"},{"uri":"data:application/octet-stream;base64,AAAA"},)"
+          R"({"uri":"../outside.bin"},{"uri":"gone.bin"}],"images":[{"uri":"tex.png"}]})");
+    const std::vector<fs::path> run{root / "run/meshes/hull.glb", root / "run/rig.json"};
+    QCOMPARE(riglens::core::documentFiles(root / "run"), run);
+    QCOMPARE(riglens::core::documentFiles(root / "run/rig.json"), run);
+    const std::vector<fs::path> model{root / "model/a b.bin", root / "model/scene.gltf", root / "model/tex.png"};
+    QCOMPARE(riglens::core::documentFiles(root / "model/scene.gltf"), model);
+    QCOMPARE(riglens::core::documentFiles(root / "outside.bin"), std::vector<fs::path>{root / "outside.bin"});
+
+    const auto before = riglens::core::stampFiles(run);
+    QVERIFY(before[1].exists && before[1].size == 2);
+    QCOMPARE(riglens::core::stampFiles(run), before);
+    write(root / "run/rig.json", "{ }");
+    const auto after = riglens::core::stampFiles(run);
+    QVERIFY(after[1].size == 3 && after != before);
+    fs::remove(root / "run/meshes/hull.glb");
+    QVERIFY(!riglens::core::stampFiles(run)[0].exists);
   }
 };
 

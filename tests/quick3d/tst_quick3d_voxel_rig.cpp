@@ -20,6 +20,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QSaveFile>
 #include <QtCore/QTemporaryDir>
 #include <QtQuick3D/QQuick3DGeometry>
 #include <QtTest/QtTest>
@@ -43,6 +44,9 @@ using riglens::quick3d::VoxelRig;
 namespace {
 
 const QString kCli = QStringLiteral(RIGLENS_CLI_EXE);
+// How long a rewrite may take to be adopted: the watcher's settle time twice
+// and a load, on a loaded CI machine.
+constexpr int kWatchTimeoutMs = 20000;
 
 QJsonObject poseJson(const QStringList& args) {
   QProcess process;
@@ -470,6 +474,60 @@ class TestQuick3dVoxelRig : public QObject {
     QCOMPARE(rig.status(), VoxelRig::Loading);
     QTRY_COMPARE(rig.status(), VoxelRig::Ready);
     QVERIFY(rig.partNode("head"));
+  }
+
+  // watch: a part's mesh replaced by rename is adopted with the pose kept
+  // (caller joint, clip, hidden part); the same mesh written in place in
+  // two halves gives Error naming it while the model stays, then Ready.
+  void watchReloadsWhenTheFilesSettle() {
+    const QString run = m_dir.filePath("watched");
+    QVERIFY(QDir().mkpath(run + "/meshes"));
+    for (const QString& file : QDir(m_dir.filePath("tank-cubes/meshes")).entryList(QDir::Files))
+      QVERIFY(QFile::copy(m_dir.filePath("tank-cubes/meshes/") + file, run + "/meshes/" + file));
+    QVERIFY(QFile::copy(m_dir.filePath("tank-cubes/rig.json"), run + "/rig.json"));
+    VoxelRig rig;
+    rig.setSource(QUrl::fromLocalFile(run));
+    rig.setWatch(true);
+    rig.setRunning(false);  // the one-shot clip must not end while the files are rewritten
+    QVERIFY(rig.setJoint("turret_yaw", 0.4));
+    QVERIFY(rig.play("fire"));
+    rig.setTime(0.25);
+    QVERIFY(rig.setPartVisible("radar", false));
+    QSignalSpy models(&rig, &VoxelRig::modelChanged);
+    const auto readAll = [](const QString& path) {
+      QFile in(path);
+      return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+    };
+    const QByteArray body = readAll(m_dir.filePath("walker-cubes/meshes/body.glb"));
+    const QByteArray head = readAll(m_dir.filePath("walker-cubes/meshes/head.glb"));
+    QVERIFY(!body.isEmpty() && !head.isEmpty());
+    {
+      QSaveFile hull(run + "/meshes/hull.glb");  // temp file + rename
+      QVERIFY(hull.open(QIODevice::WriteOnly));
+      hull.write(body);
+      QVERIFY(hull.commit());
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(models.count(), 1, kWatchTimeoutMs);
+    QCOMPARE(rig.status(), VoxelRig::Ready);
+    QCOMPARE(rig.jointValue("turret_yaw"), 0.4);
+    QCOMPARE(rig.playing(), QString("fire"));
+    QCOMPARE(rig.time(), 0.25);
+    QVERIFY(!rig.partVisible("radar"));
+    QVERIFY(rig.partVisible("hull"));
+    const auto writeInPlace = [&](const QByteArray& bytes) {
+      QFile turret(run + "/meshes/turret.glb");
+      QVERIFY(turret.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      turret.write(bytes);
+    };
+    writeInPlace(head.left(head.size() / 2));
+    QTRY_COMPARE_WITH_TIMEOUT(rig.status(), VoxelRig::Error, kWatchTimeoutMs);
+    QVERIFY2(rig.errorString().contains("turret.glb"), qPrintable(rig.errorString()));
+    QCOMPARE(models.count(), 1);  // the tank with the new hull stays
+    QVERIFY(rig.partNode("turret"));
+    writeInPlace(head);
+    QTRY_COMPARE_WITH_TIMEOUT(rig.status(), VoxelRig::Ready, kWatchTimeoutMs);
+    QCOMPARE(models.count(), 2);
+    QCOMPARE(rig.jointValue("turret_yaw"), 0.4);
   }
 
   // The PBR look gives the model one PrincipledMaterial per geometry subset

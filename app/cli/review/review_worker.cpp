@@ -6,18 +6,18 @@
 #include <QtCore/QCryptographicHash>
 #include <QtCore/QDateTime>
 #include <QtCore/QDir>
-#include <QtCore/QDirIterator>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QProcess>
 #include <QtCore/QRegularExpression>
-#include <QtCore/QUrl>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 
 #include "review_facts.h"
+#include "riglens/core/open/document_files.h"
 
 namespace riglens::cli::review {
 
@@ -104,26 +104,6 @@ void fail(QJsonObject& record, const QString& step, const QString& why) {
   record["error"] = step + ": " + why;
 }
 
-// The files a .gltf names beside itself (buffers and images by relative
-// URI): a changed .bin changes the item as much as the .gltf does.
-QStringList gltfResources(const QString& path) {
-  QStringList files;
-  if (!path.endsWith(".gltf", Qt::CaseInsensitive)) return files;
-  QFile in(path);
-  if (!in.open(QIODevice::ReadOnly)) return files;
-  const QJsonObject gltf = QJsonDocument::fromJson(in.readAll()).object();
-  const QDir folder = QFileInfo(path).absoluteDir();
-  for (const char* kind : {"buffers", "images"})
-    for (const auto& entry : gltf.value(kind).toArray()) {
-      const QString uri = entry.toObject().value("uri").toString();
-      const QUrl url(uri);
-      if (uri.isEmpty() || uri.startsWith("data:") || !url.isRelative()) continue;
-      const QString file = folder.absoluteFilePath(QUrl::fromPercentEncoding(uri.toUtf8()));
-      if (QFileInfo(file).isFile()) files << file;
-    }
-  return files;
-}
-
 }  // namespace
 
 QString ItemSettings::key() const {
@@ -137,19 +117,11 @@ QString ItemSettings::key() const {
 
 QString hashInputs(const QString& path) {
   QCryptographicHash hash(QCryptographicHash::Sha256);
-  QStringList files;
-  const QFileInfo info(path);
-  if (info.isDir()) {
-    QDirIterator it(path, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) files << it.next();
-    files.sort();
-  } else {
-    files << path << gltfResources(path);
-  }
-  for (const QString& file : files) {
-    QFile in(file);
+  for (const std::filesystem::path& file : core::documentFiles(QFile::encodeName(path).toStdString())) {
+    const QString name = QFile::decodeName(file.c_str());
+    QFile in(name);
     if (!in.open(QIODevice::ReadOnly)) return {};
-    hash.addData(QDir(path).relativeFilePath(file).toUtf8() + '\0');
+    hash.addData(QDir(path).relativeFilePath(name).toUtf8() + '\0');
     if (!hash.addData(&in)) return {};
   }
   return QString::fromLatin1(hash.result().toHex());

@@ -220,4 +220,43 @@ void RigController::evaluate() {
   m_dirty = false;
 }
 
+RigControllerState RigController::saveState() const {
+  RigControllerState state;
+  for (std::size_t j = 0; j < m_caller.size(); ++j)
+    if (m_caller[j]) state.callerValues.emplace_back(m_rig.joints()[j].name, *m_caller[j]);
+  const std::vector<std::string> names = expressionNames();
+  for (std::size_t e = 0; e < names.size(); ++e)
+    if (m_expressions[e] != 0.0) state.expressions.emplace_back(names[e], m_expressions[e]);
+  state.playing = playing();
+  state.playTimeMs = m_playTimeMs;
+  state.paused = m_paused;
+  state.loopOverride = m_loopOverride;
+  state.speed = m_speed;
+  state.clockMs = m_clockMs;
+  state.autoPlay = m_autoPlay;
+  return state;
+}
+
+std::vector<std::string> RigController::restoreState(const RigControllerState& state) {
+  std::vector<std::string> dropped;
+  resetAllCallers();
+  for (const auto& [joint, value] : state.callerValues)
+    if (!setCaller(joint, value)) dropped.push_back(joint);
+  resetExpressions();
+  for (const auto& [expression, value] : state.expressions)
+    if (!setExpression(expression, value)) dropped.push_back(expression);
+  if (!state.playing || !play(*state.playing)) {
+    if (state.playing) dropped.push_back(*state.playing);
+    m_playable = kNoIndex;
+  }
+  if (m_playable != kNoIndex) seekPlayable(std::min(state.playTimeMs, periodOf(m_playable)));
+  m_paused = state.paused;
+  m_loopOverride = state.loopOverride;
+  setSpeed(state.speed);
+  m_clockMs = state.clockMs;
+  m_autoPlay = state.autoPlay;
+  m_dirty = true;
+  return dropped;
+}
+
 }  // namespace riglens::core

@@ -4,6 +4,8 @@
 // part or joint a problem concerns.
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,5 +50,19 @@ struct Diagnostic {
 };
 
 using Diagnostics = std::vector<Diagnostic>;
+
+// The first error in `now` that `before` did not have (same file, place and
+// message): what a second read of a document found broken that the first
+// did not - for live reload, the sign of a file read while being written.
+inline std::optional<Diagnostic> firstNewError(const Diagnostics& now, const Diagnostics& before) {
+  for (const Diagnostic& problem : now) {
+    if (problem.severity != Severity::Error) continue;
+    const bool known = std::any_of(before.begin(), before.end(), [&](const Diagnostic& old) {
+      return old.message == problem.message && old.source == problem.source && old.pointer == problem.pointer;
+    });
+    if (!known) return problem;
+  }
+  return std::nullopt;
+}
 
 }  // namespace riglens::core

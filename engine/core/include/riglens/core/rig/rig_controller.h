@@ -21,6 +21,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "riglens/core/base/expected.h"
@@ -46,6 +47,21 @@ struct ClipInfo {
 
 // Every key time of a glTF animation's channels, in milliseconds, sorted and distinct.
 std::vector<double> gltfAnimationKeyTimesMs(const GltfAnimation& animation);
+
+// What a user set on a controller, by name: carried from one load of a
+// document to the next (live reload) so a rewritten file keeps the joint
+// values, clip, time and speed that still apply to it.
+struct RigControllerState {
+  std::vector<std::pair<std::string, double>> callerValues;  // only joints the caller set
+  std::vector<std::pair<std::string, double>> expressions;   // VRM weights that are not 0
+  std::optional<std::string> playing;
+  double playTimeMs = 0.0;
+  bool paused = false;
+  std::optional<bool> loopOverride;
+  double speed = 1.0;
+  double clockMs = 0.0;
+  bool autoPlay = true;
+};
 
 class RigController {
  public:
@@ -105,6 +121,13 @@ class RigController {
 
   // Advances the autoplay clock and the playable by dt seconds (>= 0).
   void update(double dtSeconds);
+
+  // The caller's settings by name, and their restoration onto another load
+  // of the document: joints, expressions and clips that no longer exist (or
+  // joints that became auto) are dropped, a time past the clip's new end is
+  // clamped to it. Returns the names that were dropped.
+  RigControllerState saveState() const;
+  std::vector<std::string> restoreState(const RigControllerState& state);
 
   std::vector<std::string> jointNames(Drive drive) const { return m_rig.jointNames(drive); }
   Expected<JointRange> jointRange(std::string_view joint) const;
