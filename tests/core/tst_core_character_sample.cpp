@@ -235,6 +235,65 @@ class TestCharacterSample : public QObject {
     QVERIFY(!loadBundle(fs::path(m_dir.path().toStdString()) / "nowhere"));
   }
 
+  // Nothing odd accepted silently: keys no reader takes are warned about
+  // with their pointer (the real manifests' keys are all known), and a
+  // world scale that parses but cannot be meant loads with a warning.
+  void oddManifestsLoadWithWarnings() {
+    const fs::path root = m_dir.path().toStdString();
+    const auto unknownKeyWarnings = [](const Bundle& bundle) {
+      QStringList found;
+      for (const auto& p : bundle.problems)
+        if (p.message.find("unknown key") != std::string::npos ||
+            p.message.find("cannot be meant") != std::string::npos)
+          found << QString::fromStdString(p.source + " " + p.pointer);
+      return found;
+    };
+    auto sample = loadBundle(root / "sample-bundle");
+    QVERIFY_OK(sample);
+    QCOMPARE(unknownKeyWarnings(*sample), QStringList{});
+    const fs::path myraDir = root / "myra-keys";  // the real manifest alone: files missing, keys all known
+    fs::create_directories(myraDir);
+    fs::copy_file(RIGLENS_TEST_DATA_DIR "/character/bundle-scene-myra.json", myraDir / "scene.json");
+    auto myra = loadBundle(myraDir);
+    QVERIFY_OK(myra);
+    QVERIFY(!myra->problems.empty());  // its missing files
+    QCOMPARE(unknownKeyWarnings(*myra), QStringList{});
+
+    const fs::path dir = root / "odd";
+    fs::create_directories(dir);
+    for (const char* file : {"sample-face.aosrig", "mesh_head.bin"})
+      fs::copy_file(root / "sample-bundle" / file, dir / file, fs::copy_options::overwrite_existing);
+    json scene = json::parse(std::ifstream(root / "sample-bundle" / "scene.json"));
+    scene["branchs"] = scene["branches"];  // misspelt beside the real one
+    scene["branches"]["head"]["uv_ress"] = 64;
+    scene["rig"]["packs"] = "x";
+    scene["world_scale"] = 1e30;
+    scene["rig_presets_head"] = "presets.npy";  // known to exist in real manifests, read by none
+    std::ofstream(dir / "scene.json") << scene.dump();
+    json mesh = json::parse(std::ifstream(root / "sample-bundle" / "mesh_head.json"));
+    mesh["num_vertex"] = 3;
+    mesh["buffers"][0]["stride"] = 12;
+    std::ofstream(dir / "mesh_head.json") << mesh.dump();
+    auto odd = loadBundle(dir);
+    QVERIFY_OK(odd);
+    const QString scenePath = QString::fromStdString((dir / "scene.json").string());
+    const QString meshPath = QString::fromStdString((dir / "mesh_head.json").string());
+    QCOMPARE(unknownKeyWarnings(*odd),
+             (QStringList{scenePath + " /branchs", scenePath + " /branches/head/uv_ress", scenePath + " /rig/packs",
+                          scenePath + " /world_scale", meshPath + " /num_vertex", meshPath + " /buffers/0/stride"}));
+    QCOMPARE(odd->worldScale, 1e30);  // loaded as given
+
+    // A scene.json whose only key is unknown: it loads (nothing in it is
+    // required) and says so.
+    const fs::path bare = root / "bare";
+    fs::create_directories(bare);
+    std::ofstream(bare / "scene.json") << R"({"brnaches": {}})";
+    auto only = loadBundle(bare);
+    QVERIFY_OK(only);
+    QCOMPARE(unknownKeyWarnings(*only),
+             QStringList{QString::fromStdString((bare / "scene.json").string()) + " /brnaches"});
+  }
+
   void scenesTheViewerOpens() {
     // What the app and `riglens-cli render` open: the sample bundle and its
     // pack (GNM region groups, no ARKit map), a generated .ply; refused, with

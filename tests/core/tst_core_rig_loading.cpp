@@ -245,6 +245,24 @@ class TestRigLoading : public QObject {
     QVERIFY2(message.contains(expected), qPrintable(message));
   }
 
+  // A clip period that parses but cannot be meant (1e308 ms) loads with a
+  // warning naming the field; a fifty-minute one is plausible and silent.
+  void implausibleClipPeriodWarns() {
+    const fs::path run = root() / "long-clips";
+    writeText(run / "rig.json",
+              R"({"parts": [{"name": "a"}],
+      "joints": [{"name": "k", "part": "a", "kind": "rotation", "axis": "y", "min": -1, "max": 1, "rest": 0, "drive": "auto"}],
+      "animations": [{"name": "forever", "periodMs": 1e308, "tracks": [{"joint": "k", "keyframes": [{"tMs": 0, "value": 0}]}]},
+                     {"name": "long", "periodMs": 3000000, "tracks": [{"joint": "k", "keyframes": [{"tMs": 0, "value": 0}]}]}]})");
+    writeMesh(triangleMesh(0), run / "meshes" / "a.glb");
+    auto loaded = loadRun(run);
+    QVERIFY_OK(loaded);
+    QStringList odd;
+    for (const auto& d : loaded->warnings)
+      if (d.message.find("cannot be meant") != std::string::npos) odd << QString::fromStdString(d.pointer);
+    QCOMPARE(odd, QStringList{"/animations/0/periodMs"});
+  }
+
   void warnsButLoads() {
     const fs::path run = root() / "warned";
     writeText(run / "rig.json",

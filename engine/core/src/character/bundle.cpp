@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "bundle_keys.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/base/json_reader.h"
@@ -41,6 +42,7 @@ class BundleLoader {
       auto scene = readJsonFile(m_b.folder / "scene.json");
       if (!scene) return scene.error();
       m_b.scene = std::move(scene).value();
+      noteSceneOddities(m_b.scene, m_source, m_b.problems);
       addFile("scene.json", "manifest", true);
     } else if (fs::exists(m_b.folder / "mesh.json", ec)) {
       m_source = (m_b.folder / "mesh.json").string();
@@ -281,6 +283,7 @@ class BundleLoader {
                       int branchUvRes) {
     const fs::path jsonPath = m_b.folder / jsonName;
     const json manifest = take(readJsonFile(jsonPath));
+    noteMeshManifestOddities(manifest, jsonPath.string(), m_b.problems);
     const auto bin = take(readFileBytes(m_b.folder / binName));
     BranchMesh mesh = take(guardRead(jsonPath.string(), [&] {
       const JsonRef m(manifest);

@@ -30,6 +30,17 @@ void noteUnknownKeys(const JsonRef& obj, std::initializer_list<std::string_view>
       rig.ignored.emplace_back(value.pointer(), "unknown key '" + key + "'; ignored");
 }
 
+// A clip longer than this (an hour) parses but cannot be meant: idles and
+// actions are seconds, cutscenes minutes; 1e308 ms is a corrupt field.
+constexpr double kMaxPlausibleClipMs = 60.0 * 60.0 * 1000.0;
+
+void notePlausiblePeriod(const JsonRef& period, double ms, RawRig& rig) {
+  if (ms > kMaxPlausibleClipMs)
+    rig.ignored.emplace_back(
+        period.pointer(),
+        "period " + period.json().dump() + " ms is longer than an hour; loaded as given, but it cannot be meant");
+}
+
 Vec3d optVec3(const JsonRef& obj, const char* key) {
   const auto member = obj.find(key);
   return member ? member->numbers<3>() : Vec3d{};
@@ -69,6 +80,7 @@ RawAnimation legacyClip(const JsonRef& clip, const std::string& jointName, RawRi
   RawAnimation anim;
   anim.name = jointName;
   anim.periodMs = clip.numberOr("periodMs", 0.0);
+  if (const auto period = clip.find("periodMs")) notePlausiblePeriod(*period, anim.periodMs, rig);
   anim.looping = clip.booleanOr("looping", true);
   anim.autoPlay = true;
   anim.joints = {jointName};
@@ -132,6 +144,7 @@ RawRig readRig(const JsonRef& spec) {
       const JsonRef period = a["periodMs"];
       anim.periodMs = period.number();
       if (anim.periodMs < 0) period.fail("period is negative");
+      notePlausiblePeriod(period, anim.periodMs, rig);
       anim.looping = a.booleanOr("looping", false);
       anim.autoPlay = a.booleanOr("autoPlay", false);
       if (a.has("joints"))
