@@ -12,12 +12,14 @@
 #include <new>
 
 #include "cli_commands.h"
+#include "file_size_limit.h"
 #include "large_page_malloc.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
 
 int main(int argc, char* argv[]) {
   riglens::launch::useLargePageMalloc(argv);
+  riglens::launch::reportFileSizeLimitAsError();
   auto& timings = riglens::core::StageTimings::instance();
   timings.add("process start (exec to main)", riglens::core::processAgeMs());
   // `render` needs a GPU: a QGuiApplication on a windowless platform that has

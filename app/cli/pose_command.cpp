@@ -2,8 +2,10 @@
 // [--vertices FILE]
 #include <QtCore/QFile>
 #include <nlohmann/json.hpp>
+#include <span>
 
 #include "cli_common.h"
+#include "riglens/core/base/file_io.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
 #include "riglens/core/rig/rig_controller.h"
@@ -33,11 +35,10 @@ std::vector<float> rigPosedVertices(const core::LoadedRun& run, const std::vecto
 }
 
 // Little-endian f32, as every supported host stores them.
-bool writeFloats(const QString& path, const std::vector<float>& values) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return false;
-  const auto bytes = qint64(values.size() * sizeof(float));
-  return file.write(reinterpret_cast<const char*>(values.data()), bytes) == bytes && file.flush();
+core::Expected<void> writeFloats(const QString& path, const std::vector<float>& values) {
+  return core::writeFileAtomically(
+      QFile::encodeName(path).toStdString(),
+      std::span(reinterpret_cast<const std::uint8_t*>(values.data()), values.size() * sizeof(float)));
 }
 
 }  // namespace
@@ -83,8 +84,7 @@ int runPose(const QStringList& args) {
     } else {
       posed = rigPosedVertices(*run, worlds);
     }
-    if (!writeFloats(parser.value(vertices), posed))
-      return inputError("cannot write " + parser.value(vertices).toStdString());
+    if (auto written = writeFloats(parser.value(vertices), posed); !written) return inputError(written.error().message);
   }
 
   if (parser.isSet(json)) {

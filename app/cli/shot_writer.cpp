@@ -1,13 +1,17 @@
 #include "shot_writer.h"
 
+#include <QtCore/QBuffer>
 #include <QtCore/QDir>
+#include <QtCore/QFile>
 #include <QtGui/QImage>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <span>
 
 #include "cli_common.h"
 #include "progress_line.h"
+#include "riglens/core/base/file_io.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/media/video_writer.h"
 #include "riglens/render/rig/rig_renderer.h"
@@ -36,10 +40,20 @@ void recordFirstFrameTimings(const render::OffscreenCanvas& canvas, const render
   timings.add("first frame: readback copy", times.readbackMs);
 }
 
+// Encoded in memory, then written whole or not at all (core/base/file_io.h).
 int writePng(const QImage& image, const QString& file) {
-  if (!core::StageTimings::instance().time("PNG encode and write",
-                                           [&] { return image.save(file, "PNG", kPngQuality); }))
-    return inputError(file.toStdString() + ": cannot write the PNG");
+  core::Expected<void> written;
+  const bool encoded = core::StageTimings::instance().time("PNG encode and write", [&] {
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG", kPngQuality)) return false;
+    written = core::writeFileAtomically(
+        QFile::encodeName(file).toStdString(),
+        std::span(reinterpret_cast<const std::uint8_t*>(png.constData()), std::size_t(png.size())));
+    return true;
+  });
+  if (!encoded) return inputError(file.toStdString() + ": cannot encode the PNG");
+  if (!written) return inputError(written.error().message);
   std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
   return kExitOk;
 }

@@ -33,6 +33,7 @@
 
 #include "app_controller.h"
 #include "character_controller.h"
+#include "file_size_limit.h"
 #include "graphics_backend.h"
 #include "large_page_malloc.h"
 #include "main_window.h"
@@ -235,6 +236,7 @@ std::optional<int> startScreenshot(const riglens::app::ViewerOptions& options, Q
 
 int main(int argc, char* argv[]) {
   riglens::launch::useLargePageMalloc(argv);
+  riglens::launch::reportFileSizeLimitAsError();
   auto& timings = riglens::core::StageTimings::instance();
   timings.add("process start (exec to main)", riglens::core::processAgeMs());
   QGuiApplication::setOrganizationName(QStringLiteral("RigLens"));

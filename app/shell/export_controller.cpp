@@ -1,13 +1,17 @@
 #include "export_controller.h"
 
 #include <QtConcurrent/QtConcurrent>
+#include <QtCore/QBuffer>
+#include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtGui/QImage>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
+#include <span>
 
 #include "document.h"
 #include "locations.h"
+#include "riglens/core/base/file_io.h"
 
 namespace riglens::app {
 
@@ -79,8 +83,16 @@ void ExportController::finishExport() {
 bool ExportController::savePng(const QImage& image, const QString& path) {
   // Qt's PNG "quality" 80 is zlib level 1: a 1280x800 window encodes in ~28 ms
   // instead of ~40 (level 6) for ~20% more bytes.
-  if (image.isNull() || !image.save(path, "PNG", 80)) {
-    emit errorReported(tr("%1: cannot write the PNG").arg(path));
+  // Encoded in memory, then written whole or not at all (core/base/file_io.h).
+  QByteArray png;
+  QBuffer buffer(&png);
+  if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG", 80)) {
+    emit errorReported(tr("%1: cannot encode the PNG").arg(path));
+    return false;
+  }
+  const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(png.constData()), std::size_t(png.size()));
+  if (auto written = core::writeFileAtomically(QFile::encodeName(path).toStdString(), bytes); !written) {
+    emit errorReported(QString::fromStdString(written.error().message));
     return false;
   }
   emit statusReported(tr("Saved %1").arg(path));

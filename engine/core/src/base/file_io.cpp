@@ -1,5 +1,9 @@
 #include "riglens/core/base/file_io.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -11,9 +15,29 @@
 namespace riglens::core {
 namespace {
 
+// The symbolic names of the errors a write meets in daily use, so a message
+// can be searched for and scripted against ("No space left on device, ENOSPC").
+const char* errnoName(int error) {
+  switch (error) {
+    case ENOSPC: return "ENOSPC";
+    case EDQUOT: return "EDQUOT";
+    case EFBIG: return "EFBIG";
+    case EROFS: return "EROFS";
+    case EACCES: return "EACCES";
+    case EPERM: return "EPERM";
+    case ENOENT: return "ENOENT";
+    case EIO: return "EIO";
+    default: return nullptr;
+  }
+}
+
 Error ioError(const std::filesystem::path& path, std::string_view what) {
   std::string problem(what);
-  if (errno != 0) problem += std::string(" (") + std::strerror(errno) + ")";
+  if (errno != 0) {
+    problem += std::string(" (") + std::strerror(errno);
+    if (const char* name = errnoName(errno)) problem += std::string(", ") + name;
+    problem += ")";
+  }
   return errorAt(ErrorCode::Io, path.string(), "", problem);
 }
 
@@ -68,31 +92,64 @@ Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folde
   return joined;
 }
 
+namespace {
+
+// Writes every byte (a write may take fewer, or be interrupted).
+bool writeAll(int fd, std::span<const std::uint8_t> bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += std::size_t(n);
+  }
+  return true;
+}
+
+// The folder's entry for the renamed file reaches the disk too: after a
+// crash the target is the old file or the new one, never an empty one.
+void syncFolder(const std::filesystem::path& folder) {
+  const int fd = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
+}
+
+}  // namespace
+
+// Temp file beside the target (same filesystem: the rename is atomic), every
+// byte written and flushed to the disk (fsync), then renamed over the
+// target. Any failure - a full disk (ENOSPC), a size limit (EFBIG), a
+// read-only folder - removes the temp file and leaves the target as it was;
+// a process killed mid-write leaves the target as it was and a .tmp- file.
+// An existing target's permissions are kept.
 Expected<void> writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   errno = 0;
   std::random_device entropy;
   std::filesystem::path temp = path;
   temp += ".tmp-" + std::to_string(entropy());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return ioError(path, "cannot open for writing");
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      out.close();
-      std::error_code ignored;
-      std::filesystem::remove(temp, ignored);
-      return ioError(path, "write failed");
-    }
+  struct stat existing {};
+  const bool replacing = ::stat(path.c_str(), &existing) == 0;
+  const int fd =
+      ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? existing.st_mode & 07777 : 0666);
+  if (fd < 0) return ioError(path, "cannot create a file in its folder");
+  if (replacing) (void)::fchmod(fd, existing.st_mode & 07777);  // the umask does not narrow a file being replaced
+  const bool written = writeAll(fd, bytes) && ::fsync(fd) == 0;
+  const int writeErrno = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!written || !closed) {
+    errno = written ? errno : writeErrno;
+    Error error = ioError(path, replacing ? "cannot write it; the previous file is kept" : "cannot write it");
+    ::unlink(temp.c_str());
+    return error;
   }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    errno = 0;
-    return ioError(path, "cannot move the finished file into place: " + ec.message());
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    Error error = ioError(path, replacing ? "cannot move the finished file into place; the previous file is kept"
+                                          : "cannot move the finished file into place");
+    ::unlink(temp.c_str());
+    return error;
   }
+  syncFolder(path.parent_path());
   return {};
 }
 
