@@ -9,6 +9,7 @@
 namespace riglens::cli {
 
 int runCharacter(const QStringList& args);
+int runCompare(const QStringList& args);
 int runExport(const QStringList& args);
 int runFormats(const QStringList& args);
 int runInspect(const QStringList& args);
@@ -32,6 +33,7 @@ constexpr Command kCommands[] = {
      "scenes, DNAs) and every problem found.",
      runInspect},
     {"pose", "Print each part's world matrix for caller values and/or an animation time.", runPose},
+    {"compare", "Compare two versions of a run or model posed alike; exit 1 when they differ.", runCompare},
     {"export", "Export a whole rig to one glTF 2.0 GLB (+ interface.json).", runExport},
     {"render", "Render a model offscreen to PNG or a video (tints, poses, turntables, clips).", runRender},
     {"review", "Review many runs, models, characters and splat scenes into one HTML report.", runReview},

@@ -1,0 +1,171 @@
+#include "riglens/core/rig/run_compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <map>
+
+#include "riglens/core/rig/scene_bounds.h"
+#include "riglens/core/rig/skinning.h"
+
+namespace riglens::core {
+
+namespace {
+
+using nlohmann::json;
+
+// Names in `b` that `a` lacks.
+template <class Items>
+std::vector<std::string> missingFrom(const Items& a, const Items& b) {
+  std::vector<std::string> out;
+  for (const auto& item : b)
+    if (std::none_of(a.begin(), a.end(), [&](const auto& other) { return other.name == item.name; }))
+      out.push_back(item.name);
+  return out;
+}
+
+void addedAndRemoved(json& section, const std::string& noun, const std::vector<std::string>& added,
+                     const std::vector<std::string>& removed, std::vector<std::string>& differences) {
+  section["added"] = added;
+  section["removed"] = removed;
+  for (const auto& name : added) differences.push_back(noun + " '" + name + "' added");
+  for (const auto& name : removed) differences.push_back(noun + " '" + name + "' removed");
+}
+
+void noteChange(json& changed, const std::string& key, const std::string& name, const std::string& field, const json& a,
+                const json& b, std::vector<std::string>& differences) {
+  if (a == b) return;
+  changed.push_back({{key, name}, {"field", field}, {"a", a}, {"b", b}});
+  differences.push_back(key + " '" + name + "' " + field + ": " + a.dump() + " -> " + b.dump());
+}
+
+json compareJoints(const Rig& a, const Rig& b, std::vector<std::string>& differences) {
+  json section;
+  addedAndRemoved(section, "joint", missingFrom(a.joints(), b.joints()), missingFrom(b.joints(), a.joints()),
+                  differences);
+  section["changed"] = json::array();
+  for (const Joint& ja : a.joints()) {
+    const int j = b.findJoint(ja.name);
+    if (j == kNoIndex) continue;
+    const Joint& jb = b.joints()[std::size_t(j)];
+    json& changed = section["changed"];
+    noteChange(changed, "joint", ja.name, "kind", int(ja.kind), int(jb.kind), differences);
+    noteChange(changed, "joint", ja.name, "axis", int(ja.axis), int(jb.axis), differences);
+    noteChange(changed, "joint", ja.name, "drive", int(ja.drive), int(jb.drive), differences);
+    noteChange(changed, "joint", ja.name, "min", ja.min, jb.min, differences);
+    noteChange(changed, "joint", ja.name, "max", ja.max, jb.max, differences);
+    noteChange(changed, "joint", ja.name, "rest", ja.rest, jb.rest, differences);
+    noteChange(changed, "joint", ja.name, "pivot", ja.pivot, jb.pivot, differences);
+  }
+  return section;
+}
+
+json compareClips(const RigController& a, const RigController& b, std::vector<std::string>& differences) {
+  const std::vector<ClipInfo> ca = a.clips(), cb = b.clips();
+  json section;
+  addedAndRemoved(section, "clip", missingFrom(ca, cb), missingFrom(cb, ca), differences);
+  section["changed"] = json::array();
+  for (const ClipInfo& x : ca)
+    for (const ClipInfo& y : cb) {
+      if (x.name != y.name) continue;
+      json& changed = section["changed"];
+      noteChange(changed, "clip", x.name, "periodMs", x.periodMs, y.periodMs, differences);
+      noteChange(changed, "clip", x.name, "looping", x.looping, y.looping, differences);
+      noteChange(changed, "clip", x.name, "autoPlay", x.autoPlay, y.autoPlay, differences);
+      noteChange(changed, "clip", x.name, "keys", x.keyTimesMs.size(), y.keyTimesMs.size(), differences);
+    }
+  return section;
+}
+
+// Each part's mesh as posed (a skinned mesh.glb skinned by its bones, as
+// `riglens-cli pose --vertices` and the viewer pose it), by part name.
+std::map<std::string, PartMesh> posedParts(const PosedRun& posed) {
+  const LoadedRun& run = posed.run;
+  const auto& worlds = posed.controller.partWorlds();
+  std::map<std::string, PartMesh> parts;
+  if (run.kind == RunKind::SkinnedMesh && run.skin && !run.meshes.empty()) {
+    parts[run.rig.parts()[0].name] = skinMesh(run.meshes[0], *run.skin, runBones(run, worlds));
+    return parts;
+  }
+  for (std::size_t i = 0; i < run.meshes.size() && i < worlds.size() && i < run.rig.parts().size(); ++i) {
+    PartMesh mesh = run.meshes[i];
+    auto& p = mesh.positions;
+    for (std::size_t v = 0; v + 2 < p.size(); v += 3) {
+      const glm::vec4 w = worlds[i] * glm::vec4(p[v], p[v + 1], p[v + 2], 1.0f);
+      p[v] = w.x, p[v + 1] = w.y, p[v + 2] = w.z;
+    }
+    parts[run.rig.parts()[i].name] = std::move(mesh);
+  }
+  return parts;
+}
+
+json partDistances(const PosedRun& a, const PosedRun& b, double tolerance, std::vector<std::string>& differences,
+                   json& triangles) {
+  const auto pa = posedParts(a), pb = posedParts(b);
+  json distances = json::array();
+  for (const auto& [name, ma] : pa) {
+    const auto it = pb.find(name);
+    if (it == pb.end()) continue;
+    const PartMesh& mb = it->second;
+    if (ma.triangleCount() != mb.triangleCount()) {
+      triangles.push_back({{"part", name}, {"a", ma.triangleCount()}, {"b", mb.triangleCount()}});
+      differences.push_back("part '" + name + "' triangles: " + std::to_string(ma.triangleCount()) + " -> " +
+                            std::to_string(mb.triangleCount()));
+    }
+    if (ma.positions.size() != mb.positions.size() || ma.indices != mb.indices) {
+      distances.push_back({{"part", name}, {"topology", "differs"}});
+      if (ma.triangleCount() == mb.triangleCount())  // (a triangle count change is listed already)
+        differences.push_back("part '" + name + "' topology differs");
+      continue;
+    }
+    double max = 0.0, sum = 0.0;
+    const std::size_t n = ma.positions.size() / 3;
+    for (std::size_t v = 0; v < n; ++v) {
+      const glm::dvec3 d = glm::dvec3(ma.positions[3 * v], ma.positions[3 * v + 1], ma.positions[3 * v + 2]) -
+                           glm::dvec3(mb.positions[3 * v], mb.positions[3 * v + 1], mb.positions[3 * v + 2]);
+      const double length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+      max = std::max(max, length);
+      sum += length;
+    }
+    const double mean = n ? sum / double(n) : 0.0;
+    distances.push_back({{"part", name}, {"vertices", n}, {"max", max}, {"mean", mean}});
+    if (max > tolerance)
+      differences.push_back("part '" + name + "' vertices moved: max " + json(max).dump() + ", mean " +
+                            json(mean).dump());
+  }
+  return distances;
+}
+
+json boundsJson(const Bounds& box) {
+  if (box.empty) return nullptr;
+  return {{"min", {box.min.x, box.min.y, box.min.z}}, {"max", {box.max.x, box.max.y, box.max.z}}};
+}
+
+}  // namespace
+
+json compareRuns(const PosedRun& a, const PosedRun& b, double tolerance) {
+  std::vector<std::string> differences;
+  json out;
+  out["parts"] = json::object();
+  addedAndRemoved(out["parts"], "part", missingFrom(a.run.rig.parts(), b.run.rig.parts()),
+                  missingFrom(b.run.rig.parts(), a.run.rig.parts()), differences);
+  out["joints"] = compareJoints(a.run.rig, b.run.rig, differences);
+  out["clips"] = compareClips(a.controller, b.controller, differences);
+  json triangles = json::array();
+  out["distances"] = partDistances(a, b, tolerance, differences, triangles);
+  out["parts"]["triangles"] = triangles;
+  const Bounds ba = posedBounds(a.run, a.controller.partWorlds(), a.controller.gltfPose());
+  const Bounds bb = posedBounds(b.run, b.controller.partWorlds(), b.controller.gltfPose());
+  double corner = 0.0;
+  if (!ba.empty && !bb.empty)
+    corner = std::max(double(glm::length(ba.min - bb.min)), double(glm::length(ba.max - bb.max)));
+  out["bounds"] = {{"a", boundsJson(ba)}, {"b", boundsJson(bb)}, {"cornerDistance", corner}};
+  if (corner > tolerance || ba.empty != bb.empty)
+    differences.push_back("bounds moved: a corner by " + json(corner).dump());
+  out["tolerance"] = tolerance;
+  out["differences"] = differences;
+  out["differs"] = !differences.empty();
+  return out;
+}
+
+}  // namespace riglens::core
