@@ -22,7 +22,9 @@ in closed form, so tests can check the lift against them:
 
 --break makes a graph the chain must refuse: missing-output (geom emits
 `geom` instead of `geom_uv`), wrong-channels (10 geom channels), wrong-shape
-(color_uv at half resolution), missing-input (appr without `plucker`).
+(color_uv at half resolution), missing-input (appr without `plucker`),
+huge-initializer (geom's first weight declares 2^28 floats over its 16
+bytes: OpenCV 4.6's importer reads a gigabyte past them and crashes).
 
 Deterministic: the same arguments write the same bytes.
 """
@@ -203,7 +205,8 @@ def main():
     p.add_argument("--fused", action="store_true")
     p.add_argument("--fp16", action="store_true", help="also write _fp16 siblings of geom and appr")
     p.add_argument("--break", dest="broken",
-                   choices=["missing-output", "wrong-channels", "wrong-shape", "missing-input"])
+                   choices=["missing-output", "wrong-channels", "wrong-shape", "missing-input",
+                            "huge-initializer"])
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     if a.geom is None:
@@ -219,6 +222,17 @@ def main():
     state = rng.bit_generator.state
     geom_graph(a, rng).save(os.path.join(a.out, f"geom_{b}.onnx"))
     appr_graph(a, rng).save(os.path.join(a.out, f"appr_{b}.onnx"))
+    if a.broken == "huge-initializer":  # written past the checker, as a corrupt file would be
+        path = os.path.join(a.out, f"geom_{b}.onnx")
+        model = onnx.load(path)
+        weight = model.graph.initializer[0]
+        raw = numpy_helper.to_array(weight).astype(np.float32).tobytes()[:16]
+        weight.ClearField("float_data")
+        weight.data_type = TensorProto.FLOAT
+        weight.raw_data = raw
+        del weight.dims[:]
+        weight.dims.extend([1 << 10, 1 << 10, 1 << 8])
+        onnx.save(model, path)
     if a.fp16:  # the same weights, rounded to fp16
         rng.bit_generator.state = state
         geom_graph(a, rng, fp16=True).save(os.path.join(a.out, f"geom_{b}_fp16.onnx"))

@@ -1,9 +1,13 @@
 #include "riglens/decode/opencv_decoder.h"
 
+#include <algorithm>
+#include <chrono>
 #include <mutex>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
+#include <span>
 
+#include "riglens/core/base/child_process.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
 
@@ -87,12 +91,66 @@ class OpenCvDecoder final : public core::DecoderSession {
   std::uintmax_t m_weightBytes = 0;
 };
 
+// What opening one graph in the child may take: OpenCV holds the weights
+// and its own copies of them (a few times the file), and parses at tens of
+// MB a second (2 s per MiB is many times that).
+constexpr std::uint64_t kProbeMemoryFloor = std::uint64_t(4) << 30;
+constexpr std::uint64_t kProbeMemoryPerFileByte = 16;
+constexpr auto kProbeTimeFloor = std::chrono::seconds(10);
+constexpr auto kProbeTimePerMiB = std::chrono::seconds(2);
+constexpr char kOpened = 'K', kRefused = 'E';
+
+// The child's side: OpenCV opens the graph; one tag byte answers, then the
+// refusal's message. Sequential (setNumThreads(0)): a thread pool the host
+// started does not exist in the fork and must not be waited for.
+int openInChild(std::span<const std::uint8_t> bytes, int fd) {
+  cv::setNumThreads(0);
+  std::string message;
+  try {
+    cv::dnn::Net net = cv::dnn::readNetFromONNX(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (!net.empty()) return core::writeAllTo(fd, &kOpened, 1) ? 0 : 1;
+    message = "OpenCV loaded an empty graph";
+  } catch (const cv::Exception& e) {
+    message = "OpenCV cannot load this graph: " + cvMessage(e);
+  } catch (const std::exception& e) {
+    message = std::string("cannot load: ") + e.what();
+  }
+  return core::writeAllTo(fd, &kRefused, 1) && core::writeAllTo(fd, message.data(), message.size()) ? 0 : 1;
+}
+
+// A graph is first opened by OpenCV in a child process under limits on
+// memory and time: one that crashes the importer, hangs it or exhausts
+// memory is refused with the file named, and the host (the viewer) lives on.
+core::Expected<void> probeInChild(const std::filesystem::path& file, std::span<const std::uint8_t> bytes) {
+  core::ChildLimits limits;
+  limits.memoryBytes = std::max<std::uint64_t>(kProbeMemoryFloor, bytes.size() * kProbeMemoryPerFileByte);
+  limits.time = kProbeTimeFloor + kProbeTimePerMiB * std::int64_t(bytes.size() >> 20);
+  limits.outputBytes = 1 << 16;
+  const auto refuse = [&](const std::string& problem) {
+    return core::errorAt(core::ErrorCode::Invalid, file.string(), "", problem);
+  };
+  auto outcome = core::runInChild(limits, [bytes](int fd) { return openInChild(bytes, fd); });
+  if (!outcome) return refuse("cannot open the graph in a child process: " + outcome.error().message);
+  const auto& answer = outcome->output;
+  if (outcome->stop == core::ChildOutcome::Stop::Time)
+    return refuse("OpenCV took longer than " +
+                  std::to_string(std::chrono::duration_cast<std::chrono::seconds>(limits.time).count()) +
+                  " s to open this graph");
+  if (outcome->stop != core::ChildOutcome::Stop::None) return refuse("lost OpenCV's ONNX importer");
+  if (!answer.empty() && answer[0] == std::uint8_t(kRefused))
+    return refuse(std::string(answer.begin() + 1, answer.end()));
+  if (answer.empty() || answer[0] != std::uint8_t(kOpened) || !outcome->exitedZero())
+    return refuse(outcome->howItEnded("OpenCV's ONNX importer") + "; the graph is not opened");
+  return {};
+}
+
 }  // namespace
 
 core::Expected<std::unique_ptr<core::DecoderSession>> openOpenCvDecoder(const std::filesystem::path& file) {
   quietOpenCv();
   auto bytes = core::readFileBytes(file);  // the same bounded read (and message) as every loader
   if (!bytes) return bytes.error();
+  if (auto probed = probeInChild(file, *bytes); !probed) return probed.error();
   try {
     cv::dnn::Net net = cv::dnn::readNetFromONNX(reinterpret_cast<const char*>(bytes->data()), bytes->size());
     if (net.empty()) return core::errorAt(core::ErrorCode::Invalid, file.string(), "", "OpenCV loaded an empty graph");

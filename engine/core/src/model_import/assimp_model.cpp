@@ -4,16 +4,8 @@
 #include <assimp/MemoryIOWrapper.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
 #include <cctype>
@@ -24,6 +16,7 @@
 #include <string>
 
 #include "collada_morphs.h"
+#include "riglens/core/base/child_process.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
 
@@ -58,30 +51,6 @@ std::string lowerExtension(const fs::path& path) {
 Error refuse(const fs::path& path, const std::string& problem, ErrorCode code = ErrorCode::Parse) {
   return errorAt(code, path.string(), "", problem);
 }
-
-bool writeAll(int fd, const void* data, std::size_t size) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = ::write(fd, p, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    size -= std::size_t(n);
-  }
-  return true;
-}
-
-// ASan reserves terabytes of address space up front, so an address-space cap
-// would fail its first mmap. GCC names ASan with __SANITIZE_ADDRESS__, clang
-// (the fuzzers' compiler) with __has_feature: missing the second once capped
-// every fuzzed child, so Assimp itself was never fuzzed.
-#if defined(__SANITIZE_ADDRESS__)
-#define RIGLENS_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RIGLENS_UNDER_ASAN 1
-#endif
-#endif
 
 // Assimp 5.2.5's glTF exporter gives every object an id from its name in
 // one namespace and fails, with no message, when two collide. Blender's
@@ -136,14 +105,8 @@ std::optional<ColladaMorphBypass> preparedForAssimp(const fs::path& path) {
 }
 
 // The child: Assimp reads the model and exports it as GLB to `fd`, one tag
-// byte first. Never returns.
-[[noreturn]] void convertInChild(const fs::path& path, std::uint64_t memoryLimit, int fd) {
-#if !defined(RIGLENS_UNDER_ASAN)
-  const rlimit limit{memoryLimit, memoryLimit};
-  setrlimit(RLIMIT_AS, &limit);
-#else
-  (void)memoryLimit;
-#endif
+// byte first. Returns the child's exit code.
+int convertInChild(const fs::path& path, int fd) {
   std::string message;
   try {
     Assimp::Importer importer;
@@ -167,7 +130,7 @@ std::optional<ColladaMorphBypass> preparedForAssimp(const fs::path& path) {
       const aiExportDataBlob* blob = exporter.ExportToBlob(scene, "glb2");
       if (blob && blob->data && blob->size > 0) {
         const char tag = kGlb;
-        _exit(writeAll(fd, &tag, 1) && writeAll(fd, blob->data, blob->size) ? 0 : 1);
+        return writeAllTo(fd, &tag, 1) && writeAllTo(fd, blob->data, blob->size) ? 0 : 1;
       }
       message = std::string("Assimp's glTF exporter wrote nothing: ") + exporter.GetErrorString();
     }
@@ -177,16 +140,7 @@ std::optional<ColladaMorphBypass> preparedForAssimp(const fs::path& path) {
     message = "Assimp failed";
   }
   const char tag = kRefused;
-  _exit(writeAll(fd, &tag, 1) && writeAll(fd, message.data(), message.size()) ? 0 : 1);
-}
-
-std::string howItEnded(int status) {
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    if (sig == SIGKILL) return "Assimp's reader was stopped (out of memory or time)";
-    return std::string("Assimp's reader crashed on it (") + strsignal(sig) + ")";
-  }
-  return "Assimp's reader ended with status " + std::to_string(WEXITSTATUS(status));
+  return writeAllTo(fd, &tag, 1) && writeAllTo(fd, message.data(), message.size()) ? 0 : 1;
 }
 
 }  // namespace
@@ -217,72 +171,30 @@ Expected<std::vector<std::uint8_t>> convertWithAssimp(const fs::path& path) {
   std::error_code ec;
   const auto fileBytes = fs::file_size(path, ec);
   if (ec) return refuse(path, "cannot be read: " + ec.message(), ErrorCode::Io);
-  const std::uint64_t memoryLimit = std::max<std::uint64_t>(kChildMemoryFloor, fileBytes * kMemoryPerFileByte);
-  const std::uint64_t glbLimit = kGlbFloor + fileBytes * kGlbPerFileByte;
-  const auto timeLimit = kTimeFloor + kTimePerMiB * std::int64_t(fileBytes >> 20);
-
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return refuse(path, "cannot start Assimp's reader (no pipe)", ErrorCode::Io);
-  const pid_t host = ::getpid();
-  const pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return refuse(path, "cannot start Assimp's reader (fork failed)", ErrorCode::Io);
+  ChildLimits limits;
+  limits.memoryBytes = std::max<std::uint64_t>(kChildMemoryFloor, fileBytes * kMemoryPerFileByte);
+  limits.outputBytes = kGlbFloor + fileBytes * kGlbPerFileByte;
+  limits.time = kTimeFloor + kTimePerMiB * std::int64_t(fileBytes >> 20);
+  auto outcome = runInChild(limits, [&path](int fd) { return convertInChild(path, fd); });
+  if (!outcome) return refuse(path, "cannot start Assimp's reader: " + outcome.error().message, ErrorCode::Io);
+  std::vector<std::uint8_t>& received = outcome->output;
+  switch (outcome->stop) {
+    case ChildOutcome::Stop::Time:
+      return refuse(path, "Assimp took longer than " +
+                              std::to_string(std::chrono::duration_cast<std::chrono::seconds>(limits.time).count()) +
+                              " s to read it");
+    case ChildOutcome::Stop::Output:
+      return refuse(path, "Assimp's model of it is larger than " + std::to_string(limits.outputBytes >> 20) + " MiB");
+    case ChildOutcome::Stop::Lost: return refuse(path, "lost Assimp's reader");
+    case ChildOutcome::Stop::None: break;
   }
-  if (child == 0) {
-    ::close(fds[0]);
-    // The host's crash handlers (Qt Test's, a debugger hook) must not run in
-    // the reader: a crash here is the parent's finding, reported by signal.
-    for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) ::signal(sig, SIG_DFL);
-    // A reader left looping when its host dies (killed, crashed) dies too.
-    // (The signal follows the forking thread, which waits here until the end.)
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != host) _exit(1);
-    convertInChild(path, memoryLimit, fds[1]);
-  }
-  ::close(fds[1]);
-
-  std::vector<std::uint8_t> received;
-  std::string problem;
-  const auto deadline = std::chrono::steady_clock::now() + timeLimit;
-  std::array<std::uint8_t, 1 << 16> chunk{};
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) {
-      problem = "Assimp took longer than " + std::to_string(timeLimit.count()) + " s to read it";
-      break;
-    }
-    pollfd wait{fds[0], POLLIN, 0};
-    const int ready = ::poll(&wait, 1, int(std::min<long long>(left, 1000)));
-    if (ready < 0 && errno != EINTR) {
-      problem = "lost Assimp's reader";
-      break;
-    }
-    if (ready <= 0) continue;
-    const ssize_t n = ::read(fds[0], chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // the child closed its end
-    if (received.size() + std::size_t(n) > glbLimit) {
-      problem = "Assimp's model of it is larger than " + std::to_string(glbLimit >> 20) + " MiB";
-      break;
-    }
-    received.insert(received.end(), chunk.begin(), chunk.begin() + n);
-  }
-  ::close(fds[0]);
-  if (!problem.empty()) ::kill(child, SIGKILL);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!problem.empty()) return refuse(path, problem);
-  if (received.empty()) return refuse(path, howItEnded(status));
+  if (received.empty()) return refuse(path, outcome->howItEnded("Assimp's reader"));
   if (received[0] == std::uint8_t(kRefused))
     return refuse(path, "Assimp cannot read it: " + std::string(received.begin() + 1, received.end()));
-  if (received[0] != std::uint8_t(kGlb) || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return refuse(path, howItEnded(status));
+  if (received[0] != std::uint8_t(kGlb) || !outcome->exitedZero())
+    return refuse(path, outcome->howItEnded("Assimp's reader"));
   received.erase(received.begin());
-  return received;
+  return std::move(received);
 }
 
 }  // namespace riglens::core
