@@ -5,11 +5,14 @@
 #include <mutex>
 #include <opencv2/core/utils/logger.hpp>
 #include <opencv2/dnn.hpp>
+#include <set>
 #include <span>
+#include <tuple>
 
 #include "riglens/core/base/child_process.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
+#include "riglens/core/open/document_files.h"
 
 namespace riglens::decode {
 namespace {
@@ -122,6 +125,17 @@ int openInChild(std::span<const std::uint8_t> bytes, int fd) {
 // memory and time: one that crashes the importer, hangs it or exhausts
 // memory is refused with the file named, and the host (the viewer) lives on.
 core::Expected<void> probeInChild(const std::filesystem::path& file, std::span<const std::uint8_t> bytes) {
+  // Graphs this process has seen open cleanly, by path, size and time: a
+  // re-open (a document switched back to, a live reload that left the
+  // decoders alone) pays the child's second parse once, not every time.
+  static std::mutex mutex;
+  static std::set<std::tuple<std::string, std::uintmax_t, std::int64_t>> probed;
+  const core::FileStamp stamp = core::stampFiles({file}).front();
+  const auto key = std::make_tuple(file.string(), stamp.size, stamp.modifiedNs);
+  {
+    const std::lock_guard lock(mutex);
+    if (stamp.exists && probed.count(key)) return {};
+  }
   core::ChildLimits limits;
   limits.memoryBytes = std::max<std::uint64_t>(kProbeMemoryFloor, bytes.size() * kProbeMemoryPerFileByte);
   limits.time = kProbeTimeFloor + kProbeTimePerMiB * std::int64_t(bytes.size() >> 20);
@@ -141,6 +155,8 @@ core::Expected<void> probeInChild(const std::filesystem::path& file, std::span<c
     return refuse(std::string(answer.begin() + 1, answer.end()));
   if (answer.empty() || answer[0] != std::uint8_t(kOpened) || !outcome->exitedZero())
     return refuse(outcome->howItEnded("OpenCV's ONNX importer") + "; the graph is not opened");
+  const std::lock_guard lock(mutex);
+  if (stamp.exists) probed.insert(key);
   return {};
 }
 
