@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "locations.h"
 #include "name_lists.h"
@@ -161,7 +162,10 @@ void AppController::reload() {
 }
 
 void AppController::liveReload() {
-  if (!m_watching || m_loading || !hasDocument() || !QFileInfo::exists(m_documentPath)) return;
+  if (!m_watching || !hasDocument() || !QFileInfo::exists(m_documentPath)) return;
+  // Another document is loading: the change is read once it has ended, if
+  // this document is still the one shown (the load failed).
+  if (m_loading) return void(m_reloadAfterLoad = true);
   startLoad(m_documentPath, LoadKind::LiveReload);
 }
 
@@ -189,7 +193,8 @@ void AppController::startLoad(const QString& path, LoadKind kind) {
   emit loadingChanged();
   reportStatus((kind == LoadKind::Open ? tr("Loading %1…") : tr("Reloading %1…")).arg(QFileInfo(path).fileName()));
   // Stamped before the read: a write while it loads is noticed afterwards.
-  m_loadStamps = watch::DocumentWatcher::stampsOf(path);
+  // (Only while watching: a folder's stamps are a walk of it.)
+  m_loadStamps = m_watching ? watch::DocumentWatcher::stampsOf(path) : std::vector<core::FileStamp>{};
   const std::string target = path.toStdString();
   m_load.setFuture(QtConcurrent::run([target] { return loadGuarded(target, core::openAsset); }));
 }
@@ -202,6 +207,9 @@ void AppController::setWatching(bool watching) {
 void AppController::setWatchingThisSession(bool watching) {
   if (watching == m_watching) return;
   m_watching = watching;
+  // Turned on after a load that was not stamped: from the files as they are now.
+  if (m_watching && hasDocument() && m_shownStamps.empty())
+    m_shownStamps = watch::DocumentWatcher::stampsOf(m_documentPath);
   m_watcher->watch(m_watching && hasDocument() ? m_documentPath : QString(), m_shownStamps);
   emit watchingChanged();
 }
@@ -258,7 +266,11 @@ void AppController::finishLoad() {
   if (result && m_loadKind == LoadKind::LiveReload) partial = halfWritten(*result);
   const bool loaded = concludeLoad(!result ? &result.error() : partial ? &*partial : nullptr);
   m_loadKind = LoadKind::Open;
-  if (!loaded) return;
+  const bool reloadNext = std::exchange(m_reloadAfterLoad, false);
+  if (!loaded) {
+    if (reloadNext) QMetaObject::invokeMethod(this, &AppController::liveReload, Qt::QueuedConnection);
+    return;
+  }
   m_reloaded = reload;
   m_shownStamps = std::move(m_loadStamps);
   if (auto* run = std::get_if<core::LoadedRun>(&*result)) {

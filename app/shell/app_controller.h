@@ -231,6 +231,7 @@ class AppController : public QObject {
   QString m_loadingPath;
   bool m_loading = false;
   LoadKind m_loadKind = LoadKind::Open;  // the running load's
+  bool m_reloadAfterLoad = false;        // the shown document changed while another loaded
   bool m_reloaded = false;               // the shown document came from a reload
   watch::DocumentWatcher* m_watcher;
   bool m_watching = true;
