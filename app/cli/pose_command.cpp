@@ -8,8 +8,8 @@
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/gltf/glb_reader.h"
 #include "riglens/core/gltf/gltf_scene.h"
+#include "riglens/core/rig/posed_meshes.h"
 #include "riglens/core/rig/rig_controller.h"
-#include "riglens/core/rig/skinning.h"
 
 namespace riglens::cli {
 
@@ -19,18 +19,8 @@ namespace {
 // bones), xyz per vertex in part order: the rig's posed vertices.
 std::vector<float> rigPosedVertices(const core::LoadedRun& run, const std::vector<glm::mat4>& worlds) {
   std::vector<float> out;
-  if (run.kind == core::RunKind::SkinnedMesh && run.skin && !run.meshes.empty()) {
-    const auto bones = core::runBones(run, worlds);
-    const core::PartMesh posed = core::skinMesh(run.meshes[0], *run.skin, bones);
-    return posed.positions;
-  }
-  for (std::size_t i = 0; i < run.meshes.size() && i < worlds.size(); ++i) {
-    const auto& p = run.meshes[i].positions;
-    for (std::size_t v = 0; v + 2 < p.size(); v += 3) {
-      const glm::vec4 w = worlds[i] * glm::vec4(p[v], p[v + 1], p[v + 2], 1.0f);
-      out.insert(out.end(), {w.x, w.y, w.z});
-    }
-  }
+  for (const core::PartMesh& mesh : core::posedPartMeshes(run, worlds))
+    out.insert(out.end(), mesh.positions.begin(), mesh.positions.end());
   return out;
 }
 

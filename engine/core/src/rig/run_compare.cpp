@@ -5,8 +5,8 @@
 #include <glm/geometric.hpp>
 #include <map>
 
+#include "riglens/core/rig/posed_meshes.h"
 #include "riglens/core/rig/scene_bounds.h"
-#include "riglens/core/rig/skinning.h"
 
 namespace riglens::core {
 
@@ -77,25 +77,12 @@ json compareClips(const RigController& a, const RigController& b, std::vector<st
   return section;
 }
 
-// Each part's mesh as posed (a skinned mesh.glb skinned by its bones, as
-// `riglens-cli pose --vertices` and the viewer pose it), by part name.
+// Each part's posed mesh (core/rig/posed_meshes.h), by part name.
 std::map<std::string, PartMesh> posedParts(const PosedRun& posed) {
-  const LoadedRun& run = posed.run;
-  const auto& worlds = posed.controller.partWorlds();
+  std::vector<PartMesh> meshes = posedPartMeshes(posed.run, posed.controller.partWorlds());
   std::map<std::string, PartMesh> parts;
-  if (run.kind == RunKind::SkinnedMesh && run.skin && !run.meshes.empty()) {
-    parts[run.rig.parts()[0].name] = skinMesh(run.meshes[0], *run.skin, runBones(run, worlds));
-    return parts;
-  }
-  for (std::size_t i = 0; i < run.meshes.size() && i < worlds.size() && i < run.rig.parts().size(); ++i) {
-    PartMesh mesh = run.meshes[i];
-    auto& p = mesh.positions;
-    for (std::size_t v = 0; v + 2 < p.size(); v += 3) {
-      const glm::vec4 w = worlds[i] * glm::vec4(p[v], p[v + 1], p[v + 2], 1.0f);
-      p[v] = w.x, p[v + 1] = w.y, p[v + 2] = w.z;
-    }
-    parts[run.rig.parts()[i].name] = std::move(mesh);
-  }
+  for (std::size_t i = 0; i < meshes.size() && i < posed.run.rig.parts().size(); ++i)
+    parts[posed.run.rig.parts()[i].name] = std::move(meshes[i]);
   return parts;
 }
 
