@@ -92,6 +92,25 @@ ApplicationWindow {
                     onTriggered: window.controller.clearRecentFiles()
                 }
             }
+            Action {
+                objectName: "compareAction"
+                text: qsTr("&Compare With…")
+                shortcut: "Ctrl+Shift+C"
+                enabled: window.controller.hasDocument && !window.characterMode
+                onTriggered: compareDialog.open()
+            }
+            Action {
+                objectName: "compareFolderAction"
+                text: qsTr("Compare With &Folder…")
+                enabled: window.controller.hasDocument && !window.characterMode
+                onTriggered: compareFolderDialog.open()
+            }
+            Action {
+                objectName: "closeCompareAction"
+                text: qsTr("Close Comparison")
+                enabled: window.controller.compare.active
+                onTriggered: window.controller.compare.close()
+            }
             MenuSeparator {}
             Action {
                 objectName: "reloadAction"
@@ -303,6 +322,17 @@ ApplicationWindow {
         onAccepted: window.controller.open(selectedFolder)
     }
     FileDialog {
+        id: compareDialog
+        title: qsTr("Compare the open run with another version (a rig.json, run record or model)")
+        nameFilters: window.controller.openNameFilters
+        onAccepted: window.controller.compare.open(selectedFile)
+    }
+    FolderDialog {
+        id: compareFolderDialog
+        title: qsTr("Compare the open run with another run folder")
+        onAccepted: window.controller.compare.open(selectedFolder)
+    }
+    FileDialog {
         id: environmentDialog
         title: qsTr("Light the PBR look with an environment map")
         nameFilters: [qsTr("Environment maps (*.hdr *.exr)"), qsTr("All files (*)")]
@@ -400,6 +430,12 @@ ApplicationWindow {
             SplitView.minimumWidth: 170
             visible: !window.characterMode
             AnimationPanel { playback: window.controller.playback; SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220 }
+            ComparePanel {
+                compare: window.controller.compare
+                visible: window.controller.compare.active
+                SplitView.preferredHeight: window.height * 0.3
+                SplitView.minimumHeight: 120
+            }
             MemoryPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
         }
         SplitView {

@@ -39,6 +39,14 @@ SceneViewport {
         }
     }
 
+    CompareBar {
+        objectName: "compareBar"
+        anchors.fill: parent
+        visible: compare.active && !ApplicationWindow.window.characterMode
+        compare: ApplicationWindow.window.controller.compare
+        firstTitle: ApplicationWindow.window.controller.documentTitle
+    }
+
     Label {
         objectName: "renderError"
         anchors { left: parent.left; right: parent.right; bottom: parent.bottom; margins: 12 }

@@ -228,6 +228,16 @@ std::optional<int> startScreenshot(const riglens::app::ViewerOptions& options, Q
     std::fprintf(stderr, "riglens: %s\n", qPrintable(*problem));
     return 1;
   }
+  if (!options.compare.isEmpty()) {
+    riglens::app::CompareController* compare = controller.compare();
+    compare->setMode(options.compareMode);
+    compare->open(options.compare);
+    compare->waitForLoad();
+    if (!compare->active()) {
+      std::fprintf(stderr, "riglens: %s\n", qPrintable(controller.lastError()));
+      return 1;
+    }
+  }
   screenshotWhenShown(window, &controller, options.screenshot, options.screenshotTimeoutMs, startup, options.timings);
   return std::nullopt;
 }
@@ -268,6 +278,13 @@ int main(int argc, char* argv[]) {
     controller.open(options.path);
   else
     controller.openDefault();
+  if (!options.compare.isEmpty() && options.screenshot.isEmpty()) {
+    // The comparison starts once the document is in (a screenshot waits for both instead).
+    controller.compare()->setMode(options.compareMode);
+    QObject::connect(
+        &controller, &riglens::app::AppController::documentChanged, &controller,
+        [&controller, path = options.compare] { controller.compare()->open(path); }, Qt::SingleShotConnection);
+  }
   lap("start of the load (on a worker)");
   QQmlApplicationEngine engine;
   QString error;

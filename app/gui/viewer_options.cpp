@@ -81,10 +81,36 @@ struct Options {
   QCommandLineOption noWatch{QStringLiteral("no-watch"),
                              QStringLiteral("Do not reload the document when its files change, this session.")};
 
+  QCommandLineOption compare{QStringLiteral("compare"),
+                             QStringLiteral("Compare the document with another version of it (File > Compare "
+                                            "With...): posed alike, side by side or overlaid."),
+                             QStringLiteral("path")};
+  QCommandLineOption compareMode{QStringLiteral("compare-mode"),
+                                 QStringLiteral("How --compare shows the two: side (A left, B right, one camera; "
+                                                "the default) or overlay (B coloured by each vertex's distance to A)."),
+                                 QStringLiteral("mode"), QStringLiteral("side")};
+
   void addTo(QCommandLineParser& parser) const {
-    for (const QCommandLineOption* o :
-         {&screenshot, &screenshotTimeout, &size, &tint, &look, &toneMap, &exposure, &environment, &environmentRotation,
-          &environmentBackground, &play, &time, &set, &timings, &samples, &backend, &watch, &noWatch})
+    for (const QCommandLineOption* o : {&screenshot,
+                                        &screenshotTimeout,
+                                        &size,
+                                        &tint,
+                                        &look,
+                                        &toneMap,
+                                        &exposure,
+                                        &environment,
+                                        &environmentRotation,
+                                        &environmentBackground,
+                                        &play,
+                                        &time,
+                                        &set,
+                                        &timings,
+                                        &samples,
+                                        &backend,
+                                        &watch,
+                                        &noWatch,
+                                        &compare,
+                                        &compareMode})
       parser.addOption(*o);
   }
 };
@@ -120,6 +146,12 @@ std::variant<ViewerOptions, int> readOptions(const QCommandLineParser& parser, c
   if (parser.isSet(o.watch) && parser.isSet(o.noWatch))
     return usageError(QStringLiteral("--watch and --no-watch contradict each other"));
   if (parser.isSet(o.watch) || parser.isSet(o.noWatch)) v.watch = parser.isSet(o.watch);
+  v.compare = parser.value(o.compare);
+  v.compareMode = parser.value(o.compareMode);
+  if (v.compareMode != QLatin1String("side") && v.compareMode != QLatin1String("overlay"))
+    return usageError(QStringLiteral("--compare-mode must be side or overlay, got '%1'").arg(v.compareMode));
+  if (parser.isSet(o.compareMode) && v.compare.isEmpty())
+    return usageError(QStringLiteral("--compare-mode needs --compare"));
   v.tint = parser.value(o.tint);
   v.tintSet = parser.isSet(o.tint);
   if (parser.isSet(o.look)) {

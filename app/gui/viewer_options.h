@@ -28,10 +28,12 @@ struct ViewerOptions {
   std::optional<QString> environment;  // the PBR look's: studio, or an .hdr / .exr
   std::optional<QString> play;
   double timeMs = 0;
-  QStringList sets;           // NAME=VALUE, as given
-  int samples = 0;            // 0: WindowMsaa decides
-  QString backend;            // "vulkan", "opengl" or empty (graphics_backend.h chooses)
-  std::optional<bool> watch;  // --watch / --no-watch, this session only; else the remembered setting
+  QStringList sets;                              // NAME=VALUE, as given
+  int samples = 0;                               // 0: WindowMsaa decides
+  QString backend;                               // "vulkan", "opengl" or empty (graphics_backend.h chooses)
+  std::optional<bool> watch;                     // --watch / --no-watch, this session only; else the remembered setting
+  QString compare;                               // --compare B: the version the document is compared with (empty: none)
+  QString compareMode = QStringLiteral("side");  // --compare-mode side|overlay
 };
 
 // The options, or the exit code once help, the version or a usage error has

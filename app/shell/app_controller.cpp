@@ -10,6 +10,7 @@
 #include <optional>
 #include <utility>
 
+#include "load_guard.h"
 #include "locations.h"
 #include "name_lists.h"
 #include "riglens/core/base/json_reader.h"
@@ -23,21 +24,6 @@ namespace riglens::app {
 namespace {
 constexpr auto kRecentKey = "recentFiles";
 constexpr auto kWatchKey = "file/watch";
-
-// The loaders return refusals as values and guard their own boundaries; this
-// catches what would still escape (memory running out) on the loading
-// thread, where it would otherwise end the process through
-// QUnhandledException and lose the open document.
-template <class Load>
-auto loadGuarded(const std::string& path, Load load) -> decltype(load(path)) {
-  try {
-    return load(path);
-  } catch (const std::bad_alloc&) {
-    return core::errorAt(core::ErrorCode::Invalid, path, "", "not enough memory to open it");
-  } catch (const std::exception& e) {
-    return core::errorAt(core::ErrorCode::Invalid, path, "", std::string("cannot be opened (") + e.what() + ")");
-  }
-}
 }  // namespace
 
 AppController::AppController(QObject* parent)
@@ -49,6 +35,7 @@ AppController::AppController(QObject* parent)
       m_playback(new PlaybackController(this)),
       m_exporter(new ExportController(this)),
       m_avatar(new AvatarController(this)),
+      m_compare(new CompareController(this)),
       m_watcher(new watch::DocumentWatcher(this)) {
   QSettings settings;
   m_recentFiles = settings.value(kRecentKey).toStringList();
@@ -56,9 +43,10 @@ AppController::AppController(QObject* parent)
   connect(m_watcher, &watch::DocumentWatcher::settled, this, &AppController::liveReload);
   connect(&m_load, &QFutureWatcherBase::finished, this, &AppController::finishLoad);
   for (ReportingController* controller :
-       std::initializer_list<ReportingController*>{m_character, m_playback, m_exporter, m_avatar})
+       std::initializer_list<ReportingController*>{m_character, m_playback, m_exporter, m_avatar, m_compare})
     adopt(controller);
   connect(this, &AppController::poseChanged, m_playback, &PlaybackController::timeChanged);
+  connect(this, &AppController::poseChanged, m_compare, &CompareController::followPose);
 }
 
 void AppController::adopt(ReportingController* controller) {
@@ -73,6 +61,8 @@ void AppController::handOverDocument() {
   m_playback->setDocument(m_document.get());
   m_exporter->setDocument(m_document.get());
   m_avatar->setDocument(m_document.get());
+  // A reload keeps the version it is compared with; another document does not.
+  m_compare->setDocument(m_document.get(), m_loadKind != LoadKind::Open);
 }
 
 AppController::~AppController() {

@@ -22,6 +22,7 @@
 
 #include "avatar_controller.h"
 #include "character_controller.h"
+#include "compare_controller.h"
 #include "document.h"
 #include "export_controller.h"
 #include "playback_controller.h"
@@ -48,6 +49,7 @@ class AppController : public QObject {
   Q_PROPERTY(riglens::app::PlaybackController* playback READ playback CONSTANT)
   Q_PROPERTY(riglens::app::ExportController* exporter READ exporter CONSTANT)
   Q_PROPERTY(riglens::app::AvatarController* avatar READ avatar CONSTANT)
+  Q_PROPERTY(riglens::app::CompareController* compare READ compare CONSTANT)
   Q_PROPERTY(QStringList partNames READ partNames NOTIFY documentChanged)
   // A glTF model's own cameras (View > Camera), by name.
   Q_PROPERTY(QStringList cameraNames READ cameraNames NOTIFY documentChanged)
@@ -103,6 +105,7 @@ class AppController : public QObject {
   PlaybackController* playback() const { return m_playback; }
   ExportController* exporter() const { return m_exporter; }
   AvatarController* avatar() const { return m_avatar; }
+  CompareController* compare() const { return m_compare; }
   QStringList partNames() const;
   QStringList cameraNames() const;
   bool partsAreNodes() const;
@@ -227,6 +230,7 @@ class AppController : public QObject {
   PlaybackController* m_playback;
   ExportController* m_exporter;
   AvatarController* m_avatar;
+  CompareController* m_compare;
   QFutureWatcher<core::Expected<core::OpenedAsset>> m_load;  // through the reader table, on a worker thread
   QString m_loadingPath;
   bool m_loading = false;

@@ -14,6 +14,7 @@
 
 #include "app_controller.h"
 #include "character_controller.h"
+#include "compare_controller.h"
 #include "environment_cache.h"
 #include "locations.h"
 #include "riglens/core/decoded/plucker.h"
@@ -71,6 +72,17 @@ void SceneViewportItem::setControllerObject(QObject* object) {
     connect(character, &CharacterController::decodedFrame, this, &SceneViewportItem::requestFrame);
     connect(character, &CharacterController::decodedFrame, this, &SceneViewportItem::updateShown);
     connect(m_controller, &AppController::loadingChanged, this, &SceneViewportItem::updateShown);
+    // Comparing: B follows A's pose (viewChanged); opening, closing or
+    // switching between side by side and overlay frames both again.
+    CompareController* compare = m_controller->compare();
+    connect(compare, &CompareController::viewChanged, this, &SceneViewportItem::requestFrame);
+    connect(compare, &CompareController::loadingChanged, this, &SceneViewportItem::updateShown);
+    for (auto signal : {&CompareController::compareChanged, &CompareController::modeChanged})
+      connect(compare, signal, this, [this] {
+        m_framed = false;
+        updateShown();
+        requestFrame();
+      });
     // The decoded character and the preview sit in different frames (the
     // bundle's world vs the fitted rest pose): switching reframes.
     connect(character, &CharacterController::decodedChanged, this, [this, character] {
@@ -254,6 +266,7 @@ void SceneViewportItem::sync() {
   const qreal dpr = win->effectiveDevicePixelRatio();
   const QPointF topLeft = mapToScene(QPointF(0, 0)) * dpr;
   const QRect viewport(topLeft.toPoint(), (size() * dpr).toSize());
+  if (!doc || (character && character->active())) m_renderer->setCompare(nullptr, std::nullopt);
   if (character && character->active()) {
     syncCharacter(*character, viewport);
     return;
@@ -266,11 +279,35 @@ void SceneViewportItem::sync() {
   doc->controller().evaluate();  // (done already when notifyPosed ran since the last change)
   const auto& worlds = doc->controller().partWorlds();
   const core::GltfPose* gltfPose = doc->controller().gltfPose();
-  const float aspect = height() > 0 ? float(width() / height()) : 1.0f;
+  // Side by side, A takes the left half and B the right, under one camera.
+  const CompareController* compare = m_controller->compare();
+  const bool sideBySide = compare->active() && !compare->overlay();
+  const QRect first = sideBySide ? QRect(viewport.topLeft(), QSize(viewport.width() / 2, viewport.height())) : viewport;
+  const float aspect = first.height() > 0 ? float(first.width()) / float(first.height()) : 1.0f;
   if (!m_framed && width() > 0 && height() > 0) {
-    m_camera.frame(core::posedBounds(*doc->run(), worlds, gltfPose), aspect);
+    core::Bounds bounds = core::posedBounds(*doc->run(), worlds, gltfPose);
+    if (const Document* other = compare->other()) {
+      const core::Bounds second =
+          core::posedBounds(*other->run(), other->controller().partWorlds(), other->controller().gltfPose());
+      if (!second.empty) bounds.include(second.min), bounds.include(second.max);
+    }
+    m_camera.frame(bounds, aspect);
     m_framed = true;
   }
+  const render::ViewSettings view = viewSettings();
+  render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view, gltfPose);
+  if (const core::GltfCamera* camera = core::findGltfCamera(doc->run()->gltf, m_fileCamera.toStdString())) {
+    const core::GltfPose rest = gltfPose ? core::GltfPose{} : core::gltfRestPose(doc->run()->gltf);
+    const core::CameraView through = core::gltfCameraView(*camera, gltfPose ? *gltfPose : rest, aspect);
+    state.view = through.view, state.projection = through.projection, state.eye = through.eye;
+  }
+  publishSockets(state, view, sideBySide ? width() / 2 : width());
+  syncCompare(state, view, viewport, aspect);
+  m_renderer->setSnapshot(doc->run(), nullptr, m_modelChanged, std::move(state), {}, first);
+  m_modelChanged = false;
+}
+
+render::ViewSettings SceneViewportItem::viewSettings() const {
   render::ViewSettings view;
   core::parseTintMode(m_tint.toStdString(), &view.tint);
   view.highlightPart = m_highlightPart >= 0 ? m_highlightPart : m_controller->selectedPart();
@@ -283,13 +320,13 @@ void SceneViewportItem::sync() {
   view.environment = m_environment;
   view.environmentRotation = float(m_environmentRotation);
   view.environmentBackground = m_environmentBackground;
-  render::FrameState state = render::buildFrameState(*doc->run(), worlds, m_camera, aspect, view, gltfPose);
-  if (const core::GltfCamera* camera = core::findGltfCamera(doc->run()->gltf, m_fileCamera.toStdString())) {
-    const core::GltfPose rest = gltfPose ? core::GltfPose{} : core::gltfRestPose(doc->run()->gltf);
-    const core::CameraView through = core::gltfCameraView(*camera, gltfPose ? *gltfPose : rest, aspect);
-    state.view = through.view, state.projection = through.projection, state.eye = through.eye;
-  }
-  // Socket names for the QML overlay, projected into item coordinates.
+  return view;
+}
+
+// Socket names for the QML overlay, projected into item coordinates (the
+// left half's, side by side).
+void SceneViewportItem::publishSockets(const render::FrameState& state, const render::ViewSettings& view,
+                                       double viewWidth) {
   QVariantList sockets;
   if (view.tint == core::TintMode::Sockets) {
     const glm::mat4 viewProj = state.projection * state.view;
@@ -297,16 +334,41 @@ void SceneViewportItem::sync() {
       const glm::vec4 clip = viewProj * glm::vec4(socket.position, 1.0f);
       if (clip.w <= 0) continue;
       sockets.append(QVariantMap{{"name", QString::fromStdString(socket.name)},
-                                 {"x", (clip.x / clip.w * 0.5 + 0.5) * width()},
+                                 {"x", (clip.x / clip.w * 0.5 + 0.5) * viewWidth},
                                  {"y", (0.5 - clip.y / clip.w * 0.5) * height()}});
     }
   }
-  if (sockets != m_sockets) {
-    m_sockets = sockets;
-    QMetaObject::invokeMethod(this, &SceneViewportItem::socketsChanged, Qt::QueuedConnection);
+  if (sockets == m_sockets) return;
+  m_sockets = sockets;
+  QMetaObject::invokeMethod(this, &SceneViewportItem::socketsChanged, Qt::QueuedConnection);
+}
+
+// The version compared with (CompareController): posed as A is, seen through
+// A's camera; side by side in the right half with A's settings, or in the
+// overlay over the whole view in its distance colours (A not drawn). Part
+// selection and hidden parts are A's by index: B's parts are its own.
+void SceneViewportItem::syncCompare(const render::FrameState& first, const render::ViewSettings& view, QRect viewport,
+                                    float aspect) {
+  const CompareController* compare = m_controller->compare();
+  const Document* other = compare->other();
+  if (!other) {
+    m_renderer->setCompare(nullptr, std::nullopt);
+    return;
   }
-  m_renderer->setSnapshot(doc->run(), nullptr, m_modelChanged, std::move(state), {}, viewport);
-  m_modelChanged = false;
+  render::ViewSettings settings = view;
+  settings.highlightPart = -1;
+  settings.partHidden.clear();
+  if (compare->overlay()) settings.tint = core::TintMode::Color;
+  render::FrameState state = render::buildFrameState(*other->run(), other->controller().partWorlds(), m_camera, aspect,
+                                                     settings, other->controller().gltfPose());
+  state.view = first.view, state.projection = first.projection, state.eye = first.eye;
+  state.vertexTints = compare->tints();
+  render::WindowRenderer::CompareFrame frame{std::move(state), viewport, compare->overlay()};
+  if (!compare->overlay()) {
+    const int half = viewport.width() / 2;
+    frame.viewport = QRect(viewport.left() + half, viewport.top(), viewport.width() - half, viewport.height());
+  }
+  m_renderer->setCompare(other->run(), std::move(frame));
 }
 
 void SceneViewportItem::showFrameNews(const ViewportFrameNews& news) {
@@ -351,6 +413,10 @@ QString SceneViewportItem::waitingFor() const {
   const void* document = isCharacter ? static_cast<const void*>(character->scene().get())
                                      : static_cast<const void*>(m_controller->document()->run().get());
   if (m_news->document != document) return tr("a frame of this document");
+  const CompareController* compare = m_controller->compare();
+  if (!isCharacter && compare->loading()) return tr("the version to compare");
+  const void* compared = compare->other() && !isCharacter ? compare->other()->run().get() : nullptr;
+  if (m_news->compared != compared) return tr("a frame of the compared version");
   if (isCharacter && !m_news->failure.isEmpty()) return {};
   if (m_news->uploading) return tr("the model's upload");
   if (isCharacter) {

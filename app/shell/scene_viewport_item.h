@@ -140,6 +140,9 @@ class SceneViewportItem : public QQuickItem {
   void showFrameNews(const ViewportFrameNews& news);  // GUI thread
   void updateShown();
   void syncCharacter(CharacterController& character, QRect viewport);
+  render::ViewSettings viewSettings() const;
+  void publishSockets(const render::FrameState& state, const render::ViewSettings& view, double viewWidth);
+  void syncCompare(const render::FrameState& first, const render::ViewSettings& view, QRect viewport, float aspect);
   void cleanup();
   void documentChanged();
   void requestFrame();

@@ -10,6 +10,7 @@
 #include <QtQuick/QQuickWindow>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/character/character_scene.h"
@@ -40,6 +41,7 @@ struct ViewportFrameNews {
   // to come), and for a splat character or scene how many splats it drew,
   // which decode (the outputs' address) and whether the decoded character.
   const void* document = nullptr;
+  const void* compared = nullptr;  // the compared version drawn beside or over it (CompareController)
   bool settled = false;
   std::size_t splats = 0;
   const void* decodedOutputs = nullptr;
@@ -50,9 +52,9 @@ struct ViewportFrameNews {
   bool computeMissing = false;
   bool sameAs(const ViewportFrameNews& o) const {
     return gpuBytes == o.gpuBytes && uploading == o.uploading && frames == o.frames && unavailable == o.unavailable &&
-           document == o.document && settled == o.settled && splats == o.splats && decodedOutputs == o.decodedOutputs &&
-           decodedDrawn == o.decodedDrawn && failure == o.failure && computeMissing == o.computeMissing &&
-           characterReport == o.characterReport && report == o.report;
+           document == o.document && compared == o.compared && settled == o.settled && splats == o.splats &&
+           decodedOutputs == o.decodedOutputs && decodedDrawn == o.decodedDrawn && failure == o.failure &&
+           computeMissing == o.computeMissing && characterReport == o.characterReport && report == o.report;
   }
 };
 
@@ -72,6 +74,16 @@ class SceneViewportRenderer : public QObject {
     m_state = std::move(state);
     m_characterFrame = std::move(character);
     m_viewport = viewport;
+  }
+
+  // The version compared with the open run and how it is drawn (null: none).
+  void setCompare(std::shared_ptr<const core::LoadedRun> run,
+                  std::optional<render::WindowRenderer::CompareFrame> frame) {
+    if (run != m_compareRun) {
+      m_compareRun = std::move(run);
+      m_compareRunPending = true;
+    }
+    m_compareFrame = std::move(frame);
   }
 
   // The decoded character of the open bundle and its latest decode (null:
@@ -110,6 +122,10 @@ class SceneViewportRenderer : public QObject {
       if (m_scene) m_renderer->setSplatBounds(m_scene->bounds);
       m_modelPending = false;
     }
+    if (m_compareRunPending) {
+      m_renderer->setCompareModel(m_compareRun);
+      m_compareRunPending = false;
+    }
     if (m_layoutPending) {
       m_renderer->setDecodedLayout(m_layout);
       m_layoutPending = false;
@@ -122,11 +138,14 @@ class SceneViewportRenderer : public QObject {
     if ((!m_run && !m_scene) || m_viewport.isEmpty()) {
       m_ready = false;
       m_drawnDocument = nullptr;
+      m_drawnCompare = nullptr;
       return;
     }
     // The stack records whichever layers prepared: a character the GPU
     // cannot run leaves the rest of the frame drawn, and says why.
-    const bool prepared = m_renderer->prepare(swapchain, m_state, m_viewport);
+    const bool prepared = m_renderer->prepare(swapchain, m_state, m_viewport,
+                                              m_compareRun && m_compareFrame ? &*m_compareFrame : nullptr);
+    m_drawnCompare = m_compareRun && m_compareFrame ? m_compareRun.get() : nullptr;
     m_ready = true;
     // The compute splat tiles wait for their key count, or outgrew their
     // room: one more frame makes the picture final.
@@ -176,6 +195,7 @@ class SceneViewportRenderer : public QObject {
     news.unavailable = m_unavailable;
     if (m_renderer && m_ready) {
       news.document = m_drawnDocument;
+      news.compared = m_drawnCompare;
       news.settled = m_settled;
       if (m_scene) {
         news.splats = m_renderer->splatStats().splats;
@@ -271,6 +291,10 @@ class SceneViewportRenderer : public QObject {
   std::shared_ptr<const core::DecodedOutputs> m_outputs;
   bool m_layoutPending = false, m_outputsPending = false;
   bool m_modelPending = false;
+  std::shared_ptr<const core::LoadedRun> m_compareRun;
+  std::optional<render::WindowRenderer::CompareFrame> m_compareFrame;
+  bool m_compareRunPending = false;
+  const void* m_drawnCompare = nullptr;
   render::FrameState m_state;
   QRect m_viewport;
   bool m_ready = false;

@@ -1,8 +1,12 @@
-// riglens-cli compare: two generated runs that differ in one part's
-// geometry (the hull moved 2 units up in its own space), one joint's range
-// and one clip's duration; `compare --json` lists exactly those, each part's
+// Compare: two generated runs that differ in one part's geometry (the hull
+// moved 2 units up in its own space), one joint's range and one clip's
+// duration. riglens-cli compare: `--json` lists exactly those, each part's
 // vertex distances equal the ones this test computes from the two meshes,
-// and the exit code gates (0 same, 1 different, 2 usage).
+// and the exit code gates (0 same, 1 different, 2 usage). The viewer (File
+// > Compare With..., riglens --compare): the differences panel lists the
+// same, B follows A's pose, side by side draws both halves, and the
+// overlay's distance at chosen vertices equals the distance this test
+// computes, its colour the scale's at that distance.
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -15,7 +19,10 @@
 
 #include "riglens/core/gltf/glb_writer.h"
 #include "riglens/core/open/asset_readers.h"
+#include "riglens/core/rig/distance_tint.h"
 #include "run_program.h"
+#include "test_paths.h"
+#include "viewer_harness.h"
 
 using riglens::test::ProgramRun;
 using riglens::test::runProgram;
@@ -24,6 +31,16 @@ namespace fs = std::filesystem;
 namespace {
 
 const QString kCli = QStringLiteral(RIGLENS_CLI_EXE);
+const QString kGui = QStringLiteral(RIGLENS_GUI_EXE);
+// The overlay's colours are linear RGB floats computed from float distances:
+// the scale's sRGB slope is at most 4 per scale length between stops and
+// linearising multiplies it by at most 2.4, so a distance within
+// kFloatDistance of the test's (scale ~2) moves a colour by under 1e-4.
+constexpr double kColorTolerance = 1e-3;
+// Pixels of a colour the overlay must show for it to count as drawn: the
+// hull (every vertex 2 units away: the scale's red) and the other parts
+// (unmoved: blue) each cover far more of a 1280x800 window than this.
+constexpr int kMinColoredPixels = 400;
 
 // The hull's vertices are float32 up to ~40 units from the origin: moving
 // them by 2 and back rounds each coordinate by at most half an ulp at 64
@@ -50,6 +67,8 @@ class TestAppCompare : public QObject {
   QTemporaryDir m_dir;
   QString m_a, m_b;
   double m_hullMax = 0, m_hullMean = 0;  // computed here from the two meshes
+  std::vector<double> m_hullMoved;       // each hull vertex's move along its part's y, in float
+  riglens::test::ViewerHarness m_ui;
 
  private slots:
   void initTestCase() {
@@ -66,6 +85,7 @@ class TestAppCompare : public QObject {
       const float before = hull.positions[v];
       hull.positions[v] = float(before + kHullShift);
       const double moved = double(hull.positions[v]) - double(before);
+      m_hullMoved.push_back(moved);
       m_hullMax = std::max(m_hullMax, moved);
       sum += moved;
     }
@@ -151,6 +171,113 @@ class TestAppCompare : public QObject {
     QCOMPARE(strings(facts["joints"]["removed"]), QStringList{"radar_spin"});
   }
 
+  // The viewer: File > Compare With... (the controller's open, as the menu
+  // calls it), the differences panel, B following A's pose, side by side,
+  // the overlay's distances and colours, then closed.
+  void viewerShowsTheDifferences() {
+    QString error;
+    QVERIFY2(m_ui.start(&error), qPrintable(error));
+    QVERIFY(m_ui.openAndWait(m_a));
+    riglens::app::CompareController* compare = m_ui.controller->compare();
+    compare->open(m_b);
+    QTRY_VERIFY_WITH_TIMEOUT(compare->active(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_ui.viewport->property("shown").toBool(), 20000);
+    QTRY_VERIFY(!compare->differences().isEmpty());
+    // Exactly the CLI's: the joint, the clip, the hull (and the box, if it
+    // moved); the radar spins on the idle clock in both, so it never differs.
+    const QStringList differences = compare->differences();
+    QVERIFY2(differences.filter("turret_yaw").size() == 1 && differences.filter("fire").size() == 1 &&
+                 differences.filter("hull").size() == 1 &&
+                 differences.size() == 3 + differences.filter("bounds").size(),
+             qPrintable(differences.join("; ")));
+    QCOMPARE(m_ui.visibleItem("compareDifferences")->property("count").toInt(), differences.size());
+    for (int i = 0; i < 4; ++i) {  // (the idle clip plays on: the panel is measured again as it does)
+      QTest::qWait(300);
+      QVERIFY2(compare->differences().filter("radar").isEmpty(), qPrintable(compare->differences().join("; ")));
+    }
+    for (const QVariant& value : compare->parts()) {
+      const QVariantMap part = value.toMap();
+      const bool hull = part["name"].toString() == "hull";
+      QVERIFY(part["paired"].toBool());
+      QVERIFY2(std::abs(part["max"].toDouble() - (hull ? m_hullMax : 0.0)) < kFloatDistance,
+               qPrintable(part["name"].toString()));
+    }
+    sideBySideDrawsBoth();
+    overlayColoursByDistance();
+    compare->close();
+    QVERIFY(!compare->active());
+    QTRY_VERIFY(!m_ui.find("comparePanel")->isVisible());
+    m_ui.stop();
+  }
+
+  // riglens A --compare B as a user runs it; refusals exit 1 or 2.
+  void viewerCommandLine() {
+    const QString png = m_dir.filePath("overlay.png");
+    const ProgramRun shot = runProgram(
+        kGui, {m_a, "--compare", m_b, "--compare-mode", "overlay", "--screenshot", png, "--size", "900x600"});
+    QVERIFY2(shot.exitCode == 0, qPrintable(shot.err));
+    QVERIFY(QImage(png).size() == QSize(900, 600));
+    const ProgramRun missing = runProgram(kGui, {m_a, "--compare", m_dir.filePath("nowhere"), "--screenshot", png});
+    QCOMPARE(missing.exitCode, 1);
+    QVERIFY2(missing.err.contains("nowhere"), qPrintable(missing.err));
+    QCOMPARE(runProgram(kGui, {m_a, "--compare", m_b, "--compare-mode", "sideways"}).exitCode, 2);
+  }
+
+ private:
+  // Side by side: A in the left half, B (its hull 2 units higher) in the
+  // right, under one camera: the halves differ.
+  void sideBySideDrawsBoth() {
+    const QImage grab = m_ui.settledGrab();
+    grab.save(riglens::test::outputPath("compare-side.png"));
+    const QRect view = m_ui.viewportRect();
+    const int half = view.width() / 2;
+    const QImage left = grab.copy(view.left(), view.top(), half, view.height());
+    const QImage right = grab.copy(view.left() + half, view.top(), half, view.height());
+    QVERIFY(riglens::test::differingPixels(left, right, left.rect()) > kMinColoredPixels);
+  }
+
+  // The overlay after A's turret is turned: B turned with it (its turret's
+  // vertices stay where A's are, blue), and each chosen hull vertex's
+  // distance is its move along the hull's y as A's hull world carries it.
+  void overlayColoursByDistance() {
+    riglens::app::CompareController* compare = m_ui.controller->compare();
+    compare->setMode("overlay");
+    QVERIFY(m_ui.controller->setJointValue("turret_yaw", 0.2));
+    QTRY_VERIFY(compare->vertexDistance("turret", 0) >= 0 && compare->vertexDistance("turret", 0) < kFloatDistance);
+    const glm::vec3 blue = riglens::core::distanceColor(0.0f, float(compare->scaleMax()));
+    for (int v = 0; compare->vertexDistance("turret", v) >= 0; v += 7) {
+      QVERIFY2(compare->vertexDistance("turret", v) < kFloatDistance, qPrintable(QString::number(v)));
+      const QVariantList tint = compare->vertexTint("turret", v);
+      QVERIFY(std::abs(tint[0].toDouble() - blue.x) + std::abs(tint[2].toDouble() - blue.z) < kColorTolerance);
+    }
+    const auto& document = *m_ui.controller->document();
+    const int hullPart = document.rig().findPart("hull");
+    const glm::mat3 hullWorld(document.controller().partWorlds()[std::size_t(hullPart)]);
+    const std::size_t n = m_hullMoved.size();
+    for (std::size_t v : {std::size_t(0), n / 3, n / 2, n - 1}) {
+      const double expected = glm::length(hullWorld * glm::vec3(0.0f, float(m_hullMoved[v]), 0.0f));
+      QVERIFY2(std::abs(compare->vertexDistance("hull", int(v)) - expected) < kFloatDistance,
+               qPrintable(QString::number(v)));
+      const glm::vec3 colour = riglens::core::distanceColor(float(expected), float(compare->scaleMax()));
+      const QVariantList tint = compare->vertexTint("hull", int(v));
+      for (int c = 0; c < 3; ++c) QVERIFY(std::abs(tint[c].toDouble() - colour[c]) < kColorTolerance);
+    }
+    const QImage grab = m_ui.settledGrab();
+    grab.save(riglens::test::outputPath("compare-overlay.png"));
+    QVERIFY(m_ui.find("compareLegend")->isVisible());
+    int red = 0, blueish = 0;
+    const QRect view = m_ui.viewportRect();
+    for (int y = view.top(); y <= view.bottom(); y += 2)
+      for (int x = view.left(); x <= view.right(); x += 2) {
+        const QColor c = grab.pixelColor(x, y);
+        red += c.red() > 150 && c.green() < 90 && c.blue() < 90;
+        blueish += c.blue() > 150 && c.red() < 60 && c.green() < 90;
+      }
+    QVERIFY2(red > kMinColoredPixels / 4 && blueish > kMinColoredPixels / 4,
+             qPrintable(QString("red %1, blue %2").arg(red).arg(blueish)));
+  }
+
+ private slots:
   void usageErrors() {
     QCOMPARE(runProgram(kCli, {"compare", m_a}).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"compare", m_a, m_b, "--tolerance", "-1"}).exitCode, 2);

@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
-#include <map>
 
-#include "riglens/core/rig/posed_meshes.h"
 #include "riglens/core/rig/scene_bounds.h"
 
 namespace riglens::core {
@@ -77,48 +75,26 @@ json compareClips(const RigController& a, const RigController& b, std::vector<st
   return section;
 }
 
-// Each part's posed mesh (core/rig/posed_meshes.h), by part name.
-std::map<std::string, PartMesh> posedParts(const PosedRun& posed) {
-  std::vector<PartMesh> meshes = posedPartMeshes(posed.run, posed.controller.partWorlds());
-  std::map<std::string, PartMesh> parts;
-  for (std::size_t i = 0; i < meshes.size() && i < posed.run.rig.parts().size(); ++i)
-    parts[posed.run.rig.parts()[i].name] = std::move(meshes[i]);
-  return parts;
-}
-
 json partDistances(const PosedRun& a, const PosedRun& b, double tolerance, std::vector<std::string>& differences,
                    json& triangles) {
-  const auto pa = posedParts(a), pb = posedParts(b);
   json distances = json::array();
-  for (const auto& [name, ma] : pa) {
-    const auto it = pb.find(name);
-    if (it == pb.end()) continue;
-    const PartMesh& mb = it->second;
-    if (ma.triangleCount() != mb.triangleCount()) {
-      triangles.push_back({{"part", name}, {"a", ma.triangleCount()}, {"b", mb.triangleCount()}});
-      differences.push_back("part '" + name + "' triangles: " + std::to_string(ma.triangleCount()) + " -> " +
-                            std::to_string(mb.triangleCount()));
+  for (const PartDistances& part : posedVertexDistances(a, b)) {
+    const std::string& name = part.part;
+    if (part.trianglesA != part.trianglesB) {
+      triangles.push_back({{"part", name}, {"a", part.trianglesA}, {"b", part.trianglesB}});
+      differences.push_back("part '" + name + "' triangles: " + std::to_string(part.trianglesA) + " -> " +
+                            std::to_string(part.trianglesB));
     }
-    if (ma.positions.size() != mb.positions.size() || ma.indices != mb.indices) {
+    if (!part.topologyMatches) {
       distances.push_back({{"part", name}, {"topology", "differs"}});
-      if (ma.triangleCount() == mb.triangleCount())  // (a triangle count change is listed already)
+      if (part.trianglesA == part.trianglesB)  // (a triangle count change is listed already)
         differences.push_back("part '" + name + "' topology differs");
       continue;
     }
-    double max = 0.0, sum = 0.0;
-    const std::size_t n = ma.positions.size() / 3;
-    for (std::size_t v = 0; v < n; ++v) {
-      const glm::dvec3 d = glm::dvec3(ma.positions[3 * v], ma.positions[3 * v + 1], ma.positions[3 * v + 2]) -
-                           glm::dvec3(mb.positions[3 * v], mb.positions[3 * v + 1], mb.positions[3 * v + 2]);
-      const double length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-      max = std::max(max, length);
-      sum += length;
-    }
-    const double mean = n ? sum / double(n) : 0.0;
-    distances.push_back({{"part", name}, {"vertices", n}, {"max", max}, {"mean", mean}});
-    if (max > tolerance)
-      differences.push_back("part '" + name + "' vertices moved: max " + json(max).dump() + ", mean " +
-                            json(mean).dump());
+    distances.push_back({{"part", name}, {"vertices", part.perVertex.size()}, {"max", part.max}, {"mean", part.mean}});
+    if (part.max > tolerance)
+      differences.push_back("part '" + name + "' vertices moved: max " + json(part.max).dump() + ", mean " +
+                            json(part.mean).dump());
   }
   return distances;
 }

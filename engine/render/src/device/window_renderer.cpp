@@ -43,22 +43,40 @@ void WindowRenderer::setSplatBounds(const core::Bounds& bounds) {
   m_splats->setBoundingSphere(bounds.center(), radius);
 }
 
-bool WindowRenderer::prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport) {
+void WindowRenderer::setCompareModel(std::shared_ptr<const core::LoadedRun> run) {
+  m_compareModel = run != nullptr;
+  if (!m_compareRig && !run) return;
+  if (!m_compareRig) m_compareRig = std::make_unique<RigRenderer>(*m_device);
+  m_compareRig->setModel(std::move(run));
+}
+
+bool WindowRenderer::prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport,
+                             const CompareFrame* compare) {
   m_viewport = viewport;
-  m_device->timer().beginFrame(swapchain->currentFrameCommandBuffer());
+  QRhiCommandBuffer* cb = swapchain->currentFrameCommandBuffer();
+  m_device->timer().beginFrame(cb);
   QRhiRenderTarget* rt = swapchain->currentFrameRenderTarget();
   m_prepared = true;  // the stack records whichever layers prepared
   // What the layers draw covers the viewport, not the whole window: an
   // image a layer makes (the splat tiles, the CPU rasteriser's) is the
   // viewport's size, as its projection's aspect is.
-  return m_stack.prepare(swapchain->currentFrameCommandBuffer(), rt->renderPassDescriptor(), rt->sampleCount(),
-                         viewport.size(), state);
+  const bool ok = m_stack.prepare(cb, rt->renderPassDescriptor(), rt->sampleCount(), viewport.size(), state);
+  m_comparePrepared = false;
+  m_firstReplaced = false;
+  if (!compare || !m_compareModel || compare->viewport.isEmpty()) return ok;
+  m_compareViewport = compare->viewport;
+  m_firstReplaced = compare->replacesFirst;
+  m_comparePrepared = m_compareRig->prepare(cb, rt->renderPassDescriptor(), rt->sampleCount(), compare->viewport.size(),
+                                            compare->state);
+  return ok && m_comparePrepared;
 }
 
 void WindowRenderer::record(QRhiSwapChain* swapchain) {
   if (!m_prepared) return;
-  m_stack.record(swapchain->currentFrameCommandBuffer(), m_viewport,
-                 swapchain->currentFrameRenderTarget()->pixelSize());
+  QRhiCommandBuffer* cb = swapchain->currentFrameCommandBuffer();
+  const QSize targetSize = swapchain->currentFrameRenderTarget()->pixelSize();
+  if (!m_firstReplaced) m_stack.record(cb, m_viewport, targetSize);
+  if (m_comparePrepared) m_compareRig->record(cb, m_compareViewport, targetSize);
 }
 
 void WindowRenderer::finishFrame(QRhiSwapChain* swapchain) {
@@ -96,12 +114,16 @@ MemoryReport WindowRenderer::memoryReport() const {
   return m_rig->memoryReport();
 }
 
+MemoryReport WindowRenderer::compareMemoryReport() const {
+  return m_compareRig && m_compareModel ? m_compareRig->memoryReport() : MemoryReport{};
+}
+
 RigRenderer::PrepareTimes WindowRenderer::rigPrepareTimes() const {
   return m_rig->modelPrepareTimes();
 }
 
 bool WindowRenderer::rigUploading() const {
-  return m_rig->uploading();
+  return m_rig->uploading() || (m_compareModel && m_compareRig->uploading());
 }
 
 bool WindowRenderer::characterShowsDecoded() const {
@@ -123,11 +145,13 @@ int WindowRenderer::framesInFlight() const {
 }
 
 bool WindowRenderer::wantsAnotherFrame() const {
-  return m_stack.wantsAnotherFrame() || m_stack.uploading();
+  const bool compare = m_compareModel && (m_compareRig->wantsAnotherFrame() || m_compareRig->uploading());
+  return m_stack.wantsAnotherFrame() || m_stack.uploading() || compare;
 }
 
 std::string WindowRenderer::failure() const {
-  return m_stack.failure();
+  if (std::string why = m_stack.failure(); !why.empty() || !m_compareModel) return why;
+  return m_compareRig->failure();
 }
 
 }  // namespace riglens::render

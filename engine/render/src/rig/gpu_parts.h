@@ -18,8 +18,9 @@ using Buffer = std::unique_ptr<QRhiBuffer>;
 // One part's GPU buffers.
 struct GpuPart {
   Buffer positions, normals, colors, indices;
-  Buffer boneTints;  // a skinned mesh's joint tint, per vertex (core::boneWeightTints)
-  Buffer tangents;   // a skinned mesh's normal-map tangents, written by the skinning pass (else null)
+  Buffer boneTints;    // a skinned mesh's joint tint, per vertex (core::boneWeightTints)
+  Buffer vertexTints;  // FrameState::vertexTints' colours for this part (re-uploaded as they change)
+  Buffer tangents;     // a skinned mesh's normal-map tangents, written by the skinning pass (else null)
   quint32 indexCount = 0;
   bool closed = false;     // core::isClosedOutwardSurface: its back faces are culled
   bool flatFaces = false;  // core::hasFlatFaces, not skinned: the review look shades it per vertex

@@ -41,6 +41,7 @@ struct RigRenderer::Impl {
 
   std::shared_ptr<const core::LoadedRun> uploadedRun;
   bool needsUpload = false;
+  std::shared_ptr<const core::VertexTints> uploadedTints;  // what the parts' vertexTints buffers hold
   std::vector<GpuPart> parts;
   std::unique_ptr<GpuSkinning> skin;
 
@@ -106,6 +107,7 @@ struct RigRenderer::Impl {
   // scene corrupted the heap and the splats' own buffers drew nothing).
   void releaseModel() {
     skin.reset();
+    uploadedTints.reset();
     parts.clear();
     nextPart = 0;
   }
@@ -208,7 +210,9 @@ struct RigRenderer::Impl {
   }
 
   // The PBR look draws the colour mode; the QA tints stay in review shading.
-  int lookIndex() const { return state.look == core::Look::Pbr && state.tint == core::TintMode::Color ? 1 : 0; }
+  int lookIndex() const {
+    return state.look == core::Look::Pbr && state.tint == core::TintMode::Color && !state.vertexTints ? 1 : 0;
+  }
 
   // Where each pass's parts begin (passes + 1 entries, the last = parts.size()).
   std::vector<std::size_t> passStarts{0, 0};
@@ -351,7 +355,30 @@ struct RigRenderer::Impl {
     return state.tint == core::TintMode::Joint && !parts.empty() && parts[0].boneTints != nullptr;
   }
   QRhiBuffer* colorsOf(const GpuPart& part) const {
+    if (state.vertexTints && part.vertexTints) return part.vertexTints.get();
     return byBoneTints() && part.boneTints ? part.boneTints.get() : part.colors.get();
+  }
+
+  // FrameState::vertexTints, once the model is all there and whenever the
+  // pointer changes: each part whose colours it covers gets them (its
+  // buffer made once, then uploaded again).
+  bool uploadVertexTints(QRhiResourceUpdateBatch* batch) {
+    if (state.vertexTints == uploadedTints || !uploadedRun || uploading()) return true;
+    uploadedTints = state.vertexTints;
+    if (!uploadedTints) return true;
+    for (std::size_t p = 0; p < parts.size() && p < uploadedTints->size(); ++p) {
+      const std::vector<float>& rgb = (*uploadedTints)[p];
+      GpuPart& part = parts[p];
+      if (rgb.empty() || rgb.size() != uploadedRun->meshes[p].colors.size()) continue;
+      const std::size_t bytes = rgb.size() * sizeof(float);
+      if (!part.vertexTints) {
+        part.vertexTints = newStaticBuffer(rhi, QRhiBuffer::VertexBuffer, nullptr, bytes, batch, QRhiBuffer::Static);
+        if (!part.vertexTints) return fail("cannot create a part's vertex tint buffer");
+        part.vertexBytes += bytes;
+      }
+      batch->uploadStaticBuffer(part.vertexTints.get(), 0, int(bytes), rgb.data());
+    }
+    return true;
   }
 
   // One section of the model (part 0) with its material and its own slot.
@@ -404,7 +431,7 @@ struct RigRenderer::Impl {
     frame.skyColor = gpu::toGpu(glm::vec4(0.62f, 0.66f, 0.72f, 0.55f));
     frame.groundColor = gpu::toGpu(glm::vec4(0.30f, 0.27f, 0.24f, 0.0f));
     frame.highlightColor = gpu::toGpu(core::kHighlightColor);
-    frame.mode.x = byBoneTints() ? kVertexTintMode : static_cast<int>(state.tint);
+    frame.mode.x = byBoneTints() || state.vertexTints ? kVertexTintMode : static_cast<int>(state.tint);
     frame.mode.y = 1;  // targets are plain RGBA8: encode sRGB in the shader
     frame.mode.z = state.tint == core::TintMode::Wireframe ? 1 : 0;
     frame.wire = gpu::toGpu(glm::vec4(1.2f, 0.05f, 0.05f, 0.06f));
@@ -482,6 +509,10 @@ bool RigRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rende
   m_prepareTimes.uploadMs += ms(uploaded - started);
   m_prepareTimes.pipelinesMs += ms(Clock::now() - uploaded);
   if (state.tint == core::TintMode::Wireframe && d.uploadedRun) d.buildWireframe(batch);
+  if (!d.uploadVertexTints(batch)) {
+    batch->release();
+    return false;
+  }
   d.writeUniforms(batch);
 
   if (d.skin) {

@@ -10,20 +10,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "riglens/core/rig/rig_controller.h"
-#include "riglens/core/rig/run_loader.h"
+#include "riglens/core/rig/vertex_distances.h"
 
 namespace riglens::core {
-
-struct PosedRun {
-  const LoadedRun& run;
-  const RigController& controller;  // evaluated: its part worlds are the pose compared
-};
 
 // {parts: {added, removed, triangles: [{part, a, b}]}, joints: {added,
 // removed, changed: [{joint, field, a, b}]}, clips: {added, removed,
 // changed: [...]}, bounds: {a: {min, max}, b: {min, max}, cornerDistance},
-// distances: [{part, vertices, max, mean} | {part, topology: "differs"}],
+// distances: [{part, vertices, max, mean} | {part, topology: "differs"}]
+// (posedVertexDistances, in B's part order),
 // tolerance, differences: ["...", ...] (each a sentence), differs}.
 // `differs`: any structural difference, or a distance or a bounds corner
 // beyond `tolerance` (the runs' length unit).

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "riglens/core/rig/distance_tint.h"
 #include "riglens/core/rig/rig_tints.h"
 #include "riglens/core/view/environment.h"
 #include "riglens/core/view/look.h"
@@ -61,6 +62,10 @@ struct FrameState : ViewSettings {
   glm::mat4 splatModel{1.0f};
   std::vector<glm::mat4> partWorlds;  // one per part of the model set on the renderer
   std::vector<glm::vec3> partTints;   // linear RGB per part (part/joint modes)
+  // Per part, linear RGB per vertex (core::distanceTints: the compare
+  // overlay): when set, the parts it covers are drawn in these colours under
+  // the review light whatever the tint mode. Uploaded when the pointer changes.
+  std::shared_ptr<const core::VertexTints> vertexTints;
   // A model whose parts are its glTF nodes (core::listsNodesAsParts): per
   // node, what the part fields say per part, applied to the sections each
   // node placed.

@@ -46,9 +46,20 @@ class WindowRenderer {
   // The owner's bounds of the character or splat scene (its bounding sphere).
   void setSplatBounds(const core::Bounds& bounds);
 
+  // Compare (the viewer's File > Compare With...): a second run, drawn by a
+  // rig renderer of its own into its own rectangle of the window (side by
+  // side), or instead of the first (the overlay). Null: none.
+  void setCompareModel(std::shared_ptr<const core::LoadedRun> run);
+  struct CompareFrame {
+    FrameState state;
+    QRect viewport;
+    bool replacesFirst = false;  // the overlay: the first document is not drawn
+  };
+
   // Before the window's main pass: uploads, uniforms, skinning, the character
-  // passes, the splat projection and sort.
-  bool prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport);
+  // passes, the splat projection and sort; the compared run's, when given.
+  bool prepare(QRhiSwapChain* swapchain, const FrameState& state, QRect viewport,
+               const CompareFrame* compare = nullptr);
   // Inside the main pass, before the QML scene draws on top.
   void record(QRhiSwapChain* swapchain);
   // After the main pass (QQuickWindow::afterRendering): closes the frame's
@@ -72,6 +83,7 @@ class WindowRenderer {
 
   bool supportsCompute() const;  // characters and splat scenes need it
   MemoryReport memoryReport() const;
+  MemoryReport compareMemoryReport() const;  // the compared run's (empty when none)
   // The rig layer's current model: its upload and pipeline times so far, and
   // whether it is still uploading (a large model goes over several frames).
   RigRenderer::PrepareTimes rigPrepareTimes() const;
@@ -86,6 +98,11 @@ class WindowRenderer {
  private:
   std::unique_ptr<RhiDevice> m_device;
   std::unique_ptr<RigRenderer> m_rig;
+  std::unique_ptr<RigRenderer> m_compareRig;  // made when a compared run is first set
+  bool m_compareModel = false;
+  bool m_comparePrepared = false;
+  QRect m_compareViewport;
+  bool m_firstReplaced = false;
   std::unique_ptr<CharacterRenderer> m_character;
   std::unique_ptr<SplatRenderer> m_splats;
   std::shared_ptr<const core::GaussianCloud> m_cloud;
