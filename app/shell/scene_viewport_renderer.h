@@ -218,7 +218,9 @@ class SceneViewportRenderer : public QObject {
  private:
   void reportRig() {
     const render::MemoryReport report = m_renderer->memoryReport();
-    m_gpuBytes = qint64(report.gpuBytes());
+    // The version compared with, when there is one, counts in the total.
+    const qint64 compareBytes = qint64(m_renderer->compareMemoryReport().gpuBytes());
+    m_gpuBytes = qint64(report.gpuBytes()) + compareBytes;
     QVariantList parts;
     for (const auto& p : report.parts)
       parts.append(QVariantMap{{"name", QString::fromStdString(p.name)},
@@ -233,6 +235,7 @@ class SceneViewportRenderer : public QObject {
                            {"storageBytes", qint64(report.storageBytes)},
                            {"textureBytes", qint64(report.textureBytes)},
                            {"overlayBytes", qint64(report.overlayBytes)},
+                           {"compareBytes", compareBytes},
                            {"cpuBytes", qint64(report.cpuBytes)},
                            {"parts", parts}};
   }

@@ -33,8 +33,9 @@ Item {
         visible: bar.sideBySide
         color: Theme.viewportHint
     }
+    // Bottom right: the top corners hold each half's name.
     RowLayout {
-        anchors { right: parent.right; top: parent.top; margins: 8 }
+        anchors { right: parent.right; bottom: parent.bottom; margins: 8 }
         Button {
             objectName: "compareSideBySide"
             text: qsTr("Side by side")

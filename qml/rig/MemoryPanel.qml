@@ -33,10 +33,12 @@ PanelSection {
             Repeater {
                 model: [["vertexBytes", qsTr("  vertex buffers")], ["indexBytes", qsTr("  index buffers")],
                         ["uniformBytes", qsTr("  uniform buffers")], ["storageBytes", qsTr("  storage (skinning)")],
-                        ["overlayBytes", qsTr("  overlays")], ["textureBytes", qsTr("  textures")]]
+                        ["overlayBytes", qsTr("  overlays")], ["textureBytes", qsTr("  textures")],
+                        ["compareBytes", qsTr("  compared version (B)")]]
                 delegate: RowLayout {
                     required property var modelData
                     width: parent ? parent.width : 0
+                    visible: modelData[0] !== "compareBytes" || (panel.report.compareBytes || 0) > 0
                     opacity: 0.75
                     Label { text: modelData[1]; Layout.fillWidth: true }
                     Label { text: panel.controller.formatBytes(panel.report[modelData[0]] || 0) }

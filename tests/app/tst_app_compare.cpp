@@ -204,6 +204,7 @@ class TestAppCompare : public QObject {
     }
     sideBySideDrawsBoth();
     overlayColoursByDistance();
+    resizedWhilePlaying();
     compare->close();
     QVERIFY(!compare->active());
     QTRY_VERIFY(!m_ui.find("comparePanel")->isVisible());
@@ -234,6 +235,23 @@ class TestAppCompare : public QObject {
     const QImage left = grab.copy(view.left(), view.top(), half, view.height());
     const QImage right = grab.copy(view.left() + half, view.top(), half, view.height());
     QVERIFY(riglens::test::differingPixels(left, right, left.rect()) > kMinColoredPixels);
+  }
+
+  // Used as people do: a clip playing while the window takes sizes no other
+  // test tried and the view switches between side by side and overlay; the
+  // view is shown whole after each, with B posed as A.
+  void resizedWhilePlaying() {
+    riglens::app::CompareController* compare = m_ui.controller->compare();
+    QVERIFY(m_ui.controller->playback()->play("fire"));
+    m_ui.controller->playback()->setLoop(true);
+    for (const QSize size : {QSize(640, 480), QSize(1501, 899), QSize(700, 1000), QSize(1280, 800)}) {
+      m_ui.window->resize(size);
+      compare->setMode(compare->mode() == "side" ? "overlay" : "side");
+      m_ui.waitFrames(3);
+      QTRY_VERIFY_WITH_TIMEOUT(m_ui.viewport->property("shown").toBool(), 20000);
+      QVERIFY(compare->vertexDistance("turret", 0) >= 0 && compare->vertexDistance("turret", 0) < kFloatDistance);
+    }
+    m_ui.controller->playback()->stop();
   }
 
   // The overlay after A's turret is turned: B turned with it (its turret's

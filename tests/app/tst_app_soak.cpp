@@ -1,6 +1,8 @@
 // A soak of the real window (Xvfb, Qt Quick): for RIGLENS_SOAK_SECONDS
 // (default kCiSoakSeconds, as CI runs it; tools/soak.sh runs it for an hour)
-// open a run and play its clip while orbiting, switch to another run and a
+// open a run and play its clip while orbiting, compare it with itself side
+// by side and overlaid and close the comparison (its GPU memory back to the
+// run's alone), switch to another run and a
 // 3DGS scene, decode a character and move one of its expressions, reload
 // the first run from disk - round after round. After each round the
 // process's resident memory is read (after malloc_trim: what the heap still
@@ -83,6 +85,10 @@ class TestAppSoak : public QObject {
 
   bool openAndWaitShown(const QString& file) {
     m_app->open(file);
+    return waitShown();
+  }
+
+  bool waitShown() {
     QDeadlineTimer deadline(kShownTimeoutMs);
     while ((m_app->loading() || !m_ui.viewport->property("shown").toBool()) && !deadline.hasExpired()) QTest::qWait(20);
     m_ui.waitFrames(2);
@@ -104,6 +110,20 @@ class TestAppSoak : public QObject {
     m_app->playback()->play("fire");
     orbit(6);
     shown("tank");
+    // Compared with itself, side by side then overlaid, then closed: the
+    // second renderer's memory must go with it ("tank" again after it).
+    app::CompareController* compare = m_app->compare();
+    compare->open(path("tank-cubes"));
+    compare->waitForLoad();
+    for (const char* mode : {"side", "overlay"}) {
+      compare->setMode(mode);
+      orbit(1);
+      if (!waitShown()) return {};
+    }
+    shown("tank compared");
+    compare->close();
+    orbit(1);
+    if (!waitShown() || m_ui.viewport->property("gpuBytes").toLongLong() != gpu["tank"]) return {};
     if (!openAndWaitShown(path("walker-cubes"))) return {};
     m_app->playback()->play("walk");
     orbit(6);
@@ -150,7 +170,9 @@ class TestAppSoak : public QObject {
                             : kCiSoakSeconds;
     QFile csv(test::outputPath("soak.csv"));
     QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    csv.write("seconds,round,resident_bytes,gpu_tank,gpu_walker,gpu_torus,gpu_character,gpu_tank_reloaded\n");
+    csv.write(
+        "seconds,round,resident_bytes,gpu_tank,gpu_tank_compared,gpu_walker,gpu_torus,gpu_character,"
+        "gpu_tank_reloaded\n");
     QElapsedTimer clock;
     clock.start();
     std::map<QString, qint64> baseline;
@@ -160,11 +182,12 @@ class TestAppSoak : public QObject {
       const std::map<QString, qint64> gpu = round();
       QVERIFY2(!gpu.empty(), qPrintable("round " + QString::number(rounds) + ": " + m_app->lastError()));
       const std::int64_t last = residentBytes();
-      csv.write(QString("%1,%2,%3,%4,%5,%6,%7,%8\n")
+      csv.write(QString("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
                     .arg(clock.elapsed() / 1000.0)
                     .arg(rounds)
                     .arg(last)
                     .arg(gpu.at("tank"))
+                    .arg(gpu.at("tank compared"))
                     .arg(gpu.at("walker"))
                     .arg(gpu.at("torus"))
                     .arg(gpu.at("character"))

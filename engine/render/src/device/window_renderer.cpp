@@ -43,9 +43,14 @@ void WindowRenderer::setSplatBounds(const core::Bounds& bounds) {
   m_splats->setBoundingSphere(bounds.center(), radius);
 }
 
+// Closed, the compared run's renderer goes with its GPU objects (QRhi
+// defers their release until the frames that used them are done).
 void WindowRenderer::setCompareModel(std::shared_ptr<const core::LoadedRun> run) {
   m_compareModel = run != nullptr;
-  if (!m_compareRig && !run) return;
+  if (!run) {
+    m_compareRig.reset();
+    return;
+  }
   if (!m_compareRig) m_compareRig = std::make_unique<RigRenderer>(*m_device);
   m_compareRig->setModel(std::move(run));
 }
