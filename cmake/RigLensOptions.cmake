@@ -6,11 +6,12 @@ option(RIGLENS_BUILD_BENCHMARKS "Build the Google Benchmark executables" ON)
 option(RIGLENS_WERROR "Treat compiler warnings as errors" OFF)
 option(RIGLENS_BUILD_FUZZERS "Build the libFuzzer targets in fuzz/ (clang; sanitizers on every target; tools/fuzz.sh)" OFF)
 option(RIGLENS_SANITIZE "Build everything with AddressSanitizer and UndefinedBehaviorSanitizer (gcc or clang), for a run of the suite under them" OFF)
+option(RIGLENS_SANITIZE_THREADS "Build everything with ThreadSanitizer, for a run of the engine's own tests under it (tools/sanitize.sh --threads)" OFF)
 option(RIGLENS_INTEROP_TESTS "Register interop tests that run node clients (needs tools/interop installed)" ON)
 option(RIGLENS_SPLIT_DWARF "Keep debug info in a .dwo beside each object instead of copying it into every executable that links the object" ON)
 
 set(RIGLENS_ALL_OPTIONS RIGLENS_BUILD_RENDER RIGLENS_BUILD_APP RIGLENS_BUILD_TESTS
-    RIGLENS_BUILD_BENCHMARKS RIGLENS_BUILD_FUZZERS RIGLENS_SANITIZE RIGLENS_WERROR RIGLENS_INTEROP_TESTS RIGLENS_SPLIT_DWARF)
+    RIGLENS_BUILD_BENCHMARKS RIGLENS_BUILD_FUZZERS RIGLENS_SANITIZE RIGLENS_SANITIZE_THREADS RIGLENS_WERROR RIGLENS_INTEROP_TESTS RIGLENS_SPLIT_DWARF)
 
 function(riglens_print_options)
   message(STATUS "RigLens ${PROJECT_VERSION} (${CMAKE_BUILD_TYPE}):")

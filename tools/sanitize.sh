@@ -3,6 +3,14 @@
 # UndefinedBehaviorSanitizer (RIGLENS_SANITIZE=ON, in build-asan/):
 #
 #   tools/sanitize.sh [ctest arguments...]     e.g. tools/sanitize.sh -R tst_app_documents
+#   tools/sanitize.sh --threads [ctest arguments...]
+#
+# --threads: ThreadSanitizer instead (RIGLENS_SANITIZE_THREADS=ON, in
+# build-tsan/, the engine and its unit tests only: engine/core's and
+# engine/media's threaded paths - the loader's part workers, the CPU splat
+# rasteriser, GNM's evaluation threads, child processes - without Qt Quick,
+# the render thread or a Vulkan driver, whose uninstrumented threads TSan
+# cannot see synchronise).
 #
 # Qt, Mesa and the other libraries stay uninstrumented: what is found is in
 # RigLens's code or in memory RigLens hands them (a freed buffer a GPU pass
@@ -10,9 +18,20 @@
 # process-lifetime allocations would drown ours. Any report fails the run.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build_dir="${RIGLENS_ASAN_BUILD_DIR:-$repo/build-asan}"
 
 "$repo/tools/setup.sh" --no-build
+if [[ "${1:-}" == --threads ]]; then
+  shift
+  build_dir="${RIGLENS_TSAN_BUILD_DIR:-$repo/build-tsan}"
+  cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGLENS_SANITIZE_THREADS=ON \
+    -DRIGLENS_BUILD_RENDER=OFF -DRIGLENS_BUILD_APP=OFF -DRIGLENS_BUILD_BENCHMARKS=OFF \
+    -DRIGLENS_INTEROP_TESTS=OFF >/dev/null
+  cmake --build "$build_dir" --parallel "$(nproc)"
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+  ctest --test-dir "$build_dir" --output-on-failure -L unit "$@"
+  exit
+fi
+build_dir="${RIGLENS_ASAN_BUILD_DIR:-$repo/build-asan}"
 cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGLENS_SANITIZE=ON \
   -DRIGLENS_BUILD_BENCHMARKS=OFF -DRIGLENS_INTEROP_TESTS=OFF >/dev/null
 cmake --build "$build_dir" --parallel "$(nproc)"
