@@ -8,6 +8,7 @@
 // spread over its run: the target is always the previous file or the whole
 // new one, never a part.
 #include <signal.h>
+#include <unistd.h>
 
 #include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
@@ -179,6 +180,35 @@ class TestAppWrites : public QObject {
     }
     qInfo("%d kills: %d left the previous file, %d the new one (an export takes %lld ms)", kKills, previous, replaced,
           exportMs);
+    staleTempsAreSweptOnTheNextWrite(folder, target);
+  }
+
+ private:
+  // The next write of the target removes the temp files its killed writers
+  // left (this host, a process that no longer exists) and leaves a live
+  // writer's and another host's alone.
+  void staleTempsAreSweptOnTheNextWrite(const QTemporaryDir& folder, const QString& target) {
+    char hostName[256] = {};
+    QVERIFY(::gethostname(hostName, sizeof hostName - 1) == 0);
+    const QString host = QString::fromLocal8Bit(hostName).replace('-', '_').replace('/', '_');
+    QProcess gone;
+    gone.start("true", {});
+    QVERIFY(gone.waitForStarted());
+    const qint64 gonePid = gone.processId();
+    QVERIFY(gone.waitForFinished());
+    const QString dead = QString("out.glb.tmp-%1-%2-1").arg(host).arg(gonePid);
+    const QString live = QString("out.glb.tmp-%1-%2-1").arg(host).arg(QCoreApplication::applicationPid());
+    const QString foreign = QString("out.glb.tmp-another_host-%1-1").arg(gonePid);
+    for (const QString& name : {dead, live, foreign}) {
+      QFile file(folder.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    QVERIFY(runProgram(kCli, {"export", m_run, "--out", target}).exitCode == 0);
+    QStringList temps = QDir(folder.path()).entryList({"out.glb.tmp-*"}, QDir::Files | QDir::Hidden);
+    temps.sort();
+    QStringList kept{live, foreign};
+    kept.sort();
+    QVERIFY2(temps == kept, qPrintable(temps.join(", ")));
   }
 };
 

@@ -1,10 +1,12 @@
 #include "riglens/core/base/file_io.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -115,19 +117,50 @@ void syncFolder(const std::filesystem::path& folder) {
   ::close(fd);
 }
 
+// The temp file's name: the target's, ".tmp-", this host, this process and
+// a random number. The host and process say whose it is when one is found
+// later: a writer killed mid-write (SIGKILL, power) leaves it behind.
+std::string tempSuffixPrefix() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0 || !host[0]) std::strcpy(host, "host");
+  for (char* c = host; *c; ++c)
+    if (*c == '-' || *c == '/') *c = '_';
+  return std::string(".tmp-") + host + "-";
+}
+
+// Temp files of this target left by writers on this host that are gone
+// (their process no longer exists) are removed before a new write: one
+// killed export must not leave one more file per attempt. Another host's
+// (a shared folder on a farm) or a live writer's are left alone.
+void removeStaleTemps(const std::filesystem::path& path) {
+  const std::string prefix = path.filename().string() + tempSuffixPrefix();
+  std::error_code error;
+  std::filesystem::directory_iterator it(path.has_parent_path() ? path.parent_path() : ".", error), end;
+  for (; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid <= 0 || pid == long(::getpid()) || ::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code ignored;
+    std::filesystem::remove(it->path(), ignored);
+  }
+}
+
 }  // namespace
 
 // Temp file beside the target (same filesystem: the rename is atomic), every
 // byte written and flushed to the disk (fsync), then renamed over the
 // target. Any failure - a full disk (ENOSPC), a size limit (EFBIG), a
 // read-only folder - removes the temp file and leaves the target as it was;
-// a process killed mid-write leaves the target as it was and a .tmp- file.
-// An existing target's permissions are kept.
+// a process killed mid-write leaves the target as it was and a .tmp- file,
+// which the next write of the same target on this host removes. An existing
+// target's permissions are kept.
 Expected<void> writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  removeStaleTemps(path);
   errno = 0;
   std::random_device entropy;
   std::filesystem::path temp = path;
-  temp += ".tmp-" + std::to_string(entropy());
+  temp += tempSuffixPrefix() + std::to_string(::getpid()) + "-" + std::to_string(entropy());
   struct stat existing {};
   const bool replacing = ::stat(path.c_str(), &existing) == 0;
   const int fd =
