@@ -97,6 +97,27 @@ class TestCoreFoundation : public QObject {
     QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size(), 0);
   }
 
+  // Files written together: the second cannot be written (its folder is
+  // missing), so the first keeps its previous bytes and no temp is left.
+  void filesWrittenTogetherAllOrNone() {
+    QTemporaryDir dir;
+    const fs::path first = fs::path(dir.path().toStdString()) / "model.glb";
+    const std::array<std::uint8_t, 3> previous{9, 9, 9}, bytes{1, 2, 3};
+    QVERIFY(writeFileAtomically(first, previous));
+    const std::array<FileToWrite, 2> files{
+        {{first, bytes}, {fs::path(dir.path().toStdString()) / "missing-folder" / "model.interface.json", bytes}}};
+    auto written = writeFilesAtomically(files);
+    QVERIFY(!written.hasValue());
+    QVERIFY(QString::fromStdString(written.error().message).contains("model.interface.json"));
+    QFile kept(QString::fromStdString(first.string()));
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("\x09\x09\x09"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList{"model.glb"});
+    const std::array<FileToWrite, 2> both{{{first, bytes}, {fs::path(dir.path().toStdString()) / "b.json", bytes}}};
+    QVERIFY(writeFilesAtomically(both));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), (QStringList{"b.json", "model.glb"}));
+  }
+
   void transformsPointsByColumnMajorMatrix() {
     // A quarter turn about +y then a translation: (1,0,0) -> (0,0,-1) + t.
     const glm::mat4 m =

@@ -146,43 +146,81 @@ void removeStaleTemps(const std::filesystem::path& path) {
   }
 }
 
-}  // namespace
+// One file written to its temp beside the target, not yet renamed.
+struct StagedFile {
+  std::filesystem::path temp, path;
+  bool replacing = false;
+};
 
 // Temp file beside the target (same filesystem: the rename is atomic), every
-// byte written and flushed to the disk (fsync), then renamed over the
-// target. Any failure - a full disk (ENOSPC), a size limit (EFBIG), a
-// read-only folder - removes the temp file and leaves the target as it was;
-// a process killed mid-write leaves the target as it was and a .tmp- file,
-// which the next write of the same target on this host removes. An existing
-// target's permissions are kept.
-Expected<void> writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+// byte written and flushed to the disk (fsync). A failure - a full disk
+// (ENOSPC), a size limit (EFBIG), a read-only folder - removes the temp
+// file. An existing target's permissions are kept.
+Expected<StagedFile> stageFile(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
   removeStaleTemps(path);
   errno = 0;
   std::random_device entropy;
-  std::filesystem::path temp = path;
-  temp += tempSuffixPrefix() + std::to_string(::getpid()) + "-" + std::to_string(entropy());
+  StagedFile staged{path, path, false};
+  staged.temp += tempSuffixPrefix() + std::to_string(::getpid()) + "-" + std::to_string(entropy());
   struct stat existing {};
-  const bool replacing = ::stat(path.c_str(), &existing) == 0;
-  const int fd =
-      ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? existing.st_mode & 07777 : 0666);
+  staged.replacing = ::stat(path.c_str(), &existing) == 0;
+  const int fd = ::open(staged.temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                        staged.replacing ? existing.st_mode & 07777 : 0666);
   if (fd < 0) return ioError(path, "cannot create a file in its folder");
-  if (replacing) (void)::fchmod(fd, existing.st_mode & 07777);  // the umask does not narrow a file being replaced
+  if (staged.replacing)
+    (void)::fchmod(fd, existing.st_mode & 07777);  // the umask does not narrow a file being replaced
   const bool written = writeAll(fd, bytes) && ::fsync(fd) == 0;
   const int writeErrno = errno;
   const bool closed = ::close(fd) == 0;
   if (!written || !closed) {
     errno = written ? errno : writeErrno;
-    Error error = ioError(path, replacing ? "cannot write it; the previous file is kept" : "cannot write it");
-    ::unlink(temp.c_str());
+    Error error = ioError(path, staged.replacing ? "cannot write it; the previous file is kept" : "cannot write it");
+    ::unlink(staged.temp.c_str());
     return error;
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    Error error = ioError(path, replacing ? "cannot move the finished file into place; the previous file is kept"
-                                          : "cannot move the finished file into place");
-    ::unlink(temp.c_str());
+  return staged;
+}
+
+// The staged file renamed over its target, and the folder's entry synced.
+Expected<void> commitFile(const StagedFile& staged) {
+  if (::rename(staged.temp.c_str(), staged.path.c_str()) != 0) {
+    Error error =
+        ioError(staged.path, staged.replacing ? "cannot move the finished file into place; the previous file is kept"
+                                              : "cannot move the finished file into place");
+    ::unlink(staged.temp.c_str());
     return error;
   }
-  syncFolder(path.parent_path());
+  syncFolder(staged.path.parent_path());
+  return {};
+}
+
+}  // namespace
+
+// A process killed mid-write leaves the target as it was and a .tmp- file,
+// which the next write of the same target on this host removes.
+Expected<void> writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes) {
+  auto staged = stageFile(path, bytes);
+  if (!staged) return staged.error();
+  return commitFile(*staged);
+}
+
+// Every file staged before any is renamed: a full disk or a size limit met
+// by the second file leaves the first one's previous version too.
+Expected<void> writeFilesAtomically(std::span<const FileToWrite> files) {
+  std::vector<StagedFile> staged;
+  for (const FileToWrite& file : files) {
+    auto one = stageFile(file.path, file.bytes);
+    if (!one) {
+      for (const StagedFile& done : staged) ::unlink(done.temp.c_str());
+      return one.error();
+    }
+    staged.push_back(std::move(one).value());
+  }
+  for (std::size_t i = 0; i < staged.size(); ++i)
+    if (auto ok = commitFile(staged[i]); !ok) {
+      for (std::size_t j = i + 1; j < staged.size(); ++j) ::unlink(staged[j].temp.c_str());
+      return ok;
+    }
   return {};
 }
 

@@ -243,24 +243,27 @@ Expected<ExportReport> exportRun(const LoadedRun& run, const fs::path& output, c
     }
   }
 
-  if (ext == ".glb") {
-    const auto bytes = encodeExportGlb(plan);
-    if (auto ok = writeFileAtomically(output, bytes); !ok) return ok.error();
-    report.bytes = bytes.size();
-  } else {
-    auto bytes = writeGltfPair(ModelWriter(plan).build(), output);
-    if (!bytes) return bytes.error();
-    report.bytes = *bytes;
-  }
-
+  // The interface beside the model: a .glb and it are written together (a
+  // failure on either leaves both previous files).
+  std::string interfaceText;
+  std::vector<FileToWrite> files;
   if (!plan.interface["joints"].empty()) {
     report.interfacePath = output.parent_path() / (output.stem().string() + ".interface.json");
-    const std::string text = plan.interface.dump(2) + "\n";
-    if (auto ok = writeFileAtomically(report.interfacePath,
-                                      {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
-        !ok)
-      return ok.error();
+    interfaceText = plan.interface.dump(2) + "\n";
+    files.push_back(
+        {report.interfacePath, {reinterpret_cast<const std::uint8_t*>(interfaceText.data()), interfaceText.size()}});
   }
+  if (ext == ".glb") {
+    const auto bytes = encodeExportGlb(plan);
+    files.insert(files.begin(), FileToWrite{output, bytes});
+    if (auto ok = writeFilesAtomically(files); !ok) return ok.error();
+    report.bytes = bytes.size();
+    return report;
+  }
+  auto bytes = writeGltfPair(ModelWriter(plan).build(), output);
+  if (!bytes) return bytes.error();
+  report.bytes = *bytes;
+  if (auto ok = writeFilesAtomically(files); !ok) return ok.error();
   return report;
 }
 

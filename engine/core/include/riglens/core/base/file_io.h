@@ -24,7 +24,18 @@ Expected<std::string> readFileText(const std::filesystem::path& path);
 Expected<std::filesystem::path> resolveInside(const std::filesystem::path& folder, const std::string& relative,
                                               std::string_view what, std::string_view folderNoun = "the run folder");
 
-// Writes `bytes` to `path` atomically (temp file in the same folder + rename).
+// Writes `bytes` to `path` atomically: a temp file in the same folder, every
+// byte flushed to the disk, then renamed over the target; a failure (ENOSPC,
+// EFBIG named) leaves the previous file as it was.
 Expected<void> writeFileAtomically(const std::filesystem::path& path, std::span<const std::uint8_t> bytes);
+
+// Several files that belong together (an export's GLB and its
+// interface.json): every one written to its temp first, renamed only once
+// all are, so a failure writing any leaves every previous file.
+struct FileToWrite {
+  std::filesystem::path path;
+  std::span<const std::uint8_t> bytes;
+};
+Expected<void> writeFilesAtomically(std::span<const FileToWrite> files);
 
 }  // namespace riglens::core
