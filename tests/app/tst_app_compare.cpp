@@ -296,6 +296,23 @@ class TestAppCompare : public QObject {
   }
 
  private slots:
+  // Two versions of a model exported under different file names: each is
+  // one rig part named after its file, and the two are still paired.
+  void modelsPairWhateverTheirFileNames() {
+    const QString a = m_dir.filePath("tank.glb"), b = m_dir.filePath("tank-v2.glb");
+    QVERIFY(runProgram(kCli, {"export", m_a, "--out", a}).exitCode == 0);
+    QVERIFY(runProgram(kCli, {"export", m_b, "--out", b}).exitCode == 0);
+    int code = 0;
+    const QJsonObject facts = compareJson({a, b}, &code);
+    QCOMPARE(code, 1);
+    QCOMPARE(strings(facts["parts"]["added"]), QStringList{});
+    QCOMPARE(strings(facts["parts"]["removed"]), QStringList{});
+    const QJsonArray distances = facts["distances"].toArray();
+    QCOMPARE(distances.size(), 1);
+    QVERIFY2(std::abs(distances[0]["max"].toDouble() - m_hullMax) < kFloatDistance,
+             qPrintable(QJsonDocument(distances[0].toObject()).toJson()));
+  }
+
   void usageErrors() {
     QCOMPARE(runProgram(kCli, {"compare", m_a}).exitCode, 2);
     QCOMPARE(runProgram(kCli, {"compare", m_a, m_b, "--tolerance", "-1"}).exitCode, 2);

@@ -15,6 +15,7 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
+#include <QtGui/QGuiApplication>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtTest/QtTest>
 #include <algorithm>
@@ -41,6 +42,16 @@ namespace {
 
 // CI's soak: long enough for several rounds of every document.
 constexpr int kCiSoakSeconds = 45;
+// The whole soak is one test function, which Qt Test's watchdog ends after
+// QTEST_FUNCTION_TIMEOUT (5 minutes unless set): an hour's soak was killed
+// at 300 s. It gets the soak's time, this margin for the last round and
+// the warm-up rounds, unless the caller set the variable.
+constexpr int kWatchdogMarginSeconds = 600;
+
+int soakSeconds() {
+  return qEnvironmentVariableIsSet("RIGLENS_SOAK_SECONDS") ? qEnvironmentVariableIntValue("RIGLENS_SOAK_SECONDS")
+                                                           : kCiSoakSeconds;
+}
 // Rounds before measuring: caches fill (pipelines, the decode worker's
 // buffers, Qt's own) in the first ones.
 constexpr int kWarmUpRounds = 3;
@@ -165,9 +176,7 @@ class TestAppSoak : public QObject {
   void cleanupTestCase() { m_ui.stop(); }
 
   void memoryStaysFlat() {
-    const int seconds = qEnvironmentVariableIsSet("RIGLENS_SOAK_SECONDS")
-                            ? qEnvironmentVariableIntValue("RIGLENS_SOAK_SECONDS")
-                            : kCiSoakSeconds;
+    const int seconds = soakSeconds();
     QFile csv(test::outputPath("soak.csv"));
     QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Truncate));
     csv.write(
@@ -226,5 +235,12 @@ class TestAppSoak : public QObject {
   }
 };
 
-QTEST_MAIN(TestAppSoak)
+int main(int argc, char** argv) {
+  if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
+    qputenv("QTEST_FUNCTION_TIMEOUT", QByteArray::number((qint64(soakSeconds()) + kWatchdogMarginSeconds) * 1000));
+  QGuiApplication app(argc, argv);
+  TestAppSoak test;
+  QTEST_SET_MAIN_SOURCE_PATH
+  return QTest::qExec(&test, argc, argv);
+}
 #include "tst_app_soak.moc"

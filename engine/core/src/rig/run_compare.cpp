@@ -104,14 +104,24 @@ json boundsJson(const Bounds& box) {
   return {{"min", {box.min.x, box.min.y, box.min.z}}, {"max", {box.max.x, box.max.y, box.max.z}}};
 }
 
+// Parts in `b` that `a` lacks, by matchedPartName (a model's one part
+// matches the other model's, whatever their files are called).
+std::vector<std::string> partsMissingFrom(const LoadedRun& a, const LoadedRun& b) {
+  std::vector<std::string> names, out;
+  for (std::size_t p = 0; p < a.rig.parts().size(); ++p) names.push_back(matchedPartName(a, p));
+  for (std::size_t p = 0; p < b.rig.parts().size(); ++p)
+    if (std::find(names.begin(), names.end(), matchedPartName(b, p)) == names.end())
+      out.push_back(b.rig.parts()[p].name);
+  return out;
+}
+
 }  // namespace
 
 json compareRuns(const PosedRun& a, const PosedRun& b, double tolerance) {
   std::vector<std::string> differences;
   json out;
   out["parts"] = json::object();
-  addedAndRemoved(out["parts"], "part", missingFrom(a.run.rig.parts(), b.run.rig.parts()),
-                  missingFrom(b.run.rig.parts(), a.run.rig.parts()), differences);
+  addedAndRemoved(out["parts"], "part", partsMissingFrom(a.run, b.run), partsMissingFrom(b.run, a.run), differences);
   out["joints"] = compareJoints(a.run.rig, b.run.rig, differences);
   out["clips"] = compareClips(a.controller, b.controller, differences);
   json triangles = json::array();

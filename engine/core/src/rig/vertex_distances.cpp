@@ -27,7 +27,19 @@ void measure(const PartMesh& a, const PartMesh& b, PartDistances& out) {
   out.mean = n ? sum / double(n) : 0.0;
 }
 
+int findMatchedPart(const LoadedRun& run, const std::string& name) {
+  for (std::size_t p = 0; p < run.rig.parts().size(); ++p)
+    if (matchedPartName(run, p) == name) return int(p);
+  return kNoIndex;
+}
+
 }  // namespace
+
+std::string matchedPartName(const LoadedRun& run, std::size_t part) {
+  const bool model =
+      (run.kind == RunKind::StaticMesh || run.kind == RunKind::SkinnedMesh) && run.rig.parts().size() == 1;
+  return model ? std::string("(the model)") : run.rig.parts()[part].name;
+}
 
 std::vector<PartDistances> posedVertexDistances(const PosedRun& a, const PosedRun& b) {
   const std::vector<PartMesh> ma = posedPartMeshes(a.run, a.controller.partWorlds());
@@ -35,7 +47,7 @@ std::vector<PartDistances> posedVertexDistances(const PosedRun& a, const PosedRu
   const auto& partsB = b.run.rig.parts();
   std::vector<PartDistances> out;
   for (std::size_t pb = 0; pb < mb.size() && pb < partsB.size(); ++pb) {
-    const int pa = a.run.rig.findPart(partsB[pb].name);
+    const int pa = findMatchedPart(a.run, matchedPartName(b.run, pb));
     if (pa == kNoIndex || std::size_t(pa) >= ma.size()) continue;
     const PartMesh& meshA = ma[std::size_t(pa)];
     const PartMesh& meshB = mb[pb];

@@ -32,6 +32,11 @@ struct PartDistances {
   double max = 0.0, mean = 0.0;  // over perVertex, in double
 };
 
+// The name a part is matched by: its own, except a model opened by itself
+// (one rig part, named after its file: tank.glb's "tank", tank-v2.glb's
+// "tank-v2"), whose one part is the model whatever the file is called.
+std::string matchedPartName(const LoadedRun& run, std::size_t part);
+
 // Every part the two runs share, in B's part order.
 std::vector<PartDistances> posedVertexDistances(const PosedRun& a, const PosedRun& b);
 
