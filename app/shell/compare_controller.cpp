@@ -47,6 +47,7 @@ void CompareController::setMode(const QString& mode) {
   if (overlay == m_overlay || (!overlay && mode != QStringLiteral("side"))) return;
   m_overlay = overlay;
   emit modeChanged();
+  measure();  // (the overlay's colours are made only while it shows)
   emit viewChanged();
 }
 
@@ -177,8 +178,13 @@ void CompareController::measure() {
                                            {*m_other->run(), m_other->controller()});
   m_largest = core::largestDistance(m_distances);
   std::vector<std::size_t> counts;
-  for (const core::PartMesh& mesh : m_other->run()->meshes) counts.push_back(mesh.vertexCount());
-  m_tints = std::make_shared<const core::VertexTints>(core::distanceTints(counts, m_distances, float(scaleMax())));
+  if (m_overlay)
+    for (const core::PartMesh& mesh : m_other->run()->meshes) counts.push_back(mesh.vertexCount());
+  // The colours only when the overlay draws them (a clip playing side by
+  // side would otherwise colour every vertex of B each frame for nothing).
+  m_tints = m_overlay
+                ? std::make_shared<const core::VertexTints>(core::distanceTints(counts, m_distances, float(scaleMax())))
+                : nullptr;
   m_parts.clear();
   for (const core::PartDistances& part : m_distances)
     m_parts.append(QVariantMap{{"name", QString::fromStdString(part.part)},
