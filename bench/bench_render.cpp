@@ -163,10 +163,12 @@ const core::AosRigPack& fullHead() {
   return pack;
 }
 
-// One submitted frame holding only the GNM compute pass (V 17,821, E 383).
+// One submitted frame holding only the GNM compute pass (V 17,821, E 383):
+// range(0) active coefficients, range(1) the kernel's workgroup size (0: the
+// one GpuGnm picks for this device, reported as gnm_group).
 void BM_GnmGpu(benchmark::State& state) {
   const core::AosRigPack& pack = fullHead();
-  auto gnm = render::GpuGnm::create(*device(), pack);
+  auto gnm = render::GpuGnm::create(*device(), pack, render::GnmRoute::Gpu, std::uint32_t(state.range(1)));
   if (!gnm) {
     state.SkipWithError(gnm.error().message.c_str());
     return;
@@ -185,6 +187,8 @@ void BM_GnmGpu(benchmark::State& state) {
     gpu.add();
   }
   gpu.report(state);
+  state.counters["gnm_group"] = double((*gnm)->groupSize());
+  state.counters["multiprocessors"] = double(device()->multiprocessors());
   // Bytes a frame must read from the basis (the active columns of every row).
   state.SetBytesProcessed(state.iterations() * std::int64_t(pack.vertexCount) * state.range(0) * 3 * 2);
 }
@@ -534,7 +538,11 @@ BENCHMARK(BM_RenderFrameReadback)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EnvironmentLight)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_MemoryBandwidth)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_LiftGpu)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_GnmGpu)->Arg(383)->Arg(30)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GnmGpu)
+    ->ArgsProduct({{383, 30, 12}, {0}})
+    ->ArgsProduct({{383}, {256, 272, 288, 320, 384}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_OrlDeformGpu)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_OrlDeformCpu)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SplatFrame)

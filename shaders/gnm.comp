@@ -18,7 +18,14 @@
 //   compiles none). Each invocation does this for kGnmRowsPerInvocation
 //   rows at once. The row is read once, at the memory's bandwidth.
 // Gaze, seam and skinning follow in the same pass.
-layout(local_size_x = kGnmGroupSize) in;
+// One build per workgroup size (GNM_GROUP_SIZE): the CPU picks the size whose
+// groups spread the rows most evenly over the device's multiprocessors
+// (engine/render/include/riglens/render/character/gnm_launch.h).
+#ifndef GNM_GROUP_SIZE
+#error "built once per workgroup size: -DGNM_GROUP_SIZE=<one of kGnmGroupSizes>"
+#endif
+const uint kGroup = GNM_GROUP_SIZE;
+layout(local_size_x = GNM_GROUP_SIZE) in;
 
 struct Active { uint index; float scale; };
 
@@ -34,7 +41,7 @@ layout(std430, binding = kGnmPosed) writeonly buffer Posed { float posed[]; };
 layout(std430, binding = kGnmLaneScales) readonly buffer LaneScales { float laneScales[]; };  // per half of a row
 
 shared float scales[kGnmMaxDenseLanes];
-shared vec3 partial0[kGnmGroupSize], partial1[kGnmGroupSize];  // rows v0, v1
+shared vec3 partial0[kGroup], partial1[kGroup];  // rows v0, v1
 
 float basisLane(uint lane)
 {
@@ -143,10 +150,10 @@ const uint kGnmLoadsInFlight = 6u;
 void dense()
 {
     uint lid = gl_LocalInvocationID.x;
-    for (uint l = lid; l < params.rowLanes; l += kGnmGroupSize)
+    for (uint l = lid; l < params.rowLanes; l += kGroup)
         scales[l] = laneScales[l];
     barrier();
-    const uint slots = kGnmGroupSize / kGnmLanesPerVertex;
+    const uint slots = kGroup / kGnmLanesPerVertex;
     uint v0 = gl_WorkGroupID.x * kGnmRowsPerInvocation * slots + lid / kGnmLanesPerVertex, v1 = v0 + slots;
     uint sub = lid % kGnmLanesPerVertex;
     uint mine = sub == 0u ? v0 : v1;

@@ -135,8 +135,9 @@ RIGLENS_UNIFORM(SkinParams, kSkinParamsBinding) {
 // them as uvec4 (8 halves); kGnmLanesPerVertex invocations share a row, and
 // each of them weighs kGnmRowsPerInvocation rows (of vertices a group's
 // width apart) with the scales it reads once. gnm.comp's dense() names its
-// two rows (v0, v1): changing this count means changing that function.
-RIGLENS_CONST uint kGnmGroupSize = 256u, kGnmLanesPerVertex = 8u, kGnmRowAlign = 8u, kGnmMaxDenseLanes = 4096u;
+// two rows (v0, v1): changing this count means changing that function. The
+// workgroup size is chosen per device and head (GNM_GROUP_SIZE, gnm_launch.h).
+RIGLENS_CONST uint kGnmLanesPerVertex = 8u, kGnmRowAlign = 8u, kGnmMaxDenseLanes = 4096u;
 RIGLENS_CONST uint kGnmRowsPerInvocation = 2u;
 RIGLENS_CONST int kGnmParamsBinding = 0, kGnmNeutral = 1, kGnmBasis = 2, kGnmActives = 3, kGnmEyeWeights = 4, kGnmStitch = 5,
                   kGnmSkinIndex = 6, kGnmSkinWeight = 7, kGnmSkin = 8, kGnmPosed = 9, kGnmLaneScales = 10;

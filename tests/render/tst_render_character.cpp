@@ -24,6 +24,7 @@
 #include "riglens/core/view/orbit_camera.h"
 #include "riglens/render/character/character_renderer.h"
 #include "riglens/render/character/character_splats.h"
+#include "riglens/render/character/gnm_launch.h"
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/device/drawable_stack.h"
 #include "riglens/render/device/offscreen_canvas.h"
@@ -181,21 +182,49 @@ class TestRenderCharacter : public test::RenderTestCase {
             riglens::core::tolerance::kMoved);  // it moved
   }
 
+  // The workgroup size that evens out the rows the busiest multiprocessor
+  // reads (groups handed out evenly). Expected values worked by hand: for
+  // V 17,821 on 132 SMs the sizes' groups (64, 68, 72, 80, 96 vertices) number
+  // 279, 263, 248, 223, 186, so the busiest SM reads 3x64 = 192, 2x68 = 136,
+  // 2x72 = 144, 2x80 = 160, 2x96 = 192 rows; for the sample head (V 9,409):
+  // 148, 139, 131, 118, 99 groups, busiest 128, 136, 72, 80, 96.
+  void gnmGroupSizeSpreadsRowsEvenly() {
+    QCOMPARE(render::gnmBusiestRows(17821, 256, 132), std::size_t(192));
+    QCOMPARE(render::gnmBusiestRows(17821, 272, 132), std::size_t(136));
+    QCOMPARE(render::gnmBusiestRows(9409, 288, 132), std::size_t(72));
+    QCOMPARE(render::gnmGroupSizeFor(17821, 132), 272u);
+    QCOMPARE(render::gnmGroupSizeFor(9409, 132), 288u);
+    QCOMPARE(render::gnmGroupSizeFor(100, 132), 256u);  // one group of each size: the smallest rows
+    QCOMPARE(render::gnmGroupSizeFor(17821, 0), render::kGnmDefaultGroupSize);  // the device did not say
+    QCOMPARE(render::gnmVerticesPerGroup(272, true), 68u);
+    QCOMPARE(render::gnmVerticesPerGroup(272, false), 272u);
+  }
+
   void gnmOnAFullSizeHeadDenseAndSparse() {
     const core::AosRigPack pack = syntheticFullHead();
     // Dense (every row read), dense with idle lanes (twice), sparse (fewer
     // than a sixteenth active), none.
+    // Dense and sparse through every workgroup size the kernel is built with
+    // (a device picks one by its multiprocessors; lavapipe says none, so the
+    // default would be the only one run); V 17,821 leaves each size's last
+    // group partly empty.
     for (int active : {383, 60, 30, 12, 0}) {
       std::vector<float> controls(387, 0.0f);
       for (int i = 0; i < active; ++i) controls[std::size_t(i * 383 / active)] = 0.7f - 0.01f * float(i % 50);
       controls[384] = 0.2f;
       auto cpu = core::gnmPose(pack, controls);
-      auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls);
-      QVERIFY_OK(gpu);
-      const double err = worst(*cpu, *gpu);
-      QVERIFY2(err <= kPoseToleranceMetres, qPrintable(QString("%1 active: %2").arg(active).arg(err)));
+      const bool everySize = active == 383 || active == 12;
+      for (std::uint32_t size : render::kGnmGroupSizes) {
+        if (!everySize && size != render::kGnmDefaultGroupSize) continue;
+        auto gpu = render::gnmPoseOnGpu(*m_device, pack, controls, nullptr, size);
+        QVERIFY_OK(gpu);
+        const double err = worst(*cpu, *gpu);
+        QVERIFY2(err <= kPoseToleranceMetres,
+                 qPrintable(QString("%1 active, groups of %2: %3").arg(active).arg(size).arg(err)));
+      }
     }
-    QVERIFY(!render::gnmPoseOnGpu(*m_device, pack, std::vector<float>(400, 0.0f)));  // longer than dim
+    QVERIFY(!render::gnmPoseOnGpu(*m_device, pack, std::vector<float>(387, 0.0f), nullptr, 100));  // not built
+    QVERIFY(!render::gnmPoseOnGpu(*m_device, pack, std::vector<float>(400, 0.0f)));                // longer than dim
   }
 
   void liftMatchesTheCpuReference() {

@@ -10,6 +10,7 @@
 #include "device/pending_uploads.h"
 #include "device/shader_library.h"
 #include "riglens/core/character/head_ext.h"
+#include "riglens/render/character/gnm_launch.h"
 
 namespace riglens::render {
 
@@ -49,7 +50,8 @@ struct GpuGnm::Impl {
   bool hasStitch = false;
   const core::AosRigPack* pack = nullptr;
   GnmRoute route = GnmRoute::Gpu;
-  std::vector<float> cpuPosed;  // GnmRoute::Cpu: the frame's posed vertices, uploaded by encode
+  std::uint32_t groupSize = kGnmDefaultGroupSize;  // the kernel's workgroup size (gnm_launch.h)
+  std::vector<float> cpuPosed;                     // GnmRoute::Cpu: the frame's posed vertices, uploaded by encode
 
   // The one-time uploads: neutral, the basis as the pack's halves (each row
   // padded to rowLanes), eye weights, stitch, skin indices and weights.
@@ -84,8 +86,8 @@ GnmRoute defaultGnmRoute(const RhiDevice& device) {
   return device.isCpuDevice() ? GnmRoute::Cpu : GnmRoute::Gpu;
 }
 
-core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const core::AosRigPack& pack,
-                                                       GnmRoute route) {
+core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const core::AosRigPack& pack, GnmRoute route,
+                                                       std::uint32_t groupSize) {
   if (!device.supportsCompute())
     return makeError(ErrorCode::Unsupported, "the GPU backend has no compute shaders: characters need them");
   if (route == GnmRoute::Cpu) {  // only the posed vertices live on the GPU
@@ -101,9 +103,14 @@ core::Expected<std::unique_ptr<GpuGnm>> GpuGnm::create(RhiDevice& device, const 
   }
   if (pack.basisHalf.empty())
     return makeError(ErrorCode::Unsupported, "the GPU GNM pass takes an fp16 basis (this pack stores i8)");
-  auto shader = loadShader("gnm.comp");
+  if (groupSize == 0) groupSize = gnmGroupSizeFor(pack.vertexCount, device.multiprocessors());
+  if (std::find(kGnmGroupSizes.begin(), kGnmGroupSizes.end(), groupSize) == kGnmGroupSizes.end())
+    return makeError(ErrorCode::Usage,
+                     "the GNM kernel is not built for groups of " + std::to_string(groupSize) + " invocations");
+  auto shader = loadShader(("gnm." + std::to_string(groupSize) + ".comp").c_str());
   if (!shader) return shader.error();
   auto d = std::make_unique<Impl>();
+  d->groupSize = groupSize;
   d->rhi = device.rhi();
   d->pack = &pack;
   d->V = pack.vertexCount;
@@ -208,8 +215,7 @@ void GpuGnm::encode(QRhiCommandBuffer* cb) {
     batch->uploadStaticBuffer(d.skin.get(), 0, int(d.skinMatrices.size() * 4), d.skinMatrices.data());
   const bool dense = (d.frame.flags & gpu::kGnmDenseFlag) != 0;
   if (dense) batch->uploadStaticBuffer(d.laneScales.get(), 0, int(d.scales.size() * 4), d.scales.data());
-  const std::uint32_t verticesPerGroup =
-      dense ? gpu::kGnmGroupSize / gpu::kGnmLanesPerVertex * gpu::kGnmRowsPerInvocation : gpu::kGnmGroupSize;
+  const std::uint32_t verticesPerGroup = gnmVerticesPerGroup(d.groupSize, dense);
   // The frame's inputs (controls, joints) copied in before the kernel, timed
   // as their own pass so "gnm" is the kernel alone, as a GEMV peer is timed.
   cb->resourceUpdate(batch);
@@ -245,10 +251,14 @@ std::size_t GpuGnm::gpuBytes() const {
 std::size_t GpuGnm::activeCount() const {
   return m_impl->active.size();
 }
+std::uint32_t GpuGnm::groupSize() const {
+  return m_impl->groupSize;
+}
 
 core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack,
-                                                std::span<const float> headExt, const core::GnmJointState* joints) {
-  auto gnm = GpuGnm::create(device, pack);
+                                                std::span<const float> headExt, const core::GnmJointState* joints,
+                                                std::uint32_t groupSize) {
+  auto gnm = GpuGnm::create(device, pack, GnmRoute::Gpu, groupSize);
   if (!gnm) return gnm.error();
   const core::GnmJointState rest(pack);
   if (auto ok = (*gnm)->setControls(headExt, joints ? *joints : rest); !ok) return ok.error();

@@ -10,7 +10,7 @@
 #include <list>
 
 #include "device/compute_buffers.h"
-#include "device/subgroup_lanes.h"
+#include "device/device_properties.h"
 #include "riglens/render/device/pipeline_cache.h"
 
 namespace riglens::render {
@@ -149,6 +149,10 @@ bool RhiDevice::isCpuDevice() const {
 
 int RhiDevice::subgroupLanes() const {
   return render::subgroupLanes(m_rhi, m_vulkan);
+}
+
+int RhiDevice::multiprocessors() const {
+  return render::multiprocessorCount(m_rhi, m_vulkan);
 }
 
 std::string RhiDevice::deviceName() const {

@@ -7,7 +7,7 @@
 #include <QtGui/QVulkanInstance>
 #include <vector>
 
-#include "device/subgroup_lanes.h"
+#include "device/device_properties.h"
 
 namespace riglens::render {
 

@@ -17,6 +17,7 @@
 // CPU references: core::gnmPose and core::debugLiftCpu; parity in tests/render.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -41,8 +42,11 @@ GnmRoute defaultGnmRoute(const RhiDevice& device);
 class GpuGnm {
  public:
   ~GpuGnm();
+  // groupSize: the kernel's workgroup size, one it is built with; 0 picks the
+  // one that spreads the head's rows most evenly over the device's
+  // multiprocessors (256 where the device does not say how many).
   static core::Expected<std::unique_ptr<GpuGnm>> create(RhiDevice& device, const core::AosRigPack& pack,
-                                                        GnmRoute route = GnmRoute::Gpu);
+                                                        GnmRoute route = GnmRoute::Gpu, std::uint32_t groupSize = 0);
 
   // CPU side of a frame: validates and stages the controls and joints.
   core::Expected<void> setControls(std::span<const float> headExt, const core::GnmJointState& joints);
@@ -64,6 +68,7 @@ class GpuGnm {
   BufferList buffers() const;  // every buffer this pass owns
   std::size_t gpuBytes() const;
   std::size_t activeCount() const;  // coefficients the last frame visits
+  std::uint32_t groupSize() const;  // the kernel's workgroup size
 
  private:
   struct Impl;
@@ -74,6 +79,7 @@ class GpuGnm {
 // One pose through the GPU pass, read back (parity checks, the CLI).
 core::Expected<std::vector<float>> gnmPoseOnGpu(RhiDevice& device, const core::AosRigPack& pack,
                                                 std::span<const float> headExt,
-                                                const core::GnmJointState* joints = nullptr);
+                                                const core::GnmJointState* joints = nullptr,
+                                                std::uint32_t groupSize = 0);
 
 }  // namespace riglens::render

@@ -51,6 +51,9 @@ class RhiDevice {
   // Invocations per subgroup of a compute kernel with subgroup ballots and
   // scans (Vulkan 1.1); 0 where there are none (OpenGL, older devices).
   int subgroupLanes() const;
+  // Multiprocessors (NVIDIA's SMs) where the Vulkan driver says; 0 where
+  // unknown. Launch shapes that balance work over them use it (GNM).
+  int multiprocessors() const;
 
   // One windowless frame whose command buffer `record` fills (passes that
   // chain on the GPU, e.g. GpuGnm then a lift); returns when the GPU is done.
