@@ -22,6 +22,7 @@ layout(location = 0) out vec4 fragColor;
 
 void main()
 {
+    opaqueZero = int(gl_FragCoord.x < 0.0);  // pixels lie at x >= 0
     vec4 texel = material.flags.x != 0 ? texture(baseColorTexture, vUv) : vec4(1.0);
     float alpha;
     if (!reviewAlpha(texel.a, alpha))

@@ -14,8 +14,9 @@ layout(location = 0) out vec4 fragColor;
 
 void main()
 {
+    opaqueZero = int(gl_FragCoord.x < 0.0);  // pixels lie at x >= 0
     float alpha;
     if (!reviewAlpha(1.0, alpha))
         discard;
-    fragColor = vec4(gl_FrontFacing ? vFront : vBack, frame.mode.x == kNormals ? 1.0 : alpha);
+    fragColor = vec4(gl_FrontFacing ? vFront : vBack, uniformBranch(frame.mode.x) == kNormals ? 1.0 : alpha);
 }

@@ -25,11 +25,13 @@ vec3 faceColor(vec3 n)
 {
     bool shownAsIs;
     vec3 rgb = reviewShade(n, color, vec3(1.0), shownAsIs);
-    return shownAsIs || frame.mode.y == 0 ? rgb : encodeSrgb(rgb);
+    return shownAsIs || uniformBranch(frame.mode.y) == 0 ? rgb : encodeSrgb(rgb);
 }
 
 void main()
 {
+    // A coordinate past 3e38 overflows any projection: such a vertex draws nothing.
+    opaqueZero = int(position.x >= 3.0e38);
     vec3 n = normalize(mat3(part.normalMatrix) * normal);
     vFront = faceColor(n);
     vBack = faceColor(-n);

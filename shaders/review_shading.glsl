@@ -4,7 +4,10 @@
 // space, before the wireframe's edges and the sRGB encoding. part.frag runs
 // it at every pixel; part_flat.vert once per vertex for parts whose faces
 // are flat (core::hasFlatFaces), where it is the same all over a triangle.
-// Needs the frame, part and material blocks.
+// Needs the frame, part and material blocks; its branches on their values go
+// through uniformBranch (uniform_branches.glsl), so a shader that includes it
+// sets opaqueZero first.
+#include "uniform_branches.glsl"
 
 // Tint modes, as core::TintMode.
 const int kColor = 0, kPart = 1, kJoint = 2, kNormals = 3, kWireframe = 4, kSockets = 5;
@@ -16,12 +19,12 @@ const int kVertexTint = 6;
 // (nor wireframed); its colour is still highlighted.
 vec3 reviewShade(vec3 n, vec3 vertexColor, vec3 texel, out bool shownAsIs)
 {
-    int mode = frame.mode.x;
+    int mode = uniformBranch(frame.mode.x);
     shownAsIs = mode == kNormals;
     vec3 rgb;
     if (shownAsIs) {
         rgb = n * 0.5 + 0.5;
-        if (part.tint.w > 0.5)
+        if (uniformBranch(part.tint.w) > 0.5)
             rgb = mix(rgb, frame.highlightColor.rgb, frame.highlightColor.w);
         return rgb;
     }
@@ -31,8 +34,8 @@ vec3 reviewShade(vec3 n, vec3 vertexColor, vec3 texel, out bool shownAsIs)
     vec3 light = mix(frame.groundColor.rgb, frame.skyColor.rgb, hemi) * frame.skyColor.w
                + max(dot(n, frame.keyDir.xyz), 0.0) * frame.keyDir.w
                + max(dot(n, frame.fillDir.xyz), 0.0) * frame.fillDir.w;
-    rgb = (material.flags.y != 0 && !tinted) ? base : base * light;
-    if (part.tint.w > 0.5)
+    rgb = (uniformBranch(material.flags.y) != 0 && !tinted) ? base : base * light;
+    if (uniformBranch(part.tint.w) > 0.5)
         rgb = mix(rgb, frame.highlightColor.rgb, frame.highlightColor.w);
     return rgb;
 }
@@ -42,8 +45,8 @@ vec3 reviewShade(vec3 n, vec3 vertexColor, vec3 texel, out bool shownAsIs)
 bool reviewAlpha(float texelAlpha, out float alpha)
 {
     alpha = material.alpha.x * texelAlpha;
-    if (material.alpha.y >= 0.0 && alpha < material.alpha.y)
+    if (uniformBranch(material.alpha.y) >= 0.0 && alpha < material.alpha.y)
         return false;
-    alpha = material.alpha.z > 0.5 ? alpha : 1.0;
+    alpha = uniformBranch(material.alpha.z) > 0.5 ? alpha : 1.0;
     return true;
 }
