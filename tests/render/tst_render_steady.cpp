@@ -11,11 +11,19 @@
 
 #include <QtCore/QFile>
 #include <QtTest/QtTest>
+#include <functional>
 
 #include "built_glb.h"
 #include "gltf_material_fixture.h"
 #include "gltf_scene_fixture.h"
 #include "render_checks.h"
+#include "riglens/core/character/character_scene.h"
+#include "riglens/core/splats/gaussian_ply.h"
+#include "riglens/render/character/character_renderer.h"
+#include "riglens/render/splats/splat_renderer.h"
+#include "riglens/samples/character_sample.h"
+#include "riglens/samples/gaussian_samples.h"
+#include "riglens/samples/gnm_bake.h"
 #include "test_checks.h"
 
 using namespace riglens;
@@ -44,8 +52,38 @@ std::int64_t residentBytes() {
 std::shared_ptr<const core::LoadedRun> fixture(const char* name) {
   static QTemporaryDir dir;
   if (std::string(name) == "materials.glb") return test::loadBuiltGlb(test::makeMaterialShowcase(), dir.filePath(name));
-  if (std::string(name) == "character.glb") return test::loadBuiltGlb(test::makeAnimatedCharacter(), dir.filePath(name));
+  if (std::string(name) == "character.glb")
+    return test::loadBuiltGlb(test::makeAnimatedCharacter(), dir.filePath(name));
   return test::sampleRun(name);
+}
+
+// Draws kWarmUpFrames, then kMeasuredFrames more; what resident memory grew
+// by in those, or why a frame failed.
+core::Expected<std::int64_t> growthOverFrames(const std::function<core::Expected<void>(int)>& frame) {
+  for (int f = 0; f < kWarmUpFrames; ++f)
+    if (auto ok = frame(f); !ok) return ok.error();
+  const std::int64_t before = residentBytes();
+  for (int f = 0; f < kMeasuredFrames; ++f)
+    if (auto ok = frame(kWarmUpFrames + f); !ok) return ok.error();
+  return residentBytes() - before;
+}
+
+QString steadyProblem(const QString& what, std::int64_t grown) {
+  qInfo("%s: resident memory %+.2f MiB over %d frames", qPrintable(what), double(grown) / 1048576.0, kMeasuredFrames);
+  if (grown <= kSteadyGrowthBytes) return {};
+  return QString("%1: resident memory grew %2 MiB over %3 frames")
+      .arg(what)
+      .arg(double(grown) / 1048576.0, 0, 'f', 2)
+      .arg(kMeasuredFrames);
+}
+
+core::AosRigPack sampleHead() {
+  auto bake = samples::makeSampleCharacter(RIGLENS_DATA_DIR "/ict-face");
+  if (!bake) qFatal("%s", bake.error().message.c_str());
+  auto bytes = samples::bakeAosRig(*bake);
+  auto pack = core::parseAosRig(std::make_shared<const std::vector<std::uint8_t>>(std::move(bytes).value()), "sample");
+  if (!pack) qFatal("%s", pack.error().message.c_str());
+  return std::move(pack).value();
 }
 
 }  // namespace
@@ -110,16 +148,70 @@ class TestRenderSteady : public test::RenderTestCase {
       auto state = render::buildFrameState(*run, controller.partWorlds(), camera, 4.0f / 3.0f, view);
       return drawn->canvas->renderWithoutReadback(*drawn->renderer, state);
     };
-    for (int f = 0; f < kWarmUpFrames; ++f) QVERIFY_OK(frame(f));
-    const std::int64_t before = residentBytes();
-    for (int f = 0; f < kMeasuredFrames; ++f) QVERIFY_OK(frame(kWarmUpFrames + f));
-    const std::int64_t grown = residentBytes() - before;
-    qInfo("%s: resident memory %+.2f MiB over %d frames", qPrintable(document), double(grown) / 1048576.0,
-          kMeasuredFrames);
-    QVERIFY2(grown <= kSteadyGrowthBytes,
-             qPrintable(QString("resident memory grew %1 MiB over %2 frames")
-                            .arg(double(grown) / 1048576.0, 0, 'f', 2)
-                            .arg(kMeasuredFrames)));
+    auto grown = growthOverFrames(frame);
+    QVERIFY_OK(grown);
+    const QString problem = steadyProblem(document, *grown);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
+  // The splat scene in each rasteriser, and the sample character (its
+  // expression changing every frame) by the device's routes and the GPU's.
+  void splatsAndCharactersHoldNoMoreMemory_data() {
+    QTest::addColumn<int>("raster");
+    QTest::addColumn<bool>("character");
+    QTest::newRow("splats, compute tiles") << int(render::SplatRaster::Compute) << false;
+    QTest::newRow("splats, quads") << int(render::SplatRaster::Quads) << false;
+    QTest::newRow("splats, CPU tiles") << int(render::SplatRaster::Cpu) << false;
+    QTest::newRow("character, the device's routes") << int(render::SplatRaster::Auto) << true;
+    QTest::newRow("character, GNM and tiles on the GPU") << int(render::SplatRaster::Compute) << true;
+  }
+
+  void splatsAndCharactersHoldNoMoreMemory() {
+    QFETCH(int, raster);
+    QFETCH(bool, character);
+    auto canvas = render::OffscreenCanvas::create(*m_device, QSize(320, 240));
+    QVERIFY_OK(canvas);
+    core::OrbitCamera camera;
+    render::FrameState state;
+    std::function<core::Expected<void>(int)> frame;
+    std::unique_ptr<render::SplatRenderer> splats;
+    std::unique_ptr<render::CharacterRenderer> face;
+    if (!character) {
+      auto cloud = core::parseGaussianPly(core::encodeGaussianPly(samples::makeGaussianTorus(20000)), "torus.ply");
+      QVERIFY_OK(cloud);
+      const auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud).value());
+      camera.frame(core::cloudBounds(*shared));
+      splats = std::make_unique<render::SplatRenderer>(*m_device);
+      splats->setRaster(render::SplatRaster(raster));
+      splats->setCloud(shared);
+      frame = [&](int) { return (*canvas)->renderWithoutReadback(*splats, state); };
+    } else {
+      static const auto pack = std::make_shared<const core::AosRigPack>(sampleHead());
+      camera.frame(*core::characterRestBounds(*pack));
+      face = std::make_unique<render::CharacterRenderer>(*m_device);
+      if (render::SplatRaster(raster) != render::SplatRaster::Auto) {
+        face->setRaster(render::SplatRaster(raster));
+        face->setGnmRoute(render::GnmRoute::Gpu);
+      }
+      face->setPack(pack);
+      frame = [&](int f) {
+        render::CharacterFrame controls;
+        controls.controls.assign(pack->coeffCount + 4, 0.0f);
+        controls.controls[std::size_t(f) % pack->coeffCount] = 1.0f;  // a new expression: GNM and the lift again
+        face->setFrame(controls);
+        return (*canvas)->renderWithoutReadback(*face, state);
+      };
+    }
+    const auto turning = [&](int f) {
+      camera.setAngles(float(f) * 7.0f, 15.0f);
+      state.view = camera.view();
+      state.projection = camera.projection(4.0f / 3.0f);
+      return frame(f);
+    };
+    auto grown = growthOverFrames(turning);
+    QVERIFY_OK(grown);
+    const QString problem = steadyProblem(QTest::currentDataTag(), *grown);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 };
 
