@@ -328,7 +328,7 @@ void AppController::showScene(core::CharacterScene opened) {
   resetSelection();
   m_documentPath = m_loadingPath;
   m_documentTitle = QString::fromStdString(scene->title);
-  m_character->setScene(std::move(scene));
+  m_character->setScene(std::move(scene), m_reloaded);
   if (!m_reloaded) rememberRecent(m_loadingPath);
   reportStatus((m_reloaded ? tr("Reloaded %1") : tr("Opened %1")).arg(m_documentTitle));
   emit documentChanged();

@@ -145,7 +145,54 @@ void CharacterController::flipSplatUp() {
   emit splatUpChanged();
 }
 
-void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> scene) {
+// What a reload carries over (setScene): channel values by group and name.
+struct CharacterController::Carried {
+  std::map<QString, float> values;
+  std::array<float, 4> gaze{};
+  bool arkitMode = false;
+  OrlChannelMode orlMode = OrlChannelMode::Gui;
+  std::map<QString, glm::vec3> jointDegrees;
+  core::BodyPose bodyPose;
+  std::vector<std::string> hiddenBranches;
+  core::SplatUp splatUp = core::SplatUp::PlusY;
+};
+
+namespace {
+QString channelKey(const ExpressionChannel& channel) {
+  return channel.group + '/' + channel.name;
+}
+}  // namespace
+
+CharacterController::Carried CharacterController::carried() const {
+  Carried c{{}, m_gaze, m_arkitMode, m_orlMode, m_jointDegrees, m_bodyPose, m_hiddenBranches, m_splatUp};
+  const auto& channels = m_channels->channels();
+  for (std::size_t i = 0; i < channels.size() && i < m_values.size(); ++i)
+    c.values[channelKey(channels[i])] = m_values[i];
+  return c;
+}
+
+// After the new scene's reset, before its channels are built: the modes the
+// new scene still has, then the values of the channels it still has.
+void CharacterController::restore(const Carried& c) {
+  m_arkitMode = c.arkitMode && m_scene->pack && m_scene->expression.kind == core::ExpressionKind::Arkit52;
+  if (m_scene->orl) m_orlMode = c.orlMode;
+  m_splatUp = c.splatUp;
+  m_gaze = c.gaze;
+  m_jointDegrees = c.jointDegrees;
+  m_bodyPose = c.bodyPose;
+  m_hiddenBranches = c.hiddenBranches;
+  rebuildChannels();
+  const auto& channels = m_channels->channels();
+  for (std::size_t i = 0; i < channels.size() && i < m_values.size(); ++i)
+    if (auto it = c.values.find(channelKey(channels[i])); it != c.values.end())
+      m_values[i] = float(std::clamp(double(it->second), channels[i].minimum, channels[i].maximum));
+  m_channels->valuesChanged();
+}
+
+void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> scene, bool reload) {
+  std::optional<Carried> kept;
+  if (reload && m_scene && scene && scene->kind == m_scene->kind) kept = carried();
+  const core::SplatUp upBefore = m_splatUp;
   m_scene = std::move(scene);
   m_splatUp = m_scene ? m_scene->up : core::SplatUp::PlusY;
   if (m_scene && m_scene->kind == core::SceneKind::Splats)
@@ -169,18 +216,23 @@ void CharacterController::setScene(std::shared_ptr<const core::CharacterScene> s
     emit renderErrorChanged();
   }
   setRefusal({});
-  m_camera.reset();
+  if (!kept) m_camera.reset();  // a reload keeps the viewport's camera, which it hands over only when it moves
   m_bodyPose = {};
   m_hiddenBranches.clear();
   m_decodeError.clear();
   m_decodeStats.clear();
   m_decode->open(decodable() ? m_scene->bundle : nullptr);
-  rebuildChannels();
+  if (kept)
+    restore(*kept);
+  else
+    rebuildChannels();
   recompute();
   emit decodedChanged();
   emit decodeStatsChanged();
   emit sceneChanged();
-  emit splatUpChanged();
+  // The viewport frames the scene again when its up axis turns; a reload that
+  // keeps it keeps the camera.
+  if (!kept || m_splatUp != upBefore) emit splatUpChanged();
   emit channelModeChanged();
   emit memoryChanged();
 }

@@ -146,7 +146,12 @@ class CharacterController : public ReportingController {
   // (core::splatToWorld); the identity for a character.
   glm::mat4 sceneToWorld() const;
 
-  void setScene(std::shared_ptr<const core::CharacterScene> scene);  // nullptr closes it
+  // nullptr closes it. `reload`: the same file read again (File > Reload, a
+  // live reload), which keeps what the user set that still exists: the
+  // expression by channel name, the gaze, the channel modes, the joints' and
+  // the body pose's overrides, the hidden branches and the up axis (so the
+  // viewport keeps its camera too).
+  void setScene(std::shared_ptr<const core::CharacterScene> scene, bool reload = false);
   // The pack's controls as the frame carries them, and the inverse: a
   // head_ext (e.g. read from a controls JSON) put back on the sliders — the
   // GNM channels and the gaze, values kept as given (not clamped to the
@@ -194,6 +199,9 @@ class CharacterController : public ReportingController {
   void rebuildChannels();
   bool loadOrlControls(const nlohmann::json& doc, const QString& path);
   void setRefusal(const QString& refusal);
+  struct Carried;
+  Carried carried() const;
+  void restore(const Carried& carried);
   void recompute();  // channel values -> head_ext
   void requestDecode();
   void decodeOpened(const core::Diagnostics& notes);

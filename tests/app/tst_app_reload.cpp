@@ -13,9 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "character_controller.h"
 #include "playback_controller.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/rig/run_loader.h"
+#include "riglens/samples/character_sample.h"
 #include "riglens/samples/sample_runs.h"
 #include "riglens/watch/document_watcher.h"
 #include "test_paths.h"
@@ -84,6 +86,14 @@ class TestAppReload : public QObject {
     while (m_shown <= shown && !deadline.hasExpired()) QTest::qWait(20);
     m_ui.waitFrames(2);
     return m_shown > shown;
+  }
+
+  // The viewport has drawn the whole document (a character: decoded).
+  bool waitDrawn() {
+    QDeadlineTimer deadline(kReloadTimeoutMs);
+    while (!m_ui.viewport->property("shown").toBool() && !deadline.hasExpired()) QTest::qWait(20);
+    m_ui.waitFrames(2);
+    return m_ui.viewport->property("shown").toBool();
   }
 
   bool waitForStatus(const QString& start) {
@@ -224,6 +234,39 @@ class TestAppReload : public QObject {
     m_controller->reload();
     QVERIFY(waitForShow(shown));
     m_controller->setWatching(true);
+  }
+
+  // A decoded character whose scene.json is rewritten (the same bytes, by
+  // rename): reloaded with its expression and the camera kept, decoded again
+  // and drawn as before, pixel for pixel.
+  void aCharacterReloadedKeepsItsExpressionAndCamera() {
+    const fs::path out(m_dir.filePath("face").toStdString());
+    samples::SampleBundleOptions small;
+    small.uvRes = 32;  // small decoders: a decode takes well under a second
+    small.decoders = fs::path(RIGLENS_TEST_DECODERS_DIR) / "visible";
+    QVERIFY(samples::writeSampleCharacter(RIGLENS_DATA_DIR "/ict-face", out, small));
+    const fs::path bundle = out / "sample-bundle";
+    QVERIFY2(m_ui.openAndWait(QString::fromStdString(bundle.string())), qPrintable(m_controller->lastError()));
+    app::CharacterController* character = m_controller->characterController();
+    const int jaw = character->findChannel("jawOpen");
+    QVERIFY(jaw >= 0);
+    character->setChannel(jaw, 0.6);
+    m_ui.viewport->setProperty("yaw", 35.0);
+    m_ui.viewport->setProperty("pitch", -20.0);
+    QVERIFY(waitDrawn());
+    const QImage before = grab();
+    const int shown = m_shown;
+    writeByRename(bundle / "scene.json", fileText(bundle / "scene.json"));
+    QVERIFY2(waitForShow(shown), "the rewritten scene.json was not reloaded");
+    QVERIFY(m_controller->statusMessage().startsWith("Reloaded"));
+    QCOMPARE(character->channelValue(jaw), double(0.6f));
+    QCOMPARE(m_ui.viewport->property("yaw").toDouble(), 35.0);
+    QCOMPARE(m_ui.viewport->property("pitch").toDouble(), -20.0);
+    QVERIFY2(waitDrawn(), "the reloaded character was not decoded again");
+    const QImage after = grab();
+    before.save(test::outputPath("reload_character_before.png"));
+    after.save(test::outputPath("reload_character_after.png"));
+    QCOMPARE(test::differingPixels(before, after, viewport()), 0);
   }
 };
 
