@@ -11,7 +11,6 @@
 // the warm-up rounds, the GPU memory of every document is its first
 // measurement to the byte (resources return to their baseline after each
 // switch) and resident memory grew less than kGrossGrowthBudget.
-#include <malloc.h>
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
@@ -25,6 +24,7 @@
 
 #include "character_controller.h"
 #include "playback_controller.h"
+#include "resident_memory.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/splats/gaussian_ply.h"
 #include "riglens/samples/character_sample.h"
@@ -83,15 +83,6 @@ constexpr int kShownTimeoutMs = 90000;
 std::int64_t medianOf(std::vector<std::int64_t> values) {
   std::sort(values.begin(), values.end());
   return values[values.size() / 2];
-}
-
-std::int64_t residentBytes() {
-  malloc_trim(0);
-  QFile status("/proc/self/status");
-  if (!status.open(QIODevice::ReadOnly)) return -1;
-  for (const QByteArray& line : status.readAll().split('\n'))
-    if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
-  return -1;
 }
 
 }  // namespace
@@ -200,7 +191,7 @@ class TestAppSoak : public QObject {
     for (; rounds < kWarmUpRounds + 2 * kMedianOf || clock.elapsed() < seconds * 1000LL; ++rounds) {
       const std::map<QString, qint64> gpu = round();
       QVERIFY2(!gpu.empty(), qPrintable("round " + QString::number(rounds) + ": " + m_app->lastError()));
-      const std::int64_t last = residentBytes();
+      const std::int64_t last = test::residentBytes();
       csv.write(QString("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
                     .arg(clock.elapsed() / 1000.0)
                     .arg(rounds)

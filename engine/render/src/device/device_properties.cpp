@@ -42,6 +42,16 @@ bool hasDeviceExtension(VkPhysicalDevice device, const char* name) {
   return false;
 }
 
+// Fills `chained` (a VkPhysicalDevice*Properties struct, sType set) through
+// vkGetPhysicalDeviceProperties2.
+template <typename Properties>
+void queryProperties(VkPhysicalDevice device, Properties& chained) {
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  properties.pNext = &chained;
+  vkGetPhysicalDeviceProperties2(device, &properties);
+}
+
 }  // namespace
 
 int subgroupLanes(QRhi* rhi, const QVulkanInstance* instance) {
@@ -49,10 +59,7 @@ int subgroupLanes(QRhi* rhi, const QVulkanInstance* instance) {
   if (device == VK_NULL_HANDLE) return 0;
   VkPhysicalDeviceSubgroupProperties subgroups{};
   subgroups.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
-  VkPhysicalDeviceProperties2 properties{};
-  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-  properties.pNext = &subgroups;
-  vkGetPhysicalDeviceProperties2(device, &properties);
+  queryProperties(device, subgroups);
   const VkSubgroupFeatureFlags needed =
       VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
   if ((subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) == 0) return 0;
@@ -66,10 +73,7 @@ int multiprocessorCount(QRhi* rhi, const QVulkanInstance* instance) {
   if (device == VK_NULL_HANDLE || !hasDeviceExtension(device, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) return 0;
   VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{};
   sm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV;
-  VkPhysicalDeviceProperties2 properties{};
-  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
-  properties.pNext = &sm;
-  vkGetPhysicalDeviceProperties2(device, &properties);
+  queryProperties(device, sm);
   return int(sm.shaderSMCount);
 }
 
