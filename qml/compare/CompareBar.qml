@@ -41,6 +41,7 @@ Item {
             text: qsTr("Side by side")
             checkable: true
             checked: bar.sideBySide
+            highlighted: checked  // the style draws a checked Button much like an unchecked one
             onClicked: bar.compare.mode = "side"
         }
         Button {
@@ -48,6 +49,7 @@ Item {
             text: qsTr("Overlay")
             checkable: true
             checked: !bar.sideBySide
+            highlighted: checked
             onClicked: bar.compare.mode = "overlay"
         }
         Button {

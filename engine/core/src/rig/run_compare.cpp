@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <charconv>
 #include <glm/geometric.hpp>
 
 #include "riglens/core/rig/scene_bounds.h"
@@ -11,6 +12,16 @@ namespace riglens::core {
 namespace {
 
 using nlohmann::json;
+
+// A distance in a sentence people read (the panel, the CLI's differences):
+// four significant digits, not the double's seventeen; the JSON's numbers
+// keep every digit. to_chars, not printf: the app's locale may write a
+// decimal comma.
+std::string readable(double distance) {
+  char text[32];
+  const auto written = std::to_chars(text, text + sizeof text, distance, std::chars_format::general, 4);
+  return std::string(text, written.ptr);
+}
 
 // Names in `b` that `a` lacks.
 template <class Items>
@@ -93,8 +104,8 @@ json partDistances(const PosedRun& a, const PosedRun& b, double tolerance, std::
     }
     distances.push_back({{"part", name}, {"vertices", part.perVertex.size()}, {"max", part.max}, {"mean", part.mean}});
     if (part.max > tolerance)
-      differences.push_back("part '" + name + "' vertices moved: max " + json(part.max).dump() + ", mean " +
-                            json(part.mean).dump());
+      differences.push_back("part '" + name + "' vertices moved: max " + readable(part.max) + ", mean " +
+                            readable(part.mean));
   }
   return distances;
 }
@@ -134,7 +145,7 @@ json compareRuns(const PosedRun& a, const PosedRun& b, double tolerance) {
     corner = std::max(double(glm::length(ba.min - bb.min)), double(glm::length(ba.max - bb.max)));
   out["bounds"] = {{"a", boundsJson(ba)}, {"b", boundsJson(bb)}, {"cornerDistance", corner}};
   if (corner > tolerance || ba.empty != bb.empty)
-    differences.push_back("bounds moved: a corner by " + json(corner).dump());
+    differences.push_back("bounds moved: a corner by " + readable(corner));
   out["tolerance"] = tolerance;
   out["differences"] = differences;
   out["differs"] = !differences.empty();
