@@ -1,8 +1,8 @@
 #include "riglens/core/rig/run_compare.h"
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <glm/geometric.hpp>
 
 #include "riglens/core/rig/scene_bounds.h"
