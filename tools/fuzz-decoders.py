@@ -35,11 +35,15 @@ OP_TYPES = ["Conv", "ConvTranspose", "Gemm", "Add", "Reshape", "Resize", "LeakyR
 EDGE_INTS = [-(2**31), -1, 0, 1, 2, 3, 7, 2**31 - 1, 2**40]
 
 
-def mutate_initializer_dims(model, rng):
+def pick_initializer(model, rng):
     inits = list(model.graph.initializer)
-    if not inits:
+    return rng.choice(inits) if inits else None
+
+
+def mutate_initializer_dims(model, rng):
+    t = pick_initializer(model, rng)
+    if t is None:
         return "no initialiser"
-    t = rng.choice(inits)
     if not t.dims:
         t.dims.append(rng.choice(EDGE_INTS))
         return f"initialiser {t.name}: a dim added"
@@ -49,10 +53,9 @@ def mutate_initializer_dims(model, rng):
 
 
 def mutate_initializer_bytes(model, rng):
-    inits = list(model.graph.initializer)
-    if not inits:
+    t = pick_initializer(model, rng)
+    if t is None:
         return "no initialiser"
-    t = rng.choice(inits)
     if t.raw_data:
         keep = rng.randrange(len(t.raw_data))
         t.raw_data = t.raw_data[:keep]
@@ -62,10 +65,9 @@ def mutate_initializer_bytes(model, rng):
 
 
 def mutate_initializer_type(model, rng):
-    inits = list(model.graph.initializer)
-    if not inits:
+    t = pick_initializer(model, rng)
+    if t is None:
         return "no initialiser"
-    t = rng.choice(inits)
     t.data_type = rng.choice([TensorProto.UNDEFINED, TensorProto.UINT8, TensorProto.INT64, TensorProto.DOUBLE,
                               TensorProto.FLOAT16, TensorProto.STRING, TensorProto.BOOL, 99])
     return f"initialiser {t.name}: type {t.data_type}"
