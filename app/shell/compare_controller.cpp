@@ -47,7 +47,7 @@ void CompareController::setMode(const QString& mode) {
   if (overlay == m_overlay || (!overlay && mode != QStringLiteral("side"))) return;
   m_overlay = overlay;
   emit modeChanged();
-  measure();  // (the overlay's colours are made only while it shows)
+  if (m_overlay) measure();  // the overlay's colours are made only while it shows
   emit viewChanged();
 }
 
@@ -177,14 +177,14 @@ void CompareController::measure() {
   m_distances = core::posedVertexDistances({*m_document->run(), m_document->controller()},
                                            {*m_other->run(), m_other->controller()});
   m_largest = core::largestDistance(m_distances);
-  std::vector<std::size_t> counts;
-  if (m_overlay)
-    for (const core::PartMesh& mesh : m_other->run()->meshes) counts.push_back(mesh.vertexCount());
   // The colours only when the overlay draws them (a clip playing side by
   // side would otherwise colour every vertex of B each frame for nothing).
-  m_tints = m_overlay
-                ? std::make_shared<const core::VertexTints>(core::distanceTints(counts, m_distances, float(scaleMax())))
-                : nullptr;
+  m_tints = nullptr;
+  if (m_overlay) {
+    std::vector<std::size_t> counts;
+    for (const core::PartMesh& mesh : m_other->run()->meshes) counts.push_back(mesh.vertexCount());
+    m_tints = std::make_shared<const core::VertexTints>(core::distanceTints(counts, m_distances, float(scaleMax())));
+  }
   m_parts.clear();
   for (const core::PartDistances& part : m_distances)
     m_parts.append(QVariantMap{{"name", QString::fromStdString(part.part)},

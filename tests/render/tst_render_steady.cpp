@@ -36,9 +36,9 @@ constexpr int kMeasuredFrames = 40;
 // Resident memory may move by this much over the measured frames without a
 // leak: most rows measured -0.06..+0.06 MiB, and now and then one grew once
 // by 1.0-2.2 MiB (not the same row from run to run, nor in every run:
-// lavapipe's and llvmpipe's threads touching more memory). One shader compiled again at
-// each frame costs about 270 KiB a frame (the tank's ten parts, 2.7 MiB),
-// 10 MiB over kMeasuredFrames.
+// lavapipe's and llvmpipe's threads touching more memory). One shader
+// compiled again at each frame costs about 270 KiB a frame (the tank's ten
+// parts, 2.7 MiB), 10 MiB over kMeasuredFrames.
 constexpr std::int64_t kSteadyGrowthBytes = std::int64_t(4) << 20;
 
 std::shared_ptr<const core::LoadedRun> fixture(const char* name) {
