@@ -130,6 +130,7 @@ void CompareController::close() {
   m_differences.clear();
   m_parts.clear();
   m_largest = 0.0;
+  m_pairedVertices = 0;
   m_differencesTimer.stop();
   emit compareChanged();
   emit resultsChanged();
@@ -186,12 +187,15 @@ void CompareController::measure() {
     m_tints = std::make_shared<const core::VertexTints>(core::distanceTints(counts, m_distances, float(scaleMax())));
   }
   m_parts.clear();
-  for (const core::PartDistances& part : m_distances)
+  m_pairedVertices = 0;
+  for (const core::PartDistances& part : m_distances) {
+    if (part.topologyMatches) m_pairedVertices += qint64(part.perVertex.size());
     m_parts.append(QVariantMap{{"name", QString::fromStdString(part.part)},
                                {"vertices", qint64(part.perVertex.size())},
                                {"max", part.max},
                                {"mean", part.mean},
                                {"paired", part.topologyMatches}});
+  }
   emit resultsChanged();
   emit viewChanged();
 }

@@ -37,6 +37,9 @@ class CompareController : public ReportingController {
   // [{name, vertices, max, mean, paired}] per part both have, in B's order.
   Q_PROPERTY(QVariantList parts READ parts NOTIFY resultsChanged)
   Q_PROPERTY(double largestDistance READ largestDistance NOTIFY resultsChanged)
+  // How many of B's vertices are paired with A's (0: no shared part has A's
+  // topology, so the overlay has nothing to colour and the legend says so).
+  Q_PROPERTY(qint64 pairedVertices READ pairedVertices NOTIFY resultsChanged)
   // The colour scale's top, in the runs' length unit: the largest distance
   // at the current pose unless locked (then what it was locked at, or set).
   Q_PROPERTY(double scaleMax READ scaleMax WRITE setScaleMax NOTIFY resultsChanged)
@@ -59,6 +62,7 @@ class CompareController : public ReportingController {
   QStringList differences() const { return m_differences; }
   QVariantList parts() const { return m_parts; }
   double largestDistance() const { return m_largest; }
+  qint64 pairedVertices() const { return m_pairedVertices; }
   double scaleMax() const;
   void setScaleMax(double distance);
   bool scaleLocked() const { return m_scaleLocked; }
@@ -118,6 +122,7 @@ class CompareController : public ReportingController {
   QStringList m_differences;
   QVariantList m_parts;
   double m_largest = 0.0;
+  qint64 m_pairedVertices = 0;
   double m_lockedScale = 0.0;
   bool m_scaleLocked = false;
 };

@@ -2,6 +2,8 @@
 // the runs' length unit, the same stops the engine colours with
 // (core::distanceScaleStops), and the grey of parts whose vertices cannot be
 // paired. The scale follows the largest distance at each pose unless locked.
+// With no vertex paired there is nothing to colour: the legend says why
+// instead of a scale from 0 to 0.
 import QtQuick
 import QtQuick.Controls
 import QtQuick.Layouts
@@ -17,12 +19,22 @@ Pane {
 
     ColumnLayout {
         spacing: 4
+        readonly property bool measured: legend.compare.pairedVertices > 0
         Label { text: qsTr("Distance to A"); font.bold: true }
+        Label {
+            objectName: "compareNothingPaired"
+            visible: !parent.measured
+            Layout.maximumWidth: 220
+            wrapMode: Text.WordWrap
+            font.pixelSize: 11
+            text: qsTr("No vertex is paired with A's: every shared part's mesh differs (vertex count or order), so nothing is measured.")
+        }
         // One two-stop gradient per segment between the scale's stops
         // (interpolated in sRGB, as core::distanceColor does).
         Row {
             id: legendBar
             objectName: "compareLegendBar"
+            visible: parent.measured
             readonly property var stops: legend.compare.legendStops
             Repeater {
                 model: legendBar.stops.length - 1
@@ -41,6 +53,7 @@ Pane {
             }
         }
         RowLayout {
+            visible: parent.measured
             Layout.preferredWidth: 200
             Label { text: "0"; font.pixelSize: 11 }
             Item { Layout.fillWidth: true }
@@ -54,6 +67,7 @@ Pane {
         }
         CheckBox {
             objectName: "compareLockScale"
+            visible: parent.measured
             text: qsTr("Lock the scale")
             checked: legend.compare.scaleLocked
             onToggled: legend.compare.scaleLocked = checked

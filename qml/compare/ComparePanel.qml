@@ -61,8 +61,9 @@ PanelSection {
                 Label {
                     font.pixelSize: 11
                     opacity: 0.85
-                    text: modelData.paired ? modelData.max.toPrecision(3) + " / " + modelData.mean.toPrecision(3)
-                                           : qsTr("topology differs")
+                    text: !modelData.paired ? qsTr("topology differs")
+                          : modelData.vertices === 0 ? qsTr("no vertices")
+                          : modelData.max.toPrecision(3) + " / " + modelData.mean.toPrecision(3)
                 }
             }
         }

@@ -205,6 +205,7 @@ class TestAppCompare : public QObject {
     sideBySideDrawsBoth();
     overlayColoursByDistance();
     resizedWhilePlaying();
+    overlayWithNothingPairedSaysSo();
     compare->close();
     QVERIFY(!compare->active());
     QTRY_VERIFY(!m_ui.find("comparePanel")->isVisible());
@@ -235,6 +236,26 @@ class TestAppCompare : public QObject {
     const QImage left = grab.copy(view.left(), view.top(), half, view.height());
     const QImage right = grab.copy(view.left() + half, view.top(), half, view.height());
     QVERIFY(riglens::test::differingPixels(left, right, left.rect()) > kMinColoredPixels);
+  }
+
+  // The smooth mesher's tank against the cube one: the same parts, no part
+  // with A's vertices, so nothing is measured and the legend says so rather
+  // than showing a scale from 0 to 0.
+  void overlayWithNothingPairedSaysSo() {
+    riglens::app::CompareController* compare = m_ui.controller->compare();
+    QVERIFY(runProgram(kCli, {"samples", "--out", m_dir.filePath("c"), "--name", "tank-smooth"}).exitCode == 0);
+    compare->setMode("overlay");
+    compare->open(m_dir.filePath("c/tank-smooth"));
+    QTRY_VERIFY_WITH_TIMEOUT(compare->path().endsWith("tank-smooth") && !compare->loading(), 20000);
+    QTRY_VERIFY(!compare->parts().isEmpty());
+    for (const QVariant& value : compare->parts()) {  // (the muzzle, a part with no voxels, pairs trivially)
+      const QVariantMap part = value.toMap();
+      QVERIFY2(!part["paired"].toBool() || part["vertices"].toLongLong() == 0, qPrintable(part["name"].toString()));
+    }
+    QCOMPARE(compare->pairedVertices(), qint64(0));
+    QTRY_VERIFY(m_ui.find("compareNothingPaired")->isVisible());
+    QVERIFY(!m_ui.find("compareLegendBar")->isVisible() && !m_ui.find("compareLockScale")->isVisible());
+    m_ui.settledGrab().save(riglens::test::outputPath("compare-unpaired.png"));
   }
 
   // Used as people do: a clip playing while the window takes sizes no other
@@ -283,6 +304,12 @@ class TestAppCompare : public QObject {
     const QImage grab = m_ui.settledGrab();
     grab.save(riglens::test::outputPath("compare-overlay.png"));
     QVERIFY(m_ui.find("compareLegend")->isVisible());
+    QVERIFY(m_ui.find("compareLegendBar")->isVisible() && !m_ui.find("compareNothingPaired")->isVisible());
+    const auto b = riglens::core::loadRun(m_b.toStdString());
+    QVERIFY(b);
+    qint64 vertices = 0;  // every part of B keeps A's topology: all are paired
+    for (const riglens::core::PartMesh& mesh : b->meshes) vertices += qint64(mesh.vertexCount());
+    QCOMPARE(compare->pairedVertices(), vertices);
     int red = 0, blueish = 0;
     const QRect view = m_ui.viewportRect();
     for (int y = view.top(); y <= view.bottom(); y += 2)
