@@ -27,7 +27,9 @@ if [[ "${1:-}" == --threads ]]; then
     -DRIGLENS_BUILD_RENDER=OFF -DRIGLENS_BUILD_APP=OFF -DRIGLENS_BUILD_BENCHMARKS=OFF \
     -DRIGLENS_INTEROP_TESTS=OFF >/dev/null
   cmake --build "$build_dir" --parallel "$(nproc)"
-  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1"
+  # (tools/tsan.supp: races inside Qt's and OpenCV's uninstrumented
+  # synchronisation, each argued there.)
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$repo/tools/tsan.supp"
   ctest --test-dir "$build_dir" --output-on-failure -L unit "$@"
   exit
 fi
