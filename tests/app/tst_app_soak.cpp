@@ -114,11 +114,30 @@ class TestAppSoak : public QObject {
     }
   }
 
-  // One round; the GPU memory each document held when shown, by name.
+  // What went wrong in the last round (the step and what was seen).
+  QString m_failure;
+
+  std::map<QString, qint64> failedAt(const QString& step) {
+    m_failure = QString("%1 (shown %2, loading %3, error '%4')")
+                    .arg(step)
+                    .arg(m_ui.viewport->property("shown").toBool())
+                    .arg(m_app->loading())
+                    .arg(m_app->lastError());
+    return {};
+  }
+
+  bool openShown(const char* name) {
+    if (openAndWaitShown(path(name))) return true;
+    failedAt(QString("opening %1: not shown within %2 ms").arg(name).arg(kShownTimeoutMs));
+    return false;
+  }
+
+  // One round; the GPU memory each document held when shown, by name (empty,
+  // with m_failure saying why, when a step failed).
   std::map<QString, qint64> round() {
     std::map<QString, qint64> gpu;
     const auto shown = [&](const QString& name) { gpu[name] = m_ui.viewport->property("gpuBytes").toLongLong(); };
-    if (!openAndWaitShown(path("tank-cubes"))) return {};
+    if (!openShown("tank-cubes")) return {};
     m_app->playback()->play("fire");
     orbit(6);
     shown("tank");
@@ -130,20 +149,22 @@ class TestAppSoak : public QObject {
     for (const char* mode : {"side", "overlay"}) {
       compare->setMode(mode);
       orbit(1);
-      if (!waitShown()) return {};
+      if (!waitShown()) return failedAt(QString("comparing, %1: not shown").arg(mode));
     }
     shown("tank compared");
     compare->close();
     orbit(1);
-    if (!waitShown() || m_ui.viewport->property("gpuBytes").toLongLong() != gpu["tank"]) return {};
-    if (!openAndWaitShown(path("walker-cubes"))) return {};
+    if (!waitShown()) return failedAt("the comparison closed: not shown");
+    if (const qint64 left = m_ui.viewport->property("gpuBytes").toLongLong(); left != gpu["tank"])
+      return failedAt(QString("the comparison closed: %1 GPU bytes, the tank alone %2").arg(left).arg(gpu["tank"]));
+    if (!openShown("walker-cubes")) return {};
     m_app->playback()->play("walk");
     orbit(6);
     shown("walker");
-    if (!openAndWaitShown(path("torus.ply"))) return {};
+    if (!openShown("torus.ply")) return {};
     orbit(4);
     shown("torus");
-    if (!openAndWaitShown(path("decoded/sample-bundle"))) return {};
+    if (!openShown("decoded/sample-bundle")) return {};
     app::CharacterController* character = m_app->characterController();
     const int jaw = character->findChannel("jawOpen");
     if (jaw >= 0) character->setChannel(jaw, 0.6);
@@ -151,7 +172,7 @@ class TestAppSoak : public QObject {
     QDeadlineTimer deadline(kShownTimeoutMs);  // the decode of the new expression
     while (!m_ui.viewport->property("shown").toBool() && !deadline.hasExpired()) QTest::qWait(20);
     shown("character");
-    if (!openAndWaitShown(path("tank-cubes"))) return {};
+    if (!openShown("tank-cubes")) return {};
     m_app->reload();
     m_app->waitForLoad();
     m_ui.waitFrames(2);
@@ -190,7 +211,7 @@ class TestAppSoak : public QObject {
     int rounds = 0;
     for (; rounds < kWarmUpRounds + 2 * kMedianOf || clock.elapsed() < seconds * 1000LL; ++rounds) {
       const std::map<QString, qint64> gpu = round();
-      QVERIFY2(!gpu.empty(), qPrintable("round " + QString::number(rounds) + ": " + m_app->lastError()));
+      QVERIFY2(!gpu.empty(), qPrintable("round " + QString::number(rounds) + ": " + m_failure));
       const std::int64_t last = test::residentBytes();
       csv.write(QString("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
                     .arg(clock.elapsed() / 1000.0)
