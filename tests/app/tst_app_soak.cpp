@@ -100,11 +100,32 @@ class TestAppSoak : public QObject {
     return waitShown();
   }
 
+  bool isShown() const { return m_ui.viewport->property("shown").toBool(); }
+
+  QString waitingFor() const {
+    QString waiting;
+    QMetaObject::invokeMethod(m_ui.viewport, "waitingFor", Q_RETURN_ARG(QString, waiting));
+    return waiting;
+  }
+
+  // Shown, and still shown two frames later. Twice in ~780 rounds of two
+  // hour-long soaks under load (a CI build beside them) the view was no
+  // longer shown two frames after it had been, with nothing loading and no
+  // error; what it waited for then was not recorded. Each such drop is
+  // logged with it and counted (m_shownDrops), and waited out.
   bool waitShown() {
     QDeadlineTimer deadline(kShownTimeoutMs);
-    while ((m_app->loading() || !m_ui.viewport->property("shown").toBool()) && !deadline.hasExpired()) QTest::qWait(20);
+    const auto wait = [&] {
+      while ((m_app->loading() || !isShown()) && !deadline.hasExpired()) QTest::qWait(20);
+    };
+    wait();
     m_ui.waitFrames(2);
-    return m_ui.viewport->property("shown").toBool() && m_app->lastError().isEmpty();
+    if (!isShown()) {
+      ++m_shownDrops;
+      qWarning("shown, then not two frames later: waiting for %s", qPrintable(waitingFor()));
+      wait();
+    }
+    return isShown() && m_app->lastError().isEmpty();
   }
 
   void orbit(int frames) {
@@ -116,11 +137,13 @@ class TestAppSoak : public QObject {
 
   // What went wrong in the last round (the step and what was seen).
   QString m_failure;
+  int m_shownDrops = 0;
 
   std::map<QString, qint64> failedAt(const QString& step) {
-    m_failure = QString("%1 (shown %2, loading %3, error '%4')")
+    m_failure = QString("%1 (shown %2, waiting for '%3', loading %4, error '%5')")
                     .arg(step)
-                    .arg(m_ui.viewport->property("shown").toBool())
+                    .arg(isShown())
+                    .arg(waitingFor())
                     .arg(m_app->loading())
                     .arg(m_app->lastError());
     return {};
@@ -252,6 +275,7 @@ class TestAppSoak : public QObject {
         "(%+.1f MiB); fitted slope %+.1f MiB/h; the curve: %s",
         rounds, clock.elapsed() / 1000.0, kMedianOf, first / 1048576.0, end / 1048576.0, (end - first) / 1048576.0,
         slope, qPrintable(csv.fileName()));
+    qInfo("the view was shown, then not two frames later, %d times (waited out; logged above)", m_shownDrops);
     QVERIFY2(end - first < kGrossGrowthBudget,
              qPrintable(QString("resident memory grew %1 MiB").arg((end - first) / 1048576.0)));
     if (seconds >= kLongSoakSeconds)
