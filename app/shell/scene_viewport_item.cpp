@@ -109,14 +109,6 @@ void SceneViewportItem::documentChanged() {
     m_framed = false;
     m_handedCamera.reset();  // a new character has seen no camera yet
   }
-  // Memory Qt Quick 6.4 kept at every switch for as long as the window
-  // lived: its batch renderer's allocations under updateMaterialDynamicData
-  // (the shader bindings of the panels' batches, rebuilt for each document)
-  // and lavapipe's under the QRhi objects we make and destroy - about 20 KiB
-  // a switch in all (heaptrack over the soak, tools/heap-growth.py). Asking
-  // the window to release its cached resources at each switch stops both;
-  // the caches refill with what the next frames use.
-  if (window()) window()->releaseResources();
   requestFrame();
 }
 
