@@ -109,10 +109,11 @@ class TestAppSoak : public QObject {
   }
 
   // Shown, and still shown two frames later. Twice in ~780 rounds of two
-  // hour-long soaks under load (a CI build beside them) the view was no
-  // longer shown two frames after it had been, with nothing loading and no
-  // error; what it waited for then was not recorded. Each such drop is
-  // logged with it and counted (m_shownDrops), and waited out.
+  // hour-long soaks under load (a CI build beside them; the viewport then
+  // released Qt Quick's cached resources at every switch, since reverted)
+  // the view was no longer shown two frames after it had been, with nothing
+  // loading and no error; what it waited for was not recorded. Each such
+  // drop is now logged with it, counted (m_shownDrops) and waited out.
   bool waitShown() {
     QDeadlineTimer deadline(kShownTimeoutMs);
     const auto wait = [&] {
