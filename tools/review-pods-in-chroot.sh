@@ -36,21 +36,23 @@ mount -t proc proc "$root/proc"
 mount --bind /dev "$root/dev"
 trap 'umount "$root/data" "$root/proc" "$root/dev"' EXIT
 
-# Each Job's container script and the review Job's completion count, from the manifest.
+# Each Job's container script, written to WORK_DIR/<job>.sh, and the review
+# Job's completion count, from the manifest.
 readarray -t jobs < <(python3 -c '
 import sys, yaml
 for job in yaml.safe_load_all(open(sys.argv[1])):
-    script = job["spec"]["template"]["spec"]["containers"][0]["args"][0]
-    print(job["metadata"]["name"], job["spec"].get("completions", 1), script.encode().hex())
-' "$manifest")
-pod() {  # name, index, script (hex)
-  echo "[pods] $1 index $2"
-  env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root JOB_COMPLETION_INDEX="$2" \
-    chroot "$root" bash -c "$(xxd -r -p <<<"$3")" 2>&1 | grep -E '^riglens-cli|rror' || true
-}
+    name = job["metadata"]["name"]
+    with open(f"{sys.argv[2]}/{name}.sh", "w") as script:
+        script.write(job["spec"]["template"]["spec"]["containers"][0]["args"][0])
+    print(name, job["spec"].get("completions", 1))
+' "$manifest" "$work")
 for job in "${jobs[@]}"; do
-  read -r name completions script <<<"$job"
-  for ((i = 0; i < completions; ++i)); do pod "$name" "$i" "$script"; done
+  read -r name completions <<<"$job"
+  for ((i = 0; i < completions; ++i)); do
+    echo "[pods] $name index $i"
+    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root JOB_COMPLETION_INDEX="$i" \
+      chroot "$root" bash -c "$(cat "$work/$name.sh")" 2>&1 | grep -E '^riglens-cli|rror' || true
+  done
 done
 
 echo "[pods] the same runs reviewed unsharded by $cli"

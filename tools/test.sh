@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Quick start (2): install what is missing, check the tree refers to nothing
 # outside it, that includes point the allowed way and that every C++ file is
-# formatted (before building), build with warnings as errors, run the whole test suite (every
-# label), build the .deb and check it (lintian, run extracted), then a short,
+# formatted (before building), build with warnings as errors, run the whole
+# test suite (every label), build the .deb and check it (lintian, run extracted), then a short,
 # reproducible run of every fuzz target: seed 1, RIGLENS_FUZZ_RUNS inputs
 # (default 30000), at most RIGLENS_FUZZ_SECONDS (default 90) each, one target
 # per core (RIGLENS_FUZZ_JOBS, default nproc: the fuzzers are all built before

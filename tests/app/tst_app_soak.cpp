@@ -95,11 +95,6 @@ class TestAppSoak : public QObject {
 
   QString path(const char* name) const { return m_dir.filePath(name); }
 
-  bool openAndWaitShown(const QString& file) {
-    m_app->open(file);
-    return waitShown();
-  }
-
   bool isShown() const { return m_ui.viewport->property("shown").toBool(); }
 
   QString waitingFor() const {
@@ -151,7 +146,8 @@ class TestAppSoak : public QObject {
   }
 
   bool openShown(const char* name) {
-    if (openAndWaitShown(path(name))) return true;
+    m_app->open(path(name));
+    if (waitShown()) return true;
     failedAt(QString("opening %1: not shown within %2 ms").arg(name).arg(kShownTimeoutMs));
     return false;
   }
@@ -194,7 +190,7 @@ class TestAppSoak : public QObject {
     if (jaw >= 0) character->setChannel(jaw, 0.6);
     orbit(4);
     QDeadlineTimer deadline(kShownTimeoutMs);  // the decode of the new expression
-    while (!m_ui.viewport->property("shown").toBool() && !deadline.hasExpired()) QTest::qWait(20);
+    while (!isShown() && !deadline.hasExpired()) QTest::qWait(20);
     shown("character");
     if (!openShown("tank-cubes")) return {};
     m_app->reload();
