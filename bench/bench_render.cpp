@@ -28,10 +28,13 @@
 //                               fixed 6 cm gaussians (n = 1M: ~150 tiles each),
 //                               2 the scene-like cloud (samples/scene_like_cloud.h)
 //                               at 1920x1080; --write-splat-scenes=DIR writes
-//                               these clouds and cameras for a peer to draw
-//   BM_CharacterFrame/passes/raster/scene the viewer's character frame cut after
-//                               0..4 passes; scene 0 a full-size head (V 17,821,
-//                               E 383, all active), 1 the app's sample character
+//                               these clouds and cameras for a peer to draw;
+//                               pass 0 the canvas writes splats without a render
+//                               pass (riglens-cli, review), 1 in one (the window)
+//   BM_CharacterFrame/passes/raster/scene/samples/pass the viewer's character
+//                               frame cut after 0..4 passes; scene 0 a full-size
+//                               head (V 17,821, E 383, all active), 1 the app's
+//                               sample character; pass as above
 //   BM_DecodedCharacterFrame/route   the app's decoded sample character
 //                               (bench_render_decoded.cpp): a frame in which a
 //                               new decode is lifted and drawn; route 0 the
@@ -49,6 +52,7 @@
 #include "render_bench_device.h"
 #include "splat_bench_scenes.h"
 
+using riglens::bench::applyPassArg;
 using riglens::bench::BM_MemoryBandwidth;
 
 #include <QtGui/QGuiApplication>
@@ -427,7 +431,7 @@ const SplatBenchCloud& splatBenchCloud(bench::SplatBenchScene scene, std::size_t
 // quads: the whole frame); range(2) the rasteriser (rasterArg), range(3) the
 // scene (bench::SplatBenchScene: the tori at 1280x720, the scene-like SH-3
 // cloud at 1920x1080), range(4) the target's samples (1: how splats render,
-// 4: the app's window).
+// 4: the app's window), range(5) the pass argument (applyPassArg).
 void BM_SplatFrame(benchmark::State& state) {
   const auto n = std::size_t(state.range(0));
   const SplatBenchCloud& bench = splatBenchCloud(bench::SplatBenchScene(state.range(3)), n);
@@ -437,6 +441,7 @@ void BM_SplatFrame(benchmark::State& state) {
     state.SkipWithError("setup failed");
     return;
   }
+  applyPassArg(**canvas, state.range(5));
   render::SplatRenderer renderer(*device());
   renderer.setRaster(rasterArg(state.range(2)));
   renderer.setCloud(bench.cloud);
@@ -481,7 +486,8 @@ std::string drawSplatBenchScene(const bench::SplatBenchSetup& setup, std::span<c
 // projection -> sort -> quads chained in one command buffer, the controls
 // and the view changing every frame; cut after range(0) passes (0 none,
 // 1 rig, 2 + projection, 3 + sort, 4 the whole frame); range(1) the
-// rasteriser, range(2) the head (0 full, 1 the sample), range(3) samples.
+// rasteriser, range(2) the head (0 full, 1 the sample), range(3) samples,
+// range(4) the pass argument (applyPassArg).
 void BM_CharacterFrame(benchmark::State& state) {
   static const auto full = std::make_shared<const core::AosRigPack>(fullHead());
   static const auto sample = std::make_shared<const core::AosRigPack>(sampleHead());
@@ -491,6 +497,7 @@ void BM_CharacterFrame(benchmark::State& state) {
     state.SkipWithError(canvas.error().message.c_str());
     return;
   }
+  applyPassArg(**canvas, state.range(4));
   render::CharacterRenderer renderer(*device());
   renderer.setRaster(rasterArg(state.range(1)));
   renderer.setPack(pack);
@@ -546,18 +553,18 @@ BENCHMARK(BM_GnmGpu)
 BENCHMARK(BM_OrlDeformGpu)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_OrlDeformCpu)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SplatFrame)
-    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1, 2}, {0, 1}, {1, 4}})
-    ->ArgNames({"n", "passes", "raster", "scene", "samples"})
+    ->ArgsProduct({{17821, 262144, 1 << 20}, {0, 3}, {0, 1, 2}, {0, 1}, {1, 4}, {0, 1}})
+    ->ArgNames({"n", "passes", "raster", "scene", "samples", "pass"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_SplatFrame)  // the scene-like cloud, 3M gaussians of SH degree 3
-    ->ArgsProduct({{17821, 3 << 20}, {0, 3}, {0, 1, 2}, {2}, {1}})
-    ->ArgNames({"n", "passes", "raster", "scene", "samples"})
+    ->ArgsProduct({{17821, 3 << 20}, {0, 3}, {0, 1, 2}, {2}, {1}, {0, 1}})
+    ->ArgNames({"n", "passes", "raster", "scene", "samples", "pass"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_CharacterFrame)
-    ->ArgsProduct({{0, 4}, {0, 1, 2}, {0, 1}, {1, 4}})
-    ->ArgNames({"passes", "raster", "scene", "samples"})
+    ->ArgsProduct({{0, 4}, {0, 1, 2}, {0, 1}, {1, 4}, {0, 1}})
+    ->ArgNames({"passes", "raster", "scene", "samples", "pass"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 // N, key bits, keys (0 hashed, 1 LCG), algorithm (1 reduce-then-scan, 2 one-sweep).

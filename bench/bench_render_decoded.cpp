@@ -5,10 +5,12 @@
 // run before the timed loop (the viewer runs them on a worker thread; their
 // cost is bench_decoded's): two rig vectors alternate, so every frame lifts a
 // new geometry (both passes) and re-rasterises.
-//   BM_DecodedCharacterFrame/route/samples   route 0 the GPU's (GNM, the
-//                               decoded lift and the compute tiles on the
+//   BM_DecodedCharacterFrame/route/samples/pass   route 0 the GPU's (GNM,
+//                               the decoded lift and the compute tiles on the
 //                               GPU), 1 the CPU's (all three on the CPU, the
-//                               default where the device is a CPU rasteriser)
+//                               default where the device is a CPU rasteriser);
+//                               pass 0 written without a render pass, 1 in one
+//                               (applyPassArg)
 #include <benchmark/benchmark.h>
 
 #include "render_bench_device.h"
@@ -72,6 +74,7 @@ void BM_DecodedCharacterFrame(benchmark::State& state) {
     state.SkipWithError(canvas.error().message.c_str());
     return;
   }
+  applyPassArg(**canvas, state.range(2));
   render::CharacterRenderer renderer(*device());
   renderer.setGnmRoute(cpu ? render::GnmRoute::Cpu : render::GnmRoute::Gpu);
   renderer.setRaster(cpu ? render::SplatRaster::Cpu : render::SplatRaster::Compute);
@@ -98,7 +101,7 @@ void BM_DecodedCharacterFrame(benchmark::State& state) {
     renderer.setDecodedOutputs(sample.decodes[next ^= 1]);
     camera.setAngles(yaw += 1.0f, 10.0f);
     (void)(*canvas)->renderWithoutReadback(renderer, render::cameraFrameState(camera, 16.0f / 9.0f));
-    gpu.add();
+    gpu.add(**canvas);
   }
   gpu.report(state);
   state.counters["lifted"] = double(renderer.liftedDecodes());
@@ -106,8 +109,8 @@ void BM_DecodedCharacterFrame(benchmark::State& state) {
 }
 
 BENCHMARK(BM_DecodedCharacterFrame)
-    ->ArgsProduct({{0, 1}, {1, 4}})
-    ->ArgNames({"route", "samples"})
+    ->ArgsProduct({{0, 1}, {1, 4}, {0, 1}})
+    ->ArgNames({"route", "samples", "pass"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

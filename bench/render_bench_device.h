@@ -41,7 +41,16 @@ inline std::unique_ptr<render::RhiDevice>& device() {
 // Given the canvas a frame was drawn on, add(canvas) also sums the CPU's
 // side of the wall time: cpu_prepare_ms (the renderer's uniforms and its
 // compute passes recorded) and cpu_submit_wait_ms (the render pass recorded,
-// the frame submitted and waited for), so wall minus GPU has a name.
+// the frame submitted and waited for), so wall minus GPU has a name, and
+// render_passes: the share of frames drawn in a render pass (0 where the
+// canvas wrote splats alone without one, OffscreenCanvas::writesWithoutPass).
+// A frame benchmark's `pass` argument: 0 the canvas's default (splats alone
+// are written without a render pass), 1 every frame a render pass, as a
+// window's frame is (the engine draws inside Qt Quick's pass).
+inline void applyPassArg(render::OffscreenCanvas& canvas, std::int64_t pass) {
+  canvas.setWritesWithoutPass(pass == 0);
+}
+
 class GpuPassTimes {
  public:
   GpuPassTimes() : m_workBefore(device()->timer().work()) {}
@@ -49,6 +58,7 @@ class GpuPassTimes {
     const auto times = canvas.lastFrameTimes();
     m_prepareMs += times.prepareMs;
     m_submitWaitMs += times.gpuMs;
+    m_passFrames += canvas.lastFrameHadPass() ? 1 : 0;
     ++m_canvasFrames;
     add();
   }
@@ -67,6 +77,7 @@ class GpuPassTimes {
     if (m_canvasFrames > 0) {
       state.counters["cpu_prepare_ms"] = m_prepareMs / m_canvasFrames;
       state.counters["cpu_submit_wait_ms"] = m_submitWaitMs / m_canvasFrames;
+      state.counters["render_passes"] = double(m_passFrames) / m_canvasFrames;
     }
     if (m_frames == 0) return;
     double total = 0;
@@ -82,7 +93,7 @@ class GpuPassTimes {
   std::uint64_t m_last = 0;
   int m_frames = 0;
   double m_prepareMs = 0, m_submitWaitMs = 0;
-  int m_canvasFrames = 0;
+  int m_canvasFrames = 0, m_passFrames = 0;
   render::GpuWork m_workBefore;
 };
 

@@ -283,11 +283,13 @@ RIGLENS_CONST int kRasterProjected = 1, kRasterOrder = 2, kRasterRanges = 3, kRa
 // draw it: the projection's keys run back to front), or the compute tiles
 // draw it (front to back, the order the tiles blend in).
 RIGLENS_CONST uint kTilesCounted = 1u, kTilesDrawn = 2u;
-RIGLENS_CONST int kCompositeViewBinding = 0, kCompositeImage = 1;
+RIGLENS_CONST int kCompositeViewBinding = 0, kCompositeImage = 1, kCompositeTarget = 2;
+RIGLENS_CONST uint kCompositeGroupSize = 16u;  // splat_to_target.comp: 16x16 pixels a workgroup
 #if defined(__cplusplus) || defined(RIGLENS_WANT_COMPOSITE)
 RIGLENS_UNIFORM(CompositeView, kCompositeViewBinding) {
-  vec4 viewport;  // width, height; window depth = NDC depth * z + w
-  vec4 drawn;     // x0, y0, x1, y1: the image's pixels the composite covers (where splats are)
+  vec4 viewport;    // width, height; window depth = NDC depth * z + w
+  vec4 drawn;       // x0, y0, x1, y1: the image's pixels the composite covers (where splats are)
+  vec4 background;  // splat_to_target.comp: what the pass would have cleared to
 } RIGLENS_INSTANCE(composite);
 #endif
 #if defined(__cplusplus) || defined(RIGLENS_WANT_SPLAT_VIEW)
@@ -321,7 +323,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 
 #ifdef __cplusplus
 static_assert(sizeof(FrameBlock) == 752 && sizeof(EnvParams) == 32 && sizeof(MaterialBlock) == 288 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
-              sizeof(SplatView) == 192 && sizeof(CompositeView) == 32 && sizeof(SortParams) == 16 && sizeof(OneSweepParams) == 20 && sizeof(DecodedLiftParams) == 192);
+              sizeof(SplatView) == 192 && sizeof(CompositeView) == 48 && sizeof(SortParams) == 16 && sizeof(OneSweepParams) == 20 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif
 

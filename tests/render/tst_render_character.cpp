@@ -56,6 +56,11 @@ constexpr double kTileKeysRelative = 1e-3;
 const riglens::test::GoldenTolerance kCpuAgainstTiles{2, 0.001};
 // An 8-bit readback of one blend: the blend and the store each round once.
 constexpr double kBlendSteps = 2.0;
+// A frame of splats alone written by compute against the same frame drawn in
+// a render pass: the same premultiplied pixel over the same background, the
+// sum rounded once to 8 bits by the shader's store there and by the blend
+// unit here, so one step apart at most, on no more pixels than that.
+const riglens::test::GoldenTolerance kWrittenAgainstPass{1, 0.0};
 }  // namespace
 
 using namespace riglens;
@@ -523,6 +528,64 @@ class TestRenderCharacter : public test::RenderTestCase {
       const QString problem = test::compareImages(*actual, *expected, "torus-cpu-vs-tiles", kCpuAgainstTiles);
       QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
+  }
+
+  void splatsAloneAreWrittenWithoutAPass_data() {
+    QTest::addColumn<render::SplatRaster>("raster");
+    QTest::addColumn<int>("samples");
+    for (int samples : {1, 4}) {
+      QTest::addRow("compute tiles, %dx", samples) << render::SplatRaster::Compute << samples;
+      QTest::addRow("cpu, %dx", samples) << render::SplatRaster::Cpu << samples;
+    }
+  }
+  void splatsAloneAreWrittenWithoutAPass() {
+    // A canvas frame of splats alone begins no render pass (the CPU's image:
+    // none at 4x): compute writes the splat image over the background into
+    // the target. It must be the
+    // picture the pass leaves (the clear, the composite blended over it, the
+    // resolve at 4x), here with the torus panned into the top left corner so
+    // that rows counted the wrong way, or the CPU's rect misplaced, show on
+    // either backend.
+    QFETCH(render::SplatRaster, raster);
+    QFETCH(int, samples);
+    auto torus = wideTorus(*m_device);
+    QVERIFY(torus);
+    auto written = render::OffscreenCanvas::create(*m_device, kWide, samples);
+    auto inPass = render::OffscreenCanvas::create(*m_device, kWide, samples);
+    QVERIFY_OK(written);
+    QVERIFY_OK(inPass);
+    (*inPass)->setWritesWithoutPass(false);
+    const auto renderer = splatRenderer(*m_device, raster, torus->cloud);
+    torus->camera.setAngles(200, 35);
+    torus->camera.pan(-0.45f, -0.3f);
+    const render::FrameState state = render::cameraFrameState(torus->camera, kWideAspect);
+    auto expected = (*inPass)->render(*renderer, state);
+    if (renderer->wantsAnotherFrame()) expected = (*inPass)->render(*renderer, state);  // the tiles grew their room
+    auto actual = (*written)->render(*renderer, state);
+    QVERIFY_OK(expected);
+    QVERIFY_OK(actual);
+    QCOMPARE(renderer->rasterUsed(), raster);
+    QVERIFY((*inPass)->lastFrameHadPass());
+    // The CPU's image is written only over a multisampled pass (cheaper
+    // there on the CPU devices it is drawn on; SplatRenderer::writesTarget).
+    QCOMPARE((*written)->lastFrameHadPass(), raster == render::SplatRaster::Cpu && samples == 1);
+    const QString problem = test::compareImages(*actual, *expected, "torus-written-vs-pass", kWrittenAgainstPass);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // The torus sits top left (where most of its pixels are, not mirrored);
+    // the bottom right corner is the background, opaque.
+    const auto splatPixels = [&](int x0, int y0) {
+      int count = 0;
+      for (int y = y0; y < y0 + kWide.height() / 2; ++y)
+        for (int x = x0; x < x0 + kWide.width() / 2; ++x) count += (actual->pixel(x, y) & 0xffffffu) != 0x20262eu;
+      return count;
+    };
+    QVERIFY2(splatPixels(0, 0) > 4 * splatPixels(0, kWide.height() / 2), "the torus is not in the top half");
+    QCOMPARE(QColor(actual->pixel(kWide.width() - 4, kWide.height() - 4)).name(), QStringLiteral("#20262e"));
+    QCOMPARE(qAlpha(actual->pixel(kWide.width() - 4, kWide.height() - 4)), 255);
+    // The quads blend in a pass: a canvas draws them in one.
+    const auto quads = splatRenderer(*m_device, render::SplatRaster::Quads, torus->cloud);
+    QVERIFY_OK((*written)->render(*quads, state));
+    QVERIFY((*written)->lastFrameHadPass());
   }
 
   void aViewFromInsideASceneMatchesAcrossRasterisers() {

@@ -61,7 +61,8 @@ const Offsets kOneSweep{RIGLENS_MEMBER(OneSweepParams, capacity), RIGLENS_MEMBER
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view),     RIGLENS_MEMBER(SplatView, proj),
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count),
                          RIGLENS_MEMBER(SplatView, tiles),    RIGLENS_MEMBER(SplatView, depthKey)};
-const Offsets kComposite{RIGLENS_MEMBER(CompositeView, viewport), RIGLENS_MEMBER(CompositeView, drawn)};
+const Offsets kComposite{RIGLENS_MEMBER(CompositeView, viewport), RIGLENS_MEMBER(CompositeView, drawn),
+                         RIGLENS_MEMBER(CompositeView, background)};
 const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
 const Offsets kMvp{RIGLENS_MEMBER(MvpBlock, mvp)};
 const Offsets kDecoded{RIGLENS_MEMBER(DecodedLiftParams, dims),        RIGLENS_MEMBER(DecodedLiftParams, counts),
@@ -163,7 +164,10 @@ core::Expected<void> verifyShaderLayouts() {
        sizeof(gpu::SplatView),
        {"splat_project.comp", "splat.vert", "splat_tile_count.comp", "splat_tile_offsets.comp", "splat_tile_emit.comp",
         "splat_tile_ranges.comp", "splat_raster.comp"}},
-      {"CompositeView", &kComposite, sizeof(gpu::CompositeView), {"splat_composite.vert", "splat_composite.frag"}},
+      {"CompositeView",
+       &kComposite,
+       sizeof(gpu::CompositeView),
+       {"splat_composite.vert", "splat_composite.frag", "splat_to_target.comp"}},
       {"TransformParams", &kTransform, sizeof(gpu::TransformParams), {"transform_points.comp"}},
       {"MvpBlock", &kMvp, sizeof(gpu::MvpBlock), {"vertex_color.vert"}},
       {"DecodedLiftParams",

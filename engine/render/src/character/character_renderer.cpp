@@ -380,6 +380,14 @@ void CharacterRenderer::record(QRhiCommandBuffer* cb, QRect viewport, QSize targ
   if (m_impl->ready) m_impl->splats->record(cb, viewport, target);
 }
 
+bool CharacterRenderer::writesTarget() const {
+  return m_impl->ready && m_impl->splats->writesTarget();
+}
+
+bool CharacterRenderer::writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, const glm::vec4& background) {
+  return m_impl->splats->writeTarget(cb, target, background);
+}
+
 const std::string& CharacterRenderer::error() const {
   return m_impl->error;
 }

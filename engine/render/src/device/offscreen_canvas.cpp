@@ -79,8 +79,12 @@ core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevi
   if (samples <= 0) samples = rhi->supportedSampleCounts().contains(4) ? 4 : 1;
   std::unique_ptr<OffscreenCanvas> canvas(new OffscreenCanvas(device, size, samples));
   Impl& d = *canvas->m_impl;
-  d.resolve.reset(
-      rhi->newTexture(QRhiTexture::RGBA8, size, 1, QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource));
+  // Load/store where compute can write it (FrameDrawable::writeTarget).
+  const QRhiTexture::Flags resolveFlags =
+      QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource |
+      (rhi->isFeatureSupported(QRhi::Compute) ? QRhiTexture::UsedWithLoadStore : QRhiTexture::Flags());
+  canvas->m_writesWithoutPass = rhi->isFeatureSupported(QRhi::Compute);
+  d.resolve.reset(rhi->newTexture(QRhiTexture::RGBA8, size, 1, resolveFlags));
   d.depth.reset(rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, samples));
   if (!d.resolve->create() || !d.depth->create())
     return makeError(ErrorCode::Gpu, "cannot create a " + std::to_string(size.width()) + "x" +
@@ -121,7 +125,6 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
                      why.empty() ? "the renderer could not prepare its GPU resources (see the log)" : why);
   }
   const auto prepared = Clock::now();
-  const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
   QRhiReadbackResult readback;
   QRhiResourceUpdateBatch* batch = nullptr;
   if (renderer.uploading()) out = nullptr;  // not the picture yet: nothing to read back
@@ -129,33 +132,51 @@ core::Expected<void> OffscreenCanvas::frame(FrameDrawable& renderer, const Frame
     batch = rhi->nextResourceUpdateBatch();
     batch->readBackTexture({m_impl->resolve.get()}, &readback);
   }
+  const bool drawn = draw(cb, renderer, state, batch);
+  timer.mark(cb, "draw");
+  timer.endFrame(GpuTimer::FrameEnd::Waited);
+  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
+    return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
+  if (!drawn) {
+    const std::string why = renderer.failure();
+    return makeError(ErrorCode::Gpu, why.empty() ? "the renderer could not write the frame" : why);
+  }
+  const auto finished = Clock::now();
+  if (out) {
+    QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
+                 readback.pixelSize.height(), QImage::Format_RGBA8888);
+    *out = rhi->isYUpInFramebuffer() ? image.mirrored() : image.copy();
+  }
+  m_times = {ms(prepared - started), ms(finished - prepared), ms(Clock::now() - finished)};
+  return {};
+}
+
+bool OffscreenCanvas::draw(QRhiCommandBuffer* cb, FrameDrawable& renderer, const FrameState& state,
+                           QRhiResourceUpdateBatch* batch) {
+  m_lastHadPass = !(m_writesWithoutPass && renderer.writesTarget());
+  if (!m_lastHadPass) {
+    const bool written = renderer.writeTarget(cb, m_impl->resolve.get(), state.background);
+    if (batch) cb->resourceUpdate(batch);
+    return written;
+  }
+  const QColor clear = QColor::fromRgbF(state.background.r, state.background.g, state.background.b, state.background.a);
   int passes = std::max(1, renderer.passesWanted());
+  QRhi* rhi = m_device.rhi();
   if (passes > 1 && !m_impl->passes && !m_impl->createPasses(rhi, m_size, m_samples)) passes = 1;
   const QRect all(QPoint(0, 0), m_size);
   if (passes == 1) {
     cb->beginPass(m_impl->target.get(), clear, {1.0f, 0});
     renderer.record(cb, all, m_size);
     cb->endPass(batch);
-  } else {
-    for (int pass = 0; pass < passes; ++pass) {
-      const auto& p = *m_impl->passes;
-      cb->beginPass(pass == 0 ? p.first.get() : pass + 1 < passes ? p.middle.get() : p.last.get(), clear, {1.0f, 0});
-      renderer.recordPass(cb, all, m_size, pass);
-      cb->endPass(pass + 1 < passes ? nullptr : batch);
-    }
+    return true;
   }
-  timer.mark(cb, "draw");
-  timer.endFrame(GpuTimer::FrameEnd::Waited);
-  if (rhi->endOffscreenFrame() != QRhi::FrameOpSuccess)
-    return makeError(ErrorCode::Gpu, "the offscreen GPU frame failed");
-  const auto drawn = Clock::now();
-  if (out) {
-    QImage image(reinterpret_cast<const uchar*>(readback.data.constData()), readback.pixelSize.width(),
-                 readback.pixelSize.height(), QImage::Format_RGBA8888);
-    *out = rhi->isYUpInFramebuffer() ? image.mirrored() : image.copy();
+  for (int pass = 0; pass < passes; ++pass) {
+    const auto& p = *m_impl->passes;
+    cb->beginPass(pass == 0 ? p.first.get() : pass + 1 < passes ? p.middle.get() : p.last.get(), clear, {1.0f, 0});
+    renderer.recordPass(cb, all, m_size, pass);
+    cb->endPass(pass + 1 < passes ? nullptr : batch);
   }
-  m_times = {ms(prepared - started), ms(drawn - prepared), ms(Clock::now() - drawn)};
-  return {};
+  return true;
 }
 
 // A drawable whose frame was not final (the compute tiles outgrew their

@@ -1,5 +1,7 @@
 #include "splats/splat_composite.h"
 
+#include <cstddef>
+
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
 #include "splats/splat_overlay_pipeline.h"
@@ -9,6 +11,7 @@ namespace riglens::render {
 bool SplatComposite::resize(QSize size) {
   if (size == m_size && m_image) return true;
   m_pipeline.reset();
+  m_target = nullptr;                        // writeTarget's bindings name the old image
   if (m_drawn) m_drawn = core::PixelRect{};  // the new buffer holds nothing until the next upload
   m_image = newStorageBuffer(m_rhi, std::size_t(size.width()) * std::size_t(size.height()) * 8);
   m_view.reset(m_rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::CompositeView)));
@@ -38,8 +41,10 @@ void SplatComposite::setView(QRhiResourceUpdateBatch* batch) {
   const core::PixelRect drawn = m_drawn.value_or(core::PixelRect{0, 0, m_size.width(), m_size.height()});
   const gpu::CompositeView view{
       {float(m_size.width()), float(m_size.height()), zeroToOne ? 1.0f : 0.5f, zeroToOne ? 0.0f : 0.5f},
-      {float(drawn.x0), float(drawn.y0), float(drawn.x1), float(drawn.y1)}};
-  batch->updateDynamicBuffer(m_view.get(), 0, sizeof(view), &view);
+      {float(drawn.x0), float(drawn.y0), float(drawn.x1), float(drawn.y1)},
+      {}};
+  // Not the background: writeTarget() sets it for the frame it writes.
+  batch->updateDynamicBuffer(m_view.get(), 0, offsetof(gpu::CompositeView, background), &view);
 }
 
 void SplatComposite::upload(QRhiResourceUpdateBatch* batch, std::span<const std::uint32_t> pixels,
@@ -59,6 +64,32 @@ void SplatComposite::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport,
   cb->setScissor(scissor);
   cb->setShaderResources(m_srb.get());
   cb->draw(6);
+}
+
+bool SplatComposite::writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, const glm::vec4& background) {
+  if (target != m_target || !m_targetPipeline) {
+    using B = QRhiShaderResourceBinding;
+    const auto cs = B::ComputeStage;
+    m_targetPipeline.reset();
+    m_targetSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kCompositeViewBinding, cs, m_view.get()),
+                                      B::bufferLoad(gpu::kCompositeImage, cs, m_image.get()),
+                                      B::imageStore(gpu::kCompositeTarget, cs, target, 0)});
+    if (m_targetSrb) m_targetPipeline = newComputePipeline(m_rhi, "splat_to_target.comp", m_targetSrb.get());
+    if (!m_targetPipeline) return fail("cannot create the pipeline that writes splats into the target");
+    m_target = target;
+  }
+  QRhiResourceUpdateBatch* batch = m_rhi->nextResourceUpdateBatch();
+  batch->updateDynamicBuffer(m_view.get(), offsetof(gpu::CompositeView, background), sizeof(background), &background);
+  cb->beginComputePass(batch);
+  cb->setComputePipeline(m_targetPipeline.get());
+  cb->setShaderResources(m_targetSrb.get());
+  const auto groups = [](int pixels) {
+    return int((std::uint32_t(pixels) + gpu::kCompositeGroupSize - 1) / gpu::kCompositeGroupSize);
+  };
+  cb->dispatch(groups(m_size.width()), groups(m_size.height()), 1);
+  GpuTimer::countDispatch();
+  cb->endComputePass();
+  return true;
 }
 
 }  // namespace riglens::render

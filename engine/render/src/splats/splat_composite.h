@@ -9,6 +9,7 @@
 
 #include <QtCore/QSize>
 #include <cstdint>
+#include <glm/vec4.hpp>
 #include <memory>
 #include <optional>
 #include <span>
@@ -39,6 +40,11 @@ class SplatComposite {
   // Inside the render pass: the image over the viewport (the viewport's size
   // is the image's) or, after a CPU upload, the rect it holds splats in.
   void record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor);
+  // Instead of a pass that clears to `background` and records the image over
+  // it, outside any pass: writes every pixel of `target` (RGBA8, made
+  // UsedWithLoadStore, the image's size) as that pass would leave it. False
+  // (failure()) when the GPU refuses the compute pipeline.
+  bool writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, const glm::vec4& background);
   const std::string& failure() const { return m_failure; }
 
  private:
@@ -52,6 +58,10 @@ class SplatComposite {
   std::unique_ptr<QRhiBuffer> m_image, m_view;
   std::unique_ptr<QRhiShaderResourceBindings> m_srb;
   std::unique_ptr<QRhiGraphicsPipeline> m_pipeline;
+  // writeTarget's, made for the target it was last given.
+  QRhiTexture* m_target = nullptr;
+  std::unique_ptr<QRhiShaderResourceBindings> m_targetSrb;
+  std::unique_ptr<QRhiComputePipeline> m_targetPipeline;
   QVector<quint32> m_rpFormat;
   int m_samples = 0;
   std::optional<core::PixelRect> m_drawn;  // what the last upload holds; the whole image after a compute raster

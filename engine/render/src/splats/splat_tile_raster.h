@@ -61,6 +61,11 @@ class SplatTileRaster {
   void encodeCount(QRhiCommandBuffer* cb);
   // Inside the render pass: the image over the viewport.
   void record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor);
+  // Instead of a pass: the image over `background`, written into all of
+  // `target` (SplatComposite::writeTarget).
+  bool writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, const glm::vec4& background) {
+    return m_composite.writeTarget(cb, target, background) || fail(m_composite.failure());
+  }
 
   BufferList buffers() const;
   const std::string& failure() const { return m_failure; }

@@ -98,6 +98,8 @@ class CharacterRenderer : public FrameDrawable {
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+  bool writesTarget() const override;
+  bool writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, const glm::vec4& background) override;
 
   const std::string& error() const;  // why the last prepare() failed; empty when it did not
   std::string failure() const override { return error(); }

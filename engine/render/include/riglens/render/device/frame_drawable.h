@@ -6,12 +6,14 @@
 
 #include <QtCore/QRect>
 #include <QtCore/QSize>
+#include <glm/vec4.hpp>
 #include <string>
 
 #include "riglens/render/device/frame_state.h"
 
 class QRhiCommandBuffer;
 class QRhiRenderPassDescriptor;
+class QRhiTexture;
 
 namespace riglens::render {
 
@@ -31,6 +33,18 @@ class FrameDrawable {
   virtual void recordPass(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize, int pass) {
     if (pass == 0) record(cb, viewport, targetSize);
   }
+  // Whether the frame the last prepare() left is splats alone over the
+  // background (a splat image drawn by compute or the CPU, nothing to
+  // depth-test it against), which writeTarget() writes without a render
+  // pass: OffscreenCanvas then begins none (no clear, no draw, no resolve;
+  // on an H100 that pass is half of the sample character's GPU frame).
+  virtual bool writesTarget() const { return false; }
+  // Outside any pass: writes every pixel of `target` (RGBA8, made
+  // UsedWithLoadStore, the output's size) as a pass cleared to `background`
+  // and record() would leave it, at any sample count (the image is per
+  // pixel, so every sample of a pixel holds its colour). False when the GPU
+  // refused (failure()).
+  virtual bool writeTarget(QRhiCommandBuffer*, QRhiTexture*, const glm::vec4& /*background*/) { return false; }
   // Why the last prepare() failed, when the drawable knows (empty otherwise).
   virtual std::string failure() const { return {}; }
   // The last frame is not final yet (a GPU result it depends on is on its way

@@ -1,6 +1,8 @@
 // OffscreenCanvas: a windowless render target (MSAA colour + depth, resolved
 // into a texture) that RigRenderer draws into and that reads back as a
-// QImage. Used by `riglens-cli render` and the render tests.
+// QImage. Used by `riglens-cli render` and the render tests. A frame of
+// splats alone (FrameDrawable::writesTarget) is written into the texture by
+// compute, with no render pass.
 #pragma once
 
 #include <QtCore/QSize>
@@ -12,6 +14,9 @@
 #include "riglens/render/device/frame_drawable.h"
 #include "riglens/render/device/frame_state.h"
 #include "riglens/render/device/rhi_device.h"
+
+class QRhiCommandBuffer;
+class QRhiResourceUpdateBatch;
 
 namespace riglens::render {
 
@@ -43,6 +48,12 @@ class OffscreenCanvas {
   // released: an owner may free what has already gone to the GPU.
   void setBetweenUploadFrames(std::function<void()> hook) { m_betweenUploadFrames = std::move(hook); }
 
+  // Whether frames of splats alone are written without a render pass (on by
+  // default where the device has compute). Off, every frame is a pass, as a
+  // window's frame is (benchmarks, and the tests comparing the two).
+  void setWritesWithoutPass(bool on) { m_writesWithoutPass = on; }
+  bool lastFrameHadPass() const { return m_lastHadPass; }
+
   QSize size() const { return m_size; }
   int sampleCount() const { return m_samples; }
   std::size_t textureBytes() const;  // colour, resolve and depth attachments
@@ -54,12 +65,17 @@ class OffscreenCanvas {
   // The frames one render takes: until the renderer has uploaded, and the
   // redraws it asks for.
   core::Expected<void> frames(FrameDrawable& renderer, const FrameState& state, QImage* out);
+  // The frame's drawing: written without a pass where the drawable can, else
+  // its pass or passes; `batch` (the read-back, may be null) after it.
+  bool draw(QRhiCommandBuffer* cb, FrameDrawable& renderer, const FrameState& state, QRhiResourceUpdateBatch* batch);
 
   RhiDevice& m_device;
   QSize m_size;
   int m_samples = 1;
   std::unique_ptr<Impl> m_impl;
   FrameTimes m_times;
+  bool m_writesWithoutPass = true;
+  bool m_lastHadPass = true;
   std::function<void()> m_betweenUploadFrames;
 };
 

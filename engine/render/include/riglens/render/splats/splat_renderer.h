@@ -50,6 +50,8 @@ class SplatRenderer : public FrameDrawable {
   bool prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* renderPass, int sampleCount, QSize outputSize,
                const FrameState& state) override;
   void record(QRhiCommandBuffer* cb, QRect viewport, QSize targetSize) override;
+  bool writesTarget() const override;
+  bool writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, const glm::vec4& background) override;
   std::string failure() const override;
   bool wantsAnotherFrame() const override;  // the compute tiles' key count is pending or outgrew their room
 
