@@ -586,6 +586,13 @@ class TestRenderCharacter : public test::RenderTestCase {
     const auto quads = splatRenderer(*m_device, render::SplatRaster::Quads, torus->cloud);
     QVERIFY_OK((*written)->render(*quads, state));
     QVERIFY((*written)->lastFrameHadPass());
+    // The same renderer writing into another canvas's texture (the first gone) writes there.
+    written->reset();
+    auto another = render::OffscreenCanvas::create(*m_device, kWide, samples);
+    QVERIFY_OK(another);
+    auto again = (*another)->render(*renderer, state);
+    QVERIFY_OK(again);
+    QCOMPARE(*again, *actual);
   }
 
   void aViewFromInsideASceneMatchesAcrossRasterisers() {

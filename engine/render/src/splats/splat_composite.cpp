@@ -11,7 +11,7 @@ namespace riglens::render {
 bool SplatComposite::resize(QSize size) {
   if (size == m_size && m_image) return true;
   m_pipeline.reset();
-  m_target = nullptr;                        // writeTarget's bindings name the old image
+  m_targetId = 0;                            // writeTarget's bindings name the old image
   if (m_drawn) m_drawn = core::PixelRect{};  // the new buffer holds nothing until the next upload
   m_image = newStorageBuffer(m_rhi, std::size_t(size.width()) * std::size_t(size.height()) * 8);
   m_view.reset(m_rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(gpu::CompositeView)));
@@ -67,7 +67,8 @@ void SplatComposite::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport,
 }
 
 bool SplatComposite::writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, const glm::vec4& background) {
-  if (target != m_target || !m_targetPipeline) {
+  // By id, not address: a canvas made after another is gone may get its address.
+  if (target->globalResourceId() != m_targetId || !m_targetPipeline) {
     using B = QRhiShaderResourceBinding;
     const auto cs = B::ComputeStage;
     m_targetPipeline.reset();
@@ -76,7 +77,7 @@ bool SplatComposite::writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, con
                                       B::imageStore(gpu::kCompositeTarget, cs, target, 0)});
     if (m_targetSrb) m_targetPipeline = newComputePipeline(m_rhi, "splat_to_target.comp", m_targetSrb.get());
     if (!m_targetPipeline) return fail("cannot create the pipeline that writes splats into the target");
-    m_target = target;
+    m_targetId = target->globalResourceId();
   }
   QRhiResourceUpdateBatch* batch = m_rhi->nextResourceUpdateBatch();
   batch->updateDynamicBuffer(m_view.get(), offsetof(gpu::CompositeView, background), sizeof(background), &background);

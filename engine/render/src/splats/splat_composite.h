@@ -59,7 +59,7 @@ class SplatComposite {
   std::unique_ptr<QRhiShaderResourceBindings> m_srb;
   std::unique_ptr<QRhiGraphicsPipeline> m_pipeline;
   // writeTarget's, made for the target it was last given.
-  QRhiTexture* m_target = nullptr;
+  quint64 m_targetId = 0;
   std::unique_ptr<QRhiShaderResourceBindings> m_targetSrb;
   std::unique_ptr<QRhiComputePipeline> m_targetPipeline;
   QVector<quint32> m_rpFormat;
