@@ -89,14 +89,14 @@ inline BufferBytes bufferBytes(std::string name, const QRhiBuffer* buffer) {
   return {std::move(name), buffer ? std::size_t(buffer->size()) : 0};
 }
 
-// One compute pass holding one dispatch of `groups` workgroups: `batch` (may
-// be null) applied first; `bindings` null means the pipeline's own.
+// One compute pass holding one dispatch of `groups` (x `groupsY`) workgroups:
+// `batch` (may be null) applied first; `bindings` null means the pipeline's own.
 inline void dispatchComputePass(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, QRhiComputePipeline* pipeline,
-                                QRhiShaderResourceBindings* bindings, int groups) {
+                                QRhiShaderResourceBindings* bindings, int groups, int groupsY = 1) {
   cb->beginComputePass(batch);
   cb->setComputePipeline(pipeline);
   cb->setShaderResources(bindings);
-  cb->dispatch(groups, 1, 1);
+  cb->dispatch(groups, groupsY, 1);
   GpuTimer::countDispatch();
   cb->endComputePass();
 }

@@ -80,10 +80,10 @@ core::Expected<std::unique_ptr<OffscreenCanvas>> OffscreenCanvas::create(RhiDevi
   std::unique_ptr<OffscreenCanvas> canvas(new OffscreenCanvas(device, size, samples));
   Impl& d = *canvas->m_impl;
   // Load/store where compute can write it (FrameDrawable::writeTarget).
+  canvas->m_writesWithoutPass = rhi->isFeatureSupported(QRhi::Compute);
   const QRhiTexture::Flags resolveFlags =
       QRhiTexture::RenderTarget | QRhiTexture::UsedAsTransferSource |
-      (rhi->isFeatureSupported(QRhi::Compute) ? QRhiTexture::UsedWithLoadStore : QRhiTexture::Flags());
-  canvas->m_writesWithoutPass = rhi->isFeatureSupported(QRhi::Compute);
+      (canvas->m_writesWithoutPass ? QRhiTexture::UsedWithLoadStore : QRhiTexture::Flags());
   d.resolve.reset(rhi->newTexture(QRhiTexture::RGBA8, size, 1, resolveFlags));
   d.depth.reset(rhi->newRenderBuffer(QRhiRenderBuffer::DepthStencil, size, samples));
   if (!d.resolve->create() || !d.depth->create())

@@ -81,15 +81,9 @@ bool SplatComposite::writeTarget(QRhiCommandBuffer* cb, QRhiTexture* target, con
   }
   QRhiResourceUpdateBatch* batch = m_rhi->nextResourceUpdateBatch();
   batch->updateDynamicBuffer(m_view.get(), offsetof(gpu::CompositeView, background), sizeof(background), &background);
-  cb->beginComputePass(batch);
-  cb->setComputePipeline(m_targetPipeline.get());
-  cb->setShaderResources(m_targetSrb.get());
-  const auto groups = [](int pixels) {
-    return int((std::uint32_t(pixels) + gpu::kCompositeGroupSize - 1) / gpu::kCompositeGroupSize);
-  };
-  cb->dispatch(groups(m_size.width()), groups(m_size.height()), 1);
-  GpuTimer::countDispatch();
-  cb->endComputePass();
+  dispatchComputePass(cb, batch, m_targetPipeline.get(), m_targetSrb.get(),
+                      gpu::groupsFor(std::size_t(m_size.width()), gpu::kCompositeGroupSize),
+                      gpu::groupsFor(std::size_t(m_size.height()), gpu::kCompositeGroupSize));
   return true;
 }
 
