@@ -20,6 +20,7 @@
 
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
+#include "riglens/core/base/sanitizers.h"
 #include "riglens/core/base/tolerances.h"
 #include "riglens/core/character/body_pose.h"
 #include "riglens/core/character/bundle.h"
@@ -33,11 +34,7 @@
 
 // How OpenCV's over-read of a huge initializer ends its child: the kernel's
 // fault, or AddressSanitizer's abort where the suite is built with it.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr const char* kOverReadSignal = "Aborted";
-#else
-constexpr const char* kOverReadSignal = "Segmentation fault";
-#endif
+constexpr const char* kOverReadSignal = riglens::core::kAddressSanitizer ? "Aborted" : "Segmentation fault";
 
 namespace {
 // A covariance entry of order 1e-4 against four times another: float32

@@ -13,25 +13,17 @@
 #include <cerrno>
 #include <cstring>
 
+#include "riglens/core/base/sanitizers.h"
+
 namespace riglens::core {
 
 namespace {
 
 // ASan and TSan reserve terabytes of address space up front, so an
-// address-space cap would fail their first mmap. GCC names them with
-// __SANITIZE_ADDRESS__ / __SANITIZE_THREAD__, clang (the fuzzers' compiler)
-// with __has_feature: missing the second once capped every fuzzed child, so
-// Assimp itself was never fuzzed.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define RIGLENS_UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define RIGLENS_UNDER_SANITIZER 1
-#endif
-#endif
+// address-space cap would fail their first mmap (sanitizers.h).
+constexpr bool kChildMayBeCapped = !kAddressSanitizer && !kThreadSanitizer;
 
-[[noreturn]] void beChild([[maybe_unused]] const ChildLimits& limits, const std::function<int(int)>& body, int fd,
-                          pid_t host) {
+[[noreturn]] void beChild(const ChildLimits& limits, const std::function<int(int)>& body, int fd, pid_t host) {
   // The host's crash handlers (Qt Test's, a debugger hook) must not run in
   // the child: a crash here is the parent's finding, reported by signal.
   for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) ::signal(sig, SIG_DFL);
@@ -39,10 +31,10 @@ namespace {
   // (The signal follows the forking thread, which waits until the end.)
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != host) _exit(1);
-#if !defined(RIGLENS_UNDER_SANITIZER)
-  const rlimit limit{limits.memoryBytes, limits.memoryBytes};
-  if (limits.memoryBytes) setrlimit(RLIMIT_AS, &limit);
-#endif
+  if (kChildMayBeCapped && limits.memoryBytes) {
+    const rlimit limit{limits.memoryBytes, limits.memoryBytes};
+    setrlimit(RLIMIT_AS, &limit);
+  }
   int code = 1;
   try {
     code = body(fd);
