@@ -12,7 +12,7 @@
 // disabled with the reason and voxel runs still draw.
 #include <QtCore/QProcess>
 #include <QtQml/QQmlExtensionPlugin>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

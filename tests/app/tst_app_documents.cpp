@@ -10,9 +10,11 @@
 // so Vulkan), with QSG_RHI_BACKEND=vulkan and with QSG_RHI_BACKEND=opengl
 // (llvmpipe's GL 4.5, with compute shaders). The Xvfb screen is 2000x1200 so
 // every size fits.
+#include <QtCore/QSettings>
+#include <QtCore/QString>
 #include <QtGui/QWheelEvent>
 #include <QtQml/QQmlExtensionPlugin>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <filesystem>
 

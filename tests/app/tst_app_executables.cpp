@@ -8,7 +8,7 @@
 #include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/trigonometric.hpp>

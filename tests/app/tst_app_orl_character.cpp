@@ -12,7 +12,7 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtQml/QQmlExtensionPlugin>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <filesystem>
 
 #include "character_controller.h"

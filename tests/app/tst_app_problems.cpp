@@ -7,7 +7,7 @@
 // each (severity, file, pointer, message) and clicking one selects the part
 // or joint it concerns.
 #include <QtQml/QQmlExtensionPlugin>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

@@ -7,7 +7,7 @@
 // viewer showed along the way is either the old or the new document, whole.
 #include <QtGui/QWheelEvent>
 #include <QtQml/QQmlExtensionPlugin>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

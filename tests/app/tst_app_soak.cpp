@@ -16,7 +16,7 @@
 #include <QtCore/QFile>
 #include <QtGui/QGuiApplication>
 #include <QtQml/QQmlExtensionPlugin>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <algorithm>
 #include <filesystem>
 #include <map>

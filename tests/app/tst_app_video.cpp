@@ -9,7 +9,7 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 
 #include "image_psnr.h"
 #include "riglens/media/video_reader.h"

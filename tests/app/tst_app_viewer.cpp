@@ -11,7 +11,8 @@
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
-#include <QtTest/QtTest>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
 #include <fstream>
 #include <nlohmann/json.hpp>
 

@@ -2,12 +2,13 @@
 // server (Xvfb) with Qt Quick on Vulkan: the layout and the File menu exist,
 // and a rendered frame can be grabbed and is not blank.
 #include <QtCore/QProcess>
+#include <QtCore/QStandardPaths>
 #include <QtGui/QImage>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <fstream>
 #include <functional>
 #include <set>

@@ -4,12 +4,13 @@
 // window. Shared by the app tests.
 #pragma once
 
+#include <QtCore/QStandardPaths>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
 #include <QtQml/QQmlApplicationEngine>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <memory>
 
 #include "app_controller.h"

@@ -4,7 +4,7 @@
 // malformed input here that it refuses naming the file; picking follows the
 // scores (magic over name over extension); the listings come from the rows.
 // A new row fails this test until it has all three.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <filesystem>
 #include <map>
 

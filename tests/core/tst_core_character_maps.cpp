@@ -2,7 +2,7 @@
 // (evaluated here independently from the JSON), expression-space refusals,
 // tints, the slot allocator, the 96-byte lift uniform and the CPU lift.
 #include <QtCore/QFile>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 // behave; bundles: the real myra scene.json, the sample bundle, the schema-1
 // layout, branch meshes and their refusals.
 #include <QtCore/QFile>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <filesystem>
 #include <fstream>

@@ -2,7 +2,7 @@
 // values, layering of autoPlay and playable animations, one-shot clips
 // holding their last frame, refusals, and bone matrices / LBS against
 // hand-derived results.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <limits>
 

@@ -10,7 +10,7 @@
 //  - broken graphs are refused naming the file and the tensor;
 //  - the re-run policy (which sessions run for a rig change, a camera move,
 //    nothing), calibration, world placement, the scale map and .npy presets.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <filesystem>
 #include <glm/geometric.hpp>

@@ -3,7 +3,7 @@
 // as Greg Ward's format describes it) and .exr files written here by
 // OpenEXR itself, read back to the values written; malformed files refused
 // with the file and the place named, odd ones warned about.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <cstring>
 #include <filesystem>

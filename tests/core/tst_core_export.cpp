@@ -3,7 +3,7 @@
 // otherwise), the drive claim (one node per caller joint, rotated about
 // axisVector from its default, reproduces the engine's pose), scale, names,
 // and refusals that leave no file behind.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <filesystem>
 #include <fstream>

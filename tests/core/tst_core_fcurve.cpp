@@ -1,7 +1,7 @@
 // F-curve sampling against values derived independently: the reference's
 // published clip values, hand-computed Bezier values where the handles make
 // x(s) linear, and Newton's method for the ease presets.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <vector>
 

@@ -2,7 +2,7 @@
 // the matrix op the GPU kernel mirrors, and the per-part .glb writer.
 #include <tiny_gltf.h>
 
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <array>
 #include <cmath>
 #include <filesystem>

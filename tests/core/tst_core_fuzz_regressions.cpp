@@ -7,7 +7,7 @@
 // load. Before its fix each of these crashed, read out of bounds, hung or
 // asked for memory the file could not justify; here it must not, and the
 // sanitizer build (tools/fuzz.sh) replays them too.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // 3DGS .ply scenes: decoded centres, covariances (R S S^T R^T computed here
 // by hand for known rotations), SH degree-0 colours with sigmoid opacity,
 // the SH degree from the f_rest count, and the refusals.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>

@@ -4,7 +4,7 @@
 #include <meshoptimizer.h>
 #include <tiny_gltf.h>
 
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <set>

@@ -5,7 +5,7 @@
 // through the skin, and refusals naming the file and the problem. (Every
 // node and vertex is also compared with three.js in tst_interop_gltf_scene.)
 #include <QtCore/QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cstring>
 #include <fstream>
 #include <glm/gtc/matrix_access.hpp>

@@ -2,7 +2,7 @@
 // byte-identical repacking, every refusal, half-float rounding, head_ext
 // helpers, and hand-checkable GNM cases (one coefficient, one eye, one joint,
 // an override).
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <numbers>

@@ -4,7 +4,7 @@
 // own numbers; a 3DGS .ply still a splat scene; malformed files refused
 // with the file named, the process still up.
 #include <QtCore/QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <array>
 #include <cmath>
 #include <fstream>

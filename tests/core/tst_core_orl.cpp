@@ -2,7 +2,7 @@
 // (tests/data/orl/deform-synthetic.json: 5 cases, 1e-4 cm), no accumulation
 // across calls, the pack's refusals, drive modes and shell binding.
 #include <QtCore/QFile>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cstring>
 #include <nlohmann/json.hpp>
 

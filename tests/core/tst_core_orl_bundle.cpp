@@ -5,7 +5,7 @@
 // bundle decoded on the CPU with the test decoders. Expected values come
 // from the sample's own tables (orl_sample_tables.h) or are computed here
 // independently of the code under test.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <filesystem>
 #include <numbers>

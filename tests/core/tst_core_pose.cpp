@@ -2,7 +2,7 @@
 // x-pitch sign, pivots, translations, mounts, static attachments, chains,
 // joint order, clamping, parts declared before their parent, missing parents
 // and cycles (with the reference's resolution order).
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <numbers>
 
 #include "reference_math.h"

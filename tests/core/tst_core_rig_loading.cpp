@@ -1,7 +1,7 @@
 // Loading runs: every input form (folder, rig.json, run record, mesh.glb,
 // legacy auto clips), the malformed-input list for rig.json (each refusal
 // names the file and the JSON pointer), and the warnings that still load.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <fstream>
 
 #include "gltf_builder.h"

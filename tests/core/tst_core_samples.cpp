@@ -2,7 +2,7 @@
 // real on-disk layout that loads without a warning, closed surfaces wound
 // outward (signed volume), the character each mesher promises (flat facets,
 // sharp corners) and the structure the docs promise.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <map>
 
 #include "riglens/core/base/file_io.h"

@@ -5,7 +5,7 @@
 // opacity * exp(-d^2 / 2 var) in closed form; two of them blend front to
 // back whatever their order in the input; a clip space whose y runs down
 // mirrors the image; bands of tile rows and threads change nothing.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <cstring>
 #include <glm/gtc/matrix_transform.hpp>

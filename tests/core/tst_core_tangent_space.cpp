@@ -4,7 +4,7 @@
 // mirrored (-x, sign -1), a UV sphere (the direction of increasing
 // longitude, sign +1), welded copies of a vertex (one tangent) — and a
 // file's TANGENT carried through its node's rotation and mirror.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>

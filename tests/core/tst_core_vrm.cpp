@@ -8,7 +8,7 @@
 // tst_interop_gltf_scene). Then what a file gets wrong: set aside with a
 // warning that points at it, or refused by the controller.
 #include <QtCore/QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <fstream>
 #include <set>

@@ -11,7 +11,7 @@
 #include <tiny_gltf.h>
 
 #include <QtCore/QProcess>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <algorithm>
 #include <array>
 #include <assimp/Importer.hpp>

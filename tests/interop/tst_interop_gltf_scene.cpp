@@ -7,10 +7,11 @@
 // A VRM avatar's expressions, set by `riglens-cli pose --expression` and by
 // @pixiv/three-vrm, pose the same vertices.
 #include <QtCore/QFile>
+#include <QtCore/QFloat16>  // QCOMPARE of two json values weighs its qfloat16 overload, which needs the whole type
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QImage>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cstring>
 #include <fstream>
 #include <glm/geometric.hpp>

@@ -4,7 +4,7 @@
 // compressed grid): zero errors, so the reader is tested on valid files. A
 // truncated file must be reported as broken, which proves the validator
 // really ran.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 
 #include "draco_fixture.h"
 #include "gltf_material_fixture.h"

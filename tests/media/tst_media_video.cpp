@@ -1,7 +1,7 @@
 // riglens::media: videos written with FFmpeg's encoders and read back with
 // its demuxers and decoders (frame count, duration, size, the frames), and
 // the writer's refusals, which leave no file behind.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>

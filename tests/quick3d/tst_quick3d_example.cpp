@@ -9,7 +9,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QColor>
 #include <QtGui/QImage>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 
 #include "pbr_fixture.h"

@@ -23,7 +23,8 @@
 #include <QtCore/QSaveFile>
 #include <QtCore/QTemporaryDir>
 #include <QtQuick3D/QQuick3DGeometry>
-#include <QtTest/QtTest>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
 #include <cstring>
 
 #include "gltf_material_fixture.h"

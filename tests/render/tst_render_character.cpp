@@ -3,7 +3,7 @@
 // character and on a synthetic full-size head (dense and sparse), and the
 // debug lift's slots (centres, covariances, colours, cleared slots), with N
 // not a multiple of the workgroup.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <algorithm>
 #include <cmath>
 #include <glm/gtc/constants.hpp>

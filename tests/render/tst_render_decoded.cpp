@@ -5,7 +5,7 @@
 // scale map and the triangle bound switched on; vertices uploaded from the
 // CPU and, as the viewer runs it, chained from the GNM pass's buffer in the
 // same frame. Re-runs: an appearance-only decode runs pass 2 alone.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>

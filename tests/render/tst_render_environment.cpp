@@ -7,7 +7,7 @@
 // sampling from the source's mips (filtered importance sampling) and sums
 // the irradiance over a 64-texel-wide mip: what is compared is that both
 // converge to the same integrals, in the same orientation.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <glm/geometric.hpp>
 

@@ -3,7 +3,7 @@
 // same frame drawn on Vulkan. Overlay lines are off for that comparison: GL
 // and Vulkan have different line rasterisation rules, so 1-pixel grid lines
 // land on different pixels; the model itself must agree.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "render_checks.h"

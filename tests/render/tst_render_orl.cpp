@@ -3,7 +3,7 @@
 // DNA, and the reference library's synthetic pack with its own expected
 // vertices; then the character drawn through CharacterRenderer (the viewer's
 // and the CLI's path), where a jaw control must change the picture.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>

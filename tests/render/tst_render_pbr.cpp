@@ -5,7 +5,7 @@
 // flat quads of known materials (tests/support/pbr_fixture.h) rendered
 // offscreen with the environment off, read back at pixels whose world point
 // is found by casting the pixel centre's ray onto the quad.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>

@@ -4,7 +4,7 @@
 // against the CPU reference, a glTF model's materials (texture, transform,
 // mask, blend, unlit, culling), shader layouts against reflection, and the
 // memory report.
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 

@@ -3,7 +3,7 @@
 // offscreen draw read back and checked pixel by pixel.
 #include <QtCore/QScopeGuard>
 #include <QtCore/QTemporaryDir>
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 #include <random>

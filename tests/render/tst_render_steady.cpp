@@ -8,7 +8,7 @@
 // with the camera turning and the pose moving, and compares the process's
 // resident memory before and after.
 
-#include <QtTest/QtTest>
+#include <QtTest/QTest>
 #include <functional>
 
 #include "built_glb.h"
