@@ -5,8 +5,6 @@
 #   tools/fuzz.sh [TARGET[,TARGET...]|all] [SECONDS]   default: all
 #   RIGLENS_FUZZ_JOBS=2 tools/fuzz.sh all 600   two targets at a time
 #   tools/fuzz.sh --list
-#   tools/fuzz.sh --build   builds every fuzzer and the seeds, runs none
-#       (tools/test.sh builds them this way while the test suite runs)
 #   RIGLENS_FUZZ_RUNS=30000 tools/fuzz.sh all 60   a reproducible run: seed 1,
 #       30000 inputs per target (SECONDS only caps it); what CI's smoke does,
 #       so a commit's smoke result is the same on every machine and re-run
@@ -28,8 +26,6 @@ seconds="${2:-20}"
 "$repo/tools/setup.sh" --no-build
 targets=(rig_json run_record part_glb mesh_glb gltf model_formats aosrig orl_pack ply bundle_scene bundle_mesh npy controls body_pose joint_worlds orl_outputs ict_face dna environment)
 if [[ "$which" == "--list" ]]; then printf '%s\n' "${targets[@]}"; exit 0; fi
-build_only=0
-if [[ "$which" == "--build" ]]; then build_only=1; which=all; fi
 if [[ "$which" != "all" ]]; then  # one target, or several separated by commas
   IFS=, read -ra chosen <<<"$which"
   for t in "${chosen[@]}"; do
@@ -43,8 +39,9 @@ echo "[fuzz] building the fuzzers in $build"
 # Line tables only (-gline-tables-only): a sanitizer report's stack names
 # every frame's function, file and line, inlined ones too, and clang builds
 # the tree's sources in 11-15% less time than with full debug information
-# (glb_reader.cpp 18.4 against 21-22 s). To watch variables in a debugger,
-# configure this tree by hand with -g.
+# (glb_reader.cpp 18.4 against 21-22 s, the 2-core VM busy with a build
+# beside it). To watch variables in a debugger, configure this tree by hand
+# with -g.
 CC=clang CXX=clang++ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None \
   -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
   -DRIGLENS_BUILD_FUZZERS=ON -DRIGLENS_BUILD_RENDER=OFF -DRIGLENS_BUILD_APP=OFF -DRIGLENS_BUILD_TESTS=OFF \
@@ -52,7 +49,6 @@ CC=clang CXX=clang++ cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=No
 cmake --build "$build" --parallel "$(nproc)" --target fuzz_make_seeds "${targets[@]/#/fuzz_}" >/dev/null
 rm -rf "$build/seeds"
 "$build/fuzz/fuzz_make_seeds" "$build/seeds" >/dev/null
-if ((build_only)); then exit 0; fi
 
 # One target: its regression inputs, then fuzzing; writes a report line to
 # $build/reports/<target> and returns non-zero when something was found.

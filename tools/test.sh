@@ -5,13 +5,12 @@
 # test suite (every label), build the .deb and check it (lintian, run extracted), then a short,
 # reproducible run of every fuzz target: seed 1, RIGLENS_FUZZ_RUNS inputs
 # (default 30000), at most RIGLENS_FUZZ_SECONDS (default 90) each, one target
-# per core (RIGLENS_FUZZ_JOBS, default nproc: the fuzzers are all built -
-# beside the suite, see below - before the first runs, so nothing else wants
-# the cores). A fixed seed and input count make the smoke's verdict a
-# property of the commit, not of the machine's speed; the 90 s cap leaves
-# every target but model_formats (a real Assimp child per input) room to
-# finish its inputs while sharing the machine. Open-ended fuzzing is
-# tools/fuzz.sh without them.
+# per core (RIGLENS_FUZZ_JOBS, default nproc: the fuzzers are all built before
+# the first runs, so nothing else wants the cores). A fixed seed and input
+# count make the smoke's verdict a property of the commit, not of the
+# machine's speed; the 90 s cap leaves every target but model_formats (a real
+# Assimp child per input) room to finish its inputs while sharing the
+# machine. Open-ended fuzzing is tools/fuzz.sh without them.
 #
 #   tools/test.sh [ctest arguments...]     e.g. tools/test.sh -L unit
 #
@@ -29,20 +28,6 @@ build_dir="${RIGLENS_BUILD_DIR:-$repo/build}"
 "$repo/tools/check-format.sh"
 "$repo/tools/setup.sh" --tests --build-dir "$build_dir" -DRIGLENS_WERROR=ON
 
-# The whole run also builds the fuzzers (clang, their own tree): at the
-# lowest priority, beside the suite, so they take only the cores the suite
-# leaves idle - ctest keeps about 1.6 of 2 busy (its Xvfb tests run one at a
-# time), cpack and lintian one - and the suite runs as fast as alone.
-fuzz_build=""
-if (($# == 0)); then
-  fuzz_log="$build_dir/fuzz-build.log"
-  echo "[test] building the fuzzers beside the suite, at nice 19 (log $fuzz_log)"
-  setsid nice -n 19 "$repo/tools/fuzz.sh" --build >"$fuzz_log" 2>&1 &
-  fuzz_build=$!
-  # Its own process group (setsid), so a failing suite stops every compiler it started.
-  trap 'kill -- "-$fuzz_build" 2>/dev/null || true' EXIT
-fi
-
 echo "[test] ctest"
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" "$@"
 
@@ -50,12 +35,6 @@ if (($# == 0)); then
   echo "[test] cpack -G DEB"
   (cd "$build_dir" && cpack -G DEB >/dev/null && ls -1 "$build_dir"/riglens_*.deb)
   "$repo/tools/check-package.sh" "$build_dir"
-  if ! wait "$fuzz_build"; then
-    cat "$fuzz_log"
-    echo "[test] building the fuzzers failed (above)" >&2
-    exit 1
-  fi
-  trap - EXIT
   echo "[test] fuzz smoke: every target, ${RIGLENS_FUZZ_RUNS:-30000} inputs from seed 1"
   RIGLENS_FUZZ_JOBS="${RIGLENS_FUZZ_JOBS:-$(nproc)}" RIGLENS_FUZZ_RUNS="${RIGLENS_FUZZ_RUNS:-30000}" \
     "$repo/tools/fuzz.sh" all "${RIGLENS_FUZZ_SECONDS:-90}"
