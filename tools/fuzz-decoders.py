@@ -15,12 +15,10 @@ is kept under OUT/findings/ with the command that reproduces it.
   tools/fuzz-decoders.py BUNDLE OUT [--cases N] [--seed S] [--cli PATH]
 
 BUNDLE is a decodable bundle, e.g. `riglens-cli character make-sample --out
-DIR` (DIR/sample-bundle). Not with `--uv-res 32`: the sample's decoders
-still write 128x128 maps, so that bundle is refused before any mutation
-("geom_head.onnx: output geom_uv has shape [1,11,128,128]") and every case
-looks like a finding (seen 2026-12-06; make-sample's mismatch is open). Deterministic: the same seed makes the
-same graphs. Prints one line per finding and a summary; exits 1 when there
-is a finding.
+DIR` (DIR/sample-bundle); make-sample refuses to write one its decoders
+cannot decode (another --uv-res than theirs, --schema1 without fused
+graphs). Deterministic: the same seed makes the same graphs. Prints one
+line per finding and a summary; exits 1 when there is a finding.
 """
 import argparse
 import os

@@ -3,8 +3,7 @@
 //                              [--override NAME=w,x,y,z]... [--body-pose FILE.json] --out FILE [--json]
 // riglens-cli character orl-deform PACK --outputs FILE.json --out FILE [--json]
 // riglens-cli character evaluate FILE [--gui|--raw] --controls FILE.json [--lod N] [--json] (dna_command.cpp)
-// riglens-cli character make-sample --out DIR [--ict DIR]
-#include <QtCore/QCoreApplication>
+// riglens-cli character make-sample --out DIR ... (make_sample_command.cpp)
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,7 +13,6 @@
 #include "character_commands.h"
 #include "cli_common.h"
 #include "inspect_summary.h"
-#include "riglens/core/base/data_paths.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_file.h"
 #include "riglens/core/character/aosrig.h"
@@ -28,8 +26,6 @@
 #include "riglens/render/character/gpu_character.h"
 #include "riglens/render/character/gpu_orl.h"
 #include "riglens/render/device/rhi_device.h"
-#include "riglens/samples/character_sample.h"
-#include "riglens/samples/orl_sample.h"
 
 namespace riglens::cli {
 namespace {
@@ -220,62 +216,6 @@ int orlDeform(const QStringList& args) {
   return writeVertices(*deformed, parser.value(out), parser.isSet(asJson));
 }
 
-int makeSample(const QStringList& args) {
-  QCommandLineParser parser;
-  const QCommandLineOption out("out", "Folder for sample-face.aosrig, sample-bundle/ and sample-orl-bundle/.", "DIR");
-  const QCommandLineOption ict("ict",
-                               "The ICT-FaceKit face data (default: the one RigLens ships, "
-                               "<bin>/../share/riglens/ict-face).",
-                               "DIR");
-  const QCommandLineOption decoders("decoders",
-                                    "Decoders to put in the bundle: trunk_head/geom_head/appr_head .onnx (default: "
-                                    "the sample decoders RigLens ships, <bin>/../share/riglens/sample-decoders).",
-                                    "DIR");
-  const QCommandLineOption orlDecoders(
-      "orl-decoders",
-      "Decoders to put in the ORL bundle, taking its 52 controls (default: the ones RigLens ships, "
-      "<bin>/../share/riglens/sample-orl-decoders).",
-      "DIR");
-  const QCommandLineOption noDecoders("no-decoders", "Bundles without decoders (the debug preview only).");
-  const QCommandLineOption uvRes("uv-res", "The head branch's UV map resolution (default 128).", "N", "128");
-  const QCommandLineOption schema1("schema1", "Write a single-region (schema 1) bundle: mesh.json, geom/appr.onnx.");
-  parser.addOptions({out, ict, decoders, orlDecoders, noDecoders, uvRes, schema1});
-  if (auto done = parseCommand(parser, args, "character make-sample", "Write the sample character.", nullptr))
-    return *done;
-  if (!parser.isSet(out)) return usageError("character make-sample", "missing --out DIR");
-  samples::SampleBundleOptions options;
-  bool ok = false;
-  options.uvRes = parser.value(uvRes).toInt(&ok);
-  if (!ok || options.uvRes < 8 || options.uvRes > 2048)
-    return usageError("character make-sample", "--uv-res needs a whole number between 8 and 2048");
-  options.schema1 = parser.isSet(schema1);
-  if (parser.isSet(decoders))
-    options.decoders = parser.value(decoders).toStdString();
-  else if (!parser.isSet(noDecoders))
-    options.decoders = samples::shippedSampleDecoders(QCoreApplication::applicationDirPath().toStdString());
-  std::filesystem::path face;
-  if (parser.isSet(ict)) {
-    face = parser.value(ict).toStdString();
-  } else {
-    auto shipped = core::findShippedData(QCoreApplication::applicationDirPath().toStdString(), "ict-face");
-    if (!shipped) return inputError(shipped.error().message + " with --ict DIR");
-    face = *shipped;
-  }
-  if (auto written = samples::writeSampleCharacter(face, parser.value(out).toStdString(), options); !written)
-    return inputError(written.error().message);
-  samples::SampleBundleOptions orlOptions{options.uvRes, {}, false};
-  if (parser.isSet(orlDecoders))
-    orlOptions.decoders = parser.value(orlDecoders).toStdString();
-  else if (!parser.isSet(noDecoders))
-    orlOptions.decoders =
-        samples::shippedSampleDecoders(QCoreApplication::applicationDirPath().toStdString(), "sample-orl-decoders");
-  if (auto written = samples::writeSampleOrlBundle(face, parser.value(out).toStdString(), orlOptions); !written)
-    return inputError(written.error().message);
-  std::printf("%s/sample-face.aosrig\n%s/sample-bundle\n%s/sample-orl-bundle\n", qPrintable(parser.value(out)),
-              qPrintable(parser.value(out)), qPrintable(parser.value(out)));
-  return kExitOk;
-}
-
 }  // namespace
 
 int runCharacter(const QStringList& args) {
@@ -302,7 +242,7 @@ int runCharacter(const QStringList& args) {
   if (sub == "pose") return pose(rest);
   if (sub == "orl-deform") return orlDeform(rest);
   if (sub == "evaluate") return characterEvaluate(rest);
-  if (sub == "make-sample") return makeSample(rest);
+  if (sub == "make-sample") return characterMakeSample(rest);
   if (sub == "splats") return characterSplats(rest);
   std::fprintf(stderr, "riglens-cli character: unknown subcommand '%s'\n%s", qPrintable(sub), qPrintable(usage));
   return kExitUsage;

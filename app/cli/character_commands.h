@@ -5,7 +5,8 @@
 
 namespace riglens::cli {
 
-int characterSplats(const QStringList& args);    // character_splats_command.cpp
-int characterEvaluate(const QStringList& args);  // dna_command.cpp
+int characterSplats(const QStringList& args);      // character_splats_command.cpp
+int characterEvaluate(const QStringList& args);    // dna_command.cpp
+int characterMakeSample(const QStringList& args);  // make_sample_command.cpp
 
 }  // namespace riglens::cli

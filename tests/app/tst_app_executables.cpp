@@ -621,6 +621,41 @@ class TestAppExecutables : public QObject {
     QVERIFY(QImage(dir.filePath("decoded.png")) != QImage(dir.filePath("preview.png")));
   }
 
+  // make-sample decodes a frame of every bundle it gives decoders before it
+  // replaces anything: --uv-res 32 with the shipped decoders (their maps are
+  // 128 x 128, data/CMakeLists.txt) is refused with the decoder's shape and
+  // the lift's (geom_uv: 11 channels, DECODERS.md), --schema1 with them for
+  // want of a fused graph, and the sample already in --out stays as it was;
+  // --no-decoders writes the 32-texel bundle.
+  void cliRefusesASampleItsDecodersCannotDecode() {
+    QTemporaryDir dir;
+    QVERIFY(runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--no-decoders"}).exitCode == 0);
+    const auto sceneBytes = [&] {
+      QFile file(dir.filePath("sample-bundle/scene.json"));
+      return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    const QByteArray before = sceneBytes();
+    QVERIFY(before.contains("\"uv_res\": 128"));
+    const Run refused = runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--uv-res", "32"});
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.contains("sample-bundle") && refused.err.contains("geom_head.onnx") &&
+                 refused.err.contains("[1,11,128,128]") && refused.err.contains("[1,11,32,32]") &&
+                 refused.err.contains("--no-decoders") && !refused.err.contains(".make-sample-"),
+             qPrintable(refused.err));
+    QCOMPARE(sceneBytes(), before);
+    // A schema-1 bundle's geom graph takes the rig (fused, DECODERS.md A1); the shipped ones are not.
+    const Run unfused = runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--schema1"});
+    QCOMPARE(unfused.exitCode, 1);
+    QVERIFY2(unfused.err.contains("geom.onnx") && unfused.err.contains("rig_params"), qPrintable(unfused.err));
+    QCOMPARE(sceneBytes(), before);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList({"sample-bundle", "sample-face.aosrig", "sample-orl-bundle"}));
+    const Run small =
+        runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--uv-res", "32", "--no-decoders"});
+    QVERIFY2(small.exitCode == 0, qPrintable(small.err));
+    QVERIFY(sceneBytes().contains("\"uv_res\": 32"));
+  }
+
   void cliEvaluatesTheSampleOrlDna() {
     QTemporaryDir dir;
     QVERIFY2(runProgram(kCli, {"character", "make-sample", "--out", dir.path(), "--no-decoders"}).exitCode == 0,
