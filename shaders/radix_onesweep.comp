@@ -24,7 +24,9 @@
 //    keys before this tile;
 // 4. lays the ranked keys and their values out by digit in shared memory
 //    and writes them so that consecutive invocations write consecutive
-//    addresses of a digit's run.
+//    addresses of a digit's run. Built with ONESWEEP_WIDE, a tile holds
+//    twice the keys (kOneSweepWideTileKeys) and stages the keys and then
+//    the values through one shared array, to stay within 48 KB.
 // It also clears this tile's status words of the next pass, and the last
 // pass clears the digit counts the next sort counts into.
 // CPU reference: std::stable_sort on the keys; parity: tests/render
@@ -36,7 +38,12 @@ layout(local_size_x = kSortGroupSize) in;
 
 const uint kLanes = SUBGROUP_SIZE;
 const uint kWarps = kSortGroupSize / kLanes;
+#ifdef ONESWEEP_WIDE
+const uint kKeys = kOneSweepWideKeysPerThread;
+#else
 const uint kKeys = kOneSweepKeysPerThread;
+#endif
+const uint kTileKeys = kSortGroupSize * kKeys;
 
 layout(std430, binding = kOneSweepCount) readonly buffer Count { uint countFromGpu; };
 layout(std430, binding = kOneSweepKeysIn) readonly buffer KeysIn { uint keysIn[]; };
@@ -53,8 +60,10 @@ shared uint warpCounts[kWarps * 256u];  // per subgroup and digit: keys so far, 
 shared uint digitStart[256];            // where each digit starts in the ranked tile
 shared uint toGlobal[256];              // a digit's output position minus its position in the tile (mod 2^32)
 shared uint scanSums[kWarps];
-shared uint stagedKeys[kOneSweepTileKeys];  // the ranked tile's keys and values
-shared uint stagedValues[kOneSweepTileKeys];
+shared uint stagedKeys[kTileKeys];  // the ranked tile's keys (wide tiles: then its values)
+#ifndef ONESWEEP_WIDE
+shared uint stagedValues[kTileKeys];
+#endif
 shared uint claimed;
 
 uint digitOf(uint key)
@@ -125,6 +134,69 @@ uint lookBack(uint tile, uint digit)
     return earlier;
 }
 
+// Where the subgroup's k-th key goes in the ranked tile.
+uint stagedAt(uint key, uint rank, uint warp)
+{
+    uint d = digitOf(key);
+    return rank + digitStart[d] + warpCounts[warp * 256u + d];
+}
+
+#ifdef ONESWEEP_WIDE
+void writeTile(uint key[kKeys], uint value[kKeys], uint rank[kKeys], uint warpBase, uint warp, uint lane, uint me,
+               uint count, uint inTile)
+{
+    uint at[kKeys], dest[kKeys];
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
+        at[k] = stagedAt(key[k], rank[k], warp);
+        if (warpBase + k * kLanes + lane < count)
+            stagedKeys[at[k]] = key[k];
+    }
+    barrier();
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
+        uint s = k * kSortGroupSize + me;
+        dest[k] = 0u;
+        if (s < inTile) {
+            uint sorted = stagedKeys[s];
+            dest[k] = toGlobal[digitOf(sorted)] + s;
+            keysOut[dest[k]] = sorted;
+        }
+    }
+    barrier();  // every key read out before the values take their places
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
+        if (warpBase + k * kLanes + lane < count)
+            stagedKeys[at[k]] = value[k];
+    }
+    barrier();
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
+        uint s = k * kSortGroupSize + me;
+        if (s < inTile)
+            valuesOut[dest[k]] = stagedKeys[s];
+    }
+}
+#else
+void writeTile(uint key[kKeys], uint value[kKeys], uint rank[kKeys], uint warpBase, uint warp, uint lane, uint me,
+               uint count, uint inTile)
+{
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
+        if (warpBase + k * kLanes + lane < count) {
+            uint at = stagedAt(key[k], rank[k], warp);
+            stagedKeys[at] = key[k];
+            stagedValues[at] = value[k];
+        }
+    }
+    barrier();
+    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
+        uint s = k * kSortGroupSize + me;
+        if (s < inTile) {
+            uint sorted = stagedKeys[s];
+            uint dest = toGlobal[digitOf(sorted)] + s;
+            keysOut[dest] = sorted;
+            valuesOut[dest] = stagedValues[s];
+        }
+    }
+}
+#endif
+
 void main()
 {
     uint warp = gl_SubgroupID, lane = gl_SubgroupInvocationID;
@@ -142,7 +214,7 @@ void main()
         for (uint i = me; i < kOneSweepHistWords; i += kSortGroupSize)
             histNext[i] = 0u;
     }
-    uint base = tile * kOneSweepTileKeys;
+    uint base = tile * kTileKeys;
     if (base >= count)
         return;  // uniform per workgroup
     statusNext[tile * 256u + me] = 0u;
@@ -200,24 +272,5 @@ void main()
     barrier();
 
     // 4. Keys and values, through shared memory in output order.
-    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
-        uint i = warpBase + k * kLanes + lane;
-        if (i < count) {
-            uint d = digitOf(key[k]);
-            uint at = rank[k] + digitStart[d] + warpCounts[warp * 256u + d];
-            stagedKeys[at] = key[k];
-            stagedValues[at] = value[k];
-        }
-    }
-    barrier();
-    uint inTile = min(kOneSweepTileKeys, count - base);
-    [[unroll]] for (uint k = 0u; k < kKeys; ++k) {
-        uint s = k * kSortGroupSize + me;
-        if (s < inTile) {
-            uint sorted = stagedKeys[s];
-            uint dest = toGlobal[digitOf(sorted)] + s;
-            keysOut[dest] = sorted;
-            valuesOut[dest] = stagedValues[s];
-        }
-    }
+    writeTile(key, value, rank, warpBase, warp, lane, me, count, min(kTileKeys, count - base));
 }

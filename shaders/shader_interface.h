@@ -240,6 +240,14 @@ RIGLENS_UNIFORM(SortParams, kSortParamsBinding) {
 // over them. Tiles are claimed in launch order through a counter, so a tile
 // only ever waits on a tile whose workgroup has already started.
 RIGLENS_CONST uint kOneSweepKeysPerThread = 16u, kOneSweepTileKeys = 4096u, kOneSweepHistogramGroups = 1024u;
+// Wide tiles (radix_onesweep_wide, the same kernel built with ONESWEEP_WIDE):
+// twice the keys a tile, so half the tiles to look back over and half the
+// per-tile work. From kOneSweepWideFrom keys the sort takes them. Measured on
+// the H100 (32-bit pairs' passes): 1M 0.0887 -> 0.0747 ms, 16M 1.12 -> 0.96;
+// but 262k 0.0463 -> 0.0650 and 17,821 0.036 -> 0.057, too few tiles to
+// fill the GPU (docs/benchmarks.md, fifteenth sitting). The switch sits
+// between the sizes measured.
+RIGLENS_CONST uint kOneSweepWideKeysPerThread = 32u, kOneSweepWideTileKeys = 8192u, kOneSweepWideFrom = 524288u;
 RIGLENS_CONST uint kOneSweepAggregate = 0x40000000u, kOneSweepPrefix = 0x80000000u, kOneSweepValueMask = 0x3fffffffu;
 RIGLENS_CONST int kOneSweepParamsBinding = 0, kOneSweepCount = 1, kOneSweepKeysIn = 2, kOneSweepValuesIn = 3,
                   kOneSweepHist = 4, kOneSweepTileCounters = 5, kOneSweepStatus = 6, kOneSweepStatusNext = 7,

@@ -178,7 +178,7 @@ int main() {
   cudaStream_t stream;
   check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
   for (int bits : {32, 16})
-    for (std::uint32_t n : {262144u, 1u << 20, 16u << 20}) sortPeers(stream, n, bits);
+    for (std::uint32_t n : {262144u, 1u << 19, 1u << 20, 16u << 20}) sortPeers(stream, n, bits);
   for (std::uint32_t n : {262144u, 1u << 20}) sortPeers(stream, n, 32, true);
   for (int e : {383, 30}) gemvPeer(stream, blas, 17821, e);
   copyPeer(stream);

@@ -319,6 +319,9 @@ class TestRenderCharacter : public test::RenderTestCase {
         {"50000 28-bit keys, 4 passes, count from the GPU", 50000, 1 << 28, 28, true},
         {"9000 20-bit keys, 3 passes: the odd pass count ends in B", 9000, 1 << 20, 20, false},
         {"4096 keys, one whole one-sweep tile, one digit", 4096, 1, 32, false},
+        // From kOneSweepWideFrom (524,288) keys the one-sweep takes 8192-key tiles.
+        {"600000 keys, wide one-sweep tiles, the last one partial", 600000, 0, 32, false},
+        {"540000 keys, 1000 distinct, wide tiles, count from the GPU", 540000, 1000, 32, true},
     };
     for (auto algorithm : {render::SortAlgorithm::ReduceThenScan, render::SortAlgorithm::OneSweep})
       for (const Case& c : cases)
@@ -378,9 +381,11 @@ class TestRenderCharacter : public test::RenderTestCase {
       for (auto& k : keys) k = distinct > 0 ? rng() % distinct : rng();
       return keys;
     };
-    const std::vector<std::vector<std::uint32_t>> keySets{keysOf(70000, 500), keysOf(1000, 0), keysOf(0, 0),
-                                                          keysOf(300000, 0),  keysOf(4096, 1), keysOf(70000, 500),
-                                                          keysOf(5, 3)};
+    // 600000 keys take the one-sweep's wide tiles, the sets around them the
+    // narrow ones (the capacity decides when the count comes from the GPU).
+    const std::vector<std::vector<std::uint32_t>> keySets{keysOf(70000, 500), keysOf(1000, 0),   keysOf(0, 0),
+                                                          keysOf(300000, 0),  keysOf(600000, 0), keysOf(4096, 1),
+                                                          keysOf(70000, 500), keysOf(600000, 7), keysOf(5, 3)};
     auto sorted = render::radixSortEachOnGpu(*m_device, keySets, 32, gpuCount, algorithm);
     const int lanes = m_device->subgroupLanes();
     if (algorithm == render::SortAlgorithm::OneSweep && lanes != 8 && lanes != 16 && lanes != 32) {

@@ -15,8 +15,17 @@ namespace {
 constexpr int kMaxPasses = 4;
 static_assert(gpu::kOneSweepHistWords == std::size_t(kMaxPasses) * 256);
 
+static_assert(gpu::kOneSweepTileKeys == gpu::kSortGroupSize * gpu::kOneSweepKeysPerThread);
+static_assert(gpu::kOneSweepWideTileKeys == gpu::kSortGroupSize * gpu::kOneSweepWideKeysPerThread);
+
+// The histogram kernel clears the first pass's status words for tiles of
+// kOneSweepTileKeys, the most a sort of `count` keys can use.
 std::uint32_t tilesFor(std::uint32_t count) {
   return tilesOf(count, gpu::kOneSweepTileKeys);
+}
+
+bool wideTilesFor(std::uint32_t count) {
+  return count >= gpu::kOneSweepWideFrom;
 }
 
 class OneSweep final : public SortKernels {
@@ -45,15 +54,17 @@ class OneSweep final : public SortKernels {
   std::array<std::unique_ptr<QRhiBuffer>, kMaxPasses + 1> m_params;
   std::unique_ptr<QRhiShaderResourceBindings> m_histSrb[2];
   std::array<std::unique_ptr<QRhiShaderResourceBindings>, kMaxPasses> m_passSrb[2];
-  std::unique_ptr<QRhiComputePipeline> m_histogram, m_scatter;
+  std::unique_ptr<QRhiComputePipeline> m_histogram, m_scatter, m_scatterWide;
 };
 
 core::Expected<void> OneSweep::create(const SortBuffers& sort, int lanes) {
   m_sort = sort;
   auto histogram = loadShader("radix_onesweep_histogram.comp");
   auto scatter = loadSpirvShader("radix_onesweep.comp", lanes);
+  auto scatterWide = loadSpirvShader("radix_onesweep_wide.comp", lanes);
   if (!histogram) return histogram.error();
   if (!scatter) return scatter.error();
+  if (!scatterWide) return scatterWide.error();
   QRhi* rhi = sort.rhi;
   for (auto& hist : m_hist) hist = newStorageBuffer(rhi, gpu::kOneSweepHistWords * 4);
   m_tileCounters = newStorageBuffer(rhi, kMaxPasses * 4);
@@ -67,7 +78,9 @@ core::Expected<void> OneSweep::create(const SortBuffers& sort, int lanes) {
   if (auto bound = createBindings(); !bound) return bound;
   m_histogram = newComputePipeline(rhi, *histogram, m_histSrb[0].get());
   m_scatter = newComputePipeline(rhi, *scatter, m_passSrb[0][0].get());
-  if (!m_histogram || !m_scatter) return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
+  m_scatterWide = newComputePipeline(rhi, *scatterWide, m_passSrb[0][0].get());
+  if (!m_histogram || !m_scatter || !m_scatterWide)
+    return makeError(ErrorCode::Gpu, "cannot create the sort pipelines");
   return {};
 }
 
@@ -129,8 +142,11 @@ void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std
   m_histNow = 1 - now;
   dispatchComputePass(cb, nullptr, m_histogram.get(), m_histSrb[now].get(), int(histogramGroups));
   markPass(m_sort.rhi, cb, sortPass + " histogram");  // its own GPU time in the Frame panel and bench_render
+  const bool wide = wideTilesFor(elements);
+  QRhiComputePipeline* scatter = wide ? m_scatterWide.get() : m_scatter.get();
+  const std::uint32_t scatterTiles = wide ? tilesOf(elements, gpu::kOneSweepWideTileKeys) : tiles;
   for (std::size_t pass = 0; pass < passes; ++pass)
-    dispatchComputePass(cb, nullptr, m_scatter.get(), m_passSrb[now][pass].get(), int(tiles));
+    dispatchComputePass(cb, nullptr, scatter, m_passSrb[now][pass].get(), int(scatterTiles));
 }
 
 BufferList OneSweep::buffers() const {
