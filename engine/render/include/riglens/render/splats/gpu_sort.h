@@ -7,8 +7,9 @@
 //   any Vulkan or OpenGL compute device;
 // - one-sweep (radix_onesweep_histogram.comp, radix_onesweep.comp): one
 //   read counts every digit, then one kernel per digit ranks a tile of 4096
-//   keys with subgroup ballots and finds its place by decoupled look-back
-//   over the earlier tiles (Vulkan 1.1 with subgroups of 8, 16 or 32).
+//   keys (8192 from 524,288 keys: fewer tiles to look back over) with
+//   subgroup ballots and finds its place by decoupled look-back over the
+//   earlier tiles (Vulkan 1.1 with subgroups of 8, 16 or 32).
 // Each kernel runs in its own compute pass, so QRhi orders the buffer
 // writes between them.
 #pragma once
