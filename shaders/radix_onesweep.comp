@@ -134,7 +134,9 @@ uint lookBack(uint tile, uint digit)
     return earlier;
 }
 
-// Where the subgroup's k-th key goes in the ranked tile.
+// Where a ranked key goes in the staged tile: where its digit starts there,
+// plus the digit's keys in the earlier subgroups, plus its rank among its
+// own subgroup's keys of that digit.
 uint stagedAt(uint key, uint rank, uint warp)
 {
     uint d = digitOf(key);
