@@ -228,7 +228,8 @@ int runCharacter(const QStringList& args) {
       "  orl-deform PACK --outputs F.json --out FILE [--json]\n"
       "  evaluate FILE [--gui|--raw] --controls F.json [--lod N] [--json]\n"
       "                                                 a DNA's (or an ORL pack's) outputs for its controls\n"
-      "  make-sample --out DIR [--ict DIR] [--decoders DIR|--no-decoders] [--uv-res N] [--schema1]\n"
+      "  make-sample --out DIR [--ict DIR] [--decoders DIR|--no-decoders] [--orl-decoders DIR] [--uv-res N] "
+      "[--schema1]\n"
       "                                                 the sample character from ICT-FaceKit\n"
       "  splats BUNDLE [--controls F.json] [--yaw D] [--pitch D] [--fp32] --out FILE.ply\n"
       "                                                 one decoded frame as a 3DGS .ply\n");
