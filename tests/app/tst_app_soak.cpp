@@ -7,7 +7,8 @@
 // the first run from disk - round after round. After each round the
 // process's resident memory is read (after malloc_trim: what the heap still
 // holds, not what glibc keeps cached) and written with the GPU memory each
-// document held to soak.csv in the test output folder. Passes when, after
+// document held and malloc's own counts (in use, held) to soak.csv in the
+// test output folder. Passes when, after
 // the warm-up rounds, the GPU memory of every document is its first
 // measurement to the byte (resources return to their baseline after each
 // switch) and resident memory grew less than kGrossGrowthBudget.
@@ -223,7 +224,7 @@ class TestAppSoak : public QObject {
     QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Truncate));
     csv.write(
         "seconds,round,resident_bytes,gpu_tank,gpu_tank_compared,gpu_walker,gpu_torus,gpu_character,"
-        "gpu_tank_reloaded\n");
+        "gpu_tank_reloaded,heap_in_use_bytes,heap_held_bytes\n");
     QElapsedTimer clock;
     clock.start();
     std::map<QString, qint64> baseline;
@@ -233,7 +234,7 @@ class TestAppSoak : public QObject {
       const std::map<QString, qint64> gpu = round();
       QVERIFY2(!gpu.empty(), qPrintable("round " + QString::number(rounds) + ": " + m_failure));
       const std::int64_t last = test::residentBytes();
-      csv.write(QString("%1,%2,%3,%4,%5,%6,%7,%8,%9\n")
+      csv.write(QString("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11\n")
                     .arg(clock.elapsed() / 1000.0)
                     .arg(rounds)
                     .arg(last)
@@ -243,6 +244,8 @@ class TestAppSoak : public QObject {
                     .arg(gpu.at("torus"))
                     .arg(gpu.at("character"))
                     .arg(gpu.at("tank reloaded"))
+                    .arg(test::heapInUseBytes())
+                    .arg(test::heapHeldBytes())
                     .toUtf8());
       csv.flush();
       if (rounds + 1 == kWarmUpRounds) {

@@ -20,4 +20,19 @@ inline std::int64_t residentBytes() {
   return -1;
 }
 
+// What malloc has handed out and not had back, over every arena (glibc's
+// mallinfo2: small blocks in use plus mmapped large ones). Beside
+// residentBytes it tells a leak or a cache that keeps growing (this grows)
+// from a fragmented heap (resident grows, this stays level).
+inline std::int64_t heapInUseBytes() {
+  const struct mallinfo2 info = mallinfo2();
+  return std::int64_t(info.uordblks + info.hblkhd);
+}
+
+// What malloc holds from the system over every arena (in use or free).
+inline std::int64_t heapHeldBytes() {
+  const struct mallinfo2 info = mallinfo2();
+  return std::int64_t(info.arena + info.hblkhd);
+}
+
 }  // namespace riglens::test
