@@ -33,10 +33,10 @@ nlohmann::json readersJson() {
 
 int runFormats(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption json("json", "Print the table as JSON.");
+  const QCommandLineOption jsonOption("json", "Print the table as JSON.");
   const QCommandLineOption mimeXml("mime-xml", "Print the shared-mime-info XML of RigLens's own MIME types.");
   const QCommandLineOption desktop("desktop-mime-types", "Print the .desktop MimeType value (type;type;...).");
-  parser.addOptions({json, mimeXml, desktop});
+  parser.addOptions({jsonOption, mimeXml, desktop});
   if (auto done = parseCommand(parser, args, "formats", "List what RigLens opens (its reader table).", nullptr))
     return *done;
   if (!parser.positionalArguments().isEmpty())
@@ -47,7 +47,7 @@ int runFormats(const QStringList& args) {
     std::string line;
     for (const auto& type : core::desktopMimeTypes()) line += type + ";";
     std::printf("%s\n", line.c_str());
-  } else if (parser.isSet(json)) {
+  } else if (parser.isSet(jsonOption)) {
     std::printf("%s\n", readersJson().dump(2).c_str());
   } else {
     for (const auto& r : readersJson())

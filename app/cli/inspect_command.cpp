@@ -143,8 +143,8 @@ void printGltfScene(const nlohmann::json& summary) {
 
 int runInspect(const QStringList& args) {
   QCommandLineParser parser;
-  const QCommandLineOption json("json", "Print JSON instead of text (a failed load prints its problem too).");
-  parser.addOption(json);
+  const QCommandLineOption jsonOption("json", "Print JSON instead of text (a failed load prints its problem too).");
+  parser.addOption(jsonOption);
   if (auto done = parseCommand(parser, args, "inspect",
                                "Describe anything the viewer opens (a run, rig.json, run record, "
                                "a model (.glb/.gltf, or .obj/.fbx/.dae/.stl/mesh .ply through Assimp), "
@@ -157,7 +157,7 @@ int runInspect(const QStringList& args) {
     return usageError("inspect", positional.isEmpty() ? "missing PATH" : "expected exactly one PATH");
   const std::string path = positional.first().toStdString();
   const auto refuse = [&](const core::Error& error) {
-    if (parser.isSet(json))
+    if (parser.isSet(jsonOption))
       std::printf("%s\n",
                   nlohmann::json{{"source", path}, {"loaded", false}, {"problems", {failedLoadJson(error, path)}}}
                       .dump(2)
@@ -167,7 +167,7 @@ int runInspect(const QStringList& args) {
   if (isScenePath(path)) {
     auto summary = summarizeScene(path);
     if (!summary) return refuse(summary.error());
-    if (parser.isSet(json))
+    if (parser.isSet(jsonOption))
       std::printf("%s\n", summary->dump(2).c_str());
     else
       printSummary(*summary);
@@ -177,7 +177,7 @@ int runInspect(const QStringList& args) {
   if (!run) return refuse(run.error());
   std::optional<nlohmann::json> gltf;
   if (run->modelFile) gltf = gltfSceneSummary(run->gltf);
-  if (parser.isSet(json)) {
+  if (parser.isSet(jsonOption)) {
     auto summary = runSummary(*run);
     if (gltf) summary["gltf"] = *gltf;
     std::printf("%s\n", summary.dump(2).c_str());

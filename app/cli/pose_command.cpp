@@ -37,14 +37,14 @@ int runPose(const QStringList& args) {
   QCommandLineParser parser;
   PoseOptions pose;
   pose.addTo(parser);
-  const QCommandLineOption json("json",
-                                "Print JSON: {parts: [{name, world[16] column-major}], joints: {name: value}}; "
-                                "a glTF file adds nodes: [{name, world[16]}] and its animations.");
+  const QCommandLineOption jsonOption("json",
+                                      "Print JSON: {parts: [{name, world[16] column-major}], joints: {name: value}}; "
+                                      "a glTF file adds nodes: [{name, world[16]}] and its animations.");
   const QCommandLineOption vertices("vertices",
                                     "Write the posed vertices of every mesh (glTF: morphed and skinned, every "
                                     "drawn primitive in scene order; a rig: every part) as little-endian f32 xyz.",
                                     "FILE");
-  parser.addOption(json);
+  parser.addOption(jsonOption);
   parser.addOption(vertices);
   if (auto done = parseCommand(parser, args, "pose",
                                "Print each part's world matrix for caller values and an animation time.", "PATH"))
@@ -77,7 +77,7 @@ int runPose(const QStringList& args) {
     if (auto written = writeFloats(parser.value(vertices), posed); !written) return inputError(written.error().message);
   }
 
-  if (parser.isSet(json)) {
+  if (parser.isSet(jsonOption)) {
     nlohmann::json out;
     out["parts"] = nlohmann::json::array();
     for (std::size_t i = 0; i < worlds.size(); ++i) {

@@ -2,11 +2,9 @@
 
 #include <cmath>
 
-namespace riglens::samples {
+#include "sample_sh.h"
 
-namespace {
-constexpr double kShC0 = 0.28209479177387814;  // 1 / (2 sqrt(pi)): the degree-0 SH term the colours go through
-}  // namespace
+namespace riglens::samples {
 
 namespace {
 std::vector<core::RawGaussian> torus(std::size_t count, float sizeScale) {

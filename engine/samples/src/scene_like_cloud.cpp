@@ -9,11 +9,12 @@
 #include <glm/mat3x3.hpp>
 #include <random>
 
+#include "sample_sh.h"
+
 namespace riglens::samples {
 
 namespace {
 
-constexpr double kShC0 = 0.28209479177387814;  // 1 / (2 sqrt(pi)): colour = 0.5 + C0 * dc
 constexpr double kTau = 6.283185307179586;
 constexpr int kShRestPerChannel = 15;  // (3 + 1)^2 - 1
 

@@ -18,9 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kArrayBuffer = 34962;
-constexpr int kElementArrayBuffer = 34963;
-
 tinygltf::Value toValue(const json& j) {
   if (j.is_boolean()) return tinygltf::Value(j.get<bool>());
   // tinygltf's integers are ints; a wider one keeps its value as a double.
@@ -124,13 +121,16 @@ class ModelWriter {
     tinygltf::Primitive primitive;
     primitive.mode = TINYGLTF_MODE_TRIANGLES;
     primitive.material = 0;
-    primitive.attributes["POSITION"] = addAccessor(mesh.positions, TINYGLTF_TYPE_VEC3, 3, true, kArrayBuffer);
+    primitive.attributes["POSITION"] =
+        addAccessor(mesh.positions, TINYGLTF_TYPE_VEC3, 3, true, TINYGLTF_TARGET_ARRAY_BUFFER);
     if (!mesh.normals.empty())
-      primitive.attributes["NORMAL"] = addAccessor(mesh.normals, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
+      primitive.attributes["NORMAL"] =
+          addAccessor(mesh.normals, TINYGLTF_TYPE_VEC3, 3, false, TINYGLTF_TARGET_ARRAY_BUFFER);
     if (!mesh.colors.empty())
-      primitive.attributes["COLOR_0"] = addAccessor(mesh.colors, TINYGLTF_TYPE_VEC3, 3, false, kArrayBuffer);
+      primitive.attributes["COLOR_0"] =
+          addAccessor(mesh.colors, TINYGLTF_TYPE_VEC3, 3, false, TINYGLTF_TARGET_ARRAY_BUFFER);
     tinygltf::Accessor indices;
-    indices.bufferView = appendBufferView(m_model, mesh.indices, kElementArrayBuffer);
+    indices.bufferView = appendBufferView(m_model, mesh.indices, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
     indices.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
     indices.type = TINYGLTF_TYPE_SCALAR;
     indices.count = mesh.indices.size();

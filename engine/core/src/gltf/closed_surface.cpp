@@ -9,7 +9,7 @@ namespace riglens::core {
 
 namespace {
 
-constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kEmptySlot = std::numeric_limits<std::uint32_t>::max();
 
 struct PositionBits {
   std::uint32_t x, y, z;
@@ -34,14 +34,14 @@ std::uint64_t hashOf(PositionBits b) {
 // One id per distinct position (open addressing, linear probing).
 std::vector<std::uint32_t> weldByPosition(const std::vector<float>& positions, std::size_t count) {
   const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(count * 2, 16));
-  std::vector<std::uint32_t> table(capacity, kEmpty);
+  std::vector<std::uint32_t> table(capacity, kEmptySlot);
   std::vector<std::uint32_t> weld(count);
   for (std::size_t v = 0; v < count; ++v) {
     const PositionBits bits = bitsOf(&positions[v * 3]);
     std::size_t slot = hashOf(bits) & (capacity - 1);
     while (true) {
       const std::uint32_t held = table[slot];
-      if (held == kEmpty) {
+      if (held == kEmptySlot) {
         table[slot] = std::uint32_t(v);
         weld[v] = std::uint32_t(v);
         break;
@@ -90,7 +90,7 @@ bool edgesPairUp(const std::vector<std::uint64_t>& edges) {
 
 bool isClosedOutwardSurface(const PartMesh& mesh) {
   const std::size_t count = mesh.vertexCount();
-  if (count == 0 || mesh.indices.empty() || mesh.indices.size() % 3 != 0 || count >= kEmpty ||
+  if (count == 0 || mesh.indices.empty() || mesh.indices.size() % 3 != 0 || count >= kEmptySlot ||
       mesh.positions.size() != count * 3)
     return false;
   const std::vector<std::uint32_t> weld = weldByPosition(mesh.positions, count);

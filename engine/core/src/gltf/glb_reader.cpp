@@ -791,33 +791,33 @@ bool prepareCompressed(nlohmann::json& doc, std::vector<MeshoptView>& meshopt) {
   return prepareDraco(doc) || changed;
 }
 
-// A GLB of `json` and one BIN chunk (glTF 2.0, 4.4: JSON padded with spaces,
+// A GLB of `jsonText` and one BIN chunk (glTF 2.0, 4.4: JSON padded with spaces,
 // BIN with zeros).
-std::vector<std::uint8_t> assembleGlb(const std::string& json, std::span<const std::uint8_t> bin) {
-  const std::size_t jsonPadded = (json.size() + 3) / 4 * 4, binPadded = (bin.size() + 3) / 4 * 4;
+std::vector<std::uint8_t> assembleGlb(const std::string& jsonText, std::span<const std::uint8_t> bin) {
+  const std::size_t jsonPadded = (jsonText.size() + 3) / 4 * 4, binPadded = (bin.size() + 3) / 4 * 4;
   const std::size_t total = 20 + jsonPadded + 8 + binPadded;
   const std::uint32_t header[5] = {kGlbMagic, 2, std::uint32_t(total), std::uint32_t(jsonPadded), kJsonChunk};
   const std::uint32_t binHeader[2] = {std::uint32_t(binPadded), kBinChunk};
   std::vector<std::uint8_t> out(total, 0);
   std::memcpy(out.data(), header, sizeof header);
-  std::memcpy(out.data() + 20, json.data(), json.size());
-  std::fill(out.begin() + std::ptrdiff_t(20 + json.size()), out.begin() + std::ptrdiff_t(20 + jsonPadded), ' ');
+  std::memcpy(out.data() + 20, jsonText.data(), jsonText.size());
+  std::fill(out.begin() + std::ptrdiff_t(20 + jsonText.size()), out.begin() + std::ptrdiff_t(20 + jsonPadded), ' ');
   std::memcpy(out.data() + 20 + jsonPadded, binHeader, sizeof binHeader);
   std::memcpy(out.data() + 28 + jsonPadded, bin.data(), bin.size());
   return out;
 }
 
 // The GLB `bytes` with its JSON chunk (`oldJsonLength` bytes) replaced by
-// `json`, padded with spaces to 4 bytes as GLB asks; the chunks after it copied.
-std::vector<std::uint8_t> withJsonChunk(std::span<const std::uint8_t> bytes, const std::string& json,
+// `jsonText`, padded with spaces to 4 bytes as GLB asks; the chunks after it copied.
+std::vector<std::uint8_t> withJsonChunk(std::span<const std::uint8_t> bytes, const std::string& jsonText,
                                         std::size_t oldJsonLength) {
-  const std::size_t padded = (json.size() + 3) / 4 * 4, rest = bytes.size() - 20 - oldJsonLength;
+  const std::size_t padded = (jsonText.size() + 3) / 4 * 4, rest = bytes.size() - 20 - oldJsonLength;
   const std::uint32_t header[5] = {kGlbMagic, 2, std::uint32_t(20 + padded + rest), std::uint32_t(padded), kJsonChunk};
   std::vector<std::uint8_t> out;
   out.reserve(20 + padded + rest);
   const auto* head = reinterpret_cast<const std::uint8_t*>(header);
   out.insert(out.end(), head, head + sizeof header);
-  out.insert(out.end(), json.begin(), json.end());
+  out.insert(out.end(), jsonText.begin(), jsonText.end());
   out.resize(20 + padded, std::uint8_t(' '));
   out.insert(out.end(), bytes.begin() + std::ptrdiff_t(20 + oldJsonLength), bytes.end());
   return out;
@@ -828,9 +828,9 @@ std::vector<std::uint8_t> withJsonChunk(std::span<const std::uint8_t> bytes, con
 // held once, not twice, while its vertices are decoded).
 Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view sourceName, ModelFolder folder,
                            const GltfModelUse& use, std::vector<std::uint8_t>* owned = nullptr) {
-  auto json = checkGlbContainer(bytes, sourceName);
-  if (!json) return json.error();
-  auto doc = parseJson(*json, sourceName);
+  auto jsonText = checkGlbContainer(bytes, sourceName);
+  if (!jsonText) return jsonText.error();
+  auto doc = parseJson(*jsonText, sourceName);
   if (!doc) return doc.error();
   if (!doc->is_object()) return refuse(sourceName, "the JSON chunk is not an object");
   // The empty part the meshing binaries write: no meshes at all. tinygltf
@@ -846,7 +846,7 @@ Expected<void> loadModelIn(std::span<const std::uint8_t> bytes, std::string_view
   std::vector<MeshoptView> meshopt;
   std::vector<std::uint8_t> rebuilt;
   if (prepareCompressed(*doc, meshopt)) {
-    rebuilt = withJsonChunk(bytes, doc->dump(), json->size());
+    rebuilt = withJsonChunk(bytes, doc->dump(), jsonText->size());
     bytes = rebuilt;
   }
 
@@ -905,9 +905,10 @@ std::optional<Expected<void>> loadKeepingBinInFile(const std::filesystem::path& 
     at += 8 + length;
   }
   if (binOffset == 0 || 20 + jsonLength > size) return std::nullopt;
-  std::string json(jsonLength, '\0');
-  if (!readFileRange(file.fd, 20, {reinterpret_cast<std::uint8_t*>(json.data()), json.size()})) return std::nullopt;
-  auto doc = parseJson(json, source);
+  std::string jsonText(jsonLength, '\0');
+  if (!readFileRange(file.fd, 20, {reinterpret_cast<std::uint8_t*>(jsonText.data()), jsonText.size()}))
+    return std::nullopt;
+  auto doc = parseJson(jsonText, source);
   if (!doc || !doc->is_object() || usesMeshopt(*doc)) return std::nullopt;
   const auto meshes = doc->find("meshes");
   if (meshes == doc->end() || !meshes->is_array() || meshes->empty()) return std::nullopt;

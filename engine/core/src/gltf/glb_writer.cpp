@@ -15,9 +15,6 @@
 namespace riglens::core {
 namespace {
 
-constexpr int kArrayBuffer = 34962;         // bufferView target for vertex data
-constexpr int kElementArrayBuffer = 34963;  // bufferView target for indices
-
 // The exact JSON of an empty part (a socket) as the meshing binaries write it.
 constexpr std::string_view kSocketJson =
     R"({"asset":{"version":"2.0","generator":"test-cabinet"},"scene":0,"scenes":[{"nodes":[]}],)"
@@ -30,16 +27,16 @@ void appendU32(std::vector<std::uint8_t>& out, std::uint32_t v) {
 // GLB container by hand only for the socket: tinygltf never writes an empty BIN
 // chunk, but every real socket file has one, and the loaders must see it.
 std::vector<std::uint8_t> encodeSocketGlb() {
-  std::string json(kSocketJson);
-  while (json.size() % 4 != 0) json.push_back(' ');
+  std::string jsonText(kSocketJson);
+  while (jsonText.size() % 4 != 0) jsonText.push_back(' ');
   std::vector<std::uint8_t> out;
-  const auto total = static_cast<std::uint32_t>(12 + 8 + json.size() + 8);
+  const auto total = static_cast<std::uint32_t>(12 + 8 + jsonText.size() + 8);
   appendU32(out, 0x46546C67u);  // "glTF"
   appendU32(out, 2);
   appendU32(out, total);
-  appendU32(out, static_cast<std::uint32_t>(json.size()));
+  appendU32(out, static_cast<std::uint32_t>(jsonText.size()));
   appendU32(out, 0x4E4F534Au);  // "JSON"
-  out.insert(out.end(), json.begin(), json.end());
+  out.insert(out.end(), jsonText.begin(), jsonText.end());
   appendU32(out, 0);
   appendU32(out, 0x004E4942u);  // "BIN\0"
   return out;
@@ -47,7 +44,7 @@ std::vector<std::uint8_t> encodeSocketGlb() {
 
 int addVec3Accessor(tinygltf::Model& model, const std::vector<float>& xyz, bool withBounds) {
   tinygltf::Accessor accessor;
-  accessor.bufferView = appendBufferView(model, xyz, kArrayBuffer);
+  accessor.bufferView = appendBufferView(model, xyz, TINYGLTF_TARGET_ARRAY_BUFFER);
   accessor.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
   accessor.type = TINYGLTF_TYPE_VEC3;
   accessor.count = xyz.size() / 3;
@@ -85,7 +82,7 @@ std::vector<std::uint8_t> encodePartGlb(const PartMesh& mesh) {
   if (!mesh.colors.empty()) primitive.attributes["COLOR_0"] = addVec3Accessor(model, mesh.colors, false);
   if (!mesh.indices.empty()) {
     tinygltf::Accessor indices;
-    indices.bufferView = appendBufferView(model, mesh.indices, kElementArrayBuffer);
+    indices.bufferView = appendBufferView(model, mesh.indices, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
     indices.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
     indices.type = TINYGLTF_TYPE_SCALAR;
     indices.count = mesh.indices.size();

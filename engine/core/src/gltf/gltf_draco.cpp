@@ -15,7 +15,7 @@
 namespace riglens::core {
 namespace {
 
-constexpr const char* kExtension = "KHR_draco_mesh_compression";
+constexpr const char* kDracoExtension = "KHR_draco_mesh_compression";
 
 // Appends one decoded attribute to `buffer` as the accessor's component type
 // says; false where Draco cannot convert a value.
@@ -147,7 +147,7 @@ class PrimitiveDecoder {
     prim.indices =
         addAccessor(m_model, indices, addView(m_model, int(m_model.buffers.size()), start, faces * 12), faces * 3);
     prim.mode = TINYGLTF_MODE_TRIANGLES;
-    prim.extensions.erase(kExtension);
+    prim.extensions.erase(kDracoExtension);
     const std::size_t total = out.data.size();
     m_model.buffers.push_back(std::move(out));
     return total;
@@ -185,8 +185,9 @@ bool prepareDraco(nlohmann::json& doc) {
     for (auto& prim : mesh["primitives"]) {
       if (!prim.is_object() || !prim.contains("indices") || !prim.contains("extensions")) continue;
       auto& extensions = prim["extensions"];
-      if (!extensions.is_object() || !extensions.contains(kExtension) || !extensions[kExtension].is_object()) continue;
-      extensions[kExtension][kDracoIndicesKey] = prim["indices"];
+      if (!extensions.is_object() || !extensions.contains(kDracoExtension) || !extensions[kDracoExtension].is_object())
+        continue;
+      extensions[kDracoExtension][kDracoIndicesKey] = prim["indices"];
       prim.erase("indices");
       moved = true;
     }
@@ -199,12 +200,12 @@ Expected<std::size_t> decodeDraco(tinygltf::Model& model, const GltfBuffers& buf
   for (std::size_t m = 0; m < model.meshes.size(); ++m)
     for (std::size_t p = 0; p < model.meshes[m].primitives.size(); ++p) {
       tinygltf::Primitive& prim = model.meshes[m].primitives[p];
-      const auto it = prim.extensions.find(kExtension);
+      const auto it = prim.extensions.find(kDracoExtension);
       if (it == prim.extensions.end()) continue;
       const tinygltf::Value extension = it->second;
       PrimitiveDecoder decoder(
           model, buffers, source,
-          "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/extensions/" + kExtension);
+          "/meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p) + "/extensions/" + kDracoExtension);
       auto bytes = decoder.decode(prim, extension);
       if (!bytes) return bytes.error();
       total += *bytes;

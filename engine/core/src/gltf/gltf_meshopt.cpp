@@ -13,7 +13,7 @@ namespace riglens::core {
 
 namespace {
 
-constexpr const char* kExtension = "EXT_meshopt_compression";
+constexpr const char* kMeshoptExtension = "EXT_meshopt_compression";
 
 // meshoptimizer's codecs shrink data by at most about 64x (a group of 16
 // zero bytes takes 2 header bits), so a view claiming more than this from
@@ -24,7 +24,7 @@ std::optional<JsonRef> extensionOf(const JsonRef& object) {
   const auto extensions = object.find("extensions");
   if (!extensions) return std::nullopt;
   extensions->object();
-  return extensions->find(kExtension);
+  return extensions->find(kMeshoptExtension);
 }
 
 // One bufferView's extension object, read and checked against the layouts
@@ -72,7 +72,7 @@ bool usesMeshopt(const nlohmann::json& doc) {
   const auto used = doc.find("extensionsUsed");
   if (used == doc.end() || !used->is_array()) return false;
   for (const auto& name : *used)
-    if (name.is_string() && name.get<std::string>() == kExtension) return true;
+    if (name.is_string() && name.get<std::string>() == kMeshoptExtension) return true;
   return false;
 }
 
@@ -139,7 +139,7 @@ Expected<std::size_t> decodeMeshopt(tinygltf::Model& model, const GltfBuffers& b
                                     const std::vector<MeshoptView>& views, std::string_view source) {
   std::size_t total = 0;
   for (const MeshoptView& m : views) {
-    const std::string where = "bufferView " + std::to_string(m.view) + " (" + kExtension + ")";
+    const std::string where = "bufferView " + std::to_string(m.view) + " (" + kMeshoptExtension + ")";
     if (m.view < 0 || m.view >= int(model.bufferViews.size())) return gltfRefusal(source, where + " does not exist");
     tinygltf::BufferView& view = model.bufferViews[std::size_t(m.view)];
     if (view.buffer < 0 || view.buffer >= int(buffers.count()))

@@ -4,15 +4,15 @@
 #include <cmath>
 #include <limits>
 
+#include "gltf/gltf_value_member.h"
+
 namespace riglens::core {
 
 namespace {
 
 using Value = tinygltf::Value;
 
-const Value* member(const Value& object, const char* key) {
-  return object.IsObject() && object.Has(key) ? &object.Get(key) : nullptr;
-}
+using gltf_json::member;
 
 // A finite number at `key` of `object`, else `fallback`.
 double number(const Value* object, const char* key, double fallback) {

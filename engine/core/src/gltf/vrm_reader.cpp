@@ -8,14 +8,14 @@
 #include <set>
 #include <utility>
 
+#include "gltf/gltf_value_member.h"
+
 namespace riglens::core {
 namespace {
 
 using tinygltf::Value;
 
-const Value* member(const Value& object, const char* key) {
-  return object.IsObject() && object.Has(key) ? &object.Get(key) : nullptr;
-}
+using gltf_json::member;
 std::string text(const Value& object, const char* key) {
   const Value* v = member(object, key);
   return v && v->IsString() ? v->Get<std::string>() : std::string();
@@ -218,8 +218,8 @@ class VrmReader {
   }
 
   static const Value* orEmpty(const Value* v) {
-    static const Value kEmpty;
-    return v ? v : &kEmpty;
+    static const Value kNoValue;
+    return v ? v : &kNoValue;
   }
 
   const tinygltf::Model& m_model;

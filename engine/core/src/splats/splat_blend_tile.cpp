@@ -18,11 +18,10 @@ namespace riglens::core {
 
 namespace {
 
-constexpr int kTile = kSplatTilePixels;
 constexpr float kClosed = 1e-4f;           // splat_raster.comp: a pixel stops taking splats below this transmittance
 constexpr std::size_t kPrefetchAhead = 4;  // splats ahead: measured 2..8 alike on an EPYC VM
 
-// One row of a tile's running sums (kTile floats each).
+// One row of a tile's running sums (kSplatTilePixels floats each).
 struct TileRow {
   float* transmittance;
   float* depth;
@@ -61,8 +60,8 @@ inline std::uint32_t blendRowPortable(const Footprint& s, float dy, float rowTer
 // Where each row of a tile can reach 1/255 (first..last pixel of the row;
 // first > last: nowhere), and the row's dy, for rows [from, to] of the tile.
 struct RowSpans {
-  float dy[kTile];
-  int first[kTile], last[kTile];
+  float dy[kSplatTilePixels];
+  int first[kSplatTilePixels], last[kSplatTilePixels];
 };
 
 // Row y's span: power >= cut is a quadratic in dx,
@@ -82,8 +81,8 @@ inline void rowSpansPortable(const Footprint& s, int x0, float rowCentre0, float
     const float root = std::sqrt(disc) * s.inverseA, centre = s.px - s.b * dy * s.inverseA - float(x0);
     float lo = centre - root - 1.0f, hi = centre + root + 1.0f;
     if (!(lo <= hi)) lo = float(sx0), hi = float(sx1);
-    spans.first[y] = std::max(sx0, int(std::floor(std::clamp(lo, -1.0f, float(kTile)))));
-    spans.last[y] = std::min(sx1, int(std::ceil(std::clamp(hi, -1.0f, float(kTile)))));
+    spans.first[y] = std::max(sx0, int(std::floor(std::clamp(lo, -1.0f, float(kSplatTilePixels)))));
+    spans.last[y] = std::min(sx1, int(std::ceil(std::clamp(hi, -1.0f, float(kSplatTilePixels)))));
   }
 }
 
@@ -146,7 +145,8 @@ __attribute__((target("avx2"))) inline void rowSpansAvx2(const Footprint& s, int
   const __m256 lane = _mm256_setr_ps(0, 1, 2, 3, 4, 5, 6, 7);
   const __m256 a = _mm256_set1_ps(s.a), b = _mm256_set1_ps(s.b), c = _mm256_set1_ps(s.c);
   const __m256 twoCut = _mm256_set1_ps(2.0f * s.cut), inverseA = _mm256_set1_ps(s.inverseA);
-  const __m256 one = _mm256_set1_ps(1.0f), lowest = _mm256_set1_ps(-1.0f), highest = _mm256_set1_ps(float(kTile));
+  const __m256 one = _mm256_set1_ps(1.0f), lowest = _mm256_set1_ps(-1.0f),
+               highest = _mm256_set1_ps(float(kSplatTilePixels));
   const __m256 sx0f = _mm256_set1_ps(float(sx0)), sx1f = _mm256_set1_ps(float(sx1));
   const __m256 centreBase = _mm256_set1_ps(s.px), x0f = _mm256_set1_ps(float(x0));
   for (int y = from; y <= to; y += 8) {
@@ -169,14 +169,14 @@ __attribute__((target("avx2"))) inline void rowSpansAvx2(const Footprint& s, int
     // disc < 0: no pixel of the row (first past any last).
     const __m256 none = _mm256_cmp_ps(disc, _mm256_setzero_ps(), _CMP_LT_OQ);
     first = _mm256_castps_si256(
-        _mm256_blendv_ps(_mm256_castsi256_ps(first), _mm256_castsi256_ps(_mm256_set1_epi32(kTile)), none));
-    // The arrays hold kTile rows: a step that starts past kTile - 8 writes its head only.
+        _mm256_blendv_ps(_mm256_castsi256_ps(first), _mm256_castsi256_ps(_mm256_set1_epi32(kSplatTilePixels)), none));
+    // The arrays hold kSplatTilePixels rows: a step that starts past kSplatTilePixels - 8 writes its head only.
     alignas(32) float dys[8];
     alignas(32) int firsts[8], lasts[8];
     _mm256_store_ps(dys, dy);
     _mm256_store_si256(reinterpret_cast<__m256i*>(firsts), first);
     _mm256_store_si256(reinterpret_cast<__m256i*>(lasts), last);
-    for (int k = 0; k < 8 && y + k < kTile; ++k) {
+    for (int k = 0; k < 8 && y + k < kSplatTilePixels; ++k) {
       spans.dy[y + k] = dys[k];
       spans.first[y + k] = firsts[k];
       spans.last[y + k] = lasts[k];
@@ -198,14 +198,14 @@ template <auto blendRow, auto rowSpans>
 [[gnu::always_inline]] inline void blendTileWith(const std::vector<Footprint>& splats,
                                                  std::span<const std::uint32_t> list, int tx, int ty, bool flipY,
                                                  SplatImage& image) {
-  static_assert(kTile <= 32, "a tile row's open pixels are the bits of one word");
+  static_assert(kSplatTilePixels <= 32, "a tile row's open pixels are the bits of one word");
   if (list.empty()) return;  // the image starts cleared
-  const int x0 = tx * kTile, y0 = ty * kTile;
-  const int w = std::min(kTile, image.width - x0), h = std::min(kTile, image.height - y0);
-  std::array<float, kTile * kTile> T, depth, r{}, g{}, b{};
+  const int x0 = tx * kSplatTilePixels, y0 = ty * kSplatTilePixels;
+  const int w = std::min(kSplatTilePixels, image.width - x0), h = std::min(kSplatTilePixels, image.height - y0);
+  std::array<float, kSplatTilePixels * kSplatTilePixels> T, depth, r{}, g{}, b{};
   T.fill(1.0f);
   depth.fill(0.0f);
-  std::array<std::uint32_t, kTile> open{};
+  std::array<std::uint32_t, kSplatTilePixels> open{};
   const std::uint32_t fullRow = w == 32 ? ~0u : (1u << w) - 1u;
   for (int y = 0; y < h; ++y) open[std::size_t(y)] = fullRow;
   int openRows = h;
@@ -224,7 +224,7 @@ template <auto blendRow, auto rowSpans>
       const int rx0 = spans.first[y], rx1 = spans.last[y];
       if (rowOpen == 0 || rx0 > rx1) continue;
       const std::uint32_t span = (rx1 - rx0 == 31 ? ~0u : ((1u << (rx1 - rx0 + 1)) - 1u)) << rx0;
-      const std::size_t k = std::size_t(y) * kTile;
+      const std::size_t k = std::size_t(y) * kSplatTilePixels;
       const TileRow row{&T[k], &depth[k], &r[k], &g[k], &b[k]};
       const float dy = spans.dy[y];
       const std::uint32_t closed = blendRow(s, dy, -0.5f * s.c * dy * dy, x0, rowOpen & span, row);
@@ -238,7 +238,7 @@ template <auto blendRow, auto rowSpans>
   for (int y = 0; y < h; ++y) {
     std::uint32_t* out = &image.pixels[(std::size_t(y0 + y) * std::size_t(image.width) + std::size_t(x0)) * 2];
     for (int x = 0; x < w; ++x) {
-      const std::size_t k = std::size_t(y * kTile + x);
+      const std::size_t k = std::size_t(y * kSplatTilePixels + x);
       out[x * 2] = unorm8(r[k]) | unorm8(g[k]) << 8 | unorm8(b[k]) << 16 | unorm8(1.0f - T[k]) << 24;
       std::memcpy(&out[x * 2 + 1], &depth[k], 4);
     }

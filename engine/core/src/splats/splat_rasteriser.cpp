@@ -20,7 +20,6 @@ namespace riglens::core {
 
 namespace {
 
-constexpr int kTile = kSplatTilePixels;
 constexpr float kMinAlpha = kSplatMinAlpha;
 // How far off-axis the projection's Jacobian follows a centre, in units of
 // the view's half-angle tangent: 3DGS's 1.3 (splat_project.comp's too).
@@ -101,8 +100,10 @@ Projected project(const SplatInputs& in, const SplatCamera& cam, std::size_t i, 
   const float conicDet = p.a * p.c - p.b * p.b;
   const glm::vec2 sigmas = glm::sqrt(glm::max(glm::vec2(p.c, p.a) / std::max(conicDet, 1e-30f), glm::vec2(0.0f)));
   const glm::vec2 extent = reach * sigmas;
-  const glm::vec2 lo = glm::clamp(glm::floor((px - extent) / float(kTile)), glm::vec2(0.0f), glm::vec2(tiles));
-  const glm::vec2 hi = glm::clamp(glm::floor((px + extent) / float(kTile)) + 1.0f, glm::vec2(0.0f), glm::vec2(tiles));
+  const glm::vec2 lo =
+      glm::clamp(glm::floor((px - extent) / float(kSplatTilePixels)), glm::vec2(0.0f), glm::vec2(tiles));
+  const glm::vec2 hi =
+      glm::clamp(glm::floor((px + extent) / float(kSplatTilePixels)) + 1.0f, glm::vec2(0.0f), glm::vec2(tiles));
   p.tx0 = int(lo.x);
   p.ty0 = int(lo.y);
   p.tx1 = int(hi.x);
@@ -116,10 +117,10 @@ Projected project(const SplatInputs& in, const SplatCamera& cam, std::size_t i, 
   // Clamped to the image while still float: a huge splat converts to no integer.
   const glm::vec2 lowest = glm::clamp(glm::floor(px - far), glm::vec2(-1.0f), cam.size);
   const glm::vec2 highest = glm::clamp(glm::ceil(px + far), glm::vec2(-1.0f), cam.size);
-  p.x0 = std::max(int(lowest.x), p.tx0 * kTile);
-  p.x1 = std::min({int(highest.x), p.tx1 * kTile - 1, int(cam.size.x) - 1});
-  p.y0 = std::max(int(lowest.y), p.ty0 * kTile);
-  p.y1 = std::min({int(highest.y), p.ty1 * kTile - 1, int(cam.size.y) - 1});
+  p.x0 = std::max(int(lowest.x), p.tx0 * kSplatTilePixels);
+  p.x1 = std::min({int(highest.x), p.tx1 * kSplatTilePixels - 1, int(cam.size.x) - 1});
+  p.y0 = std::max(int(lowest.y), p.ty0 * kSplatTilePixels);
+  p.y1 = std::min({int(highest.y), p.ty1 * kSplatTilePixels - 1, int(cam.size.y) - 1});
   p.visible = p.x0 <= p.x1 && p.y0 <= p.y1;
   return p;
 }
@@ -160,7 +161,8 @@ PixelRect coveredPixels(const std::vector<TileRange>& ranges, const SplatImage& 
     hi = glm::max(hi, glm::ivec2(s.tx1, s.ty1));
   }
   if (lo.x >= hi.x || lo.y >= hi.y) return {};
-  return {lo.x * kTile, lo.y * kTile, std::min(hi.x * kTile, image.width), std::min(hi.y * kTile, image.height)};
+  return {lo.x * kSplatTilePixels, lo.y * kSplatTilePixels, std::min(hi.x * kSplatTilePixels, image.width),
+          std::min(hi.y * kSplatTilePixels, image.height)};
 }
 
 }  // namespace
@@ -278,7 +280,8 @@ SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, 
   image.pixels.assign(std::size_t(image.width) * std::size_t(image.height) * 2, 0u);
   if (in.count() == 0 || image.width == 0 || image.height == 0) return stats;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  const glm::ivec2 tiles((image.width + kTile - 1) / kTile, (image.height + kTile - 1) / kTile);
+  const glm::ivec2 tiles((image.width + kSplatTilePixels - 1) / kSplatTilePixels,
+                         (image.height + kSplatTilePixels - 1) / kSplatTilePixels);
   SplatRasterScratch own;
   SplatRasterScratch::Arrays& a = (scratch ? *scratch : own).arrays();
   footprintsFrontToBack(in, cam, tiles, threads, a);

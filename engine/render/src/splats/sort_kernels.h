@@ -35,6 +35,9 @@ class SortKernels {
   virtual BufferList buffers() const = 0;  // the kernels' own buffers
 };
 
+// The most 8-bit digit passes a sort runs: a 32-bit key's four.
+inline constexpr int kSortMaxPasses = 4;
+
 // The tiles of `tileKeys` keys that `count` keys fill.
 constexpr std::uint32_t tilesOf(std::uint32_t count, std::uint32_t tileKeys) {
   return (count + tileKeys - 1) / tileKeys;

@@ -12,15 +12,14 @@ using core::makeError;
 
 namespace {
 
-constexpr int kMaxPasses = 4;
-static_assert(gpu::kOneSweepHistWords == std::size_t(kMaxPasses) * 256);
+static_assert(gpu::kOneSweepHistWords == std::size_t(kSortMaxPasses) * 256);
 
 static_assert(gpu::kOneSweepTileKeys == gpu::kSortGroupSize * gpu::kOneSweepKeysPerThread);
 static_assert(gpu::kOneSweepWideTileKeys == gpu::kSortGroupSize * gpu::kOneSweepWideKeysPerThread);
 
 // The histogram kernel clears the first pass's status words for tiles of
 // kOneSweepTileKeys, the most a sort of `count` keys can use.
-std::uint32_t tilesFor(std::uint32_t count) {
+std::uint32_t oneSweepTilesFor(std::uint32_t count) {
   return tilesOf(count, gpu::kOneSweepTileKeys);
 }
 
@@ -51,9 +50,9 @@ class OneSweep final : public SortKernels {
   // what it reads and writes (see ReduceThenScan: Qt 6.4 places barriers by
   // declared access, so the histogram is load-store where it is counted and
   // load where the passes read it).
-  std::array<std::unique_ptr<QRhiBuffer>, kMaxPasses + 1> m_params;
+  std::array<std::unique_ptr<QRhiBuffer>, kSortMaxPasses + 1> m_params;
   std::unique_ptr<QRhiShaderResourceBindings> m_histSrb[2];
-  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kMaxPasses> m_passSrb[2];
+  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kSortMaxPasses> m_passSrb[2];
   std::unique_ptr<QRhiComputePipeline> m_histogram, m_scatter, m_scatterWide;
 };
 
@@ -67,8 +66,8 @@ core::Expected<void> OneSweep::create(const SortBuffers& sort, int lanes) {
   if (!scatterWide) return scatterWide.error();
   QRhi* rhi = sort.rhi;
   for (auto& hist : m_hist) hist = newStorageBuffer(rhi, gpu::kOneSweepHistWords * 4);
-  m_tileCounters = newStorageBuffer(rhi, kMaxPasses * 4);
-  for (auto& status : m_status) status = newStorageBuffer(rhi, std::size_t(tilesFor(sort.capacity)) * 256 * 4);
+  m_tileCounters = newStorageBuffer(rhi, kSortMaxPasses * 4);
+  for (auto& status : m_status) status = newStorageBuffer(rhi, std::size_t(oneSweepTilesFor(sort.capacity)) * 256 * 4);
   if (!m_hist[0] || !m_hist[1] || !m_tileCounters || !m_status[0] || !m_status[1])
     return makeError(ErrorCode::Gpu, "cannot allocate the sort histograms");
   for (auto& params : m_params) {
@@ -121,7 +120,7 @@ core::Expected<void> OneSweep::createBindings() {
 void OneSweep::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements, bool countOnGpu,
                       const std::string& sortPass) {
   const auto passes = std::uint32_t(m_sort.passes);
-  const std::uint32_t tiles = tilesFor(elements);
+  const std::uint32_t tiles = oneSweepTilesFor(elements);
   const std::uint32_t histogramGroups = std::min(tiles, gpu::kOneSweepHistogramGroups);
   for (std::uint32_t slot = 0; slot <= passes; ++slot) {
     const gpu::OneSweepParams p{elements, slot == 0 ? 0 : slot - 1, passes, histogramGroups, countOnGpu ? 1u : 0u};

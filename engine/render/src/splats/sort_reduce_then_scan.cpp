@@ -12,9 +12,8 @@ using core::makeError;
 
 namespace {
 
-constexpr int kMaxPasses = 4;
-
-std::uint32_t tilesFor(std::uint32_t count) {
+// The tiles of kSortTileKeys keys that `count` keys fill.
+std::uint32_t reduceTilesFor(std::uint32_t count) {
   return tilesOf(count, gpu::kSortTileKeys);
 }
 
@@ -33,8 +32,8 @@ class ReduceThenScan final : public SortKernels {
   // kernel reads and writes: Qt 6.4 puts no barrier between two passes that
   // declare the same access to a buffer, even a write (measured on the
   // H200: one shared set made every sort race).
-  std::array<std::unique_ptr<QRhiBuffer>, kMaxPasses> m_params;
-  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kMaxPasses> m_upSrb, m_spineSrb, m_downSrb;
+  std::array<std::unique_ptr<QRhiBuffer>, kSortMaxPasses> m_params;
+  std::array<std::unique_ptr<QRhiShaderResourceBindings>, kSortMaxPasses> m_upSrb, m_spineSrb, m_downSrb;
   std::unique_ptr<QRhiComputePipeline> m_upsweep, m_spine, m_downsweep;
 };
 
@@ -46,7 +45,7 @@ core::Expected<void> ReduceThenScan::create(const SortBuffers& sort) {
   if (!sp) return sp.error();
   if (!down) return down.error();
   QRhi* rhi = sort.rhi;
-  m_tileHist = newStorageBuffer(rhi, std::size_t(tilesFor(sort.capacity)) * 256 * 4);
+  m_tileHist = newStorageBuffer(rhi, std::size_t(reduceTilesFor(sort.capacity)) * 256 * 4);
   m_digitTotals = newStorageBuffer(rhi, 256 * 4);
   if (!m_tileHist || !m_digitTotals) return makeError(ErrorCode::Gpu, "cannot allocate the sort histograms");
   const auto stage = QRhiShaderResourceBinding::ComputeStage;
@@ -85,7 +84,7 @@ core::Expected<void> ReduceThenScan::create(const SortBuffers& sort) {
 
 void ReduceThenScan::record(QRhiCommandBuffer* cb, QRhiResourceUpdateBatch* batch, std::uint32_t elements,
                             bool countOnGpu, const std::string& /*sortPass: its kernels are timed as the sort*/) {
-  const std::uint32_t tiles = tilesFor(elements);
+  const std::uint32_t tiles = reduceTilesFor(elements);
   // Its kernels read the count from the buffer alone.
   if (!countOnGpu) batch->uploadStaticBuffer(m_sort.count, 0, 4, &elements);
   for (int pass = 0; pass < m_sort.passes; ++pass) {
