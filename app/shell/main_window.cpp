@@ -13,8 +13,27 @@
 
 namespace riglens::app {
 
+namespace {
+
+// Qt Quick 6.4's renderer keeps the shader resource bindings of removed
+// items for reuse, up to QSG_RENDERER_SRB_POOL_THRESHOLD (1024) of them, and
+// takes one back only for an item with the same binding layout - so the
+// pool fills with layouts the next document does not ask for. In the soak
+// (tst_app_soak, six document changes a round, 2026-12-06) malloc's bytes in
+// use grew 29 KB a round with the pool and about a sixth of that without
+// it, and resident memory grew 21.5 MiB against 8.2 MiB over 500 rounds
+// (docs/daily-use.md). Without the pool an item that appears makes its
+// bindings anew; the viewer's panels add at most a few hundred items at a
+// time. Read when the window's renderer starts; a value the user set wins.
+void keepNoPooledBindings() {
+  if (!qEnvironmentVariableIsSet("QSG_RENDERER_SRB_POOL_THRESHOLD")) qputenv("QSG_RENDERER_SRB_POOL_THRESHOLD", "0");
+}
+
+}  // namespace
+
 QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller, QString* error, int samples) {
   registerAppTypes();
+  keepNoPooledBindings();
   // Before the window exists: the API it draws with (graphics_backend.h).
   const GraphicsBackend& backend = chooseGraphicsBackend();
   controller.setGraphics(backend.summary(), backend.reason);
