@@ -424,7 +424,11 @@ class BundleLoader {
   }
 
   void expressionBlock(const JsonRef& s) {
-    const std::string backend = m_b.rig.value("backend", std::string("none"));
+    // (find, not value("backend", ...): GCC 12 at -O2 reports a null
+    // dereference inside nlohmann-json's value() when this source shares a
+    // unity batch, a false alarm CI's -Werror stops on.)
+    const auto backendAt = m_b.rig.find("backend");
+    const std::string backend = backendAt != m_b.rig.end() ? backendAt->get<std::string>() : std::string("none");
     if (auto e = s.find("expression_space")) {
       e->object();
       static constexpr std::array<std::pair<const char*, ExpressionKind>, 3> kKinds{
