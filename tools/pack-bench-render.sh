@@ -13,7 +13,10 @@
 # read from the repository's path, where the device tool puts the tree).
 # bench_decoded also packs its decoders (build/bench/decoders), bench_render
 # the app's sample decoders, and both the ICT face they build the sample
-# character from; OpenCV's libraries come with ldd.
+# character from; OpenCV's libraries come with ldd. bench_shader_stats also
+# packs the SPIR-V of every compute shader (spirv/, out of the .qsb files
+# with Qt's qsb): `./bench_shader_stats spirv/*.spv` there prints what the
+# GPU's driver made of each.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${RIGLENS_BUILD_DIR:-$repo/build}"
@@ -27,6 +30,16 @@ trap 'rm -rf "$stage"' EXIT
 dir="$stage/bench-render"
 mkdir -p "$dir/lib" "$dir/plugins/platforms"
 binaries=()
+# Every compute shader's SPIR-V (the .qsb's Vulkan variant, and the sort's
+# per-subgroup-size builds) into $1.
+pack_spirv() {
+  mkdir -p "$1"
+  local qsb
+  for qsb in "$build"/engine/render/.qsb/*.comp.qsb; do
+    /usr/lib/qt6/bin/qsb -x spirv,100 -o "$1/$(basename "$qsb" .qsb).spv" "$qsb" >/dev/null
+  done
+  cp "$build"/engine/render/spirv/*.spv "$1/"
+}
 for bench in "${benches[@]}"; do
   binary="$build/bench/$bench"
   [[ -x $binary ]] || binary="$build/tests/render/$bench"
@@ -35,6 +48,7 @@ for bench in "${benches[@]}"; do
   [[ $bench == bench_decoded ]] && cp -r "$build/bench/decoders" "$dir/decoders"
   # bench_render's decoded character: the app's sample decoders
   [[ $bench == bench_render ]] && cp -r "$build/share/riglens/sample-decoders" "$dir/sample-decoders"
+  [[ $bench == bench_shader_stats ]] && pack_spirv "$dir/spirv"
   # bench_decoded and bench_render build the sample character from it
   if [[ $bench == bench_decoded || $bench == bench_render ]] && [[ ! -d $dir/ict-face ]]; then
     cp -r "$repo/data/ict-face" "$dir/ict-face"
