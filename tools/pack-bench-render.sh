@@ -36,7 +36,7 @@ pack_spirv() {
   mkdir -p "$1"
   local qsb
   for qsb in "$build"/engine/render/.qsb/*.comp.qsb; do
-    /usr/lib/qt6/bin/qsb -x spirv,100 -o "$1/$(basename "$qsb" .qsb).spv" "$qsb" >/dev/null
+    /usr/lib/qt6/bin/qsb -x spirv,100 -o "$1/$(basename "$qsb" .qsb).spv" "$qsb" >/dev/null 2>&1
   done
   cp "$build"/engine/render/spirv/*.spv "$1/"
 }
