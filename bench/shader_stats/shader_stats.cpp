@@ -10,8 +10,14 @@
 // Prints the device (name, driver, SM count and warps per SM where
 // VK_NV_shader_sm_builtins says them) and, per file, its workgroup size and
 // every statistic of every executable of its pipeline. A driver without the
-// extension (lavapipe) still builds each pipeline, so the layouts are
-// checked, and says that it reports nothing.
+// extension (lavapipe) still builds each pipeline and says that it reports
+// nothing.
+//
+//   bench_shader_stats --layout FILE.spv...
+//
+// Prints, without a device, the layout read from each file (workgroup size,
+// then binding:kind in binding order), which CTest compares with what Qt's
+// qsb reflects for the same shader.
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -71,18 +77,47 @@ void printStatistics(const VulkanContext& vk, VkPipeline pipeline) {
   }
 }
 
-// Builds one file's pipeline and prints its statistics; false on any failure (said).
-bool reportShader(const VulkanContext& vk, const char* path) {
-  std::vector<uint32_t> words;
+const char* kindName(VkDescriptorType type) {
+  switch (type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: return "storage-buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return "uniform-buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE: return "storage-image";
+    case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE: return "sampled-image";
+    case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER: return "combined-image-sampler";
+    case VK_DESCRIPTOR_TYPE_SAMPLER: return "sampler";
+    default: return "texel-buffer";
+  }
+}
+
+// The file's words and layout; false (said on stderr) when either cannot be read.
+bool readShader(const char* path, std::vector<uint32_t>& words, riglens::bench::SpirvLayout& layout) {
   if (!readWords(path, words)) {
     std::fprintf(stderr, "%s: cannot be read as SPIR-V words\n", path);
     return false;
   }
-  auto layout = riglens::bench::readSpirvLayout(words);
+  layout = riglens::bench::readSpirvLayout(words);
   if (!layout.error.empty()) {
     std::fprintf(stderr, "%s: %s\n", path, layout.error.c_str());
     return false;
   }
+  return true;
+}
+
+bool printLayout(const char* path) {
+  std::vector<uint32_t> words;
+  riglens::bench::SpirvLayout layout;
+  if (!readShader(path, words, layout)) return false;
+  std::printf("%ux%ux%u", layout.localSize[0], layout.localSize[1], layout.localSize[2]);
+  for (const auto& b : layout.bindings) std::printf(" %u:%s", b.binding, kindName(b.type));
+  std::printf("\n");
+  return true;
+}
+
+// Builds one file's pipeline and prints its statistics; false on any failure (said).
+bool reportShader(const VulkanContext& vk, const char* path) {
+  std::vector<uint32_t> words;
+  riglens::bench::SpirvLayout layout;
+  if (!readShader(path, words, layout)) return false;
   std::printf("%s: workgroup %ux%ux%u, %zu bindings\n", path, layout.localSize[0], layout.localSize[1],
               layout.localSize[2], layout.bindings.size());
   auto built = vk.build(words, layout);
@@ -99,8 +134,13 @@ bool reportShader(const VulkanContext& vk, const char* path) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE.spv...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--layout] FILE.spv...\n", argv[0]);
     return 2;
+  }
+  if (std::string(argv[1]) == "--layout") {
+    bool ok = true;
+    for (int i = 2; i < argc; ++i) ok = printLayout(argv[i]) && ok;
+    return ok ? 0 : 1;
   }
   VulkanContext vk;
   std::string error = vk.create();
