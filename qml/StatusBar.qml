@@ -78,8 +78,18 @@ ToolBar {
             // "Vulkan on llvmpipe (…)": the API and device, the reason in the tool tip.
             text: bar.controller.graphics
             opacity: 0.7
-            HoverHandler { id: graphicsHover }
-            ToolTip.visible: graphicsHover.hovered
+            // A MouseArea, not a HoverHandler: Qt 6.4 keeps a pointer to every
+            // HoverHandler it visits in a per-device list that only a real
+            // pointer event clears, and it visits them on every frame that
+            // changes an item while the pointer rests - a viewer left playing
+            // grew by 8 bytes a frame (docs/daily-use.md, the soak).
+            MouseArea {
+                id: graphicsHover
+                anchors.fill: parent
+                hoverEnabled: true
+                acceptedButtons: Qt.NoButton
+            }
+            ToolTip.visible: graphicsHover.containsMouse
             ToolTip.text: qsTr("Chosen because: %1").arg(bar.controller.graphicsReason)
         }
         Label { objectName: "statusFps"; text: qsTr("%1 fps").arg(bar.fps); opacity: 0.7 }
