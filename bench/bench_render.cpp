@@ -569,7 +569,7 @@ BENCHMARK(BM_CharacterFrame)
     ->UseRealTime();
 // N, key bits, keys (0 hashed, 1 LCG), algorithm (1 reduce-then-scan, 2 one-sweep).
 BENCHMARK(BM_RadixSortGpu)
-    ->ArgsProduct({{17821, 262144, 1 << 19, 1 << 20, 16 << 20}, {32}, {0}, {1, 2}})
+    ->ArgsProduct({{17821, 262144, 1 << 19, 557056, 655360, 1 << 20, 16 << 20}, {32}, {0}, {1, 2}})
     ->ArgsProduct({{262144, 1 << 20, 16 << 20}, {16}, {0}, {1, 2}})
     ->Args({262144, 32, 1, 1})
     ->Args({1 << 20, 32, 1, 1})

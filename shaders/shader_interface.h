@@ -245,9 +245,13 @@ RIGLENS_CONST uint kOneSweepKeysPerThread = 16u, kOneSweepTileKeys = 4096u, kOne
 // per-tile work. From kOneSweepWideFrom keys the sort takes them. Measured on
 // the H100 (32-bit pairs' passes): 1M 0.0887 -> 0.0747 ms, 16M 1.12 -> 0.96;
 // but 262k 0.0463 -> 0.0650 and 17,821 0.036 -> 0.057, too few tiles to
-// fill the GPU (docs/benchmarks.md, fifteenth sitting). The switch sits
-// between the sizes measured.
-RIGLENS_CONST uint kOneSweepWideKeysPerThread = 32u, kOneSweepWideTileKeys = 8192u, kOneSweepWideFrom = 524288u;
+// fill the GPU (docs/benchmarks.md, fifteenth sitting). Both kernels run one
+// workgroup an SM (their registers), so the narrow tiles win while they fit
+// in about one wave of the H100's 132 SMs: 524,288 keys 0.053 against 0.069,
+// 557,056 (136 tiles) 0.066 against 0.069, 655,360 0.075 against 0.070
+// (eighteenth sitting); the switch sits where the two lines cross. A GPU
+// with fewer SMs crosses earlier (RIGLENS_ONESWEEP_WIDE_FROM tunes it).
+RIGLENS_CONST uint kOneSweepWideKeysPerThread = 32u, kOneSweepWideTileKeys = 8192u, kOneSweepWideFrom = 589824u;
 RIGLENS_CONST uint kOneSweepAggregate = 0x40000000u, kOneSweepPrefix = 0x80000000u, kOneSweepValueMask = 0x3fffffffu;
 RIGLENS_CONST int kOneSweepParamsBinding = 0, kOneSweepCount = 1, kOneSweepKeysIn = 2, kOneSweepValuesIn = 3,
                   kOneSweepHist = 4, kOneSweepTileCounters = 5, kOneSweepStatus = 6, kOneSweepStatusNext = 7,

@@ -319,9 +319,10 @@ class TestRenderCharacter : public test::RenderTestCase {
         {"50000 28-bit keys, 4 passes, count from the GPU", 50000, 1 << 28, 28, true},
         {"9000 20-bit keys, 3 passes: the odd pass count ends in B", 9000, 1 << 20, 20, false},
         {"4096 keys, one whole one-sweep tile, one digit", 4096, 1, 32, false},
-        // From kOneSweepWideFrom (524,288) keys the one-sweep takes 8192-key tiles.
+        // From kOneSweepWideFrom (589,824) keys the one-sweep takes 8192-key tiles.
+        {"540000 keys, 132 narrow tiles, the last one partial", 540000, 0, 32, false},
         {"600000 keys, wide one-sweep tiles, the last one partial", 600000, 0, 32, false},
-        {"540000 keys, 1000 distinct, wide tiles, count from the GPU", 540000, 1000, 32, true},
+        {"620000 keys, 1000 distinct, wide tiles, count from the GPU", 620000, 1000, 32, true},
     };
     for (auto algorithm : {render::SortAlgorithm::ReduceThenScan, render::SortAlgorithm::OneSweep})
       for (const Case& c : cases)

@@ -1,4 +1,6 @@
+#include <QtCore/QtGlobal>
 #include <array>
+#include <limits>
 
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
@@ -23,8 +25,19 @@ std::uint32_t oneSweepTilesFor(std::uint32_t count) {
   return tilesOf(count, gpu::kOneSweepTileKeys);
 }
 
+// RIGLENS_ONESWEEP_WIDE_FROM moves the switch (tuning it on another GPU
+// without rebuilding; CONTRIBUTING.md): read once, a whole number of keys.
+std::uint32_t oneSweepWideFrom() {
+  static const std::uint32_t from = [] {
+    bool ok = false;
+    const qulonglong set = qEnvironmentVariable("RIGLENS_ONESWEEP_WIDE_FROM").toULongLong(&ok);
+    return ok && set <= std::numeric_limits<std::uint32_t>::max() ? std::uint32_t(set) : gpu::kOneSweepWideFrom;
+  }();
+  return from;
+}
+
 bool wideTilesFor(std::uint32_t count) {
-  return count >= gpu::kOneSweepWideFrom;
+  return count >= oneSweepWideFrom();
 }
 
 class OneSweep final : public SortKernels {
