@@ -17,6 +17,7 @@
 #include <QtTest/QTest>
 #include <cmath>
 #include <filesystem>
+#include <vector>
 
 #include "avatar_controller.h"
 #include "character_controller.h"
@@ -203,6 +204,28 @@ class TestAppDocuments : public QObject {
     }
     QVERIFY(m_app->graphics().startsWith(api == QSGRendererInterface::Vulkan ? "Vulkan" : "OpenGL"));
     QCOMPARE(m_ui.find("statusGraphics")->property("text").toString(), m_app->graphics());
+  }
+
+  // The reason is the status bar's tool tip: shown while the pointer rests
+  // on the graphics label, gone when it leaves (a MouseArea's hover, not a
+  // HoverHandler: tst_app_soak says why).
+  void theGraphicsLabelSaysWhyInItsToolTip() {
+    const QString tip = QStringLiteral("Chosen because: %1").arg(m_app->graphicsReason());
+    const auto shown = [&] {
+      std::vector<QQuickItem*> items{m_ui.window->contentItem()};
+      while (!items.empty()) {
+        QQuickItem* item = items.back();
+        items.pop_back();
+        if (item->isVisible() && item->property("text").toString() == tip) return true;
+        for (QQuickItem* child : item->childItems()) items.push_back(child);
+      }
+      return false;
+    };
+    QVERIFY(!shown());
+    QTest::mouseMove(m_ui.window, test::centreOf(m_ui.find("statusGraphics")).toPoint());
+    QTRY_VERIFY(shown());
+    QTest::mouseMove(m_ui.window, test::centreOf(m_ui.viewport).toPoint());
+    QTRY_VERIFY(!shown());
   }
 
   void everyKindAtEverySize_data() {
