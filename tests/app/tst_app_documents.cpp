@@ -15,9 +15,9 @@
 #include <QtGui/QWheelEvent>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtTest/QTest>
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <vector>
 
 #include "avatar_controller.h"
 #include "character_controller.h"
@@ -212,14 +212,10 @@ class TestAppDocuments : public QObject {
   void theGraphicsLabelSaysWhyInItsToolTip() {
     const QString tip = QStringLiteral("Chosen because: %1").arg(m_app->graphicsReason());
     const auto shown = [&] {
-      std::vector<QQuickItem*> items{m_ui.window->contentItem()};
-      while (!items.empty()) {
-        QQuickItem* item = items.back();
-        items.pop_back();
-        if (item->isVisible() && item->property("text").toString() == tip) return true;
-        for (QQuickItem* child : item->childItems()) items.push_back(child);
-      }
-      return false;
+      const auto items = m_ui.items();
+      return std::any_of(items.begin(), items.end(), [&](const QQuickItem* item) {
+        return item->isVisible() && item->property("text").toString() == tip;
+      });
     };
     QVERIFY(!shown());
     QTest::mouseMove(m_ui.window, test::centreOf(m_ui.find("statusGraphics")).toPoint());

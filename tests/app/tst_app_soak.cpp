@@ -139,28 +139,24 @@ class TestAppSoak : public QObject {
   // Qt 6.4 keeps a pointer to every HoverHandler it visits on each frame that
   // changes an item while the pointer rests (QQuickPointerHandler::
   // handlePointerEvent appends to a per-device list that only a real pointer
-  // event clears): the status bar's one grew the viewer 8 bytes a frame, the
-  // soak's slow growth (docs/daily-use.md). The HoverHandlers in the window,
-  // by their parent items: none is wanted.
-  // The window's objects (an ApplicationWindow's footer is the window's
-  // child, not its root item's) and every item of the visual tree with the
-  // objects under it (a view's delegates need not be its objects' children).
+  // event clears): the status bar's one grew the viewer 8 bytes a frame
+  // (docs/daily-use.md). The HoverHandlers in the window, by their parent
+  // items - none is wanted: the window's objects (an ApplicationWindow's
+  // footer is the window's child, not its root item's) and those under every
+  // item of the visual tree (a view's delegates need not be its children).
   QStringList hoverHandlers() const {
     QSet<const QObject*> seen;
     QStringList found;
     const auto look = [&](const QObject* under) {
-      for (const QObject* object : under->findChildren<QObject*>())
-        if (!seen.contains(object) && (seen.insert(object), object->inherits("QQuickHoverHandler")))
+      for (const QObject* object : under->findChildren<QObject*>()) {
+        if (seen.contains(object)) continue;
+        seen.insert(object);
+        if (object->inherits("QQuickHoverHandler"))
           found << QString("%1 '%2'").arg(object->parent()->metaObject()->className(), object->parent()->objectName());
+      }
     };
     look(m_ui.window);
-    std::vector<const QQuickItem*> items{m_ui.window->contentItem()};
-    while (!items.empty()) {
-      const QQuickItem* item = items.back();
-      items.pop_back();
-      look(item);
-      for (const QQuickItem* child : item->childItems()) items.push_back(child);
-    }
+    for (const QQuickItem* item : m_ui.items()) look(item);
     return found;
   }
   QStringList m_hoverHandlers;  // seen at any step of any round

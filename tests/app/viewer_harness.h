@@ -12,6 +12,7 @@
 #include <QtQuick/QQuickWindow>
 #include <QtTest/QTest>
 #include <memory>
+#include <vector>
 
 #include "app_controller.h"
 #include "main_window.h"
@@ -94,6 +95,13 @@ class ViewerHarness {
       item = find(name);
     }
     return item;
+  }
+  // Every item of the visual tree (the overlay's popups among them).
+  std::vector<QQuickItem*> items() const {
+    std::vector<QQuickItem*> all{window->contentItem()};
+    for (std::size_t i = 0; i < all.size(); ++i)
+      for (QQuickItem* child : all[i]->childItems()) all.push_back(child);
+    return all;
   }
   static QQuickItem* findIn(QQuickItem* item, const QString& name) {
     if (item->objectName() == name) return item;
