@@ -87,19 +87,10 @@ fuzz_one() {
 # RIGLENS_FUZZ_JOBS targets at a time (default 1; tools/test.sh's smoke runs
 # one per core, as the fuzzers are all built above before any runs).
 jobs="${RIGLENS_FUZZ_JOBS:-1}"
-# The longest first, so that the short ones fill the other cores at the end
-# instead of one long target running alone: the smoke's 30,000 inputs took
-# model_formats 91 s (its cap), mesh_glb 76, gltf 36, run_record 35,
-# bundle_scene 30, npy 28, bundle_mesh 26, part_glb 25, the rest 3-12
-# (clean clone cc52, two at a time, 2026-12-06). The report keeps the list's order.
-order=()
-for t in model_formats mesh_glb gltf run_record bundle_scene npy bundle_mesh part_glb "${targets[@]}"; do
-  [[ " ${targets[*]} " == *" $t "* && " ${order[*]} " != *" $t "* ]] && order+=("$t")
-done
 rm -rf "$build/reports"
 failed=0
 running=0
-for t in "${order[@]}"; do
+for t in "${targets[@]}"; do
   fuzz_one "$t" &
   running=$((running + 1))
   if ((running >= jobs)); then
