@@ -476,6 +476,33 @@ class TestDecoded : public QObject {
     f64.replace(f64.find("<f4"), 3, "<f8");
     auto wrongType = parseNpyTable({reinterpret_cast<const std::uint8_t*>(f64.data()), f64.size()}, "p.npy");
     QVERIFY(!wrongType);
+    // Version 2.0 (a 4-byte header length): a header of a megabyte is read
+    // without recursing once a character (std::regex overflowed the stack on
+    // a 100 KB one) - padded, it is read; with a long 'descr', refused.
+    const auto version2 = [&](const std::string& dict) {
+      std::vector<std::uint8_t> v2 = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0};
+      const auto n = std::uint32_t(dict.size());
+      for (int i = 0; i < 4; ++i) v2.push_back(std::uint8_t(n >> (8 * i)));
+      v2.insert(v2.end(), dict.begin(), dict.end());
+      v2.insert(v2.end(), raw, raw + sizeof values);
+      return v2;
+    };
+    const std::string padding(1 << 20, ' ');
+    auto padded = parseNpyTable(version2("{'descr':'<f4','fortran_order':False,'shape':(3,2,),}" + padding), "v2.npy");
+    QVERIFY_OK(padded);
+    QCOMPARE(padded->cols, std::size_t(2));
+    QCOMPARE(padded->row0, (std::vector<float>{1, 2}));
+    auto longDescr =
+        parseNpyTable(version2("{'descr': '<f4" + padding + "', 'fortran_order': False, 'shape': (2, 3)}"), "v2.npy");
+    QVERIFY(!longDescr);
+    QVERIFY(longDescr.error().message.find("'<f4'") != std::string::npos);
+    // A key's first mention that is not followed by its value does not hide
+    // the real one; a count of ten digits is not a count.
+    auto mentioned =
+        parseNpyTable(version2("{'note': 'shape', 'descr': '<f4', 'fortran_order': False, 'shape': (1, 6)}"), "v2.npy");
+    QVERIFY_OK(mentioned);
+    QCOMPARE(mentioned->cols, std::size_t(6));
+    QVERIFY(!parseNpyTable(version2("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 0000000006)}"), "v2.npy"));
   }
 
   void bodyPoseIsReadAndRefused() {
