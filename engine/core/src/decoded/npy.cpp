@@ -24,7 +24,8 @@ std::size_t skipSpaces(std::string_view text, std::size_t i) {
   return i;
 }
 
-// Each place just after `'key'` and its colon (and the spaces after it).
+// `read` tried just after each `'key'`, its colon and the spaces after it;
+// the first value that reads.
 template <class ReadValue>
 auto firstValueOf(std::string_view header, std::string_view key, ReadValue read) -> decltype(read(std::size_t{})) {
   const std::string quoted = "'" + std::string(key) + "'";
