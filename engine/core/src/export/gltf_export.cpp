@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <limits>
 #include <random>
-#include <sstream>
 
+#include "gltf/glb_bytes.h"
 #include "gltf/gltf_buffer_views.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/json_reader.h"
@@ -41,12 +41,24 @@ tinygltf::Value toValue(const json& j) {
   return tinygltf::Value();
 }
 
+// The bytes every mesh and animation channel appends to the binary buffer
+// (all 4-byte values, so no view needs padding).
+std::size_t binaryBytes(const ExportPlan& plan) {
+  std::size_t values = 0;
+  for (const PartMesh& mesh : plan.partMeshes)
+    values += mesh.positions.size() + mesh.normals.size() + mesh.colors.size() + mesh.indices.size();
+  for (const PlannedAnimation& animation : plan.animations)
+    for (const PlannedChannel& channel : animation.channels) values += channel.times.size() + channel.values.size();
+  return values * 4;
+}
+
 class ModelWriter {
  public:
   explicit ModelWriter(const ExportPlan& plan) : m_plan(plan) {
     m_model.asset.version = "2.0";
     m_model.asset.generator = std::string("RigLens ") + kVersion;
     m_model.buffers.emplace_back();
+    reserveBinaryBytes(m_model, binaryBytes(plan));
   }
 
   tinygltf::Model build() {
@@ -211,12 +223,7 @@ Expected<std::uintmax_t> writeGltfPair(const tinygltf::Model& built, const fs::p
 }  // namespace
 
 std::vector<std::uint8_t> encodeExportGlb(const ExportPlan& plan) {
-  const tinygltf::Model model = ModelWriter(plan).build();
-  std::ostringstream stream;
-  tinygltf::TinyGLTF writer;
-  writer.WriteGltfSceneToStream(&model, stream, false, true);
-  const std::string bytes = stream.str();
-  return {bytes.begin(), bytes.end()};
+  return encodeGlb(ModelWriter(plan).build());
 }
 
 Expected<ExportReport> exportRun(const LoadedRun& run, const fs::path& output, const ExportOptions& options) {

@@ -6,9 +6,9 @@
 #include <cassert>
 #include <cstring>
 #include <limits>
-#include <sstream>
 #include <string_view>
 
+#include "gltf/glb_bytes.h"
 #include "gltf/gltf_buffer_views.h"
 #include "riglens/core/base/file_io.h"
 
@@ -102,13 +102,7 @@ std::vector<std::uint8_t> encodePartGlb(const PartMesh& mesh) {
   model.scenes.push_back(std::move(scene));
   model.defaultScene = 0;
 
-  std::ostringstream stream;
-  tinygltf::TinyGLTF writer;
-  const bool ok = writer.WriteGltfSceneToStream(&model, stream, false, true);
-  assert(ok);
-  (void)ok;
-  const std::string bytes = stream.str();
-  return {bytes.begin(), bytes.end()};
+  return encodeGlb(model);
 }
 
 Expected<void> writePartGlb(const PartMesh& mesh, const std::filesystem::path& path) {
