@@ -45,18 +45,17 @@ PanelSection {
             wrapMode: Text.Wrap
             font.pixelSize: 11
         }
-        ListView {
+        RowsListView {
             objectName: "framePasses"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            clip: true
-            model: panel.report.passes || []
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.report.passes || []
             delegate: RowLayout {
-                required property var modelData
+                required property int index
+                readonly property var row: ListView.view.rows[index] || ({})
                 width: ListView.view.width
-                Label { text: modelData.pass; Layout.fillWidth: true; font.pixelSize: 11 }
-                Label { text: qsTr("%1 ms").arg(modelData.ms.toFixed(3)); font.pixelSize: 11 }
+                Label { text: row.pass || ""; Layout.fillWidth: true; font.pixelSize: 11 }
+                Label { text: qsTr("%1 ms").arg((row.ms || 0).toFixed(3)); font.pixelSize: 11 }
             }
         }
     }

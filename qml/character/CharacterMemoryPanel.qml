@@ -85,18 +85,17 @@ PanelSection {
             }
         }
         Label { text: qsTr("GPU buffers"); font.bold: true; topPadding: 4 }
-        ListView {
+        RowsListView {
             objectName: "characterBuffers"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            clip: true
-            model: panel.report.buffers || []
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.report.buffers || []
             delegate: RowLayout {
-                required property var modelData
+                required property int index
+                readonly property var row: ListView.view.rows[index] || ({})
                 width: ListView.view.width
-                Label { text: modelData.name; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
-                Label { text: panel.controller.formatBytes(modelData.bytes); font.pixelSize: 11; opacity: 0.8 }
+                Label { text: row.name || ""; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
+                Label { text: panel.controller.formatBytes(row.bytes || 0); font.pixelSize: 11; opacity: 0.8 }
             }
         }
     }

@@ -30,40 +30,37 @@ PanelSection {
             text: qsTr("The same at this pose (within 1e-5).")
             opacity: 0.8
         }
-        ListView {
+        RowsListView {
             id: sentences
             objectName: "compareDifferences"
             Layout.fillWidth: true
             Layout.preferredHeight: Math.min(contentHeight, panel.height * 0.45)
-            clip: true
-            model: panel.compare.differences
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.compare.differences
             delegate: Label {
-                required property string modelData
+                required property int index
                 width: ListView.view.width
-                text: "• " + modelData
+                text: "• " + (ListView.view.rows[index] || "")
                 wrapMode: Text.Wrap
                 font.pixelSize: 11
             }
         }
         Label { text: qsTr("Vertex distance per part (max / mean)"); font.bold: true; topPadding: 4 }
-        ListView {
+        RowsListView {
             objectName: "compareParts"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            clip: true
-            model: panel.compare.parts
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.compare.parts
             delegate: RowLayout {
-                required property var modelData
+                required property int index
+                readonly property var row: ListView.view.rows[index] || ({})
                 width: ListView.view.width
-                Label { text: modelData.name; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
+                Label { text: row.name || ""; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
                 Label {
                     font.pixelSize: 11
                     opacity: 0.85
-                    text: !modelData.paired ? qsTr("topology differs")
-                          : modelData.vertices === 0 ? qsTr("no vertices")
-                          : modelData.max.toPrecision(3) + " / " + modelData.mean.toPrecision(3)
+                    text: !row.paired ? qsTr("topology differs")
+                          : row.vertices === 0 ? qsTr("no vertices")
+                          : row.max.toPrecision(3) + " / " + row.mean.toPrecision(3)
                 }
             }
         }

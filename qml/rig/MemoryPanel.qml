@@ -46,19 +46,18 @@ PanelSection {
             }
         }
         Label { text: qsTr("Per part (GPU)"); font.bold: true; topPadding: 4; visible: parts.count > 0 }
-        ListView {
+        RowsListView {
             id: parts
             objectName: "memoryParts"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            clip: true
-            model: panel.report.parts || []
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.report.parts || []
             delegate: RowLayout {
-                required property var modelData
+                required property int index
+                readonly property var row: ListView.view.rows[index] || ({})
                 width: ListView.view.width
-                Label { text: modelData.name; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
-                Label { text: panel.controller.formatBytes(modelData.totalBytes); font.pixelSize: 11; opacity: 0.8 }
+                Label { text: row.name || ""; Layout.fillWidth: true; elide: Text.ElideRight; font.pixelSize: 11 }
+                Label { text: panel.controller.formatBytes(row.totalBytes || 0); font.pixelSize: 11; opacity: 0.8 }
             }
         }
     }
