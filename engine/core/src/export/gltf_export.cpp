@@ -49,7 +49,7 @@ std::size_t binaryBytes(const ExportPlan& plan) {
     values += mesh.positions.size() + mesh.normals.size() + mesh.colors.size() + mesh.indices.size();
   for (const PlannedAnimation& animation : plan.animations)
     for (const PlannedChannel& channel : animation.channels) values += channel.times.size() + channel.values.size();
-  return values * 4;
+  return values * sizeof(float);  // indices are uint32: 4 bytes too
 }
 
 class ModelWriter {

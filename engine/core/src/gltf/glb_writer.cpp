@@ -74,6 +74,8 @@ std::vector<std::uint8_t> encodePartGlb(const PartMesh& mesh) {
   model.asset.version = "2.0";
   model.asset.generator = "riglens";
   model.buffers.emplace_back();
+  reserveBinaryBytes(
+      model, sizeof(float) * (mesh.positions.size() + mesh.normals.size() + mesh.colors.size() + mesh.indices.size()));
 
   tinygltf::Primitive primitive;
   primitive.mode = TINYGLTF_MODE_TRIANGLES;
