@@ -29,25 +29,25 @@ PanelSection {
         anchors.fill: parent
         spacing: 4
         visible: panel.character.kind === "character"
-        ListView {
+        RowsListView {
+            objectName: "characterJoints"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            clip: true
-            model: panel.character.jointNames
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.character.jointNames
             delegate: ColumnLayout {
                 id: joint
-                required property string modelData
-                readonly property var degrees: { panel.revision; return panel.character.jointRotation(modelData) }
+                required property int index
+                readonly property string name: ListView.view.rows[index] || ""
+                readonly property var degrees: { panel.revision; return panel.character.jointRotation(name) }
                 width: ListView.view.width
                 spacing: 0
-                Label { text: joint.modelData; font.bold: true; topPadding: 4 }
+                Label { text: joint.name; font.bold: true; topPadding: 4 }
                 Label {
-                    objectName: "jointOutputs_" + joint.modelData
+                    objectName: "jointOutputs_" + joint.name
                     visible: panel.dnaDriven
                     Layout.fillWidth: true
                     font.pixelSize: 11
-                    text: { panel.revision; return panel.dnaDriven ? panel.character.jointOutputText(joint.modelData) : "" }
+                    text: { panel.revision; return panel.dnaDriven ? panel.character.jointOutputText(joint.name) : "" }
                 }
                 Column {  // a positioner: Repeaters stay out of Layouts (ViewToolBar.qml)
                   visible: !panel.dnaDriven
@@ -59,14 +59,14 @@ PanelSection {
                         width: parent ? parent.width : 0
                         Label { text: panel.axes[index]; Layout.preferredWidth: 40; font.pixelSize: 11 }
                         Slider {
-                            objectName: "joint_" + joint.modelData + "_" + index
+                            objectName: "joint_" + joint.name + "_" + index
                             Layout.fillWidth: true
                             from: -45; to: 45; stepSize: 0
                             value: joint.degrees[index]
                             onMoved: {
                                 const d = joint.degrees.slice()
                                 d[index] = value
-                                panel.character.setJointRotation(joint.modelData, d[0], d[1], d[2])
+                                panel.character.setJointRotation(joint.name, d[0], d[1], d[2])
                             }
                         }
                         Label { text: Number(joint.degrees[index]).toFixed(1) + "°"; font.pixelSize: 11; Layout.preferredWidth: 44 }

@@ -30,41 +30,40 @@ PanelSection {
                 onClicked: panel.avatar.resetExpressions()
             }
         }
-        ListView {
+        RowsListView {
             objectName: "expressionList"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            clip: true
             spacing: 2
-            model: panel.avatar.expressions
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.avatar.expressions
             delegate: RowLayout {
-                id: row
-                required property var modelData
-                objectName: "expression_" + modelData.name
+                id: expression
+                required property int index
+                readonly property var row: ListView.view.rows[index] || ({})
+                objectName: "expression_" + row.name
                 width: ListView.view.width
                 spacing: 6
                 Label {
-                    text: row.modelData.name
-                    font.bold: row.modelData.preset
+                    text: expression.row.name || ""
+                    font.bold: !!expression.row.preset
                     elide: Text.ElideRight
                     Layout.preferredWidth: 96
                     ToolTip.visible: nameArea.containsMouse
-                    ToolTip.text: qsTr("%1, %n morph bind(s)%2", "", row.modelData.binds)
-                                  .arg(row.modelData.preset ? qsTr("VRM preset") : qsTr("custom"))
-                                  .arg(row.modelData.binary ? qsTr(", binary") : "")
+                    ToolTip.text: qsTr("%1, %n morph bind(s)%2", "", expression.row.binds)
+                                  .arg(expression.row.preset ? qsTr("VRM preset") : qsTr("custom"))
+                                  .arg(expression.row.binary ? qsTr(", binary") : "")
                     MouseArea { id: nameArea; anchors.fill: parent; hoverEnabled: true }
                 }
                 Slider {
-                    objectName: "expressionSlider_" + row.modelData.name
+                    objectName: "expressionSlider_" + expression.row.name
                     Layout.fillWidth: true
                     from: 0
                     to: 1
-                    value: row.modelData.value
-                    onMoved: panel.avatar.setExpression(row.modelData.name, value)
+                    value: expression.row.value || 0
+                    onMoved: panel.avatar.setExpression(expression.row.name, value)
                 }
                 Label {
-                    text: Number(row.modelData.value).toFixed(2)
+                    text: Number(expression.row.value || 0).toFixed(2)
                     font.family: "monospace"
                 }
             }

@@ -75,23 +75,22 @@ PanelSection {
             text: qsTr("Humanoid (VRM %1): %n bone(s)", "", humanoid.count).arg(panel.controller.avatar.version)
             font.bold: true
         }
-        ListView {
+        RowsListView {
             id: humanoid
             objectName: "humanoidList"
             visible: count > 0
             Layout.fillWidth: true
             Layout.preferredHeight: Math.min(contentHeight, panel.height * 0.3)
-            clip: true
-            model: panel.controller.avatar.humanoid
-            ScrollBar.vertical: ScrollBar {}
+            rows: panel.controller.avatar.humanoid
             delegate: RowLayout {
                 id: boneRow
-                required property var modelData
-                objectName: "humanBone_" + modelData.bone
+                required property int index
+                readonly property var row: ListView.view.rows[index] || ({})
+                objectName: "humanBone_" + row.bone
                 width: ListView.view.width
-                Label { text: boneRow.modelData.bone; Layout.preferredWidth: 120; elide: Text.ElideRight }
+                Label { text: boneRow.row.bone || ""; Layout.preferredWidth: 120; elide: Text.ElideRight }
                 Label {
-                    text: boneRow.modelData.node
+                    text: boneRow.row.node || ""
                     color: palette.placeholderText
                     Layout.fillWidth: true
                     elide: Text.ElideRight

@@ -12,10 +12,12 @@
 // the warm-up rounds, the GPU memory of every document is its first
 // measurement to the byte (resources return to their baseline after each
 // switch), resident memory grew less than kGrossGrowthBudget, and no step
-// showed a HoverHandler in the window (hoverHandlers()).
+// showed a HoverHandler in the window (hoverHandlers()) or a ListView given
+// another model than it had (listViewsGivenNewModels()).
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
+#include <QtCore/QPointer>
 #include <QtCore/QSet>
 #include <QtCore/QStringList>
 #include <QtGui/QGuiApplication>
@@ -136,30 +138,70 @@ class TestAppSoak : public QObject {
     }
   }
 
+  // Every object of the window: the window's own (an ApplicationWindow's
+  // footer is the window's child, not its root item's) and those under every
+  // item of the visual tree (a view's delegates need not be its children).
+  QSet<const QObject*> windowObjects() const {
+    QSet<const QObject*> objects;
+    const auto look = [&](const QObject* under) {
+      for (const QObject* object : under->findChildren<QObject*>()) objects.insert(object);
+    };
+    look(m_ui.window);
+    for (const QQuickItem* item : m_ui.items()) look(item);
+    return objects;
+  }
+  // Its class and name, and the nearest named object above it when it has
+  // none (Qt Quick Controls' own items are nameless).
+  static QString describe(const QObject* object) {
+    QString text = QString("%1 '%2'").arg(object->metaObject()->className(), object->objectName());
+    const QObject* above = object;
+    while (above && above->objectName().isEmpty()) {
+      const auto* item = qobject_cast<const QQuickItem*>(above);
+      above = item && item->parentItem() ? item->parentItem() : above->parent();
+    }
+    if (above && above != object)
+      text += QString(" under %1 '%2'").arg(above->metaObject()->className(), above->objectName());
+    return text;
+  }
+
   // Qt 6.4 keeps a pointer to every HoverHandler it visits on each frame that
   // changes an item while the pointer rests (QQuickPointerHandler::
   // handlePointerEvent appends to a per-device list that only a real pointer
   // event clears): the status bar's one grew the viewer 8 bytes a frame
   // (docs/daily-use.md). The HoverHandlers in the window, by their parent
-  // items - none is wanted: the window's objects (an ApplicationWindow's
-  // footer is the window's child, not its root item's) and those under every
-  // item of the visual tree (a view's delegates need not be its children).
+  // items - none is wanted.
   QStringList hoverHandlers() const {
-    QSet<const QObject*> seen;
     QStringList found;
-    const auto look = [&](const QObject* under) {
-      for (const QObject* object : under->findChildren<QObject*>()) {
-        if (seen.contains(object)) continue;
-        seen.insert(object);
-        if (object->inherits("QQuickHoverHandler"))
-          found << QString("%1 '%2'").arg(object->parent()->metaObject()->className(), object->parent()->objectName());
-      }
-    };
-    look(m_ui.window);
-    for (const QQuickItem* item : m_ui.items()) look(item);
+    for (const QObject* object : windowObjects())
+      if (object->inherits("QQuickHoverHandler")) found << describe(object->parent());
     return found;
   }
+  // Qt 6.4's ListView keeps about 150 bytes for every model value it is
+  // given that differs from the one it has (QQuickItemView::setModel connects
+  // again and never disconnects): the soak's last ~3 KB a round
+  // (docs/daily-use.md). Lists of rows a property replaces are RowsListViews
+  // (qml/common/RowsListView.qml), whose model never changes. The ListViews
+  // whose model differs from the one they had when first seen - none is
+  // wanted.
+  QStringList listViewsGivenNewModels() {
+    for (auto seen = m_viewModels.begin(); seen != m_viewModels.end();)
+      seen = seen->second.view ? std::next(seen) : m_viewModels.erase(seen);  // destroyed: its address may come again
+    QStringList found;
+    for (const QObject* object : windowObjects()) {
+      if (!object->inherits("QQuickItemView")) continue;
+      const QVariant model = object->property("model");
+      const auto [seen, first] = m_viewModels.try_emplace(object, ViewModel{object, model});
+      if (!first && seen->second.model != model) found << describe(object);
+    }
+    return found;
+  }
+  struct ViewModel {
+    QPointer<const QObject> view;
+    QVariant model;  // as first seen
+  };
+  std::map<const QObject*, ViewModel> m_viewModels;
   QStringList m_hoverHandlers;  // seen at any step of any round
+  QStringList m_newModels;      // the same for ListViews given new models
 
   // What went wrong in the last round (the step and what was seen).
   QString m_failure;
@@ -190,6 +232,8 @@ class TestAppSoak : public QObject {
       gpu[name] = m_ui.viewport->property("gpuBytes").toLongLong();
       for (const QString& handler : hoverHandlers())
         if (!m_hoverHandlers.contains(handler)) m_hoverHandlers << handler;
+      for (const QString& view : listViewsGivenNewModels())
+        if (!m_newModels.contains(view)) m_newModels << view;
     };
     if (!openShown("tank-cubes")) return {};
     m_app->playback()->play("fire");
@@ -312,6 +356,9 @@ class TestAppSoak : public QObject {
     QVERIFY2(m_hoverHandlers.isEmpty(), qPrintable("HoverHandlers in the window (Qt 6.4 keeps a pointer to each "
                                                    "every frame while the pointer rests): " +
                                                    m_hoverHandlers.join(", ")));
+    QVERIFY2(m_newModels.isEmpty(), qPrintable("ListViews given another model (Qt 6.4 keeps ~150 bytes for each; "
+                                               "qml/common/RowsListView.qml): " +
+                                               m_newModels.join(", ")));
     QVERIFY2(end - first < kGrossGrowthBudget,
              qPrintable(QString("resident memory grew %1 MiB").arg((end - first) / 1048576.0)));
     if (seconds >= kLongSoakSeconds)
