@@ -58,7 +58,11 @@ qmltestrunner=$(command -v qmltestrunner || echo /usr/lib/qt6/bin/qmltestrunner)
 run env QT_QPA_PLATFORM=offscreen "$qmltestrunner" -import "$qml_dir" -input "$root/out/tst_installed.qml"
 say "a QML test imported RigLens.Quick3D from $qml_dir"
 
-for binary in "$root"/usr/bin/*; do
+# (The executables and the programs' private libraries they open,
+# app/launch/program_library.h.)
+libraries=("$root"/usr/lib/*/riglens/*.so)
+[[ -f "${libraries[0]}" ]] || { echo "the package installs no program library under /usr/lib/<arch>/riglens" >&2; exit 1; }
+for binary in "$root"/usr/bin/* "${libraries[@]}"; do
   if grep -aqF -e "$repo" -e "$build" "$binary"; then
     echo "$binary names a path of the build machine ($repo or $build): it would not work installed" >&2
     exit 1

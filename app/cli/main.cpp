@@ -13,12 +13,12 @@
 
 #include "cli_commands.h"
 #include "file_size_limit.h"
-#include "large_page_malloc.h"
+#include "program_entry.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
 
-int main(int argc, char* argv[]) {
-  riglens::launch::useLargePageMalloc(argv);
+// main(), run by the executable (launch/program_library.h).
+int riglens_program_main(int argc, char* argv[]) {
   riglens::launch::reportFileSizeLimitAsError();
   auto& timings = riglens::core::StageTimings::instance();
   timings.add("process start (exec to main)", riglens::core::processAgeMs());

@@ -35,8 +35,8 @@
 #include "character_controller.h"
 #include "file_size_limit.h"
 #include "graphics_backend.h"
-#include "large_page_malloc.h"
 #include "main_window.h"
+#include "program_entry.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
 #include "riglens/render/device/pipeline_cache.h"
@@ -244,8 +244,8 @@ std::optional<int> startScreenshot(const riglens::app::ViewerOptions& options, Q
 
 }  // namespace
 
-int main(int argc, char* argv[]) {
-  riglens::launch::useLargePageMalloc(argv);
+// main(), run by the executable (launch/program_library.h).
+int riglens_program_main(int argc, char* argv[]) {
   riglens::launch::reportFileSizeLimitAsError();
   auto& timings = riglens::core::StageTimings::instance();
   timings.add("process start (exec to main)", riglens::core::processAgeMs());

@@ -1,6 +1,9 @@
 // riglens and riglens-cli run as a user runs them: help, version, exit codes,
 // and `riglens --screenshot` producing a real PNG of the window (this test
 // runs under xvfb-run, so the viewer finds the X server in DISPLAY).
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -267,6 +270,11 @@ class TestAppExecutables : public QObject {
     QVERIFY(QDir(dir.path()).mkpath("relocated/bin"));
     const QString copy = dir.filePath("relocated/bin/riglens-cli");
     QVERIFY(QFile::copy(kCli, copy));
+    // The program's library where an install puts it, relative to the executable.
+    const QString libraryDir = QDir::cleanPath(dir.filePath("relocated/bin/" RIGLENS_PRIVATE_LIBRARY_DIR));
+    QVERIFY(QDir().mkpath(libraryDir));
+    QVERIFY(QFile::copy(QStringLiteral(RIGLENS_CLI_LIBRARY),
+                        libraryDir + "/" + QFileInfo(QStringLiteral(RIGLENS_CLI_LIBRARY)).fileName()));
     const Run bare = runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out")});
     QCOMPARE(bare.exitCode, 1);
     QVERIFY2(bare.err.contains(dir.filePath("relocated/share/riglens/ict-face")) && bare.err.contains("--ict"),
@@ -285,6 +293,21 @@ class TestAppExecutables : public QObject {
         runProgram(copy, {"character", "make-sample", "--out", dir.filePath("out2"), "--ict", dir.filePath("nowhere")});
     QCOMPARE(chosen.exitCode, 1);
     QVERIFY2(chosen.err.contains(dir.filePath("nowhere")), qPrintable(chosen.err));
+  }
+
+  // The executable without its program's library (launch/program_library.h):
+  // exit 127 and a message naming the library and each place looked in.
+  void cliWithoutItsLibraryNamesWhatItLookedFor() {
+    QTemporaryDir dir;
+    const QString copy = dir.filePath("riglens-cli");
+    QVERIFY(QFile::copy(kCli, copy));
+    const Run run = runProgram(copy, {"--version"});
+    QCOMPARE(run.exitCode, 127);
+    const QString library = QFileInfo(QStringLiteral(RIGLENS_CLI_LIBRARY)).fileName();
+    QVERIFY2(
+        run.err.contains(library) && run.err.contains(dir.filePath(library) + ": not there") &&
+            run.err.contains(QDir::cleanPath(dir.filePath(QStringLiteral(RIGLENS_PRIVATE_LIBRARY_DIR "/") + library))),
+        qPrintable(run.err));
   }
 
   // The four scene.json fields that once aborted riglens-cli (exit 134, an
