@@ -28,9 +28,13 @@ run "$cli" character make-sample --out "$root/out"
 run env QT_QPA_PLATFORM=vkkhrdisplay "$cli" render "$root/out/sample-bundle" --out "$root/out/face.png" --size 256x256
 run "$cli" samples --out "$root/out" --name tank-cubes
 run env QT_QPA_PLATFORM=vkkhrdisplay "$cli" render "$root/out/tank-cubes" --out "$root/out/tank.png" --size 256x256
+# A video: FFmpeg's writer is a module the CLI opens beside its library.
+run env QT_QPA_PLATFORM=vkkhrdisplay "$cli" render "$root/out/tank-cubes" --turntable 4 --video "$root/out/turn.mp4" \
+  --fps 4 --size 128x96
 for png in face tank; do
   [[ -s "$root/out/$png.png" ]] || { echo "the extracted riglens-cli rendered no $png.png" >&2; exit 1; }
 done
+[[ -s "$root/out/turn.mp4" ]] || { echo "the extracted riglens-cli wrote no turn.mp4" >&2; exit 1; }
 say "make-sample and render ran from the extract: $(ls "$root/out" | tr "\n" " ")"
 
 # A Qt app imports the installed RigLens.Quick3D module (Qt Quick Test, on

@@ -310,6 +310,19 @@ class TestAppExecutables : public QObject {
         qPrintable(run.err));
   }
 
+  // FFmpeg's libraries are opened with the first video (riglens/media/
+  // video_module.h), not by every call: the dynamic loader's own log of the
+  // files it opens (LD_DEBUG=files) names none of them for --version.
+  void cliOpensFfmpegOnlyForVideos() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("LD_DEBUG", "files");
+    const Run run = runProgram(kCli, {"--version"}, env);
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.contains("libQt6Core"), "LD_DEBUG=files printed no library the CLI needs");
+    QVERIFY2(!run.err.contains("libavformat") && !run.err.contains("libavcodec") && !run.err.contains("riglens-media"),
+             "riglens-cli --version opened FFmpeg's libraries");
+  }
+
   // The four scene.json fields that once aborted riglens-cli (exit 134, an
   // nlohmann type_error): every command that opens a bundle refuses them
   // with exit 1 and a message naming the file and the pointer.
