@@ -310,17 +310,26 @@ class TestAppExecutables : public QObject {
         qPrintable(run.err));
   }
 
-  // FFmpeg's libraries are opened with the first video (riglens/media/
-  // video_module.h), not by every call: the dynamic loader's own log of the
-  // files it opens (LD_DEBUG=files) names none of them for --version.
-  void cliOpensFfmpegOnlyForVideos() {
+  // FFmpeg's and OpenCV's libraries are opened with the first video or
+  // neural decoder (riglens/media/video_module.h,
+  // riglens/decode/decoder_module.h), not by every call: the dynamic loader's
+  // own log of the files it opens (LD_DEBUG=files) names none of them for
+  // --version, and names OpenCV's once a character's decoders are opened.
+  void cliOpensFfmpegAndOpenCvOnlyWhenNeeded() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("LD_DEBUG", "files");
     const Run run = runProgram(kCli, {"--version"}, env);
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.contains("libQt6Core"), "LD_DEBUG=files printed no library the CLI needs");
-    QVERIFY2(!run.err.contains("libavformat") && !run.err.contains("libavcodec") && !run.err.contains("riglens-media"),
-             "riglens-cli --version opened FFmpeg's libraries");
+    for (const char* library : {"libavformat", "libavcodec", "riglens-media", "libopencv_dnn", "riglens-decode"})
+      QVERIFY2(!run.err.contains(library), qPrintable(QString("riglens-cli --version opened %1").arg(library)));
+    QTemporaryDir dir;
+    const Run made = runProgram(kCli, {"character", "make-sample", "--out", dir.path()});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const Run inspected = runProgram(kCli, {"inspect", dir.filePath("sample-bundle")}, env);
+    QVERIFY2(inspected.exitCode == 0, qPrintable(inspected.err.right(2000)));
+    QVERIFY2(inspected.err.contains("riglens-decode") && inspected.err.contains("libopencv_dnn"),
+             "inspecting a bundle with decoders did not open them through the module");
   }
 
   // The four scene.json fields that once aborted riglens-cli (exit 134, an

@@ -37,6 +37,6 @@ const VideoModule kModule{
 
 }  // namespace riglens::media
 
-const riglens::media::VideoModule* riglens_video_module() {
+const void* riglens_video_module() {
   return &riglens::media::kModule;
 }

@@ -1,13 +1,11 @@
 // video_writer.h through libriglens-media.so, opened on first use
 // (video_module.h says why). Linked instead of video_writer.cpp.
-#include <dlfcn.h>
-
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <utility>
 
+#include "riglens/core/base/private_module.h"
 #include "riglens/media/video_module.h"
 #include "riglens/media/video_writer.h"
 
@@ -17,41 +15,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct LoadedModule {
-  const VideoModule* table = nullptr;
-  std::string why;  // when there is no table
-};
-
-// The folder of the shared object this code is in (the program's library),
-// where the module is put beside it; empty for an executable's own code.
-fs::path folderOfThisCode() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<const void*>(&folderOfThisCode), &info) == 0 || !info.dli_fname) return {};
-  return fs::path(info.dli_fname).parent_path();
+// The module's table, or why there is none (opened once, on first use).
+const core::Expected<const void*>& opened() {
+  static const core::Expected<const void*> table = core::openPrivateModule(kVideoModuleFile, kVideoModuleEntry);
+  return table;
 }
 
-LoadedModule load() {
-  const fs::path path = folderOfThisCode() / kVideoModuleFile;
-  // RTLD_LOCAL: FFmpeg's names and the module's copy of the engine stay inside it.
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) return {nullptr, "videos need " + path.string() + ": " + dlerror()};
-  using Entry = const VideoModule* (*)();
-  const auto entry = reinterpret_cast<Entry>(dlsym(library, kVideoModuleEntry));
-  const VideoModule* table = entry ? entry() : nullptr;
-  if (!table || table->abi != kVideoModuleAbi)
-    return {nullptr, path.string() + " is not the video module this program was built with"};
-  return {table, {}};
-}
-
-const LoadedModule& module() {
-  static std::once_flag once;
-  static LoadedModule loaded;
-  std::call_once(once, [] { loaded = load(); });
-  return loaded;
+const VideoModule* table() {
+  const auto* t = opened() ? static_cast<const VideoModule*>(opened().value()) : nullptr;
+  return t && t->abi == kVideoModuleAbi ? t : nullptr;
 }
 
 core::Error unavailable(const fs::path& path) {
-  return core::makeError(core::ErrorCode::Unsupported, path.string() + ": " + module().why);
+  const std::string why = opened()
+                              ? std::string(kVideoModuleFile) + " is not the video module this program was built with"
+                              : opened().error().message;
+  return core::makeError(core::ErrorCode::Unsupported, path.string() + ": videos need FFmpeg's writer: " + why);
 }
 
 }  // namespace
@@ -66,18 +45,18 @@ struct VideoWriter::State {
 };
 
 core::Expected<std::string> videoCodecFor(const fs::path& path) {
-  if (!module().table) return unavailable(path);
-  return module().table->codecFor(path);
+  if (!table()) return unavailable(path);
+  return table()->codecFor(path);
 }
 
 core::Expected<std::unique_ptr<VideoWriter>> VideoWriter::open(const VideoSpec& spec) {
-  const VideoModule* table = module().table;
-  if (!table) return unavailable(spec.path);
-  auto opened = table->open(spec);
-  if (!opened) return opened.error();
+  const VideoModule* loaded = table();
+  if (!loaded) return unavailable(spec.path);
+  auto writer = loaded->open(spec);
+  if (!writer) return writer.error();
   auto state = std::make_unique<State>();
-  state->table = table;
-  state->writer = opened.value();
+  state->table = loaded;
+  state->writer = writer.value();
   return std::unique_ptr<VideoWriter>(new VideoWriter(std::move(state)));
 }
 

@@ -1,10 +1,11 @@
-// Videos from a module opened when the first one is asked for. FFmpeg's
+// Videos from a module opened when the first one is asked for
+// (riglens/core/base/private_module.h). FFmpeg's
 // libraries (libavformat and the codecs it pulls in, some 90 shared
 // libraries) took about half of riglens-cli's start, in every call, while
 // only `render --video` and review's videos use them. So riglens-cli links
 // riglens::media_loaded, whose VideoWriter (video_writer.h, the same API)
 // opens libriglens-media.so - riglens::media's writer behind the table below -
-// beside the library it lives in, on first use. Tests and tools that link
+// beside the program's library, on first use. Tests and tools that link
 // riglens::media directly keep the writer itself.
 #pragma once
 
@@ -39,4 +40,4 @@ struct VideoModule {
 }  // namespace riglens::media
 
 // The module's one exported name.
-extern "C" __attribute__((visibility("default"))) const riglens::media::VideoModule* riglens_video_module();
+extern "C" __attribute__((visibility("default"))) const void* riglens_video_module();
