@@ -1,7 +1,5 @@
 // opencv_decoder.h through libriglens-decode.so, opened on first use
 // (decoder_module.h says why). Linked instead of opencv_decoder.cpp.
-#include <string>
-
 #include "riglens/core/base/private_module.h"
 #include "riglens/decode/decoder_module.h"
 #include "riglens/decode/opencv_decoder.h"
@@ -11,24 +9,20 @@ namespace riglens::decode {
 namespace {
 
 // The module's table, or the error that says why there is none (opened once).
-core::Expected<const DecoderModule*> decoderModule() {
-  static const core::Expected<const void*> opened = core::openPrivateModule(kDecoderModuleFile, kDecoderModuleEntry);
-  if (!opened) return opened.error();
-  const auto* table = static_cast<const DecoderModule*>(opened.value());
-  if (table->abi != kDecoderModuleAbi)
-    return core::makeError(core::ErrorCode::Unsupported,
-                           std::string(kDecoderModuleFile) + " is not the decoder module this program was built with");
-  return table;
+const core::Expected<const void*>& decoderModule() {
+  static const core::Expected<const void*> opened =
+      core::openPrivateModule(kDecoderModuleFile, kDecoderModuleEntry, kDecoderModuleAbi);
+  return opened;
 }
 
 }  // namespace
 
 core::Expected<std::unique_ptr<core::DecoderSession>> openOpenCvDecoder(const std::filesystem::path& file) {
-  auto module = decoderModule();
+  const auto& module = decoderModule();
   if (!module)
     return core::makeError(core::ErrorCode::Unsupported,
                            file.string() + ": neural decoders need OpenCV's runtime: " + module.error().message);
-  return module.value()->open(file);
+  return static_cast<const DecoderModule*>(module.value())->open(file);
 }
 
 core::DecoderOpener openCvOpener() {

@@ -17,20 +17,18 @@ namespace fs = std::filesystem;
 
 // The module's table, or why there is none (opened once, on first use).
 const core::Expected<const void*>& opened() {
-  static const core::Expected<const void*> table = core::openPrivateModule(kVideoModuleFile, kVideoModuleEntry);
+  static const core::Expected<const void*> table =
+      core::openPrivateModule(kVideoModuleFile, kVideoModuleEntry, kVideoModuleAbi);
   return table;
 }
 
 const VideoModule* table() {
-  const auto* t = opened() ? static_cast<const VideoModule*>(opened().value()) : nullptr;
-  return t && t->abi == kVideoModuleAbi ? t : nullptr;
+  return opened() ? static_cast<const VideoModule*>(opened().value()) : nullptr;
 }
 
 core::Error unavailable(const fs::path& path) {
-  const std::string why = opened()
-                              ? std::string(kVideoModuleFile) + " is not the video module this program was built with"
-                              : opened().error().message;
-  return core::makeError(core::ErrorCode::Unsupported, path.string() + ": videos need FFmpeg's writer: " + why);
+  return core::makeError(core::ErrorCode::Unsupported,
+                         path.string() + ": videos need FFmpeg's writer: " + opened().error().message);
 }
 
 }  // namespace
@@ -45,8 +43,9 @@ struct VideoWriter::State {
 };
 
 core::Expected<std::string> videoCodecFor(const fs::path& path) {
-  if (!table()) return unavailable(path);
-  return table()->codecFor(path);
+  const VideoModule* loaded = table();
+  if (!loaded) return unavailable(path);
+  return loaded->codecFor(path);
 }
 
 core::Expected<std::unique_ptr<VideoWriter>> VideoWriter::open(const VideoSpec& spec) {

@@ -18,7 +18,7 @@ std::filesystem::path folderOfThisCode() {
 
 }  // namespace
 
-Expected<const void*> openPrivateModule(const char* file, const char* entry) {
+Expected<const void*> openPrivateModule(const char* file, const char* entry, int abi) {
   const std::filesystem::path path = folderOfThisCode() / file;
   // dlopen keeps a count per library: a second call finds it loaded.
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -27,6 +27,8 @@ Expected<const void*> openPrivateModule(const char* file, const char* entry) {
   const auto function = reinterpret_cast<Entry>(dlsym(library, entry));
   const void* table = function ? function() : nullptr;
   if (!table) return makeError(ErrorCode::Unsupported, path.string() + " has no " + entry);
+  if (*static_cast<const int*>(table) != abi)
+    return makeError(ErrorCode::Unsupported, path.string() + " is not the module this program was built with");
   return table;
 }
 

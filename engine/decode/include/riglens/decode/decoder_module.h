@@ -24,7 +24,7 @@ constexpr const char* kDecoderModuleFile = "libriglens-decode.so";
 constexpr const char* kDecoderModuleEntry = "riglens_decoder_module";
 
 struct DecoderModule {
-  int abi = kDecoderModuleAbi;
+  int abi = kDecoderModuleAbi;  // first: core::openPrivateModule checks it
   core::Expected<std::unique_ptr<core::DecoderSession>> (*open)(const std::filesystem::path& file);
 };
 

@@ -27,7 +27,7 @@ constexpr const char* kVideoModuleEntry = "riglens_video_module";
 
 // A writer is opaque to the caller: the module's VideoWriter.
 struct VideoModule {
-  int abi = kVideoModuleAbi;
+  int abi = kVideoModuleAbi;  // first: core::openPrivateModule checks it
   core::Expected<std::string> (*codecFor)(const std::filesystem::path& path);
   core::Expected<void*> (*open)(const VideoSpec& spec);
   core::Expected<void> (*addFrame)(void* writer, const std::uint8_t* rgba, std::size_t strideBytes);

@@ -13,8 +13,10 @@
 namespace riglens::core {
 
 // The table `entry` returns, or an Unsupported error naming the module's
-// path and why it could not be opened. Opened once a process and never
+// path and why it could not be opened. Every table starts with an int, the
+// number of the table's layout: a module whose number is not `abi` was built
+// with another program and is refused. Opened once a process and never
 // closed (the objects it made stay valid).
-Expected<const void*> openPrivateModule(const char* file, const char* entry);
+Expected<const void*> openPrivateModule(const char* file, const char* entry, int abi);
 
 }  // namespace riglens::core
