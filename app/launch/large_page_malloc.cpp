@@ -19,7 +19,18 @@ namespace {
 // start on the tank, 3-5 runs each: without top_pad 2.9-3.1 s / 1.39 GB and
 // 1.31 s; with it 2.5 s / 1.66-1.81 GB and 0.93-1.22 s. Trimming stays on, so
 // a viewer that closes a big model gives the memory back.
-constexpr const char* kTunables = "glibc.malloc.hugetlb=1:glibc.malloc.mmap_max=0:glibc.malloc.top_pad=67108864";
+// arena_max=2: two heaps for all threads, not one per thread (glibc allows
+// eight per core). Each thread's own heap is a fresh mapping whose first
+// touches fault whole huge pages; the viewer's cold start on the tank
+// touched 57-61 of them (116 MB zeroed by the kernel, a quarter of its CPU
+// samples) and 45-48 with two heaps. Alternated on the 2-core VM
+// (2026-12-07, the viewer's cold start 5 runs, the others 3): the tank
+// 0.76-0.87 s -> 0.69-0.79 s and 252-260 -> 230-235 MB; the large sample's
+// render 2.10-2.51 s -> 1.71-2.16 s; the dense 1M torus .ply rendered on the
+// CPU tiles (two threads) 0.92-1.33 s -> 0.71-0.80 s; the decoded sample
+// character unchanged (0.27-0.30 s). One heap was no faster than two.
+constexpr const char* kTunables =
+    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_max=0:glibc.malloc.top_pad=67108864:glibc.malloc.arena_max=2";
 
 }  // namespace
 
