@@ -315,7 +315,8 @@ class TestAppExecutables : public QObject {
   // riglens/decode/decoder_module.h), not by every call: the dynamic loader's
   // own log of the files it opens (LD_DEBUG=files) names none of them for
   // --version, and names OpenCV's once a character's decoders are opened.
-  void cliOpensFfmpegAndOpenCvOnlyWhenNeeded() {
+  // The viewer opens OpenCV the same way (FFmpeg it never needs).
+  void programsOpenFfmpegAndOpenCvOnlyWhenNeeded() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("LD_DEBUG", "files");
     const Run run = runProgram(kCli, {"--version"}, env);
@@ -330,6 +331,16 @@ class TestAppExecutables : public QObject {
     QVERIFY2(inspected.exitCode == 0, qPrintable(inspected.err.right(2000)));
     QVERIFY2(inspected.err.contains("riglens-decode") && inspected.err.contains("libopencv_dnn"),
              "inspecting a bundle with decoders did not open them through the module");
+    const Run version = runProgram(kGui, {"--version"}, env);
+    QCOMPARE(version.exitCode, 0);
+    QVERIFY2(version.err.contains("libQt6Quick"), "LD_DEBUG=files printed no library the viewer needs");
+    for (const char* library : {"libavformat", "riglens-media", "libopencv_dnn", "riglens-decode"})
+      QVERIFY2(!version.err.contains(library), qPrintable(QString("riglens --version opened %1").arg(library)));
+    const Run decoded = runProgram(
+        kGui, {dir.filePath("sample-bundle"), "--screenshot", dir.filePath("decoded.png"), "--size", "640x480"}, env);
+    QVERIFY2(decoded.exitCode == 0, qPrintable(decoded.err.right(2000)));
+    QVERIFY2(decoded.err.contains("riglens-decode") && decoded.err.contains("libopencv_dnn"),
+             "the viewer's screenshot of a bundle with decoders did not open them through the module");
   }
 
   // The four scene.json fields that once aborted riglens-cli (exit 134, an
