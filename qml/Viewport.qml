@@ -70,11 +70,15 @@ SceneViewport {
         font.pixelSize: 15
     }
 
-    BusyIndicator {
+    // Made while a load runs and destroyed with its end: a BusyIndicator that
+    // stops fades out over 250 ms on the render thread (the style's
+    // OpacityAnimator), hidden or not, drawing a frame of the whole window
+    // each time - 2-3 frames the screenshot waited behind (lavapipe).
+    Loader {
         objectName: "loadingIndicator"
         anchors.centerIn: parent
-        running: ApplicationWindow.window.controller.loading
-        visible: running
+        active: ApplicationWindow.window.controller.loading
+        sourceComponent: BusyIndicator { running: true }
     }
 
     Column {

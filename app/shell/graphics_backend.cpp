@@ -13,13 +13,9 @@ namespace {
 
 std::optional<GraphicsBackend> g_choice;  // GUI thread; reset with the application
 
-QString askedApi() {
-  return QString::fromLocal8Bit(qgetenv("QSG_RHI_BACKEND")).trimmed().toLower();
-}
-
 GraphicsBackend decide() {
   GraphicsBackend choice;
-  const QString asked = askedApi();
+  const QString asked = QString::fromLocal8Bit(qgetenv("QSG_RHI_BACKEND")).trimmed().toLower();
   if (!asked.isEmpty()) {
     // Qt reads the variable itself; "gl" is its other name for OpenGL.
     choice.api = asked == QLatin1String("gl") ? QStringLiteral("opengl") : asked;
@@ -52,11 +48,6 @@ QString GraphicsBackend::summary() const {
                        : api == QLatin1String("opengl") ? QStringLiteral("OpenGL")
                                                         : api;
   return device.isEmpty() ? name : QStringLiteral("%1 on %2").arg(name, device);
-}
-
-bool mayChooseVulkan() {
-  const QString asked = askedApi();
-  return asked.isEmpty() || asked == QLatin1String("vulkan");
 }
 
 const GraphicsBackend& chooseGraphicsBackend() {

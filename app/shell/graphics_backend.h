@@ -25,10 +25,6 @@ struct GraphicsBackend {
   QString summary() const;
 };
 
-// Whether the choice may be Vulkan (QSG_RHI_BACKEND names no other API):
-// worth loading its drivers early (render/device/vulkan_driver_warm_up.h).
-bool mayChooseVulkan();
-
 // Decides once per application (the first call tells Qt Quick; later calls
 // return the same choice). Call after the QGuiApplication, before any window.
 const GraphicsBackend& chooseGraphicsBackend();

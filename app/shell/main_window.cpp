@@ -29,44 +29,28 @@ void keepNoPooledBindings() {
   if (!qEnvironmentVariableIsSet("QSG_RENDERER_SRB_POOL_THRESHOLD")) qputenv("QSG_RENDERER_SRB_POOL_THRESHOLD", "0");
 }
 
-const QUrl kMainQml(QStringLiteral("qrc:/RigLens/Main.qml"));
-
-// What the engine needs before Main.qml compiles: the app's types, the style,
-// the import path. Idempotent.
-void prepareEngine(QQmlApplicationEngine& engine) {
-  registerAppTypes();
-  // Fusion with the dark palette Main.qml sets: plain, dense, readable on 3D.
-  if (QQuickStyle::name().isEmpty()) QQuickStyle::setStyle(QStringLiteral("Fusion"));
-  // The panels in qml/common|rig|character import their own module by name
-  // (RESOURCE_PREFIX /: it lives at qrc:/RigLens); Qt 6.4 does not search qrc:/.
-  engine.addImportPath(QStringLiteral("qrc:/"));
-}
-
 }  // namespace
 
-std::unique_ptr<QQmlComponent> compileMainWindow(QQmlApplicationEngine& engine) {
-  prepareEngine(engine);
-  // Compiled synchronously (a qrc: file); the engine's type loader keeps the
-  // compiled file while this component holds it, and engine.load() below
-  // takes it from there.
-  return std::make_unique<QQmlComponent>(&engine, kMainQml, QQmlComponent::PreferSynchronous);
-}
-
 QQuickWindow* createMainWindow(QQmlApplicationEngine& engine, AppController& controller, QString* error, int samples) {
-  prepareEngine(engine);
+  registerAppTypes();
   keepNoPooledBindings();
   // Before the window exists: the API it draws with (graphics_backend.h).
   const GraphicsBackend& backend = chooseGraphicsBackend();
   controller.setGraphics(backend.summary(), backend.reason);
   // Asked while the engine loads; the window is shown once it is set.
   WindowMsaa windowMsaa(backend, samples);
+  // Fusion with the dark palette Main.qml sets: plain, dense, readable on 3D.
+  if (QQuickStyle::name().isEmpty()) QQuickStyle::setStyle(QStringLiteral("Fusion"));
   QStringList warnings;
   const auto connection =
       QObject::connect(&engine, &QQmlEngine::warnings, &engine, [&warnings](const QList<QQmlError>& list) {
         for (const auto& e : list) warnings << e.toString();
       });
+  // The panels in qml/common|rig|character import their own module by name
+  // (RESOURCE_PREFIX /: it lives at qrc:/RigLens); Qt 6.4 does not search qrc:/.
+  engine.addImportPath(QStringLiteral("qrc:/"));
   engine.setInitialProperties({{QStringLiteral("controller"), QVariant::fromValue(&controller)}});
-  engine.load(kMainQml);
+  engine.load(QUrl(QStringLiteral("qrc:/RigLens/Main.qml")));
   QObject::disconnect(connection);
   QQuickWindow* window =
       engine.rootObjects().isEmpty() ? nullptr : qobject_cast<QQuickWindow*>(engine.rootObjects().constFirst());
