@@ -19,7 +19,6 @@
 #include <QtCore/QTimer>
 #include <QtGui/QGuiApplication>
 #include <QtQml/QQmlApplicationEngine>
-#include <QtQml/QQmlComponent>
 #include <QtQml/QQmlExtensionPlugin>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
@@ -42,7 +41,6 @@
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/core/base/version.h"
 #include "riglens/render/device/pipeline_cache.h"
-#include "riglens/render/device/vulkan_driver_warm_up.h"
 #include "viewer_options.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
@@ -282,15 +280,12 @@ int riglens_program_main(int argc, char* argv[]) {
     timings.add(stage, msBetween(lapStart, now));
     lapStart = now;
   };
-  // The Vulkan drivers load on a thread while Qt starts, the load starts and
-  // the QML compiles; the probe that decides the API then finds them loaded.
-  std::optional<riglens::render::VulkanDriverWarmUp> vulkanWarmUp;
-  if (riglens::app::mayChooseVulkan()) vulkanWarmUp.emplace();
   QGuiApplication app(argc, argv);
   QGuiApplication::setDesktopFileName(QStringLiteral("riglens"));
   lap("Qt init");
 
-  // The load runs on a worker while the QML engine builds the window.
+  // The load runs on a worker while the graphics API is chosen and the QML
+  // engine builds the window.
   riglens::app::AppController controller;
   // A screenshot is of the files as they were at launch unless --watch says otherwise.
   if (options.watch || !options.screenshot.isEmpty()) controller.setWatchingThisSession(options.watch.value_or(false));
@@ -306,19 +301,16 @@ int riglens_program_main(int argc, char* argv[]) {
         [&controller, path = options.compare] { controller.compare()->open(path); }, Qt::SingleShotConnection);
   }
   lap("start of the load (on a worker)");
-  QQmlApplicationEngine engine;
-  const auto compiled = riglens::app::compileMainWindow(engine);
-  lap("QML engine and Main.qml compiled");
   keepQuickPipelinesBetweenRuns(riglens::app::chooseGraphicsBackend().api);
-  vulkanWarmUp.reset();
   lap("graphics API chosen (Vulkan probed)");
+  QQmlApplicationEngine engine;
   QString error;
   QQuickWindow* window = riglens::app::createMainWindow(engine, controller, &error, options.samples);
   if (!window) {
     std::fprintf(stderr, "riglens: cannot create the main window:\n%s\n", qPrintable(error));
     return 1;
   }
-  lap("main window created");
+  lap("QML engine and main window");
   std::fprintf(stderr, "riglens: drawing with %s (%s)\n", qPrintable(controller.graphics()),
                qPrintable(controller.graphicsReason()));
   StartupClock startup;
