@@ -46,7 +46,9 @@ void useLargePageMalloc(char** argv) {
   if (error || !argv || !argv[0] || self.filename() != std::filesystem::path(argv[0]).filename()) return;
   const std::string tunables = current && *current ? std::string(current) + ":" + kTunables : std::string(kTunables);
   if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  // By its own path, not /proc/self/exe: the kernel names a process after
+  // the file it executes, and "exe" is what top, pidof and killall saw.
+  execv(self.c_str(), argv);
   // The exec failed: carry on with glibc's defaults, and leave the
   // environment as it was for any child.
   if (current)
