@@ -34,6 +34,7 @@ ApplicationWindow {
     property bool turntable: false
     // A splat character or scene is open: the character panels replace the rig's.
     readonly property bool characterMode: controller.mode === AppController.Character || controller.mode === AppController.Splats
+    readonly property bool splatScene: controller.mode === AppController.Splats
 
     width: 1280
     height: 800
@@ -400,7 +401,8 @@ ApplicationWindow {
             orientation: Qt.Vertical
             SplitView.preferredWidth: window.sidePanelWidth(320, 0.25)
             SplitView.minimumWidth: 170
-            visible: window.characterMode
+            // A splat scene has no expression channels: the viewport takes the room.
+            visible: window.characterMode && !window.splatScene
             ExpressionPanel { character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 200 }
         }
 
@@ -444,9 +446,11 @@ ApplicationWindow {
             SplitView.preferredWidth: window.sidePanelWidth(320, 0.25)
             SplitView.minimumWidth: 170
             visible: window.characterMode
-            CharacterLookPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.36; SplitView.minimumHeight: 110 }
-            CharacterJointsPanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 70 }
-            CharacterFramePanel { character: window.controller.character; SplitView.preferredHeight: window.height * 0.14; SplitView.minimumHeight: 80 }
+            // The look (tint, sigma, opacity, gaze) and the joints are a rig's:
+            // a splat scene shows what it drew and what it holds.
+            CharacterLookPanel { character: window.controller.character; visible: !window.splatScene; SplitView.preferredHeight: window.height * 0.36; SplitView.minimumHeight: 110 }
+            CharacterJointsPanel { character: window.controller.character; visible: !window.splatScene; SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 70 }
+            CharacterFramePanel { character: window.controller.character; SplitView.preferredHeight: window.height * (window.splatScene ? 0.5 : 0.14); SplitView.minimumHeight: 80 }
             CharacterMemoryPanel { controller: window.controller; character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 80 }
         }
     }

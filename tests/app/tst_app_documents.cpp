@@ -160,6 +160,26 @@ class TestAppDocuments : public QObject {
       const QVariantMap frame = m_app->characterController()->frameReport();
       QVERIFY2(frame.value("splats").toLongLong() > 0, qPrintable(where));
     }
+    checkPanels(where);
+  }
+
+  // The side panels that belong to the document's kind, and no others: a
+  // splat scene (no rig) shows what it drew and what it holds, not a rig's
+  // empty expression, look and joint panels.
+  void checkPanels(const QString& where) {
+    using Mode = riglens::app::AppController::Mode;
+    const Mode mode = m_app->mode();
+    const auto visible = [&](const char* name) {
+      auto* item = m_ui.window->findChild<QQuickItem*>(QString::fromLatin1(name));
+      return item && item->isVisible();
+    };
+    QVERIFY2(visible("leftPanel") == (mode == Mode::Rig) && visible("rightPanel") == (mode == Mode::Rig),
+             qPrintable(where));
+    const bool rigged = mode == Mode::Character;
+    for (const char* panel : {"characterLeftPanel", "expressionPanel", "characterLookPanel", "characterJointsPanel"})
+      QVERIFY2(visible(panel) == rigged, qPrintable(QString::fromLatin1(panel) + ": " + where));
+    for (const char* panel : {"characterFramePanel", "characterMemoryPanel"})
+      QVERIFY2(visible(panel) == (mode != Mode::Rig), qPrintable(QString::fromLatin1(panel) + ": " + where));
   }
 
   void openAndCheck(const QString& name, const QString& file, const QString& step) {
