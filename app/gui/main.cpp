@@ -83,8 +83,8 @@ void screenshotWhenShown(QQuickWindow* window, riglens::app::AppController* cont
                          int timeoutMs, StartupClock* clock, bool printTimings) {
   auto* viewport = window->findChild<QQuickItem*>(QStringLiteral("viewport"));
   // Shared with the slots: frameSwapped is queued from the render thread, and
-  // frames queued before the save still arrive after it (a plain `new bool`
-  // deleted in the slot was written after free: heap corruption).
+  // frames queued before the save still arrive after it (a plain heap counter
+  // deleted in the slot was once written after free: heap corruption).
   auto saved = std::make_shared<bool>(false);
   // The view draws whatever it waits for (a decode, an upload) as it lands;
   // a view that becomes shown between frames asks for one more.
@@ -245,10 +245,11 @@ std::optional<int> startScreenshot(const riglens::app::ViewerOptions& options, Q
 // start on lavapipe, 2026-12-07), and the kernel takes back the memory and
 // the X server the window all the same. What the run keeps is already
 // written: the PNG (atomically), settings (each QSettings write syncs as its
-// object goes). Qt Quick's pipeline cache file is written only when its
-// device goes, so screenshot runs leave it as they found it (the driver's own
-// shader cache still keeps what they compiled). Sanitizer builds tear down,
-// so LeakSanitizer sees the whole run.
+// object goes). Qt Quick would write its pipeline cache file
+// (QSG_RHI_PIPELINE_CACHE_SAVE) as its device goes, so a screenshot run leaves
+// that file as it found it; the driver's own shader cache (Mesa's, NVIDIA's)
+// still keeps what the run compiled. Sanitizer builds tear down, so
+// LeakSanitizer sees the whole run.
 int endScreenshotRun(int exitCode) {
 #if defined(__SANITIZE_ADDRESS__)
   return exitCode;
