@@ -419,7 +419,10 @@ std::variant<RenderSettings, QString> readRenderSettings(const QCommandLineParse
   }
   const int fps = parser.value(o.fps).toInt(&ok1);
   if (video) {
-    if (auto codec = media::videoCodecFor(parser.value(o.video).toStdString()); !codec)
+    // A file name no encoder takes is the arguments' fault; a video module
+    // missing from the install is the run's, reported when it opens the video.
+    if (auto codec = media::videoCodecFor(parser.value(o.video).toStdString());
+        !codec && codec.error().code == core::ErrorCode::Usage)
       return QString::fromStdString(codec.error().message);
     if (!ok1 || fps < media::kMinVideoFps || fps > media::kMaxVideoFps)
       return QString("--fps needs a number between %1 and %2").arg(media::kMinVideoFps).arg(media::kMaxVideoFps);

@@ -310,6 +310,32 @@ class TestAppExecutables : public QObject {
         qPrintable(run.err));
   }
 
+  // An install without the private modules (riglens/core/base/private_module.h):
+  // a video and a character's decoders are refused naming the module's file
+  // once, as the run's failure (exit 1), not the arguments' (exit 2); nothing
+  // half written.
+  void cliWithoutItsModulesNamesWhatIsMissing() {
+    QTemporaryDir dir;
+    for (const QString& file : {kCli, QStringLiteral(RIGLENS_CLI_LIBRARY)})
+      QVERIFY(QFile::copy(file, dir.filePath(QFileInfo(file).fileName())));
+    const QString cli = dir.filePath(QFileInfo(kCli).fileName());
+    QVERIFY(runProgram(kCli, {"samples", "--out", dir.path(), "--name", "tank-cubes"}).exitCode == 0);
+    const QString media = dir.filePath("libriglens-media.so");
+    const Run video = runProgram(cli, {"render", dir.filePath("tank-cubes"), "--turntable", "2", "--video",
+                                       dir.filePath("spin.mp4"), "--size", "64x64"});
+    QVERIFY2(video.exitCode == 1, qPrintable(QString("exit %1: %2").arg(video.exitCode).arg(video.err)));
+    QVERIFY2(video.err.count(media) == 1 && video.err.contains("cannot open shared object file"),
+             qPrintable(video.err));
+    QVERIFY(!video.err.contains("--help"));
+    QVERIFY(!QFile::exists(dir.filePath("spin.mp4")));
+    QVERIFY(runProgram(kCli, {"character", "make-sample", "--out", dir.path()}).exitCode == 0);
+    const Run inspected = runProgram(cli, {"inspect", dir.filePath("sample-bundle")});
+    const QString decode = dir.filePath("libriglens-decode.so");
+    QVERIFY2(inspected.out.count(decode) + inspected.err.count(decode) == 1 &&
+                 (inspected.out + inspected.err).contains("neural decoders need OpenCV's runtime"),
+             qPrintable(inspected.out + inspected.err));
+  }
+
   // Both executables run themselves again once (launch/large_page_malloc.h),
   // by their own path: the kernel names a process after the file it
   // executes, and through /proc/self/exe top, pidof and killall saw "exe".

@@ -22,7 +22,12 @@ Expected<const void*> openPrivateModule(const char* file, const char* entry, int
   const std::filesystem::path path = folderOfThisCode() / file;
   // dlopen keeps a count per library: a second call finds it loaded.
   void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) return makeError(ErrorCode::Unsupported, "cannot open " + path.string() + ": " + dlerror());
+  if (!library) {
+    // dlerror() starts with the file it could not open: said once.
+    std::string why = dlerror();
+    if (const std::string named = path.string() + ": "; why.rfind(named, 0) == 0) why.erase(0, named.size());
+    return makeError(ErrorCode::Unsupported, "cannot open " + path.string() + ": " + why);
+  }
   using Entry = const void* (*)();
   const auto function = reinterpret_cast<Entry>(dlsym(library, entry));
   const void* table = function ? function() : nullptr;
