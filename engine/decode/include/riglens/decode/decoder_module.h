@@ -1,10 +1,10 @@
 // The neural decoders from a module opened when the first one is asked for
 // (riglens/core/base/private_module.h): OpenCV's DNN module and the 23
 // libraries it pulls in were a quarter of riglens-cli's start, in every call,
-// while only characters with decoders use them. riglens-cli links
-// riglens::decode_loaded, whose openOpenCvDecoder (opencv_decoder.h, the same
-// API) opens libriglens-decode.so - riglens::decode behind the table below -
-// beside the program's library on first use. The viewer and the tests link
+// while only characters with decoders use them. riglens-cli and the viewer
+// link riglens::decode_loaded, whose openOpenCvDecoder (opencv_decoder.h, the
+// same API) opens libriglens-decode.so - riglens::decode behind the table
+// below - beside the program's library on first use. The tests link
 // riglens::decode itself.
 #pragma once
 
