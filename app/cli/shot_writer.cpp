@@ -1,28 +1,24 @@
 #include "shot_writer.h"
 
-#include <QtCore/QBuffer>
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtGui/QImage>
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <span>
 
 #include "cli_common.h"
 #include "progress_line.h"
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/base/stage_timings.h"
 #include "riglens/media/video_writer.h"
+#include "riglens/render/device/png_image.h"
 #include "riglens/render/rig/rig_renderer.h"
 
 namespace riglens::cli {
 
 namespace {
 
-// Qt's PNG "quality" 80 is zlib level 1: a 1280x720 frame encodes in ~28 ms
-// instead of ~45 (level 6) for ~9% more bytes.
-constexpr int kPngQuality = 80;
 // The first frame's share of the start-up (--timings).
 void recordFirstFrameTimings(const render::OffscreenCanvas& canvas, const render::FrameDrawable& drawable) {
   const auto times = canvas.lastFrameTimes();
@@ -40,19 +36,16 @@ void recordFirstFrameTimings(const render::OffscreenCanvas& canvas, const render
   timings.add("first frame: readback copy", times.readbackMs);
 }
 
-// Encoded in memory, then written whole or not at all (core/base/file_io.h).
+// Encoded in memory (render/device/png_image.h), then written whole or not
+// at all (core/base/file_io.h).
 int writePng(const QImage& image, const QString& file) {
-  core::Expected<void> written;
-  const bool encoded = core::StageTimings::instance().time("PNG encode and write", [&] {
-    QByteArray png;
-    QBuffer buffer(&png);
-    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG", kPngQuality)) return false;
-    written = core::writeFileAtomically(
-        QFile::encodeName(file).toStdString(),
-        std::span(reinterpret_cast<const std::uint8_t*>(png.constData()), std::size_t(png.size())));
-    return true;
+  const auto written = core::StageTimings::instance().time("PNG encode and write", [&]() -> core::Expected<void> {
+    const auto png = render::encodePng(image);
+    if (!png)
+      return core::makeError(png.error().code,
+                             file.toStdString() + ": cannot encode the PNG (" + png.error().message + ")");
+    return core::writeFileAtomically(QFile::encodeName(file).toStdString(), png.value());  // names the file
   });
-  if (!encoded) return inputError(file.toStdString() + ": cannot encode the PNG");
   if (!written) return inputError(written.error().message);
   std::printf("%s\n", qPrintable(QDir(file).absolutePath()));
   return kExitOk;

@@ -1,17 +1,16 @@
 #include "export_controller.h"
 
 #include <QtConcurrent/QtConcurrent>
-#include <QtCore/QBuffer>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtGui/QImage>
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
-#include <span>
 
 #include "document.h"
 #include "locations.h"
 #include "riglens/core/base/file_io.h"
+#include "riglens/render/device/png_image.h"
 
 namespace riglens::app {
 
@@ -81,17 +80,14 @@ void ExportController::finishExport() {
 }
 
 bool ExportController::savePng(const QImage& image, const QString& path) {
-  // Qt's PNG "quality" 80 is zlib level 1: a 1280x800 window encodes in ~28 ms
-  // instead of ~40 (level 6) for ~20% more bytes.
-  // Encoded in memory, then written whole or not at all (core/base/file_io.h).
-  QByteArray png;
-  QBuffer buffer(&png);
-  if (image.isNull() || !buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG", 80)) {
-    emit errorReported(tr("%1: cannot encode the PNG").arg(path));
+  // Encoded in memory (render/device/png_image.h), then written whole or not
+  // at all (core/base/file_io.h).
+  const auto png = render::encodePng(image);
+  if (!png) {
+    emit errorReported(tr("%1: cannot encode the PNG (%2)").arg(path, QString::fromStdString(png.error().message)));
     return false;
   }
-  const auto bytes = std::span(reinterpret_cast<const std::uint8_t*>(png.constData()), std::size_t(png.size()));
-  if (auto written = core::writeFileAtomically(QFile::encodeName(path).toStdString(), bytes); !written) {
+  if (auto written = core::writeFileAtomically(QFile::encodeName(path).toStdString(), png.value()); !written) {
     emit errorReported(QString::fromStdString(written.error().message));
     return false;
   }
