@@ -76,6 +76,7 @@ struct RigRenderer::Impl {
   std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2][2];  // [look][blended][culled]
   QVector<quint32> rpFormat;
   int pipelineSamples = 0;
+  bool pipelinesReady = false;  // this frame's: made by ensurePipelines, for recordParts
 
   // Per frame.
   FrameState state;
@@ -185,7 +186,7 @@ struct RigRenderer::Impl {
 
   Shading shadingOf(const GpuPart& part) const {
     if (lookIndex() == 1) return kPbrShading;
-    return part.flatFaces && partPipelines[kFlatReviewShading].open ? kFlatReviewShading : kReviewShading;
+    return part.flatFaces ? kFlatReviewShading : kReviewShading;
   }
 
   // A closed part culls the faces that turn away from the camera: its back
@@ -193,8 +194,8 @@ struct RigRenderer::Impl {
   QRhiGraphicsPipeline* pipelineFor(const GpuPart& part, std::size_t index) const {
     const PartPipelines& pipelines = partPipelines[shadingOf(part)];
     if (!part.closed || !pipelines.closed || index >= state.partWorlds.size()) return pipelines.open.get();
-    return glm::determinant(glm::mat3(state.partWorlds[index])) < 0 ? pipelines.closedMirrored.get()
-                                                                    : pipelines.closed.get();
+    if (!mirrored(index)) return pipelines.closed.get();
+    return pipelines.closedMirrored ? pipelines.closedMirrored.get() : pipelines.open.get();
   }
 
   // The environment behind the model: asked for, in the PBR look, once its light is made.
@@ -294,7 +295,47 @@ struct RigRenderer::Impl {
     return true;
   }
 
+  bool mirrored(std::size_t index) const {
+    return index < state.partWorlds.size() && glm::determinant(glm::mat3(state.partWorlds[index])) < 0;
+  }
+
+  // The parts' pipelines in the look's shadings, only those this frame's
+  // parts draw with: in the review look, flat parts take the flat set and
+  // the others the per-pixel one; a set's culled pipelines once a closed
+  // part draws in it, the mirrored one while such a part is mirrored.
+  template <class Make>
+  bool makePartSets(bool pbr, const Make& make) {
+    struct Needs {
+      bool any = false, closed = false, mirrored = false;
+    } needs[kShadingCount];
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const GpuPart& part = parts[p];
+      if (part.indexCount == 0) continue;  // a socket
+      Needs& set = needs[pbr ? kPbrShading : part.flatFaces ? kFlatReviewShading : kReviewShading];
+      set.any = true;
+      set.closed = set.closed || part.closed;
+      set.mirrored = set.mirrored || (part.closed && mirrored(p));
+    }
+    for (const Shading shading : {kReviewShading, kFlatReviewShading, kPbrShading}) {
+      const Needs& set = needs[shading];
+      PartPipelines& made = partPipelines[shading];
+      const PartVariant variant{.pbr = shading == kPbrShading, .flat = shading == kFlatReviewShading};
+      auto culled = [variant](QRhiGraphicsPipeline::CullMode cull) {
+        PartVariant v = variant;
+        v.cull = cull;
+        return v;
+      };
+      if (set.any && !make(made.open, variant)) return fail("cannot create the part pipelines");
+      if (set.closed && !make(made.closed, culled(QRhiGraphicsPipeline::Back)))
+        return fail("cannot create the part pipelines");
+      if (set.mirrored && !make(made.closedMirrored, culled(QRhiGraphicsPipeline::Front)))
+        return fail("cannot create the part pipelines");
+    }
+    return true;
+  }
+
   bool ensurePipelines(QRhiRenderPassDescriptor* rp, int samples) {
+    pipelinesReady = false;
     const QVector<quint32> format = rp->serializedFormat();
     if (format != rpFormat || samples != pipelineSamples) {
       resetPipelines();
@@ -311,22 +352,11 @@ struct RigRenderer::Impl {
     const auto make = [&](std::unique_ptr<QRhiGraphicsPipeline>& pipeline, PartVariant variant) {
       return pipeline || (pipeline = newPartPipeline(rhi, rp, samples, layout, variant)) != nullptr;
     };
-    // The parts' pipelines in one shading: open always (recordParts checks
-    // the look's), culled ones when a closed part draws in it (in the review
-    // look, flat parts take the flat set and the others the per-pixel one).
-    const auto makeSet = [&](Shading shading, bool flat) {
-      const auto any = [&](auto test) { return std::any_of(parts.begin(), parts.end(), test); };
-      const bool anyClosed = any([&](const GpuPart& p) { return p.closed && (pbr || p.flatFaces == flat); });
-      PartPipelines& set = partPipelines[shading];
-      return make(set.open, {.pbr = pbr, .flat = flat}) &&
-             (!anyClosed ||
-              (make(set.closed, {.pbr = pbr, .flat = flat, .cull = QRhiGraphicsPipeline::Back}) &&
-               make(set.closedMirrored, {.pbr = pbr, .flat = flat, .cull = QRhiGraphicsPipeline::Front})));
-    };
-    if (!makeSet(pbr ? kPbrShading : kReviewShading, false)) return fail("cannot create the part pipelines");
-    const bool anyFlat = std::any_of(parts.begin(), parts.end(), [](const GpuPart& p) { return p.flatFaces; });
-    if (!pbr && anyFlat && !makeSet(kFlatReviewShading, true)) return fail("cannot create the flat part pipelines");
-    if (!make(wirePipeline, {.wireframe = true})) return fail("cannot create the wireframe pipeline");
+    if (!makePartSets(pbr, make)) return false;
+    // The wireframe tint's, once it is asked for (a pipeline costs 2-10 ms
+    // on lavapipe: the first frame makes only those it draws with).
+    if (state.tint == core::TintMode::Wireframe && !make(wirePipeline, {.wireframe = true}))
+      return fail("cannot create the wireframe pipeline");
     if (hasSections())
       for (const GpuSection& section : materials->sections()) {
         const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
@@ -345,6 +375,7 @@ struct RigRenderer::Impl {
     if (drawsBackground() && !backgroundPipeline &&
         !(backgroundPipeline = newEnvironmentBackgroundPipeline(rhi, rp, samples, backgroundSrb.get())))
       return fail("cannot create the background pipeline");
+    pipelinesReady = true;
     return true;
   }
 
@@ -560,9 +591,7 @@ void RigRenderer::recordPass(QRhiCommandBuffer* cb, QRect rect, QSize targetSize
 void RigRenderer::recordParts(QRhiCommandBuffer* cb, QRect rect, QSize targetSize, std::size_t first, std::size_t last,
                               bool finish) {
   Impl& d = *m_impl;
-  if (!d.partPipelines[d.lookIndex() == 1 ? Impl::kPbrShading : Impl::kReviewShading].open || rect.isEmpty() ||
-      d.uploading())
-    return;
+  if (!d.pipelinesReady || rect.isEmpty() || d.uploading()) return;
   // QRhi viewports and scissors have a bottom-left origin; QRhi sets them on
   // the bound pipeline: bind first, then set them.
   const int bottom = targetSize.height() - (rect.y() + rect.height());
