@@ -387,13 +387,19 @@ ApplicationWindow {
             SplitView.preferredWidth: window.sidePanelWidth(290, 0.23)
             SplitView.minimumWidth: 170
             visible: !window.characterMode
-            ScenePanel { controller: window.controller; SplitView.preferredHeight: window.height * 0.38; SplitView.minimumHeight: 120 }
-            JointsPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 150 }
-            AvatarPanel {
-                avatar: window.controller.avatar
+            LazyPanel {
+                SplitView.preferredHeight: window.height * 0.38; SplitView.minimumHeight: 120
+                sourceComponent: ScenePanel { controller: window.controller }
+            }
+            LazyPanel {
+                SplitView.fillHeight: true; SplitView.minimumHeight: 150
+                sourceComponent: JointsPanel { controller: window.controller }
+            }
+            LazyPanel {
                 visible: window.controller.avatar.active
                 SplitView.preferredHeight: window.height * 0.3
                 SplitView.minimumHeight: 120
+                sourceComponent: AvatarPanel { avatar: window.controller.avatar }
             }
         }
         SplitView {
@@ -403,7 +409,10 @@ ApplicationWindow {
             SplitView.minimumWidth: 170
             // A splat scene has no expression channels: the viewport takes the room.
             visible: window.characterMode && !window.splatScene
-            ExpressionPanel { character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 200 }
+            LazyPanel {
+                SplitView.fillHeight: true; SplitView.minimumHeight: 200
+                sourceComponent: ExpressionPanel { character: window.controller.character }
+            }
         }
 
         // The viewport over the Problems panel, in both modes.
@@ -431,14 +440,20 @@ ApplicationWindow {
             SplitView.preferredWidth: window.sidePanelWidth(320, 0.25)
             SplitView.minimumWidth: 170
             visible: !window.characterMode
-            AnimationPanel { playback: window.controller.playback; SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220 }
-            ComparePanel {
-                compare: window.controller.compare
+            LazyPanel {
+                SplitView.preferredHeight: window.height * 0.5; SplitView.minimumHeight: 220
+                sourceComponent: AnimationPanel { playback: window.controller.playback }
+            }
+            LazyPanel {
                 visible: window.controller.compare.active
                 SplitView.preferredHeight: window.height * 0.3
                 SplitView.minimumHeight: 120
+                sourceComponent: ComparePanel { compare: window.controller.compare }
             }
-            MemoryPanel { controller: window.controller; SplitView.fillHeight: true; SplitView.minimumHeight: 120 }
+            LazyPanel {
+                SplitView.fillHeight: true; SplitView.minimumHeight: 120
+                sourceComponent: MemoryPanel { controller: window.controller }
+            }
         }
         SplitView {
             objectName: "characterRightPanel"
@@ -448,10 +463,24 @@ ApplicationWindow {
             visible: window.characterMode
             // The look (tint, sigma, opacity, gaze) and the joints are a rig's:
             // a splat scene shows what it drew and what it holds.
-            CharacterLookPanel { character: window.controller.character; visible: !window.splatScene; SplitView.preferredHeight: window.height * 0.36; SplitView.minimumHeight: 110 }
-            CharacterJointsPanel { character: window.controller.character; visible: !window.splatScene; SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 70 }
-            CharacterFramePanel { character: window.controller.character; SplitView.preferredHeight: window.height * (window.splatScene ? 0.5 : 0.14); SplitView.minimumHeight: 80 }
-            CharacterMemoryPanel { controller: window.controller; character: window.controller.character; SplitView.fillHeight: true; SplitView.minimumHeight: 80 }
+            LazyPanel {
+                visible: !window.splatScene
+                SplitView.preferredHeight: window.height * 0.36; SplitView.minimumHeight: 110
+                sourceComponent: CharacterLookPanel { character: window.controller.character }
+            }
+            LazyPanel {
+                visible: !window.splatScene
+                SplitView.preferredHeight: window.height * 0.25; SplitView.minimumHeight: 70
+                sourceComponent: CharacterJointsPanel { character: window.controller.character }
+            }
+            LazyPanel {
+                SplitView.preferredHeight: window.height * (window.splatScene ? 0.5 : 0.14); SplitView.minimumHeight: 80
+                sourceComponent: CharacterFramePanel { character: window.controller.character }
+            }
+            LazyPanel {
+                SplitView.fillHeight: true; SplitView.minimumHeight: 80
+                sourceComponent: CharacterMemoryPanel { controller: window.controller; character: window.controller.character }
+            }
         }
     }
 

@@ -180,6 +180,10 @@ class TestAppDocuments : public QObject {
       QVERIFY2(visible(panel) == rigged, qPrintable(QString::fromLatin1(panel) + ": " + where));
     for (const char* panel : {"characterFramePanel", "characterMemoryPanel"})
       QVERIFY2(visible(panel) == (mode != Mode::Rig), qPrintable(QString::fromLatin1(panel) + ": " + where));
+    // The panels this kind shows are made now (LazyPanel.qml): their Repeaters too.
+    int repeaters = 0;
+    const QStringList problems = test::repeatersInLayouts(m_ui.window, &repeaters);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n') + ": " + where));
   }
 
   void openAndCheck(const QString& name, const QString& file, const QString& step) {

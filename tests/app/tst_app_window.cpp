@@ -18,6 +18,7 @@
 #include "main_window.h"
 #include "riglens/samples/sample_runs.h"
 #include "test_paths.h"
+#include "viewer_harness.h"
 #include "window_msaa.h"
 
 Q_IMPORT_QML_PLUGIN(RigLensPlugin)
@@ -85,39 +86,26 @@ class TestAppWindow : public QObject {
     QCOMPARE(app::WindowMsaa(app::chooseGraphicsBackend(), 2).count(), 2);  // the viewer's --samples
   }
 
-  // Qt 6.4's Quick Layouts keep a Repeater's destroyed delegates and read
-  // them on the next resize when the model changes (a use after free: the
-  // tint buttons crashed every --size screenshot of a splat document). No
-  // Repeater in the window, its panels and its dialogs may have a Layout as
-  // its parent item; they sit in Row/Column positioners instead.
+  // Qt 6.4's Layouts and Repeaters (viewer_harness.h): the panels a window
+  // without a document shows (a rig's) and every dialog. tst_app_documents
+  // looks at each kind of document's panels.
   void noRepeaterIsLaidOutByALayout() {
-    QSet<QQuickItem*> items;
-    const std::function<void(QQuickItem*)> walk = [&](QQuickItem* item) {
-      items.insert(item);
-      for (QQuickItem* child : item->childItems()) walk(child);
-    };
-    walk(m_window->contentItem()->parentItem() ? m_window->contentItem()->parentItem() : m_window->contentItem());
-    for (QQuickItem* item : m_window->findChildren<QQuickItem*>()) items.insert(item);  // unopened dialogs' content
     int repeaters = 0;
-    for (QQuickItem* item : std::as_const(items)) {
-      if (!item->inherits("QQuickRepeater")) continue;
-      ++repeaters;
-      QQuickItem* parent = item->parentItem();
-      QVERIFY2(!parent || !parent->inherits("QQuickLayout"),
-               qPrintable(QStringLiteral("a Repeater (model %1) is a child of the %2 '%3'")
-                              .arg(item->property("model").toString(),
-                                   QString::fromLatin1(parent->metaObject()->className()), parent->objectName())));
-    }
-    QVERIFY(repeaters >= 8);  // the walk reached the panels (tint buttons, memory rows, branches, gaze, ...)
+    const QStringList problems = test::repeatersInLayouts(m_window, &repeaters);
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+    QVERIFY(repeaters >= 6);  // the walk reached the panels (tint buttons, memory rows, branches, ...)
   }
 
   void hasTheFinalLayout() {
-    for (const char* name : {"leftPanel", "viewport", "rightPanel", "scenePanel", "jointsPanel", "animationPanel",
-                             "expressionPanel", "memoryPanel"}) {
+    for (const char* name :
+         {"leftPanel", "viewport", "rightPanel", "scenePanel", "jointsPanel", "animationPanel", "memoryPanel"}) {
       auto* item = m_window->findChild<QQuickItem*>(QString::fromLatin1(name));
       QVERIFY2(item, name);
       QVERIFY2(item->width() > 0 && item->height() > 0, name);
     }
+    // A character's panels, the VRM's and the comparison's are made when shown (LazyPanel.qml).
+    for (const char* name : {"expressionPanel", "characterLookPanel", "characterFramePanel", "comparePanel"})
+      QVERIFY2(!m_window->findChild<QQuickItem*>(QString::fromLatin1(name)), name);
     auto* left = m_window->findChild<QQuickItem*>(QStringLiteral("leftPanel"));
     auto* viewport = m_window->findChild<QQuickItem*>(QStringLiteral("viewport"));
     auto* right = m_window->findChild<QQuickItem*>(QStringLiteral("rightPanel"));

@@ -11,6 +11,7 @@
 #include <QtQuick/QQuickItem>
 #include <QtQuick/QQuickWindow>
 #include <QtTest/QTest>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -29,6 +30,34 @@ inline int differingPixels(const QImage& a, const QImage& b, QRect rect) {
   for (int y = rect.top(); y <= rect.bottom(); y += 2)
     for (int x = rect.left(); x <= rect.right(); x += 2) n += a.pixel(x, y) != b.pixel(x, y);
   return n;
+}
+
+// Qt 6.4's Quick Layouts keep a Repeater's destroyed delegates and read
+// them on the next resize when the model changes (a use after free: the tint
+// buttons crashed every --size screenshot of a splat document). So no
+// Repeater in the window - its shown panels, its dialogs' unopened content -
+// may have a Layout as its parent item; they sit in Row/Column positioners.
+// One line for each that does; `repeaters` counts those seen.
+inline QStringList repeatersInLayouts(QQuickWindow* window, int* repeaters) {
+  QSet<QQuickItem*> items;
+  const std::function<void(QQuickItem*)> walk = [&](QQuickItem* item) {
+    items.insert(item);
+    for (QQuickItem* child : item->childItems()) walk(child);
+  };
+  walk(window->contentItem()->parentItem() ? window->contentItem()->parentItem() : window->contentItem());
+  for (QQuickItem* item : window->findChildren<QQuickItem*>()) items.insert(item);  // unopened dialogs' content
+  QStringList problems;
+  *repeaters = 0;
+  for (QQuickItem* item : std::as_const(items)) {
+    if (!item->inherits("QQuickRepeater")) continue;
+    ++*repeaters;
+    QQuickItem* parent = item->parentItem();
+    if (parent && parent->inherits("QQuickLayout"))
+      problems << QStringLiteral("a Repeater (model %1) is a child of the %2 '%3'")
+                      .arg(item->property("model").toString(), QString::fromLatin1(parent->metaObject()->className()),
+                           parent->objectName());
+  }
+  return problems;
 }
 
 class ViewerHarness {
