@@ -12,13 +12,14 @@ namespace riglens::core {
 
 namespace {
 
-// libpng reports an error by calling this and expects it not to return: it
-// leaves by longjmp to writeRows' setjmp, keeping the message.
+// What libpng's callbacks write: the file's bytes, or why it stopped.
 struct PngOutput {
   std::vector<std::uint8_t> bytes;
   char message[200] = {};
 };
 
+// libpng reports an error by calling this and expects it not to return: it
+// leaves by longjmp to writeRows' setjmp, keeping the message.
 [[noreturn]] void keepErrorAndLeave(png_structp png, png_const_charp message) {
   auto* out = static_cast<PngOutput*>(png_get_error_ptr(png));
   std::snprintf(out->message, sizeof out->message, "%s", message);

@@ -1,6 +1,6 @@
 #include "riglens/render/device/png_image.h"
 
-#include <QtCore/QtEndian>
+#include <QtCore/QSysInfo>
 #include <optional>
 
 #include "riglens/core/base/png_encoder.h"

@@ -6,8 +6,8 @@
 // Why not Qt's writer (QImage::save): it keeps the alpha channel of an
 // opaque window and lets libpng try all five filters on every row. Measured
 // on a 1280x800 screenshot of the tank and a 1280x720 render of the walker
-// (2026-12-07, the 2-core VM): 29-31 ms and 38 ms at Qt's fastest setting,
-// 10 and 13 ms here, and 9-14% fewer bytes (the Up filter repeats the row
+// (2026-12-07, the 2-core VM): 29-31 ms and 38 ms through Qt at quality 80
+// (zlib level 1, what RigLens asked of it), 10 and 13 ms here, and 9-14% fewer bytes (the Up filter repeats the row
 // above: flat panels, backgrounds and smooth shading).
 #pragma once
 
