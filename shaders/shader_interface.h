@@ -290,7 +290,11 @@ RIGLENS_CONST int kDrawProjected = 1, kDrawOrder = 2;
 RIGLENS_CONST uint kRangeGroups = 256u;  // the ranges pass strides over the keys with this many workgroups
 RIGLENS_CONST int kRangesKeys = 1, kRangesCount = 2, kRangesOut = 3;
 RIGLENS_CONST int kRasterProjected = 1, kRasterOrder = 2, kRasterRanges = 3, kRasterImage = 4, kRasterKeys = 5,
-                  kRasterCount = 6;
+                  kRasterCount = 6, kRasterPartT = 7, kRasterPartials = 8;
+// A tile's run of keys longer than a part (SplatView.parts.x keys) is
+// blended in parts by workgroups of their own (splat_raster_parts.glsl):
+// the raster's time is its longest run's, not its total work.
+RIGLENS_CONST uint kRasterPartKeys = 2048u;
 // SplatView.tiles.z: the frame counts the tile keys the view needs (quads
 // draw it: the projection's keys run back to front), or the compute tiles
 // draw it (front to back, the order the tiles blend in).
@@ -312,6 +316,8 @@ RIGLENS_UNIFORM(SplatView, kSplatViewBinding) {
   uvec4 count;    // x: splats, y: flip y, z: SH degree (0: the packed colour), w: SH floats per splat
   uvec4 tiles;    // x, y: tiles across and down; z: kTilesCounted or kTilesDrawn (else 0); w: the room for tile keys
   vec4 depthKey;  // x: near, y: 65535 / log(far / near): the 16-bit logarithmic depth of the sort keys
+  uvec4 parts;    // the compute tiles' parts: x: keys a part (0: every run one part), y: chunks, z: the raster grid's
+                  // width, w: the workgroups the GPU runs at once (0: cut every run of two parts)
 } RIGLENS_INSTANCE(u);
 #endif
 
@@ -335,7 +341,7 @@ RIGLENS_UNIFORM(MvpBlock, kMvpBinding) {
 
 #ifdef __cplusplus
 static_assert(sizeof(FrameBlock) == 752 && sizeof(EnvParams) == 32 && sizeof(MaterialBlock) == 288 && sizeof(PartBlock) == 144 && sizeof(GnmParams) == 176 && sizeof(LiftParams) == 96 &&
-              sizeof(SplatView) == 192 && sizeof(CompositeView) == 48 && sizeof(SortParams) == 16 && sizeof(OneSweepParams) == 20 && sizeof(DecodedLiftParams) == 192);
+              sizeof(SplatView) == 208 && sizeof(CompositeView) == 48 && sizeof(SortParams) == 16 && sizeof(OneSweepParams) == 20 && sizeof(DecodedLiftParams) == 192);
 }  // namespace riglens::render::gpu
 #endif
 

@@ -2,8 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 #define RIGLENS_WANT_SPLAT_VIEW
 #include "shader_interface.h"
-// Compute rasteriser: one workgroup per screen tile, one invocation per
-// pixel. The tile's splats, sorted front to back, are loaded in batches into
+// Compute rasteriser: one workgroup per screen tile (or part of a tile's
+// run of keys, below), one invocation per pixel. The tile's splats, sorted front to back, are loaded in batches into
 // shared memory and blended in order; a pixel stops once its transmittance
 // falls below 1e-4, and the tile stops when every pixel has (the early
 // termination of Kerbl et al., "3D Gaussian Splatting", 2023). The pixel's
@@ -20,14 +20,32 @@
 // splats, in order. A batch of mostly large splats is walked whole. Small splats touch one or two blocks of the sixteen, so a pixel
 // no longer tests every splat of its tile: the test a pixel skips is one it
 // would have failed.
+//
+// A long run is blended in parts (splat_raster_parts.glsl), in two
+// dispatches of this kernel: built with SPLAT_RASTER_TRANSMITTANCE, each part
+// but a run's last finds only what it leaves of each pixel's transmittance;
+// then every part blends its keys from the transmittance the parts before it
+// left (their product), as the whole run would have reached them, and
+// splat_raster_merge.comp sums a split run's parts.
 layout(local_size_x = kSplatTile, local_size_y = kSplatTile) in;
 
 layout(std430, binding = kRasterProjected) readonly buffer Projected { vec4 projected[]; };
 layout(std430, binding = kRasterOrder) readonly buffer Order { uint order[]; };
 layout(std430, binding = kRasterRanges) readonly buffer Ranges { uint ranges[]; };
-layout(std430, binding = kRasterImage) writeonly buffer Image { uvec2 image[]; };  // (colour, depth bits) per pixel
 layout(std430, binding = kRasterKeys) readonly buffer Keys { uint keys[]; };  // the sorted tile keys
 layout(std430, binding = kRasterCount) readonly buffer Count { uint countFromGpu; };
+#ifdef SPLAT_RASTER_TRANSMITTANCE
+// Per part slot and pixel: the product of (1 - alpha) over the part's keys.
+layout(std430, binding = kRasterPartT) writeonly buffer PartT { float partT[]; };
+#else
+layout(std430, binding = kRasterImage) writeonly buffer Image { uvec2 image[]; };  // (colour, depth bits) per pixel
+// The parts' transmittance products; a split run's last part stores the
+// pixel's final transmittance in its own slot.
+layout(std430, binding = kRasterPartT) buffer PartT { float partT[]; };
+// Per part slot and pixel of a split run: (rgb bits, depth bits or kNoDepth).
+layout(std430, binding = kRasterPartials) writeonly buffer Partials { uvec4 partials[]; };
+#endif
+#include "splat_raster_parts.glsl"
 
 const uint kBatch = kSplatTile * kSplatTile;
 // Pixel x, y (negated where the backend's clip space flips y, as the
@@ -112,6 +130,21 @@ void blendEntry(uint j, vec2 centre, inout vec3 rgb, inout float T, inout float 
     }
 }
 
+// Batch entry `lid` from the projection's two words (p, q) of its splat.
+void stageEntry(uint lid, vec4 p, vec4 q, vec2 tileOrigin, bool flipY, uint batch)
+{
+    vec2 at = (p.xy * 0.5 + 0.5) * u.viewport.xy;
+    batchCentre[lid] = vec4(at.x, flipY ? -at.y : at.y, q.w, p.w);
+    vec4 color = unpackUnorm4x8(floatBitsToUint(p.w));
+    // (An entry of opacity 0 reaches nobody: its cut is past any power.)
+    batchConic[lid] = vec4(-0.5 * q.x, -q.y, -0.5 * q.z, color.a > 0.0 ? -log(255.0 * color.a) - kCutMargin : 3.0e38);
+    batchColor[lid] = color;
+    uint r = reachedBlocks(at, q.xyz, color.a, tileOrigin);
+    batchBlocks[lid] = r;
+    if ((((r >> 8u) & 0xfu) - (r & 0xfu) + 1u) * ((r >> 12u) - ((r >> 4u) & 0xfu) + 1u) > 4u && (r & 0xfu) <= ((r >> 8u) & 0xfu))
+        atomicAdd(wideEntries[batch & 1u], 1u);
+}
+
 // One word of one block's mask: which of 32 batch entries reach the block.
 void buildBlockMask(uint lid)
 {
@@ -126,38 +159,72 @@ void buildBlockMask(uint lid)
     blockSplats[lid] = mask;
 }
 
+// The transmittance the parts before `part` leave each pixel (1 for a run's first part).
+float transmittanceBefore(RasterPart part, uint lid)
+{
+#ifdef SPLAT_RASTER_TRANSMITTANCE
+    return 1.0;
+#else
+    if (part.chunk == 0u)
+        return 1.0;
+    float T = partT[part.tile * kBatch + lid];
+    for (uint chunk = part.chunks.x; chunk < part.chunk; ++chunk)
+        T *= partT[chunkSlot(chunk) * kBatch + lid];
+    return T;
+#endif
+}
+
+// What the part leaves of the pixel: its transmittance (the first dispatch),
+// or its colour and depth (the image for a run of one part, else its slot).
+void storePixel(RasterPart part, uint lid, uvec2 pixel, bool inside, vec3 rgb, float T, float depth)
+{
+#ifdef SPLAT_RASTER_TRANSMITTANCE
+    partT[part.slot * kBatch + lid] = T;
+#else
+    if (!isSplit(part)) {
+        if (inside)
+            image[pixel.y * uint(u.viewport.x) + pixel.x] = uvec2(packUnorm4x8(vec4(rgb, 1.0 - T)), floatBitsToUint(depth));
+        return;
+    }
+    partials[part.slot * kBatch + lid] = uvec4(floatBitsToUint(rgb), depth == kUnsetDepth ? kNoDepth : floatBitsToUint(depth));
+    if (isLastPart(part))
+        partT[part.slot * kBatch + lid] = T;
+#endif
+}
+
 void main()
 {
     uint lid = gl_LocalInvocationIndex;
-    uint tile = gl_WorkGroupID.y * u.tiles.x + gl_WorkGroupID.x;
-    uvec2 pixel = gl_WorkGroupID.xy * kSplatTile + gl_LocalInvocationID.xy;
+    RasterPart part;
+    // (Uniform over the workgroup: every invocation reads the same words.)
+    if (!rasterPart(gl_WorkGroupID.y * u.parts.z + gl_WorkGroupID.x, part))
+        return;
+#ifdef SPLAT_RASTER_TRANSMITTANCE
+    if (isLastPart(part))
+        return;  // no part after it needs its product
+#endif
+    uvec2 tileXY = uvec2(part.tile % u.tiles.x, part.tile / u.tiles.x);
+    uvec2 pixel = tileXY * kSplatTile + gl_LocalInvocationID.xy;
     bool inside = pixel.x < uint(u.viewport.x) && pixel.y < uint(u.viewport.y);
     // The backend's clip space flips y: view-space y runs the other way.
     bool flipY = u.count.y != 0u;
     vec2 centre = vec2(pixel) + 0.5;
     if (flipY)
         centre.y = -centre.y;
-    uint begin = ranges[2u * tile], end = ranges[2u * tile + 1u];
-    // The ranges are not cleared between frames (a copy and the barrier after
-    // it, ~0.01 ms a frame on the H200): a tile that no key reached this frame
-    // holds an old range or nothing written yet, and no key of this frame
-    // lies in it, since keys are sorted by tile. A range some key wrote this
-    // frame holds that tile's key at its start.
-    uint count = min(countFromGpu, u.tiles.w);
-    if (!(begin < end && end <= count && keys[begin] == tile))
-        end = begin;
+    uint begin = part.begin, end = part.end;
     if (lid == 0u) {
         doneCount = 0u;
         wideEntries[0] = 0u;
     }
     barrier();
     vec3 rgb = vec3(0.0);
-    float T = 1.0;
-    float depth = 0.0;
-    bool done = !inside;
+    float T = transmittanceBefore(part, lid);
+    // A split run's parts mark a depth they did not set, for the merge.
+    float depth = isSplit(part) ? kUnsetDepth : 0.0;
+    bool done = !inside || T < 1e-4;
     if (done)
         atomicAdd(doneCount, 1u);
-    vec2 tileOrigin = vec2(gl_WorkGroupID.xy * kSplatTile);
+    vec2 tileOrigin = vec2(tileXY * kSplatTile);
     uint block = (gl_LocalInvocationID.y / kBlock) * kBlocksPerRow + gl_LocalInvocationID.x / kBlock;
     // The next batch's entry of this invocation (pNext, qNext) and the index
     // of the one after it (sAfter) are loaded while this batch blends, so the
@@ -178,20 +245,8 @@ void main()
             wideEntries[(batch + 1u) & 1u] = 0u;  // the next batch's (the last read of it is behind the barrier)
         uint k = first + lid;
         batchBlocks[lid] = 0xfu;  // past the tile's end: reaches no block
-        if (k < end) {
-            vec4 p = pNext;
-            vec4 q = qNext;
-            vec2 at = (p.xy * 0.5 + 0.5) * u.viewport.xy;
-            batchCentre[lid] = vec4(at.x, flipY ? -at.y : at.y, q.w, p.w);
-            vec4 color = unpackUnorm4x8(floatBitsToUint(p.w));
-            // (An entry of opacity 0 reaches nobody: its cut is past any power.)
-            batchConic[lid] = vec4(-0.5 * q.x, -q.y, -0.5 * q.z, color.a > 0.0 ? -log(255.0 * color.a) - kCutMargin : 3.0e38);
-            batchColor[lid] = color;
-            uint r = reachedBlocks(at, q.xyz, color.a, tileOrigin);
-            batchBlocks[lid] = r;
-            if ((((r >> 8u) & 0xfu) - (r & 0xfu) + 1u) * ((r >> 12u) - ((r >> 4u) & 0xfu) + 1u) > 4u && (r & 0xfu) <= ((r >> 8u) & 0xfu))
-                atomicAdd(wideEntries[batch & 1u], 1u);
-        }
+        if (k < end)
+            stageEntry(lid, pNext, qNext, tileOrigin, flipY, batch);
         uint kNext = k + kBatch;
         if (kNext < end) {
             pNext = projected[2u * sAfter];
@@ -212,6 +267,5 @@ void main()
             for (uint bits = blockSplats[block * kMaskWords + word]; bits != 0u && !done; bits &= bits - 1u)
                 blendEntry(word * 32u + uint(findLSB(bits)), centre, rgb, T, depth, done);
     }
-    if (inside)
-        image[pixel.y * uint(u.viewport.x) + pixel.x] = uvec2(packUnorm4x8(vec4(rgb, 1.0 - T)), floatBitsToUint(depth));
+    storePixel(part, lid, pixel, inside, rgb, T, depth);
 }

@@ -74,11 +74,13 @@ if(NOT rc EQUAL 0)
 endif()
 
 # Its refusals, each named with why: a file that is not whole 32-bit words,
-# words that are not SPIR-V, and a module cut inside an instruction (the
-# first 4000 bytes of the raster's).
+# words that are not SPIR-V, a module cut inside an instruction or between
+# two (the first 4000 bytes of the raster's: either, as its instructions
+# fall), and its header alone (cut before the first instruction).
 file(WRITE "${OUT}/refused/odd-size.spv" "twenty-five bytes of text")
 file(WRITE "${OUT}/refused/not-spirv.spv" "twenty-four bytes of txt")
 execute_process(COMMAND head -c 4000 "${OUT}/splat_raster.comp.spv" OUTPUT_FILE "${OUT}/refused/truncated.spv")
+execute_process(COMMAND head -c 20 "${OUT}/splat_raster.comp.spv" OUTPUT_FILE "${OUT}/refused/header-only.spv")
 function(expect_refusal file why)
   execute_process(COMMAND "${TOOL}" "${file}" RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
   if(rc EQUAL 0 OR NOT err MATCHES "${why}")
@@ -87,4 +89,6 @@ function(expect_refusal file why)
 endfunction()
 expect_refusal("${OUT}/refused/odd-size.spv" "cannot be read as SPIR-V words")
 expect_refusal("${OUT}/refused/not-spirv.spv" "not a SPIR-V module")
-expect_refusal("${OUT}/refused/truncated.spv" "the instruction at word [0-9]+ runs past the module's end")
+expect_refusal("${OUT}/refused/truncated.spv"
+  "(the instruction at word [0-9]+ runs past the module's end|the module ends at word 1000, not at a function's end)")
+expect_refusal("${OUT}/refused/header-only.spv" "the module ends at word 5, not at a function's end")

@@ -112,13 +112,21 @@ SpirvLayout readSpirvLayout(const std::vector<uint32_t>& words) {
   if (words.size() < kHeaderWords || words[0] != kSpirvMagic)
     return failed("not a SPIR-V module (no magic number at word 0)");
   Module module;
+  uint32_t lastOpcode = 0;
   for (size_t at = kHeaderWords; at < words.size();) {
     uint32_t count = words[at] >> 16u;
     if (count == 0 || at + count > words.size())
       return failed("the instruction at word " + std::to_string(at) + " runs past the module's end");
     gather(module, &words[at], count, at);
+    lastOpcode = words[at] & 0xffffu;
     at += count;
   }
+  // A kernel's module ends with its functions, so with OpFunctionEnd: one
+  // cut between two instructions is whole words, and a driver given it may
+  // crash (lavapipe did) rather than refuse it.
+  constexpr uint32_t kOpFunctionEnd = 56;
+  if (lastOpcode != kOpFunctionEnd)
+    return failed("the module ends at word " + std::to_string(words.size()) + ", not at a function's end (cut short)");
   return layoutOf(module);
 }
 

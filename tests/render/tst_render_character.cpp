@@ -54,6 +54,11 @@ constexpr double kTileKeysRelative = 1e-3;
 // lavapipe: 1/255 on 7 pixels of 800x600; allowed 2/255 on 0.1% of pixels,
 // tighter than the goldens' tolerance.
 const riglens::test::GoldenTolerance kCpuAgainstTiles{2, 0.001};
+// The compute tiles' runs blended in parts against the same runs blended
+// whole: the parts' colours are summed, and their transmittances
+// multiplied, in another order than one run's (float rounding, far below
+// 1/255 before the store's rounding to 8 bits).
+const riglens::test::GoldenTolerance kPartsAgainstWhole{1, 0.001};
 // An 8-bit readback of one blend: the blend and the store each round once.
 constexpr double kBlendSteps = 2.0;
 // A frame of splats alone written by compute against the same frame drawn in
@@ -532,6 +537,56 @@ class TestRenderCharacter : public test::RenderTestCase {
           std::abs(double(cpu.tileKeys()) - double(tiles.tileKeys())) <= kTileKeysRelative * double(tiles.tileKeys()),
           qPrintable(QString("%1 vs %2 tile keys").arg(cpu.tileKeys()).arg(tiles.tileKeys())));
       const QString problem = test::compareImages(*actual, *expected, "torus-cpu-vs-tiles", kCpuAgainstTiles);
+      QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+  }
+
+  void computeTilesInPartsMatchTheCpu_data() {
+    QTest::addColumn<int>("partKeys");
+    QTest::addColumn<int>("groupsAtOnce");
+    QTest::newRow("parts of 256 keys") << 256 << 0;
+    QTest::newRow("parts of 512 keys") << 512 << 0;
+    // Only the runs longer than the frame's keys over 256 workgroups are cut.
+    QTest::newRow("parts of 256 keys, the longest runs") << 256 << 256;
+  }
+
+  void computeTilesInPartsMatchTheCpu() {
+    // A tile's run of twice a part's keys or more is blended in parts by
+    // workgroups of their own (splat_raster_parts.glsl), each from the
+    // transmittance the parts before it left, then summed
+    // (splat_raster_merge.comp). The picture must stay the CPU's, which
+    // blends every run whole, within kCpuAgainstTiles, and the GPU's own
+    // whole runs' within kPartsAgainstWhole.
+    QFETCH(int, partKeys);
+    QFETCH(int, groupsAtOnce);
+    auto torus = wideTorus(*m_device);
+    QVERIFY(torus);
+    const auto partsRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    const auto wholeRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    const auto cpuRenderer = splatRenderer(*m_device, render::SplatRaster::Cpu, torus->cloud);
+    render::SplatRenderer &parts = *partsRenderer, &whole = *wholeRenderer, &cpu = *cpuRenderer;
+    parts.setTileParts({std::uint32_t(partKeys), std::uint32_t(groupsAtOnce)});
+    whole.setTileParts({0, 0});
+    for (float yaw : {20.0f, 110.0f}) {
+      torus->camera.setAngles(yaw, 35);
+      const render::FrameState state = render::cameraFrameState(torus->camera, kWideAspect);
+      auto actual = torus->canvas->render(parts, state);
+      if (parts.wantsAnotherFrame()) actual = torus->canvas->render(parts, state);  // the tiles grew their room
+      auto wholeRuns = torus->canvas->render(whole, state);
+      if (whole.wantsAnotherFrame()) wholeRuns = torus->canvas->render(whole, state);
+      auto expected = torus->canvas->render(cpu, state);
+      QVERIFY_OK(actual);
+      QVERIFY_OK(wholeRuns);
+      QVERIFY_OK(expected);
+      QCOMPARE(parts.rasterUsed(), render::SplatRaster::Compute);
+      // A run of 2 parts' keys always holds a chunk at least half a part
+      // from both its ends: the view has runs the GPU cut.
+      const std::uint32_t share = groupsAtOnce > 0 ? cpu.tileKeys() / std::uint32_t(groupsAtOnce) : 0u;
+      QVERIFY2(cpu.longestTileKeys() >= 2u * std::uint32_t(partKeys) && cpu.longestTileKeys() > share,
+               qPrintable(QString("the longest run holds %1 keys").arg(cpu.longestTileKeys())));
+      QString problem = test::compareImages(*actual, *expected, "torus-parts-vs-cpu", kCpuAgainstTiles);
+      QVERIFY2(problem.isEmpty(), qPrintable(problem));
+      problem = test::compareImages(*actual, *wholeRuns, "torus-parts-vs-whole", kPartsAgainstWhole);
       QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
   }

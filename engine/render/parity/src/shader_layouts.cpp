@@ -60,7 +60,8 @@ const Offsets kOneSweep{RIGLENS_MEMBER(OneSweepParams, capacity), RIGLENS_MEMBER
                         RIGLENS_MEMBER(OneSweepParams, countOnGpu)};
 const Offsets kSplatView{RIGLENS_MEMBER(SplatView, view),     RIGLENS_MEMBER(SplatView, proj),
                          RIGLENS_MEMBER(SplatView, viewport), RIGLENS_MEMBER(SplatView, count),
-                         RIGLENS_MEMBER(SplatView, tiles),    RIGLENS_MEMBER(SplatView, depthKey)};
+                         RIGLENS_MEMBER(SplatView, tiles),    RIGLENS_MEMBER(SplatView, depthKey),
+                         RIGLENS_MEMBER(SplatView, parts)};
 const Offsets kComposite{RIGLENS_MEMBER(CompositeView, viewport), RIGLENS_MEMBER(CompositeView, drawn),
                          RIGLENS_MEMBER(CompositeView, background)};
 const Offsets kTransform{RIGLENS_MEMBER(TransformParams, matrix), RIGLENS_MEMBER(TransformParams, count)};
@@ -163,7 +164,7 @@ core::Expected<void> verifyShaderLayouts() {
        &kSplatView,
        sizeof(gpu::SplatView),
        {"splat_project.comp", "splat.vert", "splat_tile_count.comp", "splat_tile_offsets.comp", "splat_tile_emit.comp",
-        "splat_tile_ranges.comp", "splat_raster.comp"}},
+        "splat_tile_ranges.comp", "splat_raster.comp", "splat_raster_transmittance.comp", "splat_raster_merge.comp"}},
       {"CompositeView",
        &kComposite,
        sizeof(gpu::CompositeView),

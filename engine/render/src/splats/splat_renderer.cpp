@@ -105,8 +105,9 @@ struct SplatRenderer::Impl {
   std::unique_ptr<QRhiBuffer> ubo, projected;
   std::unique_ptr<GpuRadixSort> sort;
   SplatRaster mode;
-  std::unique_ptr<SplatTileRaster> tiles;  // the compute rasteriser, made on its first frame
-  std::unique_ptr<QRhiBuffer> noTiles;     // bound to the tile-depth slot on the quad path
+  std::unique_ptr<SplatTileRaster> tiles;   // the compute rasteriser, made on its first frame
+  std::optional<SplatTileParts> tileParts;  // setTileParts's
+  std::unique_ptr<QRhiBuffer> noTiles;      // bound to the tile-depth slot on the quad path
   std::unique_ptr<QRhiShaderResourceBindings> projectSrb, projectTileSrb, drawSrb;
   std::unique_ptr<QRhiComputePipeline> project;
   std::unique_ptr<QRhiGraphicsPipeline> draw;
@@ -206,6 +207,7 @@ struct SplatRenderer::Impl {
       tiles = std::make_unique<SplatTileRaster>(device);
       if (!tiles->reserve(count, ubo.get(), projected.get(), sort->sortedValues()))
         return fail(tiles->failure().c_str());
+      if (tileParts) tiles->setParts(*tileParts);
       projectTileSrb = projectBindings(tiles->tileDepth());
       if (!projectTileSrb) return fail("cannot create the splat tile bindings");
     }
@@ -451,6 +453,7 @@ bool SplatRenderer::prepare(QRhiCommandBuffer* cb, QRhiRenderPassDescriptor* rp,
   gpu::SplatView block = d.viewBlock(state, size);
   if (tiled) {
     block.tiles = d.tiles->tiles();
+    block.parts = d.tiles->parts();
     if (compute) block.tiles.z = gpu::kTilesDrawn;  // the projection's keys front to back
     d.tiles->resetFrame(batch);
   }
@@ -561,6 +564,11 @@ void SplatRenderer::setPasses(SplatPasses passes) {
 void SplatRenderer::setRaster(SplatRaster raster) {
   m_impl->mode = raster;
 }
+void SplatRenderer::setTileParts(SplatTileParts parts) {
+  m_impl->tileParts = parts;
+  if (m_impl->tiles) m_impl->tiles->setParts(parts);
+  m_impl->dirty = true;
+}
 SplatRaster SplatRenderer::raster() const {
   return m_impl->mode;
 }
@@ -573,6 +581,9 @@ std::size_t SplatRenderer::count() const {
 std::uint32_t SplatRenderer::tileKeys() const {
   if (m_impl->drawsOnCpu()) return std::uint32_t(m_impl->cpuStats.tileEntries);
   return m_impl->tiles ? m_impl->tiles->keysNeeded() : 0;
+}
+std::uint32_t SplatRenderer::longestTileKeys() const {
+  return m_impl->drawsOnCpu() ? std::uint32_t(m_impl->cpuStats.longestTile) : 0u;
 }
 bool SplatRenderer::wantsAnotherFrame() const {
   const Impl& d = *m_impl;

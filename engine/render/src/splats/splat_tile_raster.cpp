@@ -6,6 +6,7 @@
 #include "device/compute_buffers.h"
 #include "device/gpu_layouts.h"
 #include "device/shader_library.h"
+#include "splats/raster_parts.h"
 
 namespace riglens::render {
 
@@ -16,8 +17,17 @@ namespace {
 // room is fixed and generous instead: keys past it are dropped.
 constexpr std::uint32_t kKeysPerSplat = 4, kMinKeys = 1u << 18;
 constexpr std::uint32_t kFixedKeysPerSplat = 16, kFixedMinKeys = 1u << 20;
+// The raster's grid is at most this wide (Vulkan's and OpenGL's least
+// maximum workgroup count in a dimension).
+constexpr std::uint32_t kMaxGridWidth = 65535;
 
 }  // namespace
+
+void SplatTileRaster::setParts(SplatTileParts parts) {
+  m_partsSet = validTileParts(parts);
+  m_parts = *m_partsSet;
+  m_size = {};  // the parts' slots follow on the next resize
+}
 
 bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer* projected, QRhiBuffer* depthOrder) {
   m_splats = splats;
@@ -25,6 +35,7 @@ bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer
   m_projected = projected;
   m_depthOrder = depthOrder;
   m_count->needed = 0;
+  m_parts = m_partsSet.value_or(defaultTileParts(splats, m_device.multiprocessors()));
   m_depth = newStorageBuffer(m_rhi, std::size_t(splats) * 4);
   // One offset per projection group, then the frame's uncapped key count.
   m_groupSums = newStorageBuffer(m_rhi, std::size_t(gpu::groupsFor(splats, gpu::kProjectGroupSize) + 1) * 4);
@@ -80,6 +91,47 @@ gpu::uvec4 SplatTileRaster::tiles() const {
   return {m_tilesX, m_tilesY, gpu::kTilesCounted, m_sort ? m_sort->capacity() : 0u};
 }
 
+gpu::uvec4 SplatTileRaster::parts() const {
+  return {m_parts.keys, m_chunks, m_gridWidth, m_parts.groupsAtOnce};
+}
+
+// Slot per tile (its run's first part) and per chunk of the keys' room
+// (splat_raster_parts.glsl); without parts, stand-ins the kernels never touch.
+bool SplatTileRaster::createParts() {
+  const std::uint32_t capacity = m_sort->capacity();
+  m_chunks = m_parts.keys > 0 && capacity > 0 ? (capacity - 1) / m_parts.keys : 0u;
+  const std::uint64_t groups = std::uint64_t(m_tilesX) * m_tilesY + m_chunks;
+  m_gridRows = std::uint32_t((groups + kMaxGridWidth - 1) / kMaxGridWidth);
+  m_gridWidth = std::uint32_t((groups + m_gridRows - 1) / m_gridRows);
+  const std::size_t pixels = m_chunks > 0 ? std::size_t(groups) * gpu::kSplatTile * gpu::kSplatTile : 1;
+  m_partT = newStorageBuffer(m_rhi, pixels * 4);
+  m_partials = newStorageBuffer(m_rhi, pixels * 16);
+  if (!m_partT || !m_partials) return fail("cannot allocate the splat raster's parts");
+  const auto cs = QRhiShaderResourceBinding::ComputeStage;
+  using B = QRhiShaderResourceBinding;
+  m_transmittanceSrb = newBindings(
+      m_rhi,
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kRasterProjected, cs, m_projected),
+       B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
+       B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()), B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
+       B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()),
+       B::bufferStore(gpu::kRasterPartT, cs, m_partT.get())});
+  m_mergeSrb = newBindings(
+      m_rhi,
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()),
+       B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
+       B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()), B::bufferLoad(gpu::kRasterPartT, cs, m_partT.get()),
+       B::bufferLoad(gpu::kRasterPartials, cs, m_partials.get()),
+       B::bufferStore(gpu::kRasterImage, cs, m_composite.image())});
+  if (!m_transmittanceSrb || !m_mergeSrb) return fail("cannot create the splat raster's part bindings");
+  m_transmittancePipe =
+      m_chunks > 0 ? newComputePipeline(m_rhi, "splat_raster_transmittance.comp", m_transmittanceSrb.get()) : nullptr;
+  m_mergePipe = m_chunks > 0 ? newComputePipeline(m_rhi, "splat_raster_merge.comp", m_mergeSrb.get()) : nullptr;
+  if (m_chunks > 0 && (!m_transmittancePipe || !m_mergePipe))
+    return fail("cannot create the splat raster's part pipelines");
+  return true;
+}
+
 bool SplatTileRaster::resize(QSize size) {
   if (size == m_size) return true;
   m_tilesX = (std::uint32_t(size.width()) + gpu::kSplatTile - 1) / gpu::kSplatTile;
@@ -89,6 +141,7 @@ bool SplatTileRaster::resize(QSize size) {
   m_ranges = newStorageBuffer(m_rhi, tileCount * 8);
   if (!m_ranges) return fail("cannot allocate the splat tile buffers");
   if (!m_composite.resize(size)) return fail(m_composite.failure());
+  if (!createParts()) return false;
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
   m_rangesSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
@@ -101,7 +154,9 @@ bool SplatTileRaster::resize(QSize size) {
                                     B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()),
                                     B::bufferStore(gpu::kRasterImage, cs, m_composite.image()),
                                     B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
-                                    B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer())});
+                                    B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()),
+                                    B::bufferLoadStore(gpu::kRasterPartT, cs, m_partT.get()),
+                                    B::bufferStore(gpu::kRasterPartials, cs, m_partials.get())});
   if (!m_rangesSrb || !m_rasterSrb) return fail("cannot create the splat tile bindings");
   // New pipelines over the new layouts (swapping bindings under a pipeline
   // made for others crashed lavapipe).
@@ -159,14 +214,19 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
     return;
   }
   dispatchComputePass(cb, nullptr, m_rangesPipe.get(), m_rangesSrb.get(), int(gpu::kRangeGroups));
-  cb->beginComputePass();
-  cb->setComputePipeline(m_rasterPipe.get());
-  cb->setShaderResources(m_rasterSrb.get());
-  cb->dispatch(int(m_tilesX), int(m_tilesY), 1);
-  GpuTimer::countDispatch();
-  cb->endComputePass();
+  encodeRaster(cb);
   markPass(m_rhi, cb, "raster");
   readBackKeyCount(cb);
+}
+
+// Without parts, one dispatch; with them, the parts' transmittance, then
+// every part's colour, then the split runs' sums.
+void SplatTileRaster::encodeRaster(QRhiCommandBuffer* cb) {
+  const int width = int(m_gridWidth), rows = int(m_gridRows);
+  if (m_transmittancePipe)
+    dispatchComputePass(cb, nullptr, m_transmittancePipe.get(), m_transmittanceSrb.get(), width, rows);
+  dispatchComputePass(cb, nullptr, m_rasterPipe.get(), m_rasterSrb.get(), width, rows);
+  if (m_mergePipe) dispatchComputePass(cb, nullptr, m_mergePipe.get(), m_mergeSrb.get(), int(m_tilesX), int(m_tilesY));
 }
 
 void SplatTileRaster::record(QRhiCommandBuffer* cb, const QRhiViewport& viewport, const QRhiScissor& scissor) {
@@ -180,6 +240,8 @@ BufferList SplatTileRaster::buffers() const {
   list.push_back(bufferBytes("splat tile depths", m_depth.get()));
   list.push_back(bufferBytes("splat tile group sums", m_groupSums.get()));
   list.push_back(bufferBytes("splat tile ranges", m_ranges.get()));
+  list.push_back(bufferBytes("splat raster part transmittances", m_partT.get()));
+  list.push_back(bufferBytes("splat raster part colours", m_partials.get()));
   list.push_back(bufferBytes("splat raster image", m_composite.image()));
   return list;
 }

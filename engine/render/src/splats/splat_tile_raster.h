@@ -5,14 +5,17 @@
 // the keys sorted stably on the tile alone (GpuRadixSort, 16 bits, count set
 // on the GPU), so each tile's splats stay front to back; each tile's run found
 // (splat_tile_ranges.comp); every tile blended front to back with early
-// termination (splat_raster.comp) into a premultiplied image; that image
-// drawn over the frame (splat_composite.*).
+// termination (splat_raster.comp) into a premultiplied image, a long run in
+// parts of its own (splat_raster_parts.glsl, merged by
+// splat_raster_merge.comp); that image drawn over the frame
+// (splat_composite.*).
 #pragma once
 
 #include <QtGui/private/qrhi_p.h>
 
 #include <QtCore/QSize>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +43,10 @@ class SplatTileRaster {
 
   QRhiBuffer* tileDepth() const { return m_depth.get(); }  // the projection writes it
 
+  // How long runs are cut into parts, from the next resize; until set,
+  // defaultTileParts for the reserved gaussians and this device.
+  void setParts(SplatTileParts parts);
+
   // The room for keys follows what frames need: a frame whose keys did not
   // fit (read back when the GPU finished it) grows the room before the next
   // one, up to 32M keys. True when it grew: that frame dropped keys and must
@@ -53,6 +60,8 @@ class SplatTileRaster {
   static constexpr std::uint32_t kMaxKeys = GpuRadixSort::kMaxCapacity;
   // SplatView.tiles for this output (emission on).
   gpu::uvec4 tiles() const;
+  // SplatView.parts for this output.
+  gpu::uvec4 parts() const;
   // Before the projection, in its batch: the composite's view (uniforms only).
   void resetFrame(QRhiResourceUpdateBatch* batch);
   // After the projection and its depth sort: the keys and their sort (when `sort`), ranges and tiles (when `raster`).
@@ -80,6 +89,8 @@ class SplatTileRaster {
   QRhi* m_rhi;
   std::string m_failure;
   bool createKeys(std::uint32_t keys);
+  bool createParts();  // the parts' slots, bindings and pipelines for this output and room
+  void encodeRaster(QRhiCommandBuffer* cb);
   void countKeys(QRhiCommandBuffer* cb);         // count and offsets
   void readBackKeyCount(QRhiCommandBuffer* cb);  // the offsets' total, to the CPU
 
@@ -94,11 +105,18 @@ class SplatTileRaster {
   QRhiBuffer *m_view = nullptr, *m_projected = nullptr, *m_depthOrder = nullptr;
   QSize m_size;
   std::uint32_t m_tilesX = 0, m_tilesY = 0;
+  std::optional<SplatTileParts> m_partsSet;  // setParts's
+  SplatTileParts m_parts;
+  std::uint32_t m_chunks = 0;
+  std::uint32_t m_gridWidth = 0, m_gridRows = 0;  // the raster's workgroups: the tiles' first parts, then the chunks'
   std::unique_ptr<GpuRadixSort> m_sort;
   std::unique_ptr<QRhiBuffer> m_depth, m_groupSums, m_ranges;
+  std::unique_ptr<QRhiBuffer> m_partT, m_partials;  // per part slot and pixel (splat_raster_parts.glsl)
   SplatComposite m_composite{m_rhi};
   std::unique_ptr<QRhiShaderResourceBindings> m_countSrb, m_offsetsSrb, m_emitSrb, m_rangesSrb, m_rasterSrb;
   std::unique_ptr<QRhiComputePipeline> m_countPipe, m_offsetsPipe, m_emitPipe, m_rangesPipe, m_rasterPipe;
+  std::unique_ptr<QRhiShaderResourceBindings> m_transmittanceSrb, m_mergeSrb;
+  std::unique_ptr<QRhiComputePipeline> m_transmittancePipe, m_mergePipe;
 };
 
 }  // namespace riglens::render

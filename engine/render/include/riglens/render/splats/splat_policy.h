@@ -4,6 +4,7 @@
 // window renderer and the CLI's options.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -41,5 +42,18 @@ enum class SplatRaster { Compute, Quads, Auto, Cpu };
 inline constexpr unsigned kAutoTileKeysPerSplat = 10;
 const char* splatRasterName(SplatRaster raster);  // "compute", "quads", "auto", "cpu"
 std::optional<SplatRaster> splatRasterNamed(std::string_view name);
+
+// How the compute tiles cut a tile's long run of keys into parts, each
+// blended by a workgroup of its own (shaders/splat_raster_parts.glsl): a
+// frame takes as long as its longest run, and a few long runs (a silhouette
+// seen edge-on) leave the rest of the GPU idle. A run is cut where it holds
+// more than a part's keys and more than the frame's keys shared over
+// `groupsAtOnce` (the workgroups the GPU runs at once): a shorter run ends
+// no later than the GPU's share of the rest, and cutting it only adds work.
+struct SplatTileParts {
+  std::uint32_t keys = 0;          // keys a part holds (0: every run whole; else at least 256)
+  std::uint32_t groupsAtOnce = 0;  // 0: every run of a part's keys or more is cut
+  bool operator==(const SplatTileParts&) const = default;
+};
 
 }  // namespace riglens::render

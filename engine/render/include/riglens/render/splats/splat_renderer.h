@@ -69,6 +69,10 @@ class SplatRenderer : public FrameDrawable {
   void setPasses(SplatPasses passes);
   // The device's default (defaultSplatRaster) until set; from the next frame.
   void setRaster(SplatRaster raster);
+  // Tests and benchmarks: how the compute tiles cut long runs of keys into
+  // parts, from the next frame. Until set, by the cloud's size and the
+  // device (RIGLENS_RASTER_PART_KEYS and RIGLENS_RASTER_GROUPS_AT_ONCE where given).
+  void setTileParts(SplatTileParts parts);
   SplatRaster raster() const;
   // What the last frame drew with (Compute or Quads): Auto's choice, and
   // Compute falls back to quads for a view whose tile keys exceed 32M.
@@ -76,6 +80,9 @@ class SplatRenderer : public FrameDrawable {
   // The (tile, splat) pairs of the last frame the tiles finished (the CPU
   // tiles': of the last frame they drew); 0 before one.
   std::uint32_t tileKeys() const;
+  // The most pairs one tile held in the last frame the CPU tiles drew (0
+  // before one, and for the GPU's: only the GPU holds those).
+  std::uint32_t longestTileKeys() const;
   std::size_t count() const;  // gaussians the sink holds (what each frame projects)
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
