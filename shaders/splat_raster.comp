@@ -3,10 +3,11 @@
 #define RIGLENS_WANT_SPLAT_VIEW
 #include "shader_interface.h"
 // Compute rasteriser: one workgroup per screen tile (or part of a tile's
-// run of keys, below), one invocation per pixel. The tile's splats, sorted front to back, are loaded in batches into
-// shared memory and blended in order; a pixel stops once its transmittance
-// falls below 1e-4, and the tile stops when every pixel has (the early
-// termination of Kerbl et al., "3D Gaussian Splatting", 2023). The pixel's
+// run of keys, below), one invocation per pixel. The tile's splats, sorted
+// front to back, are loaded in batches into shared memory and blended in
+// order; a pixel stops once its transmittance falls below 1e-4, and the
+// tile stops when every pixel has (the early termination of Kerbl et al.,
+// "3D Gaussian Splatting", 2023). The pixel's
 // alpha and falloff are splat.frag's; the result is premultiplied RGBA8 with
 // alpha 1 - T (what back-to-front blending leaves over a clear background),
 // plus the NDC depth of the first splat that made the pixel half opaque, for
