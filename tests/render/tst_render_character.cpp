@@ -988,6 +988,76 @@ class TestRenderCharacter : public test::RenderTestCase {
     QVERIFY2(renderer.error().find("basis holds 0 values") != std::string::npos, renderer.error().c_str());
   }
 
+  void splatPartsKeepTheWholeRunsDepth() {
+    // A run cut into parts takes the depth the whole run would: its first
+    // splat's, then the one that made the pixel half opaque (the last depth
+    // a part set, splat_raster_merge.comp). At the centre pixel a faint splat
+    // in front of the tank comes first, 600 faint specks elsewhere in the
+    // same tile follow, and an opaque splat behind the tank makes the pixel
+    // half opaque in the run's last part: the pixel's depth lies behind the
+    // tank, which hides it, cut or whole. (A merge that kept the first
+    // part's depth drew it over the tank.)
+    const auto run = test::sampleRun("tank-cubes");
+    const auto worlds = test::posedWorlds(*run, {});
+    const core::OrbitCamera camera = test::defaultCamera(*run);
+    const QSize size(160, 120);
+    render::ViewSettings view;
+    view.showGrid = false;
+    view.showAxes = false;
+    const render::FrameState state =
+        render::buildFrameState(*run, worlds, camera, float(size.width()) / float(size.height()), view);
+    const core::Bounds bounds = core::posedBounds(*run, worlds);
+    const float extent = glm::length(bounds.max - bounds.min);
+    const glm::vec3 towards = bounds.center() - camera.eye();
+    // Where QImage pixel (x + 0.5, y + 0.5) lies at the depth of `onAxis`:
+    // (90, 58) is in the centre pixel's 16x16 tile whichever way the
+    // backend's rows run, 10 pixels from it.
+    const glm::mat4 viewProj = state.projection * state.view;
+    const auto atPixel = [&](glm::vec2 pixel, glm::vec3 onAxis) {
+      const glm::vec4 clip = viewProj * glm::vec4(onAxis, 1.0f);
+      const glm::vec4 ndc(2.0f * (pixel.x + 0.5f) / float(size.width()) - 1.0f,
+                          1.0f - 2.0f * (pixel.y + 0.5f) / float(size.height()), clip.z / clip.w, 1.0f);
+      const glm::vec4 world = glm::inverse(viewProj) * ndc;
+      return glm::vec3(world) / world.w;
+    };
+    core::GaussianCloud cloud;
+    const auto add = [&](glm::vec3 p, float sigma, std::uint32_t color) {
+      cloud.positions.insert(cloud.positions.end(), {p.x, p.y, p.z});
+      const float s2 = sigma * sigma;
+      cloud.covariance.insert(cloud.covariance.end(), {s2, 0, 0, s2, 0, s2});
+      cloud.color.push_back(color);
+      ++cloud.count;
+    };
+    add(camera.eye() + 0.5f * towards, 0.03f * extent, core::packRgba(1.0f, 0.0f, 1.0f, 0.3f));
+    constexpr int kSpecks = 600;  // past two parts of 256 keys
+    for (int i = 0; i < kSpecks; ++i)
+      add(atPixel({90.0f, 58.0f}, camera.eye() + (0.6f + 0.3f * float(i) / kSpecks) * towards), 0.001f * extent,
+          core::packRgba(0.0f, 1.0f, 0.0f, 0.02f));
+    add(bounds.center() + towards, 0.03f * extent, core::packRgba(1.0f, 0.0f, 1.0f, 1.0f));
+    const auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud));
+    auto tankDrawn = test::runOnCanvas(*m_device, run, size);
+    QVERIFY_OK(tankDrawn);
+    render::OffscreenCanvas& canvas = *tankDrawn->canvas;
+    auto tankOnly = canvas.render(*tankDrawn->renderer, state);
+    QVERIFY(tankOnly);
+    const QPoint pixel(size.width() / 2, size.height() / 2);
+    const auto cpu = splatRenderer(*m_device, render::SplatRaster::Cpu, shared);
+    QVERIFY_OK(canvas.render(*cpu, state));
+    QVERIFY2(cpu->longestTileKeys() >= 2 * 256, qPrintable(QString::number(cpu->longestTileKeys())));
+    for (const std::uint32_t partKeys : {256u, 0u}) {
+      const auto splats = splatRenderer(*m_device, render::SplatRaster::Compute, shared);
+      splats->setTileParts({partKeys, 0});
+      auto splatOnly = canvas.render(*splats, state);
+      QVERIFY(splatOnly);
+      const QColor alone(splatOnly->pixel(pixel));
+      QVERIFY2(alone.red() > 200 && alone.green() < 80, qPrintable(alone.name()));  // magenta covers the pixel
+      render::DrawableStack both{tankDrawn->renderer.get(), splats.get()};
+      auto composite = canvas.render(both, state);
+      QVERIFY(composite);
+      QCOMPARE(QColor(composite->pixel(pixel)), QColor(tankOnly->pixel(pixel)));
+    }
+  }
+
   void splatsCompositeWithVoxelDepth_data() { rasterisers(); }
   void splatsCompositeWithVoxelDepth() {
     // One small bright cloud on the camera ray through the tank's centre:
