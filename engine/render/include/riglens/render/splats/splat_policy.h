@@ -53,7 +53,6 @@ std::optional<SplatRaster> splatRasterNamed(std::string_view name);
 struct SplatTileParts {
   std::uint32_t keys = 0;          // keys a part holds (0: every run whole; else at least 256)
   std::uint32_t groupsAtOnce = 0;  // 0: every run of a part's keys or more is cut
-  bool operator==(const SplatTileParts&) const = default;
 };
 
 }  // namespace riglens::render
