@@ -90,6 +90,47 @@ double worst(const std::vector<float>& a, const std::vector<float>& b) {
   return w;
 }
 
+// The tank at 160x120 without grid or axes, its rig renderer on a canvas:
+// where splats meet voxel depth. The camera looks at the framed centre, so
+// the centre pixel shows the tank.
+struct TankScene {
+  const QSize size{160, 120};
+  std::shared_ptr<const riglens::core::LoadedRun> run;
+  riglens::core::OrbitCamera camera;
+  riglens::render::FrameState state;
+  riglens::core::Bounds bounds;
+  riglens::test::RunOnCanvas drawn;
+  QPoint centrePixel() const { return {size.width() / 2, size.height() / 2}; }
+  glm::vec3 towardsCentre() const { return bounds.center() - camera.eye(); }
+};
+
+std::optional<TankScene> tankScene(riglens::render::RhiDevice& device) {
+  using namespace riglens;
+  TankScene scene;
+  scene.run = test::sampleRun("tank-cubes");
+  const auto worlds = test::posedWorlds(*scene.run, {});
+  scene.camera = test::defaultCamera(*scene.run);
+  render::ViewSettings view;
+  view.showGrid = false;
+  view.showAxes = false;
+  const float aspect = float(scene.size.width()) / float(scene.size.height());
+  scene.state = render::buildFrameState(*scene.run, worlds, scene.camera, aspect, view);
+  scene.bounds = core::posedBounds(*scene.run, worlds);
+  auto drawn = test::runOnCanvas(device, scene.run, scene.size);
+  if (!drawn) return std::nullopt;
+  scene.drawn = std::move(drawn).value();
+  return scene;
+}
+
+// A round gaussian (standard deviation `sigma` along every axis) into `cloud`.
+void addRoundSplat(riglens::core::GaussianCloud& cloud, glm::vec3 p, float sigma, std::uint32_t color) {
+  cloud.positions.insert(cloud.positions.end(), {p.x, p.y, p.z});
+  const float s2 = sigma * sigma;
+  cloud.covariance.insert(cloud.covariance.end(), {s2, 0, 0, s2, 0, s2});
+  cloud.color.push_back(color);
+  ++cloud.count;
+}
+
 }  // namespace
 
 Q_DECLARE_METATYPE(riglens::render::SplatRaster)
@@ -997,18 +1038,12 @@ class TestRenderCharacter : public test::RenderTestCase {
     // half opaque in the run's last part: the pixel's depth lies behind the
     // tank, which hides it, cut or whole. (A merge that kept the first
     // part's depth drew it over the tank.)
-    const auto run = test::sampleRun("tank-cubes");
-    const auto worlds = test::posedWorlds(*run, {});
-    const core::OrbitCamera camera = test::defaultCamera(*run);
-    const QSize size(160, 120);
-    render::ViewSettings view;
-    view.showGrid = false;
-    view.showAxes = false;
-    const render::FrameState state =
-        render::buildFrameState(*run, worlds, camera, float(size.width()) / float(size.height()), view);
-    const core::Bounds bounds = core::posedBounds(*run, worlds);
-    const float extent = glm::length(bounds.max - bounds.min);
-    const glm::vec3 towards = bounds.center() - camera.eye();
+    auto scene = tankScene(*m_device);
+    QVERIFY(scene);
+    const QSize size = scene->size;
+    const render::FrameState& state = scene->state;
+    const glm::vec3 eye = scene->camera.eye(), towards = scene->towardsCentre();
+    const float extent = glm::length(scene->bounds.max - scene->bounds.min);
     // Where QImage pixel (x + 0.5, y + 0.5) lies at the depth of `onAxis`:
     // (90, 58) is in the centre pixel's 16x16 tile whichever way the
     // backend's rows run, 10 pixels from it.
@@ -1021,26 +1056,17 @@ class TestRenderCharacter : public test::RenderTestCase {
       return glm::vec3(world) / world.w;
     };
     core::GaussianCloud cloud;
-    const auto add = [&](glm::vec3 p, float sigma, std::uint32_t color) {
-      cloud.positions.insert(cloud.positions.end(), {p.x, p.y, p.z});
-      const float s2 = sigma * sigma;
-      cloud.covariance.insert(cloud.covariance.end(), {s2, 0, 0, s2, 0, s2});
-      cloud.color.push_back(color);
-      ++cloud.count;
-    };
-    add(camera.eye() + 0.5f * towards, 0.03f * extent, core::packRgba(1.0f, 0.0f, 1.0f, 0.3f));
+    addRoundSplat(cloud, eye + 0.5f * towards, 0.03f * extent, core::packRgba(1.0f, 0.0f, 1.0f, 0.3f));
     constexpr int kSpecks = 600;  // past two parts of 256 keys
     for (int i = 0; i < kSpecks; ++i)
-      add(atPixel({90.0f, 58.0f}, camera.eye() + (0.6f + 0.3f * float(i) / kSpecks) * towards), 0.001f * extent,
-          core::packRgba(0.0f, 1.0f, 0.0f, 0.02f));
-    add(bounds.center() + towards, 0.03f * extent, core::packRgba(1.0f, 0.0f, 1.0f, 1.0f));
+      addRoundSplat(cloud, atPixel({90.0f, 58.0f}, eye + (0.6f + 0.3f * float(i) / kSpecks) * towards), 0.001f * extent,
+                    core::packRgba(0.0f, 1.0f, 0.0f, 0.02f));
+    addRoundSplat(cloud, scene->bounds.center() + towards, 0.03f * extent, core::packRgba(1.0f, 0.0f, 1.0f, 1.0f));
     const auto shared = std::make_shared<const core::GaussianCloud>(std::move(cloud));
-    auto tankDrawn = test::runOnCanvas(*m_device, run, size);
-    QVERIFY_OK(tankDrawn);
-    render::OffscreenCanvas& canvas = *tankDrawn->canvas;
-    auto tankOnly = canvas.render(*tankDrawn->renderer, state);
+    render::OffscreenCanvas& canvas = *scene->drawn.canvas;
+    auto tankOnly = canvas.render(*scene->drawn.renderer, state);
     QVERIFY(tankOnly);
-    const QPoint pixel(size.width() / 2, size.height() / 2);
+    const QPoint pixel = scene->centrePixel();
     const auto cpu = splatRenderer(*m_device, render::SplatRaster::Cpu, shared);
     QVERIFY_OK(canvas.render(*cpu, state));
     QVERIFY2(cpu->longestTileKeys() >= 2 * 256, qPrintable(QString::number(cpu->longestTileKeys())));
@@ -1051,7 +1077,7 @@ class TestRenderCharacter : public test::RenderTestCase {
       QVERIFY(splatOnly);
       const QColor alone(splatOnly->pixel(pixel));
       QVERIFY2(alone.red() > 200 && alone.green() < 80, qPrintable(alone.name()));  // magenta covers the pixel
-      render::DrawableStack both{tankDrawn->renderer.get(), splats.get()};
+      render::DrawableStack both{scene->drawn.renderer.get(), splats.get()};
       auto composite = canvas.render(both, state);
       QVERIFY(composite);
       QCOMPARE(QColor(composite->pixel(pixel)), QColor(tankOnly->pixel(pixel)));
@@ -1064,42 +1090,27 @@ class TestRenderCharacter : public test::RenderTestCase {
     // behind the tank it must be hidden by the voxel depth, in front of it it
     // must show. The splat-only frame proves the cloud covers that pixel.
     QFETCH(render::SplatRaster, raster);
-    const auto run = test::sampleRun("tank-cubes");
-    const auto worlds = test::posedWorlds(*run, {});
-    const core::OrbitCamera camera = test::defaultCamera(*run);
-    const QSize size(160, 120);
-    const float aspect = float(size.width()) / float(size.height());
-    render::ViewSettings view;
-    view.showGrid = false;
-    view.showAxes = false;
-    const render::FrameState state = render::buildFrameState(*run, worlds, camera, aspect, view);
-    const core::Bounds bounds = core::posedBounds(*run, worlds);
-    const glm::vec3 centre = bounds.center();
-    const glm::vec3 towards = centre - camera.eye();
-    const QPoint pixel(size.width() / 2,
-                       size.height() / 2);  // the camera looks at the framed centre
-    auto tankDrawn = test::runOnCanvas(*m_device, run, size);
-    QVERIFY_OK(tankDrawn);
-    render::OffscreenCanvas& canvas = *tankDrawn->canvas;
-    render::RigRenderer& voxels = *tankDrawn->renderer;
+    auto scene = tankScene(*m_device);
+    QVERIFY(scene);
+    const render::FrameState& state = scene->state;
+    const glm::vec3 centre = scene->bounds.center(), towards = scene->towardsCentre();
+    const QPoint pixel = scene->centrePixel();
+    render::OffscreenCanvas& canvas = *scene->drawn.canvas;
+    render::RigRenderer& voxels = *scene->drawn.renderer;
     auto tankOnly = canvas.render(voxels, state);
     QVERIFY(tankOnly);
     QVERIFY(QColor(tankOnly->pixel(pixel)) != QColor::fromRgbF(state.background.r, state.background.g,
                                                                state.background.b));  // the tank is there
     const auto cloudAt = [&](glm::vec3 p) {
       core::GaussianCloud cloud;
-      cloud.count = 1;
-      cloud.positions = {p.x, p.y, p.z};
-      const float sigma = 0.03f * glm::length(bounds.max - bounds.min);
-      const float s2 = sigma * sigma;
-      cloud.covariance = {s2, 0, 0, s2, 0, s2};
-      cloud.color = {core::packRgba(1.0f, 0.0f, 1.0f, 1.0f)};
+      addRoundSplat(cloud, p, 0.03f * glm::length(scene->bounds.max - scene->bounds.min),
+                    core::packRgba(1.0f, 0.0f, 1.0f, 1.0f));
       return std::make_shared<const core::GaussianCloud>(std::move(cloud));
     };
     for (const bool behind : {true, false}) {
       render::SplatRenderer splats(*m_device);
       splats.setRaster(raster);
-      splats.setCloud(cloudAt(behind ? centre + towards : camera.eye() + 0.5f * towards));
+      splats.setCloud(cloudAt(behind ? centre + towards : scene->camera.eye() + 0.5f * towards));
       auto splatOnly = canvas.render(splats, state);
       QVERIFY(splatOnly);
       const QColor alone(splatOnly->pixel(pixel));

@@ -107,6 +107,11 @@ bool SplatTileRaster::createParts() {
   m_partT = newStorageBuffer(m_rhi, pixels * 4);
   m_partials = newStorageBuffer(m_rhi, pixels * 16);
   if (!m_partT || !m_partials) return fail("cannot allocate the splat raster's parts");
+  m_transmittanceSrb.reset();
+  m_mergeSrb.reset();
+  m_transmittancePipe.reset();
+  m_mergePipe.reset();
+  if (m_chunks == 0) return true;  // every run whole: the raster's one dispatch
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
   m_transmittanceSrb = newBindings(
@@ -124,11 +129,9 @@ bool SplatTileRaster::createParts() {
        B::bufferLoad(gpu::kRasterPartials, cs, m_partials.get()),
        B::bufferStore(gpu::kRasterImage, cs, m_composite.image())});
   if (!m_transmittanceSrb || !m_mergeSrb) return fail("cannot create the splat raster's part bindings");
-  m_transmittancePipe =
-      m_chunks > 0 ? newComputePipeline(m_rhi, "splat_raster_transmittance.comp", m_transmittanceSrb.get()) : nullptr;
-  m_mergePipe = m_chunks > 0 ? newComputePipeline(m_rhi, "splat_raster_merge.comp", m_mergeSrb.get()) : nullptr;
-  if (m_chunks > 0 && (!m_transmittancePipe || !m_mergePipe))
-    return fail("cannot create the splat raster's part pipelines");
+  m_transmittancePipe = newComputePipeline(m_rhi, "splat_raster_transmittance.comp", m_transmittanceSrb.get());
+  m_mergePipe = newComputePipeline(m_rhi, "splat_raster_merge.comp", m_mergeSrb.get());
+  if (!m_transmittancePipe || !m_mergePipe) return fail("cannot create the splat raster's part pipelines");
   return true;
 }
 
