@@ -132,7 +132,9 @@ QJsonObject reviewItem(const ReviewItem& item, const ItemSettings& settings, con
   clock.start();
   QJsonObject record{{"id", item.id},     {"path", item.path}, {"name", item.name},
                      {"kind", item.kind}, {"status", "ok"},    {"settings", settings.key()}};
-  record["reviewedAt"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+  // To the millisecond: two reviews of one item within a second (a quick
+  // re-review, a test) still tell which record is new.
+  record["reviewedAt"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
   QJsonObject timings;
   if (!item.error.isEmpty()) {
     fail(record, "open", item.error);
