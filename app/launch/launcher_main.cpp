@@ -1,7 +1,7 @@
 // main() of both executables (riglens, riglens-cli): the malloc tunables
 // first, while only the C and C++ runtimes are loaded, then the program's
 // library (program_library.h says why they are two files).
-#include "large_page_malloc.h"
+#include "malloc_tunables.h"
 #include "program_library.h"
 
 #ifndef RIGLENS_PROGRAM_LIBRARY
@@ -9,6 +9,6 @@
 #endif
 
 int main(int argc, char* argv[]) {
-  riglens::launch::useLargePageMalloc(argv);
+  riglens::launch::useMallocTunables(argv);
   return riglens::launch::runProgramLibrary(RIGLENS_PROGRAM_LIBRARY, argc, argv);
 }

@@ -1,8 +1,8 @@
 // The programs as launched: riglens and riglens-cli are small executables
 // that need only the C and C++ runtimes; the program itself - the engine, Qt,
 // OpenCV, FFmpeg, Assimp, 84 to 176 shared libraries - is a private library
-// they open once the huge-page malloc tunables are in force
-// (large_page_malloc.h). Those tunables are read only when a process starts,
+// they open once the malloc tunables are in force
+// (malloc_tunables.h). Those tunables are read only when a process starts,
 // so the executable runs itself again to set them; when every library was
 // already loaded before main(), that second start loaded them all twice:
 // 0.20 s for `riglens-cli --version` against 0.11 s without the tunables

@@ -336,7 +336,7 @@ class TestAppExecutables : public QObject {
              qPrintable(inspected.out + inspected.err));
   }
 
-  // Both executables run themselves again once (launch/large_page_malloc.h),
+  // Both executables run themselves again once (launch/malloc_tunables.h),
   // by their own path: the kernel names a process after the file it
   // executes, and through /proc/self/exe top, pidof and killall saw "exe".
   void processKeepsItsNameAfterRunningItselfAgain() {

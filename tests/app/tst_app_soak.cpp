@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "character_controller.h"
-#include "large_page_malloc.h"
+#include "malloc_tunables.h"
 #include "playback_controller.h"
 #include "resident_memory.h"
 #include "riglens/core/base/file_io.h"
@@ -368,10 +368,10 @@ class TestAppSoak : public QObject {
 };
 
 int main(int argc, char** argv) {
-  // The viewer runs with its malloc tunables (huge pages, no mmapped blocks,
-  // a 64 MiB top pad: large_page_malloc.h); a soak without them measured an
+  // The viewer runs with its malloc tunables (no mmapped blocks, two heaps,
+  // a 64 MiB top pad: malloc_tunables.h); a soak without them measured an
   // allocator the viewer does not use.
-  launch::useLargePageMalloc(argv);
+  launch::useMallocTunables(argv);
   if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT"))
     qputenv("QTEST_FUNCTION_TIMEOUT", QByteArray::number((qint64(soakSeconds()) + kWatchdogMarginSeconds) * 1000));
   QGuiApplication app(argc, argv);
