@@ -12,8 +12,8 @@
 # tst_render_character, to check the GPU passes on that GPU: the goldens are
 # read from the repository's path, where the device tool puts the tree).
 # bench_decoded also packs its decoders (build/bench/decoders), bench_render
-# the app's sample decoders, and both the ICT face they build the sample
-# character from; OpenCV's libraries come with ldd. bench_shader_stats also
+# the app's sample decoders and tools/device-splat-frames.sh, and both the ICT
+# face they build the sample character from; OpenCV's libraries come with ldd. bench_shader_stats also
 # packs the SPIR-V of every compute shader (spirv/, out of the .qsb files
 # with Qt's qsb): `./bench_shader_stats spirv/*.spv` there prints what the
 # GPU's driver made of each.
@@ -46,8 +46,12 @@ for bench in "${benches[@]}"; do
   cp "$binary" "$dir/" && strip "$dir/$bench"
   binaries+=("$binary")
   [[ $bench == bench_decoded ]] && cp -r "$build/bench/decoders" "$dir/decoders"
-  # bench_render's decoded character: the app's sample decoders
-  [[ $bench == bench_render ]] && cp -r "$build/share/riglens/sample-decoders" "$dir/sample-decoders"
+  # bench_render's decoded character: the app's sample decoders; and the
+  # splat frames' parts-against-whole-runs script
+  if [[ $bench == bench_render ]]; then
+    cp -r "$build/share/riglens/sample-decoders" "$dir/sample-decoders"
+    cp "$repo/tools/device-splat-frames.sh" "$dir/"
+  fi
   [[ $bench == bench_shader_stats ]] && pack_spirv "$dir/spirv"
   # bench_decoded and bench_render build the sample character from it
   if [[ $bench == bench_decoded || $bench == bench_render ]] && [[ ! -d $dir/ict-face ]]; then
