@@ -22,12 +22,14 @@ namespace {
 // tank's cold start 0.76-0.87 s -> 0.69-0.79 s and 252-260 -> 230-235 MB;
 // the large sample's render 2.10-2.51 s -> 1.71-2.16 s. One heap was no
 // faster than two.
-// hugetlb=0 says the caller's choice is made (the check below); =1, madvise
-// (MADV_HUGEPAGE) on malloc's heap, with RIGLENS_MALLOC=huge
-// (malloc_tunables.h says why not by default). The kernel's THP mode is
-// "madvise" on Debian.
-constexpr const char* kTunables =
-    "glibc.malloc.mmap_max=0:glibc.malloc.top_pad=67108864:glibc.malloc.arena_max=2:glibc.malloc.hugetlb=";
+// hugetlb=1: madvise(MADV_HUGEPAGE) on malloc's heap, with
+// RIGLENS_MALLOC=huge (malloc_tunables.h says why not by default; the
+// kernel's THP mode is "madvise" on Debian); =0 still marks the tunables as
+// set (the check below), so a child that inherits them does not run itself
+// again. (/proc/PID/environ shows only the first tunable once glibc has read
+// them; getenv and a child see the whole list.)
+constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb=";
+constexpr const char* kTunables = ":glibc.malloc.mmap_max=0:glibc.malloc.top_pad=67108864:glibc.malloc.arena_max=2";
 
 }  // namespace
 
@@ -42,7 +44,7 @@ void useMallocTunables(char** argv) {
   const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error || !argv || !argv[0] || self.filename() != std::filesystem::path(argv[0]).filename()) return;
   const bool huge = choice && std::strcmp(choice, "huge") == 0;
-  const std::string ours = std::string(kTunables) + (huge ? "1" : "0");
+  const std::string ours = std::string(kHugePagesTunable) + (huge ? "1" : "0") + kTunables;
   const std::string tunables = current && *current ? std::string(current) + ":" + ours : ours;
   if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
   // By its own path, not /proc/self/exe: the kernel names a process after
