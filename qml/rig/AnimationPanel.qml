@@ -36,13 +36,18 @@ PanelSection {
                 width: ListView.view.width
                 highlighted: panel.playback.playingAnimation === name
                 onClicked: panel.playback.play(name)
+                // In a narrow panel both labels shorten (elided) rather than run past its edge.
                 contentItem: RowLayout {
-                    Label { text: clip.name; font.bold: clip.highlighted; Layout.fillWidth: true }
+                    Label { text: clip.name; font.bold: clip.highlighted; elide: Text.ElideRight; Layout.fillWidth: true }
                     Label {
                         text: (clip.periodMs / 1000).toFixed(2) + " s" + (clip.looping ? " · loop" : " · once")
                               + (clip.autoPlay ? " · idle" : "") + (clip.gltf ? " · glTF" : "")
                         font.pixelSize: 11
                         opacity: 0.7
+                        elide: Text.ElideRight
+                        horizontalAlignment: Text.AlignRight
+                        Layout.fillWidth: true
+                        Layout.maximumWidth: implicitWidth
                     }
                 }
             }
@@ -63,13 +68,37 @@ PanelSection {
             }
         }
 
-        RowLayout {
+        // The transport in one row, or two (play and stop over the frame
+        // steps) where the panel is narrower than the row, as at 700 px.
+        GridLayout {
+            id: transport
+            objectName: "transport"
+            readonly property bool narrow: parent.width < stepBack.implicitWidth + playButton.implicitWidth
+                                           + stopButton.implicitWidth + stepForward.implicitWidth + 3 * columnSpacing
             Layout.alignment: Qt.AlignHCenter
+            Layout.fillWidth: narrow
+            columns: narrow ? 2 : 4
+            columnSpacing: 2
+            rowSpacing: 2
             enabled: clips.count > 0
-            spacing: 2
-            ToolButton { objectName: "stepBack"; text: "‹ 1f"; enabled: panel.playback.playingAnimation.length > 0; onClicked: panel.playback.stepFrame(-1); ToolTip.visible: hovered; ToolTip.text: qsTr("Previous frame (←)") }
+            ToolButton {
+                id: stepBack
+                objectName: "stepBack"
+                text: "‹ 1f"
+                Layout.row: transport.narrow ? 1 : 0
+                Layout.column: 0
+                Layout.fillWidth: transport.narrow
+                enabled: panel.playback.playingAnimation.length > 0
+                onClicked: panel.playback.stepFrame(-1)
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Previous frame (←)")
+            }
             Button {
+                id: playButton
                 objectName: "playButton"
+                Layout.row: 0
+                Layout.column: transport.narrow ? 0 : 1
+                Layout.fillWidth: transport.narrow
                 text: panel.playback.playingAnimation.length > 0 && !panel.playback.paused ? qsTr("Pause") : qsTr("Play")
                 onClicked: {
                     if (panel.playback.playingAnimation.length === 0)
@@ -78,8 +107,28 @@ PanelSection {
                         panel.playback.togglePause()
                 }
             }
-            Button { objectName: "stopButton"; text: qsTr("Stop"); enabled: panel.playback.playingAnimation.length > 0; onClicked: panel.playback.stop() }
-            ToolButton { objectName: "stepForward"; text: "1f ›"; enabled: panel.playback.playingAnimation.length > 0; onClicked: panel.playback.stepFrame(1); ToolTip.visible: hovered; ToolTip.text: qsTr("Next frame (→)") }
+            Button {
+                id: stopButton
+                objectName: "stopButton"
+                Layout.row: 0
+                Layout.column: transport.narrow ? 1 : 2
+                Layout.fillWidth: transport.narrow
+                text: qsTr("Stop")
+                enabled: panel.playback.playingAnimation.length > 0
+                onClicked: panel.playback.stop()
+            }
+            ToolButton {
+                id: stepForward
+                objectName: "stepForward"
+                text: "1f ›"
+                Layout.row: transport.narrow ? 1 : 0
+                Layout.column: transport.narrow ? 1 : 3
+                Layout.fillWidth: transport.narrow
+                enabled: panel.playback.playingAnimation.length > 0
+                onClicked: panel.playback.stepFrame(1)
+                ToolTip.visible: hovered
+                ToolTip.text: qsTr("Next frame (→)")
+            }
         }
 
         GridLayout {

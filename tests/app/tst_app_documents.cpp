@@ -263,6 +263,48 @@ class TestAppDocuments : public QObject {
     }
   }
 
+  // The Animation panel's transport stays inside the panel: at 640 px the
+  // side panels are 180 px wide and the one-row transport ran past the
+  // panel's edge (Stop half shown, the next-frame step not at all), so there
+  // it wraps into two rows; where the row fits it stays one row.
+  void theTransportFitsTheAnimationPanel() {
+    resize({1000, 700});
+    openAndCheck("voxel-run", path("tank-cubes"), "transport");
+    auto* panel = m_ui.window->findChild<QQuickItem*>(QStringLiteral("animationPanel"));
+    QVERIFY(panel);
+    const char* buttons[] = {"stepBack", "playButton", "stopButton", "stepForward"};
+    for (const QSize size : {QSize(640, 480), QSize(700, 500), QSize(1280, 800)}) {
+      resize(size);
+      for (const char* name : buttons) {
+        auto* button = m_ui.window->findChild<QQuickItem*>(QString::fromLatin1(name));
+        QVERIFY2(button && button->isVisible(), name);
+        const QRectF inPanel = button->mapRectToItem(panel, QRectF(0, 0, button->width(), button->height()));
+        QVERIFY2(inPanel.left() >= 0 && inPanel.right() <= panel->width(),
+                 qPrintable(QString("%1 at %2x%3: x %4..%5 in a panel %6 wide")
+                                .arg(name)
+                                .arg(size.width())
+                                .arg(size.height())
+                                .arg(inPanel.left())
+                                .arg(inPanel.right())
+                                .arg(panel->width())));
+      }
+    }
+    // 1280 px: the panel is wide enough for one row (the buttons' heights
+    // differ, so one row is where their spans overlap; two rows never do).
+    auto span = [this](const char* name) {
+      auto* item = m_ui.window->findChild<QQuickItem*>(QString::fromLatin1(name));
+      const qreal top = item->mapToScene({0, 0}).y();
+      return std::pair{top, top + item->height()};
+    };
+    const auto [backTop, backBottom] = span("stepBack");
+    const auto [stopTop, stopBottom] = span("stopButton");
+    QVERIFY(backTop < stopBottom && stopTop < backBottom);
+    resize({640, 480});
+    const auto [narrowBackTop, narrowBackBottom] = span("stepBack");
+    const auto [narrowStopTop, narrowStopBottom] = span("stopButton");
+    QVERIFY2(narrowBackTop >= narrowStopBottom, "at 640 px the frame steps sit under play and stop");
+  }
+
   // The crash of issue 29: a document of another kind arriving while the
   // window changes size. Every switch goes to another kind, the window
   // resized before the load lands, a rig clip playing when it is replaced.
