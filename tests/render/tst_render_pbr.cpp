@@ -34,6 +34,11 @@ constexpr int kPbrChannelTolerance = 2;
 // Pixels on a triangle's edge two pictures may cover differently when their
 // vertices agree only to float rounding (skinned on the GPU and on the CPU).
 constexpr int kEdgePixels = 20;
+// 8-bit levels between one material's pictures through the plain and the
+// textured PBR shaders: the same maths compiled from different code, which
+// the shader compiler may order or fuse differently (a last-bit difference
+// can cross a rounding boundary of the 8-bit target).
+constexpr int kVariantLevels = 1;
 constexpr double kPi = 3.14159265358979323846;
 // Not a tolerance: the shader's floor on alpha (pbr.glsl's kMinAlpha), which
 // keeps roughness 0 from making the distribution a delta; the reference
@@ -452,6 +457,33 @@ class TestRenderPbr : public test::RenderTestCase {
     // from two skinning paths, equal to float rounding): a handful at most.
     QVERIFY2(apart <= kEdgePixels, qPrintable(QString("%1 pixels differ").arg(apart)));
     QVERIFY2(control > 1000, qPrintable(QString("the unturned control differs in only %1 pixels").arg(control)));
+  }
+
+  void plainMaterialsDrawAsTheirWhiteTexturedTwins() {
+    // A material without textures or MToon draws through part_pbr_plain.frag,
+    // whose feature tests are compiled out; the same materials with white
+    // textures draw through part_pbr.frag. Under the studio lights and the
+    // image-based light, with the default tone map, both pictures must agree.
+    const auto quads = litQuads();
+    const auto plain = loadGlb(test::makePbrQuads(quads), "pbr-plain-quads.glb");
+    const auto textured = loadGlb(test::makeWhiteTexturedPbrQuads(quads), "pbr-white-textured-quads.glb");
+    QVERIFY(textured->materials.materials.at(0).image >= 0);
+    const core::OrbitCamera camera = cameraOn(*plain);
+    render::ViewSettings view;
+    view.look = core::Look::Pbr;
+    view.showGrid = view.showAxes = false;
+    const QImage a = draw(plain, camera, view, core::studioLights(), "pbr-plain");
+    const QImage b = draw(textured, camera, view, core::studioLights(), "pbr-white-textured");
+    int worst = 0, lit = 0;
+    for (int y = 0; y < a.height(); ++y)
+      for (int x = 0; x < a.width(); ++x) {
+        const QRgb p = a.pixel(x, y), q = b.pixel(x, y);
+        worst = std::max(
+            {worst, std::abs(qRed(p) - qRed(q)), std::abs(qGreen(p) - qGreen(q)), std::abs(qBlue(p) - qBlue(q))});
+        lit += p != a.pixel(0, 0);
+      }
+    QVERIFY2(worst <= kVariantLevels, qPrintable(QString("the pictures differ by %1 levels").arg(worst)));
+    QVERIFY2(lit > 10000, "the quads must cover the picture");
   }
 
   void whiteFurnaceStaysWhite() {

@@ -100,6 +100,27 @@ inline GltfBuilder makePbrQuads(const std::vector<PbrQuad>& quads) {
   return b;
 }
 
+// makePbrQuads(quads) with a white 2 x 2 texture in every slot that only
+// scales its factor (base colour, metallic-roughness, occlusion, emission)
+// and texture coordinates on each quad: the same colours drawn through the
+// textured materials' pipeline (white sRGB and linear texels are exactly 1).
+inline GltfBuilder makeWhiteTexturedPbrQuads(const std::vector<PbrQuad>& quads) {
+  GltfBuilder b = makePbrQuads(quads);
+  QImage white(2, 2, QImage::Format_RGBA8888);
+  white.fill(Qt::white);
+  const int texture = addPngTexture(b, white);
+  for (tinygltf::Material& m : b.model.materials) {
+    m.pbrMetallicRoughness.baseColorTexture.index = texture;
+    m.pbrMetallicRoughness.metallicRoughnessTexture.index = texture;
+    m.occlusionTexture.index = texture;
+    m.emissiveTexture.index = texture;
+  }
+  const std::vector<float> uvs = {0, 1, 1, 1, 1, 0, 0, 0};
+  for (tinygltf::Primitive& p : b.model.meshes[0].primitives)
+    p.attributes["TEXCOORD_0"] = b.data(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2);
+  return b;
+}
+
 // The normal-mapped quads: three white dielectric quads placed as
 // makePbrQuads places them, all reading one constant normal map texel
 // `mapped` (tangent space, unit), with texture coordinates u = x, v = 1 - y

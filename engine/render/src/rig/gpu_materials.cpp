@@ -1,7 +1,9 @@
 #include "rig/gpu_materials.h"
 
 #include <QtGui/QImage>
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "device/gpu_layouts.h"
 
@@ -118,6 +120,8 @@ core::Expected<GpuMaterial> GpuMaterials::make(QRhiResourceUpdateBatch* batch, c
     textureBindings.push_back(QRhiShaderResourceBinding::sampledTexture(
         bindingOf[i], fragment, gpuTexture ? gpuTexture : m_white.get(), sampler.get()));
   }
+  out.plain =
+      !material.toon.enabled && std::none_of(std::begin(textured), std::end(textured), [](bool t) { return t; });
   const gpu::MaterialBlock block = materialBlock(material, textured);
   out.block.reset(m_rhi->newBuffer(QRhiBuffer::Dynamic, QRhiBuffer::UniformBuffer, sizeof(block)));
   if (!out.block->create()) return gpuError("cannot create a material's uniform buffer");

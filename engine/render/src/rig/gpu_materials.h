@@ -27,6 +27,8 @@ struct GpuMaterial {
   std::unique_ptr<QRhiShaderResourceBindings> bindings;
   core::AlphaMode alphaMode = core::AlphaMode::Opaque;
   bool doubleSided = true;
+  // No texture and not MToon: the PBR look draws it with part_pbr_plain.frag.
+  bool plain = true;
 };
 
 struct GpuSection {

@@ -60,7 +60,8 @@ void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBa
 
 std::unique_ptr<QRhiGraphicsPipeline> newPartPipeline(QRhi* rhi, QRhiRenderPassDescriptor* rp, int samples,
                                                       QRhiShaderResourceBindings* bindings, PartVariant variant) {
-  auto ps = variant.pbr    ? newGraphicsPipeline(rhi, "part_pbr.vert", "part_pbr.frag")
+  const char* pbrFragment = variant.plain ? "part_pbr_plain.frag" : "part_pbr.frag";
+  auto ps = variant.pbr    ? newGraphicsPipeline(rhi, "part_pbr.vert", pbrFragment)
             : variant.flat ? newGraphicsPipeline(rhi, "part_flat.vert", "part_flat.frag")
                            : newGraphicsPipeline(rhi, "part.vert", "part.frag");
   if (!ps) return nullptr;

@@ -49,8 +49,9 @@ void uploadWireframe(QRhi* rhi, const core::PartMesh& mesh, QRhiResourceUpdateBa
 // depth; a single-sided one culls its back faces.
 struct PartVariant {
   bool wireframe = false, textured = false, blended = false;
-  bool pbr = false;   // the PBR look's shaders (part_pbr.vert / part_pbr.frag)
-  bool flat = false;  // flat faces in the review look (part_flat.vert / part_flat.frag)
+  bool pbr = false;    // the PBR look's shaders (part_pbr.vert / part_pbr.frag)
+  bool plain = false;  // with pbr: a material without textures or MToon (part_pbr_plain.frag)
+  bool flat = false;   // flat faces in the review look (part_flat.vert / part_flat.frag)
   QRhiGraphicsPipeline::CullMode cull = QRhiGraphicsPipeline::None;
 };
 

@@ -73,7 +73,8 @@ struct RigRenderer::Impl {
   PartPipelines partPipelines[kShadingCount];
   std::unique_ptr<QRhiGraphicsPipeline> wirePipeline, gridPipeline, overlayPipeline;
   // Sections of a model with materials: [blended][back faces culled].
-  std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2][2];  // [look][blended][culled]
+  // [look][blended][culled][plain: the PBR look's pipeline for a material without textures or MToon]
+  std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2][2][2];
   QVector<quint32> rpFormat;
   int pipelineSamples = 0;
   bool pipelinesReady = false;  // this frame's: made by ensurePipelines, for recordParts
@@ -180,7 +181,8 @@ struct RigRenderer::Impl {
     for (PartPipelines& pipelines : partPipelines) pipelines.reset();
     for (int look = 0; look < 2; ++look) {
       for (auto& byCull : sectionPipelines[look])
-        for (auto& pipeline : byCull) pipeline.reset();
+        for (auto& byPlain : byCull)
+          for (auto& pipeline : byPlain) pipeline.reset();
     }
   }
 
@@ -319,7 +321,10 @@ struct RigRenderer::Impl {
     for (const Shading shading : {kReviewShading, kFlatReviewShading, kPbrShading}) {
       const Needs& set = needs[shading];
       PartPipelines& made = partPipelines[shading];
-      const PartVariant variant{.pbr = shading == kPbrShading, .flat = shading == kFlatReviewShading};
+      // Voxel parts draw with the default material, which is plain.
+      const PartVariant variant{.pbr = shading == kPbrShading,
+                                .plain = materials->defaultMaterial().plain,
+                                .flat = shading == kFlatReviewShading};
       auto culled = [variant](QRhiGraphicsPipeline::CullMode cull) {
         PartVariant v = variant;
         v.cull = cull;
@@ -361,10 +366,12 @@ struct RigRenderer::Impl {
       for (const GpuSection& section : materials->sections()) {
         const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
         const bool blended = material.alphaMode == core::AlphaMode::Blend, cull = !material.doubleSided;
-        if (!make(sectionPipelines[look][blended][cull],
+        const bool plain = pbr && material.plain;
+        if (!make(sectionPipelines[look][blended][cull][plain],
                   {.textured = true,
                    .blended = blended,
                    .pbr = pbr,
+                   .plain = plain,
                    .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None}))
           return fail("cannot create a material's pipeline");
       }
@@ -416,7 +423,10 @@ struct RigRenderer::Impl {
   template <class Bind>
   void drawSection(QRhiCommandBuffer* cb, const GpuSection& section, const Bind& bind) {
     const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
-    bind(sectionPipelines[lookIndex()][material.alphaMode == core::AlphaMode::Blend][!material.doubleSided].get());
+    const int look = lookIndex();
+    bind(sectionPipelines[look][material.alphaMode == core::AlphaMode::Blend][!material.doubleSided]
+                         [look == 1 && material.plain]
+                             .get());
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(sectionSlot(section)) * quint32(partSlot));
     cb->setShaderResources(material.bindings.get(), 1, &offset);
     const GpuPart& part = parts[0];
