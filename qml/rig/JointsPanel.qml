@@ -57,7 +57,11 @@ PanelSection {
                 ColumnLayout {
                     anchors.fill: parent
                     spacing: 0
+                    // Only the name and the range's line give way in a narrow
+                    // panel (the name elides, the line wraps): the value and
+                    // the reset stay in view.
                     RowLayout {
+                        Layout.fillWidth: true
                         Label { text: row.name; font.bold: row.caller; Layout.fillWidth: true; elide: Text.ElideRight }
                         Label {
                             objectName: "value_" + row.name
@@ -66,6 +70,7 @@ PanelSection {
                             font.pixelSize: 11
                         }
                         ToolButton {
+                            objectName: "reset_" + row.name
                             visible: row.caller
                             text: "⟲"
                             font.pixelSize: 12
@@ -79,6 +84,8 @@ PanelSection {
                         text: qsTr("%1 %2 on %3 · %4 … %5, rest %6").arg(row.kind).arg(row.axis).arg(row.partName)
                                   .arg(row.min.toFixed(2)).arg(row.max.toFixed(2)).arg(row.rest.toFixed(2))
                               + (row.caller ? "" : qsTr(" · auto"))
+                        Layout.fillWidth: true
+                        wrapMode: Text.WordWrap
                         font.pixelSize: 10
                         opacity: 0.65
                     }

@@ -19,9 +19,11 @@ PanelSection {
             columns: 2
             Layout.fillWidth: true
             rowSpacing: 1
-            Label { text: qsTr("CPU (geometry)"); font.bold: true }
+            // The names elide and the values keep their width: in a narrow
+            // window (180 px side panels at 700 px) the values must show.
+            Label { text: qsTr("CPU (geometry)"); font.bold: true; Layout.fillWidth: true; elide: Text.ElideRight }
             Label { objectName: "cpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.controller.cpuBytes) }
-            Label { text: qsTr("GPU total"); font.bold: true }
+            Label { text: qsTr("GPU total"); font.bold: true; Layout.fillWidth: true; elide: Text.ElideRight }
             Label { objectName: "gpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.controller.gpuBytes) }
         }
         // The buffer kinds, one row each. A Column, not rows of the
@@ -40,8 +42,8 @@ PanelSection {
                     width: parent ? parent.width : 0
                     visible: modelData[0] !== "compareBytes" || (panel.report.compareBytes || 0) > 0
                     opacity: 0.75
-                    Label { text: modelData[1]; Layout.fillWidth: true }
-                    Label { text: panel.controller.formatBytes(panel.report[modelData[0]] || 0) }
+                    Label { text: modelData[1]; Layout.fillWidth: true; elide: Text.ElideRight }
+                    Label { objectName: "bytes_" + modelData[0]; text: panel.controller.formatBytes(panel.report[modelData[0]] || 0) }
                 }
             }
         }

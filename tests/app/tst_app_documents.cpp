@@ -192,6 +192,29 @@ class TestAppDocuments : public QObject {
     QVERIFY2(m_app->lastError().isEmpty(), qPrintable(m_app->lastError()));
   }
 
+  // The item called `name` among `root`'s visual descendants: a ListView's
+  // delegates are its content item's children as items, not as QObjects.
+  static QQuickItem* itemNamed(QQuickItem* root, const QString& name) {
+    for (QQuickItem* child : root->childItems()) {
+      if (child->objectName() == name) return child;
+      if (QQuickItem* found = itemNamed(child, name)) return found;
+    }
+    return nullptr;
+  }
+
+  // Empty when `item` lies across `panel` within its width, else where it lies (the window at `size`).
+  static QString outsideOf(QQuickItem* panel, QQuickItem* item, QSize size) {
+    const QRectF inPanel = item->mapRectToItem(panel, QRectF(0, 0, item->width(), item->height()));
+    if (inPanel.left() >= 0 && inPanel.right() <= panel->width()) return {};
+    return QString("%1 at %2x%3: x %4..%5 in a panel %6 wide")
+        .arg(item->objectName())
+        .arg(size.width())
+        .arg(size.height())
+        .arg(inPanel.left())
+        .arg(inPanel.right())
+        .arg(panel->width());
+  }
+
  private slots:
   void initTestCase() {
     const fs::path root = m_dir.path().toStdString();
@@ -278,15 +301,8 @@ class TestAppDocuments : public QObject {
       for (const char* name : buttons) {
         auto* button = m_ui.window->findChild<QQuickItem*>(QString::fromLatin1(name));
         QVERIFY2(button && button->isVisible(), name);
-        const QRectF inPanel = button->mapRectToItem(panel, QRectF(0, 0, button->width(), button->height()));
-        QVERIFY2(inPanel.left() >= 0 && inPanel.right() <= panel->width(),
-                 qPrintable(QString("%1 at %2x%3: x %4..%5 in a panel %6 wide")
-                                .arg(name)
-                                .arg(size.width())
-                                .arg(size.height())
-                                .arg(inPanel.left())
-                                .arg(inPanel.right())
-                                .arg(panel->width())));
+        const QString outside = outsideOf(panel, button, size);
+        QVERIFY2(outside.isEmpty(), qPrintable(outside));
       }
     }
     // 1280 px: the panel is wide enough for one row (the buttons' heights
@@ -303,6 +319,29 @@ class TestAppDocuments : public QObject {
     const auto [narrowBackTop, narrowBackBottom] = span("stepBack");
     const auto [narrowStopTop, narrowStopBottom] = span("stopButton");
     QVERIFY2(narrowBackTop >= narrowStopBottom, "at 640 px the frame steps sit under play and stop");
+  }
+
+  // At 640-700 px the side panels are 180 px wide: a joint's value and its
+  // reset, and the memory totals, must stay inside their panels (the names
+  // and the range's line give way), and at 1280 px as well.
+  void sidePanelValuesStayInTheirPanels() {
+    resize({1000, 700});
+    openAndCheck("voxel-run", path("tank-cubes"), "side panel values");
+    auto* joints = m_ui.window->findChild<QQuickItem*>(QStringLiteral("jointsPanel"));
+    auto* memory = m_ui.window->findChild<QQuickItem*>(QStringLiteral("memoryPanel"));
+    QVERIFY(joints && memory);
+    const std::pair<QQuickItem*, const char*> values[] = {{joints, "value_turret_yaw"}, {joints, "reset_turret_yaw"},
+                                                          {joints, "value_gun_pitch"},  {memory, "cpuBytes"},
+                                                          {memory, "gpuBytes"},         {memory, "bytes_vertexBytes"}};
+    for (const QSize size : {QSize(640, 480), QSize(700, 500), QSize(1280, 800)}) {
+      resize(size);
+      for (const auto& [panel, name] : values) {
+        QQuickItem* item = itemNamed(panel, QString::fromLatin1(name));
+        QVERIFY2(item && item->isVisible() && item->width() > 0, name);
+        const QString outside = outsideOf(panel, item, size);
+        QVERIFY2(outside.isEmpty(), qPrintable(outside));
+      }
+    }
   }
 
   // The crash of issue 29: a document of another kind arriving while the
