@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <system_error>
 #include <nlohmann/json.hpp>
 
 #include "riglens/core/base/file_io.h"
@@ -53,13 +54,28 @@ std::vector<std::uint8_t> fromBase64(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// The scratch folder goes when the process exits normally (libFuzzer's runs
+// end with exit()); a crash leaves it, beside the input that crashed. Every
+// fuzz run left one in the temporary folder before.
+struct ScratchFolder {
+  fs::path path;
+  ~ScratchFolder() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+}  // namespace
+
 const fs::path& scratch() {
-  static const fs::path dir = [] {
+  static const ScratchFolder folder = [] {
     std::string pattern = (fs::temp_directory_path() / "riglens-fuzz-XXXXXX").string();
     if (!mkdtemp(pattern.data())) fixtureBroken("cannot make a scratch folder");
-    return fs::path(pattern);
+    return ScratchFolder{fs::path(pattern)};
   }();
-  return dir;
+  return folder.path;
 }
 
 fs::path put(const fs::path& relative, std::span<const std::uint8_t> bytes) {
