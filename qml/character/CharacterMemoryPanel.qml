@@ -31,11 +31,13 @@ PanelSection {
             columns: 2
             Layout.fillWidth: true
             rowSpacing: 1
-            Label { text: panel.character.kind === "splats" ? qsTr("Scene (CPU)") : qsTr("Pack (CPU)"); font.bold: true }
+            // The names elide and the values keep their width (a 180 px
+            // side panel in a 700 px window): the values must show.
+            Label { text: panel.character.kind === "splats" ? qsTr("Scene (CPU)") : qsTr("Pack (CPU)"); font.bold: true; Layout.fillWidth: true; elide: Text.ElideRight }
             Label { objectName: "packBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.report.packBytes || 0) }
-            Label { text: qsTr("Decoder weights (CPU)"); font.bold: true; visible: panel.character.decodedAvailable }
+            Label { text: qsTr("Decoder weights (CPU)"); font.bold: true; visible: panel.character.decodedAvailable; Layout.fillWidth: true; elide: Text.ElideRight }
             Label { objectName: "decoderBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; visible: panel.character.decodedAvailable; text: panel.controller.formatBytes(panel.character.decodeStats.decoderBytes || 0) }
-            Label { text: qsTr("GPU total"); font.bold: true }
+            Label { text: qsTr("GPU total"); font.bold: true; Layout.fillWidth: true; elide: Text.ElideRight }
             Label { objectName: "characterGpuBytes"; Layout.alignment: Qt.AlignRight; font.bold: true; text: panel.controller.formatBytes(panel.report.gpuBytes || 0) }
         }
         // In a positioner, not in the Layout: the model changes with each
@@ -47,6 +49,8 @@ PanelSection {
                 delegate: Label {
                     required property var modelData
                     objectName: "slots_" + modelData.name
+                    width: parent ? parent.width : 0
+                    wrapMode: Text.Wrap
                     text: qsTr("Slots %1: %2 / %3 (from %4)").arg(modelData.name).arg(modelData.slotsUsed).arg(modelData.capacity).arg(modelData.slotOffset)
                     font.pixelSize: 11
                 }

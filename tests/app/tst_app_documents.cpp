@@ -215,6 +215,22 @@ class TestAppDocuments : public QObject {
         .arg(panel->width());
   }
 
+  // Each (panel, item) of the open document: the item visible and inside the
+  // panel's width at 640x480, 700x500 and 1280x800.
+  void valuesStayInTheirPanels(const std::vector<std::pair<const char*, const char*>>& values) {
+    for (const QSize size : {QSize(640, 480), QSize(700, 500), QSize(1280, 800)}) {
+      resize(size);
+      for (const auto& [panelName, name] : values) {
+        auto* panel = m_ui.window->findChild<QQuickItem*>(QString::fromLatin1(panelName));
+        QVERIFY2(panel, panelName);
+        QQuickItem* item = itemNamed(panel, QString::fromLatin1(name));
+        QVERIFY2(item && item->isVisible() && item->width() > 0, name);
+        const QString outside = outsideOf(panel, item, size);
+        QVERIFY2(outside.isEmpty(), qPrintable(outside));
+      }
+    }
+  }
+
  private slots:
   void initTestCase() {
     const fs::path root = m_dir.path().toStdString();
@@ -327,21 +343,17 @@ class TestAppDocuments : public QObject {
   void sidePanelValuesStayInTheirPanels() {
     resize({1000, 700});
     openAndCheck("voxel-run", path("tank-cubes"), "side panel values");
-    auto* joints = m_ui.window->findChild<QQuickItem*>(QStringLiteral("jointsPanel"));
-    auto* memory = m_ui.window->findChild<QQuickItem*>(QStringLiteral("memoryPanel"));
-    QVERIFY(joints && memory);
-    const std::pair<QQuickItem*, const char*> values[] = {{joints, "value_turret_yaw"}, {joints, "reset_turret_yaw"},
-                                                          {joints, "value_gun_pitch"},  {memory, "cpuBytes"},
-                                                          {memory, "gpuBytes"},         {memory, "bytes_vertexBytes"}};
-    for (const QSize size : {QSize(640, 480), QSize(700, 500), QSize(1280, 800)}) {
-      resize(size);
-      for (const auto& [panel, name] : values) {
-        QQuickItem* item = itemNamed(panel, QString::fromLatin1(name));
-        QVERIFY2(item && item->isVisible() && item->width() > 0, name);
-        const QString outside = outsideOf(panel, item, size);
-        QVERIFY2(outside.isEmpty(), qPrintable(outside));
-      }
-    }
+    valuesStayInTheirPanels({{"jointsPanel", "value_turret_yaw"},
+                             {"jointsPanel", "reset_turret_yaw"},
+                             {"jointsPanel", "value_gun_pitch"},
+                             {"memoryPanel", "cpuBytes"},
+                             {"memoryPanel", "gpuBytes"},
+                             {"memoryPanel", "bytes_vertexBytes"}});
+    resize({1000, 700});
+    openAndCheck("3dgs-ply", path("torus.ply"), "side panel values");
+    valuesStayInTheirPanels({{"characterMemoryPanel", "packBytes"},
+                             {"characterMemoryPanel", "characterGpuBytes"},
+                             {"characterMemoryPanel", "slots_scene"}});
   }
 
   // The crash of issue 29: a document of another kind arriving while the
