@@ -4,8 +4,8 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
-#include <system_error>
 #include <nlohmann/json.hpp>
+#include <system_error>
 
 #include "riglens/core/base/file_io.h"
 #include "riglens/core/character/character_scene.h"

@@ -72,8 +72,8 @@ struct RigRenderer::Impl {
   enum Shading { kReviewShading, kFlatReviewShading, kPbrShading, kShadingCount };
   PartPipelines partPipelines[kShadingCount];
   std::unique_ptr<QRhiGraphicsPipeline> wirePipeline, gridPipeline, overlayPipeline;
-  // Sections of a model with materials: [blended][back faces culled].
-  // [look][blended][culled][plain: the PBR look's pipeline for a material without textures or MToon]
+  // Sections of a model with materials: [look][blended][back faces culled][plain], plain
+  // being the PBR look's pipeline for a material without textures or MToon (GpuMaterial::plain).
   std::unique_ptr<QRhiGraphicsPipeline> sectionPipelines[2][2][2][2];
   QVector<quint32> rpFormat;
   int pipelineSamples = 0;
