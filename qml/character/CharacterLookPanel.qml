@@ -97,7 +97,7 @@ PanelSection {
                     value: panel.character.sigma
                     onMoved: panel.character.sigma = value
                 }
-                Label { text: (panel.character.sigma * 1000).toFixed(1) + " mm"; font.pixelSize: 11; Layout.preferredWidth: 52 }
+                Label { objectName: "sigmaValue"; text: (panel.character.sigma * 1000).toFixed(1) + " mm"; font.pixelSize: 11; Layout.preferredWidth: 52 }
             }
             RowLayout {
                 Label { text: qsTr("Opacity"); Layout.preferredWidth: 60 }
@@ -132,15 +132,22 @@ PanelSection {
                     }
                 }
             }
-            RowLayout {
+            // Flows, not rows: in a narrow panel (180 px at 700 px wide) the
+            // three fields and the two buttons wrap instead of widening the
+            // column, and with it every slider, past the panel.
+            Flow {
                 visible: panel.hasGaze
-                Label { text: qsTr("Look at"); font.pixelSize: 11 }
-                SpinBox { id: lookX; objectName: "lookX"; from: -200; to: 200; value: 0; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("x, cm (+ is the character's left)") }
-                SpinBox { id: lookY; objectName: "lookY"; from: -200; to: 200; value: 0; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("y, cm (up)") }
-                SpinBox { id: lookZ; objectName: "lookZ"; from: -200; to: 500; value: 60; editable: true; Layout.preferredWidth: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("z, cm (forward)") }
+                Layout.fillWidth: true
+                spacing: 4
+                Label { text: qsTr("Look at"); font.pixelSize: 11; height: lookX.height; verticalAlignment: Text.AlignVCenter }
+                SpinBox { id: lookX; objectName: "lookX"; from: -200; to: 200; value: 0; editable: true; width: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("x, cm (+ is the character's left)") }
+                SpinBox { id: lookY; objectName: "lookY"; from: -200; to: 200; value: 0; editable: true; width: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("y, cm (up)") }
+                SpinBox { id: lookZ; objectName: "lookZ"; from: -200; to: 500; value: 60; editable: true; width: 76; ToolTip.visible: hovered; ToolTip.text: qsTr("z, cm (forward)") }
             }
-            RowLayout {
+            Flow {
                 visible: panel.hasGaze
+                Layout.fillWidth: true
+                spacing: 4
                 Button { objectName: "lookAt"; text: qsTr("Look there"); onClicked: panel.character.lookAt(lookX.value / 100, lookY.value / 100, lookZ.value / 100) }
                 Button { text: qsTr("Reset gaze"); onClicked: panel.character.resetGaze() }
             }

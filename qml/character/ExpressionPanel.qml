@@ -24,8 +24,11 @@ PanelSection {
         spacing: 4
         visible: panel.character.kind === "character"
 
-        RowLayout {
+        // A Flow, not a row: in a narrow panel (180 px at 700 px wide) the
+        // buttons wrap instead of widening the column past the panel.
+        Flow {
             Layout.fillWidth: true
+            spacing: 4
             ButtonGroup { id: modes }
             Button {
                 objectName: "modeGnm"
@@ -70,7 +73,6 @@ PanelSection {
                 ToolTip.text: panel.character.arkitAvailable ? qsTr("Drive the face with ARKit blendshape weights")
                                                              : qsTr("This character's expression space has no ARKit map")
             }
-            Item { Layout.fillWidth: true }
             Button {
                 objectName: "resetChannels"
                 text: qsTr("Reset")
@@ -119,7 +121,7 @@ PanelSection {
                 required property int channel
                 width: ListView.view.width
                 spacing: 4
-                Label { text: row.name; Layout.preferredWidth: 120; elide: Text.ElideRight; font.pixelSize: 11 }
+                Label { text: row.name; Layout.preferredWidth: Math.min(120, row.width / 3); elide: Text.ElideRight; font.pixelSize: 11 }
                 Slider {
                     objectName: "channel_" + row.name
                     Layout.fillWidth: true
@@ -129,7 +131,7 @@ PanelSection {
                     stepSize: 0
                     onMoved: panel.character.setChannel(row.channel, value)
                 }
-                Label { text: row.value.toFixed(2); font.family: "monospace"; font.pixelSize: 11; Layout.preferredWidth: 38 }
+                Label { objectName: "channelValue_" + row.name; text: row.value.toFixed(2); font.family: "monospace"; font.pixelSize: 11; Layout.preferredWidth: 38 }
             }
         }
     }

@@ -337,9 +337,10 @@ class TestAppDocuments : public QObject {
     QVERIFY2(narrowBackTop >= narrowStopBottom, "at 640 px the frame steps sit under play and stop");
   }
 
-  // At 640-700 px the side panels are 180 px wide: a joint's value and its
-  // reset, and the memory totals, must stay inside their panels (the names
-  // and the range's line give way), and at 1280 px as well.
+  // At 640-700 px the side panels are 180 px wide: a rig joint's value and
+  // reset, the memory totals, a character's expression values and reset and
+  // its look fields must stay inside their panels (names elide, long lines
+  // and button rows wrap), and at 1280 px as well.
   void sidePanelValuesStayInTheirPanels() {
     resize({1000, 700});
     openAndCheck("voxel-run", path("tank-cubes"), "side panel values");
@@ -349,6 +350,13 @@ class TestAppDocuments : public QObject {
                              {"memoryPanel", "cpuBytes"},
                              {"memoryPanel", "gpuBytes"},
                              {"memoryPanel", "bytes_vertexBytes"}});
+    resize({1000, 700});
+    openAndCheck("aosrig-preview", path("character/sample-face.aosrig"), "side panel values");
+    valuesStayInTheirPanels({{"expressionPanel", "resetChannels"},
+                             {"expressionPanel", "channelValue_left_eye_000"},
+                             {"characterLookPanel", "sigmaValue"},
+                             {"characterLookPanel", "lookZ"},
+                             {"characterLookPanel", "lookAt"}});
     resize({1000, 700});
     openAndCheck("3dgs-ply", path("torus.ply"), "side panel values");
     valuesStayInTheirPanels({{"characterMemoryPanel", "packBytes"},
