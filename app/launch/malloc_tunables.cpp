@@ -28,7 +28,7 @@ namespace {
 // set (the check below), so a child that inherits them does not run itself
 // again. (/proc/PID/environ shows only the first tunable once glibc has read
 // them; getenv and a child see the whole list.)
-constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb=";
+constexpr const char* kHugePagesTunable = "glibc.malloc.hugetlb";
 constexpr const char* kTunables = ":glibc.malloc.mmap_max=0:glibc.malloc.top_pad=67108864:glibc.malloc.arena_max=2";
 
 }  // namespace
@@ -37,14 +37,14 @@ void useMallocTunables(char** argv) {
   const char* choice = std::getenv("RIGLENS_MALLOC");
   if (choice && std::strcmp(choice, "system") == 0) return;
   const char* current = std::getenv("GLIBC_TUNABLES");
-  if (current && std::strstr(current, "glibc.malloc.hugetlb")) return;  // set: by us after the exec, or the caller
+  if (current && std::strstr(current, kHugePagesTunable)) return;  // set: by us after the exec, or the caller
   // Only re-execute ourselves: under valgrind or a dynamic loader run by hand,
   // /proc/self/exe is some other program.
   std::error_code error;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error || !argv || !argv[0] || self.filename() != std::filesystem::path(argv[0]).filename()) return;
   const bool huge = choice && std::strcmp(choice, "huge") == 0;
-  const std::string ours = std::string(kHugePagesTunable) + (huge ? "1" : "0") + kTunables;
+  const std::string ours = std::string(kHugePagesTunable) + (huge ? "=1" : "=0") + kTunables;
   const std::string tunables = current && *current ? std::string(current) + ":" + ours : ours;
   if (setenv("GLIBC_TUNABLES", tunables.c_str(), 1) != 0) return;
   // By its own path, not /proc/self/exe: the kernel names a process after

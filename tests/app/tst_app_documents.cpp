@@ -215,9 +215,12 @@ class TestAppDocuments : public QObject {
         .arg(panel->width());
   }
 
-  // Each (panel, item) of the open document: the item visible and inside the
-  // panel's width at 640x480, 700x500 and 1280x800.
-  void valuesStayInTheirPanels(const std::vector<std::pair<const char*, const char*>>& values) {
+  // Opens `file` (a document of kind `kind`), then each (panel, item): the
+  // item visible and inside the panel's width at 640x480, 700x500 and 1280x800.
+  void valuesStayInTheirPanels(const QString& kind, const QString& file,
+                               const std::vector<std::pair<const char*, const char*>>& values) {
+    resize({1000, 700});
+    openAndCheck(kind, file, "side panel values");
     for (const QSize size : {QSize(640, 480), QSize(700, 500), QSize(1280, 800)}) {
       resize(size);
       for (const auto& [panelName, name] : values) {
@@ -342,24 +345,21 @@ class TestAppDocuments : public QObject {
   // its look fields must stay inside their panels (names elide, long lines
   // and button rows wrap), and at 1280 px as well.
   void sidePanelValuesStayInTheirPanels() {
-    resize({1000, 700});
-    openAndCheck("voxel-run", path("tank-cubes"), "side panel values");
-    valuesStayInTheirPanels({{"jointsPanel", "value_turret_yaw"},
+    valuesStayInTheirPanels("voxel-run", path("tank-cubes"),
+                            {{"jointsPanel", "value_turret_yaw"},
                              {"jointsPanel", "reset_turret_yaw"},
                              {"jointsPanel", "value_gun_pitch"},
                              {"memoryPanel", "cpuBytes"},
                              {"memoryPanel", "gpuBytes"},
                              {"memoryPanel", "bytes_vertexBytes"}});
-    resize({1000, 700});
-    openAndCheck("aosrig-preview", path("character/sample-face.aosrig"), "side panel values");
-    valuesStayInTheirPanels({{"expressionPanel", "resetChannels"},
+    valuesStayInTheirPanels("aosrig-preview", path("character/sample-face.aosrig"),
+                            {{"expressionPanel", "resetChannels"},
                              {"expressionPanel", "channelValue_left_eye_000"},
                              {"characterLookPanel", "sigmaValue"},
                              {"characterLookPanel", "lookZ"},
                              {"characterLookPanel", "lookAt"}});
-    resize({1000, 700});
-    openAndCheck("3dgs-ply", path("torus.ply"), "side panel values");
-    valuesStayInTheirPanels({{"characterMemoryPanel", "packBytes"},
+    valuesStayInTheirPanels("3dgs-ply", path("torus.ply"),
+                            {{"characterMemoryPanel", "packBytes"},
                              {"characterMemoryPanel", "characterGpuBytes"},
                              {"characterMemoryPanel", "slots_scene"}});
   }

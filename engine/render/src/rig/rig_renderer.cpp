@@ -351,8 +351,7 @@ struct RigRenderer::Impl {
       pipelineSamples = samples;
     }
     // The current look's pipelines, made when first needed.
-    const int look = lookIndex();
-    const bool pbr = look == 1;
+    const bool pbr = lookIndex() == 1;
     QRhiShaderResourceBindings* layout = materials->defaultMaterial().bindings.get();
     const auto make = [&](std::unique_ptr<QRhiGraphicsPipeline>& pipeline, PartVariant variant) {
       return pipeline || (pipeline = newPartPipeline(rhi, rp, samples, layout, variant)) != nullptr;
@@ -366,13 +365,11 @@ struct RigRenderer::Impl {
       for (const GpuSection& section : materials->sections()) {
         const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
         const bool blended = material.alphaMode == core::AlphaMode::Blend, cull = !material.doubleSided;
-        const bool plain = pbr && material.plain;
-        if (!make(sectionPipelines[look][blended][cull][plain],
-                  {.textured = true,
-                   .blended = blended,
-                   .pbr = pbr,
-                   .plain = plain,
-                   .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None}))
+        if (!make(sectionPipeline(material), {.textured = true,
+                                              .blended = blended,
+                                              .pbr = pbr,
+                                              .plain = pbr && material.plain,
+                                              .cull = cull ? QRhiGraphicsPipeline::Back : QRhiGraphicsPipeline::None}))
           return fail("cannot create a material's pipeline");
       }
     if (!gridPipeline && !(gridPipeline = newLinePipeline(rhi, rp, samples, true, lineSrb.get())))
@@ -419,14 +416,18 @@ struct RigRenderer::Impl {
     return true;
   }
 
+  // The pipeline a section of `material` draws with in the current look.
+  std::unique_ptr<QRhiGraphicsPipeline>& sectionPipeline(const GpuMaterial& material) {
+    const int look = lookIndex();
+    return sectionPipelines[look][material.alphaMode == core::AlphaMode::Blend][!material.doubleSided]
+                           [look == 1 && material.plain];
+  }
+
   // One section of the model (part 0) with its material and its own slot.
   template <class Bind>
   void drawSection(QRhiCommandBuffer* cb, const GpuSection& section, const Bind& bind) {
     const GpuMaterial& material = materials->materials()[std::size_t(section.material)];
-    const int look = lookIndex();
-    bind(sectionPipelines[look][material.alphaMode == core::AlphaMode::Blend][!material.doubleSided]
-                         [look == 1 && material.plain]
-                             .get());
+    bind(sectionPipeline(material).get());
     const QRhiCommandBuffer::DynamicOffset offset(1, quint32(sectionSlot(section)) * quint32(partSlot));
     cb->setShaderResources(material.bindings.get(), 1, &offset);
     const GpuPart& part = parts[0];
