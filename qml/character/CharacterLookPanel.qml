@@ -30,10 +30,14 @@ PanelSection {
             width: parent.width
             spacing: 4
             // A bundle with decoders: the decoded character, or the debug preview.
+            // The switch and the branches take the panel's width, so their
+            // labels elide in a narrow panel rather than run past it.
             RowLayout {
                 visible: panel.character.decodedAvailable
+                Layout.fillWidth: true
                 Switch {
                     objectName: "showDecoded"
+                    Layout.fillWidth: true
                     text: qsTr("Decoded character")
                     checked: panel.character.showDecoded
                     onToggled: panel.character.showDecoded = checked
@@ -62,6 +66,7 @@ PanelSection {
                     delegate: CheckBox {
                         required property var modelData
                         objectName: "branchVisible_" + modelData.name
+                        width: parent ? parent.width : 0
                         text: qsTr("Branch %1 (%2 slots)").arg(modelData.name).arg(modelData.slots)
                         checked: panel.character.decodeStats.branches !== undefined && panel.character.branchVisible(modelData.name)
                         onToggled: panel.character.setBranchVisible(modelData.name, checked)

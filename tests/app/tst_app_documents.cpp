@@ -358,6 +358,8 @@ class TestAppDocuments : public QObject {
                              {"characterLookPanel", "sigmaValue"},
                              {"characterLookPanel", "lookZ"},
                              {"characterLookPanel", "lookAt"}});
+    valuesStayInTheirPanels("decoded-bundle", path("decoded/sample-bundle"),
+                            {{"characterLookPanel", "showDecoded"}, {"characterLookPanel", "branchVisible_head"}});
     valuesStayInTheirPanels("3dgs-ply", path("torus.ply"),
                             {{"characterMemoryPanel", "packBytes"},
                              {"characterMemoryPanel", "characterGpuBytes"},
