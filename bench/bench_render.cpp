@@ -462,6 +462,7 @@ void BM_SplatFrame(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * std::int64_t(n));
   state.SetBytesProcessed(state.iterations() * std::int64_t(n) * splatComputeBytes(passes));
   state.counters["tile_keys"] = double(renderer.tileKeys());
+  state.counters["tiles_held"] = double(renderer.tilesHoldingKeys());  // the parts' rule: against multiprocessors * 3
   state.counters["drew_compute"] = renderer.rasterUsed() == render::SplatRaster::Compute ? 1 : 0;
   state.counters["cpu_raster_ms"] = renderer.cpuRasterMs();
 }

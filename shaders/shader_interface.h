@@ -285,12 +285,14 @@ RIGLENS_CONST int kProjectCenters = 1, kProjectCovA = 2, kProjectCovB = 3, kProj
 // tile's splats front to back, and the order of equal keys and the image
 // are the same every run
 RIGLENS_CONST int kTilesProjected = 1, kTilesDepth = 2, kTilesGroupSums = 3, kTilesKeys = 4, kTilesValues = 5,
-                  kTilesCount = 6, kTilesOrder = 7;
+                  kTilesCount = 6, kTilesOrder = 7, kTilesHeld = 8;
 RIGLENS_CONST int kDrawProjected = 1, kDrawOrder = 2;
 RIGLENS_CONST uint kRangeGroups = 256u;  // the ranges pass strides over the keys with this many workgroups
-RIGLENS_CONST int kRangesKeys = 1, kRangesCount = 2, kRangesOut = 3;
+// kTilesHeld, kRangesHeld, kRasterHeld: the tiles holding keys this frame
+// (one word: the offsets pass clears it, the ranges pass counts them).
+RIGLENS_CONST int kRangesKeys = 1, kRangesCount = 2, kRangesOut = 3, kRangesHeld = 4;
 RIGLENS_CONST int kRasterProjected = 1, kRasterOrder = 2, kRasterRanges = 3, kRasterImage = 4, kRasterKeys = 5,
-                  kRasterCount = 6, kRasterPartT = 7, kRasterPartials = 8;
+                  kRasterCount = 6, kRasterPartT = 7, kRasterPartials = 8, kRasterHeld = 9;
 // A tile's run of keys longer than a part (SplatView.parts.x keys) is
 // blended in parts by workgroups of their own (splat_raster_parts.glsl):
 // the raster's time is its longest run's, not its total work.
@@ -317,7 +319,8 @@ RIGLENS_UNIFORM(SplatView, kSplatViewBinding) {
   uvec4 tiles;    // x, y: tiles across and down; z: kTilesCounted or kTilesDrawn (else 0); w: the room for tile keys
   vec4 depthKey;  // x: near, y: 65535 / log(far / near): the 16-bit logarithmic depth of the sort keys
   uvec4 parts;    // the compute tiles' parts: x: keys a part (0: every run one part), y: chunks, z: the raster grid's
-                  // width, w: the workgroups the GPU runs at once (0: cut every run of two parts)
+                  // width, w: the workgroups the GPU runs at once (0: cut every run of two parts, however many
+                  // tiles hold keys)
 } RIGLENS_INSTANCE(u);
 #endif
 

@@ -35,6 +35,7 @@ layout(std430, binding = kRasterOrder) readonly buffer Order { uint order[]; };
 layout(std430, binding = kRasterRanges) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = kRasterKeys) readonly buffer Keys { uint keys[]; };  // the sorted tile keys
 layout(std430, binding = kRasterCount) readonly buffer Count { uint countFromGpu; };
+layout(std430, binding = kRasterHeld) readonly buffer Held { uint tilesHeld; };
 #ifdef SPLAT_RASTER_TRANSMITTANCE
 // Per part slot and pixel: the product of (1 - alpha) over the part's keys.
 layout(std430, binding = kRasterPartT) writeonly buffer PartT { float partT[]; };

@@ -14,6 +14,7 @@ layout(local_size_x = kSplatTile, local_size_y = kSplatTile) in;
 layout(std430, binding = kRasterRanges) readonly buffer Ranges { uint ranges[]; };
 layout(std430, binding = kRasterKeys) readonly buffer Keys { uint keys[]; };
 layout(std430, binding = kRasterCount) readonly buffer Count { uint countFromGpu; };
+layout(std430, binding = kRasterHeld) readonly buffer Held { uint tilesHeld; };
 layout(std430, binding = kRasterPartT) readonly buffer PartT { float partT[]; };
 layout(std430, binding = kRasterPartials) readonly buffer Partials { uvec4 partials[]; };
 layout(std430, binding = kRasterImage) writeonly buffer Image { uvec2 image[]; };

@@ -5,11 +5,13 @@
 // Compute rasteriser, tile keys 2 of 3: one workgroup turns the group totals
 // into exclusive offsets and writes the number of keys (capped by their
 // room) where the sort and the ranges read it, and the uncapped number after
-// the groups' offsets (the CPU reads it back to grow the room).
+// the groups' offsets (the CPU reads it back to grow the room). It also
+// clears the count of tiles holding keys, which the ranges pass makes.
 layout(local_size_x = kProjectGroupSize) in;
 
 layout(std430, binding = kTilesGroupSums) buffer GroupSums { uint groupSums[]; };
 layout(std430, binding = kTilesCount) writeonly buffer Count { uint keyCount; };
+layout(std430, binding = kTilesHeld) writeonly buffer Held { uint tilesHeld; };
 
 shared uint sums[kProjectGroupSize];
 
@@ -39,5 +41,6 @@ void main()
     if (lid == kProjectGroupSize - 1u) {
         keyCount = min(sums[lid], u.tiles.w);
         groupSums[groups] = sums[lid];
+        tilesHeld = 0u;
     }
 }

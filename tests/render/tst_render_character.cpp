@@ -587,8 +587,9 @@ class TestRenderCharacter : public test::RenderTestCase {
     QTest::addColumn<int>("groupsAtOnce");
     QTest::newRow("parts of 256 keys") << 256 << 0;
     QTest::newRow("parts of 512 keys") << 512 << 0;
-    // Only the runs longer than the frame's keys over 256 workgroups are cut.
-    QTest::newRow("parts of 256 keys, the longest runs") << 256 << 256;
+    // Only the runs longer than the frame's keys over the workgroups are cut
+    // (fewer tiles hold keys than that: the view asserts it).
+    QTest::newRow("parts of 256 keys, the longest runs") << 256 << 1024;
   }
 
   void computeTilesInPartsMatchTheCpu() {
@@ -625,10 +626,48 @@ class TestRenderCharacter : public test::RenderTestCase {
       const std::uint32_t share = groupsAtOnce > 0 ? cpu.tileKeys() / std::uint32_t(groupsAtOnce) : 0u;
       QVERIFY2(cpu.longestTileKeys() >= 2u * std::uint32_t(partKeys) && cpu.longestTileKeys() > share,
                qPrintable(QString("the longest run holds %1 keys").arg(cpu.longestTileKeys())));
+      QVERIFY2(groupsAtOnce == 0 || cpu.tilesHoldingKeys() < std::uint32_t(groupsAtOnce),
+               qPrintable(QString("%1 tiles hold keys").arg(cpu.tilesHoldingKeys())));
       QString problem = test::compareImages(*actual, *expected, "torus-parts-vs-cpu", kCpuAgainstTiles);
       QVERIFY2(problem.isEmpty(), qPrintable(problem));
       problem = test::compareImages(*actual, *wholeRuns, "torus-parts-vs-whole", kPartsAgainstWhole);
       QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+  }
+
+  void computeTilesKeepRunsWholeWhereTheTilesFillTheGpu() {
+    // Where as many tiles hold keys as the GPU runs workgroups at once, no
+    // run is cut (splat_raster_parts.glsl). The GPU counts the tiles holding
+    // keys as the CPU's binning does, and a frame with parts whose
+    // workgroups the tiles fill is the whole runs' byte for byte.
+    auto torus = wideTorus(*m_device);
+    QVERIFY(torus);
+    const auto partsRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    const auto wholeRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
+    const auto cpuRenderer = splatRenderer(*m_device, render::SplatRaster::Cpu, torus->cloud);
+    render::SplatRenderer &parts = *partsRenderer, &whole = *wholeRenderer, &cpu = *cpuRenderer;
+    whole.setTileParts({0, 0});
+    auto renderTwice = [&](render::SplatRenderer& renderer, const render::FrameState& state) {
+      auto image = torus->canvas->render(renderer, state);
+      if (renderer.wantsAnotherFrame()) image = torus->canvas->render(renderer, state);  // the tiles grew their room
+      return image;
+    };
+    for (float yaw : {20.0f, 110.0f}) {
+      torus->camera.setAngles(yaw, 35);
+      const render::FrameState state = render::cameraFrameState(torus->camera, kWideAspect);
+      QVERIFY_OK(torus->canvas->render(cpu, state));
+      const std::uint32_t held = cpu.tilesHoldingKeys();
+      // Without the rule the view's longest runs would be cut.
+      QVERIFY2(held > 0 && cpu.longestTileKeys() >= 2u * 256u && cpu.longestTileKeys() > cpu.tileKeys() / held,
+               qPrintable(QString("%1 tiles hold keys, the longest %2").arg(held).arg(cpu.longestTileKeys())));
+      const auto wholeRuns = renderTwice(whole, state);
+      QVERIFY_OK(wholeRuns);
+      QCOMPARE(whole.tilesHoldingKeys(), held);
+      parts.setTileParts({256, held});
+      const auto filled = renderTwice(parts, state);
+      QVERIFY_OK(filled);
+      QCOMPARE(parts.tilesHoldingKeys(), held);
+      QCOMPARE(*filled, *wholeRuns);
     }
   }
 

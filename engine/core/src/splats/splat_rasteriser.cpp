@@ -302,8 +302,10 @@ SplatRasterStats rasteriseSplats(const SplatInputs& in, const SplatCamera& cam, 
     binBand(bandStart, bandEnd, tiles.x, entriesInBand, a);
     stats.tileEntries += entriesInBand;
     const std::size_t bandTiles = std::size_t(bandEnd - bandStart) * std::size_t(tiles.x);
-    for (std::size_t t = 0; t < bandTiles; ++t)
+    for (std::size_t t = 0; t < bandTiles; ++t) {
       stats.longestTile = std::max(stats.longestTile, a.offsets[t + 1] - a.offsets[t]);
+      stats.heldTiles += a.offsets[t + 1] > a.offsets[t] ? 1 : 0;
+    }
     std::atomic<std::size_t> next{0};
     onThreads(threads, [&](unsigned) {
       for (std::size_t t = next++; t < bandTiles; t = next++) {

@@ -585,6 +585,10 @@ std::uint32_t SplatRenderer::tileKeys() const {
 std::uint32_t SplatRenderer::longestTileKeys() const {
   return m_impl->drawsOnCpu() ? std::uint32_t(m_impl->cpuStats.longestTile) : 0u;
 }
+std::uint32_t SplatRenderer::tilesHoldingKeys() const {
+  if (m_impl->drawsOnCpu()) return std::uint32_t(m_impl->cpuStats.heldTiles);
+  return m_impl->tiles ? m_impl->tiles->tilesHeld() : 0;
+}
 bool SplatRenderer::wantsAnotherFrame() const {
   const Impl& d = *m_impl;
   if (d.drawsOnCpu() || !d.tiles || !d.counts() || !d.device.readsBackEveryFrame()) return false;

@@ -39,7 +39,8 @@ bool SplatTileRaster::reserve(std::uint32_t splats, QRhiBuffer* view, QRhiBuffer
   m_depth = newStorageBuffer(m_rhi, std::size_t(splats) * 4);
   // One offset per projection group, then the frame's uncapped key count.
   m_groupSums = newStorageBuffer(m_rhi, std::size_t(gpu::groupsFor(splats, gpu::kProjectGroupSize) + 1) * 4);
-  if (!m_depth || !m_groupSums) return fail("cannot allocate the splat tile key buffers");
+  m_tilesHeld = newStorageBuffer(m_rhi, 4);
+  if (!m_depth || !m_groupSums || !m_tilesHeld) return fail("cannot allocate the splat tile key buffers");
   const bool grows = m_device.readsBackEveryFrame();
   const std::uint64_t keys = std::uint64_t(splats) * (grows ? kKeysPerSplat : kFixedKeysPerSplat);
   return createKeys(std::uint32_t(std::clamp<std::uint64_t>(keys, grows ? kMinKeys : kFixedMinKeys, kMaxKeys)));
@@ -72,7 +73,8 @@ bool SplatTileRaster::createKeys(std::uint32_t keys) {
        B::bufferStore(gpu::kTilesGroupSums, cs, m_groupSums.get())});
   m_offsetsSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
                                      B::bufferLoadStore(gpu::kTilesGroupSums, cs, m_groupSums.get()),
-                                     B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer())});
+                                     B::bufferStore(gpu::kTilesCount, cs, m_sort->countBuffer()),
+                                     B::bufferStore(gpu::kTilesHeld, cs, m_tilesHeld.get())});
   m_emitSrb = newBindings(
       m_rhi,
       {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kTilesProjected, cs, m_projected),
@@ -120,12 +122,13 @@ bool SplatTileRaster::createParts() {
        B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
        B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()), B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
        B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()),
-       B::bufferStore(gpu::kRasterPartT, cs, m_partT.get())});
+       B::bufferLoad(gpu::kRasterHeld, cs, m_tilesHeld.get()), B::bufferStore(gpu::kRasterPartT, cs, m_partT.get())});
   m_mergeSrb = newBindings(
       m_rhi,
       {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()),
        B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
-       B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()), B::bufferLoad(gpu::kRasterPartT, cs, m_partT.get()),
+       B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()),
+       B::bufferLoad(gpu::kRasterHeld, cs, m_tilesHeld.get()), B::bufferLoad(gpu::kRasterPartT, cs, m_partT.get()),
        B::bufferLoad(gpu::kRasterPartials, cs, m_partials.get()),
        B::bufferStore(gpu::kRasterImage, cs, m_composite.image())});
   if (!m_transmittanceSrb || !m_mergeSrb) return fail("cannot create the splat raster's part bindings");
@@ -147,19 +150,21 @@ bool SplatTileRaster::resize(QSize size) {
   if (!createParts()) return false;
   const auto cs = QRhiShaderResourceBinding::ComputeStage;
   using B = QRhiShaderResourceBinding;
-  m_rangesSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
-                                    B::bufferLoad(gpu::kRangesKeys, cs, m_sort->sortedKeys()),
-                                    B::bufferLoad(gpu::kRangesCount, cs, m_sort->countBuffer()),
-                                    B::bufferStore(gpu::kRangesOut, cs, m_ranges.get())});
-  m_rasterSrb = newBindings(m_rhi, {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view),
-                                    B::bufferLoad(gpu::kRasterProjected, cs, m_projected),
-                                    B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
-                                    B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()),
-                                    B::bufferStore(gpu::kRasterImage, cs, m_composite.image()),
-                                    B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
-                                    B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()),
-                                    B::bufferLoadStore(gpu::kRasterPartT, cs, m_partT.get()),
-                                    B::bufferStore(gpu::kRasterPartials, cs, m_partials.get())});
+  m_rangesSrb = newBindings(
+      m_rhi,
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kRangesKeys, cs, m_sort->sortedKeys()),
+       B::bufferLoad(gpu::kRangesCount, cs, m_sort->countBuffer()), B::bufferStore(gpu::kRangesOut, cs, m_ranges.get()),
+       B::bufferLoadStore(gpu::kRangesHeld, cs, m_tilesHeld.get())});
+  m_rasterSrb = newBindings(
+      m_rhi,
+      {B::uniformBuffer(gpu::kSplatViewBinding, cs, m_view), B::bufferLoad(gpu::kRasterProjected, cs, m_projected),
+       B::bufferLoad(gpu::kRasterOrder, cs, m_sort->sortedValues()),
+       B::bufferLoad(gpu::kRasterRanges, cs, m_ranges.get()),
+       B::bufferStore(gpu::kRasterImage, cs, m_composite.image()),
+       B::bufferLoad(gpu::kRasterKeys, cs, m_sort->sortedKeys()),
+       B::bufferLoad(gpu::kRasterCount, cs, m_sort->countBuffer()),
+       B::bufferLoad(gpu::kRasterHeld, cs, m_tilesHeld.get()), B::bufferLoadStore(gpu::kRasterPartT, cs, m_partT.get()),
+       B::bufferStore(gpu::kRasterPartials, cs, m_partials.get())});
   if (!m_rangesSrb || !m_rasterSrb) return fail("cannot create the splat tile bindings");
   // New pipelines over the new layouts (swapping bindings under a pipeline
   // made for others crashed lavapipe).
@@ -187,7 +192,7 @@ void SplatTileRaster::countKeys(QRhiCommandBuffer* cb) {
 // How many keys the frame needed, for growIfNeeded once the GPU is done. Read
 // back after the frame's last tile pass, not between the kernels: a copy there
 // stalls the passes after it (the sample character's "tile keys" on the H200).
-void SplatTileRaster::readBackKeyCount(QRhiCommandBuffer* cb) {
+void SplatTileRaster::readBackKeyCount(QRhiCommandBuffer* cb, bool tilesHeldToo) {
   if (!m_device.readsBackEveryFrame()) return;
   const int groups = gpu::groupsFor(m_splats, gpu::kProjectGroupSize);
   QRhiResourceUpdateBatch* readback = m_rhi->nextResourceUpdateBatch();
@@ -197,6 +202,12 @@ void SplatTileRaster::readBackKeyCount(QRhiCommandBuffer* cb) {
     --count->pending;
   });
   readback->readBackBuffer(m_groupSums.get(), groups * 4, 4, result);
+  if (tilesHeldToo) {
+    QRhiBufferReadbackResult* held = m_device.keepReadback([count = m_count](const QByteArray& bytes) {
+      if (bytes.size() >= 4) std::memcpy(&count->held, bytes.constData(), 4);
+    });
+    readback->readBackBuffer(m_tilesHeld.get(), 0, 4, held);
+  }
   cb->resourceUpdate(readback);
 }
 
@@ -219,7 +230,7 @@ void SplatTileRaster::encode(QRhiCommandBuffer* cb, bool sort, bool raster) {
   dispatchComputePass(cb, nullptr, m_rangesPipe.get(), m_rangesSrb.get(), int(gpu::kRangeGroups));
   encodeRaster(cb);
   markPass(m_rhi, cb, "raster");
-  readBackKeyCount(cb);
+  readBackKeyCount(cb, true);
 }
 
 // Without parts, one dispatch; with them, the parts' transmittance, then
@@ -243,6 +254,7 @@ BufferList SplatTileRaster::buffers() const {
   list.push_back(bufferBytes("splat tile depths", m_depth.get()));
   list.push_back(bufferBytes("splat tile group sums", m_groupSums.get()));
   list.push_back(bufferBytes("splat tile ranges", m_ranges.get()));
+  list.push_back(bufferBytes("splat tiles holding keys", m_tilesHeld.get()));
   list.push_back(bufferBytes("splat raster part transmittances", m_partT.get()));
   list.push_back(bufferBytes("splat raster part colours", m_partials.get()));
   list.push_back(bufferBytes("splat raster image", m_composite.image()));

@@ -55,6 +55,8 @@ class SplatTileRaster {
   bool growIfNeeded();
   bool exhausted() const { return m_count->needed > kMaxKeys; }
   std::uint32_t keysNeeded() const { return m_count->needed; }  // of the last finished frame
+  // The tiles holding keys in the last finished frame the tiles drew (the parts' rule).
+  std::uint32_t tilesHeld() const { return m_count->held; }
   std::uint32_t capacity() const { return m_sort ? m_sort->capacity() : 0; }
   bool keysPending() const { return m_count->pending > 0; }  // a frame's key count is still on its way back
   static constexpr std::uint32_t kMaxKeys = GpuRadixSort::kMaxCapacity;
@@ -91,14 +93,16 @@ class SplatTileRaster {
   bool createKeys(std::uint32_t keys);
   bool createParts();  // the parts' slots, bindings and pipelines for this output and room
   void encodeRaster(QRhiCommandBuffer* cb);
-  void countKeys(QRhiCommandBuffer* cb);         // count and offsets
-  void readBackKeyCount(QRhiCommandBuffer* cb);  // the offsets' total, to the CPU
+  void countKeys(QRhiCommandBuffer* cb);  // count and offsets
+  // The offsets' total, and after a raster the tiles holding keys, to the CPU.
+  void readBackKeyCount(QRhiCommandBuffer* cb, bool tilesHeldToo = false);
 
   std::uint32_t m_splats = 0;
   // The frames' key counts, written by read-backs that may land after this
   // object is gone (the device keeps their results; they keep this).
   struct KeyCount {
     std::uint32_t needed = 0;
+    std::uint32_t held = 0;
     int pending = 0;
   };
   std::shared_ptr<KeyCount> m_count = std::make_shared<KeyCount>();
@@ -111,6 +115,7 @@ class SplatTileRaster {
   std::uint32_t m_gridWidth = 0, m_gridRows = 0;  // the raster's workgroups: the tiles' first parts, then the chunks'
   std::unique_ptr<GpuRadixSort> m_sort;
   std::unique_ptr<QRhiBuffer> m_depth, m_groupSums, m_ranges;
+  std::unique_ptr<QRhiBuffer> m_tilesHeld;          // one word: the tiles holding keys this frame (the parts' rule)
   std::unique_ptr<QRhiBuffer> m_partT, m_partials;  // per part slot and pixel (splat_raster_parts.glsl)
   SplatComposite m_composite{m_rhi};
   std::unique_ptr<QRhiShaderResourceBindings> m_countSrb, m_offsetsSrb, m_emitSrb, m_rangesSrb, m_rasterSrb;

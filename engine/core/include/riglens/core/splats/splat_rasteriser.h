@@ -76,6 +76,7 @@ struct SplatRasterStats {
   std::size_t visible = 0;      // splats that passed the projection's culling
   std::size_t tileEntries = 0;  // (tile, splat) pairs blended
   std::size_t longestTile = 0;  // the most pairs one tile holds
+  std::size_t heldTiles = 0;    // tiles holding at least one pair
   // The union of the tiles any splat was binned to: every pixel outside it
   // is zero, so a consumer may upload and draw only this part of the image
   // (a character often covers a third of the view).

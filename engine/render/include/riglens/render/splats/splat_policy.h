@@ -46,13 +46,15 @@ std::optional<SplatRaster> splatRasterNamed(std::string_view name);
 // How the compute tiles cut a tile's long run of keys into parts, each
 // blended by a workgroup of its own (shaders/splat_raster_parts.glsl): a
 // frame takes as long as its longest run, and a few long runs (a silhouette
-// seen edge-on) leave the rest of the GPU idle. A run is cut where it holds
-// more than a part's keys and more than the frame's keys shared over
-// `groupsAtOnce` (the workgroups the GPU runs at once): a shorter run ends
-// no later than the GPU's share of the rest, and cutting it only adds work.
+// seen edge-on) leave the rest of the GPU idle. Where fewer tiles hold keys
+// than `groupsAtOnce` (the workgroups the GPU runs at once), a run is cut
+// where it holds more than a part's keys and more than the frame's keys
+// shared over those workgroups: a shorter run ends no later than the GPU's
+// share of the rest, and cutting it only adds work. Where the tiles fill the
+// GPU, no run is cut.
 struct SplatTileParts {
   std::uint32_t keys = 0;          // keys a part holds (0: every run whole; else at least 256)
-  std::uint32_t groupsAtOnce = 0;  // 0: every run of a part's keys or more is cut
+  std::uint32_t groupsAtOnce = 0;  // 0: every run of a part's keys or more is cut, however many tiles hold keys
 };
 
 }  // namespace riglens::render

@@ -83,6 +83,10 @@ class SplatRenderer : public FrameDrawable {
   // The most pairs one tile held in the last frame the CPU tiles drew (0
   // before one, and for the GPU's: only the GPU holds those).
   std::uint32_t longestTileKeys() const;
+  // The tiles holding at least one pair in the last frame the CPU tiles or
+  // the compute tiles drew (the compute tiles' where the device reads back
+  // every frame); 0 before one.
+  std::uint32_t tilesHoldingKeys() const;
   std::size_t count() const;  // gaussians the sink holds (what each frame projects)
 
   // The buffers this renderer owns (a sink set with setSink is its owner's).
