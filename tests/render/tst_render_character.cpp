@@ -176,6 +176,32 @@ std::unique_ptr<riglens::render::SplatRenderer> splatRenderer(
   return renderer;
 }
 
+// The wide torus and three renderers of it: the compute tiles in parts (as a
+// test sets them), the compute tiles with every run whole, and the CPU's.
+struct TorusInParts {
+  WideTorus torus;
+  std::unique_ptr<riglens::render::SplatRenderer> parts, whole, cpu;
+};
+
+std::optional<TorusInParts> torusInParts(riglens::render::RhiDevice& device) {
+  auto torus = wideTorus(device);
+  if (!torus) return std::nullopt;
+  using riglens::render::SplatRaster;
+  const auto cloud = torus->cloud;
+  TorusInParts t{std::move(*torus), splatRenderer(device, SplatRaster::Compute, cloud),
+                 splatRenderer(device, SplatRaster::Compute, cloud), splatRenderer(device, SplatRaster::Cpu, cloud)};
+  t.whole->setTileParts({0, 0});
+  return t;
+}
+
+// A frame of `renderer`, drawn again where the tiles grew their room.
+auto settledFrame(WideTorus& torus, riglens::render::SplatRenderer& renderer,
+                  const riglens::render::FrameState& state) {
+  auto image = torus.canvas->render(renderer, state);
+  if (renderer.wantsAnotherFrame()) image = torus.canvas->render(renderer, state);
+  return image;
+}
+
 // Every rasteriser, against the same goldens (made with the quads): the
 // compute tiles and the CPU's must agree within the golden tolerance.
 void rasterisers() {
@@ -601,22 +627,16 @@ class TestRenderCharacter : public test::RenderTestCase {
     // whole runs' within kPartsAgainstWhole.
     QFETCH(int, partKeys);
     QFETCH(int, groupsAtOnce);
-    auto torus = wideTorus(*m_device);
-    QVERIFY(torus);
-    const auto partsRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
-    const auto wholeRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
-    const auto cpuRenderer = splatRenderer(*m_device, render::SplatRaster::Cpu, torus->cloud);
-    render::SplatRenderer &parts = *partsRenderer, &whole = *wholeRenderer, &cpu = *cpuRenderer;
+    auto t = torusInParts(*m_device);
+    QVERIFY(t);
+    render::SplatRenderer &parts = *t->parts, &whole = *t->whole, &cpu = *t->cpu;
     parts.setTileParts({std::uint32_t(partKeys), std::uint32_t(groupsAtOnce)});
-    whole.setTileParts({0, 0});
     for (float yaw : {20.0f, 110.0f}) {
-      torus->camera.setAngles(yaw, 35);
-      const render::FrameState state = render::cameraFrameState(torus->camera, kWideAspect);
-      auto actual = torus->canvas->render(parts, state);
-      if (parts.wantsAnotherFrame()) actual = torus->canvas->render(parts, state);  // the tiles grew their room
-      auto wholeRuns = torus->canvas->render(whole, state);
-      if (whole.wantsAnotherFrame()) wholeRuns = torus->canvas->render(whole, state);
-      auto expected = torus->canvas->render(cpu, state);
+      t->torus.camera.setAngles(yaw, 35);
+      const render::FrameState state = render::cameraFrameState(t->torus.camera, kWideAspect);
+      const auto actual = settledFrame(t->torus, parts, state);
+      const auto wholeRuns = settledFrame(t->torus, whole, state);
+      const auto expected = t->torus.canvas->render(cpu, state);
       QVERIFY_OK(actual);
       QVERIFY_OK(wholeRuns);
       QVERIFY_OK(expected);
@@ -640,31 +660,22 @@ class TestRenderCharacter : public test::RenderTestCase {
     // run is cut (splat_raster_parts.glsl). The GPU counts the tiles holding
     // keys as the CPU's binning does, and a frame with parts whose
     // workgroups the tiles fill is the whole runs' byte for byte.
-    auto torus = wideTorus(*m_device);
-    QVERIFY(torus);
-    const auto partsRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
-    const auto wholeRenderer = splatRenderer(*m_device, render::SplatRaster::Compute, torus->cloud);
-    const auto cpuRenderer = splatRenderer(*m_device, render::SplatRaster::Cpu, torus->cloud);
-    render::SplatRenderer &parts = *partsRenderer, &whole = *wholeRenderer, &cpu = *cpuRenderer;
-    whole.setTileParts({0, 0});
-    auto renderTwice = [&](render::SplatRenderer& renderer, const render::FrameState& state) {
-      auto image = torus->canvas->render(renderer, state);
-      if (renderer.wantsAnotherFrame()) image = torus->canvas->render(renderer, state);  // the tiles grew their room
-      return image;
-    };
+    auto t = torusInParts(*m_device);
+    QVERIFY(t);
+    render::SplatRenderer &parts = *t->parts, &whole = *t->whole, &cpu = *t->cpu;
     for (float yaw : {20.0f, 110.0f}) {
-      torus->camera.setAngles(yaw, 35);
-      const render::FrameState state = render::cameraFrameState(torus->camera, kWideAspect);
-      QVERIFY_OK(torus->canvas->render(cpu, state));
+      t->torus.camera.setAngles(yaw, 35);
+      const render::FrameState state = render::cameraFrameState(t->torus.camera, kWideAspect);
+      QVERIFY_OK(t->torus.canvas->render(cpu, state));
       const std::uint32_t held = cpu.tilesHoldingKeys();
       // Without the rule the view's longest runs would be cut.
       QVERIFY2(held > 0 && cpu.longestTileKeys() >= 2u * 256u && cpu.longestTileKeys() > cpu.tileKeys() / held,
                qPrintable(QString("%1 tiles hold keys, the longest %2").arg(held).arg(cpu.longestTileKeys())));
-      const auto wholeRuns = renderTwice(whole, state);
+      const auto wholeRuns = settledFrame(t->torus, whole, state);
       QVERIFY_OK(wholeRuns);
       QCOMPARE(whole.tilesHoldingKeys(), held);
       parts.setTileParts({256, held});
-      const auto filled = renderTwice(parts, state);
+      const auto filled = settledFrame(t->torus, parts, state);
       QVERIFY_OK(filled);
       QCOMPARE(parts.tilesHoldingKeys(), held);
       QCOMPARE(*filled, *wholeRuns);
